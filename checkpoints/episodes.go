@@ -1,0 +1,149 @@
+package checkpoints
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/tkgraph/backfill/graph"
+)
+
+// UpsertEpisodes stages a batch of episodes in one transaction. A new episode gets ingestedAt as
+// its record time; an existing one keeps its first record time and takes the new content. It
+// returns how many episodes were new.
+func (s *Store) UpsertEpisodes(ctx context.Context, eps []graph.Episode, ingestedAt time.Time) (int, error) {
+	added := 0
+	err := s.Write(ctx, func(tx *Tx) error {
+		stmt, err := tx.tx.PrepareContext(ctx, `INSERT INTO episodes
+			(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?)
+			ON CONFLICT(uuid) DO UPDATE SET group_id=excluded.group_id, reference_time=excluded.reference_time,
+			seq=excluded.seq, name=excluded.name, source=excluded.source,
+			source_description=excluded.source_description, content=excluded.content,
+			speaker=excluded.speaker, record_key=excluded.record_key
+			RETURNING ingested_at`)
+		if err != nil {
+			return fmt.Errorf("staging episodes: %w", err)
+		}
+		defer stmt.Close()
+		at := micros(ingestedAt)
+		for _, e := range eps {
+			var got int64
+			err := stmt.QueryRowContext(ctx, e.UUID, e.GroupID, micros(e.ReferenceTime), e.Seq, e.Name,
+				e.Source, e.SourceDescription, e.Content, e.Speaker, e.RecordKey, at).Scan(&got)
+			if err != nil {
+				return fmt.Errorf("staging episode %s: %w", e.UUID, err)
+			}
+			if got == at {
+				added++
+			}
+		}
+		return nil
+	})
+	return added, err
+}
+
+// Quarantined is a rejected input row.
+type Quarantined struct {
+	File   string
+	Row    int64
+	Field  string
+	Reason string
+	Raw    string
+}
+
+// AddQuarantine records rejected rows; a row already recorded is replaced.
+func (s *Store) AddQuarantine(ctx context.Context, rows []Quarantined) error {
+	return s.Write(ctx, func(tx *Tx) error {
+		for _, q := range rows {
+			if _, err := tx.tx.ExecContext(ctx, `INSERT OR REPLACE INTO quarantine(file,row,field,reason,raw) VALUES(?,?,?,?,?)`,
+				q.File, q.Row, q.Field, q.Reason, q.Raw); err != nil {
+				return fmt.Errorf("quarantining %s row %d: %w", q.File, q.Row, err)
+			}
+		}
+		return nil
+	})
+}
+
+// QuarantineCount is the number of rejected rows on record.
+func (s *Store) QuarantineCount(ctx context.Context) (int, error) {
+	return s.count(ctx, `SELECT count(*) FROM quarantine`)
+}
+
+// CountEpisodes is the number of staged episodes.
+func (s *Store) CountEpisodes(ctx context.Context) (int, error) {
+	return s.count(ctx, `SELECT count(*) FROM episodes`)
+}
+
+func (s *Store) count(ctx context.Context, q string, args ...any) (int, error) {
+	var n int
+	if err := s.r.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting: %w", err)
+	}
+	return n, nil
+}
+
+// Groups lists the group ids of staged episodes, sorted.
+func (s *Store) Groups(ctx context.Context) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT group_id FROM episodes ORDER BY group_id`)
+	if err != nil {
+		return nil, fmt.Errorf("listing groups: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var g string
+		if err := rows.Scan(&g); err != nil {
+			return nil, fmt.Errorf("listing groups: %w", err)
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+const episodeCols = `uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at`
+
+func scanEpisode(rows *sql.Rows) (graph.Episode, error) {
+	var e graph.Episode
+	var ref, ing int64
+	err := rows.Scan(&e.UUID, &e.GroupID, &ref, &e.Seq, &e.Name, &e.Source, &e.SourceDescription,
+		&e.Content, &e.Speaker, &e.RecordKey, &ing)
+	e.ReferenceTime, e.IngestedAt = fromMicros(ref), fromMicros(ing)
+	return e, err
+}
+
+// GroupEpisodes returns a group's episodes in order (reference time, source sequence, uuid).
+func (s *Store) GroupEpisodes(ctx context.Context, group string) ([]graph.Episode, error) {
+	var out []graph.Episode
+	err := s.eachEpisode(ctx, `WHERE group_id = ?`, []any{group}, func(e graph.Episode) error {
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+// Episodes streams every episode ordered by group, reference time and source sequence. fn must
+// not write to the store.
+func (s *Store) Episodes(ctx context.Context, fn func(graph.Episode) error) error {
+	return s.eachEpisode(ctx, "", nil, fn)
+}
+
+func (s *Store) eachEpisode(ctx context.Context, where string, args []any, fn func(graph.Episode) error) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+episodeCols+` FROM episodes `+where+
+		` ORDER BY group_id, reference_time, seq, uuid`, args...)
+	if err != nil {
+		return fmt.Errorf("reading episodes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e, err := scanEpisode(rows)
+		if err != nil {
+			return fmt.Errorf("reading episodes: %w", err)
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

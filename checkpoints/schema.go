@@ -1,0 +1,49 @@
+package checkpoints
+
+const schemaVersion = "1"
+
+var schema = []string{
+	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+	`CREATE TABLE IF NOT EXISTS episodes (
+		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, reference_time INTEGER NOT NULL,
+		seq INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL,
+		source_description TEXT NOT NULL, content TEXT NOT NULL, speaker TEXT NOT NULL,
+		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL)`,
+	`CREATE INDEX IF NOT EXISTS episodes_order ON episodes (group_id, reference_time, seq, uuid)`,
+	`CREATE TABLE IF NOT EXISTS quarantine (
+		file TEXT NOT NULL, row INTEGER NOT NULL, field TEXT NOT NULL, reason TEXT NOT NULL,
+		raw TEXT NOT NULL, PRIMARY KEY (file, row, field))`,
+	`CREATE TABLE IF NOT EXISTS units (
+		stage TEXT NOT NULL, unit TEXT NOT NULL, fingerprint TEXT NOT NULL,
+		PRIMARY KEY (stage, unit))`,
+	`CREATE TABLE IF NOT EXISTS stage_outputs (
+		stage TEXT NOT NULL, unit TEXT NOT NULL, group_id TEXT NOT NULL, body BLOB NOT NULL,
+		PRIMARY KEY (stage, unit))`,
+	`CREATE TABLE IF NOT EXISTS llm_cache (
+		key TEXT PRIMARY KEY, namespace TEXT NOT NULL, response BLOB NOT NULL,
+		prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL)`,
+	`CREATE TABLE IF NOT EXISTS entities (
+		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, name TEXT NOT NULL, summary TEXT NOT NULL,
+		labels TEXT NOT NULL, attributes TEXT NOT NULL, created_at INTEGER NOT NULL,
+		name_embedding BLOB)`,
+	`CREATE INDEX IF NOT EXISTS entities_group ON entities (group_id, uuid)`,
+	`CREATE TABLE IF NOT EXISTS facts (
+		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, source_uuid TEXT NOT NULL,
+		target_uuid TEXT NOT NULL, name TEXT NOT NULL, fact TEXT NOT NULL, episodes TEXT NOT NULL,
+		created_at INTEGER NOT NULL, expired_at INTEGER, valid_at INTEGER, invalid_at INTEGER,
+		reference_time INTEGER NOT NULL, fact_embedding BLOB)`,
+	`CREATE INDEX IF NOT EXISTS facts_group ON facts (group_id, uuid)`,
+	`CREATE TABLE IF NOT EXISTS mentions (
+		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, episode_uuid TEXT NOT NULL,
+		entity_uuid TEXT NOT NULL, created_at INTEGER NOT NULL)`,
+	`CREATE INDEX IF NOT EXISTS mentions_group ON mentions (group_id, uuid)`,
+	`CREATE TABLE IF NOT EXISTS communities (
+		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, name TEXT NOT NULL, summary TEXT NOT NULL,
+		members TEXT NOT NULL, created_at INTEGER NOT NULL, name_embedding BLOB)`,
+	`CREATE INDEX IF NOT EXISTS communities_group ON communities (group_id, uuid)`,
+	`CREATE TABLE IF NOT EXISTS fact_versions (
+		fact_uuid TEXT NOT NULL, seq INTEGER NOT NULL, group_id TEXT NOT NULL,
+		record_time INTEGER NOT NULL, valid_at INTEGER, invalid_at INTEGER, expired_at INTEGER,
+		episode_uuid TEXT NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (fact_uuid, seq))`,
+	`CREATE INDEX IF NOT EXISTS fact_versions_group ON fact_versions (group_id, fact_uuid, seq)`,
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tkgraph/backfill/jobs"
+)
+
+// multi is a repeatable string flag.
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// parse parses flags that may stand before, between or after positional arguments and returns
+// the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// jobFlags are the flags of every command that reads a job.
+type jobFlags struct {
+	checkpoint string
+	sets       multi
+}
+
+func (f *jobFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint store path (default: the job's checkpoint)")
+	fs.Var(&f.sets, "set", "override a job field by dotted path, KEY=VALUE (repeatable)")
+}
+
+func (f *jobFlags) load(path string) (*jobs.Job, error) {
+	j, err := jobs.Load(path, f.sets, os.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	if f.checkpoint != "" {
+		j.Checkpoint = f.checkpoint
+	}
+	return j, nil
+}
+
+func usageError(cmd string, err error) int {
+	fmt.Fprintf(os.Stderr, "backfill %s: %v\n\n%s", cmd, err, usage)
+	return exitUsage
+}

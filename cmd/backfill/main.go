@@ -1,0 +1,77 @@
+// Command backfill builds temporal knowledge graphs from history. See README.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	_ "time/tzdata" // job timezones work on machines without zoneinfo
+)
+
+// Exit codes (DESIGN §8).
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitUsage       = 2
+	exitPartial     = 3 // finished with quarantined input or a budget stop
+	exitInterrupted = 130
+)
+
+var commands = map[string]func(ctx context.Context, args []string) int{
+	"run":    cmdRun,
+	"status": cmdStatus,
+	"export": cmdExport,
+	"import": cmdImport,
+}
+
+const usage = `usage: backfill COMMAND [ARGS]
+
+commands:
+  run JOB.yaml [--checkpoint PATH] [--shard I/N] [--report FILE.json] [--set KEY=VALUE]...
+  status JOB.yaml [--checkpoint PATH] [--set KEY=VALUE]...
+  export JOB.yaml --format parquet --out DIR [--checkpoint PATH] [--set KEY=VALUE]...
+  import locomo|longmemeval FILE --out episodes.parquet
+`
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()})))
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(exitUsage)
+	}
+	cmd, ok := commands[os.Args[1]]
+	if !ok {
+		if os.Args[1] == "help" || os.Args[1] == "-h" || os.Args[1] == "--help" {
+			fmt.Print(usage)
+			os.Exit(exitOK)
+		}
+		fmt.Fprintf(os.Stderr, "backfill: unknown command %q\n\n%s", os.Args[1], usage)
+		os.Exit(exitUsage)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cmd(ctx, os.Args[2:])
+	stop()
+	os.Exit(code)
+}
+
+func logLevel() slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(os.Getenv("BACKFILL_LOG_LEVEL"))); err != nil {
+		return slog.LevelInfo
+	}
+	return l
+}
+
+// fail prints an error and returns the exit code for it.
+func fail(ctx context.Context, err error) int {
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		fmt.Fprintln(os.Stderr, "backfill: interrupted; run the same command again to resume")
+		return exitInterrupted
+	}
+	fmt.Fprintf(os.Stderr, "backfill: %v\n", err)
+	return exitFailed
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tkgraph/backfill/jobs"
+)
+
+func cmdRun(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var jf jobFlags
+	jf.register(fs)
+	shard := fs.String("shard", "", "process shard I of N (I/N, 0-based)")
+	report := fs.String("report", "", "write the run report as JSON to this file")
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) != 1 {
+		return usageError("run", orErr(err, "want exactly one JOB.yaml"))
+	}
+	j, err := jf.load(pos[0])
+	if err != nil {
+		return fail(ctx, err)
+	}
+	sh, err := parseShard(*shard)
+	if err != nil {
+		return usageError("run", err)
+	}
+	prog := newProgress(os.Stderr)
+	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog})
+	if rep != nil {
+		rep.WriteTable(os.Stdout)
+		if *report != "" {
+			b, _ := json.MarshalIndent(rep, "", "  ")
+			if err := os.WriteFile(*report, append(b, '\n'), 0o644); err != nil && runErr == nil {
+				runErr = fmt.Errorf("writing report: %w", err)
+			}
+		}
+	}
+	if runErr != nil {
+		return fail(ctx, runErr)
+	}
+	if rep.Quarantined > 0 {
+		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, j.Checkpoint)
+		return exitPartial
+	}
+	return exitOK
+}
+
+func parseShard(s string) (jobs.Shard, error) {
+	if s == "" {
+		return jobs.Shard{Index: 0, Count: 1}, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return jobs.Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N", s)
+	}
+	return jobs.Shard{Index: i, Count: n}, nil
+}
+
+func orErr(err error, msg string) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%s", msg)
+}

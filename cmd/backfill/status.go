@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"github.com/tkgraph/backfill/checkpoints"
+)
+
+func cmdStatus(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	var jf jobFlags
+	jf.register(fs)
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) != 1 {
+		return usageError("status", orErr(err, "want exactly one JOB.yaml"))
+	}
+	j, err := jf.load(pos[0])
+	if err != nil {
+		return fail(ctx, err)
+	}
+	if _, err := os.Stat(j.Checkpoint); err != nil {
+		return fail(ctx, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err))
+	}
+	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer store.Close()
+	c, err := store.Count(ctx)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	groups, err := store.Groups(ctx)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	counts, err := store.StageCounts(ctx)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "checkpoint\t%s\n", j.Checkpoint)
+	fmt.Fprintf(tw, "episodes\t%d in %d groups\n", c.Episodes, len(groups))
+	fmt.Fprintf(tw, "quarantined\t%d\n", c.Quarantined)
+	fmt.Fprintf(tw, "\nstage\tunits done\tof\n")
+	done := map[string]int{}
+	for _, s := range counts {
+		done[s.Stage] = s.Units
+	}
+	for _, s := range []string{"extract", "resolve", "temporal", "summarize", "embed", "community"} {
+		total := len(groups)
+		if s == "extract" {
+			total = c.Episodes
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\n", s, done[s], total)
+	}
+	fmt.Fprintf(tw, "\nentities\t%d\nfacts\t%d (%d invalidated)\nmentions\t%d\ncommunities\t%d\n",
+		c.Entities, c.Facts, c.FactsInvalidated, c.Mentions, c.Communities)
+	tw.Flush()
+	return exitOK
+}

@@ -1,0 +1,10 @@
+// Package graph holds the domain types of the temporal knowledge graph (Episode, Entity, Fact,
+// Mention, Community, FactVersion), their deterministic UUIDv5 ids and the time helpers shared by
+// every stage.
+//
+// Contract:
+//   - Every id is a UUIDv5 in the Namespace below, computed from stable keys only, so a re-run, a
+//     resume or another shard produces the same ids (DESIGN §5).
+//   - Times are always UTC; an absent time is a nil *time.Time, never a zero value.
+//   - Types carry no behaviour beyond small pure helpers; persistence lives in checkpoints/.
+package graph

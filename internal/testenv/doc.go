@@ -1,0 +1,18 @@
+// Package testenv connects integration tests to the real servers that scripts/neo4j.sh and
+// scripts/versitygw.sh start: embedded Neo4j 5.26 over Bolt and the versitygw S3 gateway.
+//
+// Contract:
+//   - Servers are found through environment variables only: BACKFILL_NEO4J_URI for Neo4j;
+//     BACKFILL_S3_ENDPOINT, BACKFILL_S3_ACCESS_KEY, BACKFILL_S3_SECRET_KEY and (optional,
+//     default "us-east-1") BACKFILL_S3_REGION for S3. `eval "$(scripts/neo4j.sh start)"` and
+//     `eval "$(scripts/versitygw.sh start)"` set them.
+//   - When a required variable is unset the test FAILS with a message naming the script that
+//     starts the server, unless BACKFILL_SKIP_INTEGRATION=1, in which case it is skipped.
+//     Integration tests are skipped only when explicitly disabled.
+//   - NewBucket creates a uniquely named bucket, uploads the given objects and removes both when
+//     the test ends, so tests sharing one gateway never see each other's data.
+//   - Neo4jExclusive serialises tests of different packages (separate `go test` processes) that
+//     use the single Community database, with a file lock held until the test ends.
+//   - Nothing here talks to any address but the configured endpoints, and S3 clients use static
+//     credentials only (no credential chain, so no instance-metadata lookups).
+package testenv

@@ -1,0 +1,114 @@
+package testenv
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// Names of the environment variables this package reads.
+const (
+	EnvNeo4jURI        = "BACKFILL_NEO4J_URI"
+	EnvS3Endpoint      = "BACKFILL_S3_ENDPOINT"
+	EnvS3AccessKey     = "BACKFILL_S3_ACCESS_KEY"
+	EnvS3SecretKey     = "BACKFILL_S3_SECRET_KEY"
+	EnvS3Region        = "BACKFILL_S3_REGION"
+	EnvSkipIntegration = "BACKFILL_SKIP_INTEGRATION"
+)
+
+// DefaultS3Region is the region used when BACKFILL_S3_REGION is unset.
+const DefaultS3Region = "us-east-1"
+
+// outcome is what a lookup decided: use the values, skip the test, or fail it with msg.
+type outcome int
+
+const (
+	use outcome = iota
+	skip
+	fail
+)
+
+// lookup reads the named variables through getenv. It returns use when all are set; otherwise
+// skip or fail (depending on BACKFILL_SKIP_INTEGRATION) with a message naming the missing
+// variables and how to start the server.
+func lookup(getenv func(string) string, howto string, names ...string) (map[string]string, outcome, string) {
+	vals := make(map[string]string, len(names))
+	var missing []string
+	for _, n := range names {
+		v := getenv(n)
+		if v == "" {
+			missing = append(missing, n)
+		}
+		vals[n] = v
+	}
+	if len(missing) == 0 {
+		return vals, use, ""
+	}
+	if getenv(EnvSkipIntegration) == "1" {
+		return nil, skip, fmt.Sprintf("integration test skipped (%s=1); %v unset", EnvSkipIntegration, missing)
+	}
+	return nil, fail, fmt.Sprintf("%v unset: start the server with `%s` "+
+		"(or set %s=1 to skip integration tests)", missing, howto, EnvSkipIntegration)
+}
+
+// require applies lookup to t: it skips or fails t when a variable is missing, and returns the
+// values (nil after a skip or failure, for callers whose t does not stop the goroutine).
+func require(t testing.TB, getenv func(string) string, howto string, names ...string) map[string]string {
+	t.Helper()
+	vals, out, msg := lookup(getenv, howto, names...)
+	switch out {
+	case skip:
+		t.Skip(msg)
+		return nil
+	case fail:
+		t.Fatal(msg)
+		return nil
+	}
+	return vals
+}
+
+// Neo4j returns the Bolt URI of the test Neo4j server from BACKFILL_NEO4J_URI, failing (or, with
+// BACKFILL_SKIP_INTEGRATION=1, skipping) t when it is unset.
+func Neo4j(t testing.TB) string {
+	t.Helper()
+	vals := require(t, os.Getenv, `eval "$(scripts/neo4j.sh start)"`, EnvNeo4jURI)
+	if vals == nil {
+		return ""
+	}
+	return vals[EnvNeo4jURI]
+}
+
+// S3Env locates the test S3 gateway and its root credentials.
+type S3Env struct {
+	Endpoint  string // e.g. http://127.0.0.1:7070
+	AccessKey string
+	SecretKey string
+	Region    string
+}
+
+// S3 returns the test S3 gateway from the BACKFILL_S3_* variables, failing (or, with
+// BACKFILL_SKIP_INTEGRATION=1, skipping) t when one of them is unset. Region defaults to
+// us-east-1.
+func S3(t testing.TB) S3Env {
+	t.Helper()
+	return s3From(t, os.Getenv)
+}
+
+func s3From(t testing.TB, getenv func(string) string) S3Env {
+	t.Helper()
+	vals := require(t, getenv, `eval "$(scripts/versitygw.sh start)"`,
+		EnvS3Endpoint, EnvS3AccessKey, EnvS3SecretKey)
+	if vals == nil {
+		return S3Env{}
+	}
+	region := getenv(EnvS3Region)
+	if region == "" {
+		region = DefaultS3Region
+	}
+	return S3Env{
+		Endpoint:  vals[EnvS3Endpoint],
+		AccessKey: vals[EnvS3AccessKey],
+		SecretKey: vals[EnvS3SecretKey],
+		Region:    region,
+	}
+}

@@ -1,0 +1,113 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/stages"
+)
+
+// Shard selects the groups of one shard: a stable hash of group_id modulo Count equals Index.
+type Shard struct{ Index, Count int }
+
+// Owns reports whether the shard processes a group (every group when Count ≤ 1).
+func (s Shard) Owns(group string) bool {
+	if s.Count <= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(group))
+	return int(h.Sum64()%uint64(s.Count)) == s.Index
+}
+
+const ingestBatch = 1000
+
+// ingester streams sources into the store in batches and quarantines bad rows.
+type ingester struct {
+	store      *checkpoints.Store
+	shard      Shard
+	now        time.Time
+	quarantine *os.File // JSON Lines copy of the rejected rows
+	batch      []graph.Episode
+	bad        []checkpoints.Quarantined
+	rows, nBad int
+	log        *slog.Logger
+}
+
+// ingest reads every source of the job into the store.
+func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger) (stages.Stats, error) {
+	start := time.Now()
+	qf, err := os.OpenFile(store.Path()+".quarantine.jsonl", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return stages.Stats{}, fmt.Errorf("opening quarantine file: %w", err)
+	}
+	defer qf.Close()
+	in := &ingester{store: store, shard: shard, now: clock.Now(), quarantine: qf, log: log}
+	prog.Start("ingest", -1)
+	defer prog.Done()
+	for i, src := range j.Sources {
+		spec := loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
+			TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
+			DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
+		err := loaders.Read(ctx, fsys, spec, func(r loaders.Result) error {
+			prog.Add(1)
+			return in.add(ctx, r)
+		})
+		if err != nil {
+			return stages.Stats{}, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
+		}
+	}
+	if err := in.flush(ctx); err != nil {
+		return stages.Stats{}, err
+	}
+	st := stages.Stats{Units: in.rows, Seconds: time.Since(start).Seconds()}
+	if in.rows > 0 && float64(in.nBad)/float64(in.rows) > j.Limits.MaxErrorRatio {
+		return st, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s)",
+			in.nBad, in.rows, j.Limits.MaxErrorRatio, qf.Name())
+	}
+	return st, nil
+}
+
+func (in *ingester) add(ctx context.Context, r loaders.Result) error {
+	in.rows++
+	if r.Bad != nil {
+		in.nBad++
+		q := checkpoints.Quarantined{File: r.Bad.File, Row: r.Bad.Row, Field: r.Bad.Field, Reason: r.Bad.Reason, Raw: r.Bad.Raw}
+		in.bad = append(in.bad, q)
+		line, _ := json.Marshal(map[string]any{"file": q.File, "row": q.Row, "field": q.Field, "reason": q.Reason, "raw": q.Raw})
+		if _, err := in.quarantine.Write(append(line, '\n')); err != nil {
+			return fmt.Errorf("writing quarantine file: %w", err)
+		}
+		in.log.Warn("quarantined row", "file", q.File, "row", q.Row, "field", q.Field, "reason", q.Reason)
+	} else if in.shard.Owns(r.Episode.GroupID) {
+		in.batch = append(in.batch, r.Episode)
+	}
+	if len(in.batch)+len(in.bad) >= ingestBatch {
+		return in.flush(ctx)
+	}
+	return nil
+}
+
+func (in *ingester) flush(ctx context.Context) error {
+	if len(in.batch) > 0 {
+		if _, err := in.store.UpsertEpisodes(ctx, in.batch, in.now); err != nil {
+			return err
+		}
+		in.batch = in.batch[:0]
+	}
+	if len(in.bad) > 0 {
+		if err := in.store.AddQuarantine(ctx, in.bad); err != nil {
+			return err
+		}
+		in.bad = in.bad[:0]
+	}
+	return nil
+}

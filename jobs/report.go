@@ -1,0 +1,84 @@
+package jobs
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/tkgraph/backfill/stages"
+)
+
+// Report is the run report (DESIGN §8), written as JSON by --report and as a table on stdout.
+type Report struct {
+	Job              string                  `json:"job"`
+	Shard            string                  `json:"shard,omitempty"`
+	Episodes         int                     `json:"episodes"`
+	Entities         int                     `json:"entities"`
+	Facts            int                     `json:"facts"`
+	FactsInvalidated int                     `json:"facts_invalidated"`
+	Mentions         int                     `json:"mentions"`
+	Communities      int                     `json:"communities"`
+	Quarantined      int                     `json:"quarantined"`
+	Stages           map[string]stages.Stats `json:"stages"`
+	LLM              LLMReport               `json:"llm"`
+	LLMByStage       map[string]LLMReport    `json:"llm_by_stage"`
+	Seconds          float64                 `json:"seconds"`
+}
+
+// LLMReport counts LLM and embedding calls.
+type LLMReport struct {
+	Calls            int     `json:"calls"`
+	CacheHits        int     `json:"cache_hits"`
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	ReasoningTokens  int     `json:"reasoning_tokens"`
+	CostUSD          float64 `json:"cost_usd"`
+	Retries          int     `json:"retries"`
+	MaxInFlight      int     `json:"max_in_flight"`
+}
+
+// StageOrder is the order stages run in.
+var StageOrder = []string{"ingest", "extract", "resolve", "temporal", "summarize", "embed", "community"}
+
+// WriteTable prints the report as a human-readable summary.
+func (r *Report) WriteTable(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "job\t%s %s\n", r.Job, r.Shard)
+	fmt.Fprintf(tw, "episodes\t%d\n", r.Episodes)
+	fmt.Fprintf(tw, "entities\t%d\n", r.Entities)
+	fmt.Fprintf(tw, "facts\t%d\n", r.Facts)
+	fmt.Fprintf(tw, "facts_invalidated\t%d\n", r.FactsInvalidated)
+	fmt.Fprintf(tw, "communities\t%d\n", r.Communities)
+	fmt.Fprintf(tw, "quarantined\t%d\n", r.Quarantined)
+	fmt.Fprintf(tw, "\nstage\tunits\tskipped\tseconds\tllm calls\tcache hits\ttokens in\ttokens out\n")
+	names := append([]string(nil), StageOrder...)
+	for s := range r.Stages {
+		if !contains(names, s) {
+			names = append(names, s)
+		}
+	}
+	sort.SliceStable(names[len(StageOrder):], func(i, j int) bool { return names[len(StageOrder)+i] < names[len(StageOrder)+j] })
+	for _, s := range names {
+		st, ok := r.Stages[s]
+		if !ok {
+			continue
+		}
+		u := r.LLMByStage[s]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%d\t%d\t%d\t%d\n", s, st.Units, st.Skipped, st.Seconds, u.Calls, u.CacheHits, u.PromptTokens, u.CompletionTokens)
+	}
+	l := r.LLM
+	fmt.Fprintf(tw, "\nllm\tcalls %d, cache hits %d, tokens %d in / %d out, retries %d, max in flight %d, cost $%.4f\n",
+		l.Calls, l.CacheHits, l.PromptTokens, l.CompletionTokens, l.Retries, l.MaxInFlight, l.CostUSD)
+	fmt.Fprintf(tw, "seconds\t%.2f\n", r.Seconds)
+	tw.Flush()
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,153 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/community"
+	"github.com/tkgraph/backfill/stages/embed"
+	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages/summarize"
+	"github.com/tkgraph/backfill/stages/temporal"
+)
+
+// RunOptions are the per-invocation settings of a run.
+type RunOptions struct {
+	Checkpoint string // overrides the job's checkpoint path
+	Shard      Shard
+	Clock      graph.Clock      // record time under record_time: ingest (default: the system clock)
+	Progress   stages.Progress  // default: none
+	Log        *slog.Logger     // default: slog.Default()
+	Env        LookupEnv        // where API keys are read (default: os.LookupEnv)
+	FS         loaders.FS       // where sources are read (default: the local file system)
+}
+
+func (o *RunOptions) defaults(j *Job) {
+	if o.Checkpoint == "" {
+		o.Checkpoint = j.Checkpoint
+	}
+	if o.Clock == nil {
+		o.Clock = graph.SystemClock{}
+	}
+	if o.Progress == nil {
+		o.Progress = stages.NoProgress{}
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.Env == nil {
+		o.Env = osLookupEnv
+	}
+	if o.FS == nil {
+		o.FS = loaders.LocalFS{}
+	}
+}
+
+// Run runs the job: ingest, then every stage in order, and returns the report. Running it again
+// resumes: every unit whose inputs did not change is skipped.
+func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
+	start := time.Now()
+	opts.defaults(j)
+	store, err := checkpoints.Open(ctx, opts.Checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	cl, err := newClients(j, store, opts.Env)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Job: j.Name, Stages: map[string]stages.Stats{}}
+	if opts.Shard.Count > 1 {
+		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard.Index, opts.Shard.Count)
+	}
+	env := stages.Env{Store: store, LLM: cl.llm, Prompts: cl.llm.Prompts(), Embedder: cl.embedder, Model: j.LLM.Model,
+		Clock: opts.Clock, RecordTime: j.RecordTime, Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log}
+	steps := []struct {
+		name string
+		run  func() (stages.Stats, error)
+	}{
+		{"ingest", func() (stages.Stats, error) {
+			return ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log)
+		}},
+		{extract.Stage, func() (stages.Stats, error) {
+			return extract.Run(ctx, env, extract.Options{Context: j.Stages.Extract.Context,
+				EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes()})
+		}},
+		{resolve.Stage, func() (stages.Stats, error) {
+			return resolve.Run(ctx, env, resolve.Options{MinHashThreshold: j.Stages.Resolve.MinHashThreshold})
+		}},
+		{temporal.Stage, func() (stages.Stats, error) {
+			return temporal.Run(ctx, env, temporal.Options{MaxCandidates: j.Stages.Temporal.MaxCandidates})
+		}},
+		{summarize.Stage, func() (stages.Stats, error) {
+			return summarize.Run(ctx, env, summarize.Options{ShortChars: j.Stages.Summarize.ShortChars, BatchSize: j.Stages.Summarize.BatchSize})
+		}},
+		{embed.Stage, func() (stages.Stats, error) { return embed.Run(ctx, env) }},
+		{community.Stage, func() (stages.Stats, error) {
+			c := j.Stages.Community
+			return community.Run(ctx, env, community.StageOptions{MaxIterations: c.MaxIterations, MinSize: c.MinSize, OnlyValid: c.OnlyValid})
+		}},
+	}
+	var runErr error
+	for _, s := range steps {
+		opts.Log.Info("stage starting", "stage", s.name)
+		st, err := s.run()
+		rep.Stages[s.name] = st
+		opts.Log.Info("stage finished", "stage", s.name, "units", st.Units, "skipped", st.Skipped, "seconds", fmt.Sprintf("%.2f", st.Seconds))
+		if err != nil {
+			runErr = fmt.Errorf("running stage %s: %w", s.name, err)
+			break
+		}
+	}
+	if err := fill(ctx, rep, store, cl.usage()); err != nil && runErr == nil {
+		runErr = err
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, runErr
+}
+
+func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usage) error {
+	c, err := store.Count(ctx)
+	if err != nil {
+		return err
+	}
+	rep.Episodes, rep.Entities, rep.Facts, rep.FactsInvalidated = c.Episodes, c.Entities, c.Facts, c.FactsInvalidated
+	rep.Mentions, rep.Communities, rep.Quarantined = c.Mentions, c.Communities, c.Quarantined
+	rep.LLM = llmReport(u.Total)
+	rep.LLMByStage = map[string]LLMReport{}
+	for s, su := range u.Stages {
+		rep.LLMByStage[s] = llmReport(su)
+	}
+	return nil
+}
+
+func llmReport(s llm.StageUsage) LLMReport {
+	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens),
+		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
+		MaxInFlight: int(s.MaxInFlight)}
+}
+
+func (j *Job) entityTypes() []llm.EntityTypeIn {
+	var out []llm.EntityTypeIn
+	for _, t := range j.Ontology.EntityTypes {
+		out = append(out, llm.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
+	}
+	return out
+}
+
+func (j *Job) edgeTypes() []llm.EdgeTypeIn {
+	var out []llm.EdgeTypeIn
+	for _, t := range j.Ontology.EdgeTypes {
+		out = append(out, llm.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
+	}
+	return out
+}

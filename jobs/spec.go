@@ -1,0 +1,122 @@
+package jobs
+
+// Job is a job spec as written in YAML. Every key is documented in README.md ("Job spec").
+type Job struct {
+	Name       string    `yaml:"name"`
+	Checkpoint string    `yaml:"checkpoint"`  // store path (default .backfill/<name>.db)
+	Timezone   string    `yaml:"timezone"`    // zone of naive timestamps (default UTC)
+	RecordTime string    `yaml:"record_time"` // ingest (default) | reference
+	Sources    []Source  `yaml:"sources"`
+	LLM        LLM       `yaml:"llm"`
+	Embedder   Embedder  `yaml:"embedder"`
+	Ontology   Ontology  `yaml:"ontology"`
+	Stages     StageOpts `yaml:"stages"`
+	Sink       Sink      `yaml:"sink"`
+	Limits     Limits    `yaml:"limits"`
+}
+
+// Source is one input of the job.
+type Source struct {
+	Path         string  `yaml:"path"`
+	Format       string  `yaml:"format"` // jsonl | parquet | locomo | longmemeval | "" (by extension)
+	Mapping      Mapping `yaml:"mapping"`
+	TimeFormat   string  `yaml:"time_format"`
+	Source       string  `yaml:"source"` // default episode source: message | text | json
+	Description  string  `yaml:"description"`
+	GroupPolicy  string  `yaml:"group_policy"` // map (default) | reject
+	DefaultGroup string  `yaml:"default_group"`
+	MaxBodyBytes int     `yaml:"max_body_bytes"`
+}
+
+// Mapping names the input field of each episode attribute.
+type Mapping struct {
+	Group         string `yaml:"group"`
+	ReferenceTime string `yaml:"reference_time"`
+	Speaker       string `yaml:"speaker"`
+	Body          string `yaml:"body"`
+	Source        string `yaml:"source"`
+	Description   string `yaml:"description"`
+	RecordKey     string `yaml:"record_key"`
+	Name          string `yaml:"name"`
+}
+
+// LLM configures the chat model.
+type LLM struct {
+	Provider    string  `yaml:"provider"` // offline (default) | openai
+	BaseURL     string  `yaml:"base_url"`
+	Model       string  `yaml:"model"`
+	APIKeyEnv   string  `yaml:"api_key_env"` // environment variable holding the key (default OPENAI_API_KEY)
+	Concurrency int     `yaml:"concurrency"` // calls in flight (default 10)
+	RPM         int     `yaml:"rpm"`
+	TPM         int     `yaml:"tpm"`
+	Temperature float64 `yaml:"temperature"`
+	MaxAttempts int     `yaml:"max_attempts"` // attempts per call (default 4)
+	TimeoutSecs int     `yaml:"timeout_seconds"`
+	Cache       string  `yaml:"cache"` // on (default) | off
+	PromptsDir  string  `yaml:"prompts_dir"`
+}
+
+// Embedder configures the embedding model.
+type Embedder struct {
+	Provider   string `yaml:"provider"` // offline (default) | openai
+	BaseURL    string `yaml:"base_url"`
+	Model      string `yaml:"model"`
+	APIKeyEnv  string `yaml:"api_key_env"`
+	Dimensions int    `yaml:"dimensions"` // default 256
+	BatchSize  int    `yaml:"batch_size"` // texts per request (default 256)
+}
+
+// Ontology holds custom entity and edge types.
+type Ontology struct {
+	EntityTypes []EntityType `yaml:"entity_types"`
+	EdgeTypes   []EdgeType   `yaml:"edge_types"`
+}
+
+// EntityType is a custom entity type.
+type EntityType struct {
+	Name        string   `yaml:"name"`
+	Description string   `yaml:"description"`
+	Attributes  []string `yaml:"attributes"`
+}
+
+// EdgeType is a custom fact type.
+type EdgeType struct {
+	Name        string   `yaml:"name"`
+	Description string   `yaml:"description"`
+	Sources     []string `yaml:"sources"`
+	Targets     []string `yaml:"targets"`
+}
+
+// StageOpts holds per-stage options.
+type StageOpts struct {
+	Extract struct {
+		Context int `yaml:"context"` // previous episodes shown (default 4)
+	} `yaml:"extract"`
+	Resolve struct {
+		MinHashThreshold float64 `yaml:"minhash_threshold"` // default 0.9
+	} `yaml:"resolve"`
+	Temporal struct {
+		MaxCandidates int `yaml:"max_candidates"` // default 20
+	} `yaml:"temporal"`
+	Summarize struct {
+		ShortChars int `yaml:"short_chars"` // default 300
+		BatchSize  int `yaml:"batch_size"`  // default 8
+	} `yaml:"summarize"`
+	Community struct {
+		MaxIterations int  `yaml:"max_iterations"` // default 100
+		MinSize       int  `yaml:"min_size"`       // default 2
+		OnlyValid     bool `yaml:"only_valid"`
+	} `yaml:"community"`
+}
+
+// Sink says where the graph goes.
+type Sink struct {
+	Kind string `yaml:"kind"` // sqlite (default: the checkpoint store) | memgraph | neo4j
+	URI  string `yaml:"uri"`
+}
+
+// Limits bound a run.
+type Limits struct {
+	MaxCostUSD    float64 `yaml:"max_cost_usd"`
+	MaxErrorRatio float64 `yaml:"max_error_ratio"` // quarantined / rows read above which ingest fails (default 0.1)
+}

@@ -1,0 +1,140 @@
+package jobs
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+func (j *Job) defaults() {
+	if j.Name == "" {
+		j.Name = "job"
+	}
+	if j.Checkpoint == "" {
+		j.Checkpoint = filepath.Join(".backfill", j.Name+".db")
+	}
+	if j.Timezone == "" {
+		j.Timezone = "UTC"
+	}
+	if j.RecordTime == "" {
+		j.RecordTime = "ingest"
+	}
+	l := &j.LLM
+	if l.Provider == "" {
+		l.Provider = "offline"
+	}
+	if l.Model == "" {
+		l.Model = map[string]string{"offline": "offline-rules-v1"}[l.Provider]
+	}
+	if l.APIKeyEnv == "" {
+		l.APIKeyEnv = "OPENAI_API_KEY"
+	}
+	if l.Concurrency == 0 {
+		l.Concurrency = 10
+	}
+	if l.MaxAttempts == 0 {
+		l.MaxAttempts = 4
+	}
+	if l.TimeoutSecs == 0 {
+		l.TimeoutSecs = 120
+	}
+	if l.Cache == "" {
+		l.Cache = "on"
+	}
+	e := &j.Embedder
+	if e.Provider == "" {
+		e.Provider = "offline"
+	}
+	if e.Model == "" {
+		e.Model = map[string]string{"offline": "hashing-v1"}[e.Provider]
+	}
+	if e.APIKeyEnv == "" {
+		e.APIKeyEnv = l.APIKeyEnv
+	}
+	if e.Dimensions == 0 {
+		e.Dimensions = 256
+	}
+	if e.BatchSize == 0 {
+		e.BatchSize = 256
+	}
+	if j.Stages.Extract.Context == 0 {
+		j.Stages.Extract.Context = 4
+	}
+	if j.Sink.Kind == "" {
+		j.Sink.Kind = "sqlite"
+	}
+	if j.Limits.MaxErrorRatio == 0 {
+		j.Limits.MaxErrorRatio = 0.1
+	}
+}
+
+// Validate reports the first invalid setting.
+func (j *Job) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return fmt.Errorf("validating job: %s: %s", key, fmt.Sprintf(format, args...))
+	}
+	if _, err := time.LoadLocation(j.Timezone); err != nil {
+		return bad("timezone", "unknown zone %q", j.Timezone)
+	}
+	if j.RecordTime != "ingest" && j.RecordTime != "reference" {
+		return bad("record_time", "%q is not ingest or reference", j.RecordTime)
+	}
+	if len(j.Sources) == 0 {
+		return bad("sources", "at least one source is required")
+	}
+	for i, s := range j.Sources {
+		if s.Path == "" {
+			return bad(fmt.Sprintf("sources[%d].path", i), "required")
+		}
+	}
+	switch j.LLM.Provider {
+	case "offline":
+	case "openai":
+		if j.LLM.BaseURL == "" || j.LLM.Model == "" {
+			return bad("llm", "provider openai needs base_url and model")
+		}
+	default:
+		return bad("llm.provider", "%q is not offline or openai", j.LLM.Provider)
+	}
+	if j.LLM.Concurrency < 1 || j.LLM.Concurrency > 1024 {
+		return bad("llm.concurrency", "%d is outside 1..1024", j.LLM.Concurrency)
+	}
+	if j.LLM.RPM < 0 || j.LLM.TPM < 0 {
+		return bad("llm", "rpm and tpm must not be negative")
+	}
+	if j.LLM.Cache != "on" && j.LLM.Cache != "off" {
+		return bad("llm.cache", "%q is not on or off", j.LLM.Cache)
+	}
+	switch j.Embedder.Provider {
+	case "offline":
+	case "openai":
+		if j.Embedder.BaseURL == "" || j.Embedder.Model == "" {
+			return bad("embedder", "provider openai needs base_url and model")
+		}
+	default:
+		return bad("embedder.provider", "%q is not offline or openai", j.Embedder.Provider)
+	}
+	if j.Embedder.Dimensions < 1 || j.Embedder.Dimensions > 8192 {
+		return bad("embedder.dimensions", "%d is outside 1..8192", j.Embedder.Dimensions)
+	}
+	switch j.Sink.Kind {
+	case "sqlite":
+	case "memgraph", "neo4j":
+		return bad("sink.kind", "%q is not implemented in this build yet (use sqlite, then export)", j.Sink.Kind)
+	default:
+		return bad("sink.kind", "%q is not sqlite, memgraph or neo4j", j.Sink.Kind)
+	}
+	if j.Limits.MaxErrorRatio < 0 || j.Limits.MaxErrorRatio > 1 {
+		return bad("limits.max_error_ratio", "%g is outside 0..1", j.Limits.MaxErrorRatio)
+	}
+	return nil
+}
+
+// Location is the job's timezone.
+func (j *Job) Location() *time.Location {
+	loc, err := time.LoadLocation(j.Timezone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}

@@ -1,0 +1,53 @@
+package llm
+
+import (
+	"fmt"
+	"strings"
+)
+
+// answerText takes the content of the first choice, without a surrounding Markdown code fence
+// (some local servers add one). A refusal or a missing choice is an error that the caller
+// treats like an answer failing validation.
+func answerText(resp ChatResponse) ([]byte, error) {
+	if len(resp.Choices) == 0 {
+		return nil, &SchemaError{Msg: "no choices in the response"}
+	}
+	m := resp.Choices[0].Message
+	if m.Content == "" && m.Refusal != "" {
+		return nil, &SchemaError{Msg: "refused: " + m.Refusal}
+	}
+	return []byte(stripFence(m.Content)), nil
+}
+
+// stripFence removes a leading "```json" (or "```") line and a trailing "```".
+func stripFence(s string) string {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "```") || len(t) < 6 {
+		return s
+	}
+	t = strings.TrimSuffix(t, "```")
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		t = t[i+1:]
+	} else {
+		return s
+	}
+	return strings.TrimSpace(t)
+}
+
+// withFeedback rebuilds the conversation for a validation retry: the system message, then the
+// user message prefixed with the validation error. The user message still ends with the
+// fenced input, and the failed answer is not sent again, so a retry costs no more tokens than
+// the first request.
+func withFeedback(msgs []Message, invalid error) []Message {
+	out := make([]Message, len(msgs))
+	copy(out, msgs)
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i].Role == RoleUser {
+			out[i].Content = fmt.Sprintf("Your previous answer was rejected: %v. "+
+				"Answer again with one JSON object that follows the response schema exactly.\n\n%s",
+				invalid, out[i].Content)
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,205 @@
+package llm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxValidationRetries = 2
+	DefaultConcurrency          = 10
+)
+
+// Options configure a Client. Zero values take the defaults.
+type Options struct {
+	BaseURL     string // e.g. https://api.openai.com/v1; requests go to BaseURL + "/chat/completions"
+	Model       string
+	APIKey      string // sent only as "Authorization: Bearer …"; never in errors or logs
+	Temperature float64
+	MaxAttempts int // HTTP attempts per request (DefaultMaxAttempts)
+	// MaxValidationRetries bounds the extra requests made when an answer breaks the schema
+	// (DefaultMaxValidationRetries when 0; negative means none).
+	MaxValidationRetries int
+	Timeout              time.Duration // per HTTP attempt; 0 means none
+	Concurrency          int           // requests in flight at once (DefaultConcurrency)
+	BackoffBase          time.Duration // first retry pause (DefaultBackoffBase)
+	BackoffMax           time.Duration // longest retry pause (DefaultBackoffMax)
+}
+
+// Client calls the chat completions API with structured output for the tasks of tasks.go.
+// It is safe for concurrent use.
+type Client struct {
+	opts    Options
+	prompts *Prompts
+	cache   Cache
+	tasks   map[string]*Task
+	gate    *Gate
+	poster  *Poster
+	meter   *meter
+}
+
+// NewClient returns a client. hc nil means http.DefaultClient; prompts nil means the embedded
+// prompts; cache nil disables caching. It panics only if a built-in task schema cannot be
+// built, which the package tests rule out.
+func NewClient(opts Options, hc *http.Client, prompts *Prompts, cache Cache) *Client {
+	if opts.MaxValidationRetries == 0 {
+		opts.MaxValidationRetries = DefaultMaxValidationRetries
+	}
+	opts.MaxValidationRetries = max(opts.MaxValidationRetries, 0)
+	if opts.Concurrency < 1 {
+		opts.Concurrency = DefaultConcurrency
+	}
+	if prompts == nil {
+		p, err := LoadPrompts("")
+		if err != nil {
+			panic(fmt.Sprintf("llm: loading embedded prompts: %v", err))
+		}
+		prompts = p
+	}
+	tasks := map[string]*Task{}
+	for _, name := range Tasks() {
+		t, err := LookupTask(name)
+		if err != nil {
+			panic(fmt.Sprintf("llm: %v", err))
+		}
+		tasks[name] = t
+	}
+	gate := NewGate(opts.Concurrency)
+	return &Client{
+		opts: opts, prompts: prompts, cache: cache, tasks: tasks, gate: gate, meter: newMeter(),
+		poster: &Poster{
+			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Gate: gate,
+			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
+			BackoffBase: opts.BackoffBase, BackoffMax: opts.BackoffMax,
+		},
+	}
+}
+
+// Model is the model the client asks.
+func (c *Client) Model() string { return c.opts.Model }
+
+// Prompts returns the prompt set the client renders.
+func (c *Client) Prompts() *Prompts { return c.prompts }
+
+// TaskVersion is a sha256 (hex) of everything that shapes a task's answers besides its input:
+// model, temperature, prompt hash and schema. Stages put it in unit fingerprints.
+func (c *Client) TaskVersion(task string) string {
+	h := sha256.New()
+	field(h, c.opts.Model)
+	field(h, fmt.Sprint(c.opts.Temperature))
+	field(h, c.prompts.Hash(task))
+	if t, ok := c.tasks[task]; ok {
+		field(h, string(t.Raw))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Usage returns a snapshot of the counters, in total and per stage.
+func (c *Client) Usage() Usage { return c.meter.snapshot(c.gate.Peak()) }
+
+// Call renders task's prompt with input, answers from the cache when it can, otherwise sends
+// the request, validates the answer against the task's schema (retrying with the validation
+// error fed back, at most MaxValidationRetries times), stores a valid answer in the cache and
+// decodes it into out (a pointer to the task's output type, or nil). stage names the usage
+// counters and the cache namespace.
+func (c *Client) Call(ctx context.Context, stage, task string, input, out any) error {
+	t, ok := c.tasks[task]
+	if !ok {
+		return fmt.Errorf("calling %s: unknown task", task)
+	}
+	msgs, err := c.prompts.Render(task, input)
+	if err != nil {
+		return err
+	}
+	key := CacheKey(c.opts.Model, msgs, task, t.Raw, c.opts.Temperature)
+	if c.cache != nil {
+		e, hit, err := c.cache.Get(ctx, key)
+		if err != nil {
+			return fmt.Errorf("reading cache for %s: %w", task, err)
+		}
+		if hit && t.Schema.Validate(e.Response) == nil {
+			c.meter.update(stage, func(s *StageUsage) { s.CacheHits++ })
+			return decode(task, e.Response, out)
+		}
+	}
+	var entry CacheEntry
+	conv := msgs
+	var invalid error
+	for try := 0; try <= c.opts.MaxValidationRetries; try++ {
+		if try > 0 {
+			c.meter.update(stage, func(s *StageUsage) { s.Retries++ })
+			conv = withFeedback(msgs, invalid)
+		}
+		answer, tokens, bad, err := c.complete(ctx, stage, t, conv)
+		if err != nil {
+			return fmt.Errorf("calling %s: %w", task, err)
+		}
+		entry.PromptTokens += tokens.PromptTokens
+		entry.CompletionTokens += tokens.CompletionTokens
+		if invalid = bad; invalid == nil {
+			invalid = t.Schema.Validate(answer)
+		}
+		if invalid == nil {
+			entry.Namespace, entry.Response = stage, answer
+			if c.cache != nil {
+				if err := c.cache.Put(ctx, key, entry); err != nil {
+					return fmt.Errorf("writing cache for %s: %w", task, err)
+				}
+			}
+			return decode(task, answer, out)
+		}
+		c.meter.update(stage, func(s *StageUsage) { s.InvalidAnswers++ })
+	}
+	return &ValidationError{Task: task, Attempts: c.opts.MaxValidationRetries + 1, Err: invalid}
+}
+
+// complete sends one chat request (with transport retries) and returns the answer text and the
+// token usage. A response that carries no usable answer (not a chat response, no choices, a
+// refusal) is returned as bad, so it takes the validation retry path; err is a failed request.
+func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Message) (answer []byte, tokens TokenUsage, bad, err error) {
+	body, err := json.Marshal(ChatRequest{
+		Model: c.opts.Model, Messages: msgs, Temperature: c.opts.Temperature,
+		ResponseFormat: &ResponseFormat{Type: "json_schema", JSONSchema: &JSONSchema{Name: t.Name, Strict: true, Schema: t.Raw}},
+	})
+	if err != nil {
+		return nil, tokens, nil, fmt.Errorf("encoding request: %w", err)
+	}
+	data, retries, err := c.poster.Post(ctx, "/chat/completions", body, c.meter.track(stage))
+	c.meter.update(stage, func(s *StageUsage) { s.Retries += int64(retries) })
+	if err != nil {
+		return nil, tokens, nil, err
+	}
+	var resp ChatResponse
+	if err := json.Unmarshal(data, &resp); err != nil {
+		return nil, tokens, fmt.Errorf("parsing chat response: %w", err), nil
+	}
+	if resp.Usage != nil {
+		tokens = *resp.Usage
+	}
+	c.meter.update(stage, func(s *StageUsage) {
+		s.PromptTokens += int64(tokens.PromptTokens)
+		s.CompletionTokens += int64(tokens.CompletionTokens)
+		if d := tokens.CompletionTokensDetails; d != nil {
+			s.ReasoningTokens += int64(d.ReasoningTokens)
+		}
+	})
+	answer, bad = answerText(resp)
+	return answer, tokens, bad, nil
+}
+
+// decode unmarshals a validated answer into out.
+func decode(task string, answer []byte, out any) error {
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(answer, out); err != nil {
+		return fmt.Errorf("decoding answer of %s: %w", task, err)
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const badExtract = `{"entities":[{"name":"A","type":"Entity"}],"facts":[{"source":"A","predicate":"KNOWS","target":"A","fact":"x","kind":"state","valid_at":17,"invalid_at":null}]}`
+
+func TestCallSendsStructuredRequest(t *testing.T) {
+	f := &fakeServer{replies: []reply{{content: "```json\n" + validExtract + "\n```"}}}
+	c := newTestClient(t, f, nil, nil)
+	var out ExtractOutput
+	if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Entities) != 1 || out.Entities[0].Name != "Melanie" {
+		t.Fatalf("decoded %+v", out)
+	}
+	req := f.request(0)
+	task, _ := LookupTask(TaskExtract)
+	rf := req.ResponseFormat
+	if req.Model != "test-model" || rf == nil || rf.Type != "json_schema" || rf.JSONSchema.Name != TaskExtract ||
+		!rf.JSONSchema.Strict || string(rf.JSONSchema.Schema) != string(task.Raw) {
+		t.Fatalf("request = %+v", req)
+	}
+	if got := f.headers[0].Get("Authorization"); got != "Bearer sk-test" {
+		t.Fatalf("Authorization = %q", got)
+	}
+	u := c.Usage()
+	want := StageUsage{Calls: 1, PromptTokens: 100, CompletionTokens: 20, ReasoningTokens: 5, MaxInFlight: 1}
+	if u.Stages["extract"] != want || u.Total != want {
+		t.Fatalf("usage = %+v", u)
+	}
+}
+
+func TestCallTemperatureOnTheWire(t *testing.T) {
+	var raw []byte
+	h := recordBody(&raw, validExtract)
+	c := newTestClient(t, h, nil, nil)
+	if err := c.Call(context.Background(), "s", TaskExtract, sampleExtractInput(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"temperature":0`) {
+		t.Fatalf("temperature 0 not sent: %s", raw)
+	}
+}
+
+func TestCallValidationRetryFeedsErrorBack(t *testing.T) {
+	f := &fakeServer{replies: []reply{{content: badExtract}, {content: validExtract}}}
+	cache := NewMemoryCache()
+	c := newTestClient(t, f, cache, nil)
+	var out ExtractOutput
+	if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if f.count() != 2 {
+		t.Fatalf("%d requests, want 2", f.count())
+	}
+	retry := f.request(1).Messages
+	last := retry[len(retry)-1].Content
+	if !strings.HasPrefix(last, "Your previous answer was rejected: facts[0].valid_at: expected string or null") {
+		t.Fatalf("feedback missing: %q", last[:min(len(last), 200)])
+	}
+	if !strings.HasSuffix(last, "\n```") || !strings.Contains(last, InputFence) {
+		t.Fatal("retry message does not end with the fenced input")
+	}
+	if len(retry) != len(f.request(0).Messages) {
+		t.Fatalf("retry has %d messages, first had %d", len(retry), len(f.request(0).Messages))
+	}
+	u := c.Usage().Stages["extract"]
+	if u.Calls != 2 || u.Retries != 1 || u.InvalidAnswers != 1 || u.PromptTokens != 200 {
+		t.Fatalf("usage = %+v", u)
+	}
+	if cache.Len() != 1 {
+		t.Fatalf("cache holds %d entries, want 1", cache.Len())
+	}
+}
+
+func TestCallValidationGivesUp(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		retries int
+		want    int
+		rep     reply
+	}{
+		{"bad schema", 0, 3, reply{content: badExtract}},
+		{"one retry", 1, 2, reply{content: badExtract}},
+		{"no retries", -1, 1, reply{content: badExtract}},
+		{"not a chat response", 0, 3, reply{body: "<html>oops</html>"}},
+		{"refusal", 0, 3, reply{body: `{"choices":[{"message":{"role":"assistant","content":"","refusal":"no"}}]}`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeServer{replies: []reply{tt.rep}}
+			cache := NewMemoryCache()
+			c := newTestClient(t, f, cache, func(o *Options) { o.MaxValidationRetries = tt.retries })
+			err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), nil)
+			var ve *ValidationError
+			if !errors.As(err, &ve) || ve.Attempts != tt.want {
+				t.Fatalf("error = %v, want ValidationError after %d attempts", err, tt.want)
+			}
+			if f.count() != tt.want || cache.Len() != 0 {
+				t.Fatalf("%d requests, %d cached", f.count(), cache.Len())
+			}
+			if IsFatal(err) || IsRetryable(err) {
+				t.Fatal("validation error classified as fatal or retryable")
+			}
+		})
+	}
+}
+
+func TestCacheHitMakesNoRequest(t *testing.T) {
+	f := &fakeServer{replies: []reply{{content: validExtract}}}
+	cache := NewMemoryCache()
+	c := newTestClient(t, f, cache, nil)
+	ctx := context.Background()
+	for _, stage := range []string{"extract", "extract", "replay"} {
+		var out ExtractOutput
+		if err := c.Call(ctx, stage, TaskExtract, sampleExtractInput(), &out); err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Entities) != 1 {
+			t.Fatalf("decoded %+v", out)
+		}
+	}
+	if f.count() != 1 {
+		t.Fatalf("%d requests, want 1", f.count())
+	}
+	u := c.Usage()
+	if u.Total.CacheHits != 2 || u.Stages["replay"].CacheHits != 1 || u.Total.Calls != 1 {
+		t.Fatalf("usage = %+v", u)
+	}
+	// A changed input is a miss.
+	in := sampleExtractInput()
+	in.Episode.Content += " More."
+	if err := c.Call(ctx, "extract", TaskExtract, in, nil); err != nil || f.count() != 2 {
+		t.Fatalf("changed input: err %v, %d requests", err, f.count())
+	}
+}
+
+func TestCacheEntryFailingSchemaIsAMiss(t *testing.T) {
+	f := &fakeServer{replies: []reply{{content: validExtract}}}
+	cache := NewMemoryCache()
+	c := newTestClient(t, f, cache, nil)
+	msgs, _ := c.Prompts().Render(TaskExtract, sampleExtractInput())
+	task, _ := LookupTask(TaskExtract)
+	key := CacheKey("test-model", msgs, TaskExtract, task.Raw, 0)
+	_ = cache.Put(context.Background(), key, CacheEntry{Response: []byte(badExtract)})
+	if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), nil); err != nil {
+		t.Fatal(err)
+	}
+	e, _, _ := cache.Get(context.Background(), key)
+	if f.count() != 1 || string(e.Response) != validExtract || e.Namespace != "extract" || e.PromptTokens != 100 {
+		t.Fatalf("%d requests, entry %+v", f.count(), e)
+	}
+}
+
+func TestCacheKey(t *testing.T) {
+	msgs := []Message{{Role: RoleSystem, Content: "ab"}, {Role: RoleUser, Content: "c"}}
+	base := CacheKey("m", msgs, "t", []byte("{}"), 0)
+	if base != CacheKey("m", msgs, "t", []byte("{}"), 0) || len(base) != 64 {
+		t.Fatal("key not stable")
+	}
+	for name, k := range map[string]string{
+		"model":       CacheKey("m2", msgs, "t", []byte("{}"), 0),
+		"split":       CacheKey("m", []Message{{Role: RoleSystem, Content: "a"}, {Role: RoleUser, Content: "bc"}}, "t", []byte("{}"), 0),
+		"role":        CacheKey("m", []Message{{Role: RoleUser, Content: "ab"}, {Role: RoleUser, Content: "c"}}, "t", []byte("{}"), 0),
+		"schema name": CacheKey("m", msgs, "t2", []byte("{}"), 0),
+		"schema":      CacheKey("m", msgs, "t", []byte(`{"a":1}`), 0),
+		"temperature": CacheKey("m", msgs, "t", []byte("{}"), 0.2),
+		"extra":       CacheKey("m", msgs, "t", []byte("{}"), 0, "max_tokens=10"),
+	} {
+		if k == base {
+			t.Errorf("changing %s kept the key", name)
+		}
+	}
+}
+
+func TestTaskVersion(t *testing.T) {
+	a := NewClient(Options{Model: "a"}, nil, nil, nil)
+	b := NewClient(Options{Model: "b"}, nil, nil, nil)
+	if a.TaskVersion(TaskExtract) == b.TaskVersion(TaskExtract) || a.TaskVersion(TaskExtract) == a.TaskVersion(TaskJudgeFact) {
+		t.Fatal("task versions do not separate model or task")
+	}
+	if a.TaskVersion(TaskExtract) != NewClient(Options{Model: "a"}, nil, nil, nil).TaskVersion(TaskExtract) {
+		t.Fatal("task version not stable")
+	}
+}
+
+// recordBody returns a handler that stores the last request body and answers content.
+func recordBody(dst *[]byte, content string) *bodyRecorder {
+	return &bodyRecorder{dst: dst, fake: &fakeServer{replies: []reply{{content: content}}}}
+}

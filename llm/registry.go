@@ -1,0 +1,79 @@
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+)
+
+// Kinds of an extracted fact (ExtractedFact.Kind); the schema of TaskExtract allows only these.
+const (
+	KindState          = "state"
+	KindEvent          = "event"
+	KindPlan           = "plan"
+	KindScheduledState = "scheduled_state"
+)
+
+// Task describes one LLM task: its input and output Go types and its strict answer schema.
+type Task struct {
+	Name   string
+	Input  reflect.Type
+	Output reflect.Type
+	Schema *Schema
+	Raw    []byte // Schema as sent on the wire; part of the cache key
+}
+
+// Tasks returns every task name, sorted.
+func Tasks() []string {
+	names := make([]string, 0, len(taskTypes()))
+	for name := range taskTypes() {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// taskTypes pairs each task name with its input and output types (see tasks.go).
+func taskTypes() map[string][2]reflect.Type {
+	return map[string][2]reflect.Type{
+		TaskExtract:        {reflect.TypeFor[ExtractInput](), reflect.TypeFor[ExtractOutput]()},
+		TaskJudgeFact:      {reflect.TypeFor[JudgeInput](), reflect.TypeFor[JudgeOutput]()},
+		TaskSummarize:      {reflect.TypeFor[SummarizeInput](), reflect.TypeFor[SummarizeOutput]()},
+		TaskMergeSummaries: {reflect.TypeFor[MergeInput](), reflect.TypeFor[MergeOutput]()},
+		TaskNameCommunity:  {reflect.TypeFor[NameInput](), reflect.TypeFor[NameOutput]()},
+	}
+}
+
+// schemaEnums restricts string fields of answers to fixed values, keyed "TypeName.json_name".
+func schemaEnums() map[string][]string {
+	return map[string][]string{
+		"ExtractedFact.kind": {KindState, KindEvent, KindPlan, KindScheduledState},
+	}
+}
+
+// schemaOrder lists, per type name, the order in which the model should write the properties
+// when it differs from the Go declaration order: the kind of a fact decides its date rules, so
+// it comes before the dates.
+func schemaOrder() map[string][]string {
+	return map[string][]string{
+		"ExtractedFact": {"source", "predicate", "target", "fact", "kind", "valid_at", "invalid_at"},
+	}
+}
+
+// LookupTask returns the description of a task, with its schema built from the output type.
+func LookupTask(name string) (*Task, error) {
+	types, ok := taskTypes()[name]
+	if !ok {
+		return nil, fmt.Errorf("looking up task %q: unknown task", name)
+	}
+	s, err := SchemaOf(types[1], schemaEnums(), schemaOrder())
+	if err != nil {
+		return nil, fmt.Errorf("looking up task %q: %w", name, err)
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encoding schema of %q: %w", name, err)
+	}
+	return &Task{Name: name, Input: types[0], Output: types[1], Schema: s, Raw: raw}, nil
+}

@@ -1,0 +1,114 @@
+package loaders
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// ErrNoFiles is returned by Read when a spec's path matches no file.
+var ErrNoFiles = errors.New("no input files")
+
+// fileReader carries what every format needs to turn one file's rows into Results.
+type fileReader struct {
+	name     string
+	index    int
+	b        builder
+	names    Mapping // input field names, defaults filled in
+	explicit Mapping // the mapping as the spec wrote it
+	emit     func(Result) error
+}
+
+func (fr *fileReader) pos(row int64) rowPos {
+	return rowPos{file: fr.name, fileIndex: fr.index, row: row}
+}
+
+// Read streams every row of every file the spec matches (files in sorted order), calling emit
+// for each. A bad row is emitted as a Bad and reading goes on; a file that cannot be read stops
+// Read with an error naming it. An error from emit stops Read and is returned wrapped.
+func Read(ctx context.Context, fsys FS, spec Spec, emit func(Result) error) error {
+	norm, err := spec.normalize()
+	if err != nil {
+		return err
+	}
+	names, err := fsys.Glob(ctx, spec.Path)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", spec.Path, err)
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("reading %s: %w", spec.Path, ErrNoFiles)
+	}
+	names = append([]string(nil), names...)
+	sort.Strings(names)
+	for i, name := range names {
+		fr := &fileReader{
+			name: name, index: i, b: builder{spec: norm}, names: norm.Mapping,
+			explicit: spec.Mapping, emit: emit,
+		}
+		if err := fr.read(ctx, fsys); err != nil {
+			return fmt.Errorf("reading %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// read opens one file and streams it in its format.
+func (fr *fileReader) read(ctx context.Context, fsys FS) error {
+	format, gz, err := fileFormat(fr.name, fr.b.spec.Format)
+	if err != nil {
+		return err
+	}
+	f, err := fsys.Open(ctx, fr.name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if format == FormatParquet {
+		if gz {
+			return errors.New("gzip-compressed Parquet is not supported")
+		}
+		return fr.readParquet(ctx, f)
+	}
+	var r io.Reader = f
+	if gz {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("opening gzip stream: %w", err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	switch format {
+	case FormatJSONL:
+		return fr.readJSONL(ctx, r)
+	case FormatLoCoMo:
+		return fr.readLoCoMo(ctx, r)
+	case FormatLongMemEval:
+		return fr.readLongMemEval(ctx, r)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+// fileFormat returns the format of a file (the spec's, or one named by its extension) and
+// whether it is gzip-compressed (a ".gz" suffix).
+func fileFormat(name, format string) (string, bool, error) {
+	lower := strings.ToLower(name)
+	gz := strings.HasSuffix(lower, ".gz")
+	lower = strings.TrimSuffix(lower, ".gz")
+	if format != "" {
+		return format, gz, nil
+	}
+	for _, ext := range []string{".jsonl", ".ndjson", ".json-lines"} {
+		if strings.HasSuffix(lower, ext) {
+			return FormatJSONL, gz, nil
+		}
+	}
+	if strings.HasSuffix(lower, ".parquet") {
+		return FormatParquet, gz, nil
+	}
+	return "", false, errors.New("cannot tell the format from the file extension; set the format")
+}

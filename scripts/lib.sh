@@ -1,0 +1,77 @@
+# shellcheck shell=bash
+# Shared helpers for scripts/neo4j.sh and scripts/versitygw.sh: the state directory, pid files,
+# waiting for a server, and stopping it. Sourced, never run. All messages go to stderr so that a
+# script's stdout carries only the "export VAR=value" lines meant for eval.
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Everything the scripts build, install or record lives under one cache directory.
+CACHE_DIR="${BACKFILL_CACHE_DIR:-$REPO_ROOT/.cache}"
+
+log() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
+die() { log "$*"; exit 1; }
+
+# ensure_cache creates the cache directory and a .gitignore that keeps it out of git.
+ensure_cache() {
+  mkdir -p "$CACHE_DIR"
+  [ -f "$CACHE_DIR/.gitignore" ] || printf '*\n' >"$CACHE_DIR/.gitignore"
+}
+
+# pid_alive PIDFILE WORD: true when PIDFILE names a live process whose command line contains WORD
+# (so a recycled pid of an unrelated process does not count).
+pid_alive() {
+  local pidfile=$1 word=$2 pid
+  [ -f "$pidfile" ] || return 1
+  pid=$(cat "$pidfile" 2>/dev/null) || return 1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$word"
+}
+
+# port_open PORT: true when something accepts TCP connections on 127.0.0.1:PORT.
+port_open() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# stop_pid PIDFILE WORD TIMEOUT_SECONDS: SIGTERM the recorded process, wait for it to exit, and
+# SIGKILL it if it outlives the timeout. Removes the pid file. Succeeds when nothing was running.
+stop_pid() {
+  local pidfile=$1 word=$2 timeout=$3 pid i
+  if pid_alive "$pidfile" "$word"; then
+    pid=$(cat "$pidfile")
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < timeout * 10; i++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "pid $pid did not stop within ${timeout}s; killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  rm -f "$pidfile"
+}
+
+# spawn LOGFILE PIDFILE CMD...: start CMD detached (own session, stdin closed, output to LOGFILE)
+# and record its pid. The child writes its own pid before exec, so the file names CMD's process
+# whether or not setsid had to fork.
+spawn() {
+  local logfile=$1 pidfile=$2 i
+  shift 2
+  rm -f "$pidfile"
+  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidfile" "$@" </dev/null >"$logfile" 2>&1 &
+  for ((i = 0; i < 50; i++)); do
+    [ -s "$pidfile" ] && return 0
+    sleep 0.1
+  done
+  die "could not start $1"
+}
+
+# remove_data_dir FILE: delete the temporary directory whose path FILE records, then FILE.
+remove_data_dir() {
+  local file=$1 dir
+  [ -f "$file" ] || return 0
+  dir=$(cat "$file")
+  case "$dir" in
+  */backfill-*) rm -rf -- "$dir" ;;
+  esac
+  rm -f "$file"
+}

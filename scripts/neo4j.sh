@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Usage: scripts/neo4j.sh start|stop|status|env
+#
+# Runs embedded Neo4j Community 5.26 (testinfra/neo4j) for integration tests: Bolt on
+# 127.0.0.1:$BACKFILL_NEO4J_PORT (default 7687), no authentication, a fresh database in a temporary
+# directory per start. "start" builds the launcher jar when needed (Maven offline first, then
+# online), starts it in the background, waits for its READY line and prints
+#   export BACKFILL_NEO4J_URI=bolt://127.0.0.1:PORT
+# so `eval "$(scripts/neo4j.sh start)"` works. start and stop are idempotent.
+#
+# Environment: BACKFILL_NEO4J_PORT, BACKFILL_NEO4J_START_TIMEOUT (seconds, default 180),
+# BACKFILL_NEO4J_HEAP (default 1g), BACKFILL_CACHE_DIR (default <repo>/.cache), JAVA_HOME.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+PROJECT="$REPO_ROOT/testinfra/neo4j"
+JAR="$PROJECT/target/neo4j-launcher.jar"
+STATE="$CACHE_DIR/neo4j"
+PORT="${BACKFILL_NEO4J_PORT:-7687}"
+START_TIMEOUT="${BACKFILL_NEO4J_START_TIMEOUT:-180}"
+HEAP="${BACKFILL_NEO4J_HEAP:-1g}"
+MATCH="neo4j-launcher.jar"
+
+java_bin() {
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+    echo "$JAVA_HOME/bin/java"
+  elif [ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/java ]; then
+    echo /usr/lib/jvm/java-17-openjdk-amd64/bin/java
+  else
+    command -v java || die "java not found (Java 17+ is needed)"
+  fi
+}
+
+# build_jar compiles the launcher unless the jar is newer than its pom and sources.
+build_jar() {
+  if [ -f "$JAR" ] && [ -d "$PROJECT/target/lib" ] &&
+    [ -z "$(find "$PROJECT/pom.xml" "$PROJECT/src" -newer "$JAR" -print -quit)" ]; then
+    return 0
+  fi
+  log "building $JAR"
+  local mvn=(mvn -q -B -f "$PROJECT/pom.xml" package)
+  if ! "${mvn[@]}" -o >"$STATE/build.log" 2>&1; then
+    log "offline build failed; building online (downloads Neo4j from Maven Central)"
+    "${mvn[@]}" >"$STATE/build.log" 2>&1 || { cat "$STATE/build.log" >&2; die "maven build failed"; }
+  fi
+}
+
+print_env() { echo "export BACKFILL_NEO4J_URI=bolt://127.0.0.1:$(cat "$STATE/port")"; }
+
+start() {
+  ensure_cache
+  mkdir -p "$STATE"
+  if pid_alive "$STATE/pid" "$MATCH"; then
+    log "already running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port"))"
+    print_env
+    return 0
+  fi
+  rm -f "$STATE/pid" "$STATE/port"
+  remove_data_dir "$STATE/home"
+  port_open "$PORT" && die "port $PORT is already in use; set BACKFILL_NEO4J_PORT"
+  build_jar
+  local home
+  home=$(mktemp -d "${TMPDIR:-/tmp}/backfill-neo4j.XXXXXX")
+  echo "$home" >"$STATE/home"
+  spawn "$STATE/neo4j.log" "$STATE/pid" "$(java_bin)" "-Xmx$HEAP" -XX:+UseSerialGC \
+    -jar "$JAR" "$home" "$PORT"
+  echo "$PORT" >"$STATE/port"
+  local i
+  for ((i = 0; i < START_TIMEOUT * 10; i++)); do
+    if grep -q '^READY' "$STATE/neo4j.log" 2>/dev/null; then
+      log "ready on bolt://127.0.0.1:$PORT (pid $(cat "$STATE/pid"))"
+      print_env
+      return 0
+    fi
+    pid_alive "$STATE/pid" "$MATCH" || break
+    sleep 0.1
+  done
+  tail -n 40 "$STATE/neo4j.log" >&2 || true
+  stop
+  die "neo4j did not become ready within ${START_TIMEOUT}s (log above)"
+}
+
+stop() {
+  mkdir -p "$STATE"
+  stop_pid "$STATE/pid" "$MATCH" 60
+  remove_data_dir "$STATE/home"
+  rm -f "$STATE/port"
+}
+
+status() {
+  if pid_alive "$STATE/pid" "$MATCH"; then
+    log "running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port"))"
+    print_env
+  else
+    log "stopped"
+    return 1
+  fi
+}
+
+case "${1:-}" in
+start) start ;;
+stop) stop ;;
+status) status ;;
+env) pid_alive "$STATE/pid" "$MATCH" && print_env || die "not running" ;;
+*) die "usage: $0 start|stop|status|env" ;;
+esac

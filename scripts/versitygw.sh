@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Usage: scripts/versitygw.sh start|stop|status|env
+#
+# Runs the versitygw S3 gateway (posix backend on a fresh temporary directory) for integration
+# tests on 127.0.0.1:$BACKFILL_S3_PORT (default 7070) with fixed root test credentials. "start"
+# installs versitygw $VERSITYGW_VERSION with `go install` into the cache when it is absent,
+# starts it in the background, waits until it answers HTTP and prints
+#   export BACKFILL_S3_ENDPOINT=http://127.0.0.1:PORT
+#   export BACKFILL_S3_ACCESS_KEY=... BACKFILL_S3_SECRET_KEY=... BACKFILL_S3_REGION=us-east-1
+# so `eval "$(scripts/versitygw.sh start)"` works. start and stop are idempotent.
+#
+# Environment: BACKFILL_S3_PORT, BACKFILL_CACHE_DIR (default <repo>/.cache).
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+VERSITYGW_MODULE="github.com/versity/versitygw/cmd/versitygw"
+VERSITYGW_VERSION="v1.8.0"
+BIN_DIR="$CACHE_DIR/bin/versitygw-$VERSITYGW_VERSION"
+BIN="$BIN_DIR/versitygw"
+STATE="$CACHE_DIR/versitygw"
+PORT="${BACKFILL_S3_PORT:-7070}"
+# Fixed root credentials: the gateway only ever listens on loopback and holds test data.
+ACCESS_KEY="backfilltest"
+SECRET_KEY="backfilltestsecret"
+REGION="us-east-1"
+START_TIMEOUT=30
+MATCH="versitygw"
+
+install_gw() {
+  [ -x "$BIN" ] && return 0
+  command -v go >/dev/null || die "go not found (needed to install versitygw)"
+  log "installing $VERSITYGW_MODULE@$VERSITYGW_VERSION"
+  mkdir -p "$BIN_DIR"
+  # Run outside the repository so its go.mod plays no part.
+  (cd / && GOBIN="$BIN_DIR" GOFLAGS=-buildvcs=false go install "$VERSITYGW_MODULE@$VERSITYGW_VERSION") >&2 ||
+    die "go install $VERSITYGW_MODULE@$VERSITYGW_VERSION failed"
+}
+
+print_env() {
+  cat <<ENV
+export BACKFILL_S3_ENDPOINT=http://127.0.0.1:$(cat "$STATE/port")
+export BACKFILL_S3_ACCESS_KEY=$ACCESS_KEY
+export BACKFILL_S3_SECRET_KEY=$SECRET_KEY
+export BACKFILL_S3_REGION=$REGION
+ENV
+}
+
+# answers: true when the gateway returns any HTTP status on its port.
+answers() {
+  local code
+  code=$(curl -s -o /dev/null -m 2 -w '%{http_code}' "http://127.0.0.1:$PORT/" 2>/dev/null) || true
+  [ -n "$code" ] && [ "$code" != "000" ]
+}
+
+start() {
+  ensure_cache
+  mkdir -p "$STATE"
+  if pid_alive "$STATE/pid" "$MATCH"; then
+    log "already running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port"))"
+    print_env
+    return 0
+  fi
+  rm -f "$STATE/pid" "$STATE/port"
+  remove_data_dir "$STATE/data"
+  port_open "$PORT" && die "port $PORT is already in use; set BACKFILL_S3_PORT"
+  install_gw
+  local data
+  data=$(mktemp -d "${TMPDIR:-/tmp}/backfill-s3.XXXXXX")
+  echo "$data" >"$STATE/data"
+  # Credentials go through the environment, not argv, so they do not show in ps.
+  ROOT_ACCESS_KEY_ID="$ACCESS_KEY" ROOT_SECRET_ACCESS_KEY="$SECRET_KEY" \
+    spawn "$STATE/versitygw.log" "$STATE/pid" "$BIN" --port "127.0.0.1:$PORT" \
+    --region "$REGION" --quiet posix "$data"
+  echo "$PORT" >"$STATE/port"
+  local i
+  for ((i = 0; i < START_TIMEOUT * 10; i++)); do
+    if answers; then
+      log "ready on http://127.0.0.1:$PORT (pid $(cat "$STATE/pid"))"
+      print_env
+      return 0
+    fi
+    pid_alive "$STATE/pid" "$MATCH" || break
+    sleep 0.1
+  done
+  tail -n 40 "$STATE/versitygw.log" >&2 || true
+  stop
+  die "versitygw did not answer within ${START_TIMEOUT}s (log above)"
+}
+
+stop() {
+  mkdir -p "$STATE"
+  stop_pid "$STATE/pid" "$MATCH" 20
+  remove_data_dir "$STATE/data"
+  rm -f "$STATE/port"
+}
+
+status() {
+  if pid_alive "$STATE/pid" "$MATCH"; then
+    log "running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port"))"
+    print_env
+  else
+    log "stopped"
+    return 1
+  fi
+}
+
+case "${1:-}" in
+start) start ;;
+stop) stop ;;
+status) status ;;
+env) pid_alive "$STATE/pid" "$MATCH" && print_env || die "not running" ;;
+*) die "usage: $0 start|stop|status|env" ;;
+esac

@@ -1,0 +1,44 @@
+package memgraph
+
+import "fmt"
+
+// Dialect is the Cypher dialect of the target database.
+type Dialect string
+
+// The supported dialects.
+const (
+	Memgraph Dialect = "memgraph"
+	Neo4j    Dialect = "neo4j"
+)
+
+// ParseDialect returns the dialect named s, or an error for any other name.
+func ParseDialect(s string) (Dialect, error) {
+	switch d := Dialect(s); d {
+	case Memgraph, Neo4j:
+		return d, nil
+	}
+	return "", fmt.Errorf("parsing dialect: unknown dialect %q (want memgraph or neo4j)", s)
+}
+
+// Statement is one Cypher statement and how it must run.
+type Statement struct {
+	Cypher     string
+	AutoCommit bool // run with session.Run, outside any explicit transaction
+}
+
+// ValidIdentifier reports whether s may be interpolated into Cypher text as a label, relationship
+// type or property name: ^[A-Za-z_][A-Za-z0-9_]*$.
+func ValidIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,138 @@
+package memgraph
+
+import (
+	"slices"
+	"time"
+
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/sinks"
+)
+
+// Row is one element of the $rows list of a batch statement.
+type Row = map[string]any
+
+// Keys of a row.
+const (
+	KeyUUID   = "uuid"
+	KeySource = "source"
+	KeyTarget = "target"
+	KeyProps  = "props"
+)
+
+// entityProps are the Entity properties custom attributes may not overwrite.
+var entityProps = []string{"uuid", "name", "group_id", "summary", "created_at", "name_embedding", "labels"}
+
+// EpisodeRow is the Episodic row of e; entityEdges are the fact uuids of sinks.EntityEdges.
+func EpisodeRow(e graph.Episode, entityEdges []string) Row {
+	p := Row{
+		"uuid":               e.UUID,
+		"name":               e.Name,
+		"group_id":           e.GroupID,
+		"source":             e.Source,
+		"source_description": e.SourceDescription,
+		"content":            e.Content,
+		"entity_edges":       append([]string{}, entityEdges...),
+	}
+	putTime(p, "created_at", sinks.EpisodeCreatedAt(e))
+	putTime(p, "valid_at", e.ReferenceTime)
+	return nodeRow(e.UUID, p)
+}
+
+// EntityLabels are the labels of e's node besides Entity: sorted, de-duplicated.
+func EntityLabels(e graph.Entity) []string { return sinks.EntityLabels(e) }
+
+// EntityRow is the Entity row of e. Its labels property lists "Entity" then EntityLabels(e).
+func EntityRow(e graph.Entity) Row {
+	p := Row{}
+	putAttributes(p, e.Attributes, entityProps)
+	p["uuid"] = e.UUID
+	p["name"] = e.Name
+	p["group_id"] = e.GroupID
+	p["summary"] = e.Summary
+	p["labels"] = append([]string{LabelEntity}, EntityLabels(e)...)
+	putTime(p, "created_at", e.CreatedAt)
+	putEmbedding(p, "name_embedding", e.NameEmbedding)
+	return nodeRow(e.UUID, p)
+}
+
+// CommunityRow is the Community row of c.
+func CommunityRow(c graph.Community) Row {
+	p := Row{"uuid": c.UUID, "name": c.Name, "group_id": c.GroupID, "summary": c.Summary}
+	putTime(p, "created_at", c.CreatedAt)
+	putEmbedding(p, "name_embedding", c.NameEmbedding)
+	return nodeRow(c.UUID, p)
+}
+
+// FactRow is the RELATES_TO row of f.
+func FactRow(f graph.Fact) Row {
+	p := Row{
+		"uuid":             f.UUID,
+		"group_id":         f.GroupID,
+		"name":             f.Name,
+		"fact":             f.Fact,
+		"episodes":         append([]string{}, f.Episodes...),
+		"source_node_uuid": f.SourceUUID,
+		"target_node_uuid": f.TargetUUID,
+	}
+	putTime(p, "created_at", f.CreatedAt)
+	putTimePtr(p, "expired_at", f.ExpiredAt)
+	putTimePtr(p, "valid_at", f.ValidAt)
+	putTimePtr(p, "invalid_at", f.InvalidAt)
+	putTime(p, "reference_time", f.ReferenceTime)
+	putEmbedding(p, "fact_embedding", f.Embedding)
+	return edgeRow(f.UUID, f.SourceUUID, f.TargetUUID, p)
+}
+
+// MentionRow is the MENTIONS row of m (episode → entity).
+func MentionRow(m graph.Mention) Row {
+	p := Row{"uuid": m.UUID, "group_id": m.GroupID}
+	putTime(p, "created_at", m.CreatedAt)
+	return edgeRow(m.UUID, m.EpisodeUUID, m.EntityUUID, p)
+}
+
+// HasMemberRows are the HAS_MEMBER rows of c, one per member in sorted member order; each edge
+// has the community's created_at.
+func HasMemberRows(c graph.Community) []Row {
+	members := slices.Clone(c.Members)
+	slices.Sort(members)
+	members = slices.Compact(members)
+	out := make([]Row, 0, len(members))
+	for _, m := range members {
+		id := graph.HasMemberID(c.UUID, m)
+		p := Row{"uuid": id, "group_id": c.GroupID}
+		putTime(p, "created_at", c.CreatedAt)
+		out = append(out, edgeRow(id, c.UUID, m, p))
+	}
+	return out
+}
+
+func nodeRow(id string, props Row) Row { return Row{KeyUUID: id, KeyProps: props} }
+
+func edgeRow(id, source, target string, props Row) Row {
+	return Row{KeyUUID: id, KeySource: source, KeyTarget: target, KeyProps: props}
+}
+
+// putTime sets p[k] to t in UTC, or leaves it absent when t is zero.
+func putTime(p Row, k string, t time.Time) {
+	if !t.IsZero() {
+		p[k] = t.UTC()
+	}
+}
+
+func putTimePtr(p Row, k string, t *time.Time) {
+	if t != nil {
+		putTime(p, k, *t)
+	}
+}
+
+// putEmbedding sets p[k] to v as []float64, or leaves it absent when v is empty.
+func putEmbedding(p Row, k string, v []float32) {
+	if len(v) == 0 {
+		return
+	}
+	f := make([]float64, len(v))
+	for i, x := range v {
+		f[i] = float64(x)
+	}
+	p[k] = f
+}

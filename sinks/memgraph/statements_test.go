@@ -1,0 +1,165 @@
+package memgraph
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites the file under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading golden file (run with -update to create it): %v", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
+	}
+}
+
+// renderAll lists every statement this package builds for dialect d, one per line.
+func renderAll(t *testing.T, d Dialect) string {
+	t.Helper()
+	var b strings.Builder
+	section := func(title string, sts []Statement) {
+		fmt.Fprintf(&b, "# %s\n", title)
+		for _, s := range sts {
+			mode := "tx  "
+			if s.AutoCommit {
+				mode = "auto"
+			}
+			fmt.Fprintf(&b, "%s %s\n", mode, s.Cypher)
+		}
+	}
+	section("PreLoad dims=1024 capacity=5000", PreLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000}))
+	section("BulkBegin", BulkBegin(d))
+	section("BulkEnd", BulkEnd(d))
+	section("PostLoad", PostLoad(d))
+	section("DDL dims=0", DDL(d, 0))
+	b.WriteString("# batch statements\n")
+	builders := []struct {
+		name string
+		fn   func() (string, error)
+	}{
+		{"episode", func() (string, error) { return EpisodeMerge(d) }},
+		{"entity", func() (string, error) { return EntityMerge(d, nil) }},
+		{"entity labels", func() (string, error) { return EntityMerge(d, []string{"Person", "Entity", "Agent", "Person"}) }},
+		{"community", func() (string, error) { return CommunityMerge(d) }},
+		{"fact", func() (string, error) { return FactMerge(d) }},
+		{"mention", func() (string, error) { return MentionMerge(d) }},
+		{"has_member", func() (string, error) { return HasMemberMerge(d) }},
+	}
+	for _, bl := range builders {
+		s, err := bl.fn()
+		if err != nil {
+			t.Fatalf("%s: %v", bl.name, err)
+		}
+		fmt.Fprintf(&b, "%s: %s\n", bl.name, s)
+	}
+	return b.String()
+}
+
+func TestStatementsGolden(t *testing.T) {
+	for _, d := range []Dialect{Memgraph, Neo4j} {
+		t.Run(string(d), func(t *testing.T) {
+			golden(t, "statements."+string(d)+".golden", []byte(renderAll(t, d)))
+		})
+	}
+}
+
+func TestDDLCoversGraphitiIndexes(t *testing.T) {
+	names := []string{"entity_uuid", "episode_uuid", "community_uuid", "relation_uuid", "mention_uuid",
+		"has_member_uuid", "entity_group_id", "episode_group_id", "community_group_id", "relation_group_id",
+		"mention_group_id", "has_member_group_id", "name_entity_index", "created_at_entity_index",
+		"created_at_episodic_index", "valid_at_episodic_index", "name_edge_index", "created_at_edge_index",
+		"expired_at_edge_index", "valid_at_edge_index", "invalid_at_edge_index", "episode_content",
+		"node_name_and_summary", "community_name", "edge_name_and_fact", "name_embedding_entity_index",
+		"fact_embedding_edge_index", "name_embedding_community_index"}
+	var all strings.Builder
+	for _, s := range DDL(Neo4j, 8) {
+		all.WriteString(s.Cypher + "\n")
+	}
+	for _, n := range names {
+		if !strings.Contains(all.String(), "INDEX "+n+" IF NOT EXISTS") {
+			t.Errorf("neo4j DDL lacks index %s", n)
+		}
+	}
+	// Memgraph: one statement per index, every one auto-commit, none with a trailing semicolon.
+	mg := DDL(Memgraph, 8)
+	if len(mg) != len(names)+len(uniqueLabels) {
+		t.Errorf("memgraph DDL has %d statements, want %d", len(mg), len(names)+len(uniqueLabels))
+	}
+	for _, s := range mg {
+		if !s.AutoCommit || strings.HasSuffix(s.Cypher, ";") {
+			t.Errorf("bad memgraph statement %+v", s)
+		}
+	}
+	if DDL("oracle", 8) != nil || PostLoad("x") != nil || BulkBegin(Neo4j) != nil {
+		t.Errorf("unexpected statements for a non-memgraph dialect")
+	}
+	if n := len(DDL(Memgraph, 0)); n != len(mg)-len(vectorIndexes) {
+		t.Errorf("DDL without vectors has %d statements", n)
+	}
+}
+
+func TestValidIdentifier(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"Entity", true}, {"RELATES_TO", true}, {"_x9", true}, {"a", true},
+		{"", false}, {"9lives", false}, {"Bad Label", false}, {"a-b", false}, {"x`y", false},
+		{"Person:Admin", false}, {"Ünïcode", false}, {"n) DETACH DELETE (m", false},
+	}
+	for _, tc := range tests {
+		if got := ValidIdentifier(tc.in); got != tc.want {
+			t.Errorf("ValidIdentifier(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestBuilderErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		fn   func() (string, error)
+	}{
+		{"unknown dialect node", func() (string, error) { return NodeMerge("sql", "Entity") }},
+		{"unknown dialect edge", func() (string, error) { return EdgeMerge("", "R", "A", "B") }},
+		{"bad label", func() (string, error) { return NodeMerge(Memgraph, "En tity") }},
+		{"bad extra label", func() (string, error) { return EntityMerge(Neo4j, []string{"Person", "x}) SET n.a=1 //"}) }},
+		{"bad rel type", func() (string, error) { return EdgeMerge(Neo4j, "RELATES-TO", "A", "B") }},
+		{"bad endpoint label", func() (string, error) { return EdgeMerge(Memgraph, "R", "A", "") }},
+	}
+	for _, tc := range tests {
+		if s, err := tc.fn(); err == nil {
+			t.Errorf("%s: no error, got %q", tc.name, s)
+		}
+	}
+	if _, err := ParseDialect("neo4j"); err != nil {
+		t.Errorf("ParseDialect(neo4j): %v", err)
+	}
+}
+
+func TestBatchStatementsStartWithRowsPrefix(t *testing.T) {
+	for _, d := range []Dialect{Memgraph, Neo4j} {
+		for _, fn := range []func(Dialect) (string, error){EpisodeMerge, CommunityMerge, FactMerge, MentionMerge, HasMemberMerge} {
+			s, err := fn(d)
+			if err != nil || !strings.HasPrefix(s, RowsPrefix) || strings.Contains(s, "$(") {
+				t.Errorf("%s: %q, %v", d, s, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package embed
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/summarize"
+)
+
+// Stage is the name of the stage in the store and in reports.
+const Stage = "embed"
+
+// Run embeds the names and facts of every group whose graph changed.
+func Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
+	done, err := env.Store.Fingerprints(ctx, Stage)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	upstream, err := env.Store.Fingerprints(ctx, summarize.Stage)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	groups, err := env.Store.Groups(ctx)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	var units []stages.Unit
+	for _, g := range groups {
+		fp := stages.Fingerprint(upstream[g], env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions()))
+		units = append(units, stages.Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
+			return runGroup(ctx, env, g, fp)
+		}})
+	}
+	return stages.RunUnits(ctx, env, Stage, units, done)
+}
+
+func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
+	var ids, texts []string
+	nEnt := 0
+	if err := env.Store.EachEntity(ctx, group, func(e graph.Entity) error {
+		ids, texts = append(ids, e.UUID), append(texts, e.Name)
+		nEnt++
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := env.Store.EachFact(ctx, group, func(f graph.Fact) error {
+		ids, texts = append(ids, f.UUID), append(texts, f.Fact)
+		return nil
+	}); err != nil {
+		return err
+	}
+	vecs, err := env.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embedding group %s: %w", group, err)
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("embedding group %s: %d vectors for %d texts", group, len(vecs), len(texts))
+	}
+	return env.Store.CommitUnit(ctx, Stage, group, fp, func(tx *checkpoints.Tx) error {
+		for i, id := range ids {
+			set := tx.SetFactEmbedding
+			if i < nEnt {
+				set = tx.SetEntityEmbedding
+			}
+			if err := set(ctx, id, vecs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,93 @@
+package stages
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+)
+
+// Record-time modes (DESIGN §5).
+const (
+	RecordIngest    = "ingest"
+	RecordReference = "reference"
+)
+
+// LLM answers one task; *llm.Client satisfies it.
+type LLM interface {
+	Call(ctx context.Context, stage, task string, input, out any) error
+}
+
+// Prompts gives the version hash of a task's templates; *llm.Prompts satisfies it.
+type Prompts interface {
+	Hash(task string) string
+}
+
+// Embedder turns texts into vectors; the embed package satisfies it.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Dimensions() int
+	Model() string
+}
+
+// Progress receives a stage's progress; NoProgress ignores it.
+type Progress interface {
+	Start(stage string, total int)
+	Add(n int)
+	Done()
+}
+
+// NoProgress is the no-op Progress.
+type NoProgress struct{}
+
+// Start does nothing.
+func (NoProgress) Start(string, int) {}
+
+// Add does nothing.
+func (NoProgress) Add(int) {}
+
+// Done does nothing.
+func (NoProgress) Done() {}
+
+// Env is what a stage runs with.
+type Env struct {
+	Store       *checkpoints.Store
+	LLM         LLM
+	Prompts     Prompts
+	Embedder    Embedder
+	Model       string // chat model name, part of every LLM unit's fingerprint
+	Clock       graph.Clock
+	RecordTime  string // RecordIngest or RecordReference
+	Concurrency int    // units in flight at once
+	Progress    Progress
+	Log         *slog.Logger
+}
+
+// RecordTimeOf is the record time of an episode under the env's record-time mode.
+func (e Env) RecordTimeOf(ep graph.Episode) time.Time {
+	if e.RecordTime == RecordReference {
+		return ep.ReferenceTime.UTC()
+	}
+	return ep.IngestedAt.UTC()
+}
+
+// Stats is what a stage reports.
+type Stats struct {
+	Units   int     `json:"units"`
+	Skipped int     `json:"skipped"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Fingerprint hashes the parts that determine a unit's output.
+func Fingerprint(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}

@@ -1,0 +1,53 @@
+package resolve
+
+import (
+	"strings"
+	"time"
+	"unicode"
+)
+
+// NormalizeFact is the form of a fact sentence used for exact de-duplication: normalized like a
+// name, with trailing sentence punctuation removed.
+func NormalizeFact(s string) string {
+	return strings.TrimRight(Normalize(s), ".!?。")
+}
+
+// Predicate puts a predicate in SCREAMING_SNAKE_CASE ("works at" → "WORKS_AT").
+func Predicate(s string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range strings.TrimSpace(s) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			under = false
+			b.WriteRune(unicode.ToUpper(r))
+		default:
+			under = true
+		}
+	}
+	if b.Len() == 0 {
+		return "RELATES_TO"
+	}
+	return b.String()
+}
+
+var dateLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02"}
+
+// ParseDate reads a date the LLM gave (RFC 3339, or a date or datetime without zone read as
+// UTC); anything else is unknown (nil).
+func ParseDate(s *string) *time.Time {
+	if s == nil {
+		return nil
+	}
+	v := strings.TrimSpace(*s)
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, v); err == nil {
+			t = t.UTC()
+			return &t
+		}
+	}
+	return nil
+}

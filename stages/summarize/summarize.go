@@ -1,0 +1,148 @@
+package summarize
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sourcegraph/conc/pool"
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/temporal"
+)
+
+// Stage is the name of the stage in the store and in reports.
+const Stage = "summarize"
+
+// Options of the stage.
+type Options struct {
+	ShortChars int // joined facts up to this length are the summary themselves (default 300)
+	BatchSize  int // entities per LLM call (default 8)
+	MaxFacts   int // most recent facts shown per entity (default 30)
+}
+
+func (o *Options) defaults() {
+	if o.ShortChars <= 0 {
+		o.ShortChars = 300
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = 8
+	}
+	if o.MaxFacts <= 0 {
+		o.MaxFacts = 30
+	}
+}
+
+// Run summarizes the entities of every group whose facts changed.
+func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
+	opts.defaults()
+	done, err := env.Store.Fingerprints(ctx, Stage)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	upstream, err := env.Store.Fingerprints(ctx, temporal.Stage)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	groups, err := env.Store.Groups(ctx)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	var units []stages.Unit
+	for _, g := range groups {
+		fp := stages.Fingerprint(upstream[g], env.Prompts.Hash(llm.TaskSummarize), env.Model,
+			fmt.Sprint(opts.ShortChars, opts.BatchSize, opts.MaxFacts))
+		units = append(units, stages.Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
+			return runGroup(ctx, env, opts, g, fp)
+		}})
+	}
+	return stages.RunUnits(ctx, env, Stage, units, done)
+}
+
+func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp string) error {
+	var ents []graph.Entity
+	if err := env.Store.EachEntity(ctx, group, func(e graph.Entity) error { ents = append(ents, e); return nil }); err != nil {
+		return err
+	}
+	facts := map[string][]graph.Fact{}
+	if err := env.Store.EachFact(ctx, group, func(f graph.Fact) error {
+		facts[f.SourceUUID] = append(facts[f.SourceUUID], f)
+		facts[f.TargetUUID] = append(facts[f.TargetUUID], f)
+		return nil
+	}); err != nil {
+		return err
+	}
+	summaries := map[string]string{}
+	var long []llm.EntityFactsIn
+	for _, e := range ents {
+		lines := factLines(facts[e.UUID], opts.MaxFacts)
+		joined := strings.Join(lines, " ")
+		if len(joined) <= opts.ShortChars {
+			summaries[e.UUID] = joined
+			continue
+		}
+		long = append(long, llm.EntityFactsIn{ID: e.UUID, Name: e.Name, Facts: lines})
+	}
+	var batches [][]llm.EntityFactsIn
+	for i := 0; i < len(long); i += opts.BatchSize {
+		batches = append(batches, long[i:min(i+opts.BatchSize, len(long))])
+	}
+	results := make([]llm.SummarizeOutput, len(batches))
+	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
+	for i, b := range batches {
+		p.Go(func(ctx context.Context) error {
+			return env.LLM.Call(ctx, Stage, llm.TaskSummarize, llm.SummarizeInput{Entities: b}, &results[i])
+		})
+	}
+	if err := p.Wait(); err != nil {
+		return fmt.Errorf("summarizing group %s: %w", group, err)
+	}
+	for i, r := range results {
+		asked := map[string]bool{}
+		for _, e := range batches[i] {
+			asked[e.ID] = true
+		}
+		for _, s := range r.Summaries {
+			if asked[s.ID] {
+				summaries[s.ID] = strings.TrimSpace(s.Summary)
+			}
+		}
+	}
+	return env.Store.CommitUnit(ctx, Stage, group, fp, func(tx *checkpoints.Tx) error {
+		for _, e := range ents {
+			if err := tx.SetSummary(ctx, e.UUID, summaries[e.UUID], e.Attributes); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// factLines are an entity's fact sentences, oldest first (by valid_at, then reference time), the
+// most recent max of them.
+func factLines(fs []graph.Fact, max int) []string {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i].ReferenceTime, fs[j].ReferenceTime
+		if fs[i].ValidAt != nil {
+			a = *fs[i].ValidAt
+		}
+		if fs[j].ValidAt != nil {
+			b = *fs[j].ValidAt
+		}
+		if !a.Equal(b) {
+			return a.Before(b)
+		}
+		return fs[i].UUID < fs[j].UUID
+	})
+	if len(fs) > max {
+		fs = fs[len(fs)-max:]
+	}
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Fact
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package temporal
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/sourcegraph/conc/pool"
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/resolve"
+)
+
+// Stage is the name of the stage in the store and in reports.
+const Stage = "temporal"
+
+// Options of the stage.
+type Options struct {
+	MaxCandidates int // most recent candidates shown per list (default 20)
+}
+
+// Run applies the temporal rules to every group whose resolution changed.
+func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
+	if opts.MaxCandidates <= 0 {
+		opts.MaxCandidates = 20
+	}
+	done, err := env.Store.Fingerprints(ctx, Stage)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	upstream, err := env.Store.Fingerprints(ctx, resolve.Stage)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	groups, err := env.Store.Groups(ctx)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	var units []stages.Unit
+	for _, g := range groups {
+		fp := stages.Fingerprint(upstream[g], env.Prompts.Hash(llm.TaskJudgeFact), env.Model, fmt.Sprint(opts.MaxCandidates))
+		units = append(units, stages.Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
+			return runGroup(ctx, env, opts, g, fp)
+		}})
+	}
+	return stages.RunUnits(ctx, env, Stage, units, done)
+}
+
+func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp string) error {
+	body, ok, err := env.Store.Output(ctx, resolve.Stage, group)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("group %s has no resolution", group)
+	}
+	var facts []resolve.Fact
+	if err := json.Unmarshal(body, &facts); err != nil {
+		return fmt.Errorf("decoding resolution of %s: %w", group, err)
+	}
+	for i := range facts {
+		facts[i] = Normalize(facts[i])
+	}
+	cands := FindCandidates(facts, opts.MaxCandidates)
+	judgements := make([]Judgement, len(facts))
+	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
+	for i := range facts {
+		if len(cands[i].Invalidation) == 0 {
+			continue
+		}
+		p.Go(func(ctx context.Context) error {
+			var out llm.JudgeOutput
+			if err := env.LLM.Call(ctx, Stage, llm.TaskJudgeFact, JudgeInput(facts, i, cands[i]), &out); err != nil {
+				return fmt.Errorf("judging fact %s: %w", facts[i].UUID, err)
+			}
+			judgements[i] = Decode(out, cands[i])
+			return nil
+		})
+	}
+	if err := p.Wait(); err != nil {
+		return err
+	}
+	out, versions := Apply(group, facts, judgements)
+	return env.Store.CommitUnit(ctx, Stage, group, fp, func(tx *checkpoints.Tx) error {
+		return tx.ReplaceFacts(ctx, group, out, versions)
+	})
+}

@@ -1,0 +1,93 @@
+package backfill.testinfra;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.HttpConnector;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.io.ByteUnit;
+
+/**
+ * Runs embedded Neo4j Community for integration tests.
+ *
+ * <p>Usage: {@code java -Xmx1g -jar neo4j-launcher.jar <home-dir> [bolt-port]}. Bolt listens on
+ * 127.0.0.1:port (default 7687) with authentication disabled; the database files live under
+ * home-dir. The launcher prints a line "READY bolt://127.0.0.1:port" once the default database is
+ * available and Bolt accepts TCP connections, and shuts the database down cleanly on SIGTERM or
+ * SIGINT.
+ */
+public final class Neo4jLauncher {
+  private static final String HOST = "127.0.0.1";
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+
+  private Neo4jLauncher() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 1 || args.length > 2) {
+      System.err.println("usage: neo4j-launcher <home-dir> [bolt-port]");
+      System.exit(2);
+    }
+    Path home = Path.of(args[0]).toAbsolutePath();
+    int port = args.length == 2 ? Integer.parseInt(args[1]) : 7687;
+    Files.createDirectories(home);
+
+    DatabaseManagementService dbms =
+        new DatabaseManagementServiceBuilder(home)
+            .setConfig(BoltConnector.enabled, true)
+            .setConfig(BoltConnector.listen_address, new SocketAddress(HOST, port))
+            .setConfig(BoltConnector.advertised_address, new SocketAddress(HOST, port))
+            .setConfig(HttpConnector.enabled, false)
+            .setConfig(GraphDatabaseSettings.auth_enabled, false)
+            .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(256))
+            .build();
+
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.out.println("STOPPING");
+                  System.out.flush();
+                  dbms.shutdown();
+                  stopped.countDown();
+                },
+                "neo4j-shutdown"));
+
+    GraphDatabaseService db = dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
+    if (!db.isAvailable(START_TIMEOUT.toMillis())) {
+      System.err.println("database did not become available within " + START_TIMEOUT);
+      System.exit(1);
+    }
+    waitForBolt(port);
+    System.out.println("READY bolt://" + HOST + ":" + port);
+    System.out.flush();
+    stopped.await();
+  }
+
+  /** Polls until a TCP connection to the Bolt port succeeds or the start timeout passes. */
+  private static void waitForBolt(int port) throws InterruptedException {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (true) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress(HOST, port), 1000);
+        return;
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline) {
+          System.err.println("bolt port " + port + " not reachable: " + e.getMessage());
+          System.exit(1);
+        }
+        TimeUnit.MILLISECONDS.sleep(100);
+      }
+    }
+  }
+}
