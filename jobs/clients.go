@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"time"
@@ -17,6 +18,8 @@ func osLookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
 type clients struct {
 	llm      *llm.Client
 	embedder *embed.Client
+	pacer    *llm.Pacer  // shared by both: one bound on requests in flight, one RPM/TPM budget
+	budget   *llm.Budget // shared by both: limits.max_cost_usd
 }
 
 // usage is the LLM usage with the embedder's calls under the "embed" stage.
@@ -26,24 +29,19 @@ func (c clients) usage() llm.Usage {
 	if u.Stages == nil {
 		u.Stages = map[string]llm.StageUsage{}
 	}
+	eu := llm.StageUsage{Calls: e.Requests, CacheHits: e.CacheHits, PromptTokens: e.PromptTokens,
+		Retries: e.Retries, InvalidAnswers: e.InvalidAnswers, CostUSD: e.CostUSD}
 	s := u.Stages["embed"]
-	s.Calls += e.Calls
-	s.CacheHits += e.CacheHits
-	s.PromptTokens += e.PromptTokens
-	s.Retries += e.Retries
-	s.MaxInFlight = max(s.MaxInFlight, e.MaxInFlight)
+	s.Sum(eu)
 	u.Stages["embed"] = s
-	u.Total.Calls += e.Calls
-	u.Total.CacheHits += e.CacheHits
-	u.Total.PromptTokens += e.PromptTokens
-	u.Total.Retries += e.Retries
-	u.Total.MaxInFlight = max(u.Total.MaxInFlight, e.MaxInFlight)
+	u.Total.Sum(eu)
+	u.Total.MaxInFlight = int64(c.pacer.Peak())
 	return u
 }
 
 // newClients builds the chat client and the embedder of a job. The offline provider is served
 // in-process by the offline responder through the same HTTP client code as a real provider.
-func newClients(j *Job, store *checkpoints.Store, env LookupEnv) (clients, error) {
+func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logger) (clients, error) {
 	prompts, err := llm.LoadPrompts(j.LLM.PromptsDir)
 	if err != nil {
 		return clients{}, err
@@ -56,17 +54,21 @@ func newClients(j *Job, store *checkpoints.Store, env LookupEnv) (clients, error
 	if err != nil {
 		return clients{}, fmt.Errorf("configuring llm: %w", err)
 	}
+	pacer := llm.NewPacer(llm.PacerOptions{Concurrency: j.LLM.Concurrency, RPM: j.LLM.RPM, TPM: j.LLM.TPM})
+	budget := llm.NewBudget(j.Limits.MaxCostUSD)
+	prices := j.prices()
 	c := llm.NewClient(llm.Options{BaseURL: base, Model: j.LLM.Model, APIKey: key, Temperature: j.LLM.Temperature,
-		MaxAttempts: j.LLM.MaxAttempts, Timeout: time.Duration(j.LLM.TimeoutSecs) * time.Second,
-		Concurrency: j.LLM.Concurrency}, hc, prompts, cache)
+		MaxAttempts: j.LLM.MaxAttempts, Timeout: time.Duration(j.LLM.TimeoutSecs * float64(time.Second)),
+		Pacer: pacer, Budget: budget, Prices: prices, Log: log}, hc, prompts, cache)
 	ehc, ebase, ekey, err := endpoint(j.Embedder.Provider, j.Embedder.BaseURL, j.Embedder.APIKeyEnv, j.Embedder.Dimensions, env)
 	if err != nil {
 		return clients{}, fmt.Errorf("configuring embedder: %w", err)
 	}
 	e := embed.NewClient(embed.Options{BaseURL: ebase, Model: j.Embedder.Model, APIKey: ekey, Dimensions: j.Embedder.Dimensions,
 		BatchSize: j.Embedder.BatchSize, Concurrency: j.LLM.Concurrency, MaxAttempts: j.LLM.MaxAttempts,
-		Timeout: time.Duration(j.LLM.TimeoutSecs) * time.Second}, ehc, cache)
-	return clients{llm: c, embedder: e}, nil
+		Timeout: time.Duration(j.LLM.TimeoutSecs * float64(time.Second)), Pacer: pacer, Budget: budget, Prices: prices, Log: log},
+		ehc, cache)
+	return clients{llm: c, embedder: e, pacer: pacer, budget: budget}, nil
 }
 
 // endpoint returns the HTTP client, base URL and API key of a provider.

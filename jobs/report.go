@@ -20,6 +20,7 @@ type Report struct {
 	Mentions         int                     `json:"mentions"`
 	Communities      int                     `json:"communities"`
 	Quarantined      int                     `json:"quarantined"`
+	BudgetStopped    bool                    `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
 	Stages           map[string]stages.Stats `json:"stages"`
 	LLM              LLMReport               `json:"llm"`
 	LLMByStage       map[string]LLMReport    `json:"llm_by_stage"`

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -23,11 +24,11 @@ import (
 type RunOptions struct {
 	Checkpoint string // overrides the job's checkpoint path
 	Shard      Shard
-	Clock      graph.Clock      // record time under record_time: ingest (default: the system clock)
-	Progress   stages.Progress  // default: none
-	Log        *slog.Logger     // default: slog.Default()
-	Env        LookupEnv        // where API keys are read (default: os.LookupEnv)
-	FS         loaders.FS       // where sources are read (default: the local file system)
+	Clock      graph.Clock     // record time under record_time: ingest (default: the system clock)
+	Progress   stages.Progress // default: none
+	Log        *slog.Logger    // default: slog.Default()
+	Env        LookupEnv       // where API keys are read (default: os.LookupEnv)
+	FS         loaders.FS      // where sources are read (default: the local file system)
 }
 
 func (o *RunOptions) defaults(j *Job) {
@@ -61,7 +62,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		return nil, err
 	}
 	defer store.Close()
-	cl, err := newClients(j, store, opts.Env)
+	cl, err := newClients(j, store, opts.Env, opts.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +109,11 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			break
 		}
 	}
+	if errors.Is(runErr, llm.ErrBudgetExceeded) {
+		rep.BudgetStopped = true
+		opts.Log.Warn("budget reached: stopped cleanly; raise limits.max_cost_usd and run again to resume",
+			"max_cost_usd", j.Limits.MaxCostUSD)
+	}
 	if err := fill(ctx, rep, store, cl.usage()); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -133,7 +139,7 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 func llmReport(s llm.StageUsage) LLMReport {
 	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
-		MaxInFlight: int(s.MaxInFlight)}
+		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD}
 }
 
 func (j *Job) entityTypes() []llm.EntityTypeIn {

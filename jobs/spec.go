@@ -1,5 +1,7 @@
 package jobs
 
+import "github.com/tkgraph/backfill/llm"
+
 // Job is a job spec as written in YAML. Every key is documented in README.md ("Job spec").
 type Job struct {
 	Name       string    `yaml:"name"`
@@ -50,10 +52,12 @@ type LLM struct {
 	RPM         int     `yaml:"rpm"`
 	TPM         int     `yaml:"tpm"`
 	Temperature float64 `yaml:"temperature"`
-	MaxAttempts int     `yaml:"max_attempts"` // attempts per call (default 4)
-	TimeoutSecs int     `yaml:"timeout_seconds"`
-	Cache       string  `yaml:"cache"` // on (default) | off
+	MaxAttempts int     `yaml:"max_attempts"`    // attempts per call (default 4)
+	TimeoutSecs float64 `yaml:"timeout_seconds"` // per attempt; fractions allowed
+	Cache       string  `yaml:"cache"`           // on (default) | off
 	PromptsDir  string  `yaml:"prompts_dir"`
+	// Prices add to or replace llm.DefaultPrices, by model name (chat and embedding models).
+	Prices map[string]llm.Price `yaml:"prices"`
 }
 
 // Embedder configures the embedding model.
@@ -117,6 +121,6 @@ type Sink struct {
 
 // Limits bound a run.
 type Limits struct {
-	MaxCostUSD    float64 `yaml:"max_cost_usd"`
+	MaxCostUSD    float64 `yaml:"max_cost_usd"`    // spending cap of one run's LLM and embedding requests (0 = none)
 	MaxErrorRatio float64 `yaml:"max_error_ratio"` // quarantined / rows read above which ingest fails (default 0.1)
 }

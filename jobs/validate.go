@@ -124,6 +124,9 @@ func (j *Job) Validate() error {
 	default:
 		return bad("sink.kind", "%q is not sqlite, memgraph or neo4j", j.Sink.Kind)
 	}
+	if err := j.validateCost(); err != nil {
+		return err
+	}
 	if j.Limits.MaxErrorRatio < 0 || j.Limits.MaxErrorRatio > 1 {
 		return bad("limits.max_error_ratio", "%g is outside 0..1", j.Limits.MaxErrorRatio)
 	}

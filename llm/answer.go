@@ -43,11 +43,28 @@ func withFeedback(msgs []Message, invalid error) []Message {
 	copy(out, msgs)
 	for i := len(out) - 1; i >= 0; i-- {
 		if out[i].Role == RoleUser {
-			out[i].Content = fmt.Sprintf("Your previous answer was rejected: %v. "+
-				"Answer again with one JSON object that follows the response schema exactly.\n\n%s",
-				invalid, out[i].Content)
+			out[i].Content = fmt.Sprintf("%s%v. %s%s", feedbackIntro, invalid, feedbackOutro, out[i].Content)
 			break
 		}
 	}
 	return out
+}
+
+// feedbackIntro and feedbackOutro surround the validation error that withFeedback puts before
+// the user message.
+const (
+	feedbackIntro = "Your previous answer was rejected: "
+	feedbackOutro = "Answer again with one JSON object that follows the response schema exactly.\n\n"
+)
+
+// StripFeedback returns a user message as it was before withFeedback prefixed it, so a
+// server can tell a validation retry from a new request.
+func StripFeedback(content string) string {
+	if !strings.HasPrefix(content, feedbackIntro) {
+		return content
+	}
+	if i := strings.Index(content, feedbackOutro); i >= 0 {
+		return content[i+len(feedbackOutro):]
+	}
+	return content
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -27,9 +28,16 @@ type Options struct {
 	// (DefaultMaxValidationRetries when 0; negative means none).
 	MaxValidationRetries int
 	Timeout              time.Duration // per HTTP attempt; 0 means none
-	Concurrency          int           // requests in flight at once (DefaultConcurrency)
 	BackoffBase          time.Duration // first retry pause (DefaultBackoffBase)
 	BackoffMax           time.Duration // longest retry pause (DefaultBackoffMax)
+	// Pacer is the run's shared pacer. When nil the client makes its own from Concurrency
+	// (DefaultConcurrency), RPM and TPM.
+	Pacer       *Pacer
+	Concurrency int
+	RPM, TPM    int
+	Budget      *Budget      // the run's shared budget; nil: no limit
+	Prices      Prices       // price table (DefaultPrices when nil); an unknown model costs 0
+	Log         *slog.Logger // retries at debug level; nil: no logs
 }
 
 // Client calls the chat completions API with structured output for the tasks of tasks.go.
@@ -39,9 +47,11 @@ type Client struct {
 	prompts *Prompts
 	cache   Cache
 	tasks   map[string]*Task
-	gate    *Gate
+	pacer   *Pacer
 	poster  *Poster
 	meter   *meter
+	price   Price
+	priced  bool // the model is in the price table
 }
 
 // NewClient returns a client. hc nil means http.DefaultClient; prompts nil means the embedded
@@ -52,9 +62,6 @@ func NewClient(opts Options, hc *http.Client, prompts *Prompts, cache Cache) *Cl
 		opts.MaxValidationRetries = DefaultMaxValidationRetries
 	}
 	opts.MaxValidationRetries = max(opts.MaxValidationRetries, 0)
-	if opts.Concurrency < 1 {
-		opts.Concurrency = DefaultConcurrency
-	}
 	if prompts == nil {
 		p, err := LoadPrompts("")
 		if err != nil {
@@ -70,16 +77,31 @@ func NewClient(opts Options, hc *http.Client, prompts *Prompts, cache Cache) *Cl
 		}
 		tasks[name] = t
 	}
-	gate := NewGate(opts.Concurrency)
+	pacer := opts.Pacer
+	if pacer == nil {
+		pacer = NewPacer(PacerOptions{Concurrency: opts.Concurrency, RPM: opts.RPM, TPM: opts.TPM})
+	}
+	if opts.Prices == nil {
+		opts.Prices = DefaultPrices()
+	}
+	price, priced := opts.Prices.Lookup(opts.Model)
 	return &Client{
-		opts: opts, prompts: prompts, cache: cache, tasks: tasks, gate: gate, meter: newMeter(),
+		opts: opts, prompts: prompts, cache: cache, tasks: tasks, pacer: pacer, meter: newMeter(),
+		price: price, priced: priced,
 		poster: &Poster{
-			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Gate: gate,
+			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Pacer: pacer, Budget: opts.Budget, Price: price,
 			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
-			BackoffBase: opts.BackoffBase, BackoffMax: opts.BackoffMax,
+			BackoffBase: opts.BackoffBase, BackoffMax: opts.BackoffMax, Log: opts.Log,
 		},
 	}
 }
+
+// Price is the price of the client's model; ok is false when the price table does not know it
+// (its calls are then counted at 0).
+func (c *Client) Price() (p Price, ok bool) { return c.price, c.priced }
+
+// Pacer is the pacer the client's requests pass.
+func (c *Client) Pacer() *Pacer { return c.pacer }
 
 // Model is the model the client asks.
 func (c *Client) Model() string { return c.opts.Model }
@@ -101,7 +123,7 @@ func (c *Client) TaskVersion(task string) string {
 }
 
 // Usage returns a snapshot of the counters, in total and per stage.
-func (c *Client) Usage() Usage { return c.meter.snapshot(c.gate.Peak()) }
+func (c *Client) Usage() Usage { return c.meter.snapshot(c.pacer.Peak()) }
 
 // Call renders task's prompt with input, answers from the cache when it can, otherwise sends
 // the request, validates the answer against the task's schema (retrying with the validation
@@ -170,25 +192,20 @@ func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Mes
 	if err != nil {
 		return nil, tokens, nil, fmt.Errorf("encoding request: %w", err)
 	}
-	data, retries, err := c.poster.Post(ctx, "/chat/completions", body, c.meter.track(stage))
-	c.meter.update(stage, func(s *StageUsage) { s.Retries += int64(retries) })
+	res, err := c.poster.Post(ctx, Request{Path: "/chat/completions", Body: body,
+		PromptTokens: EstimatePrompt(msgs, t.Raw), CompletionTokens: ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
+	c.meter.update(stage, func(s *StageUsage) {
+		s.Retries += int64(res.Retries)
+		s.add(res.Usage, res.CostUSD)
+	})
 	if err != nil {
 		return nil, tokens, nil, err
 	}
+	tokens = res.Usage
 	var resp ChatResponse
-	if err := json.Unmarshal(data, &resp); err != nil {
+	if err := json.Unmarshal(res.Body, &resp); err != nil {
 		return nil, tokens, fmt.Errorf("parsing chat response: %w", err), nil
 	}
-	if resp.Usage != nil {
-		tokens = *resp.Usage
-	}
-	c.meter.update(stage, func(s *StageUsage) {
-		s.PromptTokens += int64(tokens.PromptTokens)
-		s.CompletionTokens += int64(tokens.CompletionTokens)
-		if d := tokens.CompletionTokensDetails; d != nil {
-			s.ReasoningTokens += int64(d.ReasoningTokens)
-		}
-	})
 	answer, bad = answerText(resp)
 	return answer, tokens, bad, nil
 }

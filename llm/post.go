@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -23,63 +24,110 @@ const (
 	maxErrorText       = 300             // bytes of a server error message kept in errors
 )
 
-// Poster sends JSON POST requests to an OpenAI-compatible API. Every attempt holds one Gate
-// slot; 408/409/429/5xx answers, network errors and per-attempt timeouts are retried up to
-// MaxAttempts with exponential backoff and full jitter, or after the server's Retry-After. Auth
-// and quota failures return at once. The API key is sent only in the Authorization header and
-// is redacted from every error.
+// Poster sends JSON POST requests to an OpenAI-compatible API through the run's Pacer. Every
+// attempt reserves its estimated cost from the Budget, then holds one Pacer slot (after the
+// TPM and RPM buckets allow it). 408/409/429/5xx answers, network errors and per-attempt
+// timeouts are retried up to MaxAttempts with exponential backoff and full jitter, or after the
+// server's Retry-After. Auth and quota failures return at once. When the Budget refuses an
+// attempt, Post waits until every admitted request has finished (their answers are paid for
+// and get cached) and returns the *BudgetError. The API key is sent only in the Authorization header
+// and is redacted from every error and log line. The http.Client must not retry on its own.
 type Poster struct {
 	BaseURL     string // e.g. https://api.openai.com/v1
 	APIKey      string // may be empty (local servers)
 	HTTP        *http.Client
-	Gate        *Gate
+	Pacer       *Pacer        // nil: no pacing
+	Budget      *Budget       // nil: no limit
+	Price       Price         // of the model, for Response.CostUSD and budget reservations
 	MaxAttempts int           // attempts per request; DefaultMaxAttempts when < 1
 	Timeout     time.Duration // per attempt; 0 means none beyond ctx and the http.Client's
 	BackoffBase time.Duration // first backoff; DefaultBackoffBase when 0
 	BackoffMax  time.Duration // backoff cap; DefaultBackoffMax when 0
+	Log         *slog.Logger  // retries at debug level; nil: no logs
 }
 
-// Post sends body to BaseURL+path and returns the answer body and the number of retries made.
-// track, if not nil, is called with +1 when a request takes a Gate slot and -1 when it frees it.
-func (p *Poster) Post(ctx context.Context, path string, body []byte, track func(delta int)) ([]byte, int, error) {
+// Request is one POST through a Poster.
+type Request struct {
+	Path             string // appended to BaseURL, e.g. "/chat/completions"
+	Body             []byte
+	PromptTokens     int             // estimated prompt tokens: charged to TPM, priced for the budget
+	CompletionTokens int             // expected completion tokens, likewise
+	Track            func(delta int) // if not nil: +1 when an attempt starts, -1 when it ends
+}
+
+// Response is a successful answer.
+type Response struct {
+	Body    []byte
+	Retries int        // attempts beyond the first
+	Usage   TokenUsage // the answer's usage block; zero when absent or unreadable
+	CostUSD float64    // Usage priced with Poster.Price
+}
+
+// Post sends req and returns the answer. On error, Response.Retries still counts the retries
+// made.
+func (p *Poster) Post(ctx context.Context, req Request) (Response, error) {
 	attempts := p.MaxAttempts
 	if attempts < 1 {
 		attempts = DefaultMaxAttempts
 	}
-	url := strings.TrimRight(p.BaseURL, "/") + path
+	url := strings.TrimRight(p.BaseURL, "/") + req.Path
+	tokens := req.PromptTokens + req.CompletionTokens
+	est := p.Price.Estimate(req.PromptTokens, req.CompletionTokens)
 	var last error
 	for i := 0; i < attempts; i++ {
 		if i > 0 {
-			if err := sleep(ctx, p.wait(i-1, last)); err != nil {
-				return nil, i - 1, fmt.Errorf("waiting to retry %s: %w", path, err)
+			d := p.wait(i-1, last)
+			if p.Log != nil {
+				p.Log.Debug("llm request retry", "path", req.Path, "attempt", i+1, "wait", d.String(), "error", last.Error())
+			}
+			if err := sleep(ctx, d); err != nil {
+				return Response{Retries: i - 1}, fmt.Errorf("waiting to retry %s: %w", req.Path, err)
 			}
 		}
-		out, err := p.attempt(ctx, url, body, track)
-		if err == nil {
-			return out, i, nil
+		if err := p.Budget.Reserve(est); err != nil {
+			if werr := p.Budget.Wait(ctx); werr != nil {
+				return Response{Retries: max(i-1, 0)}, werr
+			}
+			return Response{Retries: max(i-1, 0)}, fmt.Errorf("posting %s: %w", req.Path, err)
 		}
+		out, err := p.attempt(ctx, url, req.Body, tokens, req.Track)
+		if err == nil {
+			u := usageOf(out)
+			cost := p.Price.Cost(u)
+			p.Budget.Settle(est, cost)
+			p.Pacer.settle(tokens, u.PromptTokens+u.CompletionTokens)
+			return Response{Body: out, Retries: i, Usage: u, CostUSD: cost}, nil
+		}
+		p.Budget.Settle(est, 0)
 		if !IsRetryable(err) {
-			return nil, i, redact(p.APIKey, fmt.Errorf("posting %s: %w", path, err))
+			return Response{Retries: i}, redact(p.APIKey, fmt.Errorf("posting %s: %w", req.Path, err))
 		}
 		last = err
 	}
-	return nil, attempts - 1, redact(p.APIKey, fmt.Errorf("posting %s after %d attempts: %w", path, attempts, last))
+	return Response{Retries: attempts - 1}, redact(p.APIKey, fmt.Errorf("posting %s after %d attempts: %w", req.Path, attempts, last))
 }
 
-// attempt makes one request while holding a Gate slot.
-func (p *Poster) attempt(ctx context.Context, url string, body []byte, track func(int)) ([]byte, error) {
-	gate := p.Gate
-	if gate == nil {
-		gate = NewGate(1)
+// usageOf reads the usage block of an answer; zero when there is none.
+func usageOf(body []byte) TokenUsage {
+	var v struct {
+		Usage *TokenUsage `json:"usage"`
 	}
-	if err := gate.Acquire(ctx); err != nil {
+	if json.Unmarshal(body, &v) != nil || v.Usage == nil {
+		return TokenUsage{}
+	}
+	return *v.Usage
+}
+
+// attempt makes one request while holding a Pacer slot.
+func (p *Poster) attempt(ctx context.Context, url string, body []byte, tokens int, track func(int)) ([]byte, error) {
+	if err := p.Pacer.acquire(ctx, tokens); err != nil {
 		return nil, err
 	}
 	if track != nil {
 		track(+1)
 		defer track(-1)
 	}
-	defer gate.Release()
+	defer p.Pacer.release()
 
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if p.Timeout > 0 {
@@ -115,55 +163,6 @@ func (p *Poster) attempt(ctx context.Context, url string, body []byte, track fun
 		return data, nil
 	}
 	return nil, p.statusError(resp, data)
-}
-
-// networkError classifies a failed exchange: the caller's cancellation is final, anything else
-// (including this attempt's own timeout) is transient.
-func (p *Poster) networkError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return &TransientError{Message: redactText(p.APIKey, err.Error(), maxErrorText), Err: err}
-}
-
-// statusError maps a non-2xx answer to a typed error.
-func (p *Poster) statusError(resp *http.Response, data []byte) error {
-	msg, code := errorDetails(data)
-	msg = redactText(p.APIKey, msg, maxErrorText)
-	code = redactText(p.APIKey, code, 64)
-	status := resp.StatusCode
-	switch {
-	case code == "insufficient_quota":
-		return &QuotaError{Status: status, Message: msg}
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return &AuthError{Status: status, Message: msg}
-	case status == http.StatusRequestTimeout || status == http.StatusConflict ||
-		status == http.StatusTooManyRequests || status >= 500:
-		return &TransientError{Status: status, Message: msg, RetryAfter: retryAfter(resp.Header, time.Now())}
-	default:
-		return &StatusError{Status: status, Code: code, Message: msg}
-	}
-}
-
-// errorDetails reads the message and code of an OpenAI-style error body, or falls back to the
-// raw body. The code is the "code" field, or the "type" field when code is absent.
-func errorDetails(data []byte) (msg, code string) {
-	var er ErrorResponse
-	if json.Unmarshal(data, &er) == nil && (er.Error.Message != "" || er.Error.Type != "") {
-		code = er.Error.Type
-		switch c := er.Error.Code.(type) {
-		case string:
-			if c != "" {
-				code = c
-			}
-		case float64:
-			if er.Error.Type == "" {
-				code = fmt.Sprint(c)
-			}
-		}
-		return er.Error.Message, code
-	}
-	return string(data), ""
 }
 
 // wait is the pause before retry number i+1: the server's Retry-After when given, otherwise

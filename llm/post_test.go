@@ -160,6 +160,7 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 func TestPerAttemptTimeoutIsRetried(t *testing.T) {
 	var mu sync.Mutex
 	n := 0
+	release := make(chan struct{})
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		n++
@@ -167,7 +168,7 @@ func TestPerAttemptTimeoutIsRetried(t *testing.T) {
 		mu.Unlock()
 		if first {
 			select {
-			case <-time.After(2 * time.Second):
+			case <-release:
 			case <-r.Context().Done():
 			}
 			return
@@ -175,6 +176,7 @@ func TestPerAttemptTimeoutIsRetried(t *testing.T) {
 		(&fakeServer{replies: []reply{{content: `{"name":"ok"}`}}}).ServeHTTP(w, r)
 	})
 	c := newTestClient(t, h, nil, func(o *Options) { o.Timeout = 100 * time.Millisecond })
+	t.Cleanup(func() { close(release) }) // runs before the server closes
 	start := time.Now()
 	if err := c.Call(context.Background(), "s", TaskNameCommunity, NameInput{Summary: "x"}, nil); err != nil {
 		t.Fatal(err)

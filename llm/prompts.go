@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	pathpkg "path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -166,7 +167,7 @@ func Files() []string {
 	var out []string
 	_ = fs.WalkDir(builtinPrompts, "prompts", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			out = append(out, filepath.Base(path))
+			out = append(out, pathpkg.Base(path))
 		}
 		return nil
 	})

@@ -1,17 +1,49 @@
 package llm
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // StageUsage counts the calls of one stage, or of all stages in Usage.Total.
 type StageUsage struct {
-	Calls            int64 `json:"calls"`      // HTTP requests sent, retries included
-	CacheHits        int64 `json:"cache_hits"` // calls answered from the cache, with no request
-	PromptTokens     int64 `json:"prompt_tokens"`
-	CompletionTokens int64 `json:"completion_tokens"` // reasoning tokens included
-	ReasoningTokens  int64 `json:"reasoning_tokens"`
-	Retries          int64 `json:"retries"`         // requests beyond the first of a call (transient or validation)
-	InvalidAnswers   int64 `json:"invalid_answers"` // answers that failed the schema
-	MaxInFlight      int64 `json:"max_in_flight"`   // peak requests in flight at once
+	Calls            int64   `json:"calls"`      // HTTP requests sent, retries included
+	CacheHits        int64   `json:"cache_hits"` // calls answered from the cache, with no request
+	PromptTokens     int64   `json:"prompt_tokens"`
+	CachedTokens     int64   `json:"cached_prompt_tokens"` // prompt tokens the provider served from its prompt cache
+	CompletionTokens int64   `json:"completion_tokens"`    // reasoning tokens included
+	ReasoningTokens  int64   `json:"reasoning_tokens"`
+	Retries          int64   `json:"retries"`         // requests beyond the first of a call (transient or validation)
+	InvalidAnswers   int64   `json:"invalid_answers"` // answers that failed the schema
+	MaxInFlight      int64   `json:"max_in_flight"`   // peak requests in flight at once
+	CostUSD          float64 `json:"cost_usd"`        // priced usage of the requests sent; cache hits cost 0
+}
+
+// add counts one answer's usage and cost.
+func (s *StageUsage) add(u TokenUsage, cost float64) {
+	s.PromptTokens += int64(u.PromptTokens)
+	s.CompletionTokens += int64(u.CompletionTokens)
+	if d := u.PromptTokensDetails; d != nil {
+		s.CachedTokens += int64(d.CachedTokens)
+	}
+	if d := u.CompletionTokensDetails; d != nil {
+		s.ReasoningTokens += int64(d.ReasoningTokens)
+	}
+	s.CostUSD += cost
+}
+
+// Sum adds o's counters to s; MaxInFlight takes the larger.
+func (s *StageUsage) Sum(o StageUsage) {
+	s.Calls += o.Calls
+	s.CacheHits += o.CacheHits
+	s.PromptTokens += o.PromptTokens
+	s.CachedTokens += o.CachedTokens
+	s.CompletionTokens += o.CompletionTokens
+	s.ReasoningTokens += o.ReasoningTokens
+	s.Retries += o.Retries
+	s.InvalidAnswers += o.InvalidAnswers
+	s.MaxInFlight = max(s.MaxInFlight, o.MaxInFlight)
+	s.CostUSD += o.CostUSD
 }
 
 // Usage is a snapshot of the counters: totals and per stage.
@@ -61,16 +93,15 @@ func (m *meter) snapshot(peak int) Usage {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	u := Usage{Stages: make(map[string]StageUsage, len(m.stages))}
-	for name, sp := range m.stages { // sums do not depend on the order
-		s := *sp
+	names := make([]string, 0, len(m.stages))
+	for name := range m.stages {
+		names = append(names, name)
+	}
+	slices.Sort(names) // float sums in a fixed order
+	for _, name := range names {
+		s := *m.stages[name]
 		u.Stages[name] = s
-		u.Total.Calls += s.Calls
-		u.Total.CacheHits += s.CacheHits
-		u.Total.PromptTokens += s.PromptTokens
-		u.Total.CompletionTokens += s.CompletionTokens
-		u.Total.ReasoningTokens += s.ReasoningTokens
-		u.Total.Retries += s.Retries
-		u.Total.InvalidAnswers += s.InvalidAnswers
+		u.Total.Sum(s)
 	}
 	u.Total.MaxInFlight = int64(peak)
 	return u

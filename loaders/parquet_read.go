@@ -12,31 +12,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// Episode attributes, in rowValues order.
-const (
-	aGroup = iota
-	aTime
-	aSpeaker
-	aBody
-	aSource
-	aDescription
-	aRecordKey
-	aName
-	nAttrs
-)
-
-// field returns the input field name of attribute a.
-func (m *Mapping) field(a int) string {
-	return [nAttrs]string{m.Group, m.ReferenceTime, m.Speaker, m.Body, m.Source, m.Description,
-		m.RecordKey, m.Name}[a]
-}
-
-// set stores the value of attribute a.
-func (v *rowValues) set(a int, x any) {
-	*[nAttrs]*any{&v.group, &v.refTime, &v.speaker, &v.body, &v.source, &v.description,
-		&v.recordKey, &v.name}[a] = x
-}
-
 // pqColumn is one projected leaf column and the attributes it feeds.
 type pqColumn struct {
 	name  string

@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
 
 // converter turns the values of one Parquet column into row values (string, int64, float64 or
-// time.Time; nil for null). Text attributes take BYTE_ARRAY (plain, STRING, JSON, ENUM) and
-// integer columns; the reference time also takes TIMESTAMP (any unit; naive ones are read in loc),
-// DATE (midnight in loc), INT96 and floating-point epochs. Any other type is an error.
+// time.Time; nil for null). Text attributes take BYTE_ARRAY (plain, STRING, JSON, ENUM), integer
+// and UUID columns; the reference time also takes TIMESTAMP (any unit; naive ones are read in
+// loc), DATE (midnight in loc), INT96 and floating-point epochs. Any other type is an error.
 func converter(t parquet.Type, isTime bool, loc *time.Location) (func(parquet.Value) any, error) {
 	var logical format.LogicalTypeValue
 	if lt := t.LogicalType(); lt != nil {
@@ -23,6 +24,16 @@ func converter(t parquet.Type, isTime bool, loc *time.Location) (func(parquet.Va
 		switch logical.(type) {
 		case nil, *format.StringType, *format.JsonType, *format.EnumType:
 			return nullable(func(v parquet.Value) any { return string(v.ByteArray()) }), nil
+		}
+	case parquet.FixedLenByteArray:
+		if _, ok := logical.(*format.UUIDType); ok && !isTime {
+			return nullable(func(v parquet.Value) any {
+				u, err := uuid.FromBytes(v.ByteArray())
+				if err != nil {
+					return fmt.Sprintf("%x", v.ByteArray())
+				}
+				return u.String()
+			}), nil
 		}
 	case parquet.Int32:
 		switch logical.(type) {

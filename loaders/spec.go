@@ -24,7 +24,9 @@ const (
 // DefaultMaxBodyBytes is the body size limit when Spec.MaxBodyBytes is 0.
 const DefaultMaxBodyBytes = 1 << 20
 
-// Spec describes one input source of a job.
+// Spec describes one input source of a job. For the benchmark formats (locomo, longmemeval) the
+// Mapping, TimeFormat and Source are fixed by the format; Timezone, Description, GroupPolicy,
+// DefaultGroup and MaxBodyBytes apply as for the others.
 type Spec struct {
 	Path        string         // local path, directory or glob ("data/*.jsonl"); other schemes via FS
 	Format      string         // jsonl | parquet | locomo | longmemeval | "" (from the extension)

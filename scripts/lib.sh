@@ -57,6 +57,7 @@ spawn() {
   local logfile=$1 pidfile=$2 i
   shift 2
   rm -f "$pidfile"
+  # shellcheck disable=SC2016 # $$ and $@ are expanded by the child shell
   setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidfile" "$@" </dev/null >"$logfile" 2>&1 &
   for ((i = 0; i < 50; i++)); do
     [ -s "$pidfile" ] && return 0

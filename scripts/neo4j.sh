@@ -76,9 +76,11 @@ start() {
     pid_alive "$STATE/pid" "$MATCH" || break
     sleep 0.1
   done
+  local why="did not become ready within ${START_TIMEOUT}s"
+  pid_alive "$STATE/pid" "$MATCH" || why="exited before it was ready"
   tail -n 40 "$STATE/neo4j.log" >&2 || true
   stop
-  die "neo4j did not become ready within ${START_TIMEOUT}s (log above)"
+  die "neo4j $why (log above)"
 }
 
 stop() {
@@ -102,6 +104,9 @@ case "${1:-}" in
 start) start ;;
 stop) stop ;;
 status) status ;;
-env) pid_alive "$STATE/pid" "$MATCH" && print_env || die "not running" ;;
+env)
+  pid_alive "$STATE/pid" "$MATCH" || die "not running"
+  print_env
+  ;;
 *) die "usage: $0 start|stop|status|env" ;;
 esac

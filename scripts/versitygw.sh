@@ -83,9 +83,11 @@ start() {
     pid_alive "$STATE/pid" "$MATCH" || break
     sleep 0.1
   done
+  local why="did not become ready within ${START_TIMEOUT}s"
+  pid_alive "$STATE/pid" "$MATCH" || why="exited before it was ready"
   tail -n 40 "$STATE/versitygw.log" >&2 || true
   stop
-  die "versitygw did not answer within ${START_TIMEOUT}s (log above)"
+  die "versitygw $why (log above)"
 }
 
 stop() {
@@ -109,6 +111,9 @@ case "${1:-}" in
 start) start ;;
 stop) stop ;;
 status) status ;;
-env) pid_alive "$STATE/pid" "$MATCH" && print_env || die "not running" ;;
+env)
+  pid_alive "$STATE/pid" "$MATCH" || die "not running"
+  print_env
+  ;;
 *) die "usage: $0 start|stop|status|env" ;;
 esac

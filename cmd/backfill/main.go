@@ -22,10 +22,13 @@ const (
 )
 
 var commands = map[string]func(ctx context.Context, args []string) int{
-	"run":    cmdRun,
-	"status": cmdStatus,
-	"export": cmdExport,
-	"import": cmdImport,
+	"run":      cmdRun,
+	"status":   cmdStatus,
+	"export":   cmdExport,
+	"import":   cmdImport,
+	"query":    cmdQuery,
+	"plan":     cmdPlan,
+	"llm-stub": cmdLLMStub,
 }
 
 const usage = `usage: backfill COMMAND [ARGS]
@@ -35,6 +38,9 @@ commands:
   status JOB.yaml [--checkpoint PATH] [--set KEY=VALUE]...
   export JOB.yaml --format parquet --out DIR [--checkpoint PATH] [--set KEY=VALUE]...
   import locomo|longmemeval FILE --out episodes.parquet
+  plan JOB.yaml [--json FILE] [--set KEY=VALUE]...
+  llm-stub [--addr 127.0.0.1:8089] [--latency D] [--jitter D] [--fault-rate F] [--seed N] [--faults K,...]
+  query JOB.yaml [--valid-at T] [--known-at T2] [--group G] [--entity NAME] [--json] [--checkpoint PATH]
 `
 
 func main() {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/llm"
 )
 
 func cmdRun(ctx context.Context, args []string) int {
@@ -40,6 +42,10 @@ func cmdRun(ctx context.Context, args []string) int {
 				runErr = fmt.Errorf("writing report: %w", err)
 			}
 		}
+	}
+	if errors.Is(runErr, llm.ErrBudgetExceeded) {
+		fmt.Fprintf(os.Stderr, "backfill: stopped at the budget (%v); raise limits.max_cost_usd and run again to resume\n", runErr)
+		return exitPartial
 	}
 	if runErr != nil {
 		return fail(ctx, runErr)

@@ -3,6 +3,7 @@ package testenv
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -45,10 +46,11 @@ func lookup(getenv func(string) string, howto string, names ...string) (map[stri
 		return vals, use, ""
 	}
 	if getenv(EnvSkipIntegration) == "1" {
-		return nil, skip, fmt.Sprintf("integration test skipped (%s=1); %v unset", EnvSkipIntegration, missing)
+		return nil, skip, fmt.Sprintf("integration test skipped (%s=1); %s unset",
+			EnvSkipIntegration, strings.Join(missing, ", "))
 	}
-	return nil, fail, fmt.Sprintf("%v unset: start the server with `%s` "+
-		"(or set %s=1 to skip integration tests)", missing, howto, EnvSkipIntegration)
+	return nil, fail, fmt.Sprintf("%s unset: start the server with `%s` "+
+		"(or set %s=1 to skip integration tests)", strings.Join(missing, ", "), howto, EnvSkipIntegration)
 }
 
 // require applies lookup to t: it skips or fails t when a variable is missing, and returns the

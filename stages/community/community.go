@@ -3,7 +3,9 @@ package community
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
@@ -15,27 +17,39 @@ import (
 // Stage is the name of the stage in the store and in reports.
 const Stage = "community"
 
+// algorithm names the partitioning and summarizing method; it is part of every unit's
+// fingerprint, so changing the method recomputes every group.
+const algorithm = "lpa-embedded-2phase/v1"
+
 // StageOptions of the stage.
 type StageOptions struct {
 	MaxIterations int  // label propagation sweeps at most (default 100)
 	MinSize       int  // smallest community kept (default 2)
-	OnlyValid     bool // count only facts without invalid_at as edges
-	MaxSummarized int  // members whose summaries are merged, by degree (default 16)
+	OnlyValid     bool // count only facts that are still open (no invalid_at, no expired_at)
+	MaxSummarized int  // members whose summaries are merged, by number of facts (default 16)
 }
+
+// Defaults of StageOptions.
+const (
+	DefaultStageMinSize       = 2
+	DefaultStageMaxSummarized = 16
+)
 
 func (o *StageOptions) defaults() {
 	if o.MaxIterations <= 0 {
-		o.MaxIterations = 100
+		o.MaxIterations = DefaultMaxIterations
 	}
 	if o.MinSize <= 0 {
-		o.MinSize = 2
+		o.MinSize = DefaultStageMinSize
 	}
 	if o.MaxSummarized <= 0 {
-		o.MaxSummarized = 16
+		o.MaxSummarized = DefaultStageMaxSummarized
 	}
 }
 
-// Run recomputes the communities of every group whose graph changed.
+// Run recomputes the communities of every group whose inputs changed: the group's graph (through
+// the embed stage's fingerprint, which chains every upstream stage), the prompts, the models or
+// the options. Other groups are skipped without reading their graph.
 func Run(ctx context.Context, env stages.Env, opts StageOptions) (stages.Stats, error) {
 	opts.defaults()
 	done, err := env.Store.Fingerprints(ctx, Stage)
@@ -52,8 +66,9 @@ func Run(ctx context.Context, env stages.Env, opts StageOptions) (stages.Stats, 
 	}
 	var units []stages.Unit
 	for _, g := range groups {
-		fp := stages.Fingerprint(upstream[g], env.Prompts.Hash(llm.TaskMergeSummaries), env.Prompts.Hash(llm.TaskNameCommunity),
-			env.Model, env.Embedder.Model(), fmt.Sprint(opts))
+		fp := stages.Fingerprint(upstream[g], algorithm, env.Prompts.Hash(llm.TaskMergeSummaries),
+			env.Prompts.Hash(llm.TaskNameCommunity), env.Model, env.Embedder.Model(),
+			fmt.Sprint(env.Embedder.Dimensions()), fmt.Sprintf("%+v", opts))
 		units = append(units, stages.Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
 			return runGroup(ctx, env, opts, g, fp)
 		}})
@@ -61,59 +76,68 @@ func Run(ctx context.Context, env stages.Env, opts StageOptions) (stages.Stats, 
 	return stages.RunUnits(ctx, env, Stage, units, done)
 }
 
+// runGroup partitions one group, describes its communities and replaces the stored ones.
 func runGroup(ctx context.Context, env stages.Env, opts StageOptions, group, fp string) error {
-	var ents []graph.Entity
-	idx := map[string]int32{}
-	if err := env.Store.EachEntity(ctx, group, func(e graph.Entity) error {
-		idx[e.UUID] = int32(len(ents))
-		ents = append(ents, e)
-		return nil
-	}); err != nil {
+	g, err := loadGraph(ctx, env.Store, group, opts.OnlyValid)
+	if err != nil {
 		return err
 	}
-	var edges []Edge
-	if err := env.Store.EachFact(ctx, group, func(f graph.Fact) error {
-		if opts.OnlyValid && f.InvalidAt != nil {
-			return nil
-		}
-		a, okA := idx[f.SourceUUID]
-		b, okB := idx[f.TargetUUID]
-		if okA && okB {
-			edges = append(edges, Edge{A: a, B: b, W: 1})
-		}
-		return nil
-	}); err != nil {
+	comms := g.communities(Options{MaxIterations: opts.MaxIterations, MinSize: opts.MinSize})
+	out, err := describe(ctx, env, opts, group, g, comms)
+	if err != nil {
 		return err
 	}
-	labels := Propagate(len(ents), edges, Options{MaxIterations: opts.MaxIterations, MinSize: opts.MinSize})
-	degree := make([]int, len(ents))
-	for _, e := range edges {
-		degree[e.A]++
-		degree[e.B]++
-	}
-	var comms []graph.Community
-	for _, members := range Groups(labels) {
-		c, err := describe(ctx, env, opts, group, ents, members, degree)
-		if err != nil {
-			return err
-		}
-		comms = append(comms, c)
-	}
-	if len(comms) > 0 {
-		names := make([]string, len(comms))
-		for i, c := range comms {
-			names[i] = c.Name
-		}
-		vecs, err := env.Embedder.Embed(ctx, names)
-		if err != nil {
-			return fmt.Errorf("embedding community names of %s: %w", group, err)
-		}
-		for i := range comms {
-			comms[i].NameEmbedding = vecs[i]
-		}
-	}
-	sort.Slice(comms, func(i, j int) bool { return comms[i].UUID < comms[j].UUID })
 	return env.Store.CommitUnit(ctx, Stage, group, fp, func(tx *checkpoints.Tx) error {
-		return tx.ReplaceCommunities(ctx, group, comms)
+		return tx.ReplaceCommunities(ctx, group, out)
 	})
+}
+
+// describe turns the member lists of a group's communities into communities: members, id,
+// created_at (the latest member's), summary, name and name embedding, sorted by uuid.
+func describe(ctx context.Context, env stages.Env, opts StageOptions, group string, g *groupGraph, comms [][]int32) ([]graph.Community, error) {
+	if len(comms) == 0 {
+		return nil, nil
+	}
+	picked, want := pickLeaves(comms, g.degrees(), opts.MaxSummarized)
+	byNode, err := loadLeaves(ctx, env.Store, group, g, want)
+	if err != nil {
+		return nil, err
+	}
+	parts, fallback := make([][]string, len(comms)), make([]string, len(comms))
+	for c, nodes := range picked {
+		var names []string
+		for _, u := range nodes {
+			parts[c] = append(parts[c], byNode[u].text)
+			names = append(names, byNode[u].name)
+		}
+		fallback[c] = strings.Join(names[:min(3, len(names))], ", ")
+	}
+	summaries, err := reduceAll(ctx, env, parts)
+	if err != nil {
+		return nil, fmt.Errorf("summarizing communities of %s: %w", group, err)
+	}
+	names, err := nameAll(ctx, env, summaries, fallback)
+	if err != nil {
+		return nil, fmt.Errorf("naming communities of %s: %w", group, err)
+	}
+	vecs, err := env.Embedder.Embed(ctx, names)
+	if err != nil {
+		return nil, fmt.Errorf("embedding community names of %s: %w", group, err)
+	}
+	if len(vecs) != len(names) {
+		return nil, fmt.Errorf("embedding community names of %s: %d vectors for %d names", group, len(vecs), len(names))
+	}
+	out := make([]graph.Community, len(comms))
+	for c, nodes := range comms {
+		members := make([]string, len(nodes)) // ids ascend with uuids: already sorted
+		latest := g.created[nodes[0]]
+		for i, u := range nodes {
+			members[i] = g.uuids[u]
+			latest = max(latest, g.created[u])
+		}
+		out[c] = graph.Community{UUID: graph.CommunityID(group, members), GroupID: group, Name: names[c],
+			Summary: summaries[c], Members: members, CreatedAt: time.UnixMicro(latest).UTC(), NameEmbedding: vecs[c]}
+	}
+	slices.SortFunc(out, func(a, b graph.Community) int { return strings.Compare(a.UUID, b.UUID) })
+	return out, nil
 }

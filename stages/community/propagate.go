@@ -14,7 +14,7 @@ type Edge struct {
 
 // Options tunes Propagate. The zero value means the defaults.
 type Options struct {
-	MaxIterations int // sweeps before stopping even if labels still change; ≤ 0 means 100
+	MaxIterations int // sweeps of both phases together before stopping; ≤ 0 means 100
 	MinSize       int // communities with fewer members get label -1; ≤ 0 means 1
 }
 
@@ -30,15 +30,26 @@ const (
 // Every node starts with its own label. Each sweep visits the nodes in ascending id order and
 // updates them in place (asynchronously): a node adopts the label with the largest summed edge
 // weight among its neighbours, keeping its current label when that label is among the best and
-// taking the smallest best label otherwise; a node without neighbours keeps its label. It stops
-// after a sweep that changes nothing or after MaxIterations sweeps. Each change strictly raises
-// the total weight of edges inside communities, so it converges (no oscillation as in synchronous
-// propagation), and the cap bounds it regardless.
+// taking the smallest best label otherwise; a node without neighbours keeps its label.
+//
+// It runs in two phases. The first votes with embedded weights: an edge that lies in a triangle
+// (its endpoints share a neighbour) counts double, so an edge that closes no triangle — what a
+// bridge between two groups looks like — cannot pull a node whose other neighbours have not
+// settled yet into a neighbouring group (plain propagation merges two cliques joined by one edge
+// when the bridge reaches the first node visited in the second clique). The second phase starts
+// from the first one's labels and votes with the given weights, so the result is a fixed point
+// of plain label propagation on them. A phase ends after a sweep that changes nothing. Every
+// change strictly raises the total weight of the phase's edges inside communities, so each phase
+// converges (no oscillation as in synchronous propagation), and MaxIterations bounds the sweeps
+// of both phases together regardless. Finally a community whose members are not connected
+// among themselves is split into its connected pieces.
 //
 // Labels are canonical: a community's label is the smallest node id in it, and members of
 // communities smaller than MinSize get -1. The result depends only on n, the multiset of edges
-// and the options, not on the order of edges. It panics when an endpoint is outside 0..n-1 or n
-// does not fit in an int32.
+// and the options, not on the order of edges. It does depend on the numbering of the nodes
+// (visiting order, ties), so callers number nodes canonically: the stage numbers entities in
+// uuid order (see Partition). It panics when an endpoint is outside 0..n-1 or n does not fit in
+// an int32.
 func Propagate(n int, edges []Edge, opts Options) []int32 {
 	labels, _ := propagate(n, edges, opts)
 	return labels
@@ -54,47 +65,11 @@ func propagate(n int, edges []Edge, opts Options) ([]int32, int) {
 		maxIter = DefaultMaxIterations
 	}
 	g := buildCSR(n, edges)
-	labels := make([]int32, n)
-	for u := range labels {
-		labels[u] = int32(u)
-	}
-	acc := make([]float64, n) // summed weight per label for the current node, zero between nodes
-	var seen []int32          // labels with a non-zero entry in acc
-	sweeps := 0
-	for sweeps < maxIter {
-		sweeps++
-		changed := false
-		for u := range n {
-			row := g.nbr[g.off[u]:g.off[u+1]]
-			if len(row) == 0 {
-				continue
-			}
-			ws := g.w[g.off[u]:g.off[u+1]]
-			seen = seen[:0]
-			for i, v := range row { // ascending neighbours: a fixed summing order
-				l := labels[v]
-				if acc[l] == 0 {
-					seen = append(seen, l)
-				}
-				acc[l] += float64(ws[i])
-			}
-			cur := labels[u]
-			best, bestW := cur, acc[cur]
-			for _, l := range seen {
-				if w := acc[l]; w > bestW || (w == bestW && best != cur && l < best) {
-					best, bestW = l, w
-				}
-				acc[l] = 0
-			}
-			if best != cur {
-				labels[u] = best
-				changed = true
-			}
-		}
-		if !changed {
-			break
-		}
-	}
+	labels := identity(n)
+	budget := maxIter
+	newSweeper(g, embeddedWeights(g), labels).run(&budget)
+	newSweeper(g, g.w, labels).run(&budget)
+	splitDisconnected(g, labels)
 	canonicalize(labels, opts.MinSize)
-	return labels, sweeps
+	return labels, maxIter - budget
 }

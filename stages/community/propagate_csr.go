@@ -48,7 +48,6 @@ func buildCSR(n int, edges []Edge) csr {
 			next[e.B]++
 		}
 	}
-	next = nil
 
 	// Sort each row and merge repeated neighbours, compacting the rows in place towards the front
 	// (the write position never passes the read position), then split into the final arrays.

@@ -1,85 +1,124 @@
 package community
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/sourcegraph/conc/pool"
-	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
 )
 
-// describe builds one community: members, summary by pairwise map-reduce, name, created_at.
-func describe(ctx context.Context, env stages.Env, opts StageOptions, group string, ents []graph.Entity, members []int32, degree []int) (graph.Community, error) {
-	c := graph.Community{GroupID: group}
-	var created time.Time
-	for _, m := range members {
-		e := ents[m]
-		c.Members = append(c.Members, e.UUID)
-		if created.IsZero() || e.CreatedAt.After(created) {
-			created = e.CreatedAt
-		}
+// leafText is one member as a leaf of the summary reduction.
+func leafText(name, summary string) string {
+	name, summary = strings.TrimSpace(name), strings.TrimSpace(summary)
+	if summary == "" {
+		return name
 	}
-	sort.Strings(c.Members)
-	c.UUID, c.CreatedAt = graph.CommunityID(group, c.Members), created
-	// The most connected members' summaries, in uuid order, are the leaves of the reduction.
-	top := append([]int32(nil), members...)
-	sort.SliceStable(top, func(i, j int) bool {
-		if degree[top[i]] != degree[top[j]] {
-			return degree[top[i]] > degree[top[j]]
-		}
-		return ents[top[i]].UUID < ents[top[j]].UUID
-	})
-	if len(top) > opts.MaxSummarized {
-		top = top[:opts.MaxSummarized]
-	}
-	sort.Slice(top, func(i, j int) bool { return ents[top[i]].UUID < ents[top[j]].UUID })
-	parts := make([]string, len(top))
-	for i, m := range top {
-		parts[i] = strings.TrimSpace(ents[m].Name + ": " + ents[m].Summary)
-	}
-	sum, err := reduce(ctx, env, parts)
-	if err != nil {
-		return c, fmt.Errorf("summarizing community of %s: %w", group, err)
-	}
-	var name llm.NameOutput
-	if err := env.LLM.Call(ctx, Stage, llm.TaskNameCommunity, llm.NameInput{Summary: sum}, &name); err != nil {
-		return c, fmt.Errorf("naming community of %s: %w", group, err)
-	}
-	c.Summary, c.Name = sum, strings.TrimSpace(name.Name)
-	return c, nil
+	return name + ": " + summary
 }
 
-// reduce merges summaries pairwise, round after round, the merges of a round in parallel.
-func reduce(ctx context.Context, env stages.Env, parts []string) (string, error) {
-	for len(parts) > 1 {
-		next := make([]string, (len(parts)+1)/2)
+// pickLeaves picks, for each community, the members whose summaries are merged: the maxLeaves with
+// the most facts (ties by uuid, that is by id), returned in id order. want marks every picked
+// node.
+func pickLeaves(comms [][]int32, deg []int32, maxLeaves int) ([][]int32, []bool) {
+	want := make([]bool, len(deg))
+	out := make([][]int32, len(comms))
+	for c, members := range comms {
+		top := slices.Clone(members)
+		slices.SortStableFunc(top, func(a, b int32) int { return cmp.Compare(deg[b], deg[a]) })
+		top = top[:min(len(top), maxLeaves)]
+		slices.Sort(top)
+		for _, u := range top {
+			want[u] = true
+		}
+		out[c] = top
+	}
+	return out, want
+}
+
+// reduceAll merges each community's texts pairwise, round after round, until one summary per
+// community is left: in each round the texts are paired in order (an odd last one moves on
+// unmerged) and all merges of the round, over every community, run in parallel, at most
+// env.Concurrency at once. Each merge is one LLM call, cached by the client.
+func reduceAll(ctx context.Context, env stages.Env, parts [][]string) ([]string, error) {
+	for {
+		next := make([][]string, len(parts))
 		p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
-		for i := 0; i < len(parts); i += 2 {
-			if i+1 == len(parts) {
-				next[i/2] = parts[i]
-				continue
-			}
-			p.Go(func(ctx context.Context) error {
-				var out llm.MergeOutput
-				if err := env.LLM.Call(ctx, Stage, llm.TaskMergeSummaries, llm.MergeInput{A: parts[i], B: parts[i+1]}, &out); err != nil {
-					return err
+		merges := 0
+		for c, texts := range parts {
+			next[c] = make([]string, (len(texts)+1)/2)
+			for i := 0; i < len(texts); i += 2 {
+				if i+1 == len(texts) {
+					next[c][i/2] = texts[i]
+					continue
 				}
-				next[i/2] = strings.TrimSpace(out.Summary)
-				return nil
-			})
+				merges++
+				p.Go(func(ctx context.Context) error {
+					var out llm.MergeOutput
+					if err := env.LLM.Call(ctx, Stage, llm.TaskMergeSummaries, llm.MergeInput{A: texts[i], B: texts[i+1]}, &out); err != nil {
+						return fmt.Errorf("merging summaries: %w", err)
+					}
+					next[c][i/2] = strings.TrimSpace(out.Summary)
+					return nil
+				})
+			}
 		}
 		if err := p.Wait(); err != nil {
-			return "", err
+			return nil, err
+		}
+		if merges == 0 {
+			break
 		}
 		parts = next
 	}
-	if len(parts) == 0 {
-		return "", nil
+	out := make([]string, len(parts))
+	for c, texts := range parts {
+		if len(texts) > 0 {
+			out[c] = texts[0]
+		}
 	}
-	return parts[0], nil
+	return out, nil
+}
+
+// nameAll names each community from its summary in one line, in parallel, at most
+// env.Concurrency at once. A community whose summary or answer is empty is named after its
+// first leaves instead.
+func nameAll(ctx context.Context, env stages.Env, summaries []string, fallback []string) ([]string, error) {
+	names := make([]string, len(summaries))
+	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
+	for c, sum := range summaries {
+		if sum == "" {
+			names[c] = fallback[c]
+			continue
+		}
+		p.Go(func(ctx context.Context) error {
+			var out llm.NameOutput
+			if err := env.LLM.Call(ctx, Stage, llm.TaskNameCommunity, llm.NameInput{Summary: sum}, &out); err != nil {
+				return fmt.Errorf("naming a community: %w", err)
+			}
+			names[c] = firstLine(out.Name)
+			if names[c] == "" {
+				names[c] = fallback[c]
+			}
+			return nil
+		})
+	}
+	if err := p.Wait(); err != nil {
+		return nil, err
+	}
+	return names, nil
+}
+
+// firstLine returns the first non-empty line of s, trimmed.
+func firstLine(s string) string {
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+	}
+	return ""
 }

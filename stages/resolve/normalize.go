@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -95,8 +96,9 @@ func trimmable(r rune) bool {
 	return unicode.IsPunct(r) || r == '`' || r == '´'
 }
 
-// trimPunct trims whitespace and surrounding punctuation from r. A matched pair around the whole
-// name is trimmed together; a lone bracket is trimmed only when its partner is not in the name.
+// trimPunct trims whitespace and surrounding punctuation from r. A pair that encloses the whole
+// name ("(a)", not "(a) (b)") is trimmed together; a lone bracket is trimmed only when its
+// partner is not in the name.
 func trimPunct(r []rune) []rune {
 	for {
 		for len(r) > 0 && unicode.IsSpace(r[0]) {
@@ -110,7 +112,7 @@ func trimPunct(r []rune) []rune {
 		}
 		first, last := r[0], r[len(r)-1]
 		switch {
-		case len(r) >= 2 && trimmable(first) && isPair(first, last):
+		case len(r) >= 2 && trimmable(first) && isPair(first, last) && !slices.Contains(r[1:len(r)-1], last):
 			r = r[1 : len(r)-1]
 		case trimmable(first) && !hasPartnerAfter(r, first):
 			r = r[1:]

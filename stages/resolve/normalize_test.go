@@ -31,6 +31,7 @@ func TestNormalize(t *testing.T) {
 		{"@alice!", "alice"},                     // surrounding punctuation
 		{"(Alice)", "alice"},                     // matched brackets around the name
 		{"Alice (PM)", "alice (pm)"},             // bracket kept when its partner is inside
+		{"(Alice) (Bob)", "(alice) (bob)"},       // the outer brackets are two pairs
 		{"[Alice", "alice"},                      // lone bracket
 		{"AT&T", "at&t"},                         // inner punctuation kept
 		{"C++", "c++"},                           // symbols are not punctuation

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.BoltConnectorInternalSettings;
 import org.neo4j.configuration.connectors.HttpConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
@@ -21,8 +22,8 @@ import org.neo4j.io.ByteUnit;
  * Runs embedded Neo4j Community for integration tests.
  *
  * <p>Usage: {@code java -Xmx1g -jar neo4j-launcher.jar <home-dir> [bolt-port]}. Bolt listens on
- * 127.0.0.1:port (default 7687) with authentication disabled; the database files live under
- * home-dir. The launcher prints a line "READY bolt://127.0.0.1:port" once the default database is
+ * 127.0.0.1:port (default 7687) with authentication disabled, HTTP and usage reports off; the
+ * database files live under home-dir. The launcher prints a line "READY bolt://127.0.0.1:port" once the default database is
  * available and Bolt accepts TCP connections, and shuts the database down cleanly on SIGTERM or
  * SIGINT.
  */
@@ -49,6 +50,11 @@ public final class Neo4jLauncher {
             .setConfig(HttpConnector.enabled, false)
             .setConfig(GraphDatabaseSettings.auth_enabled, false)
             .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(256))
+            // No usage reports: the machine must not contact anything outside loopback.
+            .setConfig(GraphDatabaseSettings.udc_enabled, false)
+            // Bolt waits 5 s twice on shutdown by default; tests want a quick stop.
+            .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(500))
+            .setConfig(BoltConnectorInternalSettings.connection_shutdown_wait_time, Duration.ofMillis(500))
             .build();
 
     CountDownLatch stopped = new CountDownLatch(1);

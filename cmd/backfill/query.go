@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages/temporal"
+)
+
+func cmdQuery(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("query", flag.ContinueOnError)
+	var jf jobFlags
+	jf.register(fs)
+	validAt := fs.String("valid-at", "", "facts true at this time (RFC 3339 or YYYY-MM-DD; default now)")
+	knownAt := fs.String("known-at", "", "as the system knew it at this time (default now)")
+	group := fs.String("group", "", "only this group")
+	entity := fs.String("entity", "", "only facts about the entity with this name")
+	asJSON := fs.Bool("json", false, "print JSON instead of the context format")
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) != 1 {
+		return usageError("query", orErr(err, "want exactly one JOB.yaml"))
+	}
+	now := time.Now().UTC()
+	va, err1 := parseWhen(*validAt, now)
+	ka, err2 := parseWhen(*knownAt, now)
+	if err1 != nil || err2 != nil {
+		return usageError("query", orErr(err1, fmt.Sprint(err2)))
+	}
+	j, err := jf.load(pos[0])
+	if err != nil {
+		return fail(ctx, err)
+	}
+	if _, err := os.Stat(j.Checkpoint); err != nil {
+		return fail(ctx, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err))
+	}
+	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer store.Close()
+	facts, err := queryFacts(ctx, store, *group, *entity, va, ka)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(factsJSON(facts)); err != nil {
+			return fail(ctx, err)
+		}
+		return exitOK
+	}
+	fmt.Println("<FACTS>")
+	for _, f := range facts {
+		fmt.Printf("  - %s (Date range: %s - %s)\n", f.Fact, dateOr(f.ValidAt, "unknown"), dateOr(f.InvalidAt, "present"))
+	}
+	fmt.Println("</FACTS>")
+	return exitOK
+}
+
+// queryFacts loads the facts and version log of one group (or all) and answers AsOf.
+func queryFacts(ctx context.Context, store *checkpoints.Store, group, entity string, validAt, knownAt time.Time) ([]graph.Fact, error) {
+	keep := map[string]bool{}
+	if entity != "" {
+		want := resolve.Normalize(entity)
+		if err := store.EachEntity(ctx, group, func(e graph.Entity) error {
+			if resolve.Normalize(e.Name) == want {
+				keep[e.UUID] = true
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	var facts []graph.Fact
+	if err := store.EachFact(ctx, group, func(f graph.Fact) error {
+		if entity == "" || keep[f.SourceUUID] || keep[f.TargetUUID] {
+			facts = append(facts, f)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	var versions []graph.FactVersion
+	if err := store.EachFactVersion(ctx, group, func(v graph.FactVersion) error {
+		versions = append(versions, v)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return temporal.AsOf(facts, versions, validAt, knownAt), nil
+}
+
+func parseWhen(s string, now time.Time) (time.Time, error) {
+	if s == "" || s == "now" {
+		return now, nil
+	}
+	for _, l := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("cannot read time %q (want RFC 3339 or YYYY-MM-DD)", s)
+}
+
+func dateOr(t *time.Time, none string) string {
+	if t == nil {
+		return none
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+type factOut struct {
+	UUID      string     `json:"uuid"`
+	GroupID   string     `json:"group_id"`
+	Name      string     `json:"name"`
+	Fact      string     `json:"fact"`
+	Source    string     `json:"source_node_uuid"`
+	Target    string     `json:"target_node_uuid"`
+	ValidAt   *time.Time `json:"valid_at"`
+	InvalidAt *time.Time `json:"invalid_at"`
+	CreatedAt time.Time  `json:"created_at"`
+	ExpiredAt *time.Time `json:"expired_at"`
+	Episodes  []string   `json:"episodes"`
+}
+
+func factsJSON(fs []graph.Fact) []factOut {
+	out := make([]factOut, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, factOut{UUID: f.UUID, GroupID: f.GroupID, Name: f.Name, Fact: f.Fact, Source: f.SourceUUID,
+			Target: f.TargetUUID, ValidAt: f.ValidAt, InvalidAt: f.InvalidAt, CreatedAt: f.CreatedAt, ExpiredAt: f.ExpiredAt,
+			Episodes: f.Episodes})
+	}
+	return out
+}

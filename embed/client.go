@@ -1,0 +1,217 @@
+package embed
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/tkgraph/backfill/llm"
+)
+
+// Defaults of Options.
+const (
+	DefaultBatchSize         = 256
+	DefaultConcurrency       = 4
+	DefaultMaxInvalidRetries = 2
+)
+
+// Options configure a Client. Zero values take the defaults.
+type Options struct {
+	BaseURL     string // requests go to BaseURL + "/embeddings"
+	Model       string
+	APIKey      string
+	Dimensions  int // requested vector size, sent as "dimensions" when > 0; else learnt from answers
+	BatchSize   int // texts per request (DefaultBatchSize)
+	Concurrency int // batches in flight (DefaultConcurrency); also bounds the own pacer
+	MaxAttempts int // HTTP attempts per request (llm.DefaultMaxAttempts)
+	// MaxInvalidRetries bounds the extra requests made for an answer that cannot be read or
+	// does not match the batch (DefaultMaxInvalidRetries when 0; negative means none).
+	MaxInvalidRetries int
+	Timeout           time.Duration
+	BackoffBase       time.Duration
+	BackoffMax        time.Duration
+	Pacer             *llm.Pacer   // the run's shared pacer; nil: an own one of Concurrency slots
+	Budget            *llm.Budget  // the run's shared budget; nil: no limit
+	Prices            llm.Prices   // price table (llm.DefaultPrices when nil)
+	Log               *slog.Logger // retries at debug level
+}
+
+// Usage counts the work of a Client.
+type Usage struct {
+	Requests       int64   `json:"requests"` // HTTP requests sent, retries included
+	Texts          int64   `json:"texts"`    // texts sent (after the cache and de-duplication)
+	CacheHits      int64   `json:"cache_hits"`
+	PromptTokens   int64   `json:"prompt_tokens"`
+	Retries        int64   `json:"retries"`         // requests beyond the first of a batch (transient or invalid)
+	InvalidAnswers int64   `json:"invalid_answers"` // answers that could not be read or did not match
+	MaxInFlight    int64   `json:"max_in_flight"`   // peak requests in flight on the client's pacer
+	CostUSD        float64 `json:"cost_usd"`
+}
+
+// Client is an OpenAI-compatible embeddings client. It is safe for concurrent use.
+type Client struct {
+	opts   Options
+	cache  llm.Cache
+	pacer  *llm.Pacer
+	poster *llm.Poster
+
+	mu    sync.Mutex
+	usage Usage
+	dims  int // Options.Dimensions, or the size of the first vector received
+}
+
+var _ Embedder = (*Client)(nil)
+
+// NewClient returns a client; hc nil means http.DefaultClient, cache nil disables caching.
+func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
+	if opts.BatchSize < 1 {
+		opts.BatchSize = DefaultBatchSize
+	}
+	if opts.Concurrency < 1 {
+		opts.Concurrency = DefaultConcurrency
+	}
+	if opts.MaxInvalidRetries == 0 {
+		opts.MaxInvalidRetries = DefaultMaxInvalidRetries
+	}
+	opts.MaxInvalidRetries = max(opts.MaxInvalidRetries, 0)
+	pacer := opts.Pacer
+	if pacer == nil {
+		pacer = llm.NewGate(opts.Concurrency)
+	}
+	if opts.Prices == nil {
+		opts.Prices = llm.DefaultPrices()
+	}
+	price, _ := opts.Prices.Lookup(opts.Model)
+	return &Client{
+		opts: opts, cache: cache, pacer: pacer, dims: max(opts.Dimensions, 0),
+		poster: &llm.Poster{
+			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Pacer: pacer, Budget: opts.Budget, Price: price,
+			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
+			BackoffBase: opts.BackoffBase, BackoffMax: opts.BackoffMax, Log: opts.Log,
+		},
+	}
+}
+
+// Model is the embedding model.
+func (c *Client) Model() string { return c.opts.Model }
+
+// Dimensions is the vector size: Options.Dimensions, or, when that is 0, the size of the first
+// vector received (0 before any).
+func (c *Client) Dimensions() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dims
+}
+
+// Usage returns a snapshot of the counters.
+func (c *Client) Usage() Usage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	u := c.usage
+	u.MaxInFlight = int64(c.pacer.Peak())
+	return u
+}
+
+// Embed returns one vector per text, in input order. Cached texts are not sent; a text that
+// occurs several times is sent once. Empty texts are an error (the API rejects them).
+func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	where := map[string][]int{} // text → its positions in texts
+	var todo []string           // distinct texts to send, in first-seen order
+	for i, text := range texts {
+		if text == "" {
+			return nil, fmt.Errorf("embedding text %d: empty text", i)
+		}
+		if _, seen := where[text]; !seen {
+			v, err := c.cached(ctx, text)
+			if err != nil {
+				return nil, err
+			}
+			if v != nil {
+				out[i] = v
+				continue
+			}
+			todo = append(todo, text)
+		}
+		where[text] = append(where[text], i)
+	}
+	var batches [][]string
+	for start := 0; start < len(todo); start += c.opts.BatchSize {
+		batches = append(batches, todo[start:min(start+c.opts.BatchSize, len(todo))])
+	}
+	err := c.run(ctx, batches, func(batch []string, vecs [][]float32) {
+		for j, text := range batch {
+			for _, i := range where[text] {
+				out[i] = vecs[j]
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// cached returns the cached vector of text, or nil on a miss.
+func (c *Client) cached(ctx context.Context, text string) ([]float32, error) {
+	if c.cache == nil {
+		return nil, nil
+	}
+	e, ok, err := c.cache.Get(ctx, CacheKey(c.opts.Model, c.opts.Dimensions, text))
+	if err != nil {
+		return nil, fmt.Errorf("reading embedding cache: %w", err)
+	}
+	v, good := unpackVector(e.Response)
+	if !ok || !good {
+		return nil, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dims == 0 {
+		c.dims = len(v)
+	}
+	if len(v) != c.dims {
+		return nil, nil
+	}
+	c.usage.CacheHits++
+	return v, nil
+}
+
+// run sends the batches with at most Concurrency workers and hands each answer to fill (under
+// no lock: batches write disjoint positions). The first error cancels the rest.
+func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string, [][]float32)) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := make(chan []string)
+	var wg sync.WaitGroup
+	for range min(c.opts.Concurrency, len(batches)) {
+		wg.Go(func() {
+			for batch := range next {
+				vecs, err := c.send(ctx, batch)
+				if err != nil {
+					cancel(err)
+					continue
+				}
+				fill(batch, vecs)
+			}
+		})
+	}
+	for _, b := range batches {
+		select {
+		case next <- b:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return nil
+}

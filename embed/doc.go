@@ -1,0 +1,12 @@
+// Package embed turns texts into vectors: the Embedder interface the stages consume, an
+// OpenAI-compatible embeddings client (Client) and, in hashing.go, an offline hashing embedder.
+//
+// Contract:
+//   - Embed returns one vector per input text, in input order, each of Dimensions() floats.
+//   - Client sends POST {base_url}/embeddings in batches of at most BatchSize texts, with at most
+//     Concurrency requests in flight, retrying transient failures like the chat client
+//     (llm.Poster); auth and quota failures are fatal (llm.IsFatal).
+//   - With a cache, every text's vector is stored under CacheKey(model, dimensions, text); a
+//     cached text is never sent again, and a text repeated within one call is sent once.
+//   - The API key goes only into the Authorization header and never into an error.
+package embed

@@ -1,0 +1,127 @@
+package embed
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tkgraph/backfill/llm"
+)
+
+// send embeds one batch: one request (with transport retries through the pacer), checked and
+// retried a bounded number of times when the answer cannot be read or does not match the
+// batch; every vector of a good answer is cached.
+func (c *Client) send(ctx context.Context, batch []string) ([][]float32, error) {
+	body, err := json.Marshal(llm.EmbeddingsRequest{
+		Model: c.opts.Model, Input: batch, Dimensions: max(c.opts.Dimensions, 0), EncodingFormat: "float",
+	})
+	if err != nil {
+		return nil, fmt.Errorf("encoding embeddings request: %w", err)
+	}
+	prompt := 0
+	for _, text := range batch {
+		prompt += llm.EstimateTokens(text)
+	}
+	var invalid error
+	for try := 0; try <= c.opts.MaxInvalidRetries; try++ {
+		if try > 0 {
+			c.count(func(u *Usage) { u.Retries++ })
+		}
+		vecs, tokens, bad, err := c.request(ctx, body, prompt, len(batch))
+		if err != nil {
+			return nil, fmt.Errorf("embedding %d texts: %w", len(batch), err)
+		}
+		if bad != nil {
+			invalid = bad
+			c.count(func(u *Usage) { u.InvalidAnswers++ })
+			continue
+		}
+		c.count(func(u *Usage) { u.Texts += int64(len(batch)) })
+		if err := c.store(ctx, batch, vecs, tokens); err != nil {
+			return nil, err
+		}
+		return vecs, nil
+	}
+	return nil, fmt.Errorf("embedding %d texts: answer invalid after %d attempts: %w", len(batch), c.opts.MaxInvalidRetries+1, invalid)
+}
+
+// request makes one request and reads its answer; bad is an answer that cannot be used.
+func (c *Client) request(ctx context.Context, body []byte, prompt, n int) (vecs [][]float32, tokens int, bad, err error) {
+	track := func(delta int) {
+		if delta > 0 {
+			c.count(func(u *Usage) { u.Requests++ })
+		}
+	}
+	res, err := c.poster.Post(ctx, llm.Request{Path: "/embeddings", Body: body, PromptTokens: prompt, Track: track})
+	c.count(func(u *Usage) {
+		u.Retries += int64(res.Retries)
+		u.PromptTokens += int64(res.Usage.PromptTokens)
+		u.CostUSD += res.CostUSD
+	})
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	var resp llm.EmbeddingsResponse
+	if err := json.Unmarshal(res.Body, &resp); err != nil {
+		return nil, 0, fmt.Errorf("parsing embeddings response: %w", err), nil
+	}
+	vecs, err = c.order(resp, n)
+	if err != nil {
+		return nil, 0, fmt.Errorf("checking embeddings response: %w", err), nil
+	}
+	return vecs, res.Usage.PromptTokens, nil, nil
+}
+
+// count applies f to the usage counters under the lock.
+func (c *Client) count(f func(*Usage)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(&c.usage)
+}
+
+// store caches every vector of a batch, with the batch's tokens spread over its texts.
+func (c *Client) store(ctx context.Context, batch []string, vecs [][]float32, tokens int) error {
+	if c.cache == nil {
+		return nil
+	}
+	for j, text := range batch {
+		share := tokens / len(batch)
+		if j == 0 {
+			share += tokens % len(batch)
+		}
+		e := llm.CacheEntry{Namespace: "embed", Response: packVector(vecs[j]), PromptTokens: share}
+		if err := c.cache.Put(ctx, CacheKey(c.opts.Model, c.opts.Dimensions, text), e); err != nil {
+			return fmt.Errorf("writing embedding cache: %w", err)
+		}
+	}
+	return nil
+}
+
+// order puts the vectors of resp in input order and checks there is exactly one per text and
+// that all have the client's dimensions (learning them from the first vector if unset).
+func (c *Client) order(resp llm.EmbeddingsResponse, n int) ([][]float32, error) {
+	if len(resp.Data) != n {
+		return nil, fmt.Errorf("%d vectors for %d texts", len(resp.Data), n)
+	}
+	vecs := make([][]float32, n)
+	for _, d := range resp.Data {
+		if d.Index < 0 || d.Index >= n || vecs[d.Index] != nil {
+			return nil, fmt.Errorf("bad or repeated index %d", d.Index)
+		}
+		if len(d.Embedding) == 0 {
+			return nil, fmt.Errorf("empty vector at index %d", d.Index)
+		}
+		vecs[d.Index] = d.Embedding
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dims == 0 {
+		c.dims = len(vecs[0])
+	}
+	for i, v := range vecs {
+		if len(v) != c.dims {
+			return nil, fmt.Errorf("vector %d has %d dimensions, want %d", i, len(v), c.dims)
+		}
+	}
+	return vecs, nil
+}

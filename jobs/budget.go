@@ -1,0 +1,34 @@
+package jobs
+
+import (
+	"fmt"
+
+	"github.com/tkgraph/backfill/llm"
+)
+
+// prices is the job's price table: llm.DefaultPrices with llm.prices added or replaced.
+func (j *Job) prices() llm.Prices { return llm.DefaultPrices().With(j.LLM.Prices) }
+
+// validateCost checks llm.prices and limits.max_cost_usd: a budget needs a price for the chat
+// model and the embedding model, or it could not be enforced.
+func (j *Job) validateCost() error {
+	for model, p := range j.LLM.Prices {
+		if p.InputPerMTok < 0 || p.OutputPerMTok < 0 || p.CachedInputPerMTok < 0 {
+			return fmt.Errorf("validating job: llm.prices.%s: prices must not be negative", model)
+		}
+	}
+	if j.Limits.MaxCostUSD < 0 {
+		return fmt.Errorf("validating job: limits.max_cost_usd: %g is negative", j.Limits.MaxCostUSD)
+	}
+	if j.Limits.MaxCostUSD == 0 {
+		return nil
+	}
+	prices := j.prices()
+	for _, m := range []struct{ key, model string }{{"llm.model", j.LLM.Model}, {"embedder.model", j.Embedder.Model}} {
+		if _, ok := prices.Lookup(m.model); !ok {
+			return fmt.Errorf("validating job: limits.max_cost_usd needs a price for %s %q: add llm.prices.%s {input_per_mtok, output_per_mtok}",
+				m.key, m.model, m.model)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,212 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/extract"
+)
+
+// DefaultPlanSample is how many extraction prompts a plan renders at most.
+const DefaultPlanSample = 2000
+
+// PlanOptions are the per-invocation settings of a plan.
+type PlanOptions struct {
+	Checkpoint string       // the job's store (default: the job's checkpoint); read only if it exists
+	Shard      Shard        // plan one shard's groups
+	Sample     int          // extraction prompts rendered at most (DefaultPlanSample)
+	Log        *slog.Logger // default: slog.Default()
+	FS         loaders.FS   // where sources are read (default: the local file system)
+}
+
+// Plan is a dry run of a job: what it would read and an estimate of what it would ask the
+// LLM. Episodes and groups are exact (the sources are ingested into a temporary store).
+// Extraction calls are exact and their prompt tokens are estimated from the real rendered
+// prompts; a call the job's checkpoint store already answers is counted as cached and free.
+// The calls of later stages depend on what extraction finds and are estimates from the ratios
+// in Assumptions. Every token count is an estimate (llm.EstimateTokens).
+type Plan struct {
+	Job            string      `json:"job"`
+	Episodes       int         `json:"episodes"`
+	Groups         int         `json:"groups"`
+	Quarantined    int         `json:"quarantined"`
+	Model          string      `json:"model"`
+	Price          *llm.Price  `json:"price"` // nil: the model has no price; cost is then 0
+	EmbeddingModel string      `json:"embedding_model"`
+	EmbeddingPrice *llm.Price  `json:"embedding_price"`
+	Stages         []StagePlan `json:"stages"`
+	Total          StagePlan   `json:"total"`
+	Assumptions    Ratios      `json:"assumptions"`
+	Notes          []string    `json:"notes"`
+}
+
+// StagePlan is the estimate of one stage.
+type StagePlan struct {
+	Stage            string  `json:"stage"`
+	Units            int     `json:"units"`        // exact
+	Calls            int     `json:"calls"`        // requests to send (excluding retries)
+	CachedCalls      int     `json:"cached_calls"` // calls the cache already answers (extract only)
+	CallsExact       bool    `json:"calls_exact"`
+	PromptTokens     int     `json:"prompt_tokens"`     // estimate
+	CompletionTokens int     `json:"completion_tokens"` // estimate (llm.ExpectedCompletion per call)
+	CostUSD          float64 `json:"cost_usd"`          // estimate
+	Basis            string  `json:"basis"`
+}
+
+// MakePlan plans j without calling the LLM: it ingests the sources into a temporary store,
+// renders extraction prompts and estimates the rest.
+func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
+	if opts.Checkpoint == "" {
+		opts.Checkpoint = j.Checkpoint
+	}
+	if opts.Sample < 1 {
+		opts.Sample = DefaultPlanSample
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	if opts.FS == nil {
+		opts.FS = loaders.LocalFS{}
+	}
+	dir, err := os.MkdirTemp("", "backfill-plan-")
+	if err != nil {
+		return nil, fmt.Errorf("creating plan store: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	tmp, err := checkpoints.Open(ctx, filepath.Join(dir, "plan.db"))
+	if err != nil {
+		return nil, err
+	}
+	defer tmp.Close()
+	if _, err := ingest(ctx, j, tmp, opts.FS, opts.Shard, graph.SystemClock{}, stages.NoProgress{}, opts.Log); err != nil {
+		return nil, err
+	}
+	p := &Plan{Job: j.Name, Model: j.LLM.Model, EmbeddingModel: j.Embedder.Model, Assumptions: DefaultRatios()}
+	prices := j.prices()
+	if pr, ok := prices.Lookup(j.LLM.Model); ok {
+		p.Price = &pr
+	} else {
+		p.Notes = append(p.Notes, fmt.Sprintf("model %q has no price: costs are 0 (add llm.prices.%s)", j.LLM.Model, j.LLM.Model))
+	}
+	if pr, ok := prices.Lookup(j.Embedder.Model); ok {
+		p.EmbeddingPrice = &pr
+	}
+	var cache llm.Cache
+	if _, err := os.Stat(opts.Checkpoint); err == nil && j.LLM.Cache != "off" {
+		old, err := checkpoints.Open(ctx, opts.Checkpoint)
+		if err != nil {
+			return nil, err
+		}
+		defer old.Close()
+		cache = old
+		if c, err := old.Count(ctx); err == nil {
+			if r, ok := RatiosFrom(c); ok {
+				p.Assumptions = r
+			}
+		}
+	}
+	prompts, err := llm.LoadPrompts(j.LLM.PromptsDir)
+	if err != nil {
+		return nil, err
+	}
+	client := llm.NewClient(llm.Options{Model: j.LLM.Model, Temperature: j.LLM.Temperature, Prices: prices}, nil, prompts, cache)
+	sizes, err := p.planExtract(ctx, j, tmp, client, opts.Sample)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.planLater(ctx, j, client, sizes); err != nil {
+		return nil, err
+	}
+	p.total()
+	return p, nil
+}
+
+// planExtract counts episodes and groups, renders the extraction prompt of every stride-th
+// episode and scales the sample to all episodes. It returns the episodes per group.
+func (p *Plan) planExtract(ctx context.Context, j *Job, store *checkpoints.Store, c *llm.Client, sample int) ([]int, error) {
+	c2, err := store.Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.Episodes, p.Quarantined = c2.Episodes, c2.Quarantined
+	groups, err := store.Groups(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.Groups = len(groups)
+	stride := max(1, (p.Episodes+sample-1)/sample)
+	opts := extract.Options{Context: j.Stages.Extract.Context, EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes()}
+	var sizes []int
+	k, sampled, cached, prompt := 0, 0, 0, 0
+	for _, g := range groups {
+		eps, err := store.GroupEpisodes(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		sizes = append(sizes, len(eps))
+		for i := range eps {
+			if k++; (k-1)%stride != 0 {
+				continue
+			}
+			e, err := c.Estimate(ctx, llm.TaskExtract, extract.Input(eps, i, opts))
+			if err != nil {
+				return nil, fmt.Errorf("planning extraction of %s: %w", eps[i].UUID, err)
+			}
+			sampled++
+			if e.Cached {
+				cached++
+				continue
+			}
+			prompt += e.PromptTokens
+		}
+	}
+	st := StagePlan{Stage: "extract", Units: p.Episodes, CallsExact: stride == 1,
+		Basis: "one call per episode; prompt tokens from the rendered prompts"}
+	if sampled > 0 {
+		scale := float64(p.Episodes) / float64(sampled)
+		st.CachedCalls = int(float64(cached)*scale + 0.5)
+		st.Calls = p.Episodes - st.CachedCalls
+		st.PromptTokens = int(float64(prompt)*scale + 0.5)
+		st.CompletionTokens = st.Calls * llm.ExpectedCompletion(llm.TaskExtract)
+	}
+	if stride > 1 {
+		st.Basis += fmt.Sprintf(" of every %dth episode (%d rendered)", stride, sampled)
+	}
+	if cached > 0 {
+		st.Basis += "; cached answers in the checkpoint are free"
+	}
+	st.CostUSD = p.chatCost(st)
+	p.Stages = append(p.Stages, st)
+	return sizes, nil
+}
+
+// chatCost prices a stage's tokens with the chat model.
+func (p *Plan) chatCost(st StagePlan) float64 {
+	if p.Price == nil {
+		return 0
+	}
+	return p.Price.Estimate(st.PromptTokens, st.CompletionTokens)
+}
+
+// total sums the stages.
+func (p *Plan) total() {
+	t := StagePlan{Stage: "total", CallsExact: true}
+	for _, s := range p.Stages {
+		t.Units += s.Units
+		t.Calls += s.Calls
+		t.CachedCalls += s.CachedCalls
+		t.CallsExact = t.CallsExact && s.CallsExact
+		t.PromptTokens += s.PromptTokens
+		t.CompletionTokens += s.CompletionTokens
+		t.CostUSD += s.CostUSD
+	}
+	p.Total = t
+}

@@ -1,0 +1,133 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/llm"
+)
+
+// Ratios are what a plan assumes about the graph extraction will find, per episode, to
+// estimate the calls of the stages after it.
+type Ratios struct {
+	Source             string  `json:"source"`               // "defaults" or where they were measured
+	EntitiesPerEpisode float64 `json:"entities_per_episode"` // distinct entities after resolution
+	FactsPerEpisode    float64 `json:"facts_per_episode"`
+	JudgedShare        float64 `json:"judged_share"`       // facts with contradiction candidates (one judgement each)
+	LongSummaryShare   float64 `json:"long_summary_share"` // entities whose facts are too long to be their own summary
+	CommunitySize      float64 `json:"community_size"`     // average members of a community
+}
+
+// DefaultRatios are typical of chat histories.
+func DefaultRatios() Ratios {
+	return Ratios{Source: "defaults", EntitiesPerEpisode: 1.2, FactsPerEpisode: 1.5, JudgedShare: 0.35,
+		LongSummaryShare: 0.25, CommunitySize: 5}
+}
+
+// RatiosFrom measures the entity and fact ratios on the graph of an earlier run; ok is false
+// when the store holds no graph.
+func RatiosFrom(c checkpoints.Counts) (Ratios, bool) {
+	if c.Episodes == 0 || c.Entities == 0 {
+		return Ratios{}, false
+	}
+	r := DefaultRatios()
+	r.Source = fmt.Sprintf("measured on the checkpoint's graph (%d episodes)", c.Episodes)
+	r.EntitiesPerEpisode = float64(c.Entities) / float64(c.Episodes)
+	r.FactsPerEpisode = float64(c.Facts) / float64(c.Episodes)
+	if c.Communities > 0 {
+		r.CommunitySize = max(2, float64(c.Entities)/float64(c.Communities))
+	}
+	return r, true
+}
+
+// planLater estimates the stages after extraction, group by group, from the ratios and the
+// rendered size of a typical prompt of each task.
+func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int) error {
+	r := p.Assumptions
+	batch := j.Stages.Summarize.BatchSize
+	if batch <= 0 {
+		batch = 8 // the summarize stage's default
+	}
+	typical := map[string]int{}
+	for task, in := range typicalInputs(batch) {
+		e, err := c.Estimate(ctx, task, in)
+		if err != nil {
+			return err
+		}
+		typical[task] = e.PromptTokens
+	}
+	temporal := StagePlan{Stage: "temporal", Units: p.Groups, Basis: "one judgement per fact with candidates"}
+	summarize := StagePlan{Stage: "summarize", Units: p.Groups, Basis: "batches of entities with long fact lists"}
+	embedding := StagePlan{Stage: "embed", Units: p.Groups, Basis: "entity names and fact sentences in batches"}
+	community := StagePlan{Stage: "community", Units: p.Groups, Basis: "pairwise summary merges and a name per community"}
+	judged, summaries, merges, names, textTokens := 0, 0, 0, 0, 0
+	for _, n := range sizes {
+		ents := int(math.Round(float64(n) * r.EntitiesPerEpisode))
+		facts := int(math.Round(float64(n) * r.FactsPerEpisode))
+		judged += int(math.Round(float64(facts) * r.JudgedShare))
+		summaries += ceilDiv(int(math.Round(float64(ents)*r.LongSummaryShare)), batch)
+		comms := 0
+		if size := max(r.CommunitySize, 2); float64(ents) >= size {
+			comms = int(float64(ents) / size)
+			merges += comms * (int(min(size, 16)) - 1)
+			names += comms
+		}
+		textTokens += ents*4 + facts*16 + comms*6
+		embedding.Calls += ceilDiv(ents+facts, j.Embedder.BatchSize) + ceilDiv(comms, j.Embedder.BatchSize)
+	}
+	temporal.Calls = judged
+	temporal.PromptTokens = judged * typical[llm.TaskJudgeFact]
+	temporal.CompletionTokens = judged * llm.ExpectedCompletion(llm.TaskJudgeFact)
+	summarize.Calls = summaries
+	summarize.PromptTokens = summaries * typical[llm.TaskSummarize]
+	summarize.CompletionTokens = summaries * llm.ExpectedCompletion(llm.TaskSummarize)
+	community.Calls = merges + names
+	community.PromptTokens = merges*typical[llm.TaskMergeSummaries] + names*typical[llm.TaskNameCommunity]
+	community.CompletionTokens = merges*llm.ExpectedCompletion(llm.TaskMergeSummaries) + names*llm.ExpectedCompletion(llm.TaskNameCommunity)
+	embedding.PromptTokens = textTokens
+	if p.EmbeddingPrice != nil {
+		embedding.CostUSD = p.EmbeddingPrice.Estimate(textTokens, 0)
+	}
+	for _, st := range []*StagePlan{&temporal, &summarize, &community} {
+		st.CostUSD = p.chatCost(*st)
+	}
+	resolve := StagePlan{Stage: "resolve", Units: p.Groups, CallsExact: true, Basis: "deterministic clustering: no LLM calls"}
+	p.Stages = append(p.Stages, resolve, temporal, summarize, embedding, community)
+	p.Notes = append(p.Notes, fmt.Sprintf("calls after extract are estimates from the assumptions (%s); "+
+		"they ignore the cache and count no retries", r.Source))
+	return nil
+}
+
+func ceilDiv(a, b int) int {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	return (a + b - 1) / b
+}
+
+// typicalInputs are inputs of ordinary size for each task after extraction.
+func typicalInputs(batch int) map[string]any {
+	at := "2024-03-01T09:30:00Z"
+	fact := func(id string) llm.FactIn {
+		return llm.FactIn{ID: id, Predicate: "WORKS_AT", Fact: "Alice Smith works at Acme Corp as a senior engineer.", ValidAt: &at}
+	}
+	facts := make([]string, 8)
+	for i := range facts {
+		facts[i] = "Alice Smith moved to Busan with her family to start a new job in March."
+	}
+	ents := make([]llm.EntityFactsIn, batch)
+	for i := range ents {
+		ents[i] = llm.EntityFactsIn{ID: "0b7f3c1e-6a2d-5f4b-9c8e-1d2a3b4c5d6e", Name: "Alice Smith", Facts: facts}
+	}
+	summary := strings.Repeat("Alice Smith is a senior engineer at Acme Corp who moved to Busan in March. ", 4)
+	return map[string]any{
+		llm.TaskJudgeFact: llm.JudgeInput{ReferenceTime: at, New: fact(""),
+			Existing: []llm.FactIn{fact("E0")}, Candidates: []llm.FactIn{fact("I0"), fact("I1"), fact("I2")}},
+		llm.TaskSummarize:      llm.SummarizeInput{Entities: ents},
+		llm.TaskMergeSummaries: llm.MergeInput{A: summary, B: summary},
+		llm.TaskNameCommunity:  llm.NameInput{Summary: summary},
+	}
+}

@@ -1,0 +1,44 @@
+package jobs
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/tkgraph/backfill/llm"
+)
+
+// WriteTable prints the plan; "~" marks an estimate.
+func (p *Plan) WriteTable(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "job\t%s\n", p.Job)
+	fmt.Fprintf(tw, "episodes\t%d in %d groups (%d rows quarantined)\n", p.Episodes, p.Groups, p.Quarantined)
+	fmt.Fprintf(tw, "model\t%s\n", priced(p.Model, p.Price))
+	fmt.Fprintf(tw, "embedding model\t%s\n", priced(p.EmbeddingModel, p.EmbeddingPrice))
+	fmt.Fprintf(tw, "\nstage\tunits\tcalls\tcached\ttokens in\ttokens out\tcost USD\tbasis\n")
+	for _, s := range append(append([]StagePlan(nil), p.Stages...), p.Total) {
+		calls := fmt.Sprint(s.Calls)
+		if !s.CallsExact {
+			calls = "~" + calls
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t~%d\t~%d\t~%.4f\t%s\n", s.Stage, s.Units, calls, s.CachedCalls,
+			s.PromptTokens, s.CompletionTokens, s.CostUSD, s.Basis)
+	}
+	a := p.Assumptions
+	fmt.Fprintf(tw, "\nassumptions\t%s: %.2f entities and %.2f facts per episode, %.0f%% of facts judged, "+
+		"%.0f%% of entities summarized by the LLM, %.1f members per community\n",
+		a.Source, a.EntitiesPerEpisode, a.FactsPerEpisode, 100*a.JudgedShare, 100*a.LongSummaryShare, a.CommunitySize)
+	for _, n := range p.Notes {
+		fmt.Fprintf(tw, "note\t%s\n", n)
+	}
+	fmt.Fprintf(tw, "note\t~ marks an estimate; tokens are estimated at about 4 bytes (or 1 non-ASCII character) per token\n")
+	tw.Flush()
+}
+
+// priced names a model with its price.
+func priced(model string, p *llm.Price) string {
+	if p == nil {
+		return model + " (no price)"
+	}
+	return fmt.Sprintf("%s ($%g in, $%g out per million tokens)", model, p.InputPerMTok, p.OutputPerMTok)
+}

@@ -1,0 +1,213 @@
+package stub
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/offline"
+)
+
+// Fault kinds.
+const (
+	Fault429       = "429"
+	Fault500       = "500"
+	FaultDrop      = "drop"
+	FaultTimeout   = "timeout"
+	FaultMalformed = "malformed"
+)
+
+// AllFaults lists every fault kind, in the order the hash picks from.
+func AllFaults() []string {
+	return []string{Fault429, Fault500, FaultDrop, FaultTimeout, FaultMalformed}
+}
+
+// Options configure a Server. Zero values take the defaults.
+type Options struct {
+	Latency    time.Duration // added to every answer
+	Jitter     time.Duration // latency varies uniformly in [Latency-Jitter, Latency+Jitter]
+	FaultRate  float64       // share of requests that fault, 0..1
+	Seed       uint64        // fault and jitter pattern
+	Faults     []string      // kinds injected (AllFaults when empty)
+	MaxFaults  int           // most faults in a row per logical request (2; negative: no cap)
+	RetryAfter time.Duration // sent with a 429 (1s)
+	Stall      time.Duration // a timeout fault holds the request this long, then answers 504 (10m)
+	Window     time.Duration // sliding window of Stats.MaxCallsInWindow (1m)
+	Dims       int           // embedding size when a request names none (the offline default)
+	Answer     http.Handler  // what answers the requests (offline.NewHandler)
+}
+
+func (o *Options) defaults() {
+	if len(o.Faults) == 0 {
+		o.Faults = AllFaults()
+	}
+	if o.MaxFaults == 0 {
+		o.MaxFaults = 2
+	}
+	if o.RetryAfter <= 0 {
+		o.RetryAfter = time.Second
+	}
+	if o.Stall <= 0 {
+		o.Stall = 10 * time.Minute
+	}
+	if o.Window <= 0 {
+		o.Window = time.Minute
+	}
+	if o.Answer == nil {
+		o.Answer = offline.NewHandler(offline.Options{Dims: o.Dims})
+	}
+}
+
+// Server is the stub: an http.Handler, safe for concurrent use.
+type Server struct {
+	opts Options
+	mu   sync.Mutex
+	seen map[[32]byte]*history
+	st   counters
+}
+
+// history is what the stub remembers of one logical request.
+type history struct {
+	attempts    int // requests seen
+	faultsInRow int
+	answered    int // successful answers given
+}
+
+// New returns a stub server.
+func New(opts Options) *Server {
+	opts.defaults()
+	return &Server{opts: opts, seen: map[[32]byte]*history{}, st: newCounters(time.Now(), opts.Window)}
+}
+
+// ServeHTTP serves GET /stats and the two API endpoints (matched by path suffix).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	switch {
+	case path == "/stats" && r.Method == http.MethodGet:
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(s.Stats())
+	case strings.HasSuffix(path, "/chat/completions"), strings.HasSuffix(path, "/embeddings"):
+		s.serveAPI(w, r, strings.HasSuffix(path, "/chat/completions"))
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// serveAPI answers one API request, or injects a fault.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, chat bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if err != nil {
+		http.Error(w, "reading body", http.StatusBadRequest)
+		return
+	}
+	key := logicalKey(body, chat)
+	s.mu.Lock()
+	h := s.seen[key]
+	if h == nil {
+		h = &history{}
+		s.seen[key] = h
+	}
+	n := h.attempts
+	h.attempts++
+	fault := s.pickFault(key, n, h.faultsInRow)
+	if fault != "" {
+		h.faultsInRow++
+	} else {
+		h.faultsInRow = 0
+	}
+	s.st.start(time.Now(), chat, fault)
+	s.mu.Unlock()
+	defer s.done()
+
+	if !pause(r, s.latency(key, n)) {
+		return // the client went away
+	}
+	switch fault {
+	case Fault429:
+		writeRateLimited(w, s.opts.RetryAfter)
+	case Fault500:
+		writeError(w, http.StatusInternalServerError, "server_error", "stub: injected server error")
+	case FaultDrop:
+		panic(http.ErrAbortHandler) // net/http closes the connection without an answer
+	case FaultTimeout:
+		if pause(r, s.opts.Stall) {
+			writeError(w, http.StatusGatewayTimeout, "timeout", "stub: injected timeout")
+		}
+	default:
+		s.answer(w, r, body, key, chat, fault == FaultMalformed)
+	}
+}
+
+// answer serves the request with the answering handler, cut in half when malformed.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte, key [32]byte, chat, malformed bool) {
+	rec := &recorder{header: http.Header{}}
+	req := r.Clone(r.Context())
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	s.opts.Answer.ServeHTTP(rec, req)
+	out := rec.body.Bytes()
+	ok := rec.code == 0 || rec.code == http.StatusOK
+	var u llm.TokenUsage
+	if ok {
+		u = usageOf(out)
+		if malformed {
+			out = corrupt(out, chat)
+		}
+	}
+	s.mu.Lock()
+	s.st.answered(u, ok && !malformed, ok && !malformed && s.seen[key].answered > 0)
+	if ok && !malformed {
+		s.seen[key].answered++
+	}
+	s.mu.Unlock()
+	for k, v := range rec.header {
+		w.Header()[k] = v
+	}
+	if rec.code != 0 {
+		w.WriteHeader(rec.code)
+	}
+	_, _ = w.Write(out)
+}
+
+// done counts a request as finished.
+func (s *Server) done() {
+	s.mu.Lock()
+	s.st.InFlight--
+	s.mu.Unlock()
+}
+
+// Stats returns a snapshot of the counters.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st.snapshot()
+}
+
+// logicalKey identifies a request across retries: for chat, the model, the schema name and
+// the messages with validation feedback removed; for embeddings, the body.
+func logicalKey(body []byte, chat bool) [32]byte {
+	var req llm.ChatRequest
+	if !chat || json.Unmarshal(body, &req) != nil {
+		return sha256.Sum256(body)
+	}
+	h := sha256.New()
+	name := ""
+	if req.ResponseFormat != nil && req.ResponseFormat.JSONSchema != nil {
+		name = req.ResponseFormat.JSONSchema.Name
+	}
+	for _, part := range []string{req.Model, name} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	for _, m := range req.Messages {
+		h.Write([]byte(m.Role + "\x00" + llm.StripFeedback(m.Content) + "\x00"))
+	}
+	var k [32]byte
+	copy(k[:], h.Sum(nil))
+	return k
+}

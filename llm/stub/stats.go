@@ -1,0 +1,89 @@
+package stub
+
+import (
+	"time"
+
+	"github.com/tkgraph/backfill/llm"
+)
+
+// Stats are the stub's counters, served by GET /stats.
+type Stats struct {
+	Calls            int64            `json:"calls"` // API requests received, faults included
+	ChatCalls        int64            `json:"chat_calls"`
+	EmbeddingCalls   int64            `json:"embedding_calls"`
+	PromptTokens     int64            `json:"prompt_tokens"` // of the answers given (malformed ones included)
+	CompletionTokens int64            `json:"completion_tokens"`
+	Faults           int64            `json:"faults"`
+	FaultsByKind     map[string]int64 `json:"faults_by_kind"`
+	MaxInFlight      int              `json:"max_in_flight"`
+	InFlight         int              `json:"in_flight"`
+	Answered         int64            `json:"answered"` // good answers given
+	Repeated         int64            `json:"repeated"` // good answers to a logical request answered before
+	CallsPerMinute   []int64          `json:"calls_per_minute"`
+	MaxCallsInWindow int              `json:"max_calls_in_window"` // most calls started in any sliding Window
+	WindowSeconds    float64          `json:"window_seconds"`
+	Seconds          float64          `json:"seconds"` // since the stub started
+}
+
+// counters accumulate Stats; the Server's mutex guards them.
+type counters struct {
+	Stats
+	began  time.Time
+	window time.Duration
+	recent []time.Time // call starts within the last window, oldest first
+}
+
+func newCounters(now time.Time, window time.Duration) counters {
+	return counters{Stats: Stats{FaultsByKind: map[string]int64{}, WindowSeconds: window.Seconds()}, began: now, window: window}
+}
+
+// start counts a request arriving at now.
+func (c *counters) start(now time.Time, chat bool, fault string) {
+	c.Calls++
+	if chat {
+		c.ChatCalls++
+	} else {
+		c.EmbeddingCalls++
+	}
+	if fault != "" {
+		c.Faults++
+		c.FaultsByKind[fault]++
+	}
+	c.InFlight++
+	c.MaxInFlight = max(c.MaxInFlight, c.InFlight)
+	minute := int(now.Sub(c.began) / time.Minute)
+	for len(c.CallsPerMinute) <= minute {
+		c.CallsPerMinute = append(c.CallsPerMinute, 0)
+	}
+	c.CallsPerMinute[minute]++
+	drop := 0
+	for drop < len(c.recent) && now.Sub(c.recent[drop]) >= c.window {
+		drop++
+	}
+	c.recent = append(c.recent[drop:], now)
+	c.MaxCallsInWindow = max(c.MaxCallsInWindow, len(c.recent))
+}
+
+// answered counts an answer's tokens, and whether it was good and a repeat.
+func (c *counters) answered(u llm.TokenUsage, good, repeat bool) {
+	c.PromptTokens += int64(u.PromptTokens)
+	c.CompletionTokens += int64(u.CompletionTokens)
+	if good {
+		c.Answered++
+	}
+	if repeat {
+		c.Repeated++
+	}
+}
+
+// snapshot copies the counters.
+func (c *counters) snapshot() Stats {
+	s := c.Stats
+	s.FaultsByKind = make(map[string]int64, len(c.FaultsByKind))
+	for k, v := range c.FaultsByKind {
+		s.FaultsByKind[k] = v
+	}
+	s.CallsPerMinute = append([]int64{}, c.CallsPerMinute...)
+	s.Seconds = time.Since(c.began).Seconds()
+	return s
+}

@@ -1,0 +1,27 @@
+// Package cypherl exports the graph as a CYPHERL script: one Cypher statement per line, each
+// ending with ";", that `mgconsole < file` imports into Memgraph (or cypher-shell into Neo4j with
+// the neo4j dialect).
+//
+// Contract:
+//   - Order: the schema statements of sinks/memgraph PreLoad (range and vector indexes), with
+//     Options.Bulk the BulkBegin statements, then nodes (Episodic, Entity, Community), then edges
+//     (RELATES_TO, MENTIONS, HAS_MEMBER), with Options.Bulk the BulkEnd statements, then PostLoad
+//     (text indexes, constraints).
+//   - Nodes and edges are written as `UNWIND [ {…}, … ] AS row <statement>;` with the exact
+//     statements and rows of sinks/memgraph, at most BatchSize rows per line (default 500).
+//     Entities with different label sets go to separate statements within a batch, in order of
+//     first appearance.
+//   - Literals: strings in double quotes with \\ \" \n \r \t \b \f escapes; other control
+//     characters, U+2028, U+2029 and ";" as \uXXXX (so a line splitter that ignores quotes still
+//     sees one statement per line); other non-ASCII text as raw UTF-8; invalid UTF-8 becomes
+//     U+FFFD. Floats always carry a "." or an exponent (never "e+"); a float64 that is exactly a
+//     float32 (embeddings) is written with the float32's shortest digits. NaN and ±Inf are
+//     errors. Map keys that are not plain identifiers are backtick-quoted.
+//   - Datetimes are `datetime("2026-03-02T00:00:00Z")`: RFC 3339 in UTC with "Z" and at most six
+//     fractional digits. Memgraph versions with the ZonedDateTime type parse "Z" as Etc/UTC
+//     (checked against its temporal parser tests, not against a running server); Neo4j accepts
+//     the same text.
+//   - Output is deterministic: the same Source gives the same bytes. The vector dimension is
+//     Options.VectorDims, or when 0 the length of the first embedding found (entities, then facts,
+//     then communities); no embedding at all means no vector index.
+package cypherl

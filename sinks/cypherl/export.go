@@ -1,0 +1,178 @@
+package cypherl
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/memgraph"
+)
+
+// DefaultBatchSize is the number of rows per UNWIND statement when Options.BatchSize is 0.
+const DefaultBatchSize = 500
+
+// Options configures ExportWith.
+type Options struct {
+	Dialect        memgraph.Dialect
+	BatchSize      int  // rows per UNWIND statement; 0 means DefaultBatchSize
+	VectorDims     int  // embedding dimensions; 0 detects them from the data, < 0 creates no vector index
+	VectorCapacity int  // Memgraph initial vector index capacity; 0 means memgraph.DefaultVectorCapacity
+	Bulk           bool // wrap the load in memgraph.BulkBegin / BulkEnd (analytical storage mode)
+}
+
+// Export writes src as a CYPHERL script for dialect d with the default options.
+func Export(ctx context.Context, src sinks.Source, w io.Writer, d memgraph.Dialect) error {
+	return ExportWith(ctx, src, w, Options{Dialect: d})
+}
+
+// ExportWith writes src as a CYPHERL script (see the package doc).
+func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) error {
+	if _, err := memgraph.ParseDialect(string(o.Dialect)); err != nil {
+		return fmt.Errorf("exporting cypherl: %w", err)
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = DefaultBatchSize
+	}
+	dims := o.VectorDims
+	if dims == 0 {
+		var err error
+		if dims, err = detectDims(ctx, src); err != nil {
+			return fmt.Errorf("detecting embedding dimensions: %w", err)
+		}
+	}
+	edges, err := sinks.EntityEdges(ctx, src)
+	if err != nil {
+		return fmt.Errorf("collecting entity edges: %w", err)
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	x := &exporter{ctx: ctx, src: src, w: bw, o: o, edges: edges}
+	schema := memgraph.SchemaOptions{VectorDims: dims, VectorCapacity: o.VectorCapacity}
+	steps := []func() error{
+		func() error { return x.statements(memgraph.PreLoad(o.Dialect, schema)) },
+		func() error { return x.bulk(memgraph.BulkBegin) },
+		x.episodes, x.entities, x.communities, x.facts, x.mentions, x.hasMembers,
+		func() error { return x.bulk(memgraph.BulkEnd) },
+		func() error { return x.statements(memgraph.PostLoad(o.Dialect)) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return fmt.Errorf("exporting cypherl: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("exporting cypherl: writing: %w", err)
+	}
+	return nil
+}
+
+// errFound stops a Source stream once an embedding has been seen.
+var errFound = errors.New("found")
+
+// detectDims returns the length of the first embedding of the graph, or 0 when there is none.
+func detectDims(ctx context.Context, src sinks.Source) (int, error) {
+	dims := 0
+	found := func(v []float32) error {
+		if len(v) > 0 {
+			dims = len(v)
+			return errFound
+		}
+		return nil
+	}
+	scans := []func() error{
+		func() error { return src.Entities(ctx, func(e graph.Entity) error { return found(e.NameEmbedding) }) },
+		func() error { return src.Facts(ctx, func(f graph.Fact) error { return found(f.Embedding) }) },
+		func() error {
+			return src.Communities(ctx, func(c graph.Community) error { return found(c.NameEmbedding) })
+		},
+	}
+	for _, scan := range scans {
+		if err := scan(); errors.Is(err, errFound) {
+			return dims, nil
+		} else if err != nil {
+			return 0, err
+		}
+	}
+	return 0, nil
+}
+
+// exporter writes the statements of one export.
+type exporter struct {
+	ctx   context.Context
+	src   sinks.Source
+	w     *bufio.Writer
+	o     Options
+	edges map[string][]string
+}
+
+func (x *exporter) statements(sts []memgraph.Statement) error {
+	for _, s := range sts {
+		if _, err := x.w.WriteString(s.Cypher + ";\n"); err != nil {
+			return fmt.Errorf("writing: %w", err)
+		}
+	}
+	return nil
+}
+
+func (x *exporter) bulk(fn func(memgraph.Dialect) []memgraph.Statement) error {
+	if !x.o.Bulk {
+		return nil
+	}
+	return x.statements(fn(x.o.Dialect))
+}
+
+// pending is one rendered row and the statement that reads it.
+type pending struct{ stmt, lit string }
+
+// batch collects rows and writes them as UNWIND statements of at most size rows.
+type batch struct {
+	x    *exporter
+	rows []pending
+}
+
+// add renders row for stmt and writes the batch once it is full.
+func (b *batch) add(stmt string, row memgraph.Row) error {
+	var s strings.Builder
+	if err := writeMap(&s, row); err != nil {
+		return fmt.Errorf("row %v: %w", row[memgraph.KeyUUID], err)
+	}
+	b.rows = append(b.rows, pending{stmt, s.String()})
+	if len(b.rows) >= b.x.o.BatchSize {
+		return b.flush()
+	}
+	return nil
+}
+
+// flush writes one statement per distinct stmt of the batch, in order of first appearance.
+func (b *batch) flush() error {
+	for len(b.rows) > 0 {
+		stmt := b.rows[0].stmt
+		var line strings.Builder
+		line.WriteString("UNWIND [")
+		rest := b.rows[:0]
+		n := 0
+		for _, p := range b.rows {
+			if p.stmt != stmt {
+				rest = append(rest, p)
+				continue
+			}
+			if n > 0 {
+				line.WriteString(", ")
+			}
+			line.WriteString(p.lit)
+			n++
+		}
+		line.WriteString("] AS row ")
+		line.WriteString(strings.TrimPrefix(stmt, memgraph.RowsPrefix))
+		line.WriteString(";\n")
+		if _, err := b.x.w.WriteString(line.String()); err != nil {
+			return fmt.Errorf("writing: %w", err)
+		}
+		b.rows = rest
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package temporal
+
+import (
+	"sort"
+	"time"
+
+	"github.com/tkgraph/backfill/graph"
+)
+
+// AsOf answers "which facts were true at validAt, as the system knew it at knownAt": a fact is
+// known once its first version is recorded (record time ≤ knownAt); its interval is the one of
+// its last version recorded by knownAt; it is true at validAt when that interval contains
+// validAt (an unknown valid_at counts as "since ever"). versions must hold every version of the
+// given facts. The returned facts carry the as-known interval, ordered by valid_at then uuid.
+func AsOf(facts []graph.Fact, versions []graph.FactVersion, validAt, knownAt time.Time) []graph.Fact {
+	last := map[string]graph.FactVersion{}
+	for _, v := range versions {
+		if v.RecordTime.After(knownAt) {
+			continue
+		}
+		if cur, ok := last[v.FactUUID]; !ok || v.Seq > cur.Seq {
+			last[v.FactUUID] = v
+		}
+	}
+	var out []graph.Fact
+	for _, f := range facts {
+		v, ok := last[f.UUID]
+		if !ok {
+			continue
+		}
+		f.ValidAt, f.InvalidAt, f.ExpiredAt = v.ValidAt, v.InvalidAt, v.ExpiredAt
+		if f.ValidAt != nil && f.ValidAt.After(validAt) {
+			continue
+		}
+		if f.InvalidAt != nil && !f.InvalidAt.After(validAt) {
+			continue
+		}
+		out = append(out, f)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].ValidAt, out[j].ValidAt
+		switch {
+		case a == nil && b != nil:
+			return true
+		case a != nil && b == nil:
+			return false
+		case a != nil && !a.Equal(*b):
+			return a.Before(*b)
+		}
+		return out[i].UUID < out[j].UUID
+	})
+	return out
+}
