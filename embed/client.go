@@ -95,6 +95,9 @@ func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
 	}
 }
 
+// Pacer is the pacer the client's requests pass.
+func (c *Client) Pacer() *llm.Pacer { return c.pacer }
+
 // Model is the embedding model.
 func (c *Client) Model() string { return c.opts.Model }
 

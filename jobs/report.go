@@ -25,6 +25,10 @@ type Report struct {
 	LLM              LLMReport               `json:"llm"`
 	LLMByStage       map[string]LLMReport    `json:"llm_by_stage"`
 	Seconds          float64                 `json:"seconds"`
+
+	// CommunitiesByGroup counts communities per group (groups with none are left out); the LLM
+	// calls spent on them are llm_by_stage["community"].
+	CommunitiesByGroup map[string]int `json:"communities_by_group,omitempty"`
 }
 
 // LLMReport counts LLM and embedding calls.

@@ -95,7 +95,8 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		{embed.Stage, func() (stages.Stats, error) { return embed.Run(ctx, env) }},
 		{community.Stage, func() (stages.Stats, error) {
 			c := j.Stages.Community
-			return community.Run(ctx, env, community.StageOptions{MaxIterations: c.MaxIterations, MinSize: c.MinSize, OnlyValid: c.OnlyValid})
+			return community.Run(ctx, env, community.StageOptions{MaxIterations: c.MaxIterations, MinSize: c.MinSize, OnlyValid: c.OnlyValid,
+				MaxSummarized: c.MaxSummarized})
 		}},
 	}
 	var runErr error
@@ -128,6 +129,9 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	}
 	rep.Episodes, rep.Entities, rep.Facts, rep.FactsInvalidated = c.Episodes, c.Entities, c.Facts, c.FactsInvalidated
 	rep.Mentions, rep.Communities, rep.Quarantined = c.Mentions, c.Communities, c.Quarantined
+	if rep.CommunitiesByGroup, err = community.CountByGroup(ctx, store); err != nil {
+		return err
+	}
 	rep.LLM = llmReport(u.Total)
 	rep.LLMByStage = map[string]LLMReport{}
 	for s, su := range u.Stages {

@@ -52,7 +52,7 @@ func export(t *testing.T, j *Job) map[string][]byte {
 	}
 	defer store.Close()
 	dir := t.TempDir()
-	if err := parquet.Export(ctx, store, dir); err != nil {
+	if err := parquet.Export(ctx, GraphSource(j, store), dir); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.parquet"))
@@ -94,5 +94,51 @@ func TestDemoEndToEndAndRerun(t *testing.T) {
 		if !bytes.Equal(b, second[name]) {
 			t.Errorf("%s differs between runs", name)
 		}
+	}
+}
+
+func TestFreshRunsGiveIdenticalExports(t *testing.T) {
+	a, b := demoJob(t), demoJob(t)
+	run(t, a)
+	run(t, b)
+	ea, eb := export(t, a), export(t, b)
+	for name, x := range ea {
+		if !bytes.Equal(x, eb[name]) {
+			t.Errorf("%s differs between two fresh runs", name)
+		}
+	}
+}
+
+// The demo's employer change: Alice's Kakao fact is closed when Naver starts, Naver stays open.
+func TestDemoEmployerChange(t *testing.T) {
+	j := demoJob(t)
+	run(t, j)
+	ctx := context.Background()
+	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	names := map[string]string{}
+	if err := store.EachEntity(ctx, "alice", func(e graph.Entity) error { names[e.UUID] = e.Name; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var kakaoClosed, naverOpen bool
+	if err := store.EachFact(ctx, "alice", func(f graph.Fact) error {
+		if names[f.SourceUUID] != "Alice" || f.Name != "WORKS_AT" || f.ValidAt == nil {
+			return nil
+		}
+		switch names[f.TargetUUID] {
+		case "Kakao":
+			kakaoClosed = f.InvalidAt != nil && f.ExpiredAt != nil && f.InvalidAt.Format("2006-01-02") == "2024-03-02"
+		case "Naver":
+			naverOpen = f.InvalidAt == nil && f.ExpiredAt == nil
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !kakaoClosed || !naverOpen {
+		t.Fatalf("Kakao closed on 2024-03-02: %v; Naver open: %v", kakaoClosed, naverOpen)
 	}
 }

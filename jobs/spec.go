@@ -109,7 +109,8 @@ type StageOpts struct {
 	Community struct {
 		MaxIterations int  `yaml:"max_iterations"` // default 100
 		MinSize       int  `yaml:"min_size"`       // default 2
-		OnlyValid     bool `yaml:"only_valid"`
+		OnlyValid     bool `yaml:"only_valid"`     // count only facts with no invalid_at/expired_at
+		MaxSummarized int  `yaml:"max_summarized"` // members whose summaries are merged (default 16)
 	} `yaml:"community"`
 }
 

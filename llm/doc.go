@@ -1,6 +1,7 @@
 // Package llm is the client side of the LLM layer: the OpenAI-compatible wire types, the task
 // contract (tasks.go), the versioned prompt templates, the answer schemas and their validator,
-// the chat Client and the HTTP machinery (Poster, Gate) that the embeddings client shares.
+// the chat Client, and the request machinery the embeddings client shares: Poster, Pacer,
+// Budget, prices and token estimates.
 //
 // Contract:
 //   - Every task is one prompt pair in prompts/ (<task>.system.tmpl, <task>.user.tmpl), one
@@ -12,9 +13,25 @@
 //   - Client.Call answers from the Cache when the key (model, rendered messages, schema name and
 //     text, temperature) is known; it never caches an answer that failed validation. Answers
 //     failing the schema are retried with the error fed back, a bounded number of times.
-//   - Requests in flight are bounded by a Gate. 408/409/429/5xx and network errors are retried
-//     with exponential backoff and jitter, honouring Retry-After; AuthError and QuotaError are
-//     fatal at once (IsFatal), TransientError is retryable (IsRetryable).
-//   - The API key is sent only in the Authorization header and never appears in an error.
-//   - Usage counts requests, cache hits, tokens, retries and the peak in flight, per stage.
+//     Client.Estimate renders the same request and reports its size, cost and cache state
+//     without sending it.
+//   - One Pacer per run gates every chat and embedding request: at most Concurrency in flight,
+//     an RPM bucket (burst 1, at 99% of rpm/60 per second, so no 60-second window sees more
+//     than RPM starts) and a TPM bucket charged with EstimateTokens before a request and
+//     corrected with the reported usage after it.
+//   - Poster retries 408/409/429/5xx, network errors and per-attempt timeouts with exponential
+//     backoff and full jitter, honouring Retry-After(-Ms), up to MaxAttempts; AuthError and
+//     QuotaError are fatal at once (IsFatal), TransientError is retryable (IsRetryable). The
+//     http.Client under it must not retry.
+//   - Cost is usage priced by the model's Price (Prices.Lookup: exact name, dated snapshot or
+//     router prefix); reasoning tokens are billed as output, provider-cached prompt tokens at
+//     the cached price. Cache hits cost 0. A Budget shared by the run reserves each request's
+//     estimated cost; once it would pass the limit it refuses every later request, waits for
+//     the admitted ones to finish (their answers are cached) and returns *BudgetError
+//     (errors.Is ErrBudgetExceeded), so a run stops cleanly and resumes without repeating a
+//     paid call.
+//   - The API key is sent only in the Authorization header and never appears in an error or a
+//     log line.
+//   - Usage counts requests, cache hits, tokens (cached prompt and reasoning tokens apart),
+//     retries, invalid answers, cost and the peak in flight, per stage.
 package llm

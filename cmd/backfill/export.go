@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/parquet"
 )
 
@@ -37,7 +38,7 @@ func cmdExport(ctx context.Context, args []string) int {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return fail(ctx, fmt.Errorf("creating %s: %w", *out, err))
 		}
-		if err := parquet.Export(ctx, store, *out); err != nil {
+		if err := parquet.Export(ctx, jobs.GraphSource(j, store), *out); err != nil {
 			return fail(ctx, err)
 		}
 	default:

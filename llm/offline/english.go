@@ -54,7 +54,7 @@ var (
 	reHypothetical = enRe(`\b(?:if|whether|maybe|might|would|could|wish|hope|hoping|wonder|unless)\b`)
 	reNegation     = enRe(`\b(?:not|never|no longer)\b|n't\b`)
 	reNoLonger     = enRe(`\b(?:no longer|anymore|any more)\b`)
-	reFuture       = enRe(`\b(?:will|shall|gonna|going\s+to|plan\s+to|plans\s+to|planning\s+to|intend\s+to|intends\s+to|about\s+to|need\s+to|needs\s+to|have\s+to|has\s+to|must|should)\b|'ll\b`)
+	reFuture       = enRe(`\b(?:will|shall|gonna|going\s+to|plan\s+to|plans\s+to|planning\s+to|intend\s+to|intends\s+to|about\s+to|need\s+to|needs\s+to|have\s+to|has\s+to)\b|'ll\b`)
 	rePastAux      = enRe(`\b(?:was|were|used\s+to)\b`)
 	rePerfect      = enRe(`\b(?:have|has)\b|'ve\b`)
 	reAtPlace      = enRe(`^\s*(?:at|in)\s+`)
@@ -96,8 +96,9 @@ func (ex *extractor) englishClause(text string, question bool, prev *enState) *e
 			continue
 		}
 		pre := text[:loc[0]]
-		if k, _ := subjectEN(pre); r.pred == "IS_OUT_OF_STOCK" && k != subjName {
-			return st // only a named product can be out of stock
+		k, _ := subjectEN(pre)
+		if r.pred == "IS_OUT_OF_STOCK" && k != subjName || r.pred == "PREFERS" && k == subjNone {
+			return st // only a named product is out of stock; "enjoy your day!" is no preference
 		}
 		d.subj = ex.enSubject(pre, st, prev)
 		if d.subj == "" {
@@ -127,8 +128,14 @@ func (ex *extractor) enPlan(text string, st *enState, prev *enState) {
 	}
 	vp := strings.TrimSpace(text[m[1]:])
 	fields := strings.Fields(vp)
-	if len(fields) == 0 || articles[strings.ToLower(fields[0])] || reNegation.MatchString(text[:m[0]]) {
-		return // "going to the gym", "won't"
+	if len(fields) == 0 || len(fields) == 1 && auxVerbs[strings.ToLower(fields[0])] || reNegation.MatchString(text[:m[0]]) {
+		return // "won't", "I'll have."
+	}
+	if first := strings.ToLower(fields[0]); articles[first] || pronouns[first] || objectPronouns[first] || isCapitalised(fields[0]) {
+		return // "going to the gym", "going to Busan" (a trip, not a plan statement)
+	}
+	if k, _ := subjectEN(text[:m[0]]); k != subjSpeaker && k != subjName {
+		return // "Will do!", "Going to meetings has …": no stated subject
 	}
 	subj := ex.enSubject(text[:m[0]], st, prev)
 	if subj == "" {

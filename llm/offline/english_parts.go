@@ -110,12 +110,13 @@ func subjectEN(pre string) (subjKind, string) {
 	for i := len(toks) - 1; i >= 0; i-- {
 		t := strings.Trim(toks[i], ",.;:!?\"“”()")
 		low := strings.ToLower(t)
+		base := contractionBase(low) // "you'll" → "you"
 		switch {
 		case low == "":
 			continue
-		case firstPerson[low]:
+		case firstPerson[low] || firstPerson[base]:
 			return subjSpeaker, ""
-		case pronouns[low] || articles[low]:
+		case pronouns[low] || pronouns[base] || articles[low]:
 			return subjBlocked, "" // "he …", "the work at …"
 		case nameWord(t):
 			j := i
@@ -134,4 +135,12 @@ func subjectEN(pre string) (subjKind, string) {
 func isNumber(s string) bool {
 	s = strings.TrimRight(s, "stndrh")
 	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// contractionBase is the word before an apostrophe ("you'll" → "you"), or the word itself.
+func contractionBase(w string) string {
+	if i := strings.IndexAny(w, "'’"); i > 0 {
+		return w[:i]
+	}
+	return w
 }

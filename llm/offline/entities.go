@@ -160,7 +160,7 @@ func nameWord(tok string) bool {
 		return false
 	}
 	low := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(tok, "'s"), "’s"))
-	return !stopCaps[low]
+	return !stopCaps[low] && !stopCaps[contractionBase(low)]
 }
 
 // partOfKnown reports whether name is already registered or is a word of a registered name

@@ -59,6 +59,12 @@ func TestExtractEnglish(t *testing.T) {
 		{"going to a place", "I'm going to the gym.", nil},
 		{"stock needs a name", "It is out of stock.", nil},
 		{"chit-chat", "Sounds fun. It has been raining here for two weeks.", nil},
+		{"imperative is no preference", "Enjoy your day!", nil},
+		{"contracted pronoun", "You'll love exploring the culture.", nil},
+		{"no stated subject", "Will do!", nil},
+		{"gerund subject", "Going to community meetings has helped me.", nil},
+		{"noun phrase ends at punctuation", "I'm a big fan of pottery - the creativity is great.",
+			[]wantFact{{"Alice", "PREFERS", "pottery", S, "ref", "", "Alice prefers pottery."}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

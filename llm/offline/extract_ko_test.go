@@ -41,6 +41,7 @@ func TestExtractKorean(t *testing.T) {
 			[]wantFact{{"에어팟", "IS_OUT_OF_STOCK", "품절", S, "ref", "2024-12-25", "에어팟은 품절이다 (2024-12-25까지)."}}},
 		{"씨 subject", "수아 씨는 부산에 살아요.", []wantFact{{"수아", "LIVES_IN", "부산", S, "ref", "", "수아는 부산에 산다."}}},
 		{"다녀왔어요", "작년에 제주도에 다녀왔어요.", []wantFact{{"지훈", "VISITED", "제주도", "event", "2023-01-01", "", ""}}},
+		{"time word is no product", "요즘은 다 품절이에요.", nil},
 		{"question", "카카오에서 일해요?", nil},
 		{"negation", "카카오에서 일하지 않아요.", nil},
 		{"adjective 좋아요", "사람들이 좋아요. 어제 팀 회식도 했어요.", nil},

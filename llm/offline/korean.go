@@ -168,7 +168,7 @@ func koMatches(text string) []koMatch {
 	var out []koMatch
 	end := 0
 	for _, c := range all {
-		if c.start >= end && !koFirstPronoun[c.obj] && !koStop[c.obj] {
+		if c.start >= end && !koFirstPronoun[c.obj] && !koStop[c.obj] && !koStop[c.subj] && !koFirstPronoun[c.subj] {
 			out = append(out, c.koMatch)
 			end = c.end
 		}

@@ -80,7 +80,7 @@ func npAfter(s string) (string, string) {
 	for ; i < len(fields) && len(parts) < 4; i++ {
 		w := fields[i]
 		core := strings.ToLower(strings.TrimRight(w, ",.;:!?)\"”"))
-		if core == "" || npStop[core] || stopCaps[core] || isNumber(core) {
+		if !hasLetter(core) || len(parts) > 0 && isCapitalised(w) || npStop[core] || stopCaps[core] || isNumber(core) {
 			break
 		}
 		parts = append(parts, core)
@@ -101,3 +101,6 @@ func titleWords(s string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// hasLetter reports whether s contains a letter.
+func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }

@@ -45,11 +45,15 @@ var skippable = set(`also now still just recently finally currently actually rea
 var npStop = set(`over than to in on at for with from by since until till during because when
 	while instead rather more most now these those lately anymore too so very really a an the
 	lot nowadays again every each and or but as today yesterday tomorrow tonight this next last
-	better best much if though although ever all either is are was were be it`)
+	better best much if though although ever all either is are was were be it even still
+	also just`)
 
 // articles are dropped from the start of a noun phrase.
-var articles = set(`the a an my our your his her their some`)
+var articles = set(`the a an my our your his her their some those these`)
 
 // objectPronouns cannot be the object of a fact.
 var objectPronouns = set(`it this that them him her you me us everything anything something
-	to nothing one`)
+	to nothing one everywhere anywhere somewhere here there`)
+
+// auxVerbs are verbs that make no plan on their own ("I'll have.").
+var auxVerbs = set(`have has be do does get go`)

@@ -164,7 +164,9 @@ func TestRunOnlyValid(t *testing.T) {
 // failingLLM fails every call.
 type failingLLM struct{}
 
-func (failingLLM) Call(context.Context, string, string, any, any) error { return errors.New("llm down") }
+func (failingLLM) Call(context.Context, string, string, any, any) error {
+	return errors.New("llm down")
+}
 
 func TestRunLLMErrorWritesNothing(t *testing.T) {
 	env, _ := testEnv(t)
@@ -178,5 +180,19 @@ func TestRunLLMErrorWritesNothing(t *testing.T) {
 	}
 	if _, ok, err := env.Store.Fingerprint(context.Background(), Stage, "g2"); err != nil || ok {
 		t.Errorf("unit recorded after a failure (ok=%v, err=%v)", ok, err)
+	}
+}
+
+func TestCountByGroup(t *testing.T) {
+	env, _ := testEnv(t)
+	twoCliques().write(t, env, "v1")
+	triangle().write(t, env, "v1")
+	runStage(t, env, StageOptions{})
+	got, err := CountByGroup(context.Background(), env.Store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int{"g1": 2, "g2": 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CountByGroup = %v, want %v", got, want)
 	}
 }

@@ -48,7 +48,7 @@ const (
 // communities smaller than MinSize get -1. The result depends only on n, the multiset of edges
 // and the options, not on the order of edges. It does depend on the numbering of the nodes
 // (visiting order, ties), so callers number nodes canonically: the stage numbers entities in
-// uuid order (see Partition). It panics when an endpoint is outside 0..n-1 or n does not fit in
+// uuid order. It panics when an endpoint is outside 0..n-1 or n does not fit in
 // an int32.
 func Propagate(n int, edges []Edge, opts Options) []int32 {
 	labels, _ := propagate(n, edges, opts)

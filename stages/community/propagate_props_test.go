@@ -3,7 +3,6 @@ package community
 import (
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"testing"
 )
 
@@ -93,70 +92,6 @@ func TestPropagateConvergesToFixedPoint(t *testing.T) {
 	}
 }
 
-// TestPropagateOscillating runs graphs on which synchronous propagation (every node updated from
-// the previous sweep's labels) cycles forever, and requires the asynchronous run to stop at a
-// fixed point within a few sweeps.
-func TestPropagateOscillating(t *testing.T) {
-	tests := []struct {
-		name  string
-		n     int
-		edges []Edge
-	}{
-		{"two nodes joined by several facts", 2, []Edge{{0, 1, 1}, {1, 0, 1}, {0, 1, 1}}},
-		{"complete bipartite K3,3", 6, []Edge{{0, 3, 1}, {0, 4, 1}, {0, 5, 1}, {1, 3, 1}, {1, 4, 1},
-			{1, 5, 1}, {2, 3, 1}, {2, 4, 1}, {2, 5, 1}}},
-		{"complete bipartite K2,4 with weights", 6, []Edge{{0, 2, 2}, {0, 3, 1}, {0, 4, 1}, {0, 5, 1},
-			{1, 2, 1}, {1, 3, 2}, {1, 4, 1}, {1, 5, 1}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			g := buildCSR(tt.n, tt.edges)
-			if !synchronousCycles(g, 20) {
-				t.Fatal("synchronous propagation settles on this graph; the test needs one where it cycles")
-			}
-			labels, sweeps := propagate(tt.n, tt.edges, Options{})
-			if sweeps > 4 {
-				t.Errorf("took %d sweeps", sweeps)
-			}
-			if len(Groups(labels)) != 1 {
-				t.Errorf("labels %v, want one community", labels)
-			}
-		})
-	}
-}
-
-// synchronousCycles runs synchronous propagation with the same vote and tie rule from singleton
-// labels and reports whether it revisits an earlier labelling, other than the last one, within
-// the given number of steps.
-func synchronousCycles(g csr, steps int) bool {
-	history := [][]int32{identity(len(g.off) - 1)}
-	for range steps {
-		prev := history[len(history)-1]
-		next := synchronousStep(g, prev)
-		if reflect.DeepEqual(prev, next) {
-			return false
-		}
-		for _, h := range history {
-			if reflect.DeepEqual(h, next) {
-				return true
-			}
-		}
-		history = append(history, next)
-	}
-	return false
-}
-
-// synchronousStep updates every node from the labels prev of the previous step.
-func synchronousStep(g csr, prev []int32) []int32 {
-	next := make([]int32, len(prev))
-	for u := range prev {
-		s := newSweeper(g, g.w, slices.Clone(prev))
-		s.visit(int32(u))
-		next[u] = s.labels[u]
-	}
-	return next
-}
-
 // TestPropagatePlantedPartition checks that most planted blocks are found, each mostly whole and
 // mostly alone in its community.
 func TestPropagatePlantedPartition(t *testing.T) {
@@ -196,5 +131,34 @@ func TestPropagatePlantedPartition(t *testing.T) {
 	}
 	if share := float64(pure) / n; share < 0.95 {
 		t.Errorf("only %.3f of nodes belong to the majority block of their community, want ≥ 0.95", share)
+	}
+}
+
+// TestPropagateActiveSetChangesNothing compares Propagate with a reference that visits every
+// node in every sweep: skipping nodes whose neighbours did not change must give the same labels
+// after the same number of sweeps.
+func TestPropagateActiveSetChangesNothing(t *testing.T) {
+	for seed := range uint64(8) {
+		edges, n := plantedPartition(rand.New(rand.NewPCG(seed, 21)), 800, 16, 3000)
+		got, sweeps := propagate(n, edges, Options{})
+		g := buildCSR(n, edges)
+		want, refSweeps := identity(n), 0
+		for _, w := range [][]float32{embeddedWeights(g), g.w} {
+			s := newSweeper(g, w, want)
+			for {
+				refSweeps++
+				for u := range s.active {
+					s.active[u] = true
+				}
+				if !s.sweep() {
+					break
+				}
+			}
+		}
+		splitDisconnected(g, want)
+		canonicalize(want, 1)
+		if !reflect.DeepEqual(got, want) || sweeps != refSweeps {
+			t.Fatalf("seed %d: %d sweeps and labels differ from the full-sweep reference (%d sweeps)", seed, sweeps, refSweeps)
+		}
 	}
 }

@@ -1,0 +1,45 @@
+// Package offline answers backfill's own LLM prompts without a model: NewHandler returns an
+// http.Handler serving POST …/chat/completions and POST …/embeddings in the OpenAI wire format.
+// It backs `llm.provider: offline` (in process, through llm.NewInProcessHTTPClient) and the
+// `backfill llm-stub` server that the demo, the tests and the benchmarks run against.
+//
+// Its answers are a deterministic, rule-based BASELINE FOR MECHANICS, NOT A MEASURE OF
+// EXTRACTION QUALITY: a lexicon of common predicates in English and Korean, capitalised names,
+// quoted names and a few JSON record fields. Anything outside those rules is silently missed.
+//
+// Contract:
+//   - Chat requests name their task in response_format.json_schema.name (the llm.Task*
+//     constants); any other name is HTTP 400 with an OpenAI-style error body (code
+//     "unknown_task"). The task input is the JSON between the last llm.InputFence and the closing
+//     "\n```" of the last user message that has one (later user messages, such as a validation
+//     error fed back by the client, are skipped). The answer is a JSON string in
+//     choices[0].message.content matching the task's output type, finish_reason "stop", with
+//     usage estimated as ceil(bytes/4) of all prompt messages and of the answer.
+//   - The same request always gets the same answer, byte for byte.
+//   - Embeddings come from embed.Hashing with the requested dimensions (Options.Dims, then 256,
+//     when absent); input is a string or a list of strings.
+//   - Paths are matched by suffix, so base URLs with or without /v1 work.
+//
+// The rules, per task:
+//   - extract_graph: the speaker is always an entity ("Person" when the ontology has it, else
+//     "Entity"). Facts come from predicate patterns (WORKS_AT, MEMBER_OF_TEAM, LIVES_IN, PREFERS,
+//     VISITED, IS_OUT_OF_STOCK, PLANS_TO in English and Korean) and, for JSON records, from fields
+//     (plan → HAS_PLAN, status → IS_OUT_OF_STOCK or HAS_STATUS, company → WORKS_AT, city →
+//     LOCATED_IN, manager → MANAGED_BY). First-person subjects and omitted subjects are the
+//     speaker (or the latest previous speaker); pronouns and common nouns give no fact. Dates
+//     are resolved against the reference time's UTC calendar day and follow DESIGN §6.4: a
+//     present state is valid from its stated start or the reference time; "left …"/"used to …"
+//     close a fact (invalid_at); a state "until <date>" ends then; plans, promises and deadlines
+//     are valid from the reference time with their date kept in the sentence; nothing starts
+//     after it was said except a record's future effective date (scheduled_state). The
+//     ontology's entity types only name the types of speakers, people, organisations, places,
+//     teams, plans, products and stores; its edge types are ignored.
+//   - judge_fact: reads subject and object back from the sentence forms in templates.go. A
+//     duplicate has the same normalised sentence, or the same predicate, subject, object and end.
+//     A contradiction has the same functional predicate, the same subject, a different object and
+//     intervals that can overlap; preferences contradict only when the new one names the old
+//     object ("coffee over tea") or the same favourite category.
+//   - summarize_entities joins an entity's facts (≤ 250 runes, cut at a word); merge_summaries
+//     joins two summaries without repeated sentences (≤ 400 runes); name_community names the
+//     three most frequent names of the summary ("Kakao, Naver and Jiyoung").
+package offline

@@ -1,0 +1,106 @@
+package memgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// executor runs statements against the database. boltExec is the real one; tests use a fake.
+type executor interface {
+	// exec runs a write: AutoCommit statements in an auto-commit transaction (session.Run),
+	// the others in an explicit transaction that it commits.
+	exec(ctx context.Context, st Statement, params map[string]any) error
+	// query runs a read in an auto-commit transaction and calls fn with each record's values in
+	// RETURN order.
+	query(ctx context.Context, cypher string, params map[string]any, fn func([]any) error) error
+	close(ctx context.Context) error
+}
+
+// boltExec talks Bolt through the Neo4j Go driver.
+type boltExec struct {
+	driver   neo4j.DriverWithContext
+	database string
+}
+
+// dial creates a driver for uri. Empty user and password mean no authentication.
+func dial(uri, user, password, database string) (*boltExec, error) {
+	auth := neo4j.NoAuth()
+	if user != "" || password != "" {
+		auth = neo4j.BasicAuth(user, password, "")
+	}
+	drv, err := neo4j.NewDriverWithContext(uri, auth, func(c *neo4j.Config) {
+		c.UserAgent = "backfill"
+		c.MaxConnectionPoolSize = 8
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating bolt driver for %s: %w", uri, err)
+	}
+	return &boltExec{driver: drv, database: database}, nil
+}
+
+func (b *boltExec) session(ctx context.Context, mode neo4j.AccessMode) neo4j.SessionWithContext {
+	return b.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: mode, DatabaseName: b.database})
+}
+
+func (b *boltExec) exec(ctx context.Context, st Statement, params map[string]any) error {
+	return cancelled(ctx, b.run(ctx, st, params))
+}
+
+// cancelled makes an error the driver returned after ctx ended wrap ctx.Err(), so callers see
+// context.Canceled (the driver's own cancellation errors do not wrap it).
+func cancelled(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%w: %w", ctx.Err(), err)
+	}
+	return err
+}
+
+func (b *boltExec) run(ctx context.Context, st Statement, params map[string]any) error {
+	sess := b.session(ctx, neo4j.AccessModeWrite)
+	defer sess.Close(ctx)
+	if st.AutoCommit {
+		res, err := sess.Run(ctx, st.Cypher, params)
+		if err != nil {
+			return err
+		}
+		_, err = res.Consume(ctx)
+		return err
+	}
+	tx, err := sess.BeginTransaction(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Close(ctx) // rolls back unless committed
+	res, err := tx.Run(ctx, st.Cypher, params)
+	if err != nil {
+		return err
+	}
+	if _, err := res.Consume(ctx); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+func (b *boltExec) query(ctx context.Context, cypher string, params map[string]any, fn func([]any) error) error {
+	return cancelled(ctx, b.read(ctx, cypher, params, fn))
+}
+
+func (b *boltExec) read(ctx context.Context, cypher string, params map[string]any, fn func([]any) error) error {
+	sess := b.session(ctx, neo4j.AccessModeRead)
+	defer sess.Close(ctx)
+	res, err := sess.Run(ctx, cypher, params)
+	if err != nil {
+		return err
+	}
+	for res.Next(ctx) {
+		if err := fn(res.Record().Values); err != nil {
+			return err
+		}
+	}
+	return res.Err()
+}
+
+func (b *boltExec) close(ctx context.Context) error { return b.driver.Close(ctx) }

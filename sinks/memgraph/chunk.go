@@ -1,0 +1,171 @@
+package memgraph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/sinks"
+)
+
+// chunk is a run of whole groups written together and then settled: it remembers the uuid of
+// every node and relationship written, per label or type, and the extra labels of each entity.
+type chunk struct {
+	groups []string
+	keep   map[string]map[string]bool // label or type → uuids written
+	labels map[string][]string        // entity uuid → extra labels written
+	rows   int
+}
+
+func newChunk() *chunk {
+	return &chunk{keep: map[string]map[string]bool{}, labels: map[string][]string{}}
+}
+
+func (c *chunk) add(kind, uuid string) {
+	if c.keep[kind] == nil {
+		c.keep[kind] = map[string]bool{}
+	}
+	c.keep[kind][uuid] = true
+	c.rows++
+}
+
+// reservedLabels may not be custom entity labels: their counts would mix with other nodes.
+var reservedLabels = []string{LabelEpisodic, LabelCommunity}
+
+// chunks writes groups chunk by chunk; each chunk is flushed, settled and passed to done.
+func (l *Loader) chunks(ctx context.Context, src GroupSource, groups []string, done func(context.Context, []string) error) error {
+	w := newWriter(l)
+	c := newChunk()
+	stmts := map[string]string{}
+	end := func() error {
+		if len(c.groups) == 0 {
+			return nil
+		}
+		if err := w.flush(ctx); err != nil {
+			return err
+		}
+		if err := l.settle(ctx, c); err != nil {
+			return err
+		}
+		l.res.Groups += len(c.groups)
+		if err := done(ctx, c.groups); err != nil {
+			return fmt.Errorf("recording loaded groups: %w", err)
+		}
+		c = newChunk()
+		return nil
+	}
+	for _, g := range groups {
+		c.groups = append(c.groups, g)
+		if err := l.writeGroup(ctx, w, c, stmts, src, g); err != nil {
+			return fmt.Errorf("writing group %s: %w", g, err)
+		}
+		if c.rows >= l.o.ChunkRows || len(c.groups) >= maxChunkGroups {
+			if err := end(); err != nil {
+				return err
+			}
+		}
+	}
+	return end()
+}
+
+// stmt builds a statement once per text key.
+func (l *Loader) stmt(cache map[string]string, key string, build func() (string, error)) (string, error) {
+	if s, ok := cache[key]; ok {
+		return s, nil
+	}
+	s, err := build()
+	if err != nil {
+		return "", err
+	}
+	cache[key] = s
+	return s, nil
+}
+
+// writeGroup queues every node of group, then every relationship.
+func (l *Loader) writeGroup(ctx context.Context, w *writer, c *chunk, stmts map[string]string, src GroupSource, group string) error {
+	d := l.o.Dialect
+	v := view{src: src, group: group}
+	edges, err := sinks.EntityEdges(ctx, v)
+	if err != nil {
+		return err
+	}
+	node := func(kind, uuid, stmt string, row Row) error {
+		c.add(kind, uuid)
+		return w.node(ctx, stmt, row)
+	}
+	edge := func(kind, uuid, stmt string, row Row) error {
+		c.add(kind, uuid)
+		return w.edge(ctx, stmt, row)
+	}
+	episode, err := l.stmt(stmts, "episode", func() (string, error) { return EpisodeMerge(d) })
+	if err != nil {
+		return err
+	}
+	if err := v.Episodes(ctx, func(e graph.Episode) error {
+		return node(LabelEpisodic, e.UUID, episode, EpisodeRow(e, edges[e.UUID]))
+	}); err != nil {
+		return fmt.Errorf("writing episodes: %w", err)
+	}
+	if err := v.Entities(ctx, func(e graph.Entity) error {
+		labels := EntityLabels(e)
+		for _, r := range reservedLabels {
+			if slices.Contains(labels, r) {
+				return fmt.Errorf("entity %s: label %s is reserved", e.UUID, r)
+			}
+		}
+		s, err := l.stmt(stmts, "entity:"+strings.Join(labels, ":"), func() (string, error) { return EntityMerge(d, labels) })
+		if err != nil {
+			return fmt.Errorf("entity %s: %w", e.UUID, err)
+		}
+		c.labels[e.UUID] = labels
+		return node(LabelEntity, e.UUID, s, EntityRow(e))
+	}); err != nil {
+		return fmt.Errorf("writing entities: %w", err)
+	}
+	community, err := l.stmt(stmts, "community", func() (string, error) { return CommunityMerge(d) })
+	if err != nil {
+		return err
+	}
+	if err := v.Communities(ctx, func(x graph.Community) error {
+		return node(LabelCommunity, x.UUID, community, CommunityRow(x))
+	}); err != nil {
+		return fmt.Errorf("writing communities: %w", err)
+	}
+	return l.writeEdges(ctx, v, stmts, edge)
+}
+
+// writeEdges queues the RELATES_TO, MENTIONS and HAS_MEMBER rows of one group.
+func (l *Loader) writeEdges(ctx context.Context, v view, stmts map[string]string, edge func(kind, uuid, stmt string, row Row) error) error {
+	d := l.o.Dialect
+	fact, err := l.stmt(stmts, "fact", func() (string, error) { return FactMerge(d) })
+	if err != nil {
+		return err
+	}
+	mention, err := l.stmt(stmts, "mention", func() (string, error) { return MentionMerge(d) })
+	if err != nil {
+		return err
+	}
+	member, err := l.stmt(stmts, "has_member", func() (string, error) { return HasMemberMerge(d) })
+	if err != nil {
+		return err
+	}
+	if err := v.Facts(ctx, func(f graph.Fact) error { return edge(TypeRelatesTo, f.UUID, fact, FactRow(f)) }); err != nil {
+		return fmt.Errorf("writing facts: %w", err)
+	}
+	if err := v.Mentions(ctx, func(m graph.Mention) error { return edge(TypeMentions, m.UUID, mention, MentionRow(m)) }); err != nil {
+		return fmt.Errorf("writing mentions: %w", err)
+	}
+	if err := v.Communities(ctx, func(x graph.Community) error {
+		for _, r := range HasMemberRows(x) {
+			if err := edge(TypeHasMember, r[KeyUUID].(string), member, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("writing community members: %w", err)
+	}
+	return nil
+}

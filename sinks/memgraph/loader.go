@@ -1,0 +1,207 @@
+package memgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Loader defaults.
+const (
+	DefaultBatchSize = 500
+	DefaultChunkRows = 20_000
+	maxChunkGroups   = 1000
+)
+
+// Progress receives the loader's progress in rows; stages.Progress satisfies it.
+type Progress interface {
+	Start(stage string, total int)
+	Add(n int)
+	Done()
+}
+
+// Options configures a Loader.
+type Options struct {
+	Dialect  Dialect
+	URI      string // bolt://host:port (a standalone Memgraph rejects neo4j:// routing)
+	Username string // empty username and password: no authentication
+	Password string
+	Database string // empty: the server's default database
+
+	BatchSize      int  // rows per UNWIND transaction; 0 means DefaultBatchSize
+	ChunkRows      int  // rows after which a chunk of groups is settled; 0 means DefaultChunkRows
+	Analytical     bool // Memgraph only: load in IN_MEMORY_ANALYTICAL storage mode (see the package doc)
+	VectorDims     int  // embedding dimensions for the vector indexes; 0 creates none
+	VectorCapacity int  // Memgraph vector index capacity; 0 means DefaultVectorCapacity
+
+	MaxAttempts int           // tries per transaction; 0 means DefaultMaxAttempts
+	RetryBase   time.Duration // first backoff; 0 means DefaultRetryBase
+	Progress    Progress      // rows written; nil means none
+	Log         *slog.Logger  // nil means slog.Default()
+}
+
+func (o *Options) defaults() error {
+	if _, err := ParseDialect(string(o.Dialect)); err != nil {
+		return err
+	}
+	if o.Analytical && o.Dialect != Memgraph {
+		return errors.New("analytical mode needs the memgraph dialect")
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = DefaultBatchSize
+	}
+	if o.ChunkRows <= 0 {
+		o.ChunkRows = DefaultChunkRows
+	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = DefaultMaxAttempts
+	}
+	if o.RetryBase <= 0 {
+		o.RetryBase = DefaultRetryBase
+	}
+	if o.Progress == nil {
+		o.Progress = noProgress{}
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	return nil
+}
+
+type noProgress struct{}
+
+func (noProgress) Start(string, int) {}
+func (noProgress) Add(int)           {}
+func (noProgress) Done()             {}
+
+// Result is what a Load did.
+type Result struct {
+	Groups        int            `json:"groups"`         // groups loaded
+	Nodes         int            `json:"nodes"`          // node rows written
+	Edges         int            `json:"edges"`          // relationship rows written
+	Deleted       int            `json:"deleted"`        // stale nodes and relationships removed
+	LabelsRemoved int            `json:"labels_removed"` // stale entity labels removed
+	Batches       int            `json:"batches"`        // write transactions committed
+	Retries       int            `json:"retries"`        // transactions tried again after a transient error
+	Counts        map[string]int `json:"counts"`         // per label ("Entity", "Entity:Person") and type, after the load
+	Seconds       float64        `json:"seconds"`
+}
+
+// Loader writes groups of the graph into Memgraph or Neo4j over Bolt.
+type Loader struct {
+	o   Options
+	ex  executor
+	res Result
+}
+
+// Open validates o and connects to the database.
+func Open(ctx context.Context, o Options) (*Loader, error) {
+	if err := o.defaults(); err != nil {
+		return nil, fmt.Errorf("opening loader: %w", err)
+	}
+	ex, err := dial(o.URI, o.Username, o.Password, o.Database)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loader{o: o, ex: ex}
+	err = l.retrier().do(ctx, func(ctx context.Context) error { return ex.driver.VerifyConnectivity(ctx) })
+	if err != nil {
+		ex.close(ctx)
+		return nil, fmt.Errorf("connecting to %s: %w", o.URI, err)
+	}
+	return l, nil
+}
+
+// Close closes the connections.
+func (l *Loader) Close(ctx context.Context) error { return l.ex.close(ctx) }
+
+func (l *Loader) retrier() retrier {
+	return retrier{attempts: l.o.MaxAttempts, base: l.o.RetryBase, onRetry: func(attempt int, err error) {
+		l.res.Retries++
+		l.o.Log.Warn("retrying after a transient error", "attempt", attempt, "err", err)
+	}}
+}
+
+// Load writes the given groups of src: schema (PreLoad), with Options.Analytical the switch to
+// analytical storage, then the groups chunk by chunk (nodes, relationships, then settle: stale
+// elements deleted, stale labels removed, counts verified), with Options.Analytical the
+// snapshot and the switch back, and PostLoad. done is called with the groups of each chunk once
+// it is verified (in analytical mode: once the snapshot is taken); it may be nil.
+func (l *Loader) Load(ctx context.Context, src GroupSource, groups []string, done func(ctx context.Context, groups []string) error) (Result, error) {
+	start := time.Now()
+	l.res = Result{Counts: map[string]int{}}
+	groups = slices.Clone(groups)
+	slices.Sort(groups)
+	groups = slices.Compact(groups)
+	l.o.Progress.Start("load", -1)
+	defer l.o.Progress.Done()
+	err := l.load(ctx, src, groups, done)
+	l.res.Seconds = time.Since(start).Seconds()
+	if err != nil {
+		return l.res, fmt.Errorf("loading into %s: %w", l.o.Dialect, err)
+	}
+	return l.res, nil
+}
+
+func (l *Loader) load(ctx context.Context, src GroupSource, groups []string, done func(context.Context, []string) error) error {
+	if done == nil {
+		done = func(context.Context, []string) error { return nil }
+	}
+	if err := l.schema(ctx, PreLoad(l.o.Dialect, SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity})); err != nil {
+		return err
+	}
+	bulk := l.o.Analytical && len(groups) > 0
+	var settled []string // in bulk mode, groups waiting for the snapshot
+	finish := done
+	if bulk {
+		if err := l.schema(ctx, BulkBegin(l.o.Dialect)); err != nil {
+			return err
+		}
+		finish = func(_ context.Context, gs []string) error { settled = append(settled, gs...); return nil }
+	}
+	err := l.chunks(ctx, src, groups, finish)
+	if bulk {
+		if err != nil {
+			l.leaveBulk()
+			return err
+		}
+		if err := l.schema(ctx, BulkEnd(l.o.Dialect)); err != nil {
+			return err
+		}
+		err = done(ctx, settled)
+	}
+	if err != nil {
+		return err
+	}
+	return l.schema(ctx, PostLoad(l.o.Dialect))
+}
+
+// leaveBulk switches a failed analytical load back to transactional storage, best effort.
+func (l *Loader) leaveBulk() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	end := BulkEnd(l.o.Dialect)
+	if err := l.ex.exec(ctx, end[len(end)-1], nil); err != nil {
+		l.o.Log.Error("switching back to transactional storage after a failed load", "err", err)
+	}
+}
+
+// schema runs schema statements. On Memgraph, which has no IF NOT EXISTS for text indexes and
+// constraints, an "already exists" error means the statement ran before and is ignored.
+func (l *Loader) schema(ctx context.Context, sts []Statement) error {
+	for _, st := range sts {
+		err := l.retrier().do(ctx, func(ctx context.Context) error { return l.ex.exec(ctx, st, nil) })
+		if err != nil && l.o.Dialect == Memgraph && strings.Contains(strings.ToLower(err.Error()), "already exists") {
+			l.o.Log.Debug("schema element exists", "statement", st.Cypher)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("running %q: %w", st.Cypher, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,334 @@
+package memgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/testenv"
+	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/sinkstest"
+)
+
+// neo4jDB connects to the test server, holding it exclusively, and empties it.
+func neo4jDB(t *testing.T) (string, neo4j.DriverWithContext) {
+	t.Helper()
+	uri := testenv.Neo4jExclusive(t)
+	drv, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { drv.Close(context.Background()) })
+	clearDB(t, drv)
+	return uri, drv
+}
+
+func clearDB(t *testing.T, drv neo4j.DriverWithContext) {
+	t.Helper()
+	if _, err := neo4j.ExecuteQuery(t.Context(), drv, "MATCH (n) DETACH DELETE n", nil, neo4j.EagerResultTransformer); err != nil {
+		t.Fatalf("clearing the database: %v", err)
+	}
+}
+
+// load runs one Load of src (every group) with small batches and fails t on error.
+func load(t *testing.T, uri string, src sinks.Source, o Options) Result {
+	t.Helper()
+	res, err := loadErr(t.Context(), t, uri, src, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func loadErr(ctx context.Context, t *testing.T, uri string, src sinks.Source, o Options) (Result, error) {
+	t.Helper()
+	o.Dialect, o.URI = Neo4j, uri
+	if o.VectorDims == 0 {
+		o.VectorDims = 3
+	}
+	l, err := Open(t.Context(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close(context.Background())
+	groups, err := SourceGroups(t.Context(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Load(ctx, Filter(src), groups, nil)
+}
+
+// snapshot renders the whole database as sorted text: every node with its labels and
+// properties, every relationship with its type, endpoints and properties. Values are printed
+// with their Go types, so a time in another zone or a list of another element type shows.
+func snapshot(t *testing.T, drv neo4j.DriverWithContext) string {
+	t.Helper()
+	var lines []string
+	q := func(cypher string, line func(*neo4j.Record) string) {
+		res, err := neo4j.ExecuteQuery(t.Context(), drv, cypher, nil, neo4j.EagerResultTransformer)
+		if err != nil {
+			t.Fatalf("%s: %v", cypher, err)
+		}
+		for _, r := range res.Records {
+			lines = append(lines, line(r))
+		}
+	}
+	q("MATCH (n) RETURN labels(n) AS l, properties(n) AS p", func(r *neo4j.Record) string {
+		l, _ := r.Get("l")
+		p, _ := r.Get("p")
+		labels := fmt.Sprint(l)
+		return fmt.Sprintf("node %v %s %s", p.(map[string]any)["uuid"], labels, props(p.(map[string]any)))
+	})
+	q("MATCH (a)-[r]->(b) RETURN type(r) AS t, a.uuid AS a, b.uuid AS b, properties(r) AS p", func(r *neo4j.Record) string {
+		typ, _ := r.Get("t")
+		a, _ := r.Get("a")
+		b, _ := r.Get("b")
+		p, _ := r.Get("p")
+		return fmt.Sprintf("rel %v %v %v->%v %s", p.(map[string]any)["uuid"], typ, a, b, props(p.(map[string]any)))
+	})
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+func props(p map[string]any) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		v := p[k]
+		if tm, ok := v.(time.Time); ok {
+			v = tm.Format(time.RFC3339Nano) + "@" + tm.Location().String()
+		}
+		fmt.Fprintf(&b, " %s=%T:%v", k, p[k], v)
+	}
+	return b.String()
+}
+
+func TestNeo4jLoadReadBack(t *testing.T) {
+	uri, drv := neo4jDB(t)
+	src := sinkstest.Sample()
+	res := load(t, uri, src, Options{BatchSize: 2})
+	want := map[string]int{"Episodic": 3, "Entity": 4, "Entity:Location": 2, "Entity:Person": 1, "Community": 1,
+		"RELATES_TO": 2, "MENTIONS": 3, "HAS_MEMBER": 2}
+	if !reflect.DeepEqual(res.Counts, want) {
+		t.Errorf("counts = %v, want %v", res.Counts, want)
+	}
+	if res.Nodes != 8 || res.Edges != 7 || res.Groups != 2 || res.Deleted != 0 {
+		t.Errorf("result = %+v", res)
+	}
+	// Every property reads back as written: compare each node and relationship with its row.
+	ctx := t.Context()
+	edges, err := sinks.EntityEdges(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []Row
+	_ = src.Episodes(ctx, func(e graph.Episode) error { rows = append(rows, EpisodeRow(e, edges[e.UUID])); return nil })
+	_ = src.Entities(ctx, func(e graph.Entity) error { rows = append(rows, EntityRow(e)); return nil })
+	_ = src.Communities(ctx, func(c graph.Community) error { rows = append(rows, CommunityRow(c)); return nil })
+	_ = src.Facts(ctx, func(f graph.Fact) error { rows = append(rows, FactRow(f)); return nil })
+	_ = src.Mentions(ctx, func(m graph.Mention) error { rows = append(rows, MentionRow(m)); return nil })
+	for _, row := range rows {
+		uuid := row[KeyUUID].(string)
+		cypher := "MATCH (n {uuid: $u}) RETURN properties(n) AS p"
+		if _, edge := row[KeySource]; edge {
+			cypher = "MATCH ()-[n {uuid: $u}]->() RETURN properties(n) AS p"
+		}
+		got, err := neo4j.ExecuteQuery(ctx, drv, cypher, map[string]any{"u": uuid}, neo4j.EagerResultTransformer)
+		if err != nil || len(got.Records) != 1 {
+			t.Fatalf("reading %s: %v (%d records)", uuid, err, len(got.Records))
+		}
+		p, _ := got.Records[0].Get("p")
+		if diff := compareProps(row[KeyProps].(Row), p.(map[string]any)); diff != "" {
+			t.Errorf("%s: %s", uuid, diff)
+		}
+	}
+	// Labels of the custom entity types.
+	got, err := neo4j.ExecuteQuery(ctx, drv, "MATCH (n:Entity:Person) RETURN n.name AS name, labels(n) AS l", nil, neo4j.EagerResultTransformer)
+	if err != nil || len(got.Records) != 1 {
+		t.Fatalf("person: %v", err)
+	}
+	if l, _ := got.Records[0].Get("l"); fmt.Sprint(l) != "[Entity Person]" {
+		t.Errorf("labels = %v", l)
+	}
+	checkIndexes(t, drv)
+}
+
+// compareProps reports the first difference between the row's props and the stored ones:
+// times must come back as the same instant in UTC, lists element by element.
+func compareProps(want Row, got map[string]any) string {
+	if len(want) != len(got) {
+		return fmt.Sprintf("%d properties stored, %d written: %v", len(got), len(want), got)
+	}
+	for k, w := range want {
+		g := got[k]
+		switch w := w.(type) {
+		case time.Time:
+			gt, ok := g.(time.Time)
+			if !ok || !gt.Equal(w) || gt.Location().String() != "UTC" {
+				return fmt.Sprintf("%s = %#v, want %v in UTC", k, g, w)
+			}
+		case []float64, []string, []int64, []bool:
+			gl, ok := g.([]any)
+			wv := reflect.ValueOf(w)
+			if !ok || len(gl) != wv.Len() {
+				return fmt.Sprintf("%s = %#v, want %v", k, g, w)
+			}
+			for i := range gl {
+				if !reflect.DeepEqual(gl[i], wv.Index(i).Interface()) {
+					return fmt.Sprintf("%s[%d] = %#v, want %#v", k, i, gl[i], wv.Index(i).Interface())
+				}
+			}
+		default:
+			if !reflect.DeepEqual(g, w) {
+				return fmt.Sprintf("%s = %#v, want %#v", k, g, w)
+			}
+		}
+	}
+	return ""
+}
+
+// checkIndexes requires every Graphiti index name and our vector indexes to be online.
+func checkIndexes(t *testing.T, drv neo4j.DriverWithContext) {
+	t.Helper()
+	res, err := neo4j.ExecuteQuery(t.Context(), drv, "SHOW INDEXES YIELD name, type, state RETURN name, type, state", nil, neo4j.EagerResultTransformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]string{}
+	for _, r := range res.Records {
+		n, _ := r.Get("name")
+		typ, _ := r.Get("type")
+		st, _ := r.Get("state")
+		have[n.(string)] = typ.(string) + "/" + st.(string)
+	}
+	for _, ix := range slices.Concat(rangeIndexes, textIndexes, vectorIndexes) {
+		if !strings.HasSuffix(have[ix.name], "/ONLINE") {
+			t.Errorf("index %s: %q, want an online index", ix.name, have[ix.name])
+		}
+	}
+	for _, ix := range textIndexes {
+		if !strings.HasPrefix(have[ix.name], "FULLTEXT/") {
+			t.Errorf("index %s is %s, want FULLTEXT", ix.name, have[ix.name])
+		}
+	}
+	for _, ix := range vectorIndexes {
+		if !strings.HasPrefix(have[ix.name], "VECTOR/") {
+			t.Errorf("index %s is %s, want VECTOR", ix.name, have[ix.name])
+		}
+	}
+}
+
+func TestNeo4jLoadTwiceAndKilled(t *testing.T) {
+	uri, drv := neo4jDB(t)
+	load(t, uri, sinkstest.Sample(), Options{BatchSize: 2})
+	clean := snapshot(t, drv)
+	if again := load(t, uri, sinkstest.Sample(), Options{BatchSize: 3}); again.Deleted != 0 || again.LabelsRemoved != 0 {
+		t.Errorf("second load changed things: %+v", again)
+	}
+	if got := snapshot(t, drv); got != clean {
+		t.Errorf("loading twice changed the graph:\n%s\n---\n%s", got, clean)
+	}
+	// Kill loads at several points (cancel the context from inside the source stream, with
+	// batches in flight), then load again: the result equals the clean load.
+	// SourceGroups reads the 4 entities first; a full load streams about 22 more records.
+	for _, after := range []int{5, 9, 14, 20, 25} {
+		t.Run(fmt.Sprintf("killed after %d rows", after), func(t *testing.T) {
+			clearDB(t, drv)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			src := &cancelling{MemSource: sinkstest.Sample(), after: after, cancel: cancel}
+			if _, err := loadErr(ctx, t, uri, src, Options{BatchSize: 1}); !errors.Is(err, context.Canceled) {
+				t.Fatalf("killed load: err = %v, want context.Canceled", err)
+			}
+			partial := snapshot(t, drv)
+			if partial == clean {
+				t.Fatalf("the killed load wrote everything")
+			}
+			t.Logf("killed load left %d nodes and relationships", strings.Count(partial, "\n")+1)
+			load(t, uri, sinkstest.Sample(), Options{BatchSize: 2})
+			if got := snapshot(t, drv); got != clean {
+				t.Errorf("graph after a killed and a full load differs:\n%s\n---\n%s", got, clean)
+			}
+		})
+	}
+}
+
+// cancelling cancels a context once its streams have produced after entities, facts and
+// mentions together.
+type cancelling struct {
+	*sinks.MemSource
+	after, n int
+	cancel   func()
+}
+
+func (c *cancelling) tick() {
+	if c.n++; c.n == c.after {
+		c.cancel()
+	}
+}
+
+func (c *cancelling) Entities(ctx context.Context, fn func(graph.Entity) error) error {
+	return c.MemSource.Entities(ctx, func(e graph.Entity) error { c.tick(); return fn(e) })
+}
+
+func (c *cancelling) Facts(ctx context.Context, fn func(graph.Fact) error) error {
+	return c.MemSource.Facts(ctx, func(f graph.Fact) error { c.tick(); return fn(f) })
+}
+
+func (c *cancelling) Mentions(ctx context.Context, fn func(graph.Mention) error) error {
+	return c.MemSource.Mentions(ctx, func(m graph.Mention) error { c.tick(); return fn(m) })
+}
+
+// changed is the sample after a later run: the Lyon fact merged away, Alice retyped from
+// Person to Agent, the community recomputed with another member set (so another uuid).
+func changed() *sinks.MemSource {
+	src := sinkstest.Sample()
+	src.FactList = src.FactList[1:]
+	src.FactVersionList = src.FactVersionList[2:]
+	src.EntityList[3].Labels = []string{"Agent"}
+	c := &src.CommunityList[0]
+	c.Members = []string{src.EntityList[2].UUID, src.EntityList[3].UUID}
+	c.UUID = graph.CommunityID(c.GroupID, c.Members)
+	return src
+}
+
+func TestNeo4jLoadRemovesStale(t *testing.T) {
+	uri, drv := neo4jDB(t)
+	load(t, uri, changed(), Options{})
+	want := snapshot(t, drv)
+	clearDB(t, drv)
+	load(t, uri, sinkstest.Sample(), Options{})
+	res := load(t, uri, changed(), Options{BatchSize: 1})
+	// Deleted: the Lyon fact, the old community with its 2 HAS_MEMBER edges. Removed: Person.
+	if res.Deleted != 4 || res.LabelsRemoved != 1 {
+		t.Errorf("result = %+v, want 4 deleted and 1 label removed", res)
+	}
+	if got := snapshot(t, drv); got != want {
+		t.Errorf("incremental load differs from a clean load:\n%s\n---\n%s", got, want)
+	}
+	if res.Counts["Entity:Agent"] != 1 || res.Counts["Entity:Person"] != 0 || res.Counts["RELATES_TO"] != 1 {
+		t.Errorf("counts = %v", res.Counts)
+	}
+}
+
+func TestNeo4jLoadFailsOnMissingEndpoint(t *testing.T) {
+	uri, _ := neo4jDB(t)
+	src := sinkstest.Sample()
+	src.FactList[0].TargetUUID = graph.EntityID("user-1", "nowhere")
+	_, err := loadErr(t.Context(), t, uri, src, Options{})
+	if err == nil || !strings.Contains(err.Error(), "RELATES_TO") || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("err = %v, want a missing RELATES_TO relationship", err)
+	}
+}

@@ -1,0 +1,61 @@
+package memgraph
+
+import "fmt"
+
+// The statements below keep the loaded groups equal to the source after a load: they list what
+// the database holds for a set of groups ($groups, a list of group ids), delete what the source
+// no longer has ($uuids, a list of uuids), remove stale labels and count what is left. They read
+// the same in both dialects and go through the uuid and group_id indexes.
+
+// ListNodes lists uuid and labels of the label nodes of $groups.
+func ListNodes(d Dialect, label string) (string, error) {
+	return build(d, "UNWIND $groups AS g MATCH (n:%s {group_id: g}) RETURN n.uuid AS uuid, labels(n) AS labels", label)
+}
+
+// ListEdges lists the uuid of the relType relationships of $groups.
+func ListEdges(d Dialect, relType string) (string, error) {
+	return build(d, "UNWIND $groups AS g MATCH ()-[r:%s {group_id: g}]->() RETURN r.uuid AS uuid", relType)
+}
+
+// DeleteNodes deletes the label nodes whose uuid is in $uuids, with their relationships.
+func DeleteNodes(d Dialect, label string) (string, error) {
+	return build(d, "UNWIND $uuids AS id MATCH (n:%s {uuid: id}) DETACH DELETE n", label)
+}
+
+// DeleteEdges deletes the relType relationships whose uuid is in $uuids.
+func DeleteEdges(d Dialect, relType string) (string, error) {
+	return build(d, "UNWIND $uuids AS id MATCH ()-[r:%s {uuid: id}]->() DELETE r", relType)
+}
+
+// RemoveLabel removes label from the base nodes whose uuid is in $uuids.
+func RemoveLabel(d Dialect, base, label string) (string, error) {
+	return build(d, "UNWIND $uuids AS id MATCH (n:%s {uuid: id}) REMOVE n:%s", base, label)
+}
+
+// CountNodes counts the nodes of $groups that carry base and, when label is not empty, label.
+func CountNodes(d Dialect, base, label string) (string, error) {
+	if label == "" {
+		return build(d, "UNWIND $groups AS g MATCH (n:%s {group_id: g}) RETURN count(n) AS n", base)
+	}
+	return build(d, "UNWIND $groups AS g MATCH (n:%s:%s {group_id: g}) RETURN count(n) AS n", base, label)
+}
+
+// CountEdges counts the relType relationships of $groups.
+func CountEdges(d Dialect, relType string) (string, error) {
+	return build(d, "UNWIND $groups AS g MATCH ()-[r:%s {group_id: g}]->() RETURN count(r) AS n", relType)
+}
+
+// build checks the dialect and the identifiers, then formats the statement.
+func build(d Dialect, format string, ids ...string) (string, error) {
+	if _, err := ParseDialect(string(d)); err != nil {
+		return "", fmt.Errorf("building statement: %w", err)
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		if !ValidIdentifier(id) {
+			return "", fmt.Errorf("building statement: invalid identifier %q", id)
+		}
+		args[i] = id
+	}
+	return fmt.Sprintf(format, args...), nil
+}

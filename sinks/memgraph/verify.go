@@ -1,0 +1,87 @@
+package memgraph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// count is one label or type to count after a chunk, with the rows written for it.
+type count struct {
+	key  string // "Entity", "Entity:Person", "RELATES_TO"
+	stmt string
+	want int
+}
+
+// counts lists what to count for a chunk: each base label, each extra entity label written, and
+// each relationship type.
+func (l *Loader) counts(c *chunk) ([]count, error) {
+	d := l.o.Dialect
+	var out []count
+	for _, label := range settleNodes {
+		s, err := CountNodes(d, label, "")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, count{label, s, len(c.keep[label])})
+	}
+	perLabel := map[string]int{}
+	for _, labels := range c.labels {
+		for _, x := range labels {
+			perLabel[x]++
+		}
+	}
+	extra := make([]string, 0, len(perLabel))
+	for x := range perLabel {
+		extra = append(extra, x)
+	}
+	slices.Sort(extra)
+	for _, x := range extra {
+		s, err := CountNodes(d, LabelEntity, x)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, count{LabelEntity + ":" + x, s, perLabel[x]})
+	}
+	for _, t := range settleEdges {
+		s, err := CountEdges(d, t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, count{t, s, len(c.keep[t])})
+	}
+	return out, nil
+}
+
+// verify counts every label and type of the chunk's groups in the database and fails on any
+// difference from the rows written. The counts are added to the result.
+func (l *Loader) verify(ctx context.Context, c *chunk) error {
+	cs, err := l.counts(c)
+	if err != nil {
+		return err
+	}
+	params := map[string]any{"groups": c.groups}
+	var bad []string
+	for _, x := range cs {
+		var got int64
+		err := l.retrier().do(ctx, func(ctx context.Context) error {
+			got = 0
+			return l.ex.query(ctx, x.stmt, params, func(vals []any) error {
+				got, _ = vals[0].(int64)
+				return nil
+			})
+		})
+		if err != nil {
+			return fmt.Errorf("counting %s: %w", x.key, err)
+		}
+		if int(got) != x.want {
+			bad = append(bad, fmt.Sprintf("%s: %d in the database, %d written", x.key, got, x.want))
+		}
+		l.res.Counts[x.key] += int(got)
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("verifying counts of %d groups: %s", len(c.groups), strings.Join(bad, "; "))
+	}
+	return nil
+}
