@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"fmt"
+	"log/slog"
 
 	"github.com/tkgraph/backfill/llm"
 )
@@ -31,4 +32,17 @@ func (j *Job) validateCost() error {
 		}
 	}
 	return nil
+}
+
+// warnUnpriced logs once per run that a model has no price, so its cost is reported as 0.
+func (j *Job) warnUnpriced(log *slog.Logger) {
+	if log == nil {
+		return
+	}
+	prices := j.prices()
+	for _, m := range []string{j.LLM.Model, j.Embedder.Model} {
+		if _, ok := prices.Lookup(m); !ok {
+			log.Warn("model has no price: its cost is reported as 0 (add it to llm.prices)", "model", m)
+		}
+	}
 }

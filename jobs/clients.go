@@ -54,6 +54,7 @@ func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logge
 	if err != nil {
 		return clients{}, fmt.Errorf("configuring llm: %w", err)
 	}
+	j.warnUnpriced(log)
 	pacer := llm.NewPacer(llm.PacerOptions{Concurrency: j.LLM.Concurrency, RPM: j.LLM.RPM, TPM: j.LLM.TPM})
 	budget := llm.NewBudget(j.Limits.MaxCostUSD)
 	prices := j.prices()

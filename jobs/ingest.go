@@ -43,7 +43,7 @@ type ingester struct {
 }
 
 // ingest reads every source of the job into the store.
-func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger) (stages.Stats, error) {
+func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger, stop <-chan struct{}) (stages.Stats, error) {
 	start := time.Now()
 	qf, err := os.OpenFile(store.Path()+".quarantine.jsonl", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -59,7 +59,16 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 			DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
 		err := loaders.Read(ctx, fsys, spec, func(r loaders.Result) error {
 			prog.Add(1)
-			return in.add(ctx, r)
+			if err := in.add(ctx, r); err != nil {
+				return err
+			}
+			if in.rows%ingestBatch == 0 && (stages.Env{Stop: stop}).Stopped() {
+				if err := in.flush(ctx); err != nil {
+					return err
+				}
+				return stages.ErrInterrupted
+			}
+			return nil
 		})
 		if err != nil {
 			return stages.Stats{}, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)

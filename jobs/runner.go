@@ -29,6 +29,9 @@ type RunOptions struct {
 	Log        *slog.Logger    // default: slog.Default()
 	Env        LookupEnv       // where API keys are read (default: os.LookupEnv)
 	FS         loaders.FS      // where sources are read (default: the local file system)
+	// Stop, when closed, drains the run: units in flight commit, no new unit starts, and Run
+	// returns stages.ErrInterrupted. Running again resumes.
+	Stop <-chan struct{}
 }
 
 func (o *RunOptions) defaults(j *Job) {
@@ -71,13 +74,13 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard.Index, opts.Shard.Count)
 	}
 	env := stages.Env{Store: store, LLM: cl.llm, Prompts: cl.llm.Prompts(), Embedder: cl.embedder, Model: j.LLM.Model,
-		Clock: opts.Clock, RecordTime: j.RecordTime, Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log}
+		Clock: opts.Clock, RecordTime: j.RecordTime, Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop}
 	steps := []struct {
 		name string
 		run  func() (stages.Stats, error)
 	}{
 		{"ingest", func() (stages.Stats, error) {
-			return ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log)
+			return ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop)
 		}},
 		{extract.Stage, func() (stages.Stats, error) {
 			return extract.Run(ctx, env, extract.Options{Context: j.Stages.Extract.Context,
@@ -105,6 +108,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		st, err := s.run()
 		rep.Stages[s.name] = st
 		opts.Log.Info("stage finished", "stage", s.name, "units", st.Units, "skipped", st.Skipped, "seconds", fmt.Sprintf("%.2f", st.Seconds))
+		if err == nil && env.Stopped() {
+			err = stages.ErrInterrupted
+		}
 		if err != nil {
 			runErr = fmt.Errorf("running stage %s: %w", s.name, err)
 			break

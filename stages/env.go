@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -65,6 +66,22 @@ type Env struct {
 	Concurrency int    // units in flight at once
 	Progress    Progress
 	Log         *slog.Logger
+	// Stop, when closed, asks the stage to start no new unit and to return ErrInterrupted once
+	// the units in flight have committed (a graceful drain); nil never stops.
+	Stop <-chan struct{}
+}
+
+// ErrInterrupted is returned by a stage that drained after Env.Stop was closed.
+var ErrInterrupted = errors.New("interrupted")
+
+// Stopped reports whether Stop has been closed.
+func (e Env) Stopped() bool {
+	select {
+	case <-e.Stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // RecordTimeOf is the record time of an episode under the env's record-time mode.

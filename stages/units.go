@@ -16,7 +16,8 @@ type Unit struct {
 }
 
 // RunUnits runs the units whose fingerprint differs from the stored one, at most env.Concurrency
-// at a time, and reports progress. done holds the stored fingerprints of the stage.
+// at a time, and reports progress. done holds the stored fingerprints of the stage. When env.Stop
+// closes it starts no new unit, waits for the units in flight and returns ErrInterrupted.
 func RunUnits(ctx context.Context, env Env, stage string, units []Unit, done map[string]string) (Stats, error) {
 	start := time.Now()
 	prog := env.Progress
@@ -40,7 +41,12 @@ func RunUnits(ctx context.Context, env Env, stage string, units []Unit, done map
 		n = 1
 	}
 	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(n)
+	stopped := false
 	for _, u := range todo {
+		if env.Stopped() {
+			stopped = true
+			break
+		}
 		p.Go(func(ctx context.Context) error {
 			if err := u.Run(ctx, u.Fingerprint); err != nil {
 				return fmt.Errorf("running %s unit %s: %w", stage, u.Key, err)
@@ -51,5 +57,8 @@ func RunUnits(ctx context.Context, env Env, stage string, units []Unit, done map
 	}
 	err := p.Wait()
 	st.Seconds = time.Since(start).Seconds()
+	if err == nil && stopped {
+		err = ErrInterrupted
+	}
 	return st, err
 }

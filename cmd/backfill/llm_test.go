@@ -31,10 +31,10 @@ func TestRunBudgetExit(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	ctx := context.Background()
-	if code := cmdRun(ctx, demoArgs(srv.URL+"/v1", dir, "limits.max_cost_usd=0.002")); code != exitPartial {
+	if code := cmdRun(ctx, nil, demoArgs(srv.URL+"/v1", dir, "limits.max_cost_usd=0.002")); code != exitPartial {
 		t.Fatalf("tiny budget: exit %d, want %d", code, exitPartial)
 	}
-	if code := cmdRun(ctx, demoArgs(srv.URL+"/v1", dir, "limits.max_cost_usd=10")); code != exitOK {
+	if code := cmdRun(ctx, nil, demoArgs(srv.URL+"/v1", dir, "limits.max_cost_usd=10")); code != exitOK {
 		t.Fatalf("raised budget: exit %d, want 0", code)
 	}
 	if st := s.Stats(); st.Repeated != 0 || st.Answered == 0 {

@@ -56,7 +56,7 @@ func cmdLLMStub(ctx context.Context, args []string) int {
 	fs.StringVar(&o.faults, "faults", "", "fault kinds, comma-separated (default all: "+strings.Join(stub.AllFaults(), ",")+")")
 	fs.IntVar(&o.opts.MaxFaults, "max-faults", 0, "most faults in a row per logical request (default 2; -1: no cap)")
 	fs.DurationVar(&o.opts.RetryAfter, "retry-after", time.Second, "Retry-After sent with a 429")
-	fs.DurationVar(&o.opts.Stall, "stall", 10*time.Minute, "how long a timeout fault holds a request")
+	fs.DurationVar(&o.opts.Stall, "stall", 30*time.Second, "how long a timeout fault holds a request before a 504 (set llm.timeout_seconds below it to see client timeouts)")
 	fs.DurationVar(&o.opts.Window, "window", time.Minute, "sliding window of max_calls_in_window in /stats")
 	fs.IntVar(&o.opts.Dims, "dims", 0, "embedding size when a request names none (default 256)")
 	pos, err := parse(fs, args)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/tkgraph/backfill/stages"
 	_ "time/tzdata" // job timezones work on machines without zoneinfo
 )
 
@@ -21,8 +23,14 @@ const (
 	exitInterrupted = 130
 )
 
+// drainCommands drain on the first SIGINT/SIGTERM (stop closes: units in flight commit, nothing
+// new starts) and abort on the second (ctx is cancelled).
+var drainCommands = map[string]func(ctx context.Context, stop <-chan struct{}, args []string) int{
+	"run": cmdRun,
+}
+
+// commands stop at the first SIGINT/SIGTERM (ctx is cancelled).
 var commands = map[string]func(ctx context.Context, args []string) int{
-	"run":      cmdRun,
 	"status":   cmdStatus,
 	"export":   cmdExport,
 	"import":   cmdImport,
@@ -50,7 +58,8 @@ func main() {
 		os.Exit(exitUsage)
 	}
 	cmd, ok := commands[os.Args[1]]
-	if !ok {
+	drain, drains := drainCommands[os.Args[1]]
+	if !ok && !drains {
 		if os.Args[1] == "help" || os.Args[1] == "-h" || os.Args[1] == "--help" {
 			fmt.Print(usage)
 			os.Exit(exitOK)
@@ -58,8 +67,22 @@ func main() {
 		fmt.Fprintf(os.Stderr, "backfill: unknown command %q\n\n%s", os.Args[1], usage)
 		os.Exit(exitUsage)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cmd(ctx, os.Args[2:])
+	soft, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	var code int
+	if drains {
+		hard, cancel := context.WithCancel(context.Background())
+		go func() {
+			<-soft.Done()
+			slog.Warn("interrupted: finishing the units in flight; interrupt again to abort them")
+			again := make(chan os.Signal, 1)
+			signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+			<-again
+			cancel()
+		}()
+		code = drain(hard, soft.Done(), os.Args[2:])
+	} else {
+		code = cmd(soft, os.Args[2:])
+	}
 	stop()
 	os.Exit(code)
 }
@@ -74,7 +97,7 @@ func logLevel() slog.Level {
 
 // fail prints an error and returns the exit code for it.
 func fail(ctx context.Context, err error) int {
-	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+	if errors.Is(err, stages.ErrInterrupted) || errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "backfill: interrupted; run the same command again to resume")
 		return exitInterrupted
 	}

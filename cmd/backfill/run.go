@@ -14,7 +14,7 @@ import (
 	"github.com/tkgraph/backfill/llm"
 )
 
-func cmdRun(ctx context.Context, args []string) int {
+func cmdRun(ctx context.Context, stop <-chan struct{}, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var jf jobFlags
 	jf.register(fs)
@@ -33,7 +33,7 @@ func cmdRun(ctx context.Context, args []string) int {
 		return usageError("run", err)
 	}
 	prog := newProgress(os.Stderr)
-	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog})
+	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop})
 	if rep != nil {
 		rep.WriteTable(os.Stdout)
 		if *report != "" {

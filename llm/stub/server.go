@@ -37,7 +37,7 @@ type Options struct {
 	Faults     []string      // kinds injected (AllFaults when empty)
 	MaxFaults  int           // most faults in a row per logical request (2; negative: no cap)
 	RetryAfter time.Duration // sent with a 429 (1s)
-	Stall      time.Duration // a timeout fault holds the request this long, then answers 504 (10m)
+	Stall      time.Duration // a timeout fault holds the request this long, then answers 504 (30s)
 	Window     time.Duration // sliding window of Stats.MaxCallsInWindow (1m)
 	Dims       int           // embedding size when a request names none (the offline default)
 	Answer     http.Handler  // what answers the requests (offline.NewHandler)
@@ -54,7 +54,7 @@ func (o *Options) defaults() {
 		o.RetryAfter = time.Second
 	}
 	if o.Stall <= 0 {
-		o.Stall = 10 * time.Minute
+		o.Stall = 30 * time.Second
 	}
 	if o.Window <= 0 {
 		o.Window = time.Minute

@@ -61,6 +61,14 @@ func renderAll(t *testing.T, d Dialect) string {
 		{"fact", func() (string, error) { return FactMerge(d) }},
 		{"mention", func() (string, error) { return MentionMerge(d) }},
 		{"has_member", func() (string, error) { return HasMemberMerge(d) }},
+		{"list nodes", func() (string, error) { return ListNodes(d, LabelEntity) }},
+		{"list edges", func() (string, error) { return ListEdges(d, TypeRelatesTo) }},
+		{"delete nodes", func() (string, error) { return DeleteNodes(d, LabelCommunity) }},
+		{"delete edges", func() (string, error) { return DeleteEdges(d, TypeHasMember) }},
+		{"remove label", func() (string, error) { return RemoveLabel(d, LabelEntity, "Person") }},
+		{"count nodes", func() (string, error) { return CountNodes(d, LabelEpisodic, "") }},
+		{"count labelled nodes", func() (string, error) { return CountNodes(d, LabelEntity, "Person") }},
+		{"count edges", func() (string, error) { return CountEdges(d, TypeMentions) }},
 	}
 	for _, bl := range builders {
 		s, err := bl.fn()
@@ -142,6 +150,9 @@ func TestBuilderErrors(t *testing.T) {
 		{"bad extra label", func() (string, error) { return EntityMerge(Neo4j, []string{"Person", "x}) SET n.a=1 //"}) }},
 		{"bad rel type", func() (string, error) { return EdgeMerge(Neo4j, "RELATES-TO", "A", "B") }},
 		{"bad endpoint label", func() (string, error) { return EdgeMerge(Memgraph, "R", "A", "") }},
+		{"bad list label", func() (string, error) { return ListNodes(Neo4j, "En tity") }},
+		{"bad removed label", func() (string, error) { return RemoveLabel(Memgraph, "Entity", "x) DETACH DELETE (n") }},
+		{"unknown dialect count", func() (string, error) { return CountEdges("sql", "R") }},
 	}
 	for _, tc := range tests {
 		if s, err := tc.fn(); err == nil {

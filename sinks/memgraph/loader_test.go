@@ -1,0 +1,212 @@
+package memgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/sinkstest"
+)
+
+// fakeLoad loads every group of src into db and records the done calls.
+func fakeLoad(t *testing.T, l *Loader, src sinks.Source) (Result, [][]string, error) {
+	t.Helper()
+	groups, err := SourceGroups(t.Context(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done [][]string
+	res, err := l.Load(t.Context(), Filter(src), groups, func(_ context.Context, gs []string) error {
+		done = append(done, slices.Clone(gs))
+		if db, ok := l.ex.(*fakeDB); ok {
+			db.log = append(db.log, fmt.Sprintf("done %v", gs))
+		}
+		return nil
+	})
+	return res, done, err
+}
+
+// TestLoadTranscriptGolden records every statement a load sends, in order, for Memgraph in
+// analytical mode and Neo4j, with batches of 2 rows and a chunk per group.
+func TestLoadTranscriptGolden(t *testing.T) {
+	tests := []struct {
+		file string
+		d    Dialect
+		o    Options
+	}{
+		{"load.memgraph.golden", Memgraph, Options{BatchSize: 2, ChunkRows: 1, Analytical: true, VectorDims: 3, VectorCapacity: 64}},
+		{"load.neo4j.golden", Neo4j, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			db := newFakeDB()
+			res, done, err := fakeLoad(t, fakeLoader(tc.d, tc.o, db), sinkstest.Sample())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Nodes != 8 || res.Edges != 7 || res.Groups != 2 {
+				t.Errorf("result = %+v", res)
+			}
+			if want := [][]string{{"user-1"}, {"user_2"}}; tc.d == Neo4j && !slices.EqualFunc(done, want, slices.Equal) {
+				t.Errorf("done = %v, want one call per chunk %v", done, want)
+			}
+			if want := [][]string{{"user-1", "user_2"}}; tc.d == Memgraph && !slices.EqualFunc(done, want, slices.Equal) {
+				t.Errorf("done = %v, want one call after the snapshot %v", done, want)
+			}
+			golden(t, tc.file, []byte(strings.Join(db.log, "\n")+"\n\n# final graph\n"+db.state()+"\n"))
+		})
+	}
+}
+
+func TestLoadRetriesTransientErrors(t *testing.T) {
+	tests := []struct {
+		name      string
+		err       error
+		failures  int
+		attempts  int
+		wantErr   bool
+		wantTries int
+	}{
+		{"connectivity", connErr(), 2, 5, false, 2},
+		{"deadlock", &neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.DeadlockDetected", Msg: "deadlock"}, 1, 5, false, 1},
+		{"memgraph conflict", &neo4j.Neo4jError{Code: "Memgraph.TransientError.MemgraphError.MemgraphError", Msg: "Cannot resolve conflicting transactions"}, 1, 5, false, 1},
+		{"attempts exhausted", connErr(), 3, 3, true, 2},
+		{"syntax error not retried", &neo4j.Neo4jError{Code: "Neo.ClientError.Statement.SyntaxError", Msg: "bad"}, 1, 5, true, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			db := newFakeDB()
+			left := tc.failures
+			db.fail = func(c string) error {
+				if strings.Contains(c, "RELATES_TO {uuid: row.uuid}") && left > 0 {
+					left--
+					return tc.err
+				}
+				return nil
+			}
+			res, _, err := fakeLoad(t, fakeLoader(Neo4j, Options{MaxAttempts: tc.attempts, RetryBase: 1}, db), sinkstest.Sample())
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
+			}
+			if res.Retries != tc.wantTries {
+				t.Errorf("retries = %d, want %d", res.Retries, tc.wantTries)
+			}
+			if err == nil && res.Counts["RELATES_TO"] != 2 {
+				t.Errorf("counts after retries = %v", res.Counts)
+			}
+		})
+	}
+}
+
+func TestAnalyticalLoadFailureLeavesBulkMode(t *testing.T) {
+	db := newFakeDB()
+	db.fail = func(c string) error {
+		if strings.Contains(c, "MENTIONS {uuid: row.uuid}") {
+			return &neo4j.Neo4jError{Code: "Memgraph.ClientError.MemgraphError.MemgraphError", Msg: "out of memory"}
+		}
+		return nil
+	}
+	_, done, err := fakeLoad(t, fakeLoader(Memgraph, Options{Analytical: true}, db), sinkstest.Sample())
+	if err == nil || !strings.Contains(err.Error(), "out of memory") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(done) != 0 {
+		t.Errorf("groups recorded as loaded without a snapshot: %v", done)
+	}
+	if last := db.log[len(db.log)-1]; !strings.Contains(last, "STORAGE MODE IN_MEMORY_TRANSACTIONAL") {
+		t.Errorf("last statement %q, want the switch back to transactional", last)
+	}
+	if slices.ContainsFunc(db.log, func(s string) bool { return strings.Contains(s, "CREATE SNAPSHOT") }) {
+		t.Errorf("snapshot taken after a failed load")
+	}
+}
+
+func TestSchemaAlreadyExists(t *testing.T) {
+	exists := func(c string) error {
+		if strings.HasPrefix(c, "CREATE TEXT") || strings.HasPrefix(c, "CREATE FULLTEXT") {
+			return &neo4j.Neo4jError{Code: "Memgraph.ClientError.MemgraphError.MemgraphError", Msg: "Text index edge_name_and_fact already exists."}
+		}
+		return nil
+	}
+	for _, d := range []Dialect{Memgraph, Neo4j} {
+		db := newFakeDB()
+		db.fail = exists
+		_, _, err := fakeLoad(t, fakeLoader(d, Options{}, db), sinkstest.Sample())
+		if (err != nil) != (d == Neo4j) {
+			t.Errorf("%s: err = %v; only memgraph tolerates an existing text index", d, err)
+		}
+	}
+}
+
+func TestLoadRemovesStaleFake(t *testing.T) {
+	clean := newFakeDB()
+	if _, _, err := fakeLoad(t, fakeLoader(Memgraph, Options{}, clean), changed()); err != nil {
+		t.Fatal(err)
+	}
+	db := newFakeDB()
+	if _, _, err := fakeLoad(t, fakeLoader(Memgraph, Options{}, db), sinkstest.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := fakeLoad(t, fakeLoader(Memgraph, Options{}, db), changed())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Deleted != 4 || res.LabelsRemoved != 1 {
+		t.Errorf("result = %+v", res)
+	}
+	if db.state() != clean.state() {
+		t.Errorf("incremental state:\n%s\nclean state:\n%s", db.state(), clean.state())
+	}
+}
+
+func TestLoadRejectsBadInput(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*sinks.MemSource)
+		want   string
+	}{
+		{"reserved label", func(s *sinks.MemSource) { s.EntityList[0].Labels = []string{"Community"} }, "reserved"},
+		{"invalid label", func(s *sinks.MemSource) { s.EntityList[0].Labels = []string{"Bad Label"} }, "invalid label"},
+		{"dangling fact", func(s *sinks.MemSource) { s.FactList[0].SourceUUID = "nobody" }, "missing"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := sinkstest.Sample()
+			tc.change(src)
+			_, _, err := fakeLoad(t, fakeLoader(Neo4j, Options{}, newFakeDB()), src)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+	if err := (&Options{Dialect: Neo4j, Analytical: true}).defaults(); err == nil {
+		t.Errorf("analytical mode accepted for neo4j")
+	}
+}
+
+func TestTransient(t *testing.T) {
+	tests := []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{connErr(), true},
+		{fmt.Errorf("wrapped: %w", connErr()), true},
+		{&neo4j.Neo4jError{Code: "Neo.TransientError.General.DatabaseUnavailable"}, true},
+		{&neo4j.Neo4jError{Code: "Neo.ClientError.Schema.ConstraintValidationFailed"}, false},
+		{context.Canceled, false},
+		{fmt.Errorf("%w: %w", context.Canceled, connErr()), false},
+		{errors.New("plain"), false},
+	}
+	for _, tc := range tests {
+		if got := Transient(tc.err); got != tc.want {
+			t.Errorf("Transient(%v) = %v, want %v", tc.err, got, tc.want)
+		}
+	}
+}
