@@ -90,7 +90,8 @@ func (c *Client) store(ctx context.Context, batch []string, vecs [][]float32, to
 			share += tokens % len(batch)
 		}
 		e := llm.CacheEntry{Namespace: "embed", Response: packVector(vecs[j]), PromptTokens: share}
-		if err := c.cache.Put(ctx, CacheKey(c.opts.Model, c.opts.Dimensions, text), e); err != nil {
+		// Stored even when the run is being cancelled: the vector is paid for.
+		if err := c.cache.Put(context.WithoutCancel(ctx), CacheKey(c.opts.Model, c.opts.Dimensions, text), e); err != nil {
 			return fmt.Errorf("writing embedding cache: %w", err)
 		}
 	}

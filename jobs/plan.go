@@ -132,11 +132,11 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 // planExtract counts episodes and groups, renders the extraction prompt of every stride-th
 // episode and scales the sample to all episodes. It returns the episodes per group.
 func (p *Plan) planExtract(ctx context.Context, j *Job, store *checkpoints.Store, c *llm.Client, sample int) ([]int, error) {
-	c2, err := store.Count(ctx)
+	counts, err := store.Count(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p.Episodes, p.Quarantined = c2.Episodes, c2.Quarantined
+	p.Episodes, p.Quarantined = counts.Episodes, counts.Quarantined
 	groups, err := store.Groups(ctx)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ type Job struct {
 	Ontology   Ontology  `yaml:"ontology"`
 	Stages     StageOpts `yaml:"stages"`
 	Sink       Sink      `yaml:"sink"`
+	S3         S3        `yaml:"s3"`
 	Limits     Limits    `yaml:"limits"`
 }
 
@@ -116,8 +117,23 @@ type StageOpts struct {
 
 // Sink says where the graph goes.
 type Sink struct {
-	Kind string `yaml:"kind"` // sqlite (default: the checkpoint store) | memgraph | neo4j
-	URI  string `yaml:"uri"`
+	Kind        string `yaml:"kind"`         // sqlite (default: the checkpoint store) | memgraph | neo4j
+	URI         string `yaml:"uri"`          // bolt://host:port (default bolt://127.0.0.1:7687)
+	Database    string `yaml:"database"`     // database name (default: the server's default)
+	UsernameEnv string `yaml:"username_env"` // variable holding the user (default BACKFILL_SINK_USERNAME; unset: no auth)
+	PasswordEnv string `yaml:"password_env"` // variable holding the password (default BACKFILL_SINK_PASSWORD)
+	BatchSize   int    `yaml:"batch_size"`   // rows per UNWIND transaction (default 500)
+	Analytical  bool   `yaml:"analytical"`   // memgraph only: one-off migration in IN_MEMORY_ANALYTICAL mode
+	Reload      bool   `yaml:"reload"`       // write every group, not only those that changed since the last load
+}
+
+// S3 configures the client for s3:// source paths; credentials come from the standard AWS chain
+// (environment, shared files with profile, SSO, web identity, container and instance roles).
+type S3 struct {
+	Endpoint  string `yaml:"endpoint"`   // endpoint URL of an S3-compatible store, e.g. http://127.0.0.1:7070
+	Region    string `yaml:"region"`     // default: the configured region, else us-east-1
+	PathStyle bool   `yaml:"path_style"` // address buckets as endpoint/bucket/key
+	Profile   string `yaml:"profile"`    // shared config profile (default AWS_PROFILE or "default")
 }
 
 // Limits bound a run.

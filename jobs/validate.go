@@ -63,6 +63,12 @@ func (j *Job) defaults() {
 	if j.Sink.Kind == "" {
 		j.Sink.Kind = "sqlite"
 	}
+	if j.graphSink() && j.Sink.URI == "" {
+		j.Sink.URI = "bolt://127.0.0.1:7687"
+	}
+	if j.Sink.BatchSize == 0 {
+		j.Sink.BatchSize = 500
+	}
 	if j.Limits.MaxErrorRatio == 0 {
 		j.Limits.MaxErrorRatio = 0.1
 	}
@@ -117,12 +123,8 @@ func (j *Job) Validate() error {
 	if j.Embedder.Dimensions < 1 || j.Embedder.Dimensions > 8192 {
 		return bad("embedder.dimensions", "%d is outside 1..8192", j.Embedder.Dimensions)
 	}
-	switch j.Sink.Kind {
-	case "sqlite":
-	case "memgraph", "neo4j":
-		return bad("sink.kind", "%q is not implemented in this build yet (use sqlite, then export)", j.Sink.Kind)
-	default:
-		return bad("sink.kind", "%q is not sqlite, memgraph or neo4j", j.Sink.Kind)
+	if err := j.validateSink(); err != nil {
+		return err
 	}
 	if err := j.validateCost(); err != nil {
 		return err

@@ -170,7 +170,9 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		if invalid == nil {
 			entry.Namespace, entry.Response = stage, answer
 			if c.cache != nil {
-				if err := c.cache.Put(ctx, key, entry); err != nil {
+				// A paid answer is stored even when the run is being cancelled, so a
+				// resume never pays for it again.
+				if err := c.cache.Put(context.WithoutCancel(ctx), key, entry); err != nil {
 					return fmt.Errorf("writing cache for %s: %w", task, err)
 				}
 			}

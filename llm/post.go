@@ -78,7 +78,8 @@ func (p *Poster) Post(ctx context.Context, req Request) (Response, error) {
 		if i > 0 {
 			d := p.wait(i-1, last)
 			if p.Log != nil {
-				p.Log.Debug("llm request retry", "path", req.Path, "attempt", i+1, "wait", d.String(), "error", last.Error())
+				p.Log.Debug("llm request retry", "path", req.Path, "attempt", i+1, "wait", d.String(),
+					"error", redactText(p.APIKey, last.Error(), 2*maxErrorText))
 			}
 			if err := sleep(ctx, d); err != nil {
 				return Response{Retries: i - 1}, fmt.Errorf("waiting to retry %s: %w", req.Path, err)

@@ -76,7 +76,7 @@ func BenchmarkNeo4jLoad(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			l, err := Open(b.Context(), Options{Dialect: Neo4j, URI: uri, BatchSize: tc.batch, VectorDims: benchDims})
+			l, err := Open(b.Context(), Options{Dialect: Neo4j, URI: uri, BatchSize: tc.batch, VectorDims: benchVecDims})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -109,3 +109,5 @@ func clearAll(b *testing.B, drv neo4j.DriverWithContext) {
 		b.Fatal(err)
 	}
 }
+
+var benchVecDims = benchDims

@@ -34,8 +34,10 @@ func (c *chunk) add(kind, uuid string) {
 // reservedLabels may not be custom entity labels: their counts would mix with other nodes.
 var reservedLabels = []string{LabelEpisodic, LabelCommunity}
 
-// chunks writes groups chunk by chunk; each chunk is flushed, settled and passed to done.
-func (l *Loader) chunks(ctx context.Context, src GroupSource, groups []string, done func(context.Context, []string) error) error {
+// chunks writes groups chunk by chunk; each chunk is flushed and settled. The groups of every
+// settled chunk but the last go to early (when not nil); the others are returned as held. It
+// stops before the next group once Options.Stop is closed, and reports that.
+func (l *Loader) chunks(ctx context.Context, src GroupSource, groups []string, early func(context.Context, []string) error) (held []string, stopped bool, err error) {
 	w := newWriter(l)
 	c := newChunk()
 	stmts := map[string]string{}
@@ -50,24 +52,45 @@ func (l *Loader) chunks(ctx context.Context, src GroupSource, groups []string, d
 			return err
 		}
 		l.res.Groups += len(c.groups)
-		if err := done(ctx, c.groups); err != nil {
-			return fmt.Errorf("recording loaded groups: %w", err)
+		if early != nil && len(held) > 0 {
+			if err := early(ctx, held); err != nil {
+				return fmt.Errorf("recording loaded groups: %w", err)
+			}
+			held = nil
 		}
+		held = append(held, c.groups...)
 		c = newChunk()
 		return nil
 	}
 	for _, g := range groups {
+		if l.stopped() {
+			stopped = true
+			break
+		}
 		c.groups = append(c.groups, g)
 		if err := l.writeGroup(ctx, w, c, stmts, src, g); err != nil {
-			return fmt.Errorf("writing group %s: %w", g, err)
+			return nil, false, fmt.Errorf("writing group %s: %w", g, err)
 		}
 		if c.rows >= l.o.ChunkRows || len(c.groups) >= maxChunkGroups {
 			if err := end(); err != nil {
-				return err
+				return nil, false, err
 			}
 		}
 	}
-	return end()
+	if err := end(); err != nil {
+		return nil, false, err
+	}
+	return held, stopped, nil
+}
+
+// stopped reports whether Options.Stop has been closed.
+func (l *Loader) stopped() bool {
+	select {
+	case <-l.o.Stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // stmt builds a statement once per text key.

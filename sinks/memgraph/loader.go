@@ -38,10 +38,11 @@ type Options struct {
 	VectorDims     int  // embedding dimensions for the vector indexes; 0 creates none
 	VectorCapacity int  // Memgraph vector index capacity; 0 means DefaultVectorCapacity
 
-	MaxAttempts int           // tries per transaction; 0 means DefaultMaxAttempts
-	RetryBase   time.Duration // first backoff; 0 means DefaultRetryBase
-	Progress    Progress      // rows written; nil means none
-	Log         *slog.Logger  // nil means slog.Default()
+	MaxAttempts int             // tries per transaction; 0 means DefaultMaxAttempts
+	RetryBase   time.Duration   // first backoff; 0 means DefaultRetryBase
+	Progress    Progress        // rows written; nil means none
+	Stop        <-chan struct{} // when closed, Load finishes the chunk in progress and returns ErrStopped
+	Log         *slog.Logger    // nil means slog.Default()
 }
 
 func (o *Options) defaults() error {
@@ -126,58 +127,73 @@ func (l *Loader) retrier() retrier {
 	}}
 }
 
+// ErrStopped is returned by Load when Options.Stop was closed: the chunk in progress was
+// finished and recorded, the rest of the groups were not loaded.
+var ErrStopped = errors.New("load stopped")
+
 // Load writes the given groups of src: schema (PreLoad), with Options.Analytical the switch to
 // analytical storage, then the groups chunk by chunk (nodes, relationships, then settle: stale
 // elements deleted, stale labels removed, counts verified), with Options.Analytical the
-// snapshot and the switch back, and PostLoad. done is called with the groups of each chunk once
-// it is verified (in analytical mode: once the snapshot is taken); it may be nil.
+// snapshot and the switch back, and PostLoad. done (which may be nil) records loaded groups: it
+// is called for each verified chunk except the last, and for the rest once PostLoad has run (in
+// analytical mode: for every group, after the snapshot and PostLoad). So a group is recorded
+// only once it and the schema are complete, and a load killed at any point leaves unrecorded
+// groups that the next Load writes again.
 func (l *Loader) Load(ctx context.Context, src GroupSource, groups []string, done func(ctx context.Context, groups []string) error) (Result, error) {
 	start := time.Now()
 	l.res = Result{Counts: map[string]int{}}
 	groups = slices.Clone(groups)
 	slices.Sort(groups)
 	groups = slices.Compact(groups)
+	if done == nil {
+		done = func(context.Context, []string) error { return nil }
+	}
 	l.o.Progress.Start("load", -1)
 	defer l.o.Progress.Done()
 	err := l.load(ctx, src, groups, done)
 	l.res.Seconds = time.Since(start).Seconds()
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrStopped) {
 		return l.res, fmt.Errorf("loading into %s: %w", l.o.Dialect, err)
 	}
-	return l.res, nil
+	return l.res, err
 }
 
 func (l *Loader) load(ctx context.Context, src GroupSource, groups []string, done func(context.Context, []string) error) error {
-	if done == nil {
-		done = func(context.Context, []string) error { return nil }
-	}
 	if err := l.schema(ctx, PreLoad(l.o.Dialect, SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity})); err != nil {
 		return err
 	}
 	bulk := l.o.Analytical && len(groups) > 0
-	var settled []string // in bulk mode, groups waiting for the snapshot
-	finish := done
+	early := done
 	if bulk {
 		if err := l.schema(ctx, BulkBegin(l.o.Dialect)); err != nil {
 			return err
 		}
-		finish = func(_ context.Context, gs []string) error { settled = append(settled, gs...); return nil }
+		early = nil
 	}
-	err := l.chunks(ctx, src, groups, finish)
-	if bulk {
-		if err != nil {
+	held, stopped, err := l.chunks(ctx, src, groups, early)
+	if err != nil {
+		if bulk {
 			l.leaveBulk()
-			return err
 		}
+		return err
+	}
+	if bulk {
 		if err := l.schema(ctx, BulkEnd(l.o.Dialect)); err != nil {
 			return err
 		}
-		err = done(ctx, settled)
 	}
-	if err != nil {
+	if err := l.schema(ctx, PostLoad(l.o.Dialect)); err != nil {
 		return err
 	}
-	return l.schema(ctx, PostLoad(l.o.Dialect))
+	if len(held) > 0 {
+		if err := done(ctx, held); err != nil {
+			return fmt.Errorf("recording loaded groups: %w", err)
+		}
+	}
+	if stopped {
+		return ErrStopped
+	}
+	return nil
 }
 
 // leaveBulk switches a failed analytical load back to transactional storage, best effort.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
 )
@@ -208,5 +209,44 @@ func TestTransient(t *testing.T) {
 		if got := Transient(tc.err); got != tc.want {
 			t.Errorf("Transient(%v) = %v, want %v", tc.err, got, tc.want)
 		}
+	}
+}
+
+// stopping closes stop when the fifth entity is streamed: SourceGroups reads the four
+// entities, then the load of the first group reads them again.
+type stopping struct {
+	*sinks.MemSource
+	stop chan struct{}
+	n    int
+}
+
+func (s *stopping) Entities(ctx context.Context, fn func(graph.Entity) error) error {
+	return s.MemSource.Entities(ctx, func(e graph.Entity) error {
+		if s.n++; s.n == 5 {
+			close(s.stop)
+		}
+		return fn(e)
+	})
+}
+
+func TestLoadStopFinishesTheChunk(t *testing.T) {
+	for _, analytical := range []bool{false, true} {
+		t.Run(fmt.Sprint("analytical=", analytical), func(t *testing.T) {
+			db := newFakeDB()
+			stop := make(chan struct{})
+			src := &stopping{MemSource: sinkstest.Sample(), stop: stop}
+			l := fakeLoader(Memgraph, Options{ChunkRows: 1, Analytical: analytical, Stop: stop}, db)
+			res, done, err := fakeLoad(t, l, src)
+			if !errors.Is(err, ErrStopped) {
+				t.Fatalf("err = %v, want ErrStopped", err)
+			}
+			// Stop closed while the first group was written: it is still loaded and recorded.
+			if want := [][]string{{"user-1"}}; !slices.EqualFunc(done, want, slices.Equal) || res.Groups != 1 {
+				t.Errorf("done = %v, groups = %d; want %v", done, res.Groups, want)
+			}
+			if !strings.Contains(db.log[len(db.log)-2], "CONSTRAINT") {
+				t.Errorf("PostLoad did not run before the groups were recorded: %v", db.log[len(db.log)-3:])
+			}
+		})
 	}
 }
