@@ -119,3 +119,23 @@ func (s *Store) GroupOutputs(ctx context.Context, stage, group string) (map[stri
 	}
 	return out, rows.Err()
 }
+
+// EpisodeFingerprints returns the fingerprints of a stage's finished units for the episodes of
+// one group (for stages whose units are episodes), so a stage holds one group's records at a time.
+func (s *Store) EpisodeFingerprints(ctx context.Context, stage, group string) (map[string]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT u.unit, u.fingerprint FROM episodes e
+		JOIN units u ON u.stage = ? AND u.unit = e.uuid WHERE e.group_id = ?`, stage, group)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s records of %s: %w", stage, group, err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var u, f string
+		if err := rows.Scan(&u, &f); err != nil {
+			return nil, fmt.Errorf("reading %s records of %s: %w", stage, group, err)
+		}
+		out[u] = f
+	}
+	return out, rows.Err()
+}

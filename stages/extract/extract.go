@@ -22,13 +22,14 @@ type Options struct {
 	EdgeTypes   []llm.EdgeTypeIn
 }
 
-// Run extracts every episode whose inputs changed since its last extraction.
+// Run extracts every episode whose inputs changed since its last extraction. Units are built a
+// group at a time, so memory is bounded by the largest group, not the input.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
-	done, err := env.Store.Fingerprints(ctx, Stage)
+	groups, err := env.Store.Groups(ctx)
 	if err != nil {
 		return stages.Stats{}, err
 	}
-	groups, err := env.Store.Groups(ctx)
+	total, err := env.Store.CountEpisodes(ctx)
 	if err != nil {
 		return stages.Stats{}, err
 	}
@@ -37,26 +38,31 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 		return stages.Stats{}, fmt.Errorf("encoding ontology: %w", err)
 	}
 	base := []string{env.Prompts.Hash(llm.TaskExtract), env.Model, string(ontology)}
-	var units []stages.Unit
-	for _, g := range groups {
-		eps, err := env.Store.GroupEpisodes(ctx, g)
-		if err != nil {
-			return stages.Stats{}, err
-		}
-		for i, ep := range eps {
-			in := Input(eps, i, opts)
-			raw, err := json.Marshal(in)
+	return stages.RunStream(ctx, env, Stage, total, func(emit func(stages.Unit) error) error {
+		for _, g := range groups {
+			eps, err := env.Store.GroupEpisodes(ctx, g)
 			if err != nil {
-				return stages.Stats{}, fmt.Errorf("encoding input of %s: %w", ep.UUID, err)
+				return err
 			}
-			units = append(units, stages.Unit{
-				Key:         ep.UUID,
-				Fingerprint: stages.Fingerprint(append(base, string(raw))...),
-				Run:         runUnit(env, ep, in),
-			})
+			done, err := env.Store.EpisodeFingerprints(ctx, Stage, g)
+			if err != nil {
+				return err
+			}
+			for i, ep := range eps {
+				in := Input(eps, i, opts)
+				raw, err := json.Marshal(in)
+				if err != nil {
+					return fmt.Errorf("encoding input of %s: %w", ep.UUID, err)
+				}
+				err = emit(stages.Unit{Key: ep.UUID, Fingerprint: stages.Fingerprint(append(base, string(raw))...),
+					Stored: done[ep.UUID], Run: runUnit(env, ep, in)})
+				if err != nil {
+					return err
+				}
+			}
 		}
-	}
-	return stages.RunUnits(ctx, env, Stage, units, done)
+		return nil
+	})
 }
 
 func runUnit(env stages.Env, ep graph.Episode, in llm.ExtractInput) func(context.Context, string) error {

@@ -30,33 +30,37 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if err != nil {
 		return stages.Stats{}, err
 	}
-	upstream, err := env.Store.Fingerprints(ctx, extract.Stage)
-	if err != nil {
-		return stages.Stats{}, err
-	}
 	groups, err := env.Store.Groups(ctx)
 	if err != nil {
 		return stages.Stats{}, err
 	}
-	var units []stages.Unit
-	for _, g := range groups {
-		eps, err := env.Store.GroupEpisodes(ctx, g)
-		if err != nil {
-			return stages.Stats{}, err
-		}
-		parts := []string{fmt.Sprint(opts.MinHashThreshold), env.RecordTime}
-		for _, ep := range eps {
-			f, ok := upstream[ep.UUID]
-			if !ok {
-				return stages.Stats{}, fmt.Errorf("resolving group %s: episode %s has no extraction", g, ep.UUID)
+	// Units are built a group at a time: one group's episodes and records in memory per unit in flight.
+	return stages.RunStream(ctx, env, Stage, len(groups), func(emit func(stages.Unit) error) error {
+		for _, g := range groups {
+			eps, err := env.Store.GroupEpisodes(ctx, g)
+			if err != nil {
+				return err
 			}
-			parts = append(parts, ep.UUID, f, env.RecordTimeOf(ep).String())
+			upstream, err := env.Store.EpisodeFingerprints(ctx, extract.Stage, g)
+			if err != nil {
+				return err
+			}
+			parts := []string{fmt.Sprint(opts.MinHashThreshold), env.RecordTime}
+			for _, ep := range eps {
+				f, ok := upstream[ep.UUID]
+				if !ok {
+					return fmt.Errorf("resolving group %s: episode %s has no extraction", g, ep.UUID)
+				}
+				parts = append(parts, ep.UUID, f, env.RecordTimeOf(ep).String())
+			}
+			err = emit(stages.Unit{Key: g, Fingerprint: stages.Fingerprint(parts...), Stored: done[g],
+				Run: func(ctx context.Context, fp string) error { return runGroup(ctx, env, opts, g, eps, fp) }})
+			if err != nil {
+				return err
+			}
 		}
-		units = append(units, stages.Unit{Key: g, Fingerprint: stages.Fingerprint(parts...), Run: func(ctx context.Context, fp string) error {
-			return runGroup(ctx, env, opts, g, eps, fp)
-		}})
-	}
-	return stages.RunUnits(ctx, env, Stage, units, done)
+		return nil
+	})
 }
 
 func runGroup(ctx context.Context, env stages.Env, opts Options, group string, eps []graph.Episode, fp string) error {
