@@ -10,9 +10,9 @@ import (
 
 // Unit is one piece of a stage's work.
 type Unit struct {
-	Key         string // unit id in the store (an episode uuid or a group id)
-	Fingerprint string // of the unit's current inputs
-	Stored      string // fingerprint on record from the last time the unit ran ("" if never)
+	Key         string                                              // unit id in the store (an episode uuid or a group id)
+	Fingerprint string                                              // of the unit's current inputs
+	Stored      string                                              // fingerprint on record from the last time the unit ran ("" if never)
 	Run         func(ctx context.Context, fingerprint string) error // computes and commits the unit
 }
 

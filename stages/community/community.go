@@ -52,28 +52,11 @@ func (o *StageOptions) defaults() {
 // the options. Other groups are skipped without reading their graph.
 func Run(ctx context.Context, env stages.Env, opts StageOptions) (stages.Stats, error) {
 	opts.defaults()
-	done, err := env.Store.Fingerprints(ctx, Stage)
-	if err != nil {
-		return stages.Stats{}, err
-	}
-	upstream, err := env.Store.Fingerprints(ctx, embed.Stage)
-	if err != nil {
-		return stages.Stats{}, err
-	}
-	groups, err := env.Store.Groups(ctx)
-	if err != nil {
-		return stages.Stats{}, err
-	}
-	var units []stages.Unit
-	for _, g := range groups {
-		fp := stages.Fingerprint(upstream[g], algorithm, env.Prompts.Hash(llm.TaskMergeSummaries),
-			env.Prompts.Hash(llm.TaskNameCommunity), env.Model, env.Embedder.Model(),
-			fmt.Sprint(env.Embedder.Dimensions()), fmt.Sprintf("%+v", opts))
-		units = append(units, stages.Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
-			return runGroup(ctx, env, opts, g, fp)
-		}})
-	}
-	return stages.RunUnits(ctx, env, Stage, units, done)
+	parts := []string{algorithm, env.Prompts.Hash(llm.TaskMergeSummaries), env.Prompts.Hash(llm.TaskNameCommunity),
+		env.Model, env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions()), fmt.Sprintf("%+v", opts)}
+	return stages.RunGroups(ctx, env, Stage, embed.Stage, parts, func(ctx context.Context, g, fp string) error {
+		return runGroup(ctx, env, opts, g, fp)
+	})
 }
 
 // runGroup partitions one group, describes its communities and replaces the stored ones.

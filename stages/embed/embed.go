@@ -15,26 +15,10 @@ const Stage = "embed"
 
 // Run embeds the names and facts of every group whose graph changed.
 func Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
-	done, err := env.Store.Fingerprints(ctx, Stage)
-	if err != nil {
-		return stages.Stats{}, err
-	}
-	upstream, err := env.Store.Fingerprints(ctx, summarize.Stage)
-	if err != nil {
-		return stages.Stats{}, err
-	}
-	groups, err := env.Store.Groups(ctx)
-	if err != nil {
-		return stages.Stats{}, err
-	}
-	var units []stages.Unit
-	for _, g := range groups {
-		fp := stages.Fingerprint(upstream[g], env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions()))
-		units = append(units, stages.Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
-			return runGroup(ctx, env, g, fp)
-		}})
-	}
-	return stages.RunUnits(ctx, env, Stage, units, done)
+	parts := []string{env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions())}
+	return stages.RunGroups(ctx, env, Stage, summarize.Stage, parts, func(ctx context.Context, g, fp string) error {
+		return runGroup(ctx, env, g, fp)
+	})
 }
 
 func runGroup(ctx context.Context, env stages.Env, group, fp string) error {

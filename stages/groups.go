@@ -1,0 +1,34 @@
+package stages
+
+import (
+	"context"
+)
+
+// GroupRun computes and commits one group's unit.
+type GroupRun func(ctx context.Context, group, fingerprint string) error
+
+// RunGroups runs a stage whose units are groups and whose inputs are the upstream stage's unit of
+// the same group: a group's fingerprint hashes the upstream fingerprint and parts (prompt hashes,
+// models, options). Groups whose fingerprint is on record are skipped without being read.
+func RunGroups(ctx context.Context, env Env, stage, upstream string, parts []string, run GroupRun) (Stats, error) {
+	done, err := env.Store.Fingerprints(ctx, stage)
+	if err != nil {
+		return Stats{}, err
+	}
+	up, err := env.Store.Fingerprints(ctx, upstream)
+	if err != nil {
+		return Stats{}, err
+	}
+	groups, err := env.Store.Groups(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	units := make([]Unit, 0, len(groups))
+	for _, g := range groups {
+		fp := Fingerprint(append([]string{up[g]}, parts...)...)
+		units = append(units, Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
+			return run(ctx, g, fp)
+		}})
+	}
+	return RunUnits(ctx, env, stage, units, done)
+}
