@@ -5,7 +5,7 @@ DEMO_DIR  := .backfill/demo
 GOFLAGS   ?=
 TESTFLAGS ?= -race -count=1 -timeout 20m
 
-.PHONY: all build demo test unit bench lint clean
+.PHONY: all build demo test unit bench lint clean graphiti-check
 
 all: build
 
@@ -20,13 +20,19 @@ demo: build
 	./$(BIN) export jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --format parquet --out $(DEMO_DIR)/export
 	@echo "report: $(DEMO_DIR)/report.json  export: $(DEMO_DIR)/export"
 
-## test: everything CI runs
+## test: everything CI runs. scripts/with_servers.sh starts Neo4j and versitygw (unless they run
+## already), runs the tests with their variables set, and stops what it started on any exit (trap).
 test: build
 	$(GO) vet ./...
-	$(GO) test $(TESTFLAGS) ./...
+	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
 
+## bench: benchmarks (measurements, not pass/fail), with the servers the Bolt load benchmark needs
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+	scripts/with_servers.sh $(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+## graphiti-check: load the demo graph into Neo4j and print the facts Graphiti's own search returns
+graphiti-check: build
+	BACKFILL_SERVERS=neo4j scripts/with_servers.sh scripts/graphiti_check.sh
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -4,6 +4,7 @@
 // with their line, applies --set overrides by dotted path, fills defaults and validates.
 //
 // The runner (Run) wires loaders → checkpoint store → stages in order (ingest, extract, resolve,
-// temporal, summarize, embed, community) and returns the run report. It is resumable: running
-// the same job again skips every unit whose inputs did not change.
+// temporal, summarize, embed, community, and load when the sink is Memgraph or Neo4j) and returns
+// the run report. It is resumable: running the same job again skips every unit whose inputs did
+// not change. MakePlan estimates a job's calls, tokens and cost without calling the LLM.
 package jobs

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -74,7 +75,7 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 		opts.Log = slog.Default()
 	}
 	if opts.FS == nil {
-		opts.FS = loaders.LocalFS{}
+		opts.FS = SourceFS(j)
 	}
 	dir, err := os.MkdirTemp("", "backfill-plan-")
 	if err != nil {
@@ -100,13 +101,14 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 		p.EmbeddingPrice = &pr
 	}
 	var cache llm.Cache
+	var prev *checkpoints.Store // the job's store, for the extractions it already holds
 	if _, err := os.Stat(opts.Checkpoint); err == nil && j.LLM.Cache != "off" {
 		old, err := checkpoints.Open(ctx, opts.Checkpoint)
 		if err != nil {
 			return nil, err
 		}
 		defer old.Close()
-		cache = old
+		cache, prev = old, old
 		if c, err := old.Count(ctx); err == nil {
 			if r, ok := RatiosFrom(c); ok {
 				p.Assumptions = r
@@ -118,7 +120,7 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 		return nil, err
 	}
 	client := llm.NewClient(llm.Options{Model: j.LLM.Model, Temperature: j.LLM.Temperature, Prices: prices}, nil, prompts, cache)
-	sizes, err := p.planExtract(ctx, j, tmp, client, opts.Sample)
+	sizes, err := p.planExtract(ctx, j, tmp, prev, client, opts.Sample)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +132,9 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 }
 
 // planExtract counts episodes and groups, renders the extraction prompt of every stride-th
-// episode and scales the sample to all episodes. It returns the episodes per group.
-func (p *Plan) planExtract(ctx context.Context, j *Job, store *checkpoints.Store, c *llm.Client, sample int) ([]int, error) {
+// episode and scales the sample to all episodes. It returns the episodes per group. prev, when
+// not nil, is the job's store: its extractions make the facts calls of two-call mode exact.
+func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints.Store, c *llm.Client, sample int) ([]int, error) {
 	counts, err := store.Count(ctx)
 	if err != nil {
 		return nil, err
@@ -143,37 +146,71 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store *checkpoints.Store
 	}
 	p.Groups = len(groups)
 	stride := max(1, (p.Episodes+sample-1)/sample)
-	opts := extract.Options{Context: j.Stages.Extract.Context, EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes()}
+	opts := extract.Options{Context: j.Stages.Extract.Context, Mode: j.Stages.Extract.Mode, EntityTypes: j.entityTypes(),
+		EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes}
+	tasks := extract.Tasks(j.Stages.Extract.Mode)
 	var sizes []int
-	k, sampled, cached, prompt := 0, 0, 0, 0
+	k, sampled, calls, cached, prompt, guessed := 0, 0, 0, 0, 0, 0
 	for _, g := range groups {
 		eps, err := store.GroupEpisodes(ctx, g)
 		if err != nil {
 			return nil, err
+		}
+		outs := map[string][]byte{}
+		if prev != nil && len(tasks) == 2 {
+			if outs, err = prev.GroupOutputs(ctx, extract.Stage, g); err != nil {
+				return nil, err
+			}
 		}
 		sizes = append(sizes, len(eps))
 		for i := range eps {
 			if k++; (k-1)%stride != 0 {
 				continue
 			}
-			e, err := c.Estimate(ctx, llm.TaskExtract, extract.Input(eps, i, opts))
+			in := extract.Input(eps, i, opts)
+			e, err := c.Estimate(ctx, tasks[0], in)
 			if err != nil {
 				return nil, fmt.Errorf("planning extraction of %s: %w", eps[i].UUID, err)
 			}
 			sampled++
-			if e.Cached {
-				cached++
-				continue
+			ests := []llm.CallEstimate{e}
+			if len(tasks) == 2 { // the facts call: known from a stored extraction, else priced like the first
+				var out extract.Output
+				if raw, ok := outs[eps[i].UUID]; ok && json.Unmarshal(raw, &out) == nil {
+					if fin, ok := extract.FactsInput(in, out.Entities); ok {
+						f, err := c.Estimate(ctx, tasks[1], fin)
+						if err != nil {
+							return nil, fmt.Errorf("planning extraction of %s: %w", eps[i].UUID, err)
+						}
+						ests = append(ests, f)
+					}
+				} else {
+					guessed++
+					ests = append(ests, llm.CallEstimate{PromptTokens: e.PromptTokens})
+				}
 			}
-			prompt += e.PromptTokens
+			for _, e := range ests {
+				calls++
+				if e.Cached {
+					cached++
+					continue
+				}
+				prompt += e.PromptTokens
+			}
 		}
 	}
-	st := StagePlan{Stage: "extract", Units: p.Episodes, CallsExact: stride == 1,
+	st := StagePlan{Stage: "extract", Units: p.Episodes, CallsExact: stride == 1 && guessed == 0,
 		Basis: "one call per episode; prompt tokens from the rendered prompts"}
+	if len(tasks) == 2 {
+		st.Basis = "two calls per episode (entities, then facts when there are two); prompt tokens from the rendered prompts"
+		if guessed > 0 {
+			st.Basis += "; facts calls of episodes not yet extracted counted for every episode, priced like the entities call"
+		}
+	}
 	if sampled > 0 {
 		scale := float64(p.Episodes) / float64(sampled)
 		st.CachedCalls = int(float64(cached)*scale + 0.5)
-		st.Calls = p.Episodes - st.CachedCalls
+		st.Calls = int(float64(calls)*scale+0.5) - st.CachedCalls
 		st.PromptTokens = int(float64(prompt)*scale + 0.5)
 		st.CompletionTokens = st.Calls * llm.ExpectedCompletion(llm.TaskExtract)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"text/tabwriter"
 
+	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -26,6 +27,9 @@ type Report struct {
 	LLMByStage       map[string]LLMReport    `json:"llm_by_stage"`
 	Seconds          float64                 `json:"seconds"`
 
+	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
+	Load *memgraph.Result `json:"load,omitempty"`
+
 	// CommunitiesByGroup counts communities per group (groups with none are left out); the LLM
 	// calls spent on them are llm_by_stage["community"].
 	CommunitiesByGroup map[string]int `json:"communities_by_group,omitempty"`
@@ -44,7 +48,7 @@ type LLMReport struct {
 }
 
 // StageOrder is the order stages run in.
-var StageOrder = []string{"ingest", "extract", "resolve", "temporal", "summarize", "embed", "community"}
+var StageOrder = []string{"ingest", "extract", "resolve", "temporal", "summarize", "embed", "community", LoadStage}
 
 // WriteTable prints the report as a human-readable summary.
 func (r *Report) WriteTable(w io.Writer) {
@@ -71,6 +75,10 @@ func (r *Report) WriteTable(w io.Writer) {
 		}
 		u := r.LLMByStage[s]
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%d\t%d\t%d\t%d\n", s, st.Units, st.Skipped, st.Seconds, u.Calls, u.CacheHits, u.PromptTokens, u.CompletionTokens)
+	}
+	if ld := r.Load; ld != nil {
+		fmt.Fprintf(tw, "\nload\t%d groups: %d nodes, %d relationships in %d batches; %d stale removed, %d labels removed, %d retries\n",
+			ld.Groups, ld.Nodes, ld.Edges, ld.Batches, ld.Deleted, ld.LabelsRemoved, ld.Retries)
 	}
 	l := r.LLM
 	fmt.Fprintf(tw, "\nllm\tcalls %d, cache hits %d, tokens %d in / %d out, retries %d, max in flight %d, cost $%.4f\n",

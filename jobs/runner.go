@@ -28,7 +28,7 @@ type RunOptions struct {
 	Progress   stages.Progress // default: none
 	Log        *slog.Logger    // default: slog.Default()
 	Env        LookupEnv       // where API keys are read (default: os.LookupEnv)
-	FS         loaders.FS      // where sources are read (default: the local file system)
+	FS         loaders.FS      // where sources are read (default: SourceFS, local paths and s3://)
 	// Stop, when closed, drains the run: units in flight commit, no new unit starts, and Run
 	// returns stages.ErrInterrupted. Running again resumes.
 	Stop <-chan struct{}
@@ -51,7 +51,7 @@ func (o *RunOptions) defaults(j *Job) {
 		o.Env = osLookupEnv
 	}
 	if o.FS == nil {
-		o.FS = loaders.LocalFS{}
+		o.FS = SourceFS(j)
 	}
 }
 
@@ -83,11 +83,14 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			return ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop)
 		}},
 		{extract.Stage, func() (stages.Stats, error) {
-			return extract.Run(ctx, env, extract.Options{Context: j.Stages.Extract.Context,
-				EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes()})
+			return extract.Run(ctx, env, extract.Options{Context: j.Stages.Extract.Context, Mode: j.Stages.Extract.Mode,
+				EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes})
 		}},
 		{resolve.Stage, func() (stages.Stats, error) {
-			return resolve.Run(ctx, env, resolve.Options{MinHashThreshold: j.Stages.Resolve.MinHashThreshold})
+			r := j.Stages.Resolve
+			return resolve.Run(ctx, env, resolve.Options{MinHashThreshold: r.MinHashThreshold, EmbeddingThreshold: r.EmbeddingThreshold,
+				GreyThreshold: r.GreyThreshold, BatchSize: r.BatchSize, MaxPairs: r.MaxPairs, NoLLM: r.LLM == "off",
+				EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes})
 		}},
 		{temporal.Stage, func() (stages.Stats, error) {
 			return temporal.Run(ctx, env, temporal.Options{MaxCandidates: j.Stages.Temporal.MaxCandidates})
@@ -101,6 +104,16 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			return community.Run(ctx, env, community.StageOptions{MaxIterations: c.MaxIterations, MinSize: c.MinSize, OnlyValid: c.OnlyValid,
 				MaxSummarized: c.MaxSummarized})
 		}},
+	}
+	if j.graphSink() {
+		steps = append(steps, struct {
+			name string
+			run  func() (stages.Stats, error)
+		}{LoadStage, func() (stages.Stats, error) {
+			st, res, err := runLoad(ctx, j, store, opts)
+			rep.Load = res
+			return st, err
+		}})
 	}
 	var runErr error
 	for _, s := range steps {

@@ -75,6 +75,8 @@ type Embedder struct {
 type Ontology struct {
 	EntityTypes []EntityType `yaml:"entity_types"`
 	EdgeTypes   []EdgeType   `yaml:"edge_types"`
+	// ExcludedTypes are entity types never extracted ("Entity" excludes untyped entities).
+	ExcludedTypes []string `yaml:"excluded_types"`
 }
 
 // EntityType is a custom entity type.
@@ -95,10 +97,16 @@ type EdgeType struct {
 // StageOpts holds per-stage options.
 type StageOpts struct {
 	Extract struct {
-		Context int `yaml:"context"` // previous episodes shown (default 4)
+		Context int    `yaml:"context"` // previous episodes shown (default 4)
+		Mode    string `yaml:"mode"`    // two_call (default) | combined
 	} `yaml:"extract"`
 	Resolve struct {
-		MinHashThreshold float64 `yaml:"minhash_threshold"` // default 0.9
+		MinHashThreshold   float64 `yaml:"minhash_threshold"`   // default 0.9
+		EmbeddingThreshold float64 `yaml:"embedding_threshold"` // default 0.92
+		GreyThreshold      float64 `yaml:"grey_threshold"`      // default 0.8
+		BatchSize          int     `yaml:"batch_size"`          // pairs per LLM call (default 20)
+		MaxPairs           int     `yaml:"max_pairs"`           // pairs adjudicated per group (default 1000)
+		LLM                string  `yaml:"llm"`                 // on (default) | off
 	} `yaml:"resolve"`
 	Temporal struct {
 		MaxCandidates int `yaml:"max_candidates"` // default 20

@@ -60,6 +60,12 @@ func (j *Job) defaults() {
 	if j.Stages.Extract.Context == 0 {
 		j.Stages.Extract.Context = 4
 	}
+	if j.Stages.Extract.Mode == "" {
+		j.Stages.Extract.Mode = "two_call"
+	}
+	if j.Stages.Resolve.LLM == "" {
+		j.Stages.Resolve.LLM = "on"
+	}
 	if j.Sink.Kind == "" {
 		j.Sink.Kind = "sqlite"
 	}
@@ -125,6 +131,29 @@ func (j *Job) Validate() error {
 	}
 	if err := j.validateSink(); err != nil {
 		return err
+	}
+	if m := j.Stages.Extract.Mode; m != "two_call" && m != "combined" {
+		return bad("stages.extract.mode", "%q is not two_call or combined", m)
+	}
+	r := j.Stages.Resolve
+	for _, th := range []struct {
+		key string
+		v   float64
+	}{{"minhash_threshold", r.MinHashThreshold}, {"embedding_threshold", r.EmbeddingThreshold}, {"grey_threshold", r.GreyThreshold}} {
+		if th.v < 0 || th.v > 1 {
+			return bad("stages.resolve."+th.key, "%g is outside 0..1", th.v)
+		}
+	}
+	if r.BatchSize < 0 || r.MaxPairs < 0 {
+		return bad("stages.resolve", "batch_size and max_pairs must not be negative")
+	}
+	if r.LLM != "on" && r.LLM != "off" {
+		return bad("stages.resolve.llm", "%q is not on or off", r.LLM)
+	}
+	for i, t := range j.Ontology.ExcludedTypes {
+		if t == "" {
+			return bad(fmt.Sprintf("ontology.excluded_types[%d]", i), "empty type name")
+		}
 	}
 	if err := j.validateCost(); err != nil {
 		return err

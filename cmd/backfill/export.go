@@ -15,8 +15,10 @@ func cmdExport(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	var jf jobFlags
 	jf.register(fs)
-	format := fs.String("format", "parquet", "export format: parquet")
+	format := fs.String("format", "parquet", "export format: parquet | cypherl")
 	out := fs.String("out", "", "output directory")
+	var cy cypherlFlags
+	cy.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil || len(pos) != 1 || *out == "" {
 		return usageError("export", orErr(err, "want exactly one JOB.yaml and --out DIR"))
@@ -39,6 +41,10 @@ func cmdExport(ctx context.Context, args []string) int {
 			return fail(ctx, fmt.Errorf("creating %s: %w", *out, err))
 		}
 		if err := parquet.Export(ctx, jobs.GraphSource(j, store), *out); err != nil {
+			return fail(ctx, err)
+		}
+	case "cypherl":
+		if err := cy.export(ctx, j, jobs.GraphSource(j, store), *out); err != nil {
 			return fail(ctx, err)
 		}
 	default:

@@ -44,7 +44,7 @@ const usage = `usage: backfill COMMAND [ARGS]
 commands:
   run JOB.yaml [--checkpoint PATH] [--shard I/N] [--report FILE.json] [--set KEY=VALUE]...
   status JOB.yaml [--checkpoint PATH] [--set KEY=VALUE]...
-  export JOB.yaml --format parquet --out DIR [--checkpoint PATH] [--set KEY=VALUE]...
+  export JOB.yaml --format parquet|cypherl --out DIR [--dialect memgraph|neo4j] [--analytical] [--checkpoint PATH] [--set KEY=VALUE]...
   import locomo|longmemeval FILE --out episodes.parquet
   plan JOB.yaml [--json FILE] [--set KEY=VALUE]...
   llm-stub [--addr 127.0.0.1:8089] [--latency D] [--jitter D] [--fault-rate F] [--seed N] [--faults K,...]
@@ -71,8 +71,13 @@ func main() {
 	var code int
 	if drains {
 		hard, cancel := context.WithCancel(context.Background())
+		finished := make(chan struct{})
 		go func() {
-			<-soft.Done()
+			select {
+			case <-soft.Done():
+			case <-finished:
+				return
+			}
 			slog.Warn("interrupted: finishing the units in flight; interrupt again to abort them")
 			again := make(chan os.Signal, 1)
 			signal.Notify(again, os.Interrupt, syscall.SIGTERM)
@@ -80,6 +85,7 @@ func main() {
 			cancel()
 		}()
 		code = drain(hard, soft.Done(), os.Args[2:])
+		close(finished)
 	} else {
 		code = cmd(soft, os.Args[2:])
 	}

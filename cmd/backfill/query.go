@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -14,12 +15,19 @@ import (
 	"github.com/tkgraph/backfill/stages/temporal"
 )
 
+// cmdQuery answers "which facts were true at --valid-at, as the system knew at --known-at" from
+// the checkpoint store, in the context format of the Zep paper or as JSON.
 func cmdQuery(ctx context.Context, args []string) int {
+	return runQuery(ctx, os.Stdout, time.Now().UTC(), args)
+}
+
+// runQuery is cmdQuery writing to out, with now as the default of both times.
+func runQuery(ctx context.Context, out io.Writer, now time.Time, args []string) int {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	var jf jobFlags
 	jf.register(fs)
-	validAt := fs.String("valid-at", "", "facts true at this time (RFC 3339 or YYYY-MM-DD; default now)")
-	knownAt := fs.String("known-at", "", "as the system knew it at this time (default now)")
+	validAt := fs.String("valid-at", "", "facts true at this time (RFC 3339, or YYYY-MM-DD[THH:MM:SS] in UTC; default now)")
+	knownAt := fs.String("known-at", "", "as the system knew it at this record time (same forms; default now)")
 	group := fs.String("group", "", "only this group")
 	entity := fs.String("entity", "", "only facts about the entity with this name")
 	asJSON := fs.Bool("json", false, "print JSON instead of the context format")
@@ -27,7 +35,6 @@ func cmdQuery(ctx context.Context, args []string) int {
 	if err != nil || len(pos) != 1 {
 		return usageError("query", orErr(err, "want exactly one JOB.yaml"))
 	}
-	now := time.Now().UTC()
 	va, err1 := parseWhen(*validAt, now)
 	ka, err2 := parseWhen(*knownAt, now)
 	if err1 != nil || err2 != nil {
@@ -49,20 +56,30 @@ func cmdQuery(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
-	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(factsJSON(facts)); err != nil {
-			return fail(ctx, err)
-		}
-		return exitOK
+	if err := writeFacts(out, facts, *asJSON); err != nil {
+		return fail(ctx, fmt.Errorf("writing facts: %w", err))
 	}
-	fmt.Println("<FACTS>")
-	for _, f := range facts {
-		fmt.Printf("  - %s (Date range: %s - %s)\n", f.Fact, dateOr(f.ValidAt, "unknown"), dateOr(f.InvalidAt, "present"))
-	}
-	fmt.Println("</FACTS>")
 	return exitOK
+}
+
+// writeFacts prints facts as JSON, or one "FACT (Date range: from - to)" line each inside
+// <FACTS></FACTS>, with "date unknown" and "present" for absent ends as Graphiti writes them.
+func writeFacts(out io.Writer, facts []graph.Fact, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(factsJSON(facts))
+	}
+	if _, err := fmt.Fprintln(out, "<FACTS>"); err != nil {
+		return err
+	}
+	for _, f := range facts {
+		if _, err := fmt.Fprintf(out, "  - %s (Date range: %s - %s)\n", f.Fact, dateOr(f.ValidAt, "date unknown"), dateOr(f.InvalidAt, "present")); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(out, "</FACTS>")
+	return err
 }
 
 // queryFacts loads the facts and version log of one group (or all) and answers AsOf.

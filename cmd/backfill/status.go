@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/jobs"
 )
 
 func cmdStatus(ctx context.Context, args []string) int {
@@ -51,7 +52,10 @@ func cmdStatus(ctx context.Context, args []string) int {
 	for _, s := range counts {
 		done[s.Stage] = s.Units
 	}
-	for _, s := range []string{"extract", "resolve", "temporal", "summarize", "embed", "community"} {
+	for _, s := range jobs.StageOrder[1:] {
+		if s == jobs.LoadStage && j.Sink.Kind == "sqlite" {
+			continue
+		}
 		total := len(groups)
 		if s == "extract" {
 			total = c.Episodes

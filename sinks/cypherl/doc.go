@@ -21,6 +21,12 @@
 //     fractional digits. Memgraph versions with the ZonedDateTime type parse "Z" as Etc/UTC
 //     (checked against its temporal parser tests, not against a running server); Neo4j accepts
 //     the same text.
+//   - The script only MERGEs: it never deletes nodes or relationships or removes labels that the
+//     database already holds for the same groups. Import it into an empty database, or use the
+//     Bolt loader (sinks/memgraph.Loader), which settles every group it writes, for updates.
+//   - Executed statement by statement on Neo4j, the neo4j-dialect script gives the same graph
+//     as the Bolt loader (tested against a real server; datetimes from the script carry the
+//     offset Z, the loader's the zone id UTC: the same instants).
 //   - Output is deterministic: the same Source gives the same bytes. The vector dimension is
 //     Options.VectorDims, or when 0 the length of the first embedding found (entities, then facts,
 //     then communities); no embedding at all means no vector index.

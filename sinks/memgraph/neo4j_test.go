@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
@@ -51,6 +52,9 @@ func load(t *testing.T, uri string, src sinks.Source, o Options) Result {
 func loadErr(ctx context.Context, t *testing.T, uri string, src sinks.Source, o Options) (Result, error) {
 	t.Helper()
 	o.Dialect, o.URI = Neo4j, uri
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
 	if o.VectorDims == 0 {
 		o.VectorDims = 3
 	}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/cypherl"
+	"github.com/tkgraph/backfill/sinks/memgraph"
+)
+
+// CypherlFile is the name of the script `export --format cypherl` writes into --out.
+const CypherlFile = "graph.cypherl"
+
+// cypherlFlags are the export flags only the cypherl format reads.
+type cypherlFlags struct {
+	dialect    string
+	analytical bool
+}
+
+func (f *cypherlFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.dialect, "dialect", "", "cypherl dialect: memgraph | neo4j (default: the job's sink.kind when it is one of them, else memgraph)")
+	fs.BoolVar(&f.analytical, "analytical", false, "cypherl for memgraph: load in IN_MEMORY_ANALYTICAL mode and snapshot (default: the job's sink.analytical)")
+}
+
+// export writes src as out/graph.cypherl (through a temporary file, so a failed export leaves no
+// partial script), with the job's batch size and embedding dimensions.
+func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source, out string) error {
+	name := f.dialect
+	if name == "" {
+		name = string(memgraph.Memgraph)
+		if j.Sink.Kind == string(memgraph.Neo4j) {
+			name = string(memgraph.Neo4j)
+		}
+	}
+	d, err := memgraph.ParseDialect(name)
+	if err != nil {
+		return err
+	}
+	bulk := f.analytical || j.Sink.Analytical
+	if bulk && d != memgraph.Memgraph {
+		return fmt.Errorf("exporting cypherl: --analytical needs the memgraph dialect")
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", out, err)
+	}
+	path := filepath.Join(out, CypherlFile)
+	tmp, err := os.CreateTemp(out, CypherlFile+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	err = cypherl.ExportWith(ctx, src, tmp, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize,
+		VectorDims: j.Embedder.Dimensions, Bulk: bulk})
+	if cerr := tmp.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("writing %s: %w", path, cerr)
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

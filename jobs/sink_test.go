@@ -1,0 +1,245 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/testenv"
+)
+
+// neo4jQuery runs a read query and returns its records as maps.
+func neo4jQuery(t *testing.T, drv neo4j.DriverWithContext, cypher string) []map[string]any {
+	t.Helper()
+	res, err := neo4j.ExecuteQuery(t.Context(), drv, cypher, nil, neo4j.EagerResultTransformer)
+	if err != nil {
+		t.Fatalf("%s: %v", cypher, err)
+	}
+	out := make([]map[string]any, len(res.Records))
+	for i, r := range res.Records {
+		out[i] = r.AsMap()
+	}
+	return out
+}
+
+// graphSnapshot renders every node and relationship with labels, endpoints and properties.
+func graphSnapshot(t *testing.T, drv neo4j.DriverWithContext) string {
+	t.Helper()
+	var lines []string
+	for _, r := range neo4jQuery(t, drv, "MATCH (n) RETURN labels(n) AS l, properties(n) AS p") {
+		lines = append(lines, fmt.Sprintf("node %v %s", r["l"], sortedProps(r["p"].(map[string]any))))
+	}
+	for _, r := range neo4jQuery(t, drv, "MATCH (a)-[r]->(b) RETURN type(r) AS t, a.uuid AS a, b.uuid AS b, properties(r) AS p") {
+		lines = append(lines, fmt.Sprintf("rel %v %v->%v %s", r["t"], r["a"], r["b"], sortedProps(r["p"].(map[string]any))))
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+func sortedProps(p map[string]any) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %s=%T:%v", k, p[k], p[k])
+	}
+	return b.String()
+}
+
+func TestRunLoadsNeo4jIncrementally(t *testing.T) {
+	uri := testenv.Neo4jExclusive(t)
+	drv, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close(context.Background())
+	neo4jQuery(t, drv, "MATCH (n) DETACH DELETE n")
+
+	j := demoJob(t, "sink.kind=neo4j", "sink.uri="+uri, "sink.batch_size=7")
+	rep := run(t, j)
+	if rep.Load == nil || rep.Stages[LoadStage].Units == 0 || rep.Stages[LoadStage].Skipped != 0 {
+		t.Fatalf("first run did not load every group: %+v %+v", rep.Stages[LoadStage], rep.Load)
+	}
+	groups := rep.Stages[LoadStage].Units
+	counts := func() map[string]int64 {
+		out := map[string]int64{}
+		for _, r := range neo4jQuery(t, drv, "MATCH (n) UNWIND labels(n) AS l RETURN l, count(*) AS n") {
+			out[r["l"].(string)] = r["n"].(int64)
+		}
+		for _, r := range neo4jQuery(t, drv, "MATCH ()-[r]->() RETURN type(r) AS l, count(*) AS n") {
+			out[r["l"].(string)] = r["n"].(int64)
+		}
+		return out
+	}
+	c := counts()
+	if c["Episodic"] != int64(rep.Episodes) || c["Entity"] != int64(rep.Entities) || c["RELATES_TO"] != int64(rep.Facts) ||
+		c["MENTIONS"] != int64(rep.Mentions) || c["Community"] != int64(rep.Communities) {
+		t.Errorf("neo4j holds %v; the report says %d episodes, %d entities, %d facts, %d mentions, %d communities",
+			c, rep.Episodes, rep.Entities, rep.Facts, rep.Mentions, rep.Communities)
+	}
+	// Types as Graphiti reads them: zoned UTC datetimes, float lists, uuid lists.
+	for _, r := range neo4jQuery(t, drv, "MATCH ()-[r:RELATES_TO]->() WHERE r.valid_at IS NOT NULL RETURN r.valid_at AS v, r.created_at AS c, r.fact_embedding AS e, r.episodes AS eps LIMIT 3") {
+		for _, k := range []string{"v", "c"} {
+			if tm, ok := r[k].(time.Time); !ok || tm.Location().String() != "UTC" {
+				t.Errorf("%s = %#v, want a datetime in UTC", k, r[k])
+			}
+		}
+		if e, ok := r["e"].([]any); !ok || len(e) != j.Embedder.Dimensions {
+			t.Errorf("fact_embedding = %T of %d", r["e"], len(e))
+		} else if _, ok := e[0].(float64); !ok {
+			t.Errorf("fact_embedding[0] is %T", e[0])
+		}
+		if eps, ok := r["eps"].([]any); !ok || len(eps) == 0 {
+			t.Errorf("episodes = %#v", r["eps"])
+		}
+	}
+	first := graphSnapshot(t, drv)
+
+	// A second run has nothing to load and changes nothing.
+	again := run(t, j)
+	if st := again.Stages[LoadStage]; st.Units != 0 || st.Skipped != groups || again.Load != nil {
+		t.Errorf("second run: load %+v, result %+v; want every group skipped", st, again.Load)
+	}
+	if graphSnapshot(t, drv) != first {
+		t.Errorf("a run with nothing to load changed the graph")
+	}
+
+	// One new message for one group: only that group is written again.
+	extra := filepath.Join(t.TempDir(), "more.jsonl")
+	line := `{"group_id":"alice","reference_time":"2024-06-01T10:00:00+09:00","speaker":"Alice","content":"I moved to Seoul last week and I work at Naver now."}` + "\n"
+	if err := os.WriteFile(extra, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j.Sources = append(j.Sources, Source{Path: extra, Format: "jsonl", Source: "message", Description: "chat history",
+		Mapping: Mapping{Group: "group_id", ReferenceTime: "reference_time", Speaker: "speaker", Body: "content"}})
+	third := run(t, j)
+	if st := third.Stages[LoadStage]; st.Units != 1 || st.Skipped != groups-1 {
+		t.Errorf("after one new message: load %+v, want 1 unit and %d skipped", st, groups-1)
+	}
+	incremental := graphSnapshot(t, drv)
+	if incremental == first {
+		t.Errorf("the new message changed nothing in the graph")
+	}
+	// The incremental graph equals a full reload of the same store into an empty database.
+	neo4jQuery(t, drv, "MATCH (n) DETACH DELETE n")
+	j.Sink.Reload = true
+	full := run(t, j)
+	if st := full.Stages[LoadStage]; st.Units != groups {
+		t.Errorf("reload wrote %d groups, want %d", st.Units, groups)
+	}
+	if got := graphSnapshot(t, drv); got != incremental {
+		t.Errorf("incremental load differs from a full reload")
+	}
+}
+
+func TestSinkValidation(t *testing.T) {
+	tests := []struct {
+		sets []string
+		want string
+	}{
+		{[]string{"sink.kind=neo4j"}, ""},
+		{[]string{"sink.kind=memgraph", "sink.analytical=true", "sink.batch_size=2000"}, ""},
+		{[]string{"sink.kind=neo4j", "sink.analytical=true"}, "sink.analytical"},
+		{[]string{"sink.kind=neo4j", "sink.uri=http://x:7474"}, "sink.uri"},
+		{[]string{"sink.kind=neo4j", "sink.uri=bolt://neo4j:secret@x:7687"}, "credentials"},
+		{[]string{"sink.kind=memgraph", "sink.batch_size=-1"}, "sink.batch_size"},
+		{[]string{"sink.kind=oracle"}, "sink.kind"},
+		{[]string{"s3.endpoint=127.0.0.1:7070"}, "s3.endpoint"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.sets, ","), func(t *testing.T) {
+			_, err := Parse([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
+			if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("err = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+	j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: memgraph}\n"), nil, func(string) (string, bool) { return "", false })
+	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 500 {
+		t.Errorf("defaults: %+v, %v", j.Sink, err)
+	}
+}
+
+func TestSinkCredentials(t *testing.T) {
+	env := map[string]string{DefaultSinkUsernameEnv: "u", DefaultSinkPasswordEnv: "p", "MY_USER": "me", "MY_PASS": "pw"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	tests := []struct {
+		sink       Sink
+		user, pass string
+		err        bool
+	}{
+		{Sink{}, "u", "p", false},
+		{Sink{UsernameEnv: "MY_USER", PasswordEnv: "MY_PASS"}, "me", "pw", false},
+		{Sink{UsernameEnv: "MISSING"}, "", "", true},
+	}
+	for _, tc := range tests {
+		u, p, err := sinkCredentials(tc.sink, lookup)
+		if u != tc.user || p != tc.pass || (err != nil) != tc.err {
+			t.Errorf("%+v: %q %q %v", tc.sink, u, p, err)
+		}
+	}
+	if u, p, err := sinkCredentials(Sink{}, func(string) (string, bool) { return "", false }); u != "" || p != "" || err != nil {
+		t.Errorf("no variables: %q %q %v, want no authentication", u, p, err)
+	}
+}
+
+// cancelOnLoad cancels the run once the load stage has written its first batch.
+type cancelOnLoad struct {
+	cancel  context.CancelFunc
+	loading bool
+}
+
+func (c *cancelOnLoad) Start(stage string, _ int) { c.loading = stage == LoadStage }
+func (c *cancelOnLoad) Add(int) {
+	if c.loading {
+		c.cancel()
+	}
+}
+func (c *cancelOnLoad) Done() {}
+
+// TestRunLoadKilledAndResumed kills a run in the middle of its load (the context is cancelled
+// after the first batch of 5 rows), runs the job again, and requires the graph of a full load.
+func TestRunLoadKilledAndResumed(t *testing.T) {
+	uri := testenv.Neo4jExclusive(t)
+	drv, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close(context.Background())
+	neo4jQuery(t, drv, "MATCH (n) DETACH DELETE n")
+	j := demoJob(t, "sink.kind=neo4j", "sink.uri="+uri, "sink.batch_size=5")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	clock := graph.FixedClock(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	_, err = Run(ctx, j, RunOptions{Clock: clock, Progress: &cancelOnLoad{cancel: cancel}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("killed run: err = %v, want context.Canceled", err)
+	}
+	partial := graphSnapshot(t, drv)
+	rep := run(t, j)
+	if st := rep.Stages[LoadStage]; st.Units == 0 || rep.Load == nil {
+		t.Fatalf("the second run loaded nothing: %+v", st)
+	}
+	resumed := graphSnapshot(t, drv)
+	if resumed == partial {
+		t.Errorf("the killed run had written everything already")
+	}
+	neo4jQuery(t, drv, "MATCH (n) DETACH DELETE n")
+	j.Sink.Reload = true
+	run(t, j)
+	if full := graphSnapshot(t, drv); full != resumed {
+		t.Errorf("killed and resumed load differs from a full load")
+	}
+}
