@@ -1,6 +1,7 @@
 package temporal
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -40,3 +41,35 @@ func TestAsOfBillingAudit(t *testing.T) {
 	}
 }
 
+// TestAsOfUnknownStartAndOrder: an unknown valid_at counts as "since ever"; a fact is absent
+// before its first version; results are ordered by valid_at (unknown first), then uuid.
+func TestAsOfUnknownStartAndOrder(t *testing.T) {
+	facts := []resolve.Fact{
+		fact("b-old", "me", "samsung", "WORKS_AT", "2026-01-05", "", "2020-01-01", "state"),
+		fact("z-home", "me", "pangyo", "LIVES_IN", "2026-01-06", "", "", "state"),
+		fact("a-home2", "you", "seoul", "LIVES_IN", "2026-01-07", "2025-01-01", "", "state"),
+		fact("c-home3", "they", "busan", "LIVES_IN", "2026-01-08", "2025-01-01", "", "state"),
+	}
+	out, versions := applyAll(facts, make([]Judgement, len(facts)))
+	tests := []struct {
+		name             string
+		validAt, knownAt string
+		want             []string
+	}{
+		{"unknown starts first, then by start and uuid", "2026-02-01", "2026-02-01", []string{"z-home", "a-home2", "c-home3"}},
+		{"an unknown start is since ever", "2019-06-01", "2026-02-01", []string{"b-old", "z-home"}},
+		{"not yet known", "2026-02-01", "2026-01-06", []string{"z-home"}},
+		{"nothing known yet", "2026-02-01", "2026-01-01", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range AsOf(out, versions, day(tt.validAt), day(tt.knownAt)) {
+				got = append(got, f.UUID)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

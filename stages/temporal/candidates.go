@@ -96,6 +96,20 @@ func timeStr(t *time.Time) *string {
 	return &s
 }
 
+// index reads a list index written as the ids are: decimal digits, no sign, no leading zero.
+func index(s string) (int, bool) {
+	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') {
+		return 0, false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+	}
+	k, err := strconv.Atoi(s)
+	return k, err == nil
+}
+
 // Decode maps the LLM's namespaced ids back to fact indexes; malformed, unknown or repeated ids
 // are ignored.
 func Decode(out llm.JudgeOutput, c Candidates) Judgement {
@@ -110,8 +124,8 @@ func pick(ids []string, prefix string, idx []int) []int {
 		if !strings.HasPrefix(id, prefix) {
 			continue
 		}
-		k, err := strconv.Atoi(id[len(prefix):])
-		if err != nil || k < 0 || k >= len(idx) || seen[idx[k]] {
+		k, ok := index(id[len(prefix):])
+		if !ok || k >= len(idx) || seen[idx[k]] {
 			continue
 		}
 		seen[idx[k]] = true

@@ -1,22 +1,31 @@
 // Package temporal is the temporal stage: one unit per group. It finds each fact's contradiction
 // candidates among the earlier facts of its group (same unordered endpoint pair, or one shared
 // endpoint in the same role with the same predicate — never the whole group), asks the LLM for one
-// judgement per fact with candidates (all in parallel), then applies the rules of DESIGN §6.4
-// walking the group in order:
+// judgement per fact with candidates (all in parallel; ids E… for duplicates, I… for
+// contradictions; malformed, unknown or repeated ids are ignored), then applies the rules of
+// DESIGN §6.4:
 //
-//   - plans, promises, schedules and deadlines are valid from the moment they were said, with no
-//     invalid_at; a statement cannot start a fact after the moment it was made (except a
-//     scheduled state);
+//   - Normalize: plans, promises, schedules and deadlines are valid from the moment they were
+//     said, with no invalid_at; a statement cannot start a fact after the moment it was made
+//     (valid_at is clamped to the reference time), except a scheduled state; an interval that
+//     ends before it starts loses its valid_at;
 //   - ① a fact that arrives with invalid_at is recorded closed: expired_at = its record time;
 //   - ② if a contradicting fact started later than the new one, the new one is closed at that
 //     fact's valid_at;
 //   - ③ an older contradicting fact (started earlier) is closed at the new fact's valid_at, with
-//     expired_at = the new fact's record time;
+//     expired_at = the record time at which it was first recorded closed;
 //   - ④ facts whose intervals do not overlap never close each other, and nothing closes when
-//     either valid_at is unknown.
+//     either valid_at is unknown; on equal valid_at the fact later in group order wins.
 //
-// Facts judged duplicates of an earlier fact are merged into it (their episodes appended). Every
-// change to a fact's invalid_at/expired_at appends a row to the fact version log. The unit writes
-// the group's facts and version log as a whole, so a late-arriving episode, which sorts into its
-// place by reference time, gives the same intervals as if it had arrived in order.
+// Together ②–④ make a fact's invalid_at the earliest of its own end and the valid_at of every
+// contradicting fact that started after it: a pure function of the set of facts, independent of
+// the order in which they were heard. Facts judged duplicates of an earlier fact are merged into
+// it (episodes appended) while their intervals overlap; a duplicate starting after the earlier
+// fact ended is a new period and stays its own fact.
+//
+// Apply replays the group in record-time order and appends a row to the fact version log every
+// time a fact's interval as known changes, so AsOf answers "which facts were true at T, as the
+// system knew at T′" exactly. The unit writes the group's facts and version log as a whole; under
+// record_time: reference a late-arriving episode, which sorts into its place by reference time,
+// gives the same facts, intervals and version log as if it had arrived in order.
 package temporal

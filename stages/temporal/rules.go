@@ -1,16 +1,30 @@
 package temporal
 
 import (
+	"sort"
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
 // Fact kinds from extraction that the rules treat specially.
 const (
-	KindPlan           = "plan"
-	KindScheduledState = "scheduled_state"
+	KindPlan           = llm.KindPlan
+	KindScheduledState = llm.KindScheduledState
+)
+
+// RulesVersion names the behaviour of Normalize and Apply; it is part of the stage's unit
+// fingerprint, so a change of the rules re-runs every group.
+const RulesVersion = "rules-2"
+
+// Reasons of the fact version log.
+const (
+	ReasonCreated            = "created"               // recorded open
+	ReasonArrivedClosed      = "arrived_closed"        // ①: recorded with its own invalid_at
+	ReasonClosedByLaterStart = "closed_by_later_start" // ②: recorded closed by a fact that starts later
+	ReasonClosedByNewer      = "closed_by_newer"       // ③: an already recorded fact closed (or closed earlier)
 )
 
 // Judgement is the LLM's answer for facts[i], as indexes of earlier facts.
@@ -19,9 +33,12 @@ type Judgement struct {
 	Contradictions []int
 }
 
-// Normalize applies the future-tense rules to a fact as extracted: a plan is valid from its
-// reference time and has no invalid_at; no other fact but a scheduled state starts after the
-// moment it was stated.
+// Normalize applies the future-tense rules to a fact as extracted: a plan (plan, promise,
+// schedule, deadline) is valid from its reference time and has no invalid_at; no other fact but a
+// scheduled state starts after the moment it was stated (its valid_at is clamped to the reference
+// time); only states end in the future (an event's future invalid_at is dropped). An interval
+// that ends before it starts is malformed: its valid_at is dropped, so the fact is kept (closed at
+// its invalid_at) but never closes, nor is closed by, another fact.
 func Normalize(f resolve.Fact) resolve.Fact {
 	ref := f.ReferenceTime.UTC()
 	if f.Kind == KindPlan {
@@ -31,82 +48,81 @@ func Normalize(f resolve.Fact) resolve.Fact {
 	if f.ValidAt != nil && f.ValidAt.After(ref) && f.Kind != KindScheduledState {
 		f.ValidAt = &ref
 	}
+	if f.Kind == llm.KindEvent && f.InvalidAt != nil && f.InvalidAt.After(ref) {
+		f.InvalidAt = nil
+	}
+	if graph.Before(f.InvalidAt, f.ValidAt) {
+		f.ValidAt = nil
+	}
 	return f
 }
 
-type state struct {
-	fact     graph.Fact
-	versions []graph.FactVersion
-	dup      int // index of the fact it merged into, or -1
+// Apply computes the group's final facts and their version log from the normalized facts (in
+// group order: reference time, then source order) and their judgements (judgements[i] names only
+// indexes below i).
+//
+// Apply replays the facts in record-time order, one batch per distinct record time, and appends a
+// version whenever a fact's interval as known changes, so the log's state at record time T is
+// the result of the rules over the facts recorded by T:
+//
+//   - every contradicting pair with both valid_at known closes the earlier-starting fact at the
+//     later one's valid_at, unless it already ends by then (①–④: the later-started fact wins,
+//     whichever was heard first; intervals that do not overlap are left alone; equal starts go
+//     to the fact later in group order, the correction). A fact's invalid_at is the earliest of
+//     its own end and the starts of the facts that close it, so it never depends on the order
+//     in which facts were heard, and it only moves earlier as more facts are known;
+//   - a fact judged a duplicate of an earlier one is merged into it (episodes appended, the
+//     earlier fact's end lowered to the duplicate's) while their intervals overlap or one start
+//     is unknown; a duplicate that starts at or after the earlier fact's end is a new period of
+//     the same statement and stays a fact of its own. Merges are decided on the facts known at
+//     the time, and a fact once written to the log on its own is never merged later;
+//   - expired_at is the record time at which the fact was first recorded closed.
+//
+// Under record_time: reference the record order is the group order, so a late-arriving episode
+// gives the same facts and version log as if it had arrived in order.
+func Apply(group string, facts []resolve.Fact, judgements []Judgement) ([]graph.Fact, []graph.FactVersion) {
+	w := newWalker(group, facts, judgements)
+	order := make([]int, len(facts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return facts[order[a]].RecordTime.Before(facts[order[b]].RecordTime) })
+	for start := 0; start < len(order); {
+		end := start + 1
+		for end < len(order) && facts[order[end]].RecordTime.Equal(facts[order[start]].RecordTime) {
+			end++
+		}
+		w.record(order[start:end], facts[order[start]].RecordTime.UTC())
+		start = end
+	}
+	return w.output()
 }
 
-// Apply walks the group's facts in order with their judgements and returns the final facts and
-// the fact version log. facts must already be normalized and in group order; judgements[i] may
-// name only indexes below i.
-func Apply(group string, facts []resolve.Fact, judgements []Judgement) ([]graph.Fact, []graph.FactVersion) {
-	st := make([]state, len(facts))
-	for i, f := range facts {
-		st[i].dup = -1
-		cur := graph.Fact{UUID: f.UUID, GroupID: group, SourceUUID: f.Source, TargetUUID: f.Target, Name: f.Predicate,
-			Fact: f.Fact, Episodes: append([]string(nil), f.Episodes...), CreatedAt: f.RecordTime,
-			ValidAt: f.ValidAt, InvalidAt: f.InvalidAt, ReferenceTime: f.ReferenceTime}
-		j := judgements[i]
-		if len(j.Duplicates) > 0 {
-			root := j.Duplicates[0]
-			for st[root].dup >= 0 {
-				root = st[root].dup
-			}
-			st[i].dup = root
-			st[root].fact.Episodes = appendMissing(st[root].fact.Episodes, f.Episodes)
-			continue
+// output builds the final facts (roots of the last view, in group order) and their versions.
+func (w *walker) output() ([]graph.Fact, []graph.FactVersion) {
+	roots, versions := 0, 0
+	for i := range w.facts {
+		if w.root[i] == i {
+			roots, versions = roots+1, versions+len(w.versions[i])
 		}
-		reason := "created"
-		if cur.InvalidAt != nil { // ①
-			cur.ExpiredAt = ptr(f.RecordTime)
-			reason = "arrived_closed"
-		}
-		for _, c := range j.Contradictions {
-			old := &st[c]
-			if old.dup >= 0 || !overlap(old.fact, cur) {
-				continue // ④
-			}
-			switch {
-			case old.fact.ValidAt.After(*cur.ValidAt): // ②
-				cur.InvalidAt, cur.ExpiredAt = ptr(*old.fact.ValidAt), ptr(f.RecordTime)
-				reason = "closed_by_later_start"
-			case old.fact.ValidAt.Before(*cur.ValidAt): // ③
-				old.fact.InvalidAt, old.fact.ExpiredAt = ptr(*cur.ValidAt), ptr(f.RecordTime)
-				old.versions = append(old.versions, version(old.fact, len(old.versions), f.RecordTime, f.Episodes[0], "closed_by_newer"))
-			}
-		}
-		st[i].fact = cur
-		st[i].versions = []graph.FactVersion{version(cur, 0, f.RecordTime, f.Episodes[0], reason)}
 	}
-	var out []graph.Fact
-	var vs []graph.FactVersion
-	for _, s := range st {
-		if s.dup >= 0 {
+	out := make([]graph.Fact, 0, roots)
+	vs := make([]graph.FactVersion, 0, versions)
+	for i, f := range w.facts {
+		if w.root[i] != i {
 			continue
 		}
-		out = append(out, s.fact)
-		vs = append(vs, s.versions...)
+		cur := w.view[i]
+		g := graph.Fact{UUID: f.UUID, GroupID: w.group, SourceUUID: f.Source, TargetUUID: f.Target, Name: f.Predicate,
+			Fact: f.Fact, Episodes: append([]string(nil), f.Episodes...), CreatedAt: f.RecordTime.UTC(),
+			ExpiredAt: w.pub[i].expired, ValidAt: cur.valid, InvalidAt: cur.invalid, ReferenceTime: f.ReferenceTime.UTC()}
+		for _, j := range w.members[i] {
+			g.Episodes = appendMissing(g.Episodes, w.facts[j].Episodes)
+		}
+		out = append(out, g)
+		vs = append(vs, w.versions[i]...)
 	}
 	return out, vs
-}
-
-// overlap reports whether two facts with known starts share any instant of validity.
-func overlap(a, b graph.Fact) bool {
-	if a.ValidAt == nil || b.ValidAt == nil {
-		return false
-	}
-	aEndsFirst := a.InvalidAt != nil && !a.InvalidAt.After(*b.ValidAt)
-	bEndsFirst := b.InvalidAt != nil && !b.InvalidAt.After(*a.ValidAt)
-	return !aEndsFirst && !bEndsFirst
-}
-
-func version(f graph.Fact, seq int, at time.Time, episode, reason string) graph.FactVersion {
-	return graph.FactVersion{FactUUID: f.UUID, GroupID: f.GroupID, Seq: seq, RecordTime: at, ValidAt: f.ValidAt,
-		InvalidAt: f.InvalidAt, ExpiredAt: f.ExpiredAt, EpisodeUUID: episode, Reason: reason}
 }
 
 func ptr(t time.Time) *time.Time { t = t.UTC(); return &t }

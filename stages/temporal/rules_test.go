@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
@@ -32,8 +31,15 @@ func fact(id, src, tgt, pred, ref, valid, invalid, kind string) resolve.Fact {
 		ReferenceTime: day(ref), RecordTime: day(ref)}
 }
 
+// heard sets the record time of f (as under record_time: ingest).
+func heard(f resolve.Fact, rec string) resolve.Fact {
+	f.RecordTime = day(rec)
+	return f
+}
+
 type want struct {
 	valid, invalid, expired string
+	episodes                int // checked when > 0
 }
 
 func check(t *testing.T, got graph.Fact, w want) {
@@ -47,6 +53,17 @@ func check(t *testing.T, got graph.Fact, w want) {
 			t.Errorf("%s %s = %v, want %q", got.UUID, c.name, c.got, c.want)
 		}
 	}
+	if w.episodes > 0 && len(got.Episodes) != w.episodes {
+		t.Errorf("%s episodes = %v, want %d", got.UUID, got.Episodes, w.episodes)
+	}
+}
+
+// applyAll normalizes facts and applies the rules.
+func applyAll(facts []resolve.Fact, judge []Judgement) ([]graph.Fact, []graph.FactVersion) {
+	for i := range facts {
+		facts[i] = Normalize(facts[i])
+	}
+	return Apply("g", facts, judge)
 }
 
 func TestRules(t *testing.T) {
@@ -62,7 +79,7 @@ func TestRules(t *testing.T) {
 				fact("stock", "p", "s", "IS_OUT_OF_STOCK", "2026-12-01", "2026-12-01", "2026-12-25", "state"),
 			},
 			judge: []Judgement{{}},
-			want:  map[string]want{"stock": {"2026-12-01", "2026-12-25", "2026-12-01"}},
+			want:  map[string]want{"stock": {"2026-12-01", "2026-12-25", "2026-12-01", 0}},
 		},
 		{
 			name: "rule 3: employer change closes the older fact at the new one's start",
@@ -72,8 +89,22 @@ func TestRules(t *testing.T) {
 			},
 			judge: []Judgement{{}, {Contradictions: []int{0}}},
 			want: map[string]want{
-				"kakao": {"2026-01-10", "2026-03-02", "2026-03-05"},
-				"naver": {"2026-03-02", "", ""},
+				"kakao": {"2026-01-10", "2026-03-02", "2026-03-05", 0},
+				"naver": {"2026-03-02", "", "", 0},
+			},
+		},
+		{
+			name: "rule 3: a closed fact is re-closed earlier by a later-heard fact that started before the closer",
+			facts: []resolve.Fact{
+				fact("kakao", "me", "kakao", "WORKS_AT", "2026-01-10", "2024-01-01", "", "state"),
+				fact("naver", "me", "naver", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
+				fact("coupang", "me", "coupang", "WORKS_AT", "2026-04-01", "2025-06-01", "", "state"),
+			},
+			judge: []Judgement{{}, {Contradictions: []int{0}}, {Contradictions: []int{0, 1}}},
+			want: map[string]want{
+				"kakao":   {"2024-01-01", "2025-06-01", "2026-03-05", 0},
+				"coupang": {"2025-06-01", "2026-03-02", "2026-04-01", 0},
+				"naver":   {"2026-03-02", "", "", 0},
 			},
 		},
 		{
@@ -84,8 +115,22 @@ func TestRules(t *testing.T) {
 			},
 			judge: []Judgement{{}, {Contradictions: []int{0}}},
 			want: map[string]want{
-				"pangyo":  {"2025-06-01", "", ""},
-				"bundang": {"2023-01-01", "2025-06-01", "2026-03-01"},
+				"pangyo":  {"2025-06-01", "", "", 0},
+				"bundang": {"2023-01-01", "2025-06-01", "2026-03-01", 0},
+			},
+		},
+		{
+			name: "rule 2: the earliest later start closes, whatever the judgement order",
+			facts: []resolve.Fact{
+				fact("y", "me", "y", "LIVES_IN", "2026-01-01", "2024-01-01", "", "state"),
+				fact("z", "me", "z", "LIVES_IN", "2026-01-02", "2022-01-01", "", "state"),
+				fact("x", "me", "x", "LIVES_IN", "2026-01-03", "2020-01-01", "", "state"),
+			},
+			judge: []Judgement{{}, {Contradictions: []int{0}}, {Contradictions: []int{0, 1}}},
+			want: map[string]want{
+				"y": {"2024-01-01", "", "", 0},
+				"z": {"2022-01-01", "2024-01-01", "2026-01-02", 0},
+				"x": {"2020-01-01", "2022-01-01", "2026-01-03", 0},
 			},
 		},
 		{
@@ -96,8 +141,8 @@ func TestRules(t *testing.T) {
 			},
 			judge: []Judgement{{}, {Contradictions: []int{0}}},
 			want: map[string]want{
-				"cafe":  {"2015-03-01", "2017-02-01", "2026-01-01"},
-				"kakao": {"2024-01-01", "", ""},
+				"cafe":  {"2015-03-01", "2017-02-01", "2026-01-01", 0},
+				"kakao": {"2024-01-01", "", "", 0},
 			},
 		},
 		{
@@ -108,8 +153,32 @@ func TestRules(t *testing.T) {
 			},
 			judge: []Judgement{{}, {Contradictions: []int{0}}},
 			want: map[string]want{
-				"old": {"", "", ""},
-				"new": {"2026-02-01", "", ""},
+				"old": {"", "", "", 0},
+				"new": {"2026-02-01", "", "", 0},
+			},
+		},
+		{
+			name: "equal valid_at: the fact later in group order wins",
+			facts: []resolve.Fact{
+				fact("first", "me", "a", "LIVES_IN", "2026-01-05", "2026-01-01", "", "state"),
+				fact("second", "me", "b", "LIVES_IN", "2026-01-06", "2026-01-01", "", "state"),
+			},
+			judge: []Judgement{{}, {Contradictions: []int{0}}},
+			want: map[string]want{
+				"first":  {"2026-01-01", "2026-01-01", "2026-01-06", 0},
+				"second": {"2026-01-01", "", "", 0},
+			},
+		},
+		{
+			name: "a malformed interval (ends before it starts) neither closes nor is closed",
+			facts: []resolve.Fact{
+				fact("home", "me", "a", "LIVES_IN", "2026-01-01", "2026-01-01", "", "state"),
+				fact("bad", "me", "b", "LIVES_IN", "2026-02-01", "2026-02-01", "2025-12-01", "state"),
+			},
+			judge: []Judgement{{}, {Contradictions: []int{0}}},
+			want: map[string]want{
+				"home": {"2026-01-01", "", "", 0},
+				"bad":  {"", "2025-12-01", "2026-02-01", 0},
 			},
 		},
 		{
@@ -119,17 +188,50 @@ func TestRules(t *testing.T) {
 				fact("b", "me", "x", "LIKES", "2026-02-01", "2026-02-01", "", "state"),
 			},
 			judge: []Judgement{{}, {Duplicates: []int{0}}},
-			want:  map[string]want{"a": {"2026-01-01", "", ""}},
+			want:  map[string]want{"a": {"2026-01-01", "", "", 2}},
+		},
+		{
+			name: "a duplicate of a closed fact within its period merges into it",
+			facts: []resolve.Fact{
+				fact("kakao", "me", "kakao", "WORKS_AT", "2026-01-10", "2024-01-01", "", "state"),
+				fact("naver", "me", "naver", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
+				fact("kakao2", "me", "kakao", "WORKS_AT", "2026-04-01", "2024-06-01", "", "state"),
+			},
+			judge: []Judgement{{}, {Contradictions: []int{0}}, {Duplicates: []int{0}, Contradictions: []int{1}}},
+			want: map[string]want{
+				"kakao": {"2024-01-01", "2026-03-02", "2026-03-05", 2},
+				"naver": {"2026-03-02", "", "", 1},
+			},
+		},
+		{
+			name: "a duplicate starting after the earlier fact ended is a new period; its contradictions apply",
+			facts: []resolve.Fact{
+				fact("kakao", "me", "kakao", "WORKS_AT", "2026-01-10", "2024-01-01", "", "state"),
+				fact("naver", "me", "naver", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
+				fact("back", "me", "kakao", "WORKS_AT", "2026-06-05", "2026-06-01", "", "state"),
+			},
+			judge: []Judgement{{}, {Contradictions: []int{0}}, {Duplicates: []int{0}, Contradictions: []int{1}}},
+			want: map[string]want{
+				"kakao": {"2024-01-01", "2026-03-02", "2026-03-05", 1},
+				"naver": {"2026-03-02", "2026-06-01", "2026-06-05", 1},
+				"back":  {"2026-06-01", "", "", 1},
+			},
+		},
+		{
+			name: "a duplicate that adds an end closes the earlier fact",
+			facts: []resolve.Fact{
+				fact("oos", "lamp", "oos", "IS_OUT_OF_STOCK", "2026-12-01", "2026-12-01", "", "state"),
+				fact("oos2", "lamp", "oos", "IS_OUT_OF_STOCK", "2026-12-03", "2026-12-03", "2026-12-25", "state"),
+			},
+			judge: []Judgement{{}, {Duplicates: []int{0}}},
+			want:  map[string]want{"oos": {"2026-12-01", "2026-12-25", "2026-12-03", 2}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for i := range tt.facts {
-				tt.facts[i] = Normalize(tt.facts[i])
-			}
-			got, _ := Apply("g", tt.facts, tt.judge)
+			got, _ := applyAll(tt.facts, tt.judge)
 			if len(got) != len(tt.want) {
-				t.Fatalf("got %d facts, want %d", len(got), len(tt.want))
+				t.Fatalf("got %d facts, want %d: %+v", len(got), len(tt.want), got)
 			}
 			for _, f := range got {
 				w, ok := tt.want[f.UUID]
@@ -150,45 +252,40 @@ func TestNormalizeFutureTense(t *testing.T) {
 	}{
 		{"a plan is valid from the day it was said, no invalid_at",
 			fact("resign", "me", "co", "PLANS_TO", "2026-03-10", "2026-04-30", "2026-04-30", "plan"),
-			want{"2026-03-10", "", ""}},
+			want{"2026-03-10", "", "", 0}},
 		{"a deadline has no invalid_at",
 			fact("report", "me", "r", "PLANS_TO", "2026-03-10", "2026-03-13", "", "plan"),
-			want{"2026-03-10", "", ""}},
+			want{"2026-03-10", "", "", 0}},
 		{"a state cannot start after it was stated",
 			fact("naver", "me", "naver", "WORKS_AT", "2026-03-10", "2027-01-01", "", "state"),
-			want{"2026-03-10", "", ""}},
+			want{"2026-03-10", "", "", 0}},
 		{"a scheduled state keeps its future start",
 			fact("closed", "shop", "x", "IS_CLOSED", "2026-12-01", "2026-12-24", "2026-12-26", "scheduled_state"),
-			want{"2026-12-24", "2026-12-26", ""}},
+			want{"2026-12-24", "2026-12-26", "", 0}},
+		{"an event does not end in the future",
+			fact("trip", "me", "jeju", "VISITED", "2026-03-10", "2026-03-01", "2026-04-01", "event"),
+			want{"2026-03-01", "", "", 0}},
+		{"an event may end in the past",
+			fact("trip", "me", "jeju", "VISITED", "2026-03-10", "2026-03-01", "2026-03-05", "event"),
+			want{"2026-03-01", "2026-03-05", "", 0}},
+		{"a malformed interval loses its valid_at",
+			fact("bad", "me", "x", "LIVES_IN", "2026-03-10", "2026-03-01", "2026-02-01", "state"),
+			want{"", "2026-02-01", "", 0}},
+		{"a clamped start after the stated end is malformed too",
+			fact("bad", "me", "x", "LIVES_IN", "2026-03-10", "2027-01-01", "2026-02-01", "state"),
+			want{"", "2026-02-01", "", 0}},
+		{"an unknown start stays unknown",
+			fact("old", "me", "x", "WORKS_AT", "2026-03-10", "", "2020-01-01", "state"),
+			want{"", "2020-01-01", "", 0}},
 		{"an ongoing state ending on a date keeps its future invalid_at",
 			fact("stock", "p", "s", "IS_OUT_OF_STOCK", "2026-12-01", "2026-12-01", "2026-12-25", "state"),
-			want{"2026-12-01", "2026-12-25", ""}},
+			want{"2026-12-01", "2026-12-25", "", 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Normalize(tt.in)
 			check(t, graph.Fact{UUID: got.UUID, ValidAt: got.ValidAt, InvalidAt: got.InvalidAt}, tt.want)
 		})
-	}
-}
-
-func TestPoisonedLateStartCannotCloseEarlier(t *testing.T) {
-	facts := []resolve.Fact{
-		fact("true", "me", "kakao", "WORKS_AT", "2026-01-10", "2024-01-01", "", "state"),
-		// Said on 2026-02-01, claiming a start in 2027: clamped to when it was said.
-		fact("poison", "me", "evil", "WORKS_AT", "2026-02-01", "2027-01-01", "", "state"),
-	}
-	for i := range facts {
-		facts[i] = Normalize(facts[i])
-	}
-	got, _ := Apply("g", facts, []Judgement{{}, {Contradictions: []int{0}}})
-	for _, f := range got {
-		if f.UUID == "true" && f.InvalidAt != nil && f.InvalidAt.Before(day("2026-02-01")) {
-			t.Fatalf("true fact closed at %v, before the poisoned statement was made", f.InvalidAt)
-		}
-		if f.UUID == "poison" && !graph.SameTime(f.ValidAt, dp("2026-02-01")) {
-			t.Fatalf("poisoned fact valid_at = %v, want clamped to when it was said", f.ValidAt)
-		}
 	}
 }
 
@@ -212,36 +309,3 @@ func TestVersionLog(t *testing.T) {
 		t.Fatalf("closing version = %+v", closing)
 	}
 }
-
-func TestDecodeIgnoresMalformedIDs(t *testing.T) {
-	c := Candidates{Existing: []int{3}, Invalidation: []int{1, 3}}
-	j := Decode(jo([]string{"E0", "E7", "X1", "I"}, []string{"I1", "I1", "E0", "I-1", " I0 "}), c)
-	if len(j.Duplicates) != 1 || j.Duplicates[0] != 3 {
-		t.Errorf("duplicates = %v", j.Duplicates)
-	}
-	if len(j.Contradictions) != 2 || j.Contradictions[0] != 3 || j.Contradictions[1] != 1 {
-		t.Errorf("contradictions = %v", j.Contradictions)
-	}
-}
-
-func TestCandidatesScopedToEndpoints(t *testing.T) {
-	facts := []resolve.Fact{
-		fact("a", "me", "kakao", "WORKS_AT", "2026-01-01", "", "", "state"),
-		fact("b", "you", "seoul", "LIVES_IN", "2026-01-02", "", "", "state"),
-		fact("c", "me", "pizza", "LIKES", "2026-01-03", "", "", "state"),
-		fact("d", "kakao", "me", "EMPLOYS", "2026-01-04", "", "", "state"),
-		fact("e", "me", "naver", "WORKS_AT", "2026-01-05", "", "", "state"),
-	}
-	got := FindCandidates(facts, 20)
-	if len(got[4].Invalidation) != 1 || got[4].Invalidation[0] != 0 {
-		t.Errorf("candidates of e = %+v, want only a (same source, same predicate)", got[4])
-	}
-	if len(got[3].Existing) != 1 || got[3].Existing[0] != 0 {
-		t.Errorf("existing of d = %+v, want a (same unordered pair)", got[3])
-	}
-	if len(got[2].Invalidation) != 0 {
-		t.Errorf("candidates of c = %+v, want none", got[2])
-	}
-}
-
-func jo(d, c []string) llm.JudgeOutput { return llm.JudgeOutput{Duplicates: d, Contradictions: c} }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	"github.com/sourcegraph/conc/pool"
 	"github.com/tkgraph/backfill/checkpoints"
@@ -39,7 +40,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	}
 	var units []stages.Unit
 	for _, g := range groups {
-		fp := stages.Fingerprint(upstream[g], env.Prompts.Hash(llm.TaskJudgeFact), env.Model, fmt.Sprint(opts.MaxCandidates))
+		fp := stages.Fingerprint(upstream[g], env.Prompts.Hash(llm.TaskJudgeFact), env.Model, fmt.Sprint(opts.MaxCandidates), RulesVersion)
 		units = append(units, stages.Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
 			return runGroup(ctx, env, opts, g, fp)
 		}})
@@ -50,7 +51,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp string) error {
 	body, ok, err := env.Store.Output(ctx, resolve.Stage, group)
 	if err != nil {
-		return err
+		return fmt.Errorf("reading resolution of %s: %w", group, err)
 	}
 	if !ok {
 		return fmt.Errorf("group %s has no resolution", group)
@@ -59,6 +60,8 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp strin
 	if err := json.Unmarshal(body, &facts); err != nil {
 		return fmt.Errorf("decoding resolution of %s: %w", group, err)
 	}
+	// Group order: the creating episode's position, as resolution numbers it.
+	sort.SliceStable(facts, func(a, b int) bool { return facts[a].Order < facts[b].Order })
 	for i := range facts {
 		facts[i] = Normalize(facts[i])
 	}

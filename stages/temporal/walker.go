@@ -1,0 +1,151 @@
+package temporal
+
+import (
+	"time"
+
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/stages/resolve"
+)
+
+// span is a fact's validity interval as the rules see it.
+type span struct {
+	valid, invalid *time.Time
+	self           int // the fact it belongs to
+	closer         int // the fact whose statement gave invalid (self for its own end); -1 when open
+}
+
+// walker replays a group's facts in record-time order and keeps the version log.
+type walker struct {
+	group    string
+	facts    []resolve.Fact
+	contra   [][]int // contradicting facts of each fact, both directions
+	dupOf    []int   // the earlier fact each fact was judged to duplicate, or -1
+	comp     []int   // duplicate cluster of each fact (facts linked by duplicate judgements), or -1
+	comps    [][]int // the facts of each cluster, ascending (group order)
+	known    []bool  // recorded so far
+	own      []span  // interval after closures among known facts, before merging duplicates
+	root     []int   // view: the fact each fact is shown as (itself or the fact it merged into); -1 unknown
+	view     []span  // view: interval of each root
+	members  [][]int // view: facts merged into each root, ascending
+	pub      []shown
+	versions [][]graph.FactVersion
+	stamp    []int // batch number that last touched each fact
+	cstamp   []int // batch number that last touched each duplicate cluster
+	batch    int
+}
+
+func newWalker(group string, facts []resolve.Fact, judgements []Judgement) *walker {
+	n := len(facts)
+	w := &walker{group: group, facts: facts, contra: make([][]int, n), dupOf: make([]int, n), known: make([]bool, n),
+		own: make([]span, n), root: make([]int, n), view: make([]span, n), members: make([][]int, n), pub: make([]shown, n),
+		versions: make([][]graph.FactVersion, n), stamp: make([]int, n)}
+	uf := resolve.NewUnionFind(n)
+	linked := make([]bool, n)
+	for i := range facts {
+		w.dupOf[i], w.root[i] = -1, -1
+		if i >= len(judgements) {
+			continue
+		}
+		for _, d := range judgements[i].Duplicates {
+			if d >= 0 && d < i {
+				w.dupOf[i] = d
+				linked[i], linked[d] = true, true
+				uf.Union(i, d)
+				break
+			}
+		}
+		for _, c := range judgements[i].Contradictions {
+			if c >= 0 && c < i && !contains(w.contra[i], c) {
+				w.contra[i] = append(w.contra[i], c)
+				w.contra[c] = append(w.contra[c], i)
+			}
+		}
+	}
+	w.clusters(uf, linked)
+	return w
+}
+
+// record adds the facts recorded at one record time, applies their contradictions, recomputes
+// the merged view and appends a version for every shown fact whose interval changed.
+func (w *walker) record(batch []int, at time.Time) {
+	w.batch++
+	var touched []int
+	touch := func(i int) {
+		if w.stamp[i] != w.batch {
+			w.stamp[i] = w.batch
+			touched = append(touched, i)
+		}
+	}
+	for _, i := range batch {
+		f := w.facts[i]
+		w.known[i] = true
+		w.own[i] = span{valid: f.ValidAt, invalid: f.InvalidAt, self: i, closer: -1}
+		if f.InvalidAt != nil {
+			w.own[i].closer = i
+		}
+		touch(i)
+	}
+	for _, i := range batch {
+		for _, j := range w.contra[i] {
+			if !w.known[j] {
+				continue
+			}
+			if loser, winner, ok := w.pair(i, j); ok && lower(&w.own[loser], w.own[winner].valid, winner) {
+				touch(loser)
+			}
+		}
+	}
+	var clusters []int // duplicate clusters touched by the batch
+	for _, i := range touched {
+		switch c := w.comp[i]; {
+		case c < 0:
+			w.root[i], w.view[i] = i, w.own[i]
+		case w.cstamp[c] != w.batch:
+			w.cstamp[c] = w.batch
+			clusters = append(clusters, c)
+		}
+	}
+	for _, c := range clusters {
+		w.remerge(w.comps[c])
+	}
+	for _, i := range touched {
+		if w.comp[i] < 0 && w.root[i] == i {
+			w.publish(i, at)
+		}
+	}
+	for _, c := range clusters {
+		for _, i := range w.comps[c] {
+			if w.known[i] && w.root[i] == i {
+				w.publish(i, at)
+			}
+		}
+	}
+}
+
+// pair orders two contradicting facts: the loser is the one that started first (on equal starts,
+// the one earlier in group order). ok is false when either start is unknown (rule ④).
+func (w *walker) pair(i, j int) (loser, winner int, ok bool) {
+	a, b := w.own[i].valid, w.own[j].valid
+	switch {
+	case a == nil || b == nil:
+		return 0, 0, false
+	case a.Before(*b), a.Equal(*b) && i < j:
+		return i, j, true
+	}
+	return j, i, true
+}
+
+// lower ends s at t (a statement of fact by) unless it already ends by then; on an equal end it
+// only records the more deterministic cause (its own end first, then the lowest index).
+func lower(s *span, t *time.Time, by int) bool {
+	switch {
+	case t == nil:
+		return false
+	case s.invalid == nil || t.Before(*s.invalid):
+		s.invalid, s.closer = ptr(*t), by
+		return true
+	case t.Equal(*s.invalid) && s.closer != s.self && (by == s.self || by < s.closer):
+		s.closer = by
+	}
+	return false
+}
