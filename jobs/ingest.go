@@ -57,7 +57,7 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 		spec := loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
 			TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
 			DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
-		err := loaders.Read(ctx, fsys, spec, func(r loaders.Result) error {
+		err := readSource(ctx, fsys, spec, func(r loaders.Result) error {
 			prog.Add(1)
 			if err := in.add(ctx, r); err != nil {
 				return err
@@ -119,4 +119,25 @@ func (in *ingester) flush(ctx context.Context) error {
 		in.bad = in.bad[:0]
 	}
 	return nil
+}
+
+// readSource is loaders.Read with a panic in a format decoder turned into an error: parquet-go
+// panics on some corrupt footers and page headers, and bad input must not crash the run. A
+// panic in emit (this package's own code) is not bad input and is passed on.
+func readSource(ctx context.Context, fsys loaders.FS, spec loaders.Spec, emit func(loaders.Result) error) (err error) {
+	inEmit := false
+	defer func() {
+		if r := recover(); r != nil {
+			if inEmit {
+				panic(r)
+			}
+			err = fmt.Errorf("reading %s: the input is corrupt (the decoder failed: %v)", spec.Path, r)
+		}
+	}()
+	return loaders.Read(ctx, fsys, spec, func(r loaders.Result) error {
+		inEmit = true
+		err := emit(r)
+		inEmit = false
+		return err
+	})
 }

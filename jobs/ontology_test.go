@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ func TestCustomOntologyRoundTrip(t *testing.T) {
 	j := ontologyJob(t)
 	run(t, j)
 	files := export(t, j)
-	ents, err := pq.Read[parquet.EntityRow](bytesReader(files["entities.parquet"]), int64(len(files["entities.parquet"])))
+	ents, err := pq.Read[parquet.EntityRow](bytes.NewReader(files["entities.parquet"]), int64(len(files["entities.parquet"])))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestCustomOntologyRoundTrip(t *testing.T) {
 	if _, ok := labels["g1/Pro"]; ok {
 		t.Error("an entity of the excluded Plan type was kept")
 	}
-	facts, err := pq.Read[parquet.FactRow](bytesReader(files["facts.parquet"]), int64(len(files["facts.parquet"])))
+	facts, err := pq.Read[parquet.FactRow](bytes.NewReader(files["facts.parquet"]), int64(len(files["facts.parquet"])))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,5 +168,38 @@ func TestGroupsSharingNamesStayApart(t *testing.T) {
 				t.Errorf("community %q of %s has a member of %s", c.Name, c.GroupID, group[m])
 			}
 		}
+	}
+}
+
+func TestValidateExtractAndResolveKeys(t *testing.T) {
+	tests := []struct {
+		set     string
+		wantErr string
+	}{
+		{"stages.extract.mode=combined", ""},
+		{"stages.extract.mode=two_call", ""},
+		{"stages.extract.mode=three_calls", "stages.extract.mode"},
+		{"stages.resolve.grey_threshold=1.5", "stages.resolve.grey_threshold"},
+		{"stages.resolve.embedding_threshold=-0.1", "stages.resolve.embedding_threshold"},
+		{"stages.resolve.batch_size=-1", "stages.resolve"},
+		{"stages.resolve.llm=off", ""},
+		{"stages.resolve.llm=maybe", "stages.resolve.llm"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.set, func(t *testing.T) {
+			j, err := loadDemo(t, tt.set)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if j.Stages.Extract.Mode == "" || j.Stages.Resolve.LLM == "" {
+					t.Errorf("defaults not filled: %+v", j.Stages)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("error %v, want one about %s", err, tt.wantErr)
+			}
+		})
 	}
 }

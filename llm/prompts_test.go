@@ -18,9 +18,16 @@ func sampleInputs() map[string]any {
 			New:        FactIn{Predicate: "LIVES_IN", Fact: "Melanie lives in Busan.", ValidAt: &at},
 			Existing:   []FactIn{{ID: "E0", Predicate: "LIVES_IN", Fact: "Melanie lives in Seoul."}},
 			Candidates: []FactIn{{ID: "I0", Predicate: "LIVES_IN", Fact: "Melanie lives in Seoul."}}},
-		TaskSummarize:      SummarizeInput{Entities: []EntityFactsIn{{ID: "x1", Name: "Melanie", Facts: []string{"Melanie paints."}}}},
-		TaskMergeSummaries: MergeInput{A: "Melanie paints.", B: "Caroline counsels."},
-		TaskNameCommunity:  NameInput{Summary: "Melanie and Caroline are friends who talk about art."},
+		TaskSummarize:       SummarizeInput{Entities: []EntityFactsIn{{ID: "x1", Name: "Melanie", Facts: []string{"Melanie paints."}}}},
+		TaskMergeSummaries:  MergeInput{A: "Melanie paints.", B: "Caroline counsels."},
+		TaskNameCommunity:   NameInput{Summary: "Melanie and Caroline are friends who talk about art."},
+		TaskExtractEntities: sampleExtractInput(),
+		TaskExtractFacts: FactsInput{Episode: sampleExtractInput().Episode,
+			Entities: []ExtractedEntity{{Name: "Melanie", Type: "Person"}, {Name: "부산", Type: "Place"}}},
+		TaskResolveEntities: ResolveInput{Entities: []CandidateIn{{ID: "N0", Name: "Seoyeon Park", Type: "Person"},
+			{ID: "N1", Name: "서연", Type: "Entity", Facts: []string{"서연 works at Naver."}}}, Pairs: []PairIn{{ID: "P0", A: "N0", B: "N1"}}},
+		TaskDedupeFacts: DedupeInput{Facts: []FactIn{{ID: "F0", Predicate: "LIVES_IN", Fact: "Melanie lives in Busan."},
+			{ID: "F1", Predicate: "RESIDES_IN", Fact: "Melanie resides in Busan."}}, Pairs: []PairIn{{ID: "P0", A: "F0", B: "F1"}}},
 	}
 }
 

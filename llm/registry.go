@@ -37,11 +37,15 @@ func Tasks() []string {
 // taskTypes pairs each task name with its input and output types (see tasks.go).
 func taskTypes() map[string][2]reflect.Type {
 	return map[string][2]reflect.Type{
-		TaskExtract:        {reflect.TypeFor[ExtractInput](), reflect.TypeFor[ExtractOutput]()},
-		TaskJudgeFact:      {reflect.TypeFor[JudgeInput](), reflect.TypeFor[JudgeOutput]()},
-		TaskSummarize:      {reflect.TypeFor[SummarizeInput](), reflect.TypeFor[SummarizeOutput]()},
-		TaskMergeSummaries: {reflect.TypeFor[MergeInput](), reflect.TypeFor[MergeOutput]()},
-		TaskNameCommunity:  {reflect.TypeFor[NameInput](), reflect.TypeFor[NameOutput]()},
+		TaskExtract:         {reflect.TypeFor[ExtractInput](), reflect.TypeFor[ExtractOutput]()},
+		TaskJudgeFact:       {reflect.TypeFor[JudgeInput](), reflect.TypeFor[JudgeOutput]()},
+		TaskSummarize:       {reflect.TypeFor[SummarizeInput](), reflect.TypeFor[SummarizeOutput]()},
+		TaskMergeSummaries:  {reflect.TypeFor[MergeInput](), reflect.TypeFor[MergeOutput]()},
+		TaskNameCommunity:   {reflect.TypeFor[NameInput](), reflect.TypeFor[NameOutput]()},
+		TaskExtractEntities: {reflect.TypeFor[ExtractInput](), reflect.TypeFor[EntitiesOutput]()},
+		TaskExtractFacts:    {reflect.TypeFor[FactsInput](), reflect.TypeFor[FactsOutput]()},
+		TaskResolveEntities: {reflect.TypeFor[ResolveInput](), reflect.TypeFor[ResolveOutput]()},
+		TaskDedupeFacts:     {reflect.TypeFor[DedupeInput](), reflect.TypeFor[DedupeOutput]()},
 	}
 }
 

@@ -44,6 +44,8 @@ type ExtractInput struct {
 	Previous    []EpisodeIn    `json:"previous"` // earlier episodes of the group, oldest first
 	EntityTypes []EntityTypeIn `json:"entity_types,omitempty"`
 	EdgeTypes   []EdgeTypeIn   `json:"edge_types,omitempty"`
+	// ExcludedTypes are entity types never to extract (possibly "Entity" itself).
+	ExcludedTypes []string `json:"excluded_types,omitempty"`
 }
 
 // ExtractedEntity is one entity named in the episode.
@@ -140,4 +142,88 @@ type NameInput struct {
 // NameOutput is the community name.
 type NameOutput struct {
 	Name string `json:"name"`
+}
+
+// Tasks of two-call extraction, entity resolution and fact de-duplication.
+const (
+	TaskExtractEntities = "extract_entities" // ExtractInput → EntitiesOutput (two-call extraction, call 1)
+	TaskExtractFacts    = "extract_facts"    // FactsInput → FactsOutput (two-call extraction, call 2)
+	TaskResolveEntities = "resolve_entities" // ResolveInput → ResolveOutput
+	TaskDedupeFacts     = "dedupe_facts"     // DedupeInput → DedupeOutput
+)
+
+// AttributeValue is one attribute of an entity's type (EntityTypeIn.Attributes) as an episode
+// states it.
+type AttributeValue struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// EntityMention is an entity named in an episode, with the attributes of its type that the
+// episode states (none for "Entity").
+type EntityMention struct {
+	Name       string           `json:"name"`
+	Type       string           `json:"type"` // a custom type name, or "Entity"
+	Attributes []AttributeValue `json:"attributes"`
+}
+
+// EntitiesOutput is the answer to ExtractInput under TaskExtractEntities.
+type EntitiesOutput struct {
+	Entities []EntityMention `json:"entities"`
+}
+
+// FactsInput asks for the facts of one episode between the entities already extracted from it.
+type FactsInput struct {
+	Episode       EpisodeIn         `json:"episode"`
+	Previous      []EpisodeIn       `json:"previous"`
+	Entities      []ExtractedEntity `json:"entities"` // the answer of TaskExtractEntities
+	EntityTypes   []EntityTypeIn    `json:"entity_types,omitempty"`
+	EdgeTypes     []EdgeTypeIn      `json:"edge_types,omitempty"`
+	ExcludedTypes []string          `json:"excluded_types,omitempty"`
+}
+
+// FactsOutput is the answer to FactsInput.
+type FactsOutput struct {
+	Facts []ExtractedFact `json:"facts"`
+}
+
+// CandidateIn is an entity as the resolution prompt shows it: its id ("N0", "N1"…), name, type,
+// other spellings already merged into it and a few facts about it for context.
+type CandidateIn struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	Aliases []string `json:"aliases,omitempty"`
+	Facts   []string `json:"facts,omitempty"`
+}
+
+// PairIn is one question "do a and b refer to the same thing?", by the ids of a list.
+type PairIn struct {
+	ID string `json:"id"` // "P0", "P1"…
+	A  string `json:"a"`
+	B  string `json:"b"`
+}
+
+// ResolveInput asks which pairs of entities of one group name the same real-world entity.
+type ResolveInput struct {
+	Entities []CandidateIn `json:"entities"`
+	Pairs    []PairIn      `json:"pairs"`
+}
+
+// ResolveOutput lists the ids of the pairs whose two entities are the same. Unknown ids are
+// ignored by the caller.
+type ResolveOutput struct {
+	Same []string `json:"same_ids"`
+}
+
+// DedupeInput asks which pairs of facts between the same two entities state the same thing.
+// Facts have ids "F0", "F1"…; pairs name them.
+type DedupeInput struct {
+	Facts []FactIn `json:"facts"`
+	Pairs []PairIn `json:"pairs"`
+}
+
+// DedupeOutput lists the ids of the pairs whose two facts are duplicates.
+type DedupeOutput struct {
+	Duplicates []string `json:"duplicate_ids"`
 }

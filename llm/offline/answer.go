@@ -12,7 +12,8 @@ import (
 // knownTask reports whether the responder answers the task.
 func knownTask(task string) bool {
 	switch task {
-	case llm.TaskExtract, llm.TaskJudgeFact, llm.TaskSummarize, llm.TaskMergeSummaries, llm.TaskNameCommunity:
+	case llm.TaskExtract, llm.TaskJudgeFact, llm.TaskSummarize, llm.TaskMergeSummaries, llm.TaskNameCommunity,
+		llm.TaskExtractEntities, llm.TaskExtractFacts, llm.TaskResolveEntities, llm.TaskDedupeFacts:
 		return true
 	}
 	return false
@@ -70,6 +71,26 @@ func answer(task string, raw []byte) (string, error) {
 		var in llm.NameInput
 		if err = decode(raw, &in); err == nil {
 			out = nameCommunity(in)
+		}
+	case llm.TaskExtractEntities:
+		var in llm.ExtractInput
+		if err = decode(raw, &in); err == nil {
+			out = extractEntities(in)
+		}
+	case llm.TaskExtractFacts:
+		var in llm.FactsInput
+		if err = decode(raw, &in); err == nil {
+			out = extractFacts(in)
+		}
+	case llm.TaskResolveEntities:
+		var in llm.ResolveInput
+		if err = decode(raw, &in); err == nil {
+			out = resolveEntities(in)
+		}
+	case llm.TaskDedupeFacts:
+		var in llm.DedupeInput
+		if err = decode(raw, &in); err == nil {
+			out = dedupeFacts(in)
 		}
 	default:
 		return "", fmt.Errorf("answering: unknown task %q", task)

@@ -39,6 +39,18 @@
 //     A contradiction has the same functional predicate, the same subject, a different object and
 //     intervals that can overlap; preferences contradict only when the new one names the old
 //     object ("coffee over tea") or the same favourite category.
+//   - extract_entities lists what extract_graph lists; the subject of a JSON record gets, as
+//     attributes, the fields named like the attributes of its type. extract_facts keeps the
+//     facts extract_graph gives whose two endpoints are in the given entity list, spelt as there.
+//     Excluded types (excluded_types) are dropped with the facts that name them, in every mode.
+//   - resolve_entities: two candidates are the same when their types agree (or one is
+//     "Entity") and a spelling of one names the other: equal ignoring case, or both proper
+//     names (every Latin word capitalised) where one's words, with Hangul romanized (Revised
+//     Romanization, common family names in their usual spelling, "박서연" → park seoyeon), are
+//     a subset of the other's; a family name alone or a possessive ("Nisha's dad", "민수의 형")
+//     never matches.
+//   - dedupe_facts: duplicates have the same normalised sentence, or equal dates and a word
+//     Jaccard of at least 0.7.
 //   - summarize_entities joins an entity's facts (≤ 250 runes, cut at a word); merge_summaries
 //     joins two summaries without repeated sentences (≤ 400 runes); name_community names the
 //     three most frequent names of the summary ("Kakao, Naver and Jiyoung").

@@ -52,7 +52,7 @@ func extract(in llm.ExtractInput) llm.ExtractOutput {
 			}
 		}
 	}
-	out := llm.ExtractOutput{Entities: ex.ents.list, Facts: ex.facts}
+	out := dropExcluded(llm.ExtractOutput{Entities: ex.ents.list, Facts: ex.facts}, in.ExcludedTypes)
 	if out.Entities == nil {
 		out.Entities = []llm.ExtractedEntity{}
 	}

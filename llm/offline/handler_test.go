@@ -47,9 +47,16 @@ func TestChatAnswersEveryTask(t *testing.T) {
 		llm.TaskJudgeFact: llm.JudgeInput{ReferenceTime: testRef,
 			New:        llm.FactIn{Predicate: "WORKS_AT", Fact: "Alice works at Naver.", ValidAt: ptr(testRef)},
 			Candidates: []llm.FactIn{{ID: "I0", Predicate: "WORKS_AT", Fact: "Alice works at Kakao."}}},
-		llm.TaskSummarize:      llm.SummarizeInput{Entities: []llm.EntityFactsIn{{ID: "1", Name: "Alice", Facts: []string{"Alice works at Naver."}}}},
-		llm.TaskMergeSummaries: llm.MergeInput{A: "Alice works at Naver.", B: "Naver is in Pangyo."},
-		llm.TaskNameCommunity:  llm.NameInput{Summary: "Alice works at Naver."},
+		llm.TaskSummarize:       llm.SummarizeInput{Entities: []llm.EntityFactsIn{{ID: "1", Name: "Alice", Facts: []string{"Alice works at Naver."}}}},
+		llm.TaskMergeSummaries:  llm.MergeInput{A: "Alice works at Naver.", B: "Naver is in Pangyo."},
+		llm.TaskNameCommunity:   llm.NameInput{Summary: "Alice works at Naver."},
+		llm.TaskExtractEntities: message("Alice", "I work at Naver."),
+		llm.TaskExtractFacts: llm.FactsInput{Episode: message("Alice", "I work at Naver.").Episode,
+			Entities: []llm.ExtractedEntity{{Name: "Alice", Type: "Entity"}, {Name: "Naver", Type: "Entity"}}},
+		llm.TaskResolveEntities: llm.ResolveInput{Entities: []llm.CandidateIn{{ID: "N0", Name: "Alice Kim"}, {ID: "N1", Name: "Alice"}},
+			Pairs: []llm.PairIn{{ID: "P0", A: "N0", B: "N1"}}},
+		llm.TaskDedupeFacts: llm.DedupeInput{Facts: []llm.FactIn{{ID: "F0", Fact: "Alice works at Naver."}, {ID: "F1", Fact: "alice works at Naver"}},
+			Pairs: []llm.PairIn{{ID: "P0", A: "F0", B: "F1"}}},
 	}
 	h := NewHandler(Options{})
 	for _, task := range llm.Tasks() {

@@ -1,152 +1,157 @@
 package resolve
 
 import (
+	"cmp"
+	"slices"
 	"strings"
-	"time"
 
-	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/internal/hangul"
 )
 
-// Fact is a resolved, de-duplicated fact of a group, before temporal rules apply.
-type Fact struct {
-	UUID          string     `json:"uuid"`
-	Source        string     `json:"source"` // entity uuid
-	Target        string     `json:"target"` // entity uuid
-	Predicate     string     `json:"predicate"`
-	Fact          string     `json:"fact"`
-	Kind          string     `json:"kind"`
-	ValidAt       *time.Time `json:"valid_at"`
-	InvalidAt     *time.Time `json:"invalid_at"`
-	Episodes      []string   `json:"episodes"` // the creating episode first
-	ReferenceTime time.Time  `json:"reference_time"`
-	RecordTime    time.Time  `json:"record_time"`
-	Order         int        `json:"order"` // position of the creating episode in the group
-}
+// Scores of grey-zone pairs found by the lexical rules; embedding pairs score their cosine.
+// Pairs are adjudicated best first, so these order which pairs survive Options.MaxPairs.
+const (
+	scoreStem     = 0.99 // two names that share a stem nobody says bare ("지훈은", "지훈이")
+	scoreTokenSet = 0.98 // the same words in another order, but weak or differently typed
+	scoreMinHash  = 0.97 // near-identical spellings of differently typed names
+	scoreTokens   = 0.95 // one name's words (romanized) inside the other's: "Seoyeon", "Seoyeon Park", "서연"
+)
 
-// Result is the resolution of one group.
-type Result struct {
-	Entities []graph.Entity
-	Mentions []graph.Mention
-	Facts    []Fact
-}
+// maxPosting bounds the names that share the rarest word of a name for the word-containment
+// rule; a name whose every word is that common is not paired by it.
+const maxPosting = 200
 
-type mention struct {
-	name, typ string
-	episode   int
-}
+// pairKey orders a pair of ids.
+func pairKey(a, b int) [2]int { return [2]int{min(a, b), max(a, b)} }
 
-// Resolve clusters the mentions of a group's extractions (exs[i] belongs to eps[i], in group
-// order) and maps facts to canonical entities.
-func Resolve(env stages.Env, opts Options, group string, eps []graph.Episode, exs []llm.ExtractOutput) Result {
-	// Unique normalized keys in order of first mention; each key's first spelling.
-	keyIdx := map[string]int{}
-	var keys []string
-	var first []mention
-	var mentions []mention
-	add := func(name, typ string, ep int) {
-		k := Normalize(name)
-		if k == "" {
-			return
-		}
-		if _, ok := keyIdx[k]; !ok {
-			keyIdx[k] = len(keys)
-			keys = append(keys, k)
-			first = append(first, mention{name: strings.TrimSpace(name), typ: typ, episode: ep})
-		}
-		mentions = append(mentions, mention{name: k, typ: typ, episode: ep})
+// addGrey records a grey-zone pair of keys with its score (the best score wins).
+func (r *resolver) addGrey(a, b int, score float64) {
+	if a == b {
+		return
 	}
-	for i, ex := range exs {
-		for _, e := range ex.Entities {
-			add(e.Name, e.Type, i)
-		}
-		for _, f := range ex.Facts {
-			add(f.Source, "", i)
-			add(f.Target, "", i)
-		}
+	k := pairKey(a, b)
+	if s, ok := r.grey[k]; !ok || score > s {
+		r.grey[k] = score
 	}
-	uf := NewUnionFind(len(keys))
-	if opts.MinHashThreshold < 1 {
-		var idx []int
-		var names []string
-		for i, k := range keys {
-			if !Ambiguous(k) {
-				idx = append(idx, i)
-				names = append(names, k)
+}
+
+// mergeOrGrey merges two keys when both are strong names of compatible types, and otherwise
+// makes them a grey-zone pair.
+func (r *resolver) mergeOrGrey(a, b int, score float64) {
+	if !r.amb[a] && !r.amb[b] && r.n.compatible(a, b) {
+		r.uf.Union(a, b)
+		return
+	}
+	r.addGrey(a, b, score)
+}
+
+// particles merges each name with its nearest stem that is itself a name of the group
+// ("지훈은" with "지훈", "이지은은" with "이지은"); names that share a stem nobody says bare become
+// grey-zone pairs.
+func (r *resolver) particles() {
+	owners := map[string][]int{}
+	var order []string
+	for i, k := range r.n.keys {
+		merged := false
+		for _, s := range Stems(k) {
+			if j, ok := r.n.index[s]; ok {
+				r.uf.Union(i, j)
+				merged = true
+				break
 			}
 		}
-		for _, p := range SimilarPairs(names, opts.MinHashThreshold) {
-			uf.Union(idx[p[0]], idx[p[1]])
-		}
-	}
-	// One entity per cluster, named after the cluster's earliest key (smallest index).
-	entOf := make([]int, len(keys)) // key index → entity index
-	var ents []graph.Entity
-	rootEnt := map[int]int{}
-	labels := map[int]map[string]bool{}
-	for i := range keys {
-		r := uf.Find(i)
-		ei, ok := rootEnt[r]
-		if !ok {
-			ei = len(ents)
-			rootEnt[r] = ei
-			m := first[r]
-			ents = append(ents, graph.Entity{UUID: graph.EntityID(group, keys[r]), GroupID: group, Name: m.name,
-				CreatedAt: env.RecordTimeOf(eps[m.episode])})
-			labels[ei] = map[string]bool{}
-		}
-		entOf[i] = ei
-	}
-	var ms []graph.Mention
-	seen := map[string]bool{}
-	for _, m := range mentions {
-		ei := entOf[keyIdx[m.name]]
-		if m.typ != "" && m.typ != "Entity" {
-			labels[ei][m.typ] = true
-		}
-		ep := eps[m.episode]
-		id := graph.MentionID(ep.UUID, ents[ei].UUID)
-		if seen[id] {
+		if merged {
 			continue
 		}
-		seen[id] = true
-		ms = append(ms, graph.Mention{UUID: id, GroupID: group, EpisodeUUID: ep.UUID, EntityUUID: ents[ei].UUID,
-			CreatedAt: env.RecordTimeOf(ep)})
-	}
-	for ei := range ents {
-		ents[ei].Labels = sortedKeys(labels[ei])
-	}
-	entityOf := func(name string) string { return ents[entOf[keyIdx[Normalize(name)]]].UUID }
-	return Result{Entities: ents, Mentions: ms, Facts: dedupFacts(env, group, eps, exs, entityOf)}
-}
-
-func dedupFacts(env stages.Env, group string, eps []graph.Episode, exs []llm.ExtractOutput, entityOf func(string) string) []Fact {
-	var out []Fact
-	byID := map[string]int{}
-	for i, ex := range exs {
-		ep := eps[i]
-		for _, f := range ex.Facts {
-			if Normalize(f.Source) == "" || Normalize(f.Target) == "" || strings.TrimSpace(f.Fact) == "" {
-				continue
+		for _, s := range Stems(k) {
+			if owners[s] == nil {
+				order = append(order, s)
 			}
-			src, tgt := entityOf(f.Source), entityOf(f.Target)
-			if src == tgt {
-				continue
-			}
-			pred := Predicate(f.Predicate)
-			id := graph.FactID(group, src, tgt, pred, NormalizeFact(f.Fact))
-			if j, ok := byID[id]; ok {
-				if last := out[j].Episodes[len(out[j].Episodes)-1]; last != ep.UUID {
-					out[j].Episodes = append(out[j].Episodes, ep.UUID)
-				}
-				continue
-			}
-			byID[id] = len(out)
-			out = append(out, Fact{UUID: id, Source: src, Target: tgt, Predicate: pred, Fact: strings.TrimSpace(f.Fact),
-				Kind: f.Kind, ValidAt: ParseDate(f.ValidAt), InvalidAt: ParseDate(f.InvalidAt), Episodes: []string{ep.UUID},
-				ReferenceTime: ep.ReferenceTime.UTC(), RecordTime: env.RecordTimeOf(ep), Order: i})
+			owners[s] = append(owners[s], i)
 		}
 	}
-	return out
+	for _, s := range order {
+		for _, j := range owners[s][1:] {
+			r.addGrey(owners[s][0], j, scoreStem)
+		}
+	}
+}
+
+// tokenSets merges names made of the same words in another order ("park seoyeon", "seoyeon park").
+func (r *resolver) tokenSets() {
+	first := map[string]int{}
+	for i, k := range r.n.keys {
+		words := strings.Fields(k)
+		if len(words) < 2 {
+			continue
+		}
+		slices.Sort(words)
+		sig := strings.Join(words, " ")
+		if j, ok := first[sig]; ok {
+			r.mergeOrGrey(j, i, scoreTokenSet)
+			continue
+		}
+		first[sig] = i
+	}
+}
+
+// minHash merges strong names whose 3-gram sets have a Jaccard similarity of at least
+// Options.MinHashThreshold.
+func (r *resolver) minHash() {
+	if r.opts.MinHashThreshold >= 1 {
+		return
+	}
+	var idx []int
+	var keys []string
+	for i, k := range r.n.keys {
+		if !r.amb[i] {
+			idx = append(idx, i)
+			keys = append(keys, k)
+		}
+	}
+	for _, p := range SimilarPairs(keys, r.opts.MinHashThreshold) {
+		r.mergeOrGrey(idx[p[0]], idx[p[1]], scoreMinHash)
+	}
+}
+
+// wordContainment makes grey-zone pairs of names whose romanized words are contained in another
+// name's ("seoyeon" in "seoyeon park"), or equal to them in another script or spelling ("서연",
+// "seoyeon"; "seo-yeon"). A name made of family names only ("park") is not paired this way.
+func (r *resolver) wordContainment() {
+	toks := make([][]string, len(r.n.keys))
+	post := map[string][]int{}
+	for i, k := range r.n.keys {
+		t := hangul.Tokens(k)
+		slices.Sort(t)
+		t = slices.Compact(t)
+		toks[i] = t
+		for _, w := range t {
+			post[w] = append(post[w], i)
+		}
+	}
+	for i, t := range toks {
+		if len(t) == 0 || hangul.OnlyFamilyNames(t) {
+			continue
+		}
+		rarest := slices.MinFunc(t, func(a, b string) int { return cmp.Compare(len(post[a]), len(post[b])) })
+		if len(post[rarest]) > maxPosting {
+			continue
+		}
+		for _, j := range post[rarest] {
+			if j == i || len(toks[j]) < len(t) || (len(toks[j]) == len(t) && j < i) || !subset(t, toks[j]) {
+				continue
+			}
+			r.addGrey(i, j, scoreTokens)
+		}
+	}
+}
+
+// subset reports whether every element of the sorted set a is in the sorted set b.
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -1,9 +1,33 @@
 // Package resolve is the resolve stage: one unit per group. It clusters every entity mention of
-// the group's extractions (exact normalized name, then character 3-gram MinHash for names that
-// pass the entropy gate), names each cluster after its earliest mention, writes the group's
-// entities and mentions, maps every extracted fact to its canonical endpoints and de-duplicates
-// facts with the same endpoints, predicate and normalized text. The de-duplicated facts, in group
-// order, are the unit's output for the temporal stage.
+// the group's extractions and writes the group's entities and MENTIONS edges, then maps every
+// extracted fact to its canonical endpoints and de-duplicates facts between the same endpoints.
+// The de-duplicated facts, in group order, are the unit's output for the temporal stage.
+//
+// Clustering (Resolve lists the passes): exact Normalize key (NFKC, case folding, whitespace,
+// surrounding punctuation); Korean particles compared, not stripped (a name meets its stem only
+// when the stem is itself a name of the group, so "이지은" stays whole and "지훈은" meets "지훈");
+// the same words in another order; character 3-gram MinHash (Jaccard ≥ 0.9); name-embedding
+// cosine (≥ 0.92 merges). Names that fail the entropy gate (Ambiguous) or whose ontology types
+// disagree never merge automatically. Pairs in the grey zone (contained or cross-script names
+// such as "Seoyeon" / "Seoyeon Park" / "서연", cosine ≥ 0.8, shared unattested stems) go to the
+// LLM (llm.TaskResolveEntities) in batches, as pairs of clusters; union-find makes merges
+// transitive. Facts: exact normalized text between the same endpoints merges; similar facts
+// (3-gram Jaccard ≥ 0.5 or embedding cosine ≥ 0.85) go to the LLM (llm.TaskDedupeFacts); a merged
+// fact keeps the earliest statement, and its episodes list starts with the creating episode.
+//
+// Ids: an entity's uuid is graph.EntityID(group, canonical key), the canonical key being the
+// Normalize key of the cluster's earliest mention (or its stem, when the bare stem is in the
+// cluster). A group is re-resolved from all its cached extractions whenever one changes, which
+// gives the same ids. The LLM's answers are kept per group in a Memo (stored under MemoStage in
+// the unit's transaction), so a re-run asks nothing and an incremental run asks only about pairs
+// it has not seen; memo merges are applied before new pairs are formed, so a new spelling is
+// compared with the entity earlier runs assembled.
+//
+// Ontology: a cluster's label is the ontology type its mentions were given most often (a custom
+// type wins over "Entity"; types outside the ontology are ignored); its attributes are that
+// type's attributes as extracted, the latest value winning. Mentions of excluded types are dropped
+// with the facts that name them. A fact whose predicate is an edge type of the ontology but whose
+// endpoints carry labels the edge type does not allow becomes RELATES_TO.
 //
 // Nothing crosses groups: a unit reads and writes one group only.
 package resolve

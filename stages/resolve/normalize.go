@@ -15,22 +15,17 @@ import (
 //  2. format characters (zero-width spaces and joiners, BOM) and control characters removed;
 //  3. whitespace runs collapsed to one space and trimmed;
 //  4. surrounding punctuation and quotes trimmed; a bracket is kept when its partner is inside
-//     the name ("Alice (PM)" keeps its parenthesis, "(Alice)" loses both);
-//  5. at most one Korean particle (은/는/이/가/의/을/를/에게/에서/와/과/도/께서/한테, longest
-//     first) stripped from the end of the name when the rest of the last word ends with at least
-//     2 Hangul syllables ("지훈은" → "지훈", "LG전자는" → "lg전자", but "이가" and "서은" stay);
-//  6. punctuation and spaces trimmed again.
+//     the name ("Alice (PM)" keeps its parenthesis, "(Alice)" loses both).
 //
-// Normalize is idempotent except for names ending in two particles ("지훈이가" → "지훈이"), because
-// only one particle is stripped per call.
+// Normalize keeps Korean particles: whether "이지은" ends in the particle 은 depends on the other
+// names of the group, so particles are compared, not stripped (see Stems). Normalize is
+// idempotent.
 func Normalize(name string) string {
 	s := norm.NFKC.String(name)
 	s = cases.Fold().String(s) // a Caser is stateful: one per call
 	s = norm.NFKC.String(s)
 	s = strings.Join(strings.Fields(strings.Map(dropInvisible, s)), " ")
-	r := trimPunct([]rune(s))
-	r = stripParticle(r)
-	return string(trimPunct(r))
+	return string(trimPunct([]rune(s)))
 }
 
 // dropInvisible removes format (Cf) and control (Cc) runes, keeping whitespace controls so that

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -37,27 +38,15 @@ func TestNormalize(t *testing.T) {
 		{"C++", "c++"},                           // symbols are not punctuation
 		{"...", ""},                              // nothing left
 		{"", ""},                                 // empty
-		{"지훈은", "지훈"},                            // topic particle
-		{"지훈의", "지훈"},                            // genitive
-		{"지훈이", "지훈"},                            // subject / name suffix
-		{"지훈이가", "지훈이"},                          // only one particle per call
-		{"지훈에게", "지훈"},                           // two-syllable particle
-		{"엄마께서", "엄마"},                           // honorific subject
-		{"친구한테", "친구"},                           // colloquial dative
-		{"스타벅스에서", "스타벅스"},                       // locative
-		{"회사도", "회사"},                            // "also"
-		{"김 지훈은", "김 지훈"},                        // particle on the last word
-		{"LG전자는", "lg전자"},                        // two Hangul syllables before the particle
-		{"K팝의", "k팝의"},                           // only one Hangul syllable before the particle
-		{"이가", "이가"},                             // one-syllable remainder
-		{"서은", "서은"},                             // one-syllable remainder
-		{"은", "은"},                               // particle alone
-		{"'지훈'은", "지훈"},                          // quote between name and particle
-		{"지훈은.", "지훈"},                           // punctuation after the particle
-		{"Alice는", "alice는"},                     // a Latin name is never stripped
+		{"지훈은", "지훈은"},                           // particles are kept (see Stems)
+		{"'지훈'은", "지훈'은"},                        // an unpaired leading quote is trimmed
+		{"지훈은.", "지훈은"},                          // punctuation after the particle
+		{"Alice는", "alice는"},                     // mixed script
 		{"Dominique", "dominique"},               // English names are untouched
 		{"Sarah Connor", "sarah connor"},         // English names are untouched
 		{"\u110c\u1175\u1112\u116e\u11ab", "지훈"}, // conjoining jamo compose under NFKC
+		{"Ｓｅｏｙｅｏｎ　ＰＡＲＫ", "seoyeon park"},         // fullwidth letters and ideographic space
+		{"İstanbul", "i̇stanbul"},                // full case folding keeps the dot
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -65,6 +54,57 @@ func TestNormalize(t *testing.T) {
 				t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestStripParticle(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"지훈은", "지훈", true},      // topic particle
+		{"지훈의", "지훈", true},      // genitive
+		{"지훈이", "지훈", true},      // subject / name suffix
+		{"지훈이가", "지훈이", true},    // one particle per call
+		{"지훈에게", "지훈", true},     // two-syllable particle, longest first
+		{"엄마께서", "엄마", true},     // honorific subject
+		{"친구한테", "친구", true},     // colloquial dative
+		{"스타벅스에서", "스타벅스", true}, // locative
+		{"김 지훈은", "김 지훈", true},  // particle on the last word
+		{"lg전자는", "lg전자", true},  // two Hangul syllables before the particle
+		{"'지훈'은", "지훈", true},    // quotes between name and particle are trimmed from the stem
+		{"이지은", "이지", true},      // looks like a particle: Stems only proposes, resolution decides
+		{"k팝의", "k팝의", false},    // one Hangul syllable before the particle
+		{"이가", "이가", false},      // one-syllable remainder
+		{"서은", "서은", false},      // one-syllable remainder
+		{"은", "은", false},        // particle alone
+		{"alice는", "alice는", false},
+		{"dominique", "dominique", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got, ok := StripParticle(tt.in); got != tt.want || ok != tt.ok {
+				t.Errorf("StripParticle(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+func TestStems(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"지훈은", []string{"지훈"}},
+		{"지훈이가", []string{"지훈이", "지훈"}},
+		{"이지은은", []string{"이지은", "이지"}},
+		{"지훈", nil},
+		{"alice", nil},
+	}
+	for _, tt := range tests {
+		if got := Stems(Normalize(tt.in)); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Stems(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 
@@ -102,7 +142,7 @@ func TestAmbiguous(t *testing.T) {
 		{"bob", true},       // 0.92 bits
 		{"abab abab", true}, // 1 bit, 2 distinct
 		{"지", true},         // one syllable
-		{"지훈은", false},      // particle stripped, two syllables stay
+		{"지훈은", false},      // three syllables
 		{"하하", true},        // repetition
 		{"ㅋㅋㅋ", true},       // compatibility jamo, one rune repeated
 		{"지훈", false},       // two syllables, five jamo
@@ -123,7 +163,7 @@ func TestAmbiguous(t *testing.T) {
 	}
 }
 
-// TestNormalizeGolden checks Normalize, Entropy and Ambiguous over testdata/names.txt.
+// TestNormalizeGolden checks Normalize, Stems, Entropy and Ambiguous over testdata/names.txt.
 func TestNormalizeGolden(t *testing.T) {
 	in, err := os.Open(filepath.Join("testdata", "names.txt"))
 	if err != nil {
@@ -134,7 +174,7 @@ func TestNormalizeGolden(t *testing.T) {
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		name := sc.Text()
-		fmt.Fprintf(&b, "%q\t%q\t%.3f\t%v\n", name, Normalize(name), Entropy(name), Ambiguous(name))
+		fmt.Fprintf(&b, "%q\t%q\t%q\t%.3f\t%v\n", name, Normalize(name), Stems(Normalize(name)), Entropy(name), Ambiguous(name))
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
@@ -161,8 +201,8 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 }
 
-func TestNormalizeIdempotentWithoutDoubleParticles(t *testing.T) {
-	for _, s := range []string{"Alice", " “Dr. Kim.” ", "지훈은", "(Alice)", "LG전자는", "Ｐａｒｉｓ", "'지훈'은"} {
+func TestNormalizeIdempotent(t *testing.T) {
+	for _, s := range []string{"Alice", " “Dr. Kim.” ", "지훈은", "이지은은", "지훈이가", "(Alice)", "LG전자는", "Ｐａｒｉｓ", "'지훈'은"} {
 		once := Normalize(s)
 		if twice := Normalize(once); twice != once {
 			t.Errorf("Normalize(Normalize(%q)) = %q, want %q", s, twice, once)
@@ -181,6 +221,9 @@ func FuzzNormalize(f *testing.F) {
 		}
 		if h := Entropy(s); h < 0 || math.IsNaN(h) {
 			t.Errorf("Entropy(%q) = %v", s, h)
+		}
+		if Normalize(n) != n {
+			t.Errorf("Normalize is not idempotent on %q: %q then %q", s, n, Normalize(n))
 		}
 		if n == "" && !Ambiguous(s) {
 			t.Errorf("Ambiguous(%q) = false for an empty normalization", s)

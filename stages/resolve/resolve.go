@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"log/slog"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 )
@@ -16,17 +15,14 @@ import (
 // Stage is the name of the stage in the store and in reports.
 const Stage = "resolve"
 
-// Options of the stage.
-type Options struct {
-	MinHashThreshold float64 // Jaccard threshold of the fuzzy pass (default 0.9; ≥ 1 disables it)
-}
-
-// Run resolves every group whose extractions changed.
+// Run resolves every group whose extractions, options, model, prompts or embedder changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
-	if opts.MinHashThreshold == 0 {
-		opts.MinHashThreshold = 0.9
-	}
+	opts = opts.withDefaults()
 	done, err := env.Store.Fingerprints(ctx, Stage)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	upstream, err := env.Store.Fingerprints(ctx, extract.Stage)
 	if err != nil {
 		return stages.Stats{}, err
 	}
@@ -34,47 +30,55 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if err != nil {
 		return stages.Stats{}, err
 	}
-	// Units are built a group at a time: one group's episodes and records in memory per unit in flight.
-	return stages.RunStream(ctx, env, Stage, len(groups), func(emit func(stages.Unit) error) error {
-		for _, g := range groups {
-			eps, err := env.Store.GroupEpisodes(ctx, g)
-			if err != nil {
-				return err
-			}
-			upstream, err := env.Store.EpisodeFingerprints(ctx, extract.Stage, g)
-			if err != nil {
-				return err
-			}
-			parts := []string{fmt.Sprint(opts.MinHashThreshold), env.RecordTime}
-			for _, ep := range eps {
-				f, ok := upstream[ep.UUID]
-				if !ok {
-					return fmt.Errorf("resolving group %s: episode %s has no extraction", g, ep.UUID)
-				}
-				parts = append(parts, ep.UUID, f, env.RecordTimeOf(ep).String())
-			}
-			err = emit(stages.Unit{Key: g, Fingerprint: stages.Fingerprint(parts...), Stored: done[g],
-				Run: func(ctx context.Context, fp string) error { return runGroup(ctx, env, opts, g, eps, fp) }})
-			if err != nil {
-				return err
-			}
+	embedder := "none"
+	if env.Embedder != nil {
+		embedder = fmt.Sprint(env.Embedder.Model(), "/", env.Embedder.Dimensions())
+	}
+	base := []string{opts.fingerprint(), env.RecordTime, memoVersion(env), embedder}
+	var units []stages.Unit
+	for _, g := range groups {
+		eps, err := env.Store.GroupEpisodes(ctx, g)
+		if err != nil {
+			return stages.Stats{}, err
 		}
-		return nil
-	})
+		parts := append([]string(nil), base...)
+		for _, ep := range eps {
+			f, ok := upstream[ep.UUID]
+			if !ok {
+				return stages.Stats{}, fmt.Errorf("resolving group %s: episode %s has no extraction", g, ep.UUID)
+			}
+			parts = append(parts, ep.UUID, f, env.RecordTimeOf(ep).String())
+		}
+		units = append(units, stages.Unit{Key: g, Fingerprint: stages.Fingerprint(parts...), Run: func(ctx context.Context, fp string) error {
+			return runGroup(ctx, env, opts, g, eps, fp)
+		}})
+	}
+	return stages.RunUnits(ctx, env, Stage, units, done)
 }
 
+// runGroup resolves one group and commits its entities, mentions, facts and memo together.
 func runGroup(ctx context.Context, env stages.Env, opts Options, group string, eps []graph.Episode, fp string) error {
 	outs, err := env.Store.GroupOutputs(ctx, extract.Stage, group)
 	if err != nil {
 		return err
 	}
-	exs := make([]llm.ExtractOutput, len(eps))
+	exs := make([]extract.Output, len(eps))
 	for i, ep := range eps {
 		if err := json.Unmarshal(outs[ep.UUID], &exs[i]); err != nil {
 			return fmt.Errorf("decoding extraction of %s: %w", ep.UUID, err)
 		}
 	}
-	res := Resolve(env, opts, group, eps, exs)
+	memo, err := loadMemo(ctx, env.Store, group)
+	if err != nil {
+		return err
+	}
+	res, err := Resolve(ctx, env, opts, group, eps, exs, memo)
+	if err != nil {
+		return fmt.Errorf("resolving group %s: %w", group, err)
+	}
+	logger(env).Debug("resolved group", "group", group, "names", res.Stats.Names, "entities", res.Stats.Entities,
+		"entity_pairs", res.Stats.EntityPairs, "entity_pairs_asked", res.Stats.EntityAsked,
+		"fact_pairs", res.Stats.FactPairs, "fact_pairs_asked", res.Stats.FactAsked, "llm_calls", res.Stats.Calls)
 	body, err := json.Marshal(res.Facts)
 	if err != nil {
 		return fmt.Errorf("encoding facts: %w", err)
@@ -83,16 +87,17 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group string, e
 		if err := tx.ReplaceEntities(ctx, group, res.Entities, res.Mentions); err != nil {
 			return err
 		}
+		if err := putMemo(ctx, tx, group, res.Memo); err != nil {
+			return err
+		}
 		return tx.PutOutput(ctx, Stage, group, group, body)
 	})
 }
 
-// sortedKeys returns the keys of a set, sorted.
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// logger is the env's logger, or the default one.
+func logger(env stages.Env) *slog.Logger {
+	if env.Log != nil {
+		return env.Log
 	}
-	sort.Strings(out)
-	return out
+	return slog.Default()
 }

@@ -1,0 +1,149 @@
+package resolve
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/embed"
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/extract"
+)
+
+// fakeLLM answers resolve_entities with sameEntity over the candidates' names and dedupe_facts
+// with sameFact, and records every pair it was asked about as "a | b".
+type fakeLLM struct {
+	mu         sync.Mutex
+	calls      int
+	pairs      []string
+	sameEntity func(a, b llm.CandidateIn) bool
+	sameFact   func(a, b llm.FactIn) bool
+}
+
+func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) error {
+	if stage != Stage {
+		return fmt.Errorf("call from stage %q", stage)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	switch in := input.(type) {
+	case llm.ResolveInput:
+		if task != llm.TaskResolveEntities {
+			return fmt.Errorf("task %s with a ResolveInput", task)
+		}
+		byID := map[string]llm.CandidateIn{}
+		for _, e := range in.Entities {
+			byID[e.ID] = e
+		}
+		o := out.(*llm.ResolveOutput)
+		for _, p := range in.Pairs {
+			a, b := byID[p.A], byID[p.B]
+			f.pairs = append(f.pairs, a.Name+" | "+b.Name)
+			if f.sameEntity != nil && f.sameEntity(a, b) {
+				o.Same = append(o.Same, p.ID)
+			}
+		}
+	case llm.DedupeInput:
+		byID := map[string]llm.FactIn{}
+		for _, x := range in.Facts {
+			byID[x.ID] = x
+		}
+		o := out.(*llm.DedupeOutput)
+		for _, p := range in.Pairs {
+			a, b := byID[p.A], byID[p.B]
+			f.pairs = append(f.pairs, a.Fact+" | "+b.Fact)
+			if f.sameFact != nil && f.sameFact(a, b) {
+				o.Duplicates = append(o.Duplicates, p.ID)
+			}
+		}
+	default:
+		return fmt.Errorf("unexpected task %s", task)
+	}
+	return nil
+}
+
+// take returns the calls and pairs asked so far and forgets them.
+func (f *fakeLLM) take() (int, []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c, p := f.calls, f.pairs
+	f.calls, f.pairs = 0, nil
+	return c, p
+}
+
+type fakePrompts struct{}
+
+func (fakePrompts) Hash(task string) string { return "v1-" + task }
+
+// testEnv returns an env with a temp store, the fake LLM and the offline hashing embedder.
+func testEnv(t *testing.T, f *fakeLLM) stages.Env {
+	t.Helper()
+	store, err := checkpoints.Open(context.Background(), filepath.Join(t.TempDir(), "cp.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return stages.Env{Store: store, LLM: f, Prompts: fakePrompts{}, Embedder: embed.Hashing{Dims: 256}, Model: "fake",
+		Clock: graph.FixedClock(time.Unix(0, 0)), RecordTime: stages.RecordReference, Concurrency: 2}
+}
+
+var t0 = time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)
+
+// episodes returns n message episodes of a group, an hour apart.
+func episodes(group string, n int) []graph.Episode {
+	out := make([]graph.Episode, n)
+	for i := range out {
+		out[i] = graph.Episode{UUID: graph.EpisodeID(group, fmt.Sprint(i)), GroupID: group, Source: graph.SourceMessage,
+			Content: fmt.Sprint("episode ", i), ReferenceTime: t0.Add(time.Duration(i) * time.Hour), Seq: int64(i)}
+	}
+	return out
+}
+
+// ents builds extracted entities from "name" or "name:Type" strings.
+func ents(specs ...string) []llm.EntityMention {
+	var out []llm.EntityMention
+	for _, s := range specs {
+		name, typ, ok := strings.Cut(s, ":")
+		if !ok {
+			typ = "Entity"
+		}
+		out = append(out, llm.EntityMention{Name: name, Type: typ, Attributes: []llm.AttributeValue{}})
+	}
+	return out
+}
+
+// fact builds an extracted state fact valid from valid (may be empty).
+func fact(src, pred, tgt, text, valid string) llm.ExtractedFact {
+	f := llm.ExtractedFact{Source: src, Target: tgt, Predicate: pred, Fact: text, Kind: llm.KindState}
+	if valid != "" {
+		f.ValidAt = &valid
+	}
+	return f
+}
+
+// names returns the names of entities, in result order.
+func entityNames(es []graph.Entity) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// resolve runs Resolve and fails the test on error.
+func resolveT(t *testing.T, env stages.Env, opts Options, group string, eps []graph.Episode, exs []extract.Output, memo *Memo) Result {
+	t.Helper()
+	res, err := Resolve(context.Background(), env, opts, group, eps, exs, memo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

@@ -1,0 +1,242 @@
+package crash
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/tests/harness"
+)
+
+// concurrency is the job's llm.concurrency: the most requests (and units) in flight.
+const concurrency = 4
+
+// delay slows the stub down so that every stage lasts long enough to be hit: extraction (one
+// call per episode) gets 1 ms, every other task 25 ms.
+func delay(task string) time.Duration {
+	if strings.HasPrefix(task, "extract") {
+		return time.Millisecond
+	}
+	return 25 * time.Millisecond
+}
+
+// fixture is the built binary and the LoCoMo input of a test.
+type fixture struct {
+	bin, dir, input string
+	full            bool
+}
+
+// newFixture builds backfill and writes the LoCoMo conversations of the test to a temp dir.
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	root, err := harness.RepoRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, ok := harness.LoCoMoPath(root, os.Getenv("LOCOMO"))
+	if !ok {
+		t.Skipf("LoCoMo dataset not found at %s (set LOCOMO)", src)
+	}
+	f := &fixture{dir: t.TempDir(), full: os.Getenv("BACKFILL_CRASH_FULL") == "1"}
+	if f.bin, err = harness.Build(t.Context(), root, f.dir); err != nil {
+		t.Fatal(err)
+	}
+	f.input = filepath.Join(f.dir, "locomo.json")
+	n := 3
+	if f.full {
+		n = 0
+	}
+	if err := harness.FilterLoCoMo(src, f.input, n); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// startStub starts a fresh stub (no faults) whose counters belong to one scenario.
+func startStub(t *testing.T) *harness.Stub {
+	t.Helper()
+	s, err := harness.StartStub(stub.Options{}, delay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// job writes a job named name with its own checkpoint that talks to s; it returns the job
+// file and the checkpoint path.
+func (f *fixture) job(t *testing.T, name string, s *harness.Stub) (job, checkpoint string) {
+	t.Helper()
+	checkpoint = filepath.Join(f.dir, name+".db")
+	src := fmt.Sprintf("path: %s\n    format: locomo", f.input)
+	job = filepath.Join(f.dir, name+".yaml")
+	if err := os.WriteFile(job, []byte(harness.StubJobYAML(name, checkpoint, src, s.URL, concurrency)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return job, checkpoint
+}
+
+// run runs the job to completion and requires exit 0.
+func (f *fixture) run(t *testing.T, job string) harness.Result {
+	t.Helper()
+	res, err := harness.Run(t.Context(), f.bin, []string{"run", job}, harness.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != 0 {
+		t.Fatalf("backfill run %s: exit %d\n%s", job, res.Code, tail(res.Stderr))
+	}
+	return res
+}
+
+// export writes the job's Parquet export to a new directory and returns it.
+func (f *fixture) export(t *testing.T, job, name string) string {
+	t.Helper()
+	out := filepath.Join(f.dir, name+"-export")
+	res, err := harness.Run(t.Context(), f.bin, []string{"export", job, "--format", "parquet", "--out", out}, harness.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != 0 {
+		t.Fatalf("backfill export: exit %d\n%s", res.Code, tail(res.Stderr))
+	}
+	return out
+}
+
+// stageSpans returns how long each stage ran, from a run's events, in stage order.
+func stageSpans(evs []harness.Event) (order []string, spans map[string]time.Duration) {
+	spans = map[string]time.Duration{}
+	began := map[string]time.Duration{}
+	for _, ev := range evs {
+		if !ev.Finished {
+			began[ev.Stage] = ev.At
+			order = append(order, ev.Stage)
+		} else {
+			spans[ev.Stage] = ev.At - began[ev.Stage]
+		}
+	}
+	return order, spans
+}
+
+// committed returns the keys (of answers) that the checkpoint's LLM cache holds.
+func committed(t *testing.T, checkpoint string, answers []harness.Answer) map[string]bool {
+	t.Helper()
+	ctx := context.Background()
+	s, err := checkpoints.Open(ctx, checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := map[string]bool{}
+	for _, a := range answers {
+		for _, k := range a.Keys {
+			if _, ok, err := s.Get(ctx, k); err != nil {
+				t.Fatal(err)
+			} else if ok {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// finishedUnits counts the finished units per stage of a checkpoint.
+func finishedUnits(t *testing.T, checkpoint string) map[string]int {
+	t.Helper()
+	ctx := context.Background()
+	s, err := checkpoints.Open(ctx, checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cs, err := s.StageCounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, c := range cs {
+		out[c.Stage] = c.Units
+	}
+	return out
+}
+
+// reference is an uninterrupted run: its export, stage spans and the stub's repeat count.
+type reference struct {
+	export   string
+	order    []string
+	spans    map[string]time.Duration
+	repeated int64
+	answers  int
+	units    map[string]int // finished units per stage
+}
+
+// runReference runs the job once without interruption and checks that every answer the stub
+// gave is in the checkpoint's cache under the key the Recorder computed, so the "committed
+// before a kill" check of the other scenarios is not vacuous.
+func (f *fixture) runReference(t *testing.T) reference {
+	t.Helper()
+	s := startStub(t)
+	job, checkpoint := f.job(t, "reference", s)
+	res := f.run(t, job)
+	answers := s.Answers()
+	have := committed(t, checkpoint, answers)
+	keys := 0
+	for _, a := range answers {
+		for _, k := range a.Keys {
+			keys++
+			if !have[k] {
+				t.Fatalf("an answer to %s (key %s) is not in the reference checkpoint's cache: the Recorder's keys do not match the client's", a.Task, k)
+			}
+		}
+	}
+	if keys == 0 {
+		t.Fatal("the stub answered nothing")
+	}
+	order, spans := stageSpans(res.Events)
+	if len(order) < 7 {
+		t.Fatalf("stages logged: %v", order)
+	}
+	st := s.Stats()
+	t.Logf("reference: %s, %d answers, repeated %d, stages %v", res.Elapsed.Round(time.Millisecond), len(answers), st.Repeated, fmtSpans(order, spans))
+	return reference{export: f.export(t, job, "reference"), order: order, spans: spans, repeated: st.Repeated,
+		answers: len(answers), units: finishedUnits(t, checkpoint)}
+}
+
+func fmtSpans(order []string, spans map[string]time.Duration) string {
+	var b strings.Builder
+	for _, s := range order {
+		fmt.Fprintf(&b, "%s=%s ", s, spans[s].Round(time.Millisecond))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// countBy renders a histogram sorted by key.
+func countBy(xs []string) string {
+	n := map[string]int{}
+	for _, x := range xs {
+		n[x]++
+	}
+	keys := make([]string, 0, len(n))
+	for k := range n {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s:%d ", k, n[k])
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// tail returns the last lines of a log.
+func tail(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-20):], "\n")
+}

@@ -1,0 +1,37 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// RepoRoot returns the directory of the module's go.mod, searching upwards from dir.
+func RepoRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("finding repo root: %w", err)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", errors.New("finding repo root: no go.mod above " + abs)
+		}
+	}
+}
+
+// Build compiles cmd/backfill of the module at root into dir and returns the binary's path.
+func Build(ctx context.Context, root, dir string) (string, error) {
+	bin := filepath.Join(dir, "backfill")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/backfill")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building backfill: %w\n%s", err, out)
+	}
+	return bin, nil
+}

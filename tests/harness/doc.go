@@ -1,0 +1,17 @@
+// Package harness drives the real `backfill` binary for the reliability tests (tests/crash,
+// tests/badinput) and the benchmarks (bench/).
+//
+// Contract:
+//   - Build compiles cmd/backfill once into a directory and returns the binary's path.
+//   - Start runs the binary as a subprocess and follows its log (stderr) live: every
+//     "stage starting" and "stage finished" line becomes an Event with its time since the start,
+//     so a caller can wait for a stage and signal the process in the middle of it. Wait returns
+//     the exit code, the output, the stage events and the peak RSS (from the kernel's rusage,
+//     and per stage from sampling /proc/PID/status when asked).
+//   - Recorder wraps an LLM server (llm/stub) and remembers every good answer it gave under the
+//     keys the client caches it by (llm.CacheKey for chat, embed.CacheKey per embedded text), so
+//     a test can tell whether a request repeats an answer already committed to a checkpoint.
+//   - CompareDirs compares two export directories file by file, byte for byte.
+//
+// Nothing here reads global state: paths, environment and seeds come from the caller.
+package harness

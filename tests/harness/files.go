@@ -1,0 +1,112 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// CompareDirs reports the first difference between the regular files of two directories: a file
+// present in only one, or a file whose bytes differ. nil means the same files with equal bytes.
+func CompareDirs(want, got string) error {
+	wn, err := fileNames(want)
+	if err != nil {
+		return err
+	}
+	gn, err := fileNames(got)
+	if err != nil {
+		return err
+	}
+	if strings.Join(wn, ",") != strings.Join(gn, ",") {
+		return fmt.Errorf("comparing %s with %s: files %v, want %v", got, want, gn, wn)
+	}
+	for _, n := range wn {
+		a, err := os.ReadFile(filepath.Join(want, n))
+		if err != nil {
+			return fmt.Errorf("comparing exports: %w", err)
+		}
+		b, err := os.ReadFile(filepath.Join(got, n))
+		if err != nil {
+			return fmt.Errorf("comparing exports: %w", err)
+		}
+		if !bytes.Equal(a, b) {
+			return fmt.Errorf("comparing exports: %s differs (%d bytes, want %d)", n, len(b), len(a))
+		}
+	}
+	return nil
+}
+
+// fileNames lists the regular files of dir, sorted.
+func fileNames(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", dir, err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// FilterLoCoMo writes the first n samples (conversations) of a LoCoMo JSON file to dst.
+func FilterLoCoMo(src, dst string, n int) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", src, err)
+	}
+	var samples []json.RawMessage
+	if err := json.Unmarshal(b, &samples); err != nil {
+		return fmt.Errorf("parsing %s: %w", src, err)
+	}
+	if n > 0 && n < len(samples) {
+		samples = samples[:n]
+	}
+	out, err := json.Marshal(samples)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", dst, err)
+	}
+	if err := os.WriteFile(dst, out, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", dst, err)
+	}
+	return nil
+}
+
+// LoCoMoPath returns the LoCoMo file: env (the LOCOMO variable's value) when set, else
+// ../shared/datasets/locomo/locomo10.json next to the repo root. ok is false when it is missing.
+func LoCoMoPath(root, env string) (path string, ok bool) {
+	path = env
+	if path == "" {
+		path = filepath.Join(filepath.Dir(root), "shared", "datasets", "locomo", "locomo10.json")
+	}
+	_, err := os.Stat(path)
+	return path, err == nil
+}
+
+// StubJobYAML is a job that reads one source and sends every chat and embeddings request to
+// the server at baseURL with the given concurrency. source is the YAML of one sources[] entry
+// (without the leading "- "), indented by four spaces after its first line.
+func StubJobYAML(name, checkpoint, source, baseURL string, concurrency int) string {
+	return fmt.Sprintf(`name: %s
+checkpoint: %s
+record_time: reference
+sources:
+  - %s
+llm:
+  provider: openai
+  base_url: %s
+  model: stub-chat
+  concurrency: %d
+embedder:
+  provider: openai
+  base_url: %s
+  model: stub-embed
+`, name, checkpoint, source, baseURL, concurrency, baseURL)
+}
