@@ -49,11 +49,11 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if mode != ModeTwoCall && mode != ModeCombined {
 		return stages.Stats{}, fmt.Errorf("extracting: unknown mode %q (want %s or %s)", mode, ModeTwoCall, ModeCombined)
 	}
-	done, err := env.Store.Fingerprints(ctx, Stage)
+	groups, err := env.Store.Groups(ctx)
 	if err != nil {
 		return stages.Stats{}, err
 	}
-	groups, err := env.Store.Groups(ctx)
+	total, err := env.Store.CountEpisodes(ctx)
 	if err != nil {
 		return stages.Stats{}, err
 	}
@@ -65,24 +65,30 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	for _, t := range Tasks(mode) {
 		base = append(base, env.Prompts.Hash(t))
 	}
-	var units []stages.Unit
-	for _, g := range groups {
-		eps, err := env.Store.GroupEpisodes(ctx, g)
-		if err != nil {
-			return stages.Stats{}, err
-		}
-		for i, ep := range eps {
-			in := Input(eps, i, opts)
-			raw, err := json.Marshal(in)
+	// Units are built a group at a time, so memory is bounded by the largest group, not the input.
+	return stages.RunStream(ctx, env, Stage, total, func(emit func(stages.Unit) error) error {
+		for _, g := range groups {
+			eps, err := env.Store.GroupEpisodes(ctx, g)
 			if err != nil {
-				return stages.Stats{}, fmt.Errorf("encoding input of %s: %w", ep.UUID, err)
+				return err
 			}
-			units = append(units, stages.Unit{
-				Key:         ep.UUID,
-				Fingerprint: stages.Fingerprint(append(base, string(raw))...),
-				Run:         runUnit(env, mode, ep, in),
-			})
+			done, err := env.Store.EpisodeFingerprints(ctx, Stage, g)
+			if err != nil {
+				return err
+			}
+			for i, ep := range eps {
+				in := Input(eps, i, opts)
+				raw, err := json.Marshal(in)
+				if err != nil {
+					return fmt.Errorf("encoding input of %s: %w", ep.UUID, err)
+				}
+				err = emit(stages.Unit{Key: ep.UUID, Fingerprint: stages.Fingerprint(append(base, string(raw))...),
+					Stored: done[ep.UUID], Run: runUnit(env, mode, ep, in)})
+				if err != nil {
+					return err
+				}
+			}
 		}
-	}
-	return stages.RunUnits(ctx, env, Stage, units, done)
+		return nil
+	})
 }

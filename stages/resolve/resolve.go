@@ -22,10 +22,6 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if err != nil {
 		return stages.Stats{}, err
 	}
-	upstream, err := env.Store.Fingerprints(ctx, extract.Stage)
-	if err != nil {
-		return stages.Stats{}, err
-	}
 	groups, err := env.Store.Groups(ctx)
 	if err != nil {
 		return stages.Stats{}, err
@@ -35,25 +31,33 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 		embedder = fmt.Sprint(env.Embedder.Model(), "/", env.Embedder.Dimensions())
 	}
 	base := []string{opts.fingerprint(), env.RecordTime, memoVersion(env), embedder}
-	var units []stages.Unit
-	for _, g := range groups {
-		eps, err := env.Store.GroupEpisodes(ctx, g)
-		if err != nil {
-			return stages.Stats{}, err
-		}
-		parts := append([]string(nil), base...)
-		for _, ep := range eps {
-			f, ok := upstream[ep.UUID]
-			if !ok {
-				return stages.Stats{}, fmt.Errorf("resolving group %s: episode %s has no extraction", g, ep.UUID)
+	// Units are built a group at a time: one group's episodes and records per unit in flight.
+	return stages.RunStream(ctx, env, Stage, len(groups), func(emit func(stages.Unit) error) error {
+		for _, g := range groups {
+			eps, err := env.Store.GroupEpisodes(ctx, g)
+			if err != nil {
+				return err
 			}
-			parts = append(parts, ep.UUID, f, env.RecordTimeOf(ep).String())
+			upstream, err := env.Store.EpisodeFingerprints(ctx, extract.Stage, g)
+			if err != nil {
+				return err
+			}
+			parts := append([]string(nil), base...)
+			for _, ep := range eps {
+				f, ok := upstream[ep.UUID]
+				if !ok {
+					return fmt.Errorf("resolving group %s: episode %s has no extraction", g, ep.UUID)
+				}
+				parts = append(parts, ep.UUID, f, env.RecordTimeOf(ep).String())
+			}
+			err = emit(stages.Unit{Key: g, Fingerprint: stages.Fingerprint(parts...), Stored: done[g],
+				Run: func(ctx context.Context, fp string) error { return runGroup(ctx, env, opts, g, eps, fp) }})
+			if err != nil {
+				return err
+			}
 		}
-		units = append(units, stages.Unit{Key: g, Fingerprint: stages.Fingerprint(parts...), Run: func(ctx context.Context, fp string) error {
-			return runGroup(ctx, env, opts, g, eps, fp)
-		}})
-	}
-	return stages.RunUnits(ctx, env, Stage, units, done)
+		return nil
+	})
 }
 
 // runGroup resolves one group and commits its entities, mentions, facts and memo together.

@@ -26,26 +26,10 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if opts.MaxCandidates <= 0 {
 		opts.MaxCandidates = 20
 	}
-	done, err := env.Store.Fingerprints(ctx, Stage)
-	if err != nil {
-		return stages.Stats{}, err
-	}
-	upstream, err := env.Store.Fingerprints(ctx, resolve.Stage)
-	if err != nil {
-		return stages.Stats{}, err
-	}
-	groups, err := env.Store.Groups(ctx)
-	if err != nil {
-		return stages.Stats{}, err
-	}
-	var units []stages.Unit
-	for _, g := range groups {
-		fp := stages.Fingerprint(upstream[g], env.Prompts.Hash(llm.TaskJudgeFact), env.Model, fmt.Sprint(opts.MaxCandidates), RulesVersion)
-		units = append(units, stages.Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
-			return runGroup(ctx, env, opts, g, fp)
-		}})
-	}
-	return stages.RunUnits(ctx, env, Stage, units, done)
+	parts := []string{env.Prompts.Hash(llm.TaskJudgeFact), env.Model, fmt.Sprint(opts.MaxCandidates), RulesVersion}
+	return stages.RunGroups(ctx, env, Stage, resolve.Stage, parts, func(ctx context.Context, g, fp string) error {
+		return runGroup(ctx, env, opts, g, fp)
+	})
 }
 
 func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp string) error {
