@@ -124,11 +124,11 @@ func (p *Poster) attempt(ctx context.Context, url string, body []byte, tokens in
 	if err := p.Pacer.acquire(ctx, tokens); err != nil {
 		return nil, err
 	}
+	defer p.Pacer.release() // runs after track(-1): the tracked count never exceeds the slots
 	if track != nil {
 		track(+1)
 		defer track(-1)
 	}
-	defer p.Pacer.release()
 
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if p.Timeout > 0 {
