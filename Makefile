@@ -18,6 +18,9 @@ demo: build
 	rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
 	BACKFILL_CHECKPOINT=$(DEMO_DIR)/demo.db ./$(BIN) run jobs/examples/demo.yaml --report $(DEMO_DIR)/report.json
 	./$(BIN) export jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --format parquet --out $(DEMO_DIR)/export
+	@echo "Alice's employers: the Kakao fact is closed when Naver starts, the Naver fact is open"
+	@./$(BIN) query jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --group alice --entity Kakao --valid-at 2024-02-01
+	@./$(BIN) query jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --group alice --entity Naver --valid-at 2024-04-01
 	@echo "report: $(DEMO_DIR)/report.json  export: $(DEMO_DIR)/export"
 
 ## test: everything CI runs. scripts/with_servers.sh starts Neo4j and versitygw (unless they run
