@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/parquet"
 )
@@ -23,14 +22,7 @@ func cmdExport(ctx context.Context, args []string) int {
 	if err != nil || len(pos) != 1 || *out == "" {
 		return usageError("export", orErr(err, "want exactly one JOB.yaml and --out DIR"))
 	}
-	j, err := jf.load(pos[0])
-	if err != nil {
-		return fail(ctx, err)
-	}
-	if _, err := os.Stat(j.Checkpoint); err != nil {
-		return fail(ctx, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err))
-	}
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	j, store, err := jf.openRun(ctx, pos[0])
 	if err != nil {
 		return fail(ctx, err)
 	}

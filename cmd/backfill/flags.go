@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 )
 
@@ -59,4 +61,21 @@ func (f *jobFlags) load(path string) (*jobs.Job, error) {
 func usageError(cmd string, err error) int {
 	fmt.Fprintf(os.Stderr, "backfill %s: %v\n\n%s", cmd, err, usage)
 	return exitUsage
+}
+
+// openRun loads the job and opens the checkpoint store of a run that already happened; the
+// caller closes the store.
+func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkpoints.Store, error) {
+	j, err := f.load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := os.Stat(j.Checkpoint); err != nil {
+		return nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err)
+	}
+	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	if err != nil {
+		return nil, nil, err
+	}
+	return j, store, nil
 }

@@ -40,14 +40,7 @@ func runQuery(ctx context.Context, out io.Writer, now time.Time, args []string) 
 	if err1 != nil || err2 != nil {
 		return usageError("query", orErr(err1, fmt.Sprint(err2)))
 	}
-	j, err := jf.load(pos[0])
-	if err != nil {
-		return fail(ctx, err)
-	}
-	if _, err := os.Stat(j.Checkpoint); err != nil {
-		return fail(ctx, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err))
-	}
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	_, store, err := jf.openRun(ctx, pos[0])
 	if err != nil {
 		return fail(ctx, err)
 	}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 )
 
@@ -19,14 +18,7 @@ func cmdStatus(ctx context.Context, args []string) int {
 	if err != nil || len(pos) != 1 {
 		return usageError("status", orErr(err, "want exactly one JOB.yaml"))
 	}
-	j, err := jf.load(pos[0])
-	if err != nil {
-		return fail(ctx, err)
-	}
-	if _, err := os.Stat(j.Checkpoint); err != nil {
-		return fail(ctx, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err))
-	}
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	j, store, err := jf.openRun(ctx, pos[0])
 	if err != nil {
 		return fail(ctx, err)
 	}
