@@ -124,6 +124,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		if err == nil && env.Stopped() {
 			err = stages.ErrInterrupted
 		}
+		if err == nil {
+			err = store.Checkpoint(ctx)
+		}
 		if err != nil {
 			runErr = fmt.Errorf("running stage %s: %w", s.name, err)
 			break
