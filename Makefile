@@ -29,9 +29,11 @@ test: build
 	$(GO) vet ./...
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
 
-## bench: benchmarks (measurements, not pass/fail), with the servers the Bolt load benchmark needs
+## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j the Bolt load
+## benchmark needs: writes bench/results.json and bench/results.md. BENCH_SIZES, BENCH_INGEST_SIZES
+## and BENCH_ONLY narrow it (see bench/doc.go); it takes about 25 minutes on 2 cores.
 bench: build
-	scripts/with_servers.sh $(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+	BACKFILL_SERVERS=neo4j scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off
 
 ## graphiti-check: load the demo graph into Neo4j and print the facts Graphiti's own search returns
 graphiti-check: build

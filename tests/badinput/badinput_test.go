@@ -100,6 +100,12 @@ func corpusCases() []badCase {
 		{name: "locomo not an array", file: "locomo_object.json", source: "\n    format: locomo", code: 1, errText: "does not start with '['"},
 		{name: "locomo bad session date", file: "locomo_bad_date.json", source: "\n    format: locomo", code: 3,
 			bad: []qrow{{"locomo_bad_date.json", 1, "conversation.session_1_date_time", "does not match layout"}}},
+		{name: "longmemeval truncated", file: "longmemeval_truncated.json", source: "\n    format: longmemeval", code: 1, errText: "unexpected EOF"},
+		{name: "longmemeval bad sessions", file: "longmemeval_mismatch.json", source: "\n    format: longmemeval", code: 3,
+			valid: []string{"q2/s3/1"},
+			bad: []qrow{{"longmemeval_mismatch.json", 1, "haystack_sessions", "1 dates for 2 sessions"},
+				{"longmemeval_mismatch.json", 2, "haystack_sessions[0][1].content", "not a number"},
+				{"longmemeval_mismatch.json", 2, "haystack_sessions[0][2].content", "missing"}}},
 		{name: "no such file", file: "does_not_exist.jsonl", code: 1, errText: "no such file or directory"},
 	}
 }

@@ -120,11 +120,11 @@ func parquetCorpus() map[string][]byte {
 	files["list_body.parquet"] = writeParquet([]pqListBody{{GroupID: "pq", ReferenceTime: "2023-05-20T09:00:00Z", Content: []string{"a", "b"}}})
 	files["nulls.parquet"] = writeParquet([]pqNulls{
 		{GroupID: ptr("pq"), ReferenceTime: ptr("2023-05-20T09:00:00Z"), Content: ptr("Jin joined Naver.")}, // 1 ok
-		{GroupID: nil, ReferenceTime: ptr("2023-05-21T09:00:00Z"), Content: ptr("Jin moved.")},               // 2 group
-		{GroupID: ptr("pq"), ReferenceTime: nil, Content: ptr("Jin left.")},                                  // 3 time
-		{GroupID: ptr("pq"), ReferenceTime: ptr("2023-05-23T09:00:00Z"), Content: nil},                       // 4 body
-		{GroupID: ptr("pq"), ReferenceTime: ptr("2023-05-24T09:00:00Z"), Content: ptr("")},                   // 5 empty body
-		{GroupID: ptr("pq"), ReferenceTime: ptr("2023-05-25T09:00:00Z"), Content: ptr("Jin joined Kakao.")},  // 6 ok
+		{GroupID: nil, ReferenceTime: ptr("2023-05-21T09:00:00Z"), Content: ptr("Jin moved.")},              // 2 group
+		{GroupID: ptr("pq"), ReferenceTime: nil, Content: ptr("Jin left.")},                                 // 3 time
+		{GroupID: ptr("pq"), ReferenceTime: ptr("2023-05-23T09:00:00Z"), Content: nil},                      // 4 body
+		{GroupID: ptr("pq"), ReferenceTime: ptr("2023-05-24T09:00:00Z"), Content: ptr("")},                  // 5 empty body
+		{GroupID: ptr("pq"), ReferenceTime: ptr("2023-05-25T09:00:00Z"), Content: ptr("Jin joined Kakao.")}, // 6 ok
 	})
 	files["timestamps.parquet"] = writeParquet([]pqTimestamp{
 		{GroupID: "pq", ReferenceTime: time.Date(2023, 5, 20, 9, 0, 0, 0, time.UTC), Content: "Kim joined Toss."}, // 1 ok
@@ -139,21 +139,24 @@ func parquetCorpus() map[string][]byte {
 		{GroupID: "pq", ReferenceTime: -1e300, Content: "Lee was born."},           // 4 out of range
 	})
 	files["invalid_utf8.parquet"] = writeParquet([]pqRow{
-		{GroupID: "pq", ReferenceTime: "2023-05-20T09:00:00Z", Speaker: "Min", Content: "Min joined Line."},         // 1 ok
-		{GroupID: "pq", ReferenceTime: "2023-05-21T09:00:00Z", Speaker: "Min", Content: "bad \xff\xfe body"},        // 2 body
-		{GroupID: "pq", ReferenceTime: "2023-05-22T09:00:00Z", Speaker: "M\xc3", Content: "Min left Line."},         // 3 speaker
+		{GroupID: "pq", ReferenceTime: "2023-05-20T09:00:00Z", Speaker: "Min", Content: "Min joined Line."},        // 1 ok
+		{GroupID: "pq", ReferenceTime: "2023-05-21T09:00:00Z", Speaker: "Min", Content: "bad \xff\xfe body"},       // 2 body
+		{GroupID: "pq", ReferenceTime: "2023-05-22T09:00:00Z", Speaker: "M\xc3", Content: "Min left Line."},        // 3 speaker
 		{GroupID: "p\xe2q", ReferenceTime: "2023-05-23T09:00:00Z", Speaker: "Min", Content: "Min joined Coupang."}, // 4 group
 		{GroupID: "pq", ReferenceTime: "2023-05-\xff24", Speaker: "Min", Content: "Min left Coupang."},             // 5 time
 	})
 	return files
 }
 
-// locomoCorpus returns broken LoCoMo files.
+// locomoCorpus returns broken LoCoMo and LongMemEval files.
 func locomoCorpus() map[string][]byte {
 	sample := `[{"sample_id":"conv-x","conversation":{"speaker_a":"Ann","speaker_b":"Ben","session_1_date_time":"1:56 pm on 8 May, 2023","session_1":[{"speaker":"Ann","dia_id":"D1:1","text":"Hi Ben, I joined Acme."}]}}]`
 	return map[string][]byte{
-		"locomo_truncated.json": []byte(sample[:len(sample)/2]),
-		"locomo_object.json":    []byte(`{"sample_id":"conv-x"}`),
+		"locomo_truncated.json":      []byte(sample[:len(sample)/2]),
+		"locomo_object.json":         []byte(`{"sample_id":"conv-x"}`),
+		"longmemeval_truncated.json": []byte(`[{"question_id":"q1","haystack_session_ids":["s1"],"haystack_dates":["2023/05/20 (Sat) 02:21"],"haystack_sessions":[[{"role":"user","content":"I gradu`),
+		"longmemeval_mismatch.json": []byte(`[{"question_id":"q1","haystack_session_ids":["s1","s2"],"haystack_dates":["2023/05/20 (Sat) 02:21"],"haystack_sessions":[[{"role":"user","content":"Hi"}],[{"role":"user","content":"Bye"}]]},` +
+			`{"question_id":"q2","haystack_session_ids":["s3"],"haystack_dates":["2023/05/21 (Sun) 10:00"],"haystack_sessions":[[{"role":"user","content":"I graduated in Business Administration."},{"role":"assistant","content":42},{"role":"user"}]]}]`),
 		"locomo_bad_date.json": []byte(`[{"sample_id":"conv-y","conversation":{"speaker_a":"Ann","speaker_b":"Ben","session_1_date_time":"someday","session_1":[{"speaker":"Ann","dia_id":"D1:1","text":"Hi Ben."}]}}]`),
 	}
 }

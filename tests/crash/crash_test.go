@@ -142,12 +142,13 @@ func testKills(t *testing.T, f *fixture, ref reference) {
 	}
 	seed := killSeed(t)
 	plan := planKills(rand.New(rand.NewPCG(seed, 8)), ref.order, ref.spans, kills)
-	s := startStub(t)
+	s := f.startStub(t)
 	job, checkpoint := f.job(t, "sigkill", s)
 	done := map[string]bool{} // answer keys the checkpoint held after the kills so far
 	seen := 0                 // answers accounted for so far
 	var landed []string
-	lost := 0 // answers given but not committed when their run was killed
+	lost := 0 // answers given but not committed, or requests cut off, when their run was killed
+	aborted := 0
 	account := func(run int, killed bool) {
 		t.Helper()
 		if !s.WaitIdle(10 * time.Second) {
@@ -174,6 +175,10 @@ func testKills(t *testing.T, f *fixture, ref reference) {
 			done[k] = true
 		}
 		seen = len(answers)
+		if killed {
+			lost += s.Aborted() - aborted
+		}
+		aborted = s.Aborted()
 	}
 	for i, k := range plan {
 		p, err := harness.Start(t.Context(), f.bin, []string{"run", job}, harness.Options{})
@@ -202,7 +207,7 @@ func testKills(t *testing.T, f *fixture, ref reference) {
 	if err := harness.CompareDirs(ref.export, f.export(t, job, "sigkill")); err != nil {
 		t.Fatalf("after %d kills (seed %d): %v", len(plan), seed, err)
 	}
-	st := s.Stats()
+	st := stats(t, s)
 	repeats := st.Repeated - ref.repeated
 	t.Logf("seed %d: %d kills landed in %s; %d answers lost in flight; stub answered %d (reference %d), repeated %d (reference %d); final run %s",
 		seed, len(landed), countBy(landed), lost, st.Answered, ref.answers, st.Repeated, ref.repeated, final.Elapsed.Round(time.Millisecond))
@@ -211,7 +216,7 @@ func testKills(t *testing.T, f *fixture, ref reference) {
 			repeats, ref.repeated, limit)
 	}
 	if repeats > int64(lost) {
-		t.Errorf("stub repeated %d answers beyond the reference's, but only %d were lost in flight", repeats, lost)
+		t.Errorf("stub repeated %d answers beyond the reference's, but only %d were lost or cut off in flight", repeats, lost)
 	}
 	distinct := map[string]bool{}
 	for _, l := range landed {

@@ -59,15 +59,35 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-// startStub starts a fresh stub (no faults) whose counters belong to one scenario.
-func startStub(t *testing.T) *harness.Stub {
+// startStub starts a fresh `backfill llm-stub` subprocess (no faults) behind a Recorder, so
+// its counters belong to one scenario. The stub runs in its own (non-race) process, which keeps
+// the suite fast under -race.
+func (f *fixture) startStub(t *testing.T) *harness.Stub {
 	t.Helper()
-	s, err := harness.StartStub(stub.Options{}, delay)
+	p, upstream, err := harness.StartLLMStub(t.Context(), f.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = p.Signal(os.Interrupt)
+		_, _ = p.Wait()
+	})
+	s, err := harness.StartProxy(upstream, delay)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// stats reads the stub's counters.
+func stats(t *testing.T, s *harness.Stub) stub.Stats {
+	t.Helper()
+	st, err := s.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 // job writes a job named name with its own checkpoint that talks to s; it returns the job
@@ -182,7 +202,7 @@ type reference struct {
 // before a kill" check of the other scenarios is not vacuous.
 func (f *fixture) runReference(t *testing.T) reference {
 	t.Helper()
-	s := startStub(t)
+	s := f.startStub(t)
 	job, checkpoint := f.job(t, "reference", s)
 	res := f.run(t, job)
 	answers := s.Answers()
@@ -203,7 +223,7 @@ func (f *fixture) runReference(t *testing.T) reference {
 	if len(order) < 7 {
 		t.Fatalf("stages logged: %v", order)
 	}
-	st := s.Stats()
+	st := stats(t, s)
 	t.Logf("reference: %s, %d answers, repeated %d, stages %v", res.Elapsed.Round(time.Millisecond), len(answers), st.Repeated, fmtSpans(order, spans))
 	return reference{export: f.export(t, job, "reference"), order: order, spans: spans, repeated: st.Repeated,
 		answers: len(answers), units: finishedUnits(t, checkpoint)}

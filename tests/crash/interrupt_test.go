@@ -15,7 +15,7 @@ import (
 // the run after the last one must finish with the uninterrupted run's export and without a
 // single repeated request.
 func testInterrupts(t *testing.T, f *fixture, ref reference) {
-	s := startStub(t)
+	s := f.startStub(t)
 	job, checkpoint := f.job(t, "sigint", s)
 	seen := 0
 	for _, stage := range []string{"ingest", "extract", "temporal", "community"} {
@@ -64,7 +64,7 @@ func testInterrupts(t *testing.T, f *fixture, ref reference) {
 	if err := harness.CompareDirs(ref.export, f.export(t, job, "sigint")); err != nil {
 		t.Fatalf("after the interrupts: %v", err)
 	}
-	if st := s.Stats(); st.Repeated != ref.repeated {
+	if st := stats(t, s); st.Repeated != ref.repeated {
 		t.Errorf("stub repeated %d answers, the uninterrupted run %d: a drained run must not lose any", st.Repeated, ref.repeated)
 	}
 }

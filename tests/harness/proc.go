@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"strings"
@@ -32,6 +33,7 @@ type Result struct {
 	Events    []Event
 	MaxRSSKiB int64            // peak resident set size (rusage)
 	StageRSS  map[string]int64 // peak sampled RSS (KiB) while each stage ran, when sampled
+	FileBytes map[string]int64 // largest sampled size of each Options.SampleFiles file
 }
 
 // Options tune Start.
@@ -39,6 +41,8 @@ type Options struct {
 	Dir       string        // working directory ("" = current)
 	Env       []string      // added to the environment
 	SampleRSS time.Duration // sample /proc/PID/status VmRSS this often (0 = no sampling)
+	// SampleFiles are files (such as a checkpoint's -wal) whose size is sampled with the RSS.
+	SampleFiles []string
 }
 
 // Proc is a running backfill subprocess whose log is followed live.
@@ -52,6 +56,7 @@ type Proc struct {
 	changed chan struct{} // closed and replaced whenever events change or the process ends
 	exited  bool
 	rss     map[string]int64
+	files   map[string]int64
 	logDone chan struct{}
 	rssDone chan struct{}
 }
@@ -61,7 +66,7 @@ func Start(ctx context.Context, bin string, args []string, o Options) (*Proc, er
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = o.Dir
 	cmd.Env = append(os.Environ(), o.Env...)
-	p := &Proc{cmd: cmd, changed: make(chan struct{}), rss: map[string]int64{},
+	p := &Proc{cmd: cmd, changed: make(chan struct{}), rss: map[string]int64{}, files: map[string]int64{},
 		logDone: make(chan struct{}), rssDone: make(chan struct{})}
 	cmd.Stdout = &p.stdout
 	errPipe, err := cmd.StderrPipe()
@@ -74,15 +79,15 @@ func Start(ctx context.Context, bin string, args []string, o Options) (*Proc, er
 	}
 	go p.follow(errPipe)
 	if o.SampleRSS > 0 {
-		go p.sample(o.SampleRSS)
+		go p.sample(o.SampleRSS, o.SampleFiles)
 	} else {
 		close(p.rssDone)
 	}
 	return p, nil
 }
 
-// follow reads the log line by line and records stage events.
-// The end of the log (the process closed stderr, i.e. it ended) marks the process as exited.
+// follow reads the log line by line and records stage events. The end of the log (the process
+// closed stderr: it ended) marks the process as exited.
 func (p *Proc) follow(r io.Reader) {
 	defer close(p.logDone)
 	defer func() {
@@ -100,8 +105,8 @@ func (p *Proc) follow(r io.Reader) {
 			if ev, ok := parseEvent(line); ok {
 				ev.At = time.Since(p.start)
 				p.events = append(p.events, ev)
-				p.notifyLocked()
 			}
+			p.notifyLocked()
 			p.mu.Unlock()
 		}
 		if err != nil {
@@ -169,6 +174,30 @@ func (p *Proc) WaitStage(ctx context.Context, stage string) bool {
 	}
 }
 
+// WaitLine waits for a log line containing substr and returns it, or returns false when the
+// process ended first or ctx is done.
+func (p *Proc) WaitLine(ctx context.Context, substr string) (string, bool) {
+	for {
+		p.mu.Lock()
+		for _, l := range strings.SplitAfter(p.stderr.String(), "\n") {
+			if strings.HasSuffix(l, "\n") && strings.Contains(l, substr) {
+				p.mu.Unlock()
+				return strings.TrimSuffix(l, "\n"), true
+			}
+		}
+		exited, changed := p.exited, p.changed
+		p.mu.Unlock()
+		if exited {
+			return "", false
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return "", false
+		}
+	}
+}
+
 // Signal sends sig to the process.
 func (p *Proc) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig) }
 
@@ -196,10 +225,10 @@ func (p *Proc) Wait() (Result, error) {
 		res.MaxRSSKiB = ru.Maxrss // KiB on Linux
 	}
 	if len(p.rss) > 0 {
-		res.StageRSS = make(map[string]int64, len(p.rss))
-		for k, v := range p.rss {
-			res.StageRSS[k] = v
-		}
+		res.StageRSS = maps.Clone(p.rss)
+	}
+	if len(p.files) > 0 {
+		res.FileBytes = maps.Clone(p.files)
 	}
 	return res, nil
 }

@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// sample records the largest VmRSS seen while each stage runs ("" before the first stage),
-// until the process ends.
-func (p *Proc) sample(every time.Duration) {
+// sample records the largest VmRSS seen while each stage runs (from its "stage starting" line
+// to the next one), and the largest size of each file, until the process ends.
+func (p *Proc) sample(every time.Duration, files []string) {
 	defer close(p.rssDone)
 	path := fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid)
 	t := time.NewTicker(every)
@@ -20,8 +20,13 @@ func (p *Proc) sample(every time.Duration) {
 		kib, ok := statusKiB(path, "VmRSS:")
 		stage := p.Stage()
 		p.mu.Lock()
-		if ok {
+		if ok && stage != "" {
 			p.rss[stage] = max(p.rss[stage], kib)
+		}
+		for _, f := range files {
+			if fi, err := os.Stat(f); err == nil {
+				p.files[f] = max(p.files[f], fi.Size())
+			}
 		}
 		exited := p.exited
 		p.mu.Unlock()

@@ -2,10 +2,16 @@ package harness
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -30,11 +36,12 @@ type Delay func(task string) time.Duration
 // Recorder wraps an LLM server: it adds a per-task delay before a request is served and
 // remembers every good (200) answer under its cache keys.
 type Recorder struct {
-	inner http.Handler
-	delay Delay
-	mu    sync.Mutex
-	seen  []Answer
-	busy  int // requests being served
+	inner   http.Handler
+	delay   Delay
+	mu      sync.Mutex
+	seen    []Answer
+	busy    int // requests being served
+	aborted int // requests that ended without a 200 (the client went away, or an error)
 }
 
 // NewRecorder wraps inner; delay (nil: none) adds latency by task.
@@ -67,15 +74,20 @@ func (r *Recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		select {
 		case <-time.After(d):
 		case <-req.Context().Done():
+			r.mu.Lock()
+			r.aborted++
+			r.mu.Unlock()
 			return
 		}
 	}
 	sw := &statusWriter{ResponseWriter: w}
 	r.inner.ServeHTTP(sw, req)
-	if sw.code == 0 || sw.code == http.StatusOK {
-		r.mu.Lock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if (sw.code == 0 || sw.code == http.StatusOK) && req.Context().Err() == nil {
 		r.seen = append(r.seen, ans)
-		r.mu.Unlock()
+	} else {
+		r.aborted++
 	}
 }
 
@@ -102,6 +114,13 @@ func (r *Recorder) WaitIdle(timeout time.Duration) bool {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// Aborted counts the requests that ended without a good answer reaching a live client.
+func (r *Recorder) Aborted() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.aborted
 }
 
 // Answers returns the good answers given so far, in order.
@@ -152,6 +171,9 @@ func (s *statusWriter) WriteHeader(code int) {
 	s.ResponseWriter.WriteHeader(code)
 }
 
+// Unwrap lets http.ResponseController reach the underlying writer (the reverse proxy flushes).
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
 func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.code == 0 {
 		s.code = http.StatusOK
@@ -159,30 +181,79 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	return s.ResponseWriter.Write(b)
 }
 
-// Stub is llm/stub served on loopback behind a Recorder.
+// Stub is an LLM server on loopback behind a Recorder: llm/stub in-process (StartStub) or a
+// proxy to another server such as a `backfill llm-stub` subprocess (StartProxy).
 type Stub struct {
 	*Recorder
-	Server *stub.Server
-	URL    string // base URL for llm.base_url, ending in /v1
-	srv    *http.Server
-	ln     net.Listener
+	URL   string // base URL for llm.base_url, ending in /v1
+	stats func() (stub.Stats, error)
+	srv   *http.Server
 }
 
-// StartStub serves a new stub with opts on 127.0.0.1 (a free port).
-func StartStub(opts stub.Options, delay Delay) (*Stub, error) {
+// serve serves h on a free port of 127.0.0.1.
+func serve(s *Stub, h http.Handler) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("listening on loopback: %w", err)
 	}
-	s := &Stub{Server: stub.New(opts), ln: ln, URL: "http://" + ln.Addr().String() + "/v1"}
-	s.Recorder = NewRecorder(s.Server, delay)
-	s.srv = &http.Server{Handler: s.Recorder, ReadHeaderTimeout: 10 * time.Second}
+	s.URL = "http://" + ln.Addr().String() + "/v1"
+	s.srv = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
-	return s, nil
+	return nil
+}
+
+// StartStub serves a new in-process llm/stub with opts.
+func StartStub(opts stub.Options, delay Delay) (*Stub, error) {
+	srv := stub.New(opts)
+	s := &Stub{Recorder: NewRecorder(srv, delay), stats: func() (stub.Stats, error) { return srv.Stats(), nil }}
+	return s, serve(s, s.Recorder)
+}
+
+// StartProxy serves a Recorder in front of the LLM server at upstream (a base URL ending in
+// /v1, e.g. a `backfill llm-stub`); Stats reads the upstream's GET /stats.
+func StartProxy(upstream string, delay Delay) (*Stub, error) {
+	u, err := url.Parse(strings.TrimSuffix(upstream, "/v1"))
+	if err != nil {
+		return nil, fmt.Errorf("parsing %s: %w", upstream, err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy.ErrorLog = log.New(io.Discard, "", 0) // a killed client's cancelled requests are expected
+	s := &Stub{Recorder: NewRecorder(proxy, delay)}
+	s.stats = func() (stub.Stats, error) {
+		var st stub.Stats
+		resp, err := http.Get(u.String() + "/stats")
+		if err != nil {
+			return st, fmt.Errorf("reading stub stats: %w", err)
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+			return st, fmt.Errorf("reading stub stats: %w", err)
+		}
+		return st, nil
+	}
+	return s, serve(s, s.Recorder)
 }
 
 // Stats returns the stub's counters.
-func (s *Stub) Stats() stub.Stats { return s.Server.Stats() }
+func (s *Stub) Stats() (stub.Stats, error) { return s.stats() }
 
 // Close stops serving.
 func (s *Stub) Close() error { return s.srv.Close() }
+
+// StartLLMStub runs `backfill llm-stub` on a free loopback port with the extra flags and
+// returns the process and its base URL.
+func StartLLMStub(ctx context.Context, bin string, flags ...string) (*Proc, string, error) {
+	p, err := Start(ctx, bin, append([]string{"llm-stub", "--addr", "127.0.0.1:0"}, flags...), Options{})
+	if err != nil {
+		return nil, "", err
+	}
+	line, ok := p.WaitLine(ctx, "llm-stub listening")
+	_, rest, found := strings.Cut(line, "base_url=")
+	if !ok || !found {
+		_ = p.Signal(os.Interrupt)
+		res, _ := p.Wait()
+		return nil, "", fmt.Errorf("starting llm-stub: no listening line (exit %d)\n%s", res.Code, res.Stderr)
+	}
+	base, _, _ := strings.Cut(rest, " ")
+	return p, strings.Trim(base, `"`), nil
+}

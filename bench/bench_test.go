@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/llm"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/results.golden.md")
+
+func TestSynth(t *testing.T) {
+	var a, b, c bytes.Buffer
+	for _, x := range []struct {
+		buf  *bytes.Buffer
+		seed uint64
+	}{{&a, 1}, {&b, 1}, {&c, 2}} {
+		if err := Synth(x.buf, 1000, 300, x.seed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("the same seed gave different input")
+	}
+	if bytes.Equal(a.Bytes(), c.Bytes()) {
+		t.Fatal("another seed gave the same input")
+	}
+	groups := map[string]int{}
+	sc := bufio.NewScanner(&a)
+	lines := 0
+	for sc.Scan() {
+		var e synthEpisode
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("line %d: %v", lines+1, err)
+		}
+		if _, err := time.Parse(time.RFC3339, e.ReferenceTime); err != nil || e.Content == "" || e.Speaker == "" {
+			t.Fatalf("line %d: %+v", lines+1, e)
+		}
+		groups[e.GroupID]++
+		lines++
+	}
+	if lines != 1000 || len(groups) != 4 || groups["g000000"] != 300 || groups["g000003"] != 100 {
+		t.Fatalf("%d lines in groups %v; want 1000 in 300, 300, 300, 100", lines, groups)
+	}
+}
+
+func TestParseBench(t *testing.T) {
+	out := `goos: linux
+BenchmarkPropagate1M-2   	       1	 432500000 ns/op	      4963 communities	        67.50 peak-RSS-MiB	64580000 B/op	   27172 allocs/op
+BenchmarkNeo4jLoad/entities-2         	       1	2000000000 ns/op	      5000 rows/s
+BenchmarkBroken-2  notanumber
+PASS
+ok  	github.com/tkgraph/backfill/stages/community	2.1s
+`
+	got := parseBench(out)
+	tests := []struct {
+		name, unit string
+		want       float64
+	}{
+		{"BenchmarkPropagate1M", "ns/op", 432500000},
+		{"BenchmarkPropagate1M", "communities", 4963},
+		{"BenchmarkPropagate1M", "peak-RSS-MiB", 67.5},
+		{"BenchmarkPropagate1M", "allocs/op", 27172},
+		{"BenchmarkNeo4jLoad/entities", "rows/s", 5000},
+	}
+	for _, tt := range tests {
+		if v, ok := got[tt.name][tt.unit]; !ok || v != tt.want {
+			t.Errorf("%s %s = %v (%v), want %v", tt.name, tt.unit, v, ok, tt.want)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("parsed %d benchmarks, want 2: %v", len(got), got)
+	}
+}
+
+func TestExportedURI(t *testing.T) {
+	tests := []struct{ out, want string }{
+		{"export BACKFILL_NEO4J_URI=bolt://127.0.0.1:7687\n", "bolt://127.0.0.1:7687"},
+		{"neo4j.sh: running\n  export BACKFILL_NEO4J_URI='bolt://h:1'\n", "bolt://h:1"},
+		{"neo4j.sh: stopped\n", ""},
+	}
+	for _, tt := range tests {
+		if got := exportedURI(tt.out); got != tt.want {
+			t.Errorf("exportedURI(%q) = %q, want %q", tt.out, got, tt.want)
+		}
+	}
+}
+
+// TestResetStages checks that the replay's reset keeps episodes and the LLM cache and removes
+// every unit record, so a replay runs every stage again from the cache.
+func TestResetStages(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	s, err := checkpoints.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	ep := graph.Episode{UUID: graph.EpisodeID("g", "k"), GroupID: "g", Name: "n", Source: graph.SourceText, Content: "x",
+		ReferenceTime: at, RecordKey: "k"}
+	if _, err := s.UpsertEpisodes(ctx, []graph.Episode{ep}, at); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, "key", llm.CacheEntry{Namespace: "extract", Response: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CommitUnit(ctx, "extract", ep.UUID, "fp", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := resetStages(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	s, err = checkpoints.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n, _ := s.CountEpisodes(ctx)
+	_, cached, _ := s.Get(ctx, "key")
+	counts, _ := s.StageCounts(ctx)
+	if n != 1 || !cached || len(counts) != 0 {
+		t.Fatalf("after the reset: %d episodes, cached %v, units %v; want 1, true, none", n, cached, counts)
+	}
+}
+
+// TestMarkdown renders a fixed result set against testdata/results.golden.md (-update rewrites it).
+func TestMarkdown(t *testing.T) {
+	r := &Results{
+		Machine: Machine{Date: "2026-01-01 00:00 UTC", CPUs: 2, GoVersion: "go1.26", OS: "linux", Arch: "amd64"},
+		LoCoMo: &LoCoMoResult{Episodes: 100, LatencyMS: 50, Concurrency: 10, Seconds: 12.5, Calls: 150, PromptTokens: 150000,
+			CompletionTokens: 3000, CallsPerEpisode: 1.5, PromptTokensPerEpisode: 1500, CompletionTokensPerEpisode: 30,
+			CeilingCallsPerSec: 200, ExtractCallsPerSec: 180, LLMStagesCallsPerSec: 170, StubMaxInFlight: 10,
+			Stages:        map[string]Stage{"extract": {Units: 100, Seconds: 10}, "ingest": {Units: 100, Seconds: 0.1}},
+			CallsByStage:  map[string]int{"extract": 150},
+			TokensByStage: map[string][2]int{"extract": {150000, 3000}}},
+		Replay: &ReplayResult{Episodes: 100, Seconds: 0.5, EpisodesPerSec: 200, CacheHits: 150, ExportEqual: true,
+			Stages: map[string]Stage{"ingest": {Seconds: 0.1}, "extract": {Seconds: 0.3}}, NoopSeconds: 0.2},
+		Memory: []MemoryResult{
+			{Mode: "all stages", Episodes: 1000, GroupSize: 500, Seconds: 3, PeakRSSMiB: 50, PeakWALMiB: 12, StoreMiB: 30, StageRSS: map[string]float64{"extract": 40, "resolve": 50}},
+			{Mode: "all stages", Episodes: 3000, GroupSize: 500, Seconds: 9, PeakRSSMiB: 52},
+			{Mode: "ingest (plan)", Episodes: 1000, GroupSize: 500, Seconds: 1, PeakRSSMiB: 30},
+		},
+		Propagate: &GoBench{Command: "go test -bench X", Metrics: map[string]map[string]float64{"BenchmarkX": {"ns/op": 4.3e8, "sweeps": 24}}},
+		Bolt:      &GoBench{Command: "go test -bench Y", Note: "not measured: no server"},
+		Errors:    []string{"memory: something failed"},
+	}
+	var b strings.Builder
+	r.markdown(&b)
+	p := filepath.Join("testdata", "results.golden.md")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("reading golden file (run with -update): %v", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("results.md differs from %s; got:\n%s", p, b.String())
+	}
+}

@@ -1,0 +1,23 @@
+// Command bench is the benchmark harness behind `make bench`. It builds cmd/backfill, runs the
+// measurements below against the real binary and writes bench/results.json and a readable
+// bench/results.md (both rewritten after every step, so an interrupted run keeps what it has).
+// The numbers are measurements on the machine at hand, not pass/fail thresholds.
+//
+//   - locomo: LoCoMo (all 10 conversations) through llm/stub on loopback at a fixed latency:
+//     LLM calls and prompt/completion tokens per episode, and the calls per second achieved
+//     against the ceiling concurrency ÷ latency.
+//   - replay: the same job again on a copy of its checkpoint with every stage's output and
+//     unit record removed but the LLM cache kept, with the stub shut down: episodes per second
+//     over all stages with every answer from the cache; then the no-op resume of the finished
+//     checkpoint. The replay's export must equal the original's.
+//   - memory: synthetic JSON Lines (fixed seed, groups of -group-size episodes) through every
+//     stage with the offline responder at each of -sizes, and through ingest alone (`backfill
+//     plan`) at each of -ingest-sizes: the child's peak RSS (rusage) and the peak sampled per
+//     stage (/proc/PID/status VmRSS).
+//   - propagate: BenchmarkPropagate1M of stages/community (label propagation on 1M facts).
+//   - bolt: BenchmarkNeo4jLoad of sinks/memgraph (Bolt load rows/s) against the Neo4j of
+//     BACKFILL_NEO4J_URI, or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto.
+//
+// The stub's answers are the offline responder's: a baseline for the mechanics (pacing,
+// caching, memory), not a measure of extraction quality.
+package main

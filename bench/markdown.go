@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// markdown renders the results as readable tables.
+func (r *Results) markdown(w io.Writer) {
+	m := r.Machine
+	fprintf(w, "# backfill benchmarks\n\n%s · %d CPUs · %s %s/%s. Measurements, not pass/fail thresholds. The LLM is\n"+
+		"llm/stub or the in-process offline responder: their answers are a baseline for the mechanics,\nnot a measure of extraction quality.\n\n",
+		m.Date, m.CPUs, m.GoVersion, m.OS, m.Arch)
+	if l := r.LoCoMo; l != nil {
+		fprintf(w, "## LoCoMo through llm/stub (%.0f ms latency, concurrency %d)\n\n", l.LatencyMS, l.Concurrency)
+		fprintf(w, "| episodes | seconds | LLM calls | calls/episode | prompt tokens/episode | completion tokens/episode |\n|---:|---:|---:|---:|---:|---:|\n")
+		fprintf(w, "| %d | %.1f | %d | %.2f | %.0f | %.1f |\n\n", l.Episodes, l.Seconds, l.Calls, l.CallsPerEpisode,
+			l.PromptTokensPerEpisode, l.CompletionTokensPerEpisode)
+		fprintf(w, "Calls per second: extract %.1f, all LLM stages %.1f, against a ceiling of %.1f (concurrency ÷ latency);\n"+
+			"peak in flight at the stub %d; repeated answers %d.\n\n", l.ExtractCallsPerSec, l.LLMStagesCallsPerSec,
+			l.CeilingCallsPerSec, l.StubMaxInFlight, l.StubRepeated)
+		fprintf(w, "| stage | units | seconds | calls | prompt tokens | completion tokens |\n|---|---:|---:|---:|---:|---:|\n")
+		for _, s := range stageOrder(l.Stages) {
+			st, tok := l.Stages[s], l.TokensByStage[s]
+			fprintf(w, "| %s | %d | %.2f | %d | %d | %d |\n", s, st.Units, st.Seconds, l.CallsByStage[s], tok[0], tok[1])
+		}
+		fprintf(w, "\n")
+	}
+	if p := r.Replay; p != nil {
+		fprintf(w, "## Cached replay (every stage again, every answer from the cache, stub shut down)\n\n")
+		fprintf(w, "| episodes | seconds | episodes/s | LLM calls | cache hits | export equal | no-op resume (s) |\n|---:|---:|---:|---:|---:|---|---:|\n")
+		fprintf(w, "| %d | %.1f | %.0f | %d | %d | %v | %.2f |\n\n", p.Episodes, p.Seconds, p.EpisodesPerSec, p.LLMCalls,
+			p.CacheHits, p.ExportEqual, p.NoopSeconds)
+		fprintf(w, "Stage seconds: %s.\n\n", stageSeconds(p.Stages))
+	}
+	if len(r.Memory) > 0 {
+		fprintf(w, "## Peak RSS on synthetic input (offline responder)\n\n")
+		fprintf(w, "| mode | episodes | group size | seconds | peak RSS (MiB) | peak WAL (MiB) | store (MiB) | peak RSS by stage (MiB, sampled) |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
+		for _, x := range r.Memory {
+			var parts []string
+			for _, s := range stageOrder(x.StageRSS) {
+				name := s
+				if name == "" {
+					name = "startup"
+				}
+				parts = append(parts, fmt.Sprintf("%s %.0f", name, x.StageRSS[s]))
+			}
+			fprintf(w, "| %s | %d | %d | %.0f | %.1f | %s | %s | %s |\n", x.Mode, x.Episodes, x.GroupSize, x.Seconds, x.PeakRSSMiB,
+				orDash(x.PeakWALMiB), orDash(x.StoreMiB), strings.Join(parts, ", "))
+		}
+		fprintf(w, "\n%s\n\n", flatness(r.Memory))
+	}
+	goBench(w, "Label propagation on 1M facts (stages/community BenchmarkPropagate1M)", r.Propagate)
+	goBench(w, "Bolt load (sinks/memgraph BenchmarkNeo4jLoad, Neo4j 5.26)", r.Bolt)
+	if len(r.Errors) > 0 {
+		fprintf(w, "## Steps that failed\n\n")
+		for _, e := range r.Errors {
+			fprintf(w, "- %s\n", e)
+		}
+		fprintf(w, "\n")
+	}
+}
+
+// goBench renders one go-test benchmark.
+func goBench(w io.Writer, title string, g *GoBench) {
+	if g == nil {
+		return
+	}
+	fprintf(w, "## %s\n\n`%s`\n\n", title, g.Command)
+	if g.Note != "" {
+		fprintf(w, "%s\n\n", g.Note)
+	}
+	for _, name := range sortedKeys(g.Metrics) {
+		var parts []string
+		for _, unit := range sortedKeys(g.Metrics[name]) {
+			parts = append(parts, fmt.Sprintf("%s %s", num(g.Metrics[name][unit]), unit))
+		}
+		fprintf(w, "- %s: %s\n", name, strings.Join(parts, ", "))
+	}
+	if len(g.Metrics) > 0 {
+		fprintf(w, "\n")
+	}
+}
+
+// stageSeconds renders "ingest 0.2, extract 3.1, …".
+func stageSeconds(st map[string]Stage) string {
+	var parts []string
+	for _, s := range stageOrder(st) {
+		parts = append(parts, fmt.Sprintf("%s %.2f", s, st[s].Seconds))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// flatness compares the peak RSS of the smallest and largest run of each mode.
+func flatness(ms []MemoryResult) string {
+	var lines []string
+	byMode := map[string][]MemoryResult{}
+	var modes []string
+	for _, m := range ms {
+		if byMode[m.Mode] == nil {
+			modes = append(modes, m.Mode)
+		}
+		byMode[m.Mode] = append(byMode[m.Mode], m)
+	}
+	for _, mode := range modes {
+		xs := byMode[mode]
+		lo, hi := xs[0], xs[0]
+		for _, x := range xs {
+			if x.Episodes < lo.Episodes {
+				lo = x
+			}
+			if x.Episodes > hi.Episodes {
+				hi = x
+			}
+		}
+		if lo.Episodes == hi.Episodes || lo.PeakRSSMiB == 0 {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s: %.0f× the input (%d → %d episodes), %.2f× the peak RSS (%.1f → %.1f MiB), %.1f× the time.",
+			mode, float64(hi.Episodes)/float64(lo.Episodes), lo.Episodes, hi.Episodes, hi.PeakRSSMiB/lo.PeakRSSMiB,
+			lo.PeakRSSMiB, hi.PeakRSSMiB, hi.Seconds/lo.Seconds))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// orDash renders a size in MiB, or "–" when it was not measured.
+func orDash(v float64) string {
+	if v == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// num renders a metric compactly.
+func num(v float64) string {
+	switch {
+	case v >= 1e6 || v != v:
+		return fmt.Sprintf("%.4g", v)
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}

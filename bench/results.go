@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Results is everything one `make bench` measured (bench/results.json).
+type Results struct {
+	Machine   Machine        `json:"machine"`
+	LoCoMo    *LoCoMoResult  `json:"locomo_stub,omitempty"`
+	Replay    *ReplayResult  `json:"cached_replay,omitempty"`
+	Memory    []MemoryResult `json:"memory,omitempty"`
+	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
+	Bolt      *GoBench       `json:"bolt_load,omitempty"`
+	Errors    []string       `json:"errors,omitempty"` // steps that failed, with why
+}
+
+// Machine describes where the numbers come from.
+type Machine struct {
+	Date      string `json:"date"`
+	CPUs      int    `json:"cpus"`
+	GoVersion string `json:"go_version"`
+	OS        string `json:"os"`
+	Arch      string `json:"arch"`
+}
+
+// LoCoMoResult is LoCoMo through the stub at a fixed latency.
+type LoCoMoResult struct {
+	Episodes                   int               `json:"episodes"`
+	LatencyMS                  float64           `json:"latency_ms"`
+	Concurrency                int               `json:"concurrency"`
+	Seconds                    float64           `json:"seconds"`
+	Calls                      int               `json:"calls"` // chat and embedding requests
+	PromptTokens               int               `json:"prompt_tokens"`
+	CompletionTokens           int               `json:"completion_tokens"`
+	CallsPerEpisode            float64           `json:"calls_per_episode"`
+	PromptTokensPerEpisode     float64           `json:"prompt_tokens_per_episode"`
+	CompletionTokensPerEpisode float64           `json:"completion_tokens_per_episode"`
+	CeilingCallsPerSec         float64           `json:"ceiling_calls_per_s"` // concurrency ÷ latency
+	ExtractCallsPerSec         float64           `json:"extract_calls_per_s"`
+	LLMStagesCallsPerSec       float64           `json:"llm_stages_calls_per_s"` // all calls ÷ seconds of the stages that made calls
+	StubMaxInFlight            int               `json:"stub_max_in_flight"`
+	StubRepeated               int64             `json:"stub_repeated"`
+	Stages                     map[string]Stage  `json:"stages"`
+	CallsByStage               map[string]int    `json:"calls_by_stage"`
+	TokensByStage              map[string][2]int `json:"tokens_by_stage"` // prompt, completion
+}
+
+// Stage is one stage's share of a run.
+type Stage struct {
+	Units   int     `json:"units"`
+	Skipped int     `json:"skipped"`
+	Seconds float64 `json:"seconds"`
+}
+
+// ReplayResult is the cached replay and the no-op resume.
+type ReplayResult struct {
+	Episodes       int              `json:"episodes"`
+	Seconds        float64          `json:"seconds"`
+	EpisodesPerSec float64          `json:"episodes_per_s"`
+	LLMCalls       int              `json:"llm_calls"` // must be 0
+	CacheHits      int              `json:"cache_hits"`
+	ExportEqual    bool             `json:"export_equal"` // the replay's export equals the original's
+	Stages         map[string]Stage `json:"stages"`
+	NoopSeconds    float64          `json:"noop_resume_seconds"`
+}
+
+// MemoryResult is one synthetic run.
+type MemoryResult struct {
+	Mode       string             `json:"mode"` // "all stages" or "ingest (plan)"
+	Episodes   int                `json:"episodes"`
+	GroupSize  int                `json:"group_size"`
+	Seconds    float64            `json:"seconds"`
+	PeakRSSMiB float64            `json:"peak_rss_mib"`
+	PeakWALMiB float64            `json:"peak_wal_mib"`                 // the checkpoint's -wal file, sampled
+	StoreMiB   float64            `json:"store_mib,omitempty"`          // the checkpoint file at the end
+	StageRSS   map[string]float64 `json:"stage_peak_rss_mib,omitempty"` // sampled every 100 ms
+	Stages     map[string]Stage   `json:"stages,omitempty"`
+}
+
+// GoBench is one `go test -bench` run: its metrics by sub-benchmark, or why it has none.
+type GoBench struct {
+	Command string                        `json:"command"`
+	Metrics map[string]map[string]float64 `json:"metrics,omitempty"` // benchmark → unit → value
+	Note    string                        `json:"note,omitempty"`
+}
+
+// write saves results.json and results.md into dir.
+func (r *Results) write(dir string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding results: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing results: %w", err)
+	}
+	var md strings.Builder
+	r.markdown(&md)
+	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(md.String()), 0o644); err != nil {
+		return fmt.Errorf("writing results: %w", err)
+	}
+	return nil
+}
+
+// stageOrder lists the stages of a map in pipeline order.
+func stageOrder[V any](m map[string]V) []string {
+	rank := map[string]int{"": -1, "ingest": 0, "extract": 1, "resolve": 2, "temporal": 3, "summarize": 4, "embed": 5, "community": 6, "load": 7}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		ri, oki := rank[keys[i]]
+		rj, okj := rank[keys[j]]
+		if oki != okj {
+			return oki
+		}
+		if ri != rj {
+			return ri < rj
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// sortedKeys returns a map's keys sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func fprintf(w io.Writer, format string, args ...any) { fmt.Fprintf(w, format, args...) }

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/tkgraph/backfill/tests/harness"
+)
+
+// bencher carries what the steps share.
+type bencher struct {
+	o         options
+	root      string
+	work      string
+	bin       string
+	res       *Results
+	locomoRun *locomoRun // the stub run, for the replay
+}
+
+// step runs one named step and stores its result.
+func (b *bencher) step(ctx context.Context, name string) error {
+	switch name {
+	case "locomo":
+		dataset, ok := harness.LoCoMoPath(b.root, b.o.locomo)
+		if !ok {
+			return fmt.Errorf("LoCoMo dataset not found at %s (set LOCOMO or -locomo)", dataset)
+		}
+		r, run, err := benchLoCoMo(ctx, b.bin, b.work, dataset, b.o.latency, b.o.concurrency)
+		if err != nil {
+			return err
+		}
+		b.res.LoCoMo, b.locomoRun = r, &run
+	case "replay":
+		if b.locomoRun == nil {
+			return errors.New("needs the locomo step first")
+		}
+		r, err := benchReplay(ctx, b.bin, b.work, *b.locomoRun)
+		if err != nil {
+			return err
+		}
+		b.res.Replay = r
+	case "memory":
+		var errs []error
+		for _, plan := range []bool{false, true} {
+			sizes := b.o.sizes
+			if plan {
+				sizes = b.o.ingestSizes
+			}
+			for _, n := range sizes {
+				slog.Info("memory run", "episodes", n, "ingest_only", plan)
+				r, err := benchMemory(ctx, b.bin, b.work, n, b.o.groupSize, b.o.seed, plan)
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				b.res.Memory = append(b.res.Memory, r)
+				if err := b.res.write(b.o.out); err != nil {
+					return err
+				}
+			}
+		}
+		return errors.Join(errs...)
+	case "propagate":
+		g, err := runGoBench(ctx, b.root, "./stages/community", "^BenchmarkPropagate1M$", nil)
+		b.res.Propagate = g
+		return err
+	case "bolt":
+		uri, stop, why := neo4jURI(ctx, b.root, b.o.neo4j)
+		defer stop()
+		if uri == "" {
+			b.res.Bolt = &GoBench{Command: "go test -run '^$' -bench BenchmarkNeo4jLoad ./sinks/memgraph", Note: why}
+			return nil
+		}
+		g, err := runGoBench(ctx, b.root, "./sinks/memgraph", "^BenchmarkNeo4jLoad$", []string{"BACKFILL_NEO4J_URI=" + uri})
+		b.res.Bolt = g
+		return err
+	}
+	return nil
+}
