@@ -19,6 +19,7 @@ var schema = []string{
 	`CREATE TABLE IF NOT EXISTS stage_outputs (
 		stage TEXT NOT NULL, unit TEXT NOT NULL, group_id TEXT NOT NULL, body BLOB NOT NULL,
 		PRIMARY KEY (stage, unit))`,
+	`CREATE INDEX IF NOT EXISTS stage_outputs_group ON stage_outputs (stage, group_id)`,
 	`CREATE TABLE IF NOT EXISTS llm_cache (
 		key TEXT PRIMARY KEY, namespace TEXT NOT NULL, response BLOB NOT NULL,
 		prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL)`,

@@ -123,8 +123,10 @@ func (s *Store) GroupOutputs(ctx context.Context, stage, group string) (map[stri
 // EpisodeFingerprints returns the fingerprints of a stage's finished units for the episodes of
 // one group (for stages whose units are episodes), so a stage holds one group's records at a time.
 func (s *Store) EpisodeFingerprints(ctx context.Context, stage, group string) (map[string]string, error) {
+	// CROSS JOIN keeps episodes (by their group index) as the outer loop, so the query reads one
+	// group's rows instead of every record of the stage.
 	rows, err := s.r.QueryContext(ctx, `SELECT u.unit, u.fingerprint FROM episodes e
-		JOIN units u ON u.stage = ? AND u.unit = e.uuid WHERE e.group_id = ?`, stage, group)
+		CROSS JOIN units u ON u.stage = ? AND u.unit = e.uuid WHERE e.group_id = ?`, stage, group)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s records of %s: %w", stage, group, err)
 	}
