@@ -62,7 +62,7 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 			if err := in.add(ctx, r); err != nil {
 				return err
 			}
-			if in.rows%ingestBatch == 0 && (stages.Env{Stop: stop}).Stopped() {
+			if in.rows%ingestBatch == 0 && stages.Closed(stop) {
 				if err := in.flush(ctx); err != nil {
 					return err
 				}

@@ -3,6 +3,7 @@ package jobs
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"text/tabwriter"
 
@@ -63,7 +64,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(tw, "\nstage\tunits\tskipped\tseconds\tllm calls\tcache hits\ttokens in\ttokens out\n")
 	names := append([]string(nil), StageOrder...)
 	for s := range r.Stages {
-		if !contains(names, s) {
+		if !slices.Contains(names, s) {
 			names = append(names, s)
 		}
 	}
@@ -85,13 +86,4 @@ func (r *Report) WriteTable(w io.Writer) {
 		l.Calls, l.CacheHits, l.PromptTokens, l.CompletionTokens, l.Retries, l.MaxInFlight, l.CostUSD)
 	fmt.Fprintf(tw, "seconds\t%.2f\n", r.Seconds)
 	tw.Flush()
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -75,9 +75,12 @@ type Env struct {
 var ErrInterrupted = errors.New("interrupted")
 
 // Stopped reports whether Stop has been closed.
-func (e Env) Stopped() bool {
+func (e Env) Stopped() bool { return Closed(e.Stop) }
+
+// Closed reports whether a stop channel has been closed (a nil channel never is).
+func Closed(stop <-chan struct{}) bool {
 	select {
-	case <-e.Stop:
+	case <-stop:
 		return true
 	default:
 		return false

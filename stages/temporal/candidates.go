@@ -2,6 +2,7 @@ package temporal
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,7 +40,7 @@ func FindCandidates(facts []resolve.Fact, max int) []Candidates {
 				inv = append(inv, j)
 			}
 		}
-		sortInts(inv)
+		slices.Sort(inv)
 		out[i].Existing = lastN(out[i].Existing, max)
 		out[i].Invalidation = lastN(inv, max)
 		byPair[pair] = append(byPair[pair], i)
@@ -61,14 +62,6 @@ func lastN(xs []int, n int) []int {
 		return xs[len(xs)-n:]
 	}
 	return xs
-}
-
-func sortInts(xs []int) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
 }
 
 // JudgeInput renders the judgement request of facts[i].

@@ -3,6 +3,7 @@ package temporal
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -59,7 +60,7 @@ func oracle(facts []resolve.Fact, judge []Judgement) map[string]*time.Time {
 	for i, f := range facts {
 		end := f.InvalidAt
 		for j, g := range facts {
-			if i == j || f.ValidAt == nil || g.ValidAt == nil || !(contains(judge[i].Contradictions, j) || contains(judge[j].Contradictions, i)) {
+			if i == j || f.ValidAt == nil || g.ValidAt == nil || !(slices.Contains(judge[i].Contradictions, j) || slices.Contains(judge[j].Contradictions, i)) {
 				continue
 			}
 			if g.ValidAt.After(*f.ValidAt) || (g.ValidAt.Equal(*f.ValidAt) && j > i) {

@@ -44,12 +44,3 @@ func (w *walker) episode(i int) string {
 	}
 	return w.facts[i].Episodes[0]
 }
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}

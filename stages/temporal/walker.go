@@ -1,6 +1,7 @@
 package temporal
 
 import (
+	"slices"
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
@@ -55,7 +56,7 @@ func newWalker(group string, facts []resolve.Fact, judgements []Judgement) *walk
 			}
 		}
 		for _, c := range judgements[i].Contradictions {
-			if c >= 0 && c < i && !contains(w.contra[i], c) {
+			if c >= 0 && c < i && !slices.Contains(w.contra[i], c) {
 				w.contra[i] = append(w.contra[i], c)
 				w.contra[c] = append(w.contra[c], i)
 			}
