@@ -52,6 +52,12 @@ func (j *Job) validateSink() error {
 	if j.Sink.BatchSize < 1 || j.Sink.BatchSize > 100_000 {
 		return bad("sink.batch_size", "%d is outside 1..100000", j.Sink.BatchSize)
 	}
+	if j.Sink.MaxAttempts < 1 || j.Sink.MaxAttempts > 100 {
+		return bad("sink.max_attempts", "%d is outside 1..100", j.Sink.MaxAttempts)
+	}
+	if j.Sink.RetrySecs <= 0 || j.Sink.RetrySecs > 60 {
+		return bad("sink.retry_seconds", "%g is outside (0, 60]", j.Sink.RetrySecs)
+	}
 	if j.Sink.Analytical && j.Sink.Kind != "memgraph" {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")
 	}
@@ -129,7 +135,8 @@ func runLoad(ctx context.Context, j *Job, store *checkpoints.Store, opts RunOpti
 	}
 	l, err := memgraph.Open(ctx, memgraph.Options{Dialect: memgraph.Dialect(j.Sink.Kind), URI: j.Sink.URI,
 		Username: user, Password: password, Database: j.Sink.Database, BatchSize: j.Sink.BatchSize,
-		Analytical: j.Sink.Analytical, VectorDims: j.Embedder.Dimensions, Progress: opts.Progress,
+		Analytical: j.Sink.Analytical, VectorDims: j.Embedder.Dimensions, MaxAttempts: j.Sink.MaxAttempts,
+		RetryBase: time.Duration(j.Sink.RetrySecs * float64(time.Second)), Progress: opts.Progress,
 		Log: opts.Log, Stop: opts.Stop})
 	if err != nil {
 		return st, nil, err

@@ -125,14 +125,16 @@ type StageOpts struct {
 
 // Sink says where the graph goes.
 type Sink struct {
-	Kind        string `yaml:"kind"`         // sqlite (default: the checkpoint store) | memgraph | neo4j
-	URI         string `yaml:"uri"`          // bolt://host:port (default bolt://127.0.0.1:7687)
-	Database    string `yaml:"database"`     // database name (default: the server's default)
-	UsernameEnv string `yaml:"username_env"` // variable holding the user (default BACKFILL_SINK_USERNAME; unset: no auth)
-	PasswordEnv string `yaml:"password_env"` // variable holding the password (default BACKFILL_SINK_PASSWORD)
-	BatchSize   int    `yaml:"batch_size"`   // rows per UNWIND transaction (default 500)
-	Analytical  bool   `yaml:"analytical"`   // memgraph only: one-off migration in IN_MEMORY_ANALYTICAL mode
-	Reload      bool   `yaml:"reload"`       // write every group, not only those that changed since the last load
+	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j
+	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687)
+	Database    string  `yaml:"database"`      // database name (default: the server's default)
+	UsernameEnv string  `yaml:"username_env"`  // variable holding the user (default BACKFILL_SINK_USERNAME; unset: no auth)
+	PasswordEnv string  `yaml:"password_env"`  // variable holding the password (default BACKFILL_SINK_PASSWORD)
+	BatchSize   int     `yaml:"batch_size"`    // rows per UNWIND transaction (default 500)
+	Analytical  bool    `yaml:"analytical"`    // memgraph only: one-off migration in IN_MEMORY_ANALYTICAL mode
+	Reload      bool    `yaml:"reload"`        // write every group, not only those that changed since the last load
+	MaxAttempts int     `yaml:"max_attempts"`  // tries per transaction on transient errors (default 8)
+	RetrySecs   float64 `yaml:"retry_seconds"` // first backoff, doubled per try up to 10 s (default 0.2)
 }
 
 // S3 configures the client for s3:// source paths; credentials come from the standard AWS chain

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"github.com/tkgraph/backfill/sinks/memgraph"
 )
 
 func (j *Job) defaults() {
@@ -74,6 +76,12 @@ func (j *Job) defaults() {
 	}
 	if j.Sink.BatchSize == 0 {
 		j.Sink.BatchSize = 500
+	}
+	if j.Sink.MaxAttempts == 0 {
+		j.Sink.MaxAttempts = memgraph.DefaultMaxAttempts
+	}
+	if j.Sink.RetrySecs == 0 {
+		j.Sink.RetrySecs = memgraph.DefaultRetryBase.Seconds()
 	}
 	if j.Limits.MaxErrorRatio == 0 {
 		j.Limits.MaxErrorRatio = 0.1

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -27,13 +28,15 @@ func delay(task string) time.Duration {
 	return 25 * time.Millisecond
 }
 
-// fixture is the built binary and the LoCoMo input of a test.
+// fixture is the built binary, the LoCoMo input of a test and the Neo4j server its jobs load.
 type fixture struct {
 	bin, dir, input string
 	full            bool
+	neo4j           string // Bolt URI; the test holds the server to itself
 }
 
-// newFixture builds backfill and writes the LoCoMo conversations of the test to a temp dir.
+// newFixture builds backfill, writes the LoCoMo conversations of the test to a temp dir and
+// takes the test Neo4j server for the duration of t.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	root, err := harness.RepoRoot(".")
@@ -44,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 	if !ok {
 		t.Skipf("LoCoMo dataset not found at %s (set LOCOMO)", src)
 	}
-	f := &fixture{dir: t.TempDir(), full: os.Getenv("BACKFILL_CRASH_FULL") == "1"}
+	f := &fixture{dir: t.TempDir(), full: os.Getenv("BACKFILL_CRASH_FULL") == "1", neo4j: testenv.Neo4jExclusive(t)}
 	if f.bin, err = harness.Build(t.Context(), root, f.dir); err != nil {
 		t.Fatal(err)
 	}
@@ -90,14 +93,20 @@ func stats(t *testing.T, s *harness.Stub) stub.Stats {
 	return st
 }
 
-// job writes a job named name with its own checkpoint that talks to s; it returns the job
-// file and the checkpoint path.
+// sinkBatch is the job's sink.batch_size: small, so the load runs many transactions and
+// lasts long enough to be hit.
+const sinkBatch = 100
+
+// job writes a job named name with its own checkpoint that talks to s and loads the fixture's
+// Neo4j; it returns the job file and the checkpoint path.
 func (f *fixture) job(t *testing.T, name string, s *harness.Stub) (job, checkpoint string) {
 	t.Helper()
 	checkpoint = filepath.Join(f.dir, name+".db")
 	src := fmt.Sprintf("path: %s\n    format: locomo", f.input)
 	job = filepath.Join(f.dir, name+".yaml")
-	if err := os.WriteFile(job, []byte(harness.StubJobYAML(name, checkpoint, src, s.URL, concurrency)), 0o644); err != nil {
+	yaml := harness.StubJobYAML(name, checkpoint, src, s.URL, concurrency) +
+		fmt.Sprintf("sink:\n  kind: neo4j\n  uri: %s\n  batch_size: %d\n", f.neo4j, sinkBatch)
+	if err := os.WriteFile(job, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return job, checkpoint
@@ -187,9 +196,29 @@ func finishedUnits(t *testing.T, checkpoint string) map[string]int {
 	return out
 }
 
-// reference is an uninterrupted run: its export, stage spans and the stub's repeat count.
+// clearGraph empties the fixture's Neo4j database.
+func (f *fixture) clearGraph(t *testing.T) {
+	t.Helper()
+	if err := harness.ClearNeo4j(t.Context(), f.neo4j); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// graph renders the fixture's Neo4j database as sorted lines.
+func (f *fixture) graph(t *testing.T) []string {
+	t.Helper()
+	g, err := harness.Neo4jSnapshot(t.Context(), f.neo4j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// reference is an uninterrupted run: its export, the graph it loaded, stage spans and the
+// stub's repeat count.
 type reference struct {
 	export   string
+	graph    []string
 	order    []string
 	spans    map[string]time.Duration
 	repeated int64
@@ -204,7 +233,12 @@ func (f *fixture) runReference(t *testing.T) reference {
 	t.Helper()
 	s := f.startStub(t)
 	job, checkpoint := f.job(t, "reference", s)
+	f.clearGraph(t)
 	res := f.run(t, job)
+	g := f.graph(t)
+	if len(g) == 0 {
+		t.Fatal("the reference run loaded nothing into Neo4j")
+	}
 	answers := s.Answers()
 	have := committed(t, checkpoint, answers)
 	keys := 0
@@ -220,12 +254,12 @@ func (f *fixture) runReference(t *testing.T) reference {
 		t.Fatal("the stub answered nothing")
 	}
 	order, spans := stageSpans(res.Events)
-	if len(order) < 7 {
+	if len(order) < 8 {
 		t.Fatalf("stages logged: %v", order)
 	}
 	st := stats(t, s)
 	t.Logf("reference: %s, %d answers, repeated %d, stages %v", res.Elapsed.Round(time.Millisecond), len(answers), st.Repeated, fmtSpans(order, spans))
-	return reference{export: f.export(t, job, "reference"), order: order, spans: spans, repeated: st.Repeated,
+	return reference{export: f.export(t, job, "reference"), graph: g, order: order, spans: spans, repeated: st.Repeated,
 		answers: len(answers), units: finishedUnits(t, checkpoint)}
 }
 

@@ -1,0 +1,117 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// Neo4jQuery runs a query on the server at uri (no authentication) and returns its records
+// as maps.
+func Neo4jQuery(ctx context.Context, uri, cypher string) ([]map[string]any, error) {
+	drv, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", uri, err)
+	}
+	defer drv.Close(context.WithoutCancel(ctx))
+	res, err := neo4j.ExecuteQuery(ctx, drv, cypher, nil, neo4j.EagerResultTransformer)
+	if err != nil {
+		return nil, fmt.Errorf("running %q: %w", cypher, err)
+	}
+	out := make([]map[string]any, len(res.Records))
+	for i, r := range res.Records {
+		out[i] = r.AsMap()
+	}
+	return out, nil
+}
+
+// ClearNeo4j deletes every node and relationship of the server's default database in one
+// transaction (test graphs are small).
+func ClearNeo4j(ctx context.Context, uri string) error {
+	_, err := Neo4jQuery(ctx, uri, "MATCH (n) DETACH DELETE n")
+	return err
+}
+
+// Neo4jSnapshot renders every node (labels, properties) and relationship (type, endpoint
+// uuids, properties) of the server's default database as sorted lines, so two loads compare
+// as strings. Property values are printed with their Go types.
+func Neo4jSnapshot(ctx context.Context, uri string) ([]string, error) {
+	var lines []string
+	nodes, err := Neo4jQuery(ctx, uri, "MATCH (n) RETURN labels(n) AS l, properties(n) AS p")
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range nodes {
+		l, _ := r["l"].([]any)
+		ls := make([]string, 0, len(l))
+		for _, x := range l {
+			ls = append(ls, fmt.Sprint(x))
+		}
+		slices.Sort(ls)
+		p, _ := r["p"].(map[string]any)
+		lines = append(lines, "node "+strings.Join(ls, ":")+props(p))
+	}
+	rels, err := Neo4jQuery(ctx, uri, "MATCH (a)-[r]->(b) RETURN type(r) AS t, a.uuid AS a, b.uuid AS b, properties(r) AS p")
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rels {
+		p, _ := r["p"].(map[string]any)
+		lines = append(lines, fmt.Sprintf("rel %v %v->%v%s", r["t"], r["a"], r["b"], props(p)))
+	}
+	slices.Sort(lines)
+	return lines, nil
+}
+
+// props renders a property map in key order with each value's Go type.
+func props(p map[string]any) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %s=%T:%v", k, p[k], p[k])
+	}
+	return b.String()
+}
+
+// DiffLines describes how got differs from want (both sorted): counts and the first lines
+// present in one only; "" when they are equal.
+func DiffLines(want, got []string) string {
+	if slices.Equal(want, got) {
+		return ""
+	}
+	var onlyWant, onlyGot []string
+	i, j := 0, 0
+	for i < len(want) || j < len(got) {
+		switch {
+		case j >= len(got) || i < len(want) && want[i] < got[j]:
+			onlyWant = append(onlyWant, want[i])
+			i++
+		case i >= len(want) || got[j] < want[i]:
+			onlyGot = append(onlyGot, got[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	first := func(xs []string) string {
+		if len(xs) > 3 {
+			xs = xs[:3]
+		}
+		for i, x := range xs {
+			if len(x) > 300 {
+				xs[i] = x[:300] + "…"
+			}
+		}
+		return strings.Join(xs, "\n    ")
+	}
+	return fmt.Sprintf("%d lines wanted, %d got; only wanted (%d):\n    %s\n  only got (%d):\n    %s",
+		len(want), len(got), len(onlyWant), first(onlyWant), len(onlyGot), first(onlyGot))
+}
