@@ -185,14 +185,22 @@ func lastLine(s string) string {
 	return lines[len(lines)-1]
 }
 
-var attemptRE = regexp.MustCompile(retryLine + `" attempt=(\d+)`)
+var attemptRE = regexp.MustCompile(`(?m)^time=(\S+) .*` + retryLine + `" attempt=(\d+)`)
 
-// retries counts the retry lines of a log and returns the highest attempt number they name.
-func retries(stderr string) (n, maxAttempt int) {
+// retries counts the retry lines of a log and returns the highest attempt number they name and
+// the time from the first retry line to the last.
+func retries(stderr string) (n, maxAttempt int, span time.Duration) {
+	var first, last time.Time
 	for _, m := range attemptRE.FindAllStringSubmatch(stderr, -1) {
 		n++
-		a, _ := strconv.Atoi(m[1])
+		a, _ := strconv.Atoi(m[2])
 		maxAttempt = max(maxAttempt, a)
+		if at, err := time.Parse(time.RFC3339Nano, m[1]); err == nil {
+			if first.IsZero() {
+				first = at
+			}
+			last = at
+		}
 	}
-	return n, maxAttempt
+	return n, maxAttempt, last.Sub(first)
 }

@@ -38,7 +38,7 @@ func reference(t *testing.T, f *fixture) []string {
 	if res.Code != 0 {
 		t.Fatalf("reference run: exit %d\n%s", res.Code, tail(res.Stderr, 20))
 	}
-	if n, _ := retries(res.Stderr); n > 0 {
+	if n, _, _ := retries(res.Stderr); n > 0 {
 		t.Fatalf("the reference run retried %d transactions without a fault\n%s", n, tail(res.Stderr, 20))
 	}
 	want := f.snapshot(t)
@@ -72,9 +72,9 @@ func retriesThrough(t *testing.T, f *fixture, want []string, at int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, maxAttempt := retries(res.Stderr)
-	t.Logf("neo4j killed %s into the load (>= %d nodes written), down %s; run exit %d after %s; %d retries logged, highest attempt %d of 8",
-		into.Round(time.Millisecond), at, down.Round(time.Millisecond), res.Code, res.Elapsed.Round(time.Millisecond), n, maxAttempt)
+	n, maxAttempt, span := retries(res.Stderr)
+	t.Logf("neo4j killed %s into the load (>= %d nodes written), down %s; run exit %d after %s; %d retries logged over %s, highest attempt %d of 8",
+		into.Round(time.Millisecond), at, down.Round(time.Millisecond), res.Code, res.Elapsed.Round(time.Millisecond), n, span.Round(time.Millisecond), maxAttempt)
 	for _, ev := range res.Events {
 		if ev.Stage == "load" && ev.Finished && ev.At < killed.Sub(began) {
 			t.Fatalf("the load finished %s after the start, before the kill at %s", ev.At, killed.Sub(began))
@@ -114,14 +114,14 @@ func failsAndResumes(t *testing.T, f *fixture, want []string, at int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, maxAttempt := retries(res.Stderr)
+	n, maxAttempt, _ := retries(res.Stderr)
 	line := lastLine(res.Stderr)
 	t.Logf("neo4j killed %s into the load; run exit %d %s after the kill; %d retries logged, highest attempt %d; error: %s",
 		into.Round(time.Millisecond), res.Code, time.Since(killed).Round(time.Millisecond), n, maxAttempt, line)
 	if res.Code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", res.Code, tail(res.Stderr, 15))
 	}
-	if strings.Contains(res.Stderr, "panic") || strings.Contains(res.Stderr, "goroutine ") {
+	if strings.Contains(res.Stderr, "panic:") || strings.Contains(res.Stderr, "goroutine ") {
 		t.Errorf("the failed run panicked or dumped goroutines:\n%s", tail(res.Stderr, 30))
 	}
 	lower := strings.ToLower(line)
