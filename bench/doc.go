@@ -18,6 +18,10 @@
 //   - bolt: BenchmarkNeo4jLoad of sinks/memgraph (Bolt load rows/s) against the Neo4j of
 //     BACKFILL_NEO4J_URI, or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto.
 //
+// -merge (or BENCH_MERGE=1) starts from the existing results.json and replaces only the steps
+// that run, so a long step (such as 1M episodes through every stage) can be measured alone;
+// results.md then lists when each step was measured.
+//
 // The stub's answers are the offline responder's: a baseline for the mechanics (pacing,
 // caching, memory), not a measure of extraction quality.
 package main

@@ -29,6 +29,7 @@ type options struct {
 	only         []string
 	neo4j        string
 	keepWorkDirs bool
+	merge        bool
 }
 
 var steps = []string{"locomo", "replay", "memory", "propagate", "bolt"}
@@ -47,6 +48,7 @@ func parseOptions(args []string) (options, error) {
 	only := fs.String("only", envOr("BENCH_ONLY", strings.Join(steps, ",")), "steps to run: "+strings.Join(steps, ","))
 	fs.StringVar(&o.neo4j, "neo4j", "auto", "auto: start Neo4j with scripts/neo4j.sh when BACKFILL_NEO4J_URI is unset; off: skip")
 	fs.BoolVar(&o.keepWorkDirs, "keep", false, "keep the work directory (checkpoints, inputs)")
+	fs.BoolVar(&o.merge, "merge", os.Getenv("BENCH_MERGE") == "1", "keep the results of the steps not run from the existing results.json")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -130,12 +132,23 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	res := &Results{Machine: Machine{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), CPUs: runtime.NumCPU(),
-		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH}}
+	res := &Results{}
+	if o.merge {
+		if res, err = readResults(o.out); err != nil {
+			return err
+		}
+	}
+	res.Machine = Machine{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), CPUs: runtime.NumCPU(),
+		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH}
+	if res.Measured == nil {
+		res.Measured = map[string]string{}
+	}
 	b := &bencher{o: o, root: root, work: work, bin: bin, res: res}
 	for _, s := range o.only {
 		slog.Info("bench step starting", "step", s)
 		start := time.Now()
+		res.forget(s)
+		res.Measured[s] = start.UTC().Format("2006-01-02 15:04 UTC")
 		if err := b.step(ctx, s); err != nil {
 			res.Errors = append(res.Errors, fmt.Sprintf("%s: %v", s, err))
 			slog.Error("bench step failed", "step", s, "err", err)

@@ -12,6 +12,13 @@ func (r *Results) markdown(w io.Writer) {
 	fprintf(w, "# backfill benchmarks\n\n%s · %d CPUs · %s %s/%s. Measurements, not pass/fail thresholds. The LLM is\n"+
 		"llm/stub or the in-process offline responder: their answers are a baseline for the mechanics,\nnot a measure of extraction quality.\n\n",
 		m.Date, m.CPUs, m.GoVersion, m.OS, m.Arch)
+	if steps := sortedKeys(r.Measured); len(steps) > 0 {
+		var when []string
+		for _, s := range steps {
+			when = append(when, s+" "+r.Measured[s])
+		}
+		fprintf(w, "Measured: %s.\n\n", strings.Join(when, ", "))
+	}
 	if l := r.LoCoMo; l != nil {
 		fprintf(w, "## LoCoMo through llm/stub (%.0f ms latency, concurrency %d)\n\n", l.LatencyMS, l.Concurrency)
 		fprintf(w, "| episodes | seconds | LLM calls | calls/episode | prompt tokens/episode | completion tokens/episode |\n|---:|---:|---:|---:|---:|---:|\n")

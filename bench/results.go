@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -19,6 +21,41 @@ type Results struct {
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
 	Errors    []string       `json:"errors,omitempty"` // steps that failed, with why
+	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
+	Measured map[string]string `json:"measured,omitempty"`
+}
+
+// readResults loads dir/results.json; a missing file gives empty results.
+func readResults(dir string) (*Results, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return &Results{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading results: %w", err)
+	}
+	var r Results
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", filepath.Join(dir, "results.json"), err)
+	}
+	return &r, nil
+}
+
+// forget drops a step's earlier result and errors before it runs again.
+func (r *Results) forget(step string) {
+	switch step {
+	case "locomo":
+		r.LoCoMo = nil
+	case "replay":
+		r.Replay = nil
+	case "memory":
+		r.Memory = nil
+	case "propagate":
+		r.Propagate = nil
+	case "bolt":
+		r.Bolt = nil
+	}
+	r.Errors = slices.DeleteFunc(r.Errors, func(e string) bool { return strings.HasPrefix(e, step+": ") })
 }
 
 // Machine describes where the numbers come from.
