@@ -78,9 +78,9 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 		return stages.Stats{}, err
 	}
 	st := stages.Stats{Units: in.rows, Seconds: time.Since(start).Seconds()}
-	if in.rows > 0 && float64(in.nBad)/float64(in.rows) > j.Limits.MaxErrorRatio {
+	if in.rows > 0 && float64(in.nBad)/float64(in.rows) > *j.Limits.MaxErrorRatio {
 		return st, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s)",
-			in.nBad, in.rows, j.Limits.MaxErrorRatio, qf.Name())
+			in.nBad, in.rows, *j.Limits.MaxErrorRatio, qf.Name())
 	}
 	return st, nil
 }

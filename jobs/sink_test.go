@@ -157,6 +157,10 @@ func TestSinkValidation(t *testing.T) {
 		{[]string{"sink.kind=memgraph", "sink.batch_size=-1"}, "sink.batch_size"},
 		{[]string{"sink.kind=oracle"}, "sink.kind"},
 		{[]string{"s3.endpoint=127.0.0.1:7070"}, "s3.endpoint"},
+		{[]string{"sink.kind=neo4j", "sink.max_attempts=1", "sink.retry_seconds=0.05"}, ""},
+		{[]string{"sink.kind=neo4j", "sink.max_attempts=-2"}, "sink.max_attempts"},
+		{[]string{"sink.kind=neo4j", "sink.retry_seconds=-1"}, "sink.retry_seconds"},
+		{[]string{"sink.kind=neo4j", "sink.retry_seconds=600"}, "sink.retry_seconds"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.sets, ","), func(t *testing.T) {
@@ -167,7 +171,7 @@ func TestSinkValidation(t *testing.T) {
 		})
 	}
 	j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: memgraph}\n"), nil, func(string) (string, bool) { return "", false })
-	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 500 {
+	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 500 || j.Sink.MaxAttempts != 8 || j.Sink.RetrySecs != 0.2 {
 		t.Errorf("defaults: %+v, %v", j.Sink, err)
 	}
 }

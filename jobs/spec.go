@@ -148,6 +148,6 @@ type S3 struct {
 
 // Limits bound a run.
 type Limits struct {
-	MaxCostUSD    float64 `yaml:"max_cost_usd"`    // spending cap of one run's LLM and embedding requests (0 = none)
-	MaxErrorRatio float64 `yaml:"max_error_ratio"` // quarantined / rows read above which ingest fails (default 0.1)
+	MaxCostUSD    float64  `yaml:"max_cost_usd"`    // spending cap of one run's LLM and embedding requests (0 = none)
+	MaxErrorRatio *float64 `yaml:"max_error_ratio"` // quarantined / rows read above which ingest fails (default 0.1; 0: none may be bad)
 }

@@ -8,6 +8,9 @@ import (
 	"github.com/tkgraph/backfill/sinks/memgraph"
 )
 
+// DefaultMaxErrorRatio is limits.max_error_ratio when the job does not set it.
+const DefaultMaxErrorRatio = 0.1
+
 func (j *Job) defaults() {
 	if j.Name == "" {
 		j.Name = "job"
@@ -83,8 +86,9 @@ func (j *Job) defaults() {
 	if j.Sink.RetrySecs == 0 {
 		j.Sink.RetrySecs = memgraph.DefaultRetryBase.Seconds()
 	}
-	if j.Limits.MaxErrorRatio == 0 {
-		j.Limits.MaxErrorRatio = 0.1
+	if j.Limits.MaxErrorRatio == nil {
+		r := DefaultMaxErrorRatio
+		j.Limits.MaxErrorRatio = &r
 	}
 }
 
@@ -166,8 +170,8 @@ func (j *Job) Validate() error {
 	if err := j.validateCost(); err != nil {
 		return err
 	}
-	if j.Limits.MaxErrorRatio < 0 || j.Limits.MaxErrorRatio > 1 {
-		return bad("limits.max_error_ratio", "%g is outside 0..1", j.Limits.MaxErrorRatio)
+	if r := *j.Limits.MaxErrorRatio; !(r >= 0 && r <= 1) {
+		return bad("limits.max_error_ratio", "%g is outside 0..1", r)
 	}
 	return nil
 }
