@@ -212,10 +212,14 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 		st.CachedCalls = int(float64(cached)*scale + 0.5)
 		st.Calls = int(float64(calls)*scale+0.5) - st.CachedCalls
 		st.PromptTokens = int(float64(prompt)*scale + 0.5)
-		st.CompletionTokens = st.Calls * llm.ExpectedCompletion(llm.TaskExtract)
+		per := llm.ExpectedCompletion(tasks[0])
+		if len(tasks) == 2 { // entities and facts calls, about as many of each
+			per = (per + llm.ExpectedCompletion(tasks[1])) / 2
+		}
+		st.CompletionTokens = st.Calls * per
 	}
 	if stride > 1 {
-		st.Basis += fmt.Sprintf(" of every %dth episode (%d rendered)", stride, sampled)
+		st.Basis += fmt.Sprintf(" of one episode in %d (%d rendered)", stride, sampled)
 	}
 	if cached > 0 {
 		st.Basis += "; cached answers in the checkpoint are free"

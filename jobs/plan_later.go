@@ -19,12 +19,13 @@ type Ratios struct {
 	JudgedShare        float64 `json:"judged_share"`       // facts with contradiction candidates (one judgement each)
 	LongSummaryShare   float64 `json:"long_summary_share"` // entities whose facts are too long to be their own summary
 	CommunitySize      float64 `json:"community_size"`     // average members of a community
+	GreyPairShare      float64 `json:"grey_pair_share"`    // ambiguous pairs per entity and per fact that resolution asks the LLM about
 }
 
 // DefaultRatios are typical of chat histories.
 func DefaultRatios() Ratios {
 	return Ratios{Source: "defaults", EntitiesPerEpisode: 1.2, FactsPerEpisode: 1.5, JudgedShare: 0.35,
-		LongSummaryShare: 0.25, CommunitySize: 5}
+		LongSummaryShare: 0.25, CommunitySize: 5, GreyPairShare: 0.05}
 }
 
 // RatiosFrom measures the entity and fact ratios on the graph of an earlier run; ok is false
@@ -52,7 +53,11 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 		batch = 8 // the summarize stage's default
 	}
 	typical := map[string]int{}
-	for task, in := range typicalInputs(batch) {
+	resolveBatch := j.Stages.Resolve.BatchSize
+	if resolveBatch <= 0 {
+		resolveBatch = 20 // the resolve stage's default
+	}
+	for task, in := range typicalInputs(batch, resolveBatch) {
 		e, err := c.Estimate(ctx, task, in)
 		if err != nil {
 			return err
@@ -63,10 +68,18 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 	summarize := StagePlan{Stage: "summarize", Units: p.Groups, Basis: "batches of entities with long fact lists"}
 	embedding := StagePlan{Stage: "embed", Units: p.Groups, Basis: "entity names and fact sentences in batches"}
 	community := StagePlan{Stage: "community", Units: p.Groups, Basis: "pairwise summary merges and a name per community"}
+	resolve := StagePlan{Stage: "resolve", Units: p.Groups, Basis: "batches of ambiguous entity and fact pairs"}
 	judged, summaries, merges, names, textTokens := 0, 0, 0, 0, 0
 	for _, n := range sizes {
 		ents := int(math.Round(float64(n) * r.EntitiesPerEpisode))
 		facts := int(math.Round(float64(n) * r.FactsPerEpisode))
+		if j.Stages.Resolve.LLM != "off" {
+			entCalls := ceilDiv(int(math.Ceil(float64(ents)*r.GreyPairShare)), resolveBatch)
+			factCalls := ceilDiv(int(math.Ceil(float64(facts)*r.GreyPairShare)), resolveBatch)
+			resolve.Calls += entCalls + factCalls
+			resolve.PromptTokens += entCalls*typical[llm.TaskResolveEntities] + factCalls*typical[llm.TaskDedupeFacts]
+			resolve.CompletionTokens += (entCalls + factCalls) * llm.ExpectedCompletion(llm.TaskResolveEntities)
+		}
 		judged += int(math.Round(float64(facts) * r.JudgedShare))
 		summaries += ceilDiv(int(math.Round(float64(ents)*r.LongSummaryShare)), batch)
 		comms := 0
@@ -91,10 +104,12 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 	if p.EmbeddingPrice != nil {
 		embedding.CostUSD = p.EmbeddingPrice.Estimate(textTokens, 0)
 	}
-	for _, st := range []*StagePlan{&temporal, &summarize, &community} {
+	if j.Stages.Resolve.LLM == "off" {
+		resolve.CallsExact, resolve.Basis = true, "deterministic clustering only (stages.resolve.llm: off)"
+	}
+	for _, st := range []*StagePlan{&resolve, &temporal, &summarize, &community} {
 		st.CostUSD = p.chatCost(*st)
 	}
-	resolve := StagePlan{Stage: "resolve", Units: p.Groups, CallsExact: true, Basis: "deterministic clustering: no LLM calls"}
 	p.Stages = append(p.Stages, resolve, temporal, summarize, embedding, community)
 	p.Notes = append(p.Notes, fmt.Sprintf("calls after extract are estimates from the assumptions (%s); "+
 		"they ignore the cache and count no retries", r.Source))
@@ -109,7 +124,7 @@ func ceilDiv(a, b int) int {
 }
 
 // typicalInputs are inputs of ordinary size for each task after extraction.
-func typicalInputs(batch int) map[string]any {
+func typicalInputs(batch, resolveBatch int) map[string]any {
 	at := "2024-03-01T09:30:00Z"
 	fact := func(id string) llm.FactIn {
 		return llm.FactIn{ID: id, Predicate: "WORKS_AT", Fact: "Alice Smith works at Acme Corp as a senior engineer.", ValidAt: &at}
@@ -123,7 +138,23 @@ func typicalInputs(batch int) map[string]any {
 		ents[i] = llm.EntityFactsIn{ID: "0b7f3c1e-6a2d-5f4b-9c8e-1d2a3b4c5d6e", Name: "Alice Smith", Facts: facts}
 	}
 	summary := strings.Repeat("Alice Smith is a senior engineer at Acme Corp who moved to Busan in March. ", 4)
+	var cands []llm.CandidateIn
+	var factsIn []llm.FactIn
+	var pairs []llm.PairIn
+	for i := range resolveBatch {
+		a, b := fmt.Sprintf("N%d", 2*i), fmt.Sprintf("N%d", 2*i+1)
+		cands = append(cands, llm.CandidateIn{ID: a, Name: "Alice Smith", Type: "Person", Facts: facts[:2]},
+			llm.CandidateIn{ID: b, Name: "Alice", Type: "Person", Facts: facts[:2]})
+		factsIn = append(factsIn, fact(fmt.Sprintf("F%d", 2*i)), fact(fmt.Sprintf("F%d", 2*i+1)))
+		pairs = append(pairs, llm.PairIn{ID: fmt.Sprintf("P%d", i), A: a, B: b})
+	}
+	factPairs := make([]llm.PairIn, len(pairs))
+	for i, p := range pairs {
+		factPairs[i] = llm.PairIn{ID: p.ID, A: "F" + p.A[1:], B: "F" + p.B[1:]}
+	}
 	return map[string]any{
+		llm.TaskResolveEntities: llm.ResolveInput{Entities: cands, Pairs: pairs},
+		llm.TaskDedupeFacts:     llm.DedupeInput{Facts: factsIn, Pairs: factPairs},
 		llm.TaskJudgeFact: llm.JudgeInput{ReferenceTime: at, New: fact(""),
 			Existing: []llm.FactIn{fact("E0")}, Candidates: []llm.FactIn{fact("I0"), fact("I1"), fact("I2")}},
 		llm.TaskSummarize:      llm.SummarizeInput{Entities: ents},

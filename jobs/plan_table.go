@@ -26,8 +26,8 @@ func (p *Plan) WriteTable(w io.Writer) {
 	}
 	a := p.Assumptions
 	fmt.Fprintf(tw, "\nassumptions\t%s: %.2f entities and %.2f facts per episode, %.0f%% of facts judged, "+
-		"%.0f%% of entities summarized by the LLM, %.1f members per community\n",
-		a.Source, a.EntitiesPerEpisode, a.FactsPerEpisode, 100*a.JudgedShare, 100*a.LongSummaryShare, a.CommunitySize)
+		"%.0f%% of entities summarized by the LLM, %.1f members per community, %.0f%% of entities and facts in an ambiguous pair\n",
+		a.Source, a.EntitiesPerEpisode, a.FactsPerEpisode, 100*a.JudgedShare, 100*a.LongSummaryShare, a.CommunitySize, 100*a.GreyPairShare)
 	for _, n := range p.Notes {
 		fmt.Fprintf(tw, "note\t%s\n", n)
 	}

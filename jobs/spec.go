@@ -133,7 +133,7 @@ type Sink struct {
 	BatchSize   int     `yaml:"batch_size"`    // rows per UNWIND transaction (default 500)
 	Analytical  bool    `yaml:"analytical"`    // memgraph only: one-off migration in IN_MEMORY_ANALYTICAL mode
 	Reload      bool    `yaml:"reload"`        // write every group, not only those that changed since the last load
-	MaxAttempts int     `yaml:"max_attempts"`  // tries per transaction on transient errors (default 8)
+	MaxAttempts int     `yaml:"max_attempts"`  // tries per transaction on transient errors (default 10)
 	RetrySecs   float64 `yaml:"retry_seconds"` // first backoff, doubled per try up to 10 s (default 0.2)
 }
 

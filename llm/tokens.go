@@ -45,6 +45,12 @@ func ExpectedCompletion(task string) int {
 		return 120
 	case TaskNameCommunity:
 		return 15
+	case TaskExtractEntities:
+		return 150
+	case TaskExtractFacts:
+		return 250
+	case TaskResolveEntities, TaskDedupeFacts:
+		return 40 // a list of pair ids
 	}
 	return 256
 }

@@ -11,10 +11,11 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// Retry defaults: 8 tries wait about 23 s in all (0.2 s doubling, capped at 10 s), long
-// enough for a database restart or a cluster leader election.
+// Retry defaults: 10 tries wait about 43 s in all (0.2 s doubling, capped at 10 s; with the
+// jitter at least 21 s), longer than a database restart (Neo4j here: 11-16 s after a crash)
+// or a cluster leader election.
 const (
-	DefaultMaxAttempts = 8
+	DefaultMaxAttempts = 10
 	DefaultRetryBase   = 200 * time.Millisecond
 	maxBackoff         = 10 * time.Second
 )

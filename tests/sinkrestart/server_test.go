@@ -100,6 +100,7 @@ func (s *server) start(ctx context.Context) error {
 	}
 	cmd := exec.Command(s.java, "-Xmx512m", "-XX:+UseSerialGC", "-jar", s.jar, s.home, fmt.Sprint(s.port))
 	cmd.Stderr = logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // no orphan if the test dies
 	out, err := cmd.StdoutPipe()
 	if err == nil {
 		err = cmd.Start()
