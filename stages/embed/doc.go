@@ -1,5 +1,6 @@
 // Package embed is the embed stage: one unit per group. It embeds every entity name and fact
 // sentence of the group through the job's embedder (which batches requests and caches vectors by
-// text) and writes the vectors onto the entities and facts. Community names are embedded by the
-// community stage, which creates them.
+// text) and writes the vectors onto the entities and facts, a bounded chunk of texts at a time,
+// so memory does not grow with the group's vectors; the unit is recorded after the last chunk.
+// Community names are embedded by the community stage, which creates them.
 package embed

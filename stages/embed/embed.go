@@ -13,6 +13,10 @@ import (
 // Stage is the name of the stage in the store and in reports.
 const Stage = "embed"
 
+// chunkTexts is how many texts of a group are embedded and written at a time: it bounds the
+// vectors held in memory (4,096 × 1,024 dimensions × 4 bytes = 16 MiB).
+var chunkTexts = 4096
+
 // Run embeds the names and facts of every group whose graph changed.
 func Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
 	parts := []string{env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions())}
@@ -21,39 +25,58 @@ func Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
 	})
 }
 
+// item is one text to embed and where its vector goes.
+type item struct {
+	id, text string
+	entity   bool
+}
+
+// runGroup embeds a group chunk by chunk, writing each chunk's vectors in its own transaction,
+// then records the unit. A run killed in between leaves the unit unrecorded; the next run
+// embeds the group again (the embedder's cache answers the texts already done) and overwrites
+// the same vectors.
 func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
-	var ids, texts []string
-	nEnt := 0
+	var items []item
 	if err := env.Store.EachEntity(ctx, group, func(e graph.Entity) error {
-		ids, texts = append(ids, e.UUID), append(texts, e.Name)
-		nEnt++
+		items = append(items, item{id: e.UUID, text: e.Name, entity: true})
 		return nil
 	}); err != nil {
 		return err
 	}
 	if err := env.Store.EachFact(ctx, group, func(f graph.Fact) error {
-		ids, texts = append(ids, f.UUID), append(texts, f.Fact)
+		items = append(items, item{id: f.UUID, text: f.Fact})
 		return nil
 	}); err != nil {
 		return err
 	}
-	vecs, err := env.Embedder.Embed(ctx, texts)
-	if err != nil {
-		return fmt.Errorf("embedding group %s: %w", group, err)
-	}
-	if len(vecs) != len(texts) {
-		return fmt.Errorf("embedding group %s: %d vectors for %d texts", group, len(vecs), len(texts))
-	}
-	return env.Store.CommitUnit(ctx, Stage, group, fp, func(tx *checkpoints.Tx) error {
-		for i, id := range ids {
-			set := tx.SetFactEmbedding
-			if i < nEnt {
-				set = tx.SetEntityEmbedding
-			}
-			if err := set(ctx, id, vecs[i]); err != nil {
-				return err
-			}
+	for len(items) > 0 {
+		chunk := items[:min(len(items), chunkTexts)]
+		items = items[len(chunk):]
+		texts := make([]string, len(chunk))
+		for i, it := range chunk {
+			texts[i] = it.text
 		}
-		return nil
-	})
+		vecs, err := env.Embedder.Embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("embedding group %s: %w", group, err)
+		}
+		if len(vecs) != len(texts) {
+			return fmt.Errorf("embedding group %s: %d vectors for %d texts", group, len(vecs), len(texts))
+		}
+		if err := env.Store.Write(ctx, func(tx *checkpoints.Tx) error {
+			for i, it := range chunk {
+				set := tx.SetFactEmbedding
+				if it.entity {
+					set = tx.SetEntityEmbedding
+				}
+				if err := set(ctx, it.id, vecs[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return fmt.Errorf("writing the vectors of group %s: %w", group, err)
+		}
+	}
+	return env.Store.CommitUnit(ctx, Stage, group, fp, nil)
 }
