@@ -45,12 +45,8 @@ func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) e
 			return fmt.Errorf("detecting embedding dimensions: %w", err)
 		}
 	}
-	edges, err := sinks.EntityEdges(ctx, src)
-	if err != nil {
-		return fmt.Errorf("collecting entity edges: %w", err)
-	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	x := &exporter{ctx: ctx, src: src, w: bw, o: o, edges: edges}
+	x := &exporter{ctx: ctx, src: src, w: bw, o: o, edges: sinks.NewEpisodeEdges(src)}
 	schema := memgraph.SchemaOptions{VectorDims: dims, VectorCapacity: o.VectorCapacity}
 	steps := []func() error{
 		func() error { return x.statements(memgraph.PreLoad(o.Dialect, schema)) },
@@ -106,7 +102,7 @@ type exporter struct {
 	src   sinks.Source
 	w     *bufio.Writer
 	o     Options
-	edges map[string][]string
+	edges *sinks.EpisodeEdges
 }
 
 func (x *exporter) statements(sts []memgraph.Statement) error {

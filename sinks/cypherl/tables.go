@@ -26,7 +26,11 @@ func (x *exporter) episodes() error {
 	}
 	return x.stream("episodes", func(b *batch) error {
 		return x.src.Episodes(x.ctx, func(e graph.Episode) error {
-			return b.add(stmt, memgraph.EpisodeRow(e, x.edges[e.UUID]))
+			edges, err := x.edges.Of(x.ctx, e)
+			if err != nil {
+				return err
+			}
+			return b.add(stmt, memgraph.EpisodeRow(e, edges))
 		})
 	})
 }

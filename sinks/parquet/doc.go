@@ -16,5 +16,6 @@
 //     Embeddings are nullable list<float> (null when the record has none).
 //   - Rows are written in the Source's order in bounded buffers, with a row group at most every
 //     RowGroupRows rows (fewer for tables with embeddings), so memory stays bounded; the one map
-//     held in memory is sinks.EntityEdges. Exporting the same data twice gives byte-identical files.
+//     held in memory is sinks.EpisodeEdges (one group's, from the checkpoint store). Exporting
+//     the same data twice gives byte-identical files.
 package parquet

@@ -26,14 +26,17 @@ func Export(ctx context.Context, src sinks.Source, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	edges, err := sinks.EntityEdges(ctx, src)
-	if err != nil {
-		return fmt.Errorf("collecting entity edges: %w", err)
-	}
+	edges := sinks.NewEpisodeEdges(src)
 	steps := []func() error{
 		func() error {
 			return writeTable(ctx, dir, "episodes.parquet", RowGroupRows, func(emit func(EpisodeRow) error) error {
-				return src.Episodes(ctx, func(e graph.Episode) error { return emit(episodeRow(e, edges[e.UUID])) })
+				return src.Episodes(ctx, func(e graph.Episode) error {
+					es, err := edges.Of(ctx, e)
+					if err != nil {
+						return err
+					}
+					return emit(episodeRow(e, es))
+				})
 			})
 		},
 		func() error {
