@@ -82,7 +82,9 @@ func (e *EpisodeEdges) Of(ctx context.Context, ep graph.Episode) ([]string, erro
 		g := ep.GroupID
 		m, err := collectEdges(ctx,
 			func(ctx context.Context, fn func(graph.Fact) error) error { return r.EachFact(ctx, g, fn) },
-			func(ctx context.Context, fn func(graph.FactVersion) error) error { return r.EachFactVersion(ctx, g, fn) })
+			func(ctx context.Context, fn func(graph.FactVersion) error) error {
+				return r.EachFactVersion(ctx, g, fn)
+			})
 		if err != nil {
 			return nil, fmt.Errorf("collecting the entity edges of group %s: %w", g, err)
 		}
