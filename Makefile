@@ -31,7 +31,8 @@ test: build
 
 ## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j the Bolt load
 ## benchmark needs: writes bench/results.json and bench/results.md. BENCH_SIZES, BENCH_INGEST_SIZES
-## and BENCH_ONLY narrow it (see bench/doc.go); it takes about 25 minutes on 2 cores.
+## and BENCH_ONLY narrow it (see bench/doc.go); it takes about 35 minutes on 2 cores, most of it
+## the 1M-episode run through every stage.
 bench: build
 	BACKFILL_SERVERS=neo4j scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off
 

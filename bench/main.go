@@ -41,7 +41,7 @@ func parseOptions(args []string) (options, error) {
 	fs.StringVar(&o.locomo, "locomo", os.Getenv("LOCOMO"), "LoCoMo JSON file (default ../shared/datasets/locomo/locomo10.json)")
 	fs.DurationVar(&o.latency, "latency", 50*time.Millisecond, "stub latency of every answer")
 	fs.IntVar(&o.concurrency, "concurrency", 10, "llm.concurrency of the stub run")
-	sizes := fs.String("sizes", envOr("BENCH_SIZES", "100000,300000"), "synthetic episodes through every stage")
+	sizes := fs.String("sizes", envOr("BENCH_SIZES", "100000,1000000"), "synthetic episodes through every stage")
 	ingest := fs.String("ingest-sizes", envOr("BENCH_INGEST_SIZES", "100000,1000000"), "synthetic episodes through ingest alone")
 	fs.IntVar(&o.groupSize, "group-size", 500, "episodes per synthetic group")
 	fs.Uint64Var(&o.seed, "seed", 1, "synthetic input seed")
@@ -160,6 +160,9 @@ func run(ctx context.Context, o options) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+	}
+	if err := res.write(o.out); err != nil {
+		return err
 	}
 	slog.Info("results written", "json", o.out+"/results.json", "table", o.out+"/results.md")
 	return nil
