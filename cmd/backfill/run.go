@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,7 @@ func cmdRun(ctx context.Context, stop <-chan struct{}, args []string) int {
 	jf.register(fs)
 	shard := fs.String("shard", "", "process shard I of N (I/N, 0-based)")
 	report := fs.String("report", "", "write the run report as JSON to this file")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	pos, err := parse(fs, args)
 	if err != nil || len(pos) != 1 {
 		return usageError("run", orErr(err, "want exactly one JOB.yaml"))
@@ -31,6 +33,13 @@ func cmdRun(ctx context.Context, stop <-chan struct{}, args []string) int {
 	sh, err := parseShard(*shard)
 	if err != nil {
 		return usageError("run", err)
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return fail(ctx, err)
+		}
+		defer stopProfile()
 	}
 	prog := newProgress(os.Stderr)
 	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop})
@@ -75,4 +84,20 @@ func orErr(err error, msg string) error {
 		return err
 	}
 	return fmt.Errorf("%s", msg)
+}
+
+// startCPUProfile starts writing a CPU profile to path and returns the function that ends it.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("creating CPU profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("starting CPU profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
