@@ -1,6 +1,7 @@
 package crash
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"sort"
@@ -12,7 +13,8 @@ import (
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// restarts are the stages a resumed run does again from their start.
+// restarts are the stages a resumed run does again from their start. Load kills are aimed by
+// progress (testKills), not by these delays.
 var restarts = map[string]bool{"ingest": true, "load": true}
 
 // kill is one planned SIGKILL: delay after the stage's "stage starting" line.
@@ -190,12 +192,28 @@ func testKills(t *testing.T, f *fixture, ref reference) {
 		aborted = s.Aborted()
 	}
 	for i, k := range plan {
+		if k.stage == "load" {
+			f.clearGraph(t)
+		}
 		p, err := harness.Start(t.Context(), f.bin, []string{"run", job}, harness.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		at := "-"
-		if p.WaitStage(t.Context(), k.stage) {
+		at, aim := "-", "+"+k.delay.Round(time.Millisecond).String()
+		if k.stage == "load" {
+			// Aimed at a share of the rows written. A killed load records no group (all fit in one
+			// chunk: nothing is recorded before the whole load is verified), so the database is
+			// emptied first and the share counts this run's writes only.
+			if u := finishedUnits(t, checkpoint)["load"]; u != 0 {
+				t.Fatalf("kill %d: %d groups already recorded as loaded", i, u)
+			}
+			want := int(k.frac * float64(len(ref.graph)))
+			aim = fmt.Sprintf("at %d of %d rows", want, len(ref.graph))
+			if f.waitLoad(t, p, want) {
+				at = p.Stage()
+				_ = p.Signal(syscall.SIGKILL)
+			}
+		} else if p.WaitStage(t.Context(), k.stage) {
 			time.Sleep(k.delay)
 			at = p.Stage()
 			_ = p.Signal(syscall.SIGKILL) // fails only if the run already ended, which Wait shows
@@ -205,10 +223,10 @@ func testKills(t *testing.T, f *fixture, ref reference) {
 			t.Fatal(err)
 		}
 		if res.Signal == "" {
-			t.Fatalf("kill %d (%s +%s) missed: the run ended first with exit %d\n%s", i, k.stage, k.delay, res.Code, tail(res.Stderr))
+			t.Fatalf("kill %d (%s %s) missed: the run ended first with exit %d\n%s", i, k.stage, aim, res.Code, tail(res.Stderr))
 		}
 		landed = append(landed, at)
-		t.Logf("kill %d: aimed at %s +%s, landed in %s after %s", i, k.stage, k.delay.Round(time.Millisecond), at, res.Elapsed.Round(time.Millisecond))
+		t.Logf("kill %d: aimed at %s %s, landed in %s after %s", i, k.stage, aim, at, res.Elapsed.Round(time.Millisecond))
 		account(i, true)
 	}
 	final := f.run(t, job)
