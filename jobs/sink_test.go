@@ -3,10 +3,8 @@ package jobs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/testenv"
+	"github.com/tkgraph/backfill/tests/harness"
 )
 
 // neo4jQuery runs a read query and returns its records as maps.
@@ -31,31 +30,15 @@ func neo4jQuery(t *testing.T, drv neo4j.DriverWithContext, cypher string) []map[
 	return out
 }
 
-// graphSnapshot renders every node and relationship with labels, endpoints and properties.
-func graphSnapshot(t *testing.T, drv neo4j.DriverWithContext) string {
+// graphSnapshot renders every node and relationship with labels, endpoints and properties
+// (harness.Neo4jSnapshot).
+func graphSnapshot(t *testing.T, uri string) string {
 	t.Helper()
-	var lines []string
-	for _, r := range neo4jQuery(t, drv, "MATCH (n) RETURN labels(n) AS l, properties(n) AS p") {
-		lines = append(lines, fmt.Sprintf("node %v %s", r["l"], sortedProps(r["p"].(map[string]any))))
+	lines, err := harness.Neo4jSnapshot(t.Context(), uri)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, r := range neo4jQuery(t, drv, "MATCH (a)-[r]->(b) RETURN type(r) AS t, a.uuid AS a, b.uuid AS b, properties(r) AS p") {
-		lines = append(lines, fmt.Sprintf("rel %v %v->%v %s", r["t"], r["a"], r["b"], sortedProps(r["p"].(map[string]any))))
-	}
-	slices.Sort(lines)
 	return strings.Join(lines, "\n")
-}
-
-func sortedProps(p map[string]any) string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, " %s=%T:%v", k, p[k], p[k])
-	}
-	return b.String()
 }
 
 func TestRunLoadsNeo4jIncrementally(t *testing.T) {
@@ -105,14 +88,14 @@ func TestRunLoadsNeo4jIncrementally(t *testing.T) {
 			t.Errorf("episodes = %#v", r["eps"])
 		}
 	}
-	first := graphSnapshot(t, drv)
+	first := graphSnapshot(t, uri)
 
 	// A second run has nothing to load and changes nothing.
 	again := run(t, j)
 	if st := again.Stages[LoadStage]; st.Units != 0 || st.Skipped != groups || again.Load != nil {
 		t.Errorf("second run: load %+v, result %+v; want every group skipped", st, again.Load)
 	}
-	if graphSnapshot(t, drv) != first {
+	if graphSnapshot(t, uri) != first {
 		t.Errorf("a run with nothing to load changed the graph")
 	}
 
@@ -128,7 +111,7 @@ func TestRunLoadsNeo4jIncrementally(t *testing.T) {
 	if st := third.Stages[LoadStage]; st.Units != 1 || st.Skipped != groups-1 {
 		t.Errorf("after one new message: load %+v, want 1 unit and %d skipped", st, groups-1)
 	}
-	incremental := graphSnapshot(t, drv)
+	incremental := graphSnapshot(t, uri)
 	if incremental == first {
 		t.Errorf("the new message changed nothing in the graph")
 	}
@@ -139,7 +122,7 @@ func TestRunLoadsNeo4jIncrementally(t *testing.T) {
 	if st := full.Stages[LoadStage]; st.Units != groups {
 		t.Errorf("reload wrote %d groups, want %d", st.Units, groups)
 	}
-	if got := graphSnapshot(t, drv); got != incremental {
+	if got := graphSnapshot(t, uri); got != incremental {
 		t.Errorf("incremental load differs from a full reload")
 	}
 }
@@ -231,19 +214,19 @@ func TestRunLoadKilledAndResumed(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("killed run: err = %v, want context.Canceled", err)
 	}
-	partial := graphSnapshot(t, drv)
+	partial := graphSnapshot(t, uri)
 	rep := run(t, j)
 	if st := rep.Stages[LoadStage]; st.Units == 0 || rep.Load == nil {
 		t.Fatalf("the second run loaded nothing: %+v", st)
 	}
-	resumed := graphSnapshot(t, drv)
+	resumed := graphSnapshot(t, uri)
 	if resumed == partial {
 		t.Errorf("the killed run had written everything already")
 	}
 	neo4jQuery(t, drv, "MATCH (n) DETACH DELETE n")
 	j.Sink.Reload = true
 	run(t, j)
-	if full := graphSnapshot(t, drv); full != resumed {
+	if full := graphSnapshot(t, uri); full != resumed {
 		t.Errorf("killed and resumed load differs from a full load")
 	}
 }

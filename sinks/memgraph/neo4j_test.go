@@ -17,6 +17,7 @@ import (
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
+	"github.com/tkgraph/backfill/tests/harness"
 )
 
 // neo4jDB connects to the test server, holding it exclusively, and empties it.
@@ -70,53 +71,16 @@ func loadErr(ctx context.Context, t *testing.T, uri string, src sinks.Source, o 
 	return l.Load(ctx, Filter(src), groups, nil)
 }
 
-// snapshot renders the whole database as sorted text: every node with its labels and
-// properties, every relationship with its type, endpoints and properties. Values are printed
-// with their Go types, so a time in another zone or a list of another element type shows.
-func snapshot(t *testing.T, drv neo4j.DriverWithContext) string {
+// snapshot renders the whole database as sorted text (harness.Neo4jSnapshot): every node with
+// its labels and properties, every relationship with its type, endpoints and properties, values
+// with their Go types.
+func snapshot(t *testing.T, uri string) string {
 	t.Helper()
-	var lines []string
-	q := func(cypher string, line func(*neo4j.Record) string) {
-		res, err := neo4j.ExecuteQuery(t.Context(), drv, cypher, nil, neo4j.EagerResultTransformer)
-		if err != nil {
-			t.Fatalf("%s: %v", cypher, err)
-		}
-		for _, r := range res.Records {
-			lines = append(lines, line(r))
-		}
+	lines, err := harness.Neo4jSnapshot(t.Context(), uri)
+	if err != nil {
+		t.Fatal(err)
 	}
-	q("MATCH (n) RETURN labels(n) AS l, properties(n) AS p", func(r *neo4j.Record) string {
-		l, _ := r.Get("l")
-		p, _ := r.Get("p")
-		labels := fmt.Sprint(l)
-		return fmt.Sprintf("node %v %s %s", p.(map[string]any)["uuid"], labels, props(p.(map[string]any)))
-	})
-	q("MATCH (a)-[r]->(b) RETURN type(r) AS t, a.uuid AS a, b.uuid AS b, properties(r) AS p", func(r *neo4j.Record) string {
-		typ, _ := r.Get("t")
-		a, _ := r.Get("a")
-		b, _ := r.Get("b")
-		p, _ := r.Get("p")
-		return fmt.Sprintf("rel %v %v %v->%v %s", p.(map[string]any)["uuid"], typ, a, b, props(p.(map[string]any)))
-	})
-	slices.Sort(lines)
 	return strings.Join(lines, "\n")
-}
-
-func props(p map[string]any) string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		v := p[k]
-		if tm, ok := v.(time.Time); ok {
-			v = tm.Format(time.RFC3339Nano) + "@" + tm.Location().String()
-		}
-		fmt.Fprintf(&b, " %s=%T:%v", k, p[k], v)
-	}
-	return b.String()
 }
 
 func TestNeo4jLoadReadBack(t *testing.T) {
@@ -237,11 +201,11 @@ func checkIndexes(t *testing.T, drv neo4j.DriverWithContext) {
 func TestNeo4jLoadTwiceAndKilled(t *testing.T) {
 	uri, drv := neo4jDB(t)
 	load(t, uri, sinkstest.Sample(), Options{BatchSize: 2})
-	clean := snapshot(t, drv)
+	clean := snapshot(t, uri)
 	if again := load(t, uri, sinkstest.Sample(), Options{BatchSize: 3}); again.Deleted != 0 || again.LabelsRemoved != 0 {
 		t.Errorf("second load changed things: %+v", again)
 	}
-	if got := snapshot(t, drv); got != clean {
+	if got := snapshot(t, uri); got != clean {
 		t.Errorf("loading twice changed the graph:\n%s\n---\n%s", got, clean)
 	}
 	// Kill loads at several points (cancel the context from inside the source stream, with
@@ -256,13 +220,13 @@ func TestNeo4jLoadTwiceAndKilled(t *testing.T) {
 			if _, err := loadErr(ctx, t, uri, src, Options{BatchSize: 1}); !errors.Is(err, context.Canceled) {
 				t.Fatalf("killed load: err = %v, want context.Canceled", err)
 			}
-			partial := snapshot(t, drv)
+			partial := snapshot(t, uri)
 			if partial == clean {
 				t.Fatalf("the killed load wrote everything")
 			}
 			t.Logf("killed load left %d nodes and relationships", strings.Count(partial, "\n")+1)
 			load(t, uri, sinkstest.Sample(), Options{BatchSize: 2})
-			if got := snapshot(t, drv); got != clean {
+			if got := snapshot(t, uri); got != clean {
 				t.Errorf("graph after a killed and a full load differs:\n%s\n---\n%s", got, clean)
 			}
 		})
@@ -311,7 +275,7 @@ func changed() *sinks.MemSource {
 func TestNeo4jLoadRemovesStale(t *testing.T) {
 	uri, drv := neo4jDB(t)
 	load(t, uri, changed(), Options{})
-	want := snapshot(t, drv)
+	want := snapshot(t, uri)
 	clearDB(t, drv)
 	load(t, uri, sinkstest.Sample(), Options{})
 	res := load(t, uri, changed(), Options{BatchSize: 1})
@@ -319,7 +283,7 @@ func TestNeo4jLoadRemovesStale(t *testing.T) {
 	if res.Deleted != 4 || res.LabelsRemoved != 1 {
 		t.Errorf("result = %+v, want 4 deleted and 1 label removed", res)
 	}
-	if got := snapshot(t, drv); got != want {
+	if got := snapshot(t, uri); got != want {
 		t.Errorf("incremental load differs from a clean load:\n%s\n---\n%s", got, want)
 	}
 	if res.Counts["Entity:Agent"] != 1 || res.Counts["Entity:Person"] != 0 || res.Counts["RELATES_TO"] != 1 {

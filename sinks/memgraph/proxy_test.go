@@ -81,7 +81,7 @@ func TestNeo4jLoadRetriesDroppedConnection(t *testing.T) {
 	uri, drv := neo4jDB(t)
 	p := newDropProxy(t, strings.TrimPrefix(uri, "bolt://"))
 	load(t, p.uri(), sinkstest.Sample(), Options{BatchSize: 1})
-	clean := snapshot(t, drv)
+	clean := snapshot(t, uri)
 	total := p.sent.Load()
 	for _, frac := range []int64{3, 2} {
 		t.Run(fmt.Sprintf("dropped after 1/%d of the bytes", frac), func(t *testing.T) {
@@ -93,7 +93,7 @@ func TestNeo4jLoadRetriesDroppedConnection(t *testing.T) {
 			if !p.dropped.Load() || res.Retries == 0 {
 				t.Errorf("dropped %v, retries %d: the drop did not hit the load", p.dropped.Load(), res.Retries)
 			}
-			if got := snapshot(t, drv); got != clean {
+			if got := snapshot(t, uri); got != clean {
 				t.Errorf("graph after a dropped connection differs:\n%s\n---\n%s", got, clean)
 			}
 		})

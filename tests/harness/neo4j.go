@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -66,7 +67,8 @@ func Neo4jSnapshot(ctx context.Context, uri string) ([]string, error) {
 	return lines, nil
 }
 
-// props renders a property map in key order with each value's Go type.
+// props renders a property map in key order with each value's Go type; a time also shows its
+// zone, so a datetime stored in another zone differs.
 func props(p map[string]any) string {
 	keys := make([]string, 0, len(p))
 	for k := range p {
@@ -75,7 +77,11 @@ func props(p map[string]any) string {
 	slices.Sort(keys)
 	var b strings.Builder
 	for _, k := range keys {
-		fmt.Fprintf(&b, " %s=%T:%v", k, p[k], p[k])
+		v := p[k]
+		if tm, ok := v.(time.Time); ok {
+			v = tm.Format(time.RFC3339Nano) + "@" + tm.Location().String()
+		}
+		fmt.Fprintf(&b, " %s=%T:%v", k, p[k], v)
 	}
 	return b.String()
 }
