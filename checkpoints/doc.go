@@ -3,9 +3,12 @@
 //
 // Tables:
 //
-//	meta           key/value facts about the store (schema version)
+//	meta           key/value facts about the store (schema version; Open migrates older
+//	               versions in place)
 //	episodes       staged episodes, upserted by uuid; ingested_at is the record time of the
-//	               first ingest and is never changed by a later upsert
+//	               first ingest and is never changed by a later upsert; staged_run names the
+//	               run that last staged the row and last_change what that staging changed, so
+//	               a record key repeated with other content within one run is reported
 //	quarantine     rejected input rows: file, row, field, reason, raw (truncated); unique per
 //	               (file, row, field) so a re-run does not duplicate them
 //	units          one row per finished stage unit: (stage, unit) → fingerprint of its inputs

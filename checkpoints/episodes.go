@@ -9,39 +9,68 @@ import (
 	"github.com/tkgraph/backfill/graph"
 )
 
+// Staged is what UpsertEpisodes did with a batch.
+type Staged struct {
+	Added int // episodes new to the store
+	// Replaced are the episodes of the batch that replaced, with other content (body, time,
+	// speaker, name, source or description), an episode with the same uuid (the same record key)
+	// staged earlier in the same run: an input that repeats a record key.
+	Replaced []graph.Episode
+}
+
+// Kinds of change a staging made, kept in episodes.last_change for the RETURNING clause.
+const (
+	changeNone     = 0 // new, or the same content as an earlier run staged
+	changeUpdated  = 1 // other content than an earlier run staged
+	changeInRun    = 2 // other content than an earlier row of this run
+	changeRepeated = 3 // the same content as an earlier row of this run
+)
+
 // UpsertEpisodes stages a batch of episodes in one transaction. A new episode gets ingestedAt as
-// its record time; an existing one keeps its first record time and takes the new content. It
-// returns how many episodes were new.
-func (s *Store) UpsertEpisodes(ctx context.Context, eps []graph.Episode, ingestedAt time.Time) (int, error) {
-	added := 0
+// its record time; an existing one keeps its first record time and takes the new content (a
+// record key names a record: its last row wins). ingestedAt also names the run: an episode
+// staged twice with the same ingestedAt and different content is reported in Staged.Replaced.
+func (s *Store) UpsertEpisodes(ctx context.Context, eps []graph.Episode, ingestedAt time.Time) (Staged, error) {
+	var st Staged
 	err := s.Write(ctx, func(tx *Tx) error {
 		stmt, err := tx.tx.PrepareContext(ctx, `INSERT INTO episodes
-			(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?)
+			(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, staged_run, last_change)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0)
 			ON CONFLICT(uuid) DO UPDATE SET group_id=excluded.group_id, reference_time=excluded.reference_time,
 			seq=excluded.seq, name=excluded.name, source=excluded.source,
 			source_description=excluded.source_description, content=excluded.content,
-			speaker=excluded.speaker, record_key=excluded.record_key
-			RETURNING ingested_at`)
+			speaker=excluded.speaker, record_key=excluded.record_key,
+			last_change = CASE
+				WHEN episodes.content IS excluded.content AND episodes.reference_time IS excluded.reference_time
+					AND episodes.speaker IS excluded.speaker AND episodes.name IS excluded.name
+					AND episodes.source IS excluded.source AND episodes.source_description IS excluded.source_description
+				THEN CASE WHEN episodes.staged_run = excluded.staged_run THEN 3 ELSE 0 END
+				WHEN episodes.staged_run = excluded.staged_run THEN 2
+				ELSE 1 END,
+			staged_run=excluded.staged_run
+			RETURNING ingested_at, last_change`)
 		if err != nil {
 			return fmt.Errorf("staging episodes: %w", err)
 		}
 		defer stmt.Close()
 		at := micros(ingestedAt)
 		for _, e := range eps {
-			var got int64
+			var got, change int64
 			err := stmt.QueryRowContext(ctx, e.UUID, e.GroupID, micros(e.ReferenceTime), e.Seq, e.Name,
-				e.Source, e.SourceDescription, e.Content, e.Speaker, e.RecordKey, at).Scan(&got)
+				e.Source, e.SourceDescription, e.Content, e.Speaker, e.RecordKey, at, at).Scan(&got, &change)
 			if err != nil {
 				return fmt.Errorf("staging episode %s: %w", e.UUID, err)
 			}
-			if got == at {
-				added++
+			switch {
+			case change == changeInRun:
+				st.Replaced = append(st.Replaced, e)
+			case got == at && change == changeNone:
+				st.Added++
 			}
 		}
 		return nil
 	})
-	return added, err
+	return st, err
 }
 
 // Quarantined is a rejected input row.

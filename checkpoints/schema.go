@@ -1,6 +1,7 @@
 package checkpoints
 
-const schemaVersion = "1"
+// schemaVersion is the version this build writes; migrate upgrades a store of an older one.
+const schemaVersion = "2"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -8,7 +9,8 @@ var schema = []string{
 		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, reference_time INTEGER NOT NULL,
 		seq INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL,
 		source_description TEXT NOT NULL, content TEXT NOT NULL, speaker TEXT NOT NULL,
-		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL)`,
+		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL,
+		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0)`,
 	`CREATE INDEX IF NOT EXISTS episodes_order ON episodes (group_id, reference_time, seq, uuid)`,
 	`CREATE TABLE IF NOT EXISTS quarantine (
 		file TEXT NOT NULL, row INTEGER NOT NULL, field TEXT NOT NULL, reason TEXT NOT NULL,
@@ -47,4 +49,13 @@ var schema = []string{
 		record_time INTEGER NOT NULL, valid_at INTEGER, invalid_at INTEGER, expired_at INTEGER,
 		episode_uuid TEXT NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (fact_uuid, seq))`,
 	`CREATE INDEX IF NOT EXISTS fact_versions_group ON fact_versions (group_id, fact_uuid, seq)`,
+}
+
+// migrations upgrade a store from the version of the key to the next one.
+var migrations = map[string][]string{
+	// 1 → 2: the run that last staged an episode, and what that staging changed (UpsertEpisodes).
+	"1": {
+		`ALTER TABLE episodes ADD COLUMN staged_run INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE episodes ADD COLUMN last_change INTEGER NOT NULL DEFAULT 0`,
+	},
 }

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -61,22 +62,40 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrating store: %w", err)
 	}
 	defer tx.Rollback()
-	for _, stmt := range schema {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("migrating store: %w", err)
-		}
-	}
 	var v string
+	if _, err := tx.ExecContext(ctx, schema[0]); err != nil { // meta
+		return fmt.Errorf("migrating store: %w", err)
+	}
 	err = tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
 	switch {
-	case err == sql.ErrNoRows:
+	case err == sql.ErrNoRows: // a new store: the current schema
+		v = schemaVersion
 		if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('schema_version',?)`, schemaVersion); err != nil {
 			return fmt.Errorf("migrating store: %w", err)
 		}
 	case err != nil:
 		return fmt.Errorf("migrating store: %w", err)
-	case v != schemaVersion:
-		return fmt.Errorf("migrating store: schema version %s, this build reads %s", v, schemaVersion)
+	}
+	for v != schemaVersion {
+		steps, ok := migrations[v]
+		if !ok {
+			return fmt.Errorf("migrating store: schema version %s, this build reads %s", v, schemaVersion)
+		}
+		for _, stmt := range steps {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrating store from schema version %s: %w", v, err)
+			}
+		}
+		n, _ := strconv.Atoi(v)
+		v = strconv.Itoa(n + 1)
+		if _, err := tx.ExecContext(ctx, `UPDATE meta SET value=? WHERE key='schema_version'`, v); err != nil {
+			return fmt.Errorf("migrating store: %w", err)
+		}
+	}
+	for _, stmt := range schema {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("migrating store: %w", err)
+		}
 	}
 	return tx.Commit()
 }

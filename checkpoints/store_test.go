@@ -29,13 +29,13 @@ func TestUpsertKeepsFirstRecordTime(t *testing.T) {
 	s := open(t)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	ref := time.Date(2025, 5, 1, 12, 0, 0, 0, time.UTC)
-	if n, err := s.UpsertEpisodes(ctx, []graph.Episode{ep("b", "g", ref, 2), ep("a", "g", ref, 1)}, t0); err != nil || n != 2 {
-		t.Fatalf("first upsert: %d, %v", n, err)
+	if st, err := s.UpsertEpisodes(ctx, []graph.Episode{ep("b", "g", ref, 2), ep("a", "g", ref, 1)}, t0); err != nil || st.Added != 2 {
+		t.Fatalf("first upsert: %+v, %v", st, err)
 	}
 	changed := ep("a", "g", ref, 1)
 	changed.Content = "edited"
-	if n, err := s.UpsertEpisodes(ctx, []graph.Episode{changed}, t0.Add(time.Hour)); err != nil || n != 0 {
-		t.Fatalf("second upsert: %d, %v", n, err)
+	if st, err := s.UpsertEpisodes(ctx, []graph.Episode{changed}, t0.Add(time.Hour)); err != nil || st.Added != 0 || len(st.Replaced) != 0 {
+		t.Fatalf("second upsert: %+v, %v", st, err)
 	}
 	eps, err := s.GroupEpisodes(ctx, "g")
 	if err != nil {

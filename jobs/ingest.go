@@ -39,15 +39,20 @@ type ingester struct {
 	batch      []graph.Episode
 	bad        []checkpoints.Quarantined
 	rows, nBad int
+	replaced   int // rows that replaced an earlier row of this run with the same record key
 	log        *slog.Logger
 }
 
-// ingest reads every source of the job into the store.
-func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger, stop <-chan struct{}) (stages.Stats, error) {
+// maxReplacedLogged bounds the warnings about repeated record keys; the report counts them all.
+const maxReplacedLogged = 10
+
+// ingest reads every source of the job into the store. It also returns how many rows replaced
+// an earlier row of this run with the same record key and other content.
+func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger, stop <-chan struct{}) (stages.Stats, int, error) {
 	start := time.Now()
 	qf, err := os.OpenFile(store.Path()+".quarantine.jsonl", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
-		return stages.Stats{}, fmt.Errorf("opening quarantine file: %w", err)
+		return stages.Stats{}, 0, fmt.Errorf("opening quarantine file: %w", err)
 	}
 	defer qf.Close()
 	in := &ingester{store: store, shard: shard, now: clock.Now(), quarantine: qf, log: log}
@@ -71,18 +76,22 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 			return nil
 		})
 		if err != nil {
-			return stages.Stats{}, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
+			return stages.Stats{}, in.replaced, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
 		}
 	}
 	if err := in.flush(ctx); err != nil {
-		return stages.Stats{}, err
+		return stages.Stats{}, in.replaced, err
+	}
+	if in.replaced > maxReplacedLogged {
+		log.Warn("more rows repeated a record key of this run; the later row replaced the earlier each time",
+			"rows", in.replaced, "logged", maxReplacedLogged)
 	}
 	st := stages.Stats{Units: in.rows, Seconds: time.Since(start).Seconds()}
 	if in.rows > 0 && float64(in.nBad)/float64(in.rows) > *j.Limits.MaxErrorRatio {
-		return st, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s)",
+		return st, in.replaced, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s)",
 			in.nBad, in.rows, *j.Limits.MaxErrorRatio, qf.Name())
 	}
-	return st, nil
+	return st, in.replaced, nil
 }
 
 func (in *ingester) add(ctx context.Context, r loaders.Result) error {
@@ -107,8 +116,15 @@ func (in *ingester) add(ctx context.Context, r loaders.Result) error {
 
 func (in *ingester) flush(ctx context.Context) error {
 	if len(in.batch) > 0 {
-		if _, err := in.store.UpsertEpisodes(ctx, in.batch, in.now); err != nil {
+		st, err := in.store.UpsertEpisodes(ctx, in.batch, in.now)
+		if err != nil {
 			return err
+		}
+		for _, e := range st.Replaced {
+			if in.replaced++; in.replaced <= maxReplacedLogged {
+				in.log.Warn("a row repeated the record key of an earlier row of this run with other content; the later row replaced it",
+					"group", e.GroupID, "record_key", e.RecordKey, "episode", e.UUID)
+			}
 		}
 		in.batch = in.batch[:0]
 	}

@@ -87,7 +87,7 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 		return nil, err
 	}
 	defer tmp.Close()
-	if _, err := ingest(ctx, j, tmp, opts.FS, opts.Shard, graph.SystemClock{}, stages.NoProgress{}, opts.Log, nil); err != nil {
+	if _, _, err := ingest(ctx, j, tmp, opts.FS, opts.Shard, graph.SystemClock{}, stages.NoProgress{}, opts.Log, nil); err != nil {
 		return nil, err
 	}
 	p := &Plan{Job: j.Name, Model: j.LLM.Model, EmbeddingModel: j.Embedder.Model, Assumptions: DefaultRatios()}

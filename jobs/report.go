@@ -13,15 +13,18 @@ import (
 
 // Report is the run report (DESIGN §8), written as JSON by --report and as a table on stdout.
 type Report struct {
-	Job              string                  `json:"job"`
-	Shard            string                  `json:"shard,omitempty"`
-	Episodes         int                     `json:"episodes"`
-	Entities         int                     `json:"entities"`
-	Facts            int                     `json:"facts"`
-	FactsInvalidated int                     `json:"facts_invalidated"`
-	Mentions         int                     `json:"mentions"`
-	Communities      int                     `json:"communities"`
-	Quarantined      int                     `json:"quarantined"`
+	Job              string `json:"job"`
+	Shard            string `json:"shard,omitempty"`
+	Episodes         int    `json:"episodes"`
+	Entities         int    `json:"entities"`
+	Facts            int    `json:"facts"`
+	FactsInvalidated int    `json:"facts_invalidated"`
+	Mentions         int    `json:"mentions"`
+	Communities      int    `json:"communities"`
+	Quarantined      int    `json:"quarantined"`
+	// EpisodesReplaced counts input rows that replaced, with other content, an earlier row of
+	// the same run with the same record key (the later row wins; see the ingest warnings).
+	EpisodesReplaced int                     `json:"episodes_replaced"`
 	BudgetStopped    bool                    `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
 	Stages           map[string]stages.Stats `json:"stages"`
 	LLM              LLMReport               `json:"llm"`
@@ -61,6 +64,9 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(tw, "facts_invalidated\t%d\n", r.FactsInvalidated)
 	fmt.Fprintf(tw, "communities\t%d\n", r.Communities)
 	fmt.Fprintf(tw, "quarantined\t%d\n", r.Quarantined)
+	if r.EpisodesReplaced > 0 {
+		fmt.Fprintf(tw, "episodes_replaced\t%d\n", r.EpisodesReplaced)
+	}
 	fmt.Fprintf(tw, "\nstage\tunits\tskipped\tseconds\tllm calls\tcache hits\ttokens in\ttokens out\n")
 	names := append([]string(nil), StageOrder...)
 	for s := range r.Stages {

@@ -80,7 +80,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		run  func() (stages.Stats, error)
 	}{
 		{"ingest", func() (stages.Stats, error) {
-			return ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop)
+			st, replaced, err := ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop)
+			rep.EpisodesReplaced = replaced
+			return st, err
 		}},
 		{extract.Stage, func() (stages.Stats, error) {
 			return extract.Run(ctx, env, extract.Options{Context: j.Stages.Extract.Context, Mode: j.Stages.Extract.Mode,

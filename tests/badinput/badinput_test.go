@@ -22,6 +22,8 @@ type badCase struct {
 	valid   []string
 	bad     []qrow
 	content map[string]string // episode name → exact content expected in the store
+	warns   []string          // substrings of the run's log, each on some warning line
+	noWarn  string            // a substring no warning line may hold
 }
 
 const tolerant = "limits:\n  max_error_ratio: 1\n"
@@ -59,8 +61,10 @@ func corpusCases() []badCase {
 				whole(no, 18, "exceeded max depth")}},
 		// A record key names a record: a later row with the same key replaces the earlier one,
 		// and identical rows without a key are one episode (the same content key).
+		// The replacement is logged (the identical rows 3 and 4 are not).
 		{name: "duplicate keys", file: "duplicates.jsonl", code: 0, valid: names("duplicates.jsonl", 2, 4, 5, 6),
-			content: map[string]string{"duplicates.jsonl:2": "Order 17 was shipped."}},
+			content: map[string]string{"duplicates.jsonl:2": "Order 17 was shipped."},
+			warns:   []string{`the later row replaced it" group=dups record_key=r1`}, noWarn: "record_key=\"\""},
 		{name: "group ids mapped", file: "groups.jsonl", code: 3, valid: names("groups.jsonl", 1, 2, 3, 4, 5, 7),
 			bad: []qrow{{"groups.jsonl", 6, "group_id", "missing"}, {"groups.jsonl", 8, "group_id", "an object or array is not text"}}},
 		{name: "group ids rejected", file: "groups.jsonl", source: "\n    group_policy: reject\n    default_group: fallback", code: 3,
@@ -140,6 +144,7 @@ func (c badCase) run(t *testing.T, bin, dir, path string) {
 		}
 		return
 	}
+	checkWarnings(t, res.Stderr, c.warns, c.noWarn)
 	checkQuarantine(t, readQuarantine(t, checkpoint), c.bad)
 	eps := episodesByName(t, checkpoint)
 	got := make([]string, 0, len(eps))
@@ -218,5 +223,28 @@ func writeFile(t *testing.T, path string, b []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkWarnings requires each of want on some WARN line of the log and none to hold not.
+func checkWarnings(t *testing.T, log string, want []string, not string) {
+	t.Helper()
+	var warns []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, "level=WARN") {
+			warns = append(warns, l)
+		}
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(warns, func(l string) bool { return strings.Contains(l, w) }) {
+			t.Errorf("no warning holds %q; warnings:\n%s", w, strings.Join(warns, "\n"))
+		}
+	}
+	if not != "" {
+		for _, l := range warns {
+			if strings.Contains(l, not) {
+				t.Errorf("unexpected warning: %s", l)
+			}
+		}
 	}
 }
