@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
@@ -72,24 +73,24 @@ func (g *groupGraph) degrees() []int32 {
 
 // counts reports whether a fact is an edge under the onlyValid option: either every fact, or only
 // facts that are still open (neither invalid_at nor expired_at set).
-func counts(f graph.Fact, onlyValid bool) bool {
-	return !onlyValid || (f.InvalidAt == nil && f.ExpiredAt == nil)
+func counts(f checkpoints.FactEdge, onlyValid bool) bool {
+	return !onlyValid || f.Open
 }
 
 // loadGraph reads a group's entities and facts from the store, keeping only what partitioning
 // needs: uuids, creation times and one compact edge per fact.
 func loadGraph(ctx context.Context, store *checkpoints.Store, group string, onlyValid bool) (*groupGraph, error) {
 	var ents []entityRef
-	if err := store.EachEntity(ctx, group, func(e graph.Entity) error {
-		ents = append(ents, entityRef{uuid: e.UUID, created: e.CreatedAt.UnixMicro()})
+	if err := store.EachEntityStamp(ctx, group, func(uuid string, created time.Time) error {
+		ents = append(ents, entityRef{uuid: uuid, created: created.UnixMicro()})
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("loading entities of %s: %w", group, err)
 	}
 	g := newGroupGraph(ents)
-	if err := store.EachFact(ctx, group, func(f graph.Fact) error {
+	if err := store.EachFactEdge(ctx, group, func(f checkpoints.FactEdge) error {
 		if counts(f, onlyValid) {
-			g.addFact(f.SourceUUID, f.TargetUUID)
+			g.addFact(f.Source, f.Target)
 		}
 		return nil
 	}); err != nil {

@@ -6,10 +6,9 @@ import (
 	"reflect"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
-	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/checkpoints"
 )
 
 // uuidPartition builds a group graph from entities and facts given by uuid and returns its
@@ -91,17 +90,15 @@ func TestGroupGraph(t *testing.T) {
 }
 
 func TestCounts(t *testing.T) {
-	at := graph.UTC(time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC))
 	for _, tt := range []struct {
 		name      string
-		fact      graph.Fact
+		fact      checkpoints.FactEdge
 		onlyValid bool
 		want      bool
 	}{
-		{"open fact", graph.Fact{}, true, true},
-		{"invalidated fact", graph.Fact{InvalidAt: at}, true, false},
-		{"expired fact", graph.Fact{ExpiredAt: at}, true, false},
-		{"invalidated fact, all facts counted", graph.Fact{InvalidAt: at, ExpiredAt: at}, false, true},
+		{"open fact", checkpoints.FactEdge{Open: true}, true, true},
+		{"closed fact", checkpoints.FactEdge{}, true, false},
+		{"closed fact, all facts counted", checkpoints.FactEdge{}, false, true},
 	} {
 		if got := counts(tt.fact, tt.onlyValid); got != tt.want {
 			t.Errorf("%s: counts = %v, want %v", tt.name, got, tt.want)
