@@ -30,16 +30,8 @@ func neo4jQuery(t *testing.T, drv neo4j.DriverWithContext, cypher string) []map[
 	return out
 }
 
-// graphSnapshot renders every node and relationship with labels, endpoints and properties
-// (harness.Neo4jSnapshot).
-func graphSnapshot(t *testing.T, uri string) string {
-	t.Helper()
-	lines, err := harness.Neo4jSnapshot(t.Context(), uri)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(lines, "\n")
-}
+// graphSnapshot renders every node and relationship with labels, endpoints and properties.
+func graphSnapshot(t *testing.T, uri string) string { return strings.Join(harness.Graph(t, uri), "\n") }
 
 func TestRunLoadsNeo4jIncrementally(t *testing.T) {
 	uri := testenv.Neo4jExclusive(t)

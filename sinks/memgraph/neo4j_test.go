@@ -74,14 +74,7 @@ func loadErr(ctx context.Context, t *testing.T, uri string, src sinks.Source, o 
 // snapshot renders the whole database as sorted text (harness.Neo4jSnapshot): every node with
 // its labels and properties, every relationship with its type, endpoints and properties, values
 // with their Go types.
-func snapshot(t *testing.T, uri string) string {
-	t.Helper()
-	lines, err := harness.Neo4jSnapshot(t.Context(), uri)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(lines, "\n")
-}
+func snapshot(t *testing.T, uri string) string { return strings.Join(harness.Graph(t, uri), "\n") }
 
 func TestNeo4jLoadReadBack(t *testing.T) {
 	uri, drv := neo4jDB(t)

@@ -205,14 +205,7 @@ func (f *fixture) clearGraph(t *testing.T) {
 }
 
 // graph renders the fixture's Neo4j database as sorted lines.
-func (f *fixture) graph(t *testing.T) []string {
-	t.Helper()
-	g, err := harness.Neo4jSnapshot(t.Context(), f.neo4j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
+func (f *fixture) graph(t *testing.T) []string { return harness.Graph(t, f.neo4j) }
 
 // rows counts the nodes and relationships in the fixture's Neo4j.
 func (f *fixture) rows(ctx context.Context) (int, error) {

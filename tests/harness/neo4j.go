@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -65,6 +66,16 @@ func Neo4jSnapshot(ctx context.Context, uri string) ([]string, error) {
 	}
 	slices.Sort(lines)
 	return lines, nil
+}
+
+// Graph is Neo4jSnapshot for a test: it fails t when the database cannot be read.
+func Graph(t testing.TB, uri string) []string {
+	t.Helper()
+	lines, err := Neo4jSnapshot(t.Context(), uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
 }
 
 // props renders a property map in key order with each value's Go type; a time also shows its

@@ -64,13 +64,13 @@ func TestShardsAtOnceEqualOneRun(t *testing.T) {
 	if err != nil || one.Code != 0 {
 		t.Fatalf("unsharded run: exit %d, %v\n%s", one.Code, err, one.Stderr)
 	}
-	want := snapshot(t, uri)
+	want := harness.Graph(t, uri)
 
 	// Four shards at once, every stage: each process ingests the whole input, keeps its own
 	// groups and loads them.
 	clear(t, uri)
 	runs := runShards(t, bin, job, dir)
-	if d := harness.DiffLines(want, snapshot(t, uri)); d != "" {
+	if d := harness.DiffLines(want, harness.Graph(t, uri)); d != "" {
 		t.Fatalf("the graph of %d shards run at once differs from one run's: %s", shardCount, d)
 	}
 	t.Logf("all stages: %d shards, %d lines of graph; %s", shardCount, len(want), overlaps(runs))
@@ -78,7 +78,7 @@ func TestShardsAtOnceEqualOneRun(t *testing.T) {
 	// Again with only the loads left (sink.reload), so the four loads surely overlap in time.
 	clear(t, uri)
 	runs = runShards(t, bin, job, dir, "--set", "sink.reload=true")
-	if d := harness.DiffLines(want, snapshot(t, uri)); d != "" {
+	if d := harness.DiffLines(want, harness.Graph(t, uri)); d != "" {
 		t.Fatalf("the graph of %d shard loads run at once differs from one run's: %s", shardCount, d)
 	}
 	o := overlaps(runs)
@@ -197,13 +197,4 @@ func clear(t *testing.T, uri string) {
 	if err := harness.ClearNeo4j(t.Context(), uri); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func snapshot(t *testing.T, uri string) []string {
-	t.Helper()
-	g, err := harness.Neo4jSnapshot(t.Context(), uri)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
 }

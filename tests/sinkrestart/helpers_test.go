@@ -119,14 +119,7 @@ func readReport(t *testing.T, job string, n int) report {
 }
 
 // snapshot renders the graph in the test's Neo4j.
-func (f *fixture) snapshot(t *testing.T) []string {
-	t.Helper()
-	lines, err := harness.Neo4jSnapshot(t.Context(), f.neo.URI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lines
-}
+func (f *fixture) snapshot(t *testing.T) []string { return harness.Graph(t, f.neo.URI) }
 
 // clear empties the test's Neo4j (indexes stay).
 func (f *fixture) clear(t *testing.T) {
