@@ -9,38 +9,36 @@ import (
 	"testing"
 	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// neo4jQuery runs a read query and returns its records as maps.
-func neo4jQuery(t *testing.T, drv neo4j.DriverWithContext, cypher string) []map[string]any {
+// neo4jQuery runs a query on the test server and returns its records as maps.
+func neo4jQuery(t *testing.T, uri, cypher string) []map[string]any {
 	t.Helper()
-	res, err := neo4j.ExecuteQuery(t.Context(), drv, cypher, nil, neo4j.EagerResultTransformer)
+	recs, err := harness.Neo4jQuery(t.Context(), uri, cypher)
 	if err != nil {
-		t.Fatalf("%s: %v", cypher, err)
+		t.Fatal(err)
 	}
-	out := make([]map[string]any, len(res.Records))
-	for i, r := range res.Records {
-		out[i] = r.AsMap()
+	return recs
+}
+
+// emptyNeo4j takes the test Neo4j for t and deletes everything in it.
+func emptyNeo4j(t *testing.T) string {
+	t.Helper()
+	uri := testenv.Neo4jExclusive(t)
+	if uri != "" {
+		neo4jQuery(t, uri, "MATCH (n) DETACH DELETE n")
 	}
-	return out
+	return uri
 }
 
 // graphSnapshot renders every node and relationship with labels, endpoints and properties.
 func graphSnapshot(t *testing.T, uri string) string { return strings.Join(harness.Graph(t, uri), "\n") }
 
 func TestRunLoadsNeo4jIncrementally(t *testing.T) {
-	uri := testenv.Neo4jExclusive(t)
-	drv, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drv.Close(context.Background())
-	neo4jQuery(t, drv, "MATCH (n) DETACH DELETE n")
+	uri := emptyNeo4j(t)
 
 	j := demoJob(t, "sink.kind=neo4j", "sink.uri="+uri, "sink.batch_size=7")
 	rep := run(t, j)
@@ -50,10 +48,10 @@ func TestRunLoadsNeo4jIncrementally(t *testing.T) {
 	groups := rep.Stages[LoadStage].Units
 	counts := func() map[string]int64 {
 		out := map[string]int64{}
-		for _, r := range neo4jQuery(t, drv, "MATCH (n) UNWIND labels(n) AS l RETURN l, count(*) AS n") {
+		for _, r := range neo4jQuery(t, uri, "MATCH (n) UNWIND labels(n) AS l RETURN l, count(*) AS n") {
 			out[r["l"].(string)] = r["n"].(int64)
 		}
-		for _, r := range neo4jQuery(t, drv, "MATCH ()-[r]->() RETURN type(r) AS l, count(*) AS n") {
+		for _, r := range neo4jQuery(t, uri, "MATCH ()-[r]->() RETURN type(r) AS l, count(*) AS n") {
 			out[r["l"].(string)] = r["n"].(int64)
 		}
 		return out
@@ -65,7 +63,7 @@ func TestRunLoadsNeo4jIncrementally(t *testing.T) {
 			c, rep.Episodes, rep.Entities, rep.Facts, rep.Mentions, rep.Communities)
 	}
 	// Types as Graphiti reads them: zoned UTC datetimes, float lists, uuid lists.
-	for _, r := range neo4jQuery(t, drv, "MATCH ()-[r:RELATES_TO]->() WHERE r.valid_at IS NOT NULL RETURN r.valid_at AS v, r.created_at AS c, r.fact_embedding AS e, r.episodes AS eps LIMIT 3") {
+	for _, r := range neo4jQuery(t, uri, "MATCH ()-[r:RELATES_TO]->() WHERE r.valid_at IS NOT NULL RETURN r.valid_at AS v, r.created_at AS c, r.fact_embedding AS e, r.episodes AS eps LIMIT 3") {
 		for _, k := range []string{"v", "c"} {
 			if tm, ok := r[k].(time.Time); !ok || tm.Location().String() != "UTC" {
 				t.Errorf("%s = %#v, want a datetime in UTC", k, r[k])
@@ -108,7 +106,7 @@ func TestRunLoadsNeo4jIncrementally(t *testing.T) {
 		t.Errorf("the new message changed nothing in the graph")
 	}
 	// The incremental graph equals a full reload of the same store into an empty database.
-	neo4jQuery(t, drv, "MATCH (n) DETACH DELETE n")
+	neo4jQuery(t, uri, "MATCH (n) DETACH DELETE n")
 	j.Sink.Reload = true
 	full := run(t, j)
 	if st := full.Stages[LoadStage]; st.Units != groups {
@@ -191,18 +189,12 @@ func (c *cancelOnLoad) Done() {}
 // TestRunLoadKilledAndResumed kills a run in the middle of its load (the context is cancelled
 // after the first batch of 5 rows), runs the job again, and requires the graph of a full load.
 func TestRunLoadKilledAndResumed(t *testing.T) {
-	uri := testenv.Neo4jExclusive(t)
-	drv, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drv.Close(context.Background())
-	neo4jQuery(t, drv, "MATCH (n) DETACH DELETE n")
+	uri := emptyNeo4j(t)
 	j := demoJob(t, "sink.kind=neo4j", "sink.uri="+uri, "sink.batch_size=5")
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	clock := graph.FixedClock(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
-	_, err = Run(ctx, j, RunOptions{Clock: clock, Progress: &cancelOnLoad{cancel: cancel}})
+	_, err := Run(ctx, j, RunOptions{Clock: clock, Progress: &cancelOnLoad{cancel: cancel}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("killed run: err = %v, want context.Canceled", err)
 	}
@@ -215,7 +207,7 @@ func TestRunLoadKilledAndResumed(t *testing.T) {
 	if resumed == partial {
 		t.Errorf("the killed run had written everything already")
 	}
-	neo4jQuery(t, drv, "MATCH (n) DETACH DELETE n")
+	neo4jQuery(t, uri, "MATCH (n) DETACH DELETE n")
 	j.Sink.Reload = true
 	run(t, j)
 	if full := graphSnapshot(t, uri); full != resumed {
