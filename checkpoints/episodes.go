@@ -26,6 +26,24 @@ const (
 	changeRepeated = 3 // the same content as an earlier row of this run
 )
 
+// upsertEpisode stages one episode and returns its record time and the kind of change.
+var upsertEpisode = fmt.Sprintf(`INSERT INTO episodes
+	(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, staged_run, last_change)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,%[1]d)
+	ON CONFLICT(uuid) DO UPDATE SET group_id=excluded.group_id, reference_time=excluded.reference_time,
+	seq=excluded.seq, name=excluded.name, source=excluded.source,
+	source_description=excluded.source_description, content=excluded.content,
+	speaker=excluded.speaker, record_key=excluded.record_key,
+	last_change = CASE
+		WHEN episodes.content IS excluded.content AND episodes.reference_time IS excluded.reference_time
+			AND episodes.speaker IS excluded.speaker AND episodes.name IS excluded.name
+			AND episodes.source IS excluded.source AND episodes.source_description IS excluded.source_description
+		THEN CASE WHEN episodes.staged_run = excluded.staged_run THEN %[4]d ELSE %[1]d END
+		WHEN episodes.staged_run = excluded.staged_run THEN %[3]d
+		ELSE %[2]d END,
+	staged_run=excluded.staged_run
+	RETURNING ingested_at, last_change`, changeNone, changeUpdated, changeInRun, changeRepeated)
+
 // UpsertEpisodes stages a batch of episodes in one transaction. A new episode gets ingestedAt as
 // its record time; an existing one keeps its first record time and takes the new content (a
 // record key names a record: its last row wins). ingestedAt also names the run: an episode
@@ -33,22 +51,7 @@ const (
 func (s *Store) UpsertEpisodes(ctx context.Context, eps []graph.Episode, ingestedAt time.Time) (Staged, error) {
 	var st Staged
 	err := s.Write(ctx, func(tx *Tx) error {
-		stmt, err := tx.tx.PrepareContext(ctx, `INSERT INTO episodes
-			(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, staged_run, last_change)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0)
-			ON CONFLICT(uuid) DO UPDATE SET group_id=excluded.group_id, reference_time=excluded.reference_time,
-			seq=excluded.seq, name=excluded.name, source=excluded.source,
-			source_description=excluded.source_description, content=excluded.content,
-			speaker=excluded.speaker, record_key=excluded.record_key,
-			last_change = CASE
-				WHEN episodes.content IS excluded.content AND episodes.reference_time IS excluded.reference_time
-					AND episodes.speaker IS excluded.speaker AND episodes.name IS excluded.name
-					AND episodes.source IS excluded.source AND episodes.source_description IS excluded.source_description
-				THEN CASE WHEN episodes.staged_run = excluded.staged_run THEN 3 ELSE 0 END
-				WHEN episodes.staged_run = excluded.staged_run THEN 2
-				ELSE 1 END,
-			staged_run=excluded.staged_run
-			RETURNING ingested_at, last_change`)
+		stmt, err := tx.tx.PrepareContext(ctx, upsertEpisode)
 		if err != nil {
 			return fmt.Errorf("staging episodes: %w", err)
 		}
