@@ -73,8 +73,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	if opts.Shard.Count > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard.Index, opts.Shard.Count)
 	}
-	env := stages.Env{Store: store, LLM: cl.llm, Prompts: cl.llm.Prompts(), Embedder: cl.embedder, Model: j.LLM.Model,
-		Clock: opts.Clock, RecordTime: j.RecordTime, Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop}
+	env := stages.Env{Store: store, LLM: cl.llm, Embedder: cl.embedder, Clock: opts.Clock, RecordTime: j.RecordTime, Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop}
 	steps := []struct {
 		name string
 		run  func() (stages.Stats, error)

@@ -3,6 +3,8 @@ package llm
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -178,14 +180,43 @@ func TestCacheKey(t *testing.T) {
 	}
 }
 
+// TestTaskVersion: the version separates tasks and changes with every request parameter that can
+// change an answer (model, temperature, prompt templates, schema), and with nothing else.
 func TestTaskVersion(t *testing.T) {
-	a := NewClient(Options{Model: "a"}, nil, nil, nil)
-	b := NewClient(Options{Model: "b"}, nil, nil, nil)
-	if a.TaskVersion(TaskExtract) == b.TaskVersion(TaskExtract) || a.TaskVersion(TaskExtract) == a.TaskVersion(TaskJudgeFact) {
-		t.Fatal("task versions do not separate model or task")
+	base := NewClient(Options{Model: "a"}, nil, nil, nil)
+	v := base.TaskVersion(TaskExtract)
+	if v != NewClient(Options{Model: "a", MaxAttempts: 9}, nil, nil, nil).TaskVersion(TaskExtract) {
+		t.Fatal("task version not stable, or changed by a transport setting")
 	}
-	if a.TaskVersion(TaskExtract) != NewClient(Options{Model: "a"}, nil, nil, nil).TaskVersion(TaskExtract) {
-		t.Fatal("task version not stable")
+	if v == base.TaskVersion(TaskJudgeFact) {
+		t.Fatal("task version does not separate tasks")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, TaskExtract+".system.tmpl"), []byte("Extract."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prompts, err := LoadPrompts(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := NewClient(Options{Model: "a"}, nil, nil, nil)
+	changed := *schema.tasks[TaskExtract]
+	changed.Raw = append(append([]byte(nil), changed.Raw...), ' ')
+	schema.tasks[TaskExtract] = &changed
+	for name, c := range map[string]*Client{
+		"model":       NewClient(Options{Model: "b"}, nil, nil, nil),
+		"temperature": NewClient(Options{Model: "a", Temperature: 0.5}, nil, nil, nil),
+		"prompt":      NewClient(Options{Model: "a"}, nil, prompts, nil),
+		"schema":      schema,
+	} {
+		if c.TaskVersion(TaskExtract) == v {
+			t.Errorf("a %s change keeps the task version", name)
+		}
+		if name == "prompt" || name == "schema" {
+			if c.TaskVersion(TaskJudgeFact) != base.TaskVersion(TaskJudgeFact) {
+				t.Errorf("a %s change of %s changed the version of %s", name, TaskExtract, TaskJudgeFact)
+			}
+		}
 	}
 }
 

@@ -10,6 +10,9 @@
 //     as json.Marshal gives it, and "\n```".
 //   - Prompts.Hash(task) changes whenever either template of the task (or the message format)
 //     changes; a prompts directory overrides embedded templates file by file.
+//   - Client.TaskVersion(task) hashes everything besides the input that can change a task's
+//     answer: model, temperature, prompt hash, schema. It is the one recipe stages put into unit
+//     fingerprints; a new request parameter goes into it, not into the stages.
 //   - Client.Call answers from the Cache when the key (model, rendered messages, schema name and
 //     text, temperature) is known; it never caches an answer that failed validation. Answers
 //     failing the schema are retried with the error fed back, a bounded number of times.

@@ -18,14 +18,13 @@ const (
 	RecordReference = "reference"
 )
 
-// LLM answers one task; *llm.Client satisfies it.
+// LLM answers one task; *llm.Client satisfies it. TaskVersion hashes everything besides the
+// input that can change a task's answer (model, temperature, prompt templates, answer schema and
+// every other request parameter): stages build their unit fingerprints from it (TaskVersions),
+// so a change to any of them re-runs exactly the units that ask that task.
 type LLM interface {
 	Call(ctx context.Context, stage, task string, input, out any) error
-}
-
-// Prompts gives the version hash of a task's templates; *llm.Prompts satisfies it.
-type Prompts interface {
-	Hash(task string) string
+	TaskVersion(task string) string
 }
 
 // Embedder turns texts into vectors; the embed package satisfies it.
@@ -58,9 +57,7 @@ func (NoProgress) Done() {}
 type Env struct {
 	Store       *checkpoints.Store
 	LLM         LLM
-	Prompts     Prompts
 	Embedder    Embedder
-	Model       string // chat model name, part of every LLM unit's fingerprint
 	Clock       graph.Clock
 	RecordTime  string // RecordIngest or RecordReference
 	Concurrency int    // units in flight at once
@@ -100,6 +97,16 @@ type Stats struct {
 	Units   int     `json:"units"`
 	Skipped int     `json:"skipped"`
 	Seconds float64 `json:"seconds"`
+}
+
+// TaskVersions returns the version of each task (LLM.TaskVersion), in order: the one recipe by
+// which every LLM stage puts "how the model is asked" into its unit fingerprints.
+func (e Env) TaskVersions(tasks ...string) []string {
+	out := make([]string, len(tasks))
+	for i, t := range tasks {
+		out[i] = t + "=" + e.LLM.TaskVersion(t)
+	}
+	return out
 }
 
 // Fingerprint hashes the parts that determine a unit's output.

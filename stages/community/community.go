@@ -52,8 +52,8 @@ func (o *StageOptions) defaults() {
 // the options. Other groups are skipped without reading their graph.
 func Run(ctx context.Context, env stages.Env, opts StageOptions) (stages.Stats, error) {
 	opts.defaults()
-	parts := []string{algorithm, env.Prompts.Hash(llm.TaskMergeSummaries), env.Prompts.Hash(llm.TaskNameCommunity),
-		env.Model, env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions()), fmt.Sprintf("%+v", opts)}
+	parts := append(env.TaskVersions(llm.TaskMergeSummaries, llm.TaskNameCommunity),
+		algorithm, env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions()), fmt.Sprintf("%+v", opts))
 	return stages.RunGroups(ctx, env, Stage, embed.Stage, parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})

@@ -168,6 +168,8 @@ func (failingLLM) Call(context.Context, string, string, any, any) error {
 	return errors.New("llm down")
 }
 
+func (failingLLM) TaskVersion(task string) string { return "v1-" + task }
+
 func TestRunLLMErrorWritesNothing(t *testing.T) {
 	env, _ := testEnv(t)
 	triangle().write(t, env, "v1")

@@ -52,9 +52,8 @@ func (f *fakeLLM) take() []string {
 	return out
 }
 
-type fakePrompts struct{}
-
-func (fakePrompts) Hash(task string) string { return "v1-" + task }
+// TaskVersion is the version of a task: fixed, so fingerprints depend on inputs only.
+func (f *fakeLLM) TaskVersion(task string) string { return "v1-" + task }
 
 // fakeEmbedder embeds a text as [its length, 1].
 type fakeEmbedder struct{}
@@ -79,8 +78,7 @@ func testEnv(t *testing.T) (stages.Env, *fakeLLM) {
 	}
 	t.Cleanup(func() { store.Close() })
 	f := &fakeLLM{}
-	return stages.Env{Store: store, LLM: f, Prompts: fakePrompts{}, Embedder: fakeEmbedder{}, Model: "fake-chat",
-		Clock: graph.FixedClock(time.Unix(0, 0)), Concurrency: 3}, f
+	return stages.Env{Store: store, LLM: f, Embedder: fakeEmbedder{}, Clock: graph.FixedClock(time.Unix(0, 0)), Concurrency: 3}, f
 }
 
 // fixture is a group's graph by entity name: an entity's uuid is graph.EntityID(group, name).

@@ -86,9 +86,8 @@ func (f *fakeLLM) take() []string {
 	return t
 }
 
-type fakePrompts struct{}
-
-func (fakePrompts) Hash(task string) string { return "v1-" + task }
+// TaskVersion is the version of a task: fixed, so fingerprints depend on inputs only.
+func (f *fakeLLM) TaskVersion(task string) string { return "v1-" + task }
 
 func testEnv(t *testing.T, f *fakeLLM, contents ...string) stages.Env {
 	t.Helper()
@@ -106,7 +105,7 @@ func testEnv(t *testing.T, f *fakeLLM, contents ...string) stages.Env {
 	if _, err := store.UpsertEpisodes(ctx, eps, time.Unix(0, 0)); err != nil {
 		t.Fatal(err)
 	}
-	return stages.Env{Store: store, LLM: f, Prompts: fakePrompts{}, Model: "fake", Concurrency: 2}
+	return stages.Env{Store: store, LLM: f, Concurrency: 2}
 }
 
 // outputs reads the stored outputs in episode order.

@@ -79,9 +79,8 @@ func (f *fakeLLM) take() (int, []string) {
 	return c, p
 }
 
-type fakePrompts struct{}
-
-func (fakePrompts) Hash(task string) string { return "v1-" + task }
+// TaskVersion is the version of a task: fixed, so fingerprints depend on inputs only.
+func (f *fakeLLM) TaskVersion(task string) string { return "v1-" + task }
 
 // testEnv returns an env with a temp store, the fake LLM and the offline hashing embedder.
 func testEnv(t *testing.T, f *fakeLLM) stages.Env {
@@ -91,8 +90,7 @@ func testEnv(t *testing.T, f *fakeLLM) stages.Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return stages.Env{Store: store, LLM: f, Prompts: fakePrompts{}, Embedder: embed.Hashing{Dims: 256}, Model: "fake",
-		Clock: graph.FixedClock(time.Unix(0, 0)), RecordTime: stages.RecordReference, Concurrency: 2}
+	return stages.Env{Store: store, LLM: f, Embedder: embed.Hashing{Dims: 256}, Clock: graph.FixedClock(time.Unix(0, 0)), RecordTime: stages.RecordReference, Concurrency: 2}
 }
 
 var t0 = time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)

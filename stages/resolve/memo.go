@@ -28,13 +28,9 @@ func newMemo(version string) *Memo {
 	return &Memo{Version: version, Entities: map[string]bool{}, Facts: map[string]bool{}}
 }
 
-// memoVersion is the version of the answers an env would give: model and prompt versions.
+// memoVersion is the version of the answers an env would give (stages.Env.TaskVersions).
 func memoVersion(env stages.Env) string {
-	var ph, fh string
-	if env.Prompts != nil {
-		ph, fh = env.Prompts.Hash(llm.TaskResolveEntities), env.Prompts.Hash(llm.TaskDedupeFacts)
-	}
-	return stages.Fingerprint(env.Model, ph, fh)
+	return stages.Fingerprint(env.TaskVersions(llm.TaskResolveEntities, llm.TaskDedupeFacts)...)
 }
 
 // memoKey is the key of an unordered pair of names or ids.

@@ -39,7 +39,7 @@ func (o *Options) defaults() {
 // Run summarizes the entities of every group whose facts changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
 	opts.defaults()
-	parts := []string{env.Prompts.Hash(llm.TaskSummarize), env.Model, fmt.Sprint(opts.ShortChars, opts.BatchSize, opts.MaxFacts)}
+	parts := append(env.TaskVersions(llm.TaskSummarize), fmt.Sprint(opts.ShortChars, opts.BatchSize, opts.MaxFacts))
 	return stages.RunGroups(ctx, env, Stage, temporal.Stage, parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})

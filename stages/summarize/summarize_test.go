@@ -38,9 +38,8 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	return nil
 }
 
-type fakePrompts struct{}
-
-func (fakePrompts) Hash(task string) string { return "v1-" + task }
+// TaskVersion is the version of a task: fixed, so fingerprints depend on inputs only.
+func (f *fakeLLM) TaskVersion(task string) string { return "v1-" + task }
 
 func TestSummaries(t *testing.T) {
 	ctx := context.Background()
@@ -50,7 +49,7 @@ func TestSummaries(t *testing.T) {
 	}
 	defer store.Close()
 	f := &fakeLLM{}
-	env := stages.Env{Store: store, LLM: f, Prompts: fakePrompts{}, Model: "fake", Concurrency: 2}
+	env := stages.Env{Store: store, LLM: f, Concurrency: 2}
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	ep := graph.Episode{UUID: "e1", GroupID: "g", Source: graph.SourceText, ReferenceTime: t0}
 	if _, err := store.UpsertEpisodes(ctx, []graph.Episode{ep}, t0); err != nil {

@@ -26,7 +26,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if opts.MaxCandidates <= 0 {
 		opts.MaxCandidates = 20
 	}
-	parts := []string{env.Prompts.Hash(llm.TaskJudgeFact), env.Model, fmt.Sprint(opts.MaxCandidates), RulesVersion}
+	parts := append(env.TaskVersions(llm.TaskJudgeFact), fmt.Sprint(opts.MaxCandidates), RulesVersion)
 	return stages.RunGroups(ctx, env, Stage, resolve.Stage, parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})
