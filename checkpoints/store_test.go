@@ -93,7 +93,7 @@ func TestFactsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []graph.Fact
-	if err := s.Facts(ctx, func(x graph.Fact) error { got = append(got, x); return nil }); err != nil {
+	if err := s.EachFact(ctx, "", func(x graph.Fact) error { got = append(got, x); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].InvalidAt != nil || !got[0].ValidAt.Equal(va) || len(got[0].Episodes) != 2 ||

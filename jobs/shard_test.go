@@ -27,15 +27,15 @@ func graphRows(t *testing.T, path string) []string {
 			t.Fatal(err)
 		}
 	}
-	must(s.Entities(ctx, func(e graph.Entity) error {
+	must(s.EachEntity(ctx, "", func(e graph.Entity) error {
 		rows = append(rows, fmt.Sprintf("E %s %s %s %q", e.GroupID, e.UUID, e.Name, e.Summary))
 		return nil
 	}))
-	must(s.Facts(ctx, func(f graph.Fact) error {
+	must(s.EachFact(ctx, "", func(f graph.Fact) error {
 		rows = append(rows, fmt.Sprintf("F %s %s %v %v %v %v %v", f.GroupID, f.UUID, f.ValidAt, f.InvalidAt, f.CreatedAt, f.ExpiredAt, f.Episodes))
 		return nil
 	}))
-	must(s.Communities(ctx, func(c graph.Community) error {
+	must(s.EachCommunity(ctx, "", func(c graph.Community) error {
 		rows = append(rows, fmt.Sprintf("C %s %s %s %v", c.GroupID, c.UUID, c.Name, c.Members))
 		return nil
 	}))

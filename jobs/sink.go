@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
@@ -133,7 +133,7 @@ func runLoad(ctx context.Context, j *Job, store *checkpoints.Store, opts RunOpti
 	if err != nil {
 		return st, nil, err
 	}
-	l, err := memgraph.Open(ctx, memgraph.Options{Dialect: memgraph.Dialect(j.Sink.Kind), URI: j.Sink.URI,
+	l, err := memgraph.Open(ctx, memgraph.Options{Dialect: cypher.Dialect(j.Sink.Kind), URI: j.Sink.URI,
 		Username: user, Password: password, Database: j.Sink.Database, BatchSize: j.Sink.BatchSize,
 		Analytical: j.Sink.Analytical, VectorDims: j.Embedder.Dimensions, MaxAttempts: j.Sink.MaxAttempts,
 		RetryBase: time.Duration(j.Sink.RetrySecs * float64(time.Second)), Progress: opts.Progress,
@@ -142,8 +142,7 @@ func runLoad(ctx context.Context, j *Job, store *checkpoints.Store, opts RunOpti
 		return st, nil, err
 	}
 	defer l.Close(context.WithoutCancel(ctx))
-	src := loadSource{Store: store, reference: j.RecordTime == "reference"}
-	res, err := l.Load(ctx, src, todo, func(ctx context.Context, gs []string) error {
+	res, err := l.Load(ctx, GraphSource(j, store), todo, func(ctx context.Context, gs []string) error {
 		for _, g := range gs {
 			if err := store.CommitUnit(ctx, LoadStage, g, fps[g], nil); err != nil {
 				return err
@@ -156,22 +155,4 @@ func runLoad(ctx context.Context, j *Job, store *checkpoints.Store, opts RunOpti
 		err = stages.ErrInterrupted
 	}
 	return st, &res, err
-}
-
-// loadSource is the store as the loader reads it, under the job's record-time mode (see
-// GraphSource): with record_time: reference an episode's created_at is its reference time.
-type loadSource struct {
-	*checkpoints.Store
-	reference bool
-}
-
-// GroupEpisodes returns a group's episodes with their record time set by the record-time mode.
-func (s loadSource) GroupEpisodes(ctx context.Context, group string) ([]graph.Episode, error) {
-	eps, err := s.Store.GroupEpisodes(ctx, group)
-	if s.reference {
-		for i := range eps {
-			eps[i].IngestedAt = eps[i].ReferenceTime
-		}
-	}
-	return eps, err
 }

@@ -14,27 +14,29 @@ import (
 func TestMemSourceOrder(t *testing.T) {
 	ctx := context.Background()
 	src := sinkstest.Sample()
-	var eps []string
-	if err := src.Episodes(ctx, func(e graph.Episode) error { eps = append(eps, e.GroupID+"/"+e.Name); return nil }); err != nil {
+	groups, err := src.Groups(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	// user-1 sorts before user_2; m1 and m2 share a reference time and are ordered by seq.
+	// user-1 sorts before user_2.
+	if want := []string{"user-1", "user_2"}; !slices.Equal(groups, want) {
+		t.Fatalf("groups = %v, want %v", groups, want)
+	}
+	var eps, ents, vs []string
+	err = sinkstest.Walk(ctx, src, sinkstest.Visitor{
+		Episode:     func(e graph.Episode) { eps = append(eps, e.GroupID+"/"+e.Name) },
+		Entity:      func(e graph.Entity) { ents = append(ents, e.GroupID+"/"+e.UUID) },
+		FactVersion: func(v graph.FactVersion) { vs = append(vs, v.FactUUID+"/"+v.Reason) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// m1 and m2 share a reference time and are ordered by seq.
 	if want := []string{"user-1/m1", "user-1/m2", "user_2/order 7"}; !slices.Equal(eps, want) {
 		t.Errorf("episodes = %v, want %v", eps, want)
 	}
-	var ents []string
-	if err := src.Entities(ctx, func(e graph.Entity) error { ents = append(ents, e.GroupID+"/"+e.UUID); return nil }); err != nil {
-		t.Fatal(err)
-	}
 	if !slices.IsSorted(ents) || len(ents) != 4 {
 		t.Errorf("entities not in group_id, uuid order: %v", ents)
-	}
-	var vs []string
-	if err := src.FactVersions(ctx, func(v graph.FactVersion) error {
-		vs = append(vs, v.FactUUID+"/"+v.Reason)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
 	}
 	if len(vs) != 3 {
 		t.Fatalf("got %d versions", len(vs))
@@ -68,7 +70,7 @@ func TestMemSourceStops(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			n := 0
-			err := sinkstest.Sample().Facts(tc.ctx, func(f graph.Fact) error { n++; return tc.fn(f) })
+			err := sinkstest.Sample().EachFact(tc.ctx, "user-1", func(f graph.Fact) error { n++; return tc.fn(f) })
 			if !errors.Is(err, tc.want) || (tc.want == nil && err != nil) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
@@ -81,9 +83,12 @@ func TestMemSourceStops(t *testing.T) {
 
 func TestEntityEdges(t *testing.T) {
 	src := sinkstest.Sample()
-	got, err := sinks.EntityEdges(context.Background(), src)
+	got, err := sinks.EntityEdges(context.Background(), src, "user-1")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if other, err := sinks.EntityEdges(context.Background(), src, "user_2"); err != nil || len(other) != 0 {
+		t.Errorf("user_2 entity_edges = %v, %v; want none", other, err)
 	}
 	ep1, ep2, ep3 := graph.EpisodeID("user-1", "m1"), graph.EpisodeID("user-1", "m2"), graph.EpisodeID("user_2", "r1")
 	paris := src.FactList[1].UUID

@@ -9,8 +9,8 @@ import (
 
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/cypherl"
-	"github.com/tkgraph/backfill/sinks/memgraph"
 )
 
 // CypherlFile is the name of the script `export --format cypherl` writes into --out.
@@ -32,17 +32,17 @@ func (f *cypherlFlags) register(fs *flag.FlagSet) {
 func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source, out string) error {
 	name := f.dialect
 	if name == "" {
-		name = string(memgraph.Memgraph)
-		if j.Sink.Kind == string(memgraph.Neo4j) {
-			name = string(memgraph.Neo4j)
+		name = string(cypher.Memgraph)
+		if j.Sink.Kind == string(cypher.Neo4j) {
+			name = string(cypher.Neo4j)
 		}
 	}
-	d, err := memgraph.ParseDialect(name)
+	d, err := cypher.ParseDialect(name)
 	if err != nil {
 		return err
 	}
 	bulk := f.analytical || j.Sink.Analytical
-	if bulk && d != memgraph.Memgraph {
+	if bulk && d != cypher.Memgraph {
 		return fmt.Errorf("exporting cypherl: --analytical needs the memgraph dialect")
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/sinks"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // DefaultBatchSize is the number of rows per UNWIND statement when Options.BatchSize is 0.
@@ -18,7 +18,7 @@ const DefaultBatchSize = 500
 
 // Options configures ExportWith.
 type Options struct {
-	Dialect        memgraph.Dialect
+	Dialect        cypher.Dialect
 	BatchSize      int  // rows per UNWIND statement; 0 means DefaultBatchSize
 	VectorDims     int  // embedding dimensions; 0 detects them from the data, < 0 creates no vector index
 	VectorCapacity int  // Memgraph initial vector index capacity; 0 means memgraph.DefaultVectorCapacity
@@ -26,13 +26,13 @@ type Options struct {
 }
 
 // Export writes src as a CYPHERL script for dialect d with the default options.
-func Export(ctx context.Context, src sinks.Source, w io.Writer, d memgraph.Dialect) error {
+func Export(ctx context.Context, src sinks.Source, w io.Writer, d cypher.Dialect) error {
 	return ExportWith(ctx, src, w, Options{Dialect: d})
 }
 
 // ExportWith writes src as a CYPHERL script (see the package doc).
 func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) error {
-	if _, err := memgraph.ParseDialect(string(o.Dialect)); err != nil {
+	if _, err := cypher.ParseDialect(string(o.Dialect)); err != nil {
 		return fmt.Errorf("exporting cypherl: %w", err)
 	}
 	if o.BatchSize <= 0 {
@@ -46,14 +46,14 @@ func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) e
 		}
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	x := &exporter{ctx: ctx, src: src, w: bw, o: o, edges: sinks.NewEpisodeEdges(src)}
-	schema := memgraph.SchemaOptions{VectorDims: dims, VectorCapacity: o.VectorCapacity}
+	x := &exporter{ctx: ctx, src: src, w: bw, o: o}
+	schema := cypher.SchemaOptions{VectorDims: dims, VectorCapacity: o.VectorCapacity}
 	steps := []func() error{
-		func() error { return x.statements(memgraph.PreLoad(o.Dialect, schema)) },
-		func() error { return x.bulk(memgraph.BulkBegin) },
+		func() error { return x.statements(cypher.PreLoad(o.Dialect, schema)) },
+		func() error { return x.bulk(cypher.BulkBegin) },
 		x.episodes, x.entities, x.communities, x.facts, x.mentions, x.hasMembers,
-		func() error { return x.bulk(memgraph.BulkEnd) },
-		func() error { return x.statements(memgraph.PostLoad(o.Dialect)) },
+		func() error { return x.bulk(cypher.BulkEnd) },
+		func() error { return x.statements(cypher.PostLoad(o.Dialect)) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -79,33 +79,30 @@ func detectDims(ctx context.Context, src sinks.Source) (int, error) {
 		}
 		return nil
 	}
-	scans := []func() error{
-		func() error { return src.Entities(ctx, func(e graph.Entity) error { return found(e.NameEmbedding) }) },
-		func() error { return src.Facts(ctx, func(f graph.Fact) error { return found(f.Embedding) }) },
-		func() error {
-			return src.Communities(ctx, func(c graph.Community) error { return found(c.NameEmbedding) })
-		},
-	}
-	for _, scan := range scans {
-		if err := scan(); errors.Is(err, errFound) {
-			return dims, nil
-		} else if err != nil {
-			return 0, err
+	err := sinks.EachGroup(ctx, src, func(g string) error {
+		if err := src.EachEntity(ctx, g, func(e graph.Entity) error { return found(e.NameEmbedding) }); err != nil {
+			return err
 		}
+		if err := src.EachFact(ctx, g, func(f graph.Fact) error { return found(f.Embedding) }); err != nil {
+			return err
+		}
+		return src.EachCommunity(ctx, g, func(c graph.Community) error { return found(c.NameEmbedding) })
+	})
+	if errors.Is(err, errFound) {
+		return dims, nil
 	}
-	return 0, nil
+	return 0, err
 }
 
 // exporter writes the statements of one export.
 type exporter struct {
-	ctx   context.Context
-	src   sinks.Source
-	w     *bufio.Writer
-	o     Options
-	edges *sinks.EpisodeEdges
+	ctx context.Context
+	src sinks.Source
+	w   *bufio.Writer
+	o   Options
 }
 
-func (x *exporter) statements(sts []memgraph.Statement) error {
+func (x *exporter) statements(sts []cypher.Statement) error {
 	for _, s := range sts {
 		if _, err := x.w.WriteString(s.Cypher + ";\n"); err != nil {
 			return fmt.Errorf("writing: %w", err)
@@ -114,7 +111,7 @@ func (x *exporter) statements(sts []memgraph.Statement) error {
 	return nil
 }
 
-func (x *exporter) bulk(fn func(memgraph.Dialect) []memgraph.Statement) error {
+func (x *exporter) bulk(fn func(cypher.Dialect) []cypher.Statement) error {
 	if !x.o.Bulk {
 		return nil
 	}
@@ -131,10 +128,10 @@ type batch struct {
 }
 
 // add renders row for stmt and writes the batch once it is full.
-func (b *batch) add(stmt string, row memgraph.Row) error {
+func (b *batch) add(stmt string, row cypher.Row) error {
 	var s strings.Builder
 	if err := writeMap(&s, row); err != nil {
-		return fmt.Errorf("row %v: %w", row[memgraph.KeyUUID], err)
+		return fmt.Errorf("row %v: %w", row[cypher.KeyUUID], err)
 	}
 	b.rows = append(b.rows, pending{stmt, s.String()})
 	if len(b.rows) >= b.x.o.BatchSize {
@@ -163,7 +160,7 @@ func (b *batch) flush() error {
 			n++
 		}
 		line.WriteString("] AS row ")
-		line.WriteString(strings.TrimPrefix(stmt, memgraph.RowsPrefix))
+		line.WriteString(strings.TrimPrefix(stmt, cypher.RowsPrefix))
 		line.WriteString(";\n")
 		if _, err := b.x.w.WriteString(line.String()); err != nil {
 			return fmt.Errorf("writing: %w", err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/sinks"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
 )
 
@@ -32,8 +32,8 @@ func TestExportGolden(t *testing.T) {
 		file string
 		o    Options
 	}{
-		{"sample.memgraph.cypherl", Options{Dialect: memgraph.Memgraph, BatchSize: 2, Bulk: true}},
-		{"sample.neo4j.cypherl", Options{Dialect: memgraph.Neo4j}},
+		{"sample.memgraph.cypherl", Options{Dialect: cypher.Memgraph, BatchSize: 2, Bulk: true}},
+		{"sample.neo4j.cypherl", Options{Dialect: cypher.Neo4j}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -60,7 +60,7 @@ func TestExportGolden(t *testing.T) {
 }
 
 func TestExportShape(t *testing.T) {
-	out := exportString(t, sinkstest.Sample(), Options{Dialect: memgraph.Memgraph, BatchSize: 2})
+	out := exportString(t, sinkstest.Sample(), Options{Dialect: cypher.Memgraph, BatchSize: 2})
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	var unwinds int
 	for i, l := range lines {
@@ -107,7 +107,7 @@ func TestExportDims(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out := exportString(t, tc.src, Options{Dialect: memgraph.Memgraph, VectorDims: tc.dims})
+			out := exportString(t, tc.src, Options{Dialect: cypher.Memgraph, VectorDims: tc.dims})
 			if tc.want != "" && !strings.Contains(out, tc.want) {
 				t.Errorf("output lacks %q", tc.want)
 			}
@@ -122,24 +122,26 @@ type failingSource struct{ *sinks.MemSource }
 
 var errBoom = errors.New("boom")
 
-func (f failingSource) Mentions(context.Context, func(graph.Mention) error) error { return errBoom }
+func (f failingSource) EachMention(context.Context, string, func(graph.Mention) error) error {
+	return errBoom
+}
 
 func TestExportErrors(t *testing.T) {
 	var b bytes.Buffer
 	if err := Export(context.Background(), sinkstest.Sample(), &b, "cassandra"); err == nil {
 		t.Errorf("unknown dialect accepted")
 	}
-	if err := Export(context.Background(), failingSource{sinkstest.Sample()}, &b, memgraph.Neo4j); !errors.Is(err, errBoom) {
+	if err := Export(context.Background(), failingSource{sinkstest.Sample()}, &b, cypher.Neo4j); !errors.Is(err, errBoom) {
 		t.Errorf("err = %v, want boom", err)
 	}
 	bad := sinkstest.Sample()
 	bad.EntityList[0].Labels = []string{"Not A Label"}
-	if err := Export(context.Background(), bad, &b, memgraph.Memgraph); err == nil {
+	if err := Export(context.Background(), bad, &b, cypher.Memgraph); err == nil {
 		t.Errorf("invalid label accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Export(ctx, sinkstest.Sample(), &b, memgraph.Memgraph); !errors.Is(err, context.Canceled) {
+	if err := Export(ctx, sinkstest.Sample(), &b, cypher.Memgraph); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled export: err = %v", err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // writeValue appends the Cypher literal of v to b.
@@ -86,7 +86,7 @@ func writeMap(b *strings.Builder, m map[string]any) error {
 
 // writeKey writes a map key, backtick-quoted unless it is a plain identifier.
 func writeKey(b *strings.Builder, k string) {
-	if memgraph.ValidIdentifier(k) {
+	if cypher.ValidIdentifier(k) {
 		b.WriteString(k)
 		return
 	}

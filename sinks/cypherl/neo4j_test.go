@@ -13,6 +13,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/tkgraph/backfill/internal/testenv"
+	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
 )
@@ -44,7 +45,7 @@ func TestScriptMatchesBoltLoad(t *testing.T) {
 	exec("MATCH (n) DETACH DELETE n")
 
 	var script bytes.Buffer
-	if err := ExportWith(ctx, sinkstest.Sample(), &script, Options{Dialect: memgraph.Neo4j, BatchSize: 2}); err != nil {
+	if err := ExportWith(ctx, sinkstest.Sample(), &script, Options{Dialect: cypher.Neo4j, BatchSize: 2}); err != nil {
 		t.Fatal(err)
 	}
 	sc := bufio.NewScanner(&script)
@@ -58,16 +59,16 @@ func TestScriptMatchesBoltLoad(t *testing.T) {
 
 	exec("MATCH (n) DETACH DELETE n")
 	src := sinkstest.Sample()
-	l, err := memgraph.Open(ctx, memgraph.Options{Dialect: memgraph.Neo4j, URI: uri, VectorDims: 3})
+	l, err := memgraph.Open(ctx, memgraph.Options{Dialect: cypher.Neo4j, URI: uri, VectorDims: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close(context.Background())
-	groups, err := memgraph.SourceGroups(ctx, src)
+	groups, err := src.Groups(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Load(ctx, memgraph.Filter(src), groups, nil); err != nil {
+	if _, err := l.Load(ctx, src, groups, nil); err != nil {
 		t.Fatal(err)
 	}
 	fromBolt := graphText(t, drv)

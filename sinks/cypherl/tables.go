@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
-// stream runs read with a fresh batch and writes what is left in the batch at the end.
-func (x *exporter) stream(what string, read func(b *batch) error) error {
+// stream runs read on every group with one batch and writes what is left in the batch at the end.
+func (x *exporter) stream(what string, read func(b *batch, group string) error) error {
 	b := &batch{x: x}
-	if err := read(b); err != nil {
+	if err := sinks.EachGroup(x.ctx, x.src, func(g string) error { return read(b, g) }); err != nil {
 		return fmt.Errorf("exporting %s: %w", what, err)
 	}
 	if err := b.flush(); err != nil {
@@ -20,73 +21,73 @@ func (x *exporter) stream(what string, read func(b *batch) error) error {
 }
 
 func (x *exporter) episodes() error {
-	stmt, err := memgraph.EpisodeMerge(x.o.Dialect)
+	stmt, err := cypher.EpisodeMerge(x.o.Dialect)
 	if err != nil {
 		return err
 	}
-	return x.stream("episodes", func(b *batch) error {
-		return x.src.Episodes(x.ctx, func(e graph.Episode) error {
-			edges, err := x.edges.Of(x.ctx, e)
-			if err != nil {
-				return err
-			}
-			return b.add(stmt, memgraph.EpisodeRow(e, edges))
+	return x.stream("episodes", func(b *batch, g string) error {
+		edges, err := sinks.EntityEdges(x.ctx, x.src, g)
+		if err != nil {
+			return err
+		}
+		return sinks.EachEpisode(x.ctx, x.src, g, func(e graph.Episode) error {
+			return b.add(stmt, cypher.EpisodeRow(e, edges[e.UUID]))
 		})
 	})
 }
 
 func (x *exporter) entities() error {
-	return x.stream("entities", func(b *batch) error {
-		return x.src.Entities(x.ctx, func(e graph.Entity) error {
-			stmt, err := memgraph.EntityMerge(x.o.Dialect, memgraph.EntityLabels(e))
+	return x.stream("entities", func(b *batch, g string) error {
+		return x.src.EachEntity(x.ctx, g, func(e graph.Entity) error {
+			stmt, err := cypher.EntityMerge(x.o.Dialect, cypher.EntityLabels(e))
 			if err != nil {
 				return fmt.Errorf("entity %s: %w", e.UUID, err)
 			}
-			return b.add(stmt, memgraph.EntityRow(e))
+			return b.add(stmt, cypher.EntityRow(e))
 		})
 	})
 }
 
 func (x *exporter) communities() error {
-	stmt, err := memgraph.CommunityMerge(x.o.Dialect)
+	stmt, err := cypher.CommunityMerge(x.o.Dialect)
 	if err != nil {
 		return err
 	}
-	return x.stream("communities", func(b *batch) error {
-		return x.src.Communities(x.ctx, func(c graph.Community) error {
-			return b.add(stmt, memgraph.CommunityRow(c))
+	return x.stream("communities", func(b *batch, g string) error {
+		return x.src.EachCommunity(x.ctx, g, func(c graph.Community) error {
+			return b.add(stmt, cypher.CommunityRow(c))
 		})
 	})
 }
 
 func (x *exporter) facts() error {
-	stmt, err := memgraph.FactMerge(x.o.Dialect)
+	stmt, err := cypher.FactMerge(x.o.Dialect)
 	if err != nil {
 		return err
 	}
-	return x.stream("facts", func(b *batch) error {
-		return x.src.Facts(x.ctx, func(f graph.Fact) error { return b.add(stmt, memgraph.FactRow(f)) })
+	return x.stream("facts", func(b *batch, g string) error {
+		return x.src.EachFact(x.ctx, g, func(f graph.Fact) error { return b.add(stmt, cypher.FactRow(f)) })
 	})
 }
 
 func (x *exporter) mentions() error {
-	stmt, err := memgraph.MentionMerge(x.o.Dialect)
+	stmt, err := cypher.MentionMerge(x.o.Dialect)
 	if err != nil {
 		return err
 	}
-	return x.stream("mentions", func(b *batch) error {
-		return x.src.Mentions(x.ctx, func(m graph.Mention) error { return b.add(stmt, memgraph.MentionRow(m)) })
+	return x.stream("mentions", func(b *batch, g string) error {
+		return x.src.EachMention(x.ctx, g, func(m graph.Mention) error { return b.add(stmt, cypher.MentionRow(m)) })
 	})
 }
 
 func (x *exporter) hasMembers() error {
-	stmt, err := memgraph.HasMemberMerge(x.o.Dialect)
+	stmt, err := cypher.HasMemberMerge(x.o.Dialect)
 	if err != nil {
 		return err
 	}
-	return x.stream("has_member edges", func(b *batch) error {
-		return x.src.Communities(x.ctx, func(c graph.Community) error {
-			for _, r := range memgraph.HasMemberRows(c) {
+	return x.stream("has_member edges", func(b *batch, g string) error {
+		return x.src.EachCommunity(x.ctx, g, func(c graph.Community) error {
+			for _, r := range cypher.HasMemberRows(c) {
 				if err := b.add(stmt, r); err != nil {
 					return err
 				}

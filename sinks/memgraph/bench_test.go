@@ -11,6 +11,7 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // benchDims is the embedding size of the synthetic rows (a common embedding model size).
@@ -72,11 +73,11 @@ func BenchmarkNeo4jLoad(b *testing.B) {
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			groups, err := SourceGroups(b.Context(), tc.src)
+			groups, err := tc.src.Groups(b.Context())
 			if err != nil {
 				b.Fatal(err)
 			}
-			l, err := Open(b.Context(), Options{Dialect: Neo4j, URI: uri, BatchSize: tc.batch, VectorDims: benchVecDims})
+			l, err := Open(b.Context(), Options{Dialect: cypher.Neo4j, URI: uri, BatchSize: tc.batch, VectorDims: benchVecDims})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -87,7 +88,7 @@ func BenchmarkNeo4jLoad(b *testing.B) {
 				clearAll(b, drv)
 				b.StartTimer()
 				start := time.Now()
-				if _, err := l.Load(b.Context(), Filter(tc.src), groups, nil); err != nil {
+				if _, err := l.Load(b.Context(), tc.src, groups, nil); err != nil {
 					b.Fatal(err)
 				}
 				elapsed += time.Since(start)

@@ -6,16 +6,18 @@ import (
 	"fmt"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // executor runs statements against the database. boltExec is the real one; tests use a fake.
 type executor interface {
 	// exec runs a write: AutoCommit statements in an auto-commit transaction (session.Run),
 	// the others in an explicit transaction that it commits.
-	exec(ctx context.Context, st Statement, params map[string]any) error
+	exec(ctx context.Context, st cypher.Statement, params map[string]any) error
 	// query runs a read in an auto-commit transaction and calls fn with each record's values in
 	// RETURN order.
-	query(ctx context.Context, cypher string, params map[string]any, fn func([]any) error) error
+	query(ctx context.Context, text string, params map[string]any, fn func([]any) error) error
 	close(ctx context.Context) error
 }
 
@@ -45,7 +47,7 @@ func (b *boltExec) session(ctx context.Context, mode neo4j.AccessMode) neo4j.Ses
 	return b.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: mode, DatabaseName: b.database})
 }
 
-func (b *boltExec) exec(ctx context.Context, st Statement, params map[string]any) error {
+func (b *boltExec) exec(ctx context.Context, st cypher.Statement, params map[string]any) error {
 	return cancelled(ctx, b.run(ctx, st, params))
 }
 
@@ -58,7 +60,7 @@ func cancelled(ctx context.Context, err error) error {
 	return err
 }
 
-func (b *boltExec) run(ctx context.Context, st Statement, params map[string]any) error {
+func (b *boltExec) run(ctx context.Context, st cypher.Statement, params map[string]any) error {
 	sess := b.session(ctx, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	if st.AutoCommit {
@@ -84,14 +86,14 @@ func (b *boltExec) run(ctx context.Context, st Statement, params map[string]any)
 	return tx.Commit(ctx)
 }
 
-func (b *boltExec) query(ctx context.Context, cypher string, params map[string]any, fn func([]any) error) error {
-	return cancelled(ctx, b.read(ctx, cypher, params, fn))
+func (b *boltExec) query(ctx context.Context, text string, params map[string]any, fn func([]any) error) error {
+	return cancelled(ctx, b.read(ctx, text, params, fn))
 }
 
-func (b *boltExec) read(ctx context.Context, cypher string, params map[string]any, fn func([]any) error) error {
+func (b *boltExec) read(ctx context.Context, text string, params map[string]any, fn func([]any) error) error {
 	sess := b.session(ctx, neo4j.AccessModeRead)
 	defer sess.Close(ctx)
-	res, err := sess.Run(ctx, cypher, params)
+	res, err := sess.Run(ctx, text, params)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // chunk is a run of whole groups written together and then settled: it remembers the uuid of
@@ -32,12 +33,12 @@ func (c *chunk) add(kind, uuid string) {
 }
 
 // reservedLabels may not be custom entity labels: their counts would mix with other nodes.
-var reservedLabels = []string{LabelEpisodic, LabelCommunity}
+var reservedLabels = []string{cypher.LabelEpisodic, cypher.LabelCommunity}
 
 // chunks writes groups chunk by chunk; each chunk is flushed and settled. The groups of every
 // settled chunk but the last go to early (when not nil); the others are returned as held. It
 // stops before the next group once Options.Stop is closed, and reports that.
-func (l *Loader) chunks(ctx context.Context, src GroupSource, groups []string, early func(context.Context, []string) error) (held []string, stopped bool, err error) {
+func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, early func(context.Context, []string) error) (held []string, stopped bool, err error) {
 	w := newWriter(l)
 	c := newChunk()
 	stmts := map[string]string{}
@@ -107,82 +108,81 @@ func (l *Loader) stmt(cache map[string]string, key string, build func() (string,
 }
 
 // writeGroup queues every node of group, then every relationship.
-func (l *Loader) writeGroup(ctx context.Context, w *writer, c *chunk, stmts map[string]string, src GroupSource, group string) error {
+func (l *Loader) writeGroup(ctx context.Context, w *writer, c *chunk, stmts map[string]string, src sinks.Source, group string) error {
 	d := l.o.Dialect
-	v := view{src: src, group: group}
-	edges, err := sinks.EntityEdges(ctx, v)
+	edges, err := sinks.EntityEdges(ctx, src, group)
 	if err != nil {
 		return err
 	}
-	node := func(kind, uuid, stmt string, row Row) error {
+	node := func(kind, uuid, stmt string, row cypher.Row) error {
 		c.add(kind, uuid)
 		return w.node(ctx, stmt, row)
 	}
-	edge := func(kind, uuid, stmt string, row Row) error {
+	edge := func(kind, uuid, stmt string, row cypher.Row) error {
 		c.add(kind, uuid)
 		return w.edge(ctx, stmt, row)
 	}
-	episode, err := l.stmt(stmts, "episode", func() (string, error) { return EpisodeMerge(d) })
+	episode, err := l.stmt(stmts, "episode", func() (string, error) { return cypher.EpisodeMerge(d) })
 	if err != nil {
 		return err
 	}
-	if err := v.Episodes(ctx, func(e graph.Episode) error {
-		return node(LabelEpisodic, e.UUID, episode, EpisodeRow(e, edges[e.UUID]))
+	if err := sinks.EachEpisode(ctx, src, group, func(e graph.Episode) error {
+		return node(cypher.LabelEpisodic, e.UUID, episode, cypher.EpisodeRow(e, edges[e.UUID]))
 	}); err != nil {
 		return fmt.Errorf("writing episodes: %w", err)
 	}
-	if err := v.Entities(ctx, func(e graph.Entity) error {
-		labels := EntityLabels(e)
+	if err := src.EachEntity(ctx, group, func(e graph.Entity) error {
+		labels := cypher.EntityLabels(e)
 		for _, r := range reservedLabels {
 			if slices.Contains(labels, r) {
 				return fmt.Errorf("entity %s: label %s is reserved", e.UUID, r)
 			}
 		}
-		s, err := l.stmt(stmts, "entity:"+strings.Join(labels, ":"), func() (string, error) { return EntityMerge(d, labels) })
+		s, err := l.stmt(stmts, "entity:"+strings.Join(labels, ":"), func() (string, error) { return cypher.EntityMerge(d, labels) })
 		if err != nil {
 			return fmt.Errorf("entity %s: %w", e.UUID, err)
 		}
 		c.labels[e.UUID] = labels
-		return node(LabelEntity, e.UUID, s, EntityRow(e))
+		return node(cypher.LabelEntity, e.UUID, s, cypher.EntityRow(e))
 	}); err != nil {
 		return fmt.Errorf("writing entities: %w", err)
 	}
-	community, err := l.stmt(stmts, "community", func() (string, error) { return CommunityMerge(d) })
+	community, err := l.stmt(stmts, "community", func() (string, error) { return cypher.CommunityMerge(d) })
 	if err != nil {
 		return err
 	}
-	if err := v.Communities(ctx, func(x graph.Community) error {
-		return node(LabelCommunity, x.UUID, community, CommunityRow(x))
+	if err := src.EachCommunity(ctx, group, func(x graph.Community) error {
+		return node(cypher.LabelCommunity, x.UUID, community, cypher.CommunityRow(x))
 	}); err != nil {
 		return fmt.Errorf("writing communities: %w", err)
 	}
-	return l.writeEdges(ctx, v, stmts, edge)
+	return l.writeEdges(ctx, src, group, stmts, edge)
 }
 
 // writeEdges queues the RELATES_TO, MENTIONS and HAS_MEMBER rows of one group.
-func (l *Loader) writeEdges(ctx context.Context, v view, stmts map[string]string, edge func(kind, uuid, stmt string, row Row) error) error {
+func (l *Loader) writeEdges(ctx context.Context, src sinks.Source, group string, stmts map[string]string, edge func(kind, uuid, stmt string, row cypher.Row) error) error {
 	d := l.o.Dialect
-	fact, err := l.stmt(stmts, "fact", func() (string, error) { return FactMerge(d) })
+	fact, err := l.stmt(stmts, "fact", func() (string, error) { return cypher.FactMerge(d) })
 	if err != nil {
 		return err
 	}
-	mention, err := l.stmt(stmts, "mention", func() (string, error) { return MentionMerge(d) })
+	mention, err := l.stmt(stmts, "mention", func() (string, error) { return cypher.MentionMerge(d) })
 	if err != nil {
 		return err
 	}
-	member, err := l.stmt(stmts, "has_member", func() (string, error) { return HasMemberMerge(d) })
+	member, err := l.stmt(stmts, "has_member", func() (string, error) { return cypher.HasMemberMerge(d) })
 	if err != nil {
 		return err
 	}
-	if err := v.Facts(ctx, func(f graph.Fact) error { return edge(TypeRelatesTo, f.UUID, fact, FactRow(f)) }); err != nil {
+	if err := src.EachFact(ctx, group, func(f graph.Fact) error { return edge(cypher.TypeRelatesTo, f.UUID, fact, cypher.FactRow(f)) }); err != nil {
 		return fmt.Errorf("writing facts: %w", err)
 	}
-	if err := v.Mentions(ctx, func(m graph.Mention) error { return edge(TypeMentions, m.UUID, mention, MentionRow(m)) }); err != nil {
+	if err := src.EachMention(ctx, group, func(m graph.Mention) error { return edge(cypher.TypeMentions, m.UUID, mention, cypher.MentionRow(m)) }); err != nil {
 		return fmt.Errorf("writing mentions: %w", err)
 	}
-	if err := v.Communities(ctx, func(x graph.Community) error {
-		for _, r := range HasMemberRows(x) {
-			if err := edge(TypeHasMember, r[KeyUUID].(string), member, r); err != nil {
+	if err := src.EachCommunity(ctx, group, func(x graph.Community) error {
+		for _, r := range cypher.HasMemberRows(x) {
+			if err := edge(cypher.TypeHasMember, r[cypher.KeyUUID].(string), member, r); err != nil {
 				return err
 			}
 		}

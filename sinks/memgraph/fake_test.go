@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // fakeDB is an in-memory executor that understands exactly the statements the loader sends,
@@ -35,7 +37,7 @@ func newFakeDB() *fakeDB {
 	return &fakeDB{nodes: map[string]*fakeNode{}, edges: map[string]*fakeEdge{}}
 }
 
-func fakeLoader(d Dialect, o Options, db *fakeDB) *Loader {
+func fakeLoader(d cypher.Dialect, o Options, db *fakeDB) *Loader {
 	o.Dialect = d
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -58,7 +60,7 @@ var (
 	reCountEdge = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(\)-\[r:(\w+) \{group_id: g\}\]->\(\) RETURN count\(r\) AS n$`)
 )
 
-func (f *fakeDB) exec(_ context.Context, st Statement, params map[string]any) error {
+func (f *fakeDB) exec(_ context.Context, st cypher.Statement, params map[string]any) error {
 	mode := "tx  "
 	if st.AutoCommit {
 		mode = "auto"
@@ -85,13 +87,13 @@ func (f *fakeDB) exec(_ context.Context, st Statement, params map[string]any) er
 			labels = append(labels, strings.Split(m[2], ":")...)
 		}
 		for _, r := range params["rows"].([]any) {
-			row := r.(Row)
-			nd := f.nodes[row[KeyUUID].(string)]
+			row := r.(cypher.Row)
+			nd := f.nodes[row[cypher.KeyUUID].(string)]
 			if nd == nil {
 				nd = &fakeNode{}
-				f.nodes[row[KeyUUID].(string)] = nd
+				f.nodes[row[cypher.KeyUUID].(string)] = nd
 			}
-			nd.group = row[KeyProps].(Row)["group_id"].(string)
+			nd.group = row[cypher.KeyProps].(cypher.Row)["group_id"].(string)
 			for _, l := range labels {
 				if !slices.Contains(nd.labels, l) {
 					nd.labels = append(nd.labels, l)
@@ -102,13 +104,13 @@ func (f *fakeDB) exec(_ context.Context, st Statement, params map[string]any) er
 	case reMergeEdge.MatchString(c):
 		m := reMergeEdge.FindStringSubmatch(c)
 		for _, r := range params["rows"].([]any) {
-			row := r.(Row)
-			a, b := f.nodes[row[KeySource].(string)], f.nodes[row[KeyTarget].(string)]
+			row := r.(cypher.Row)
+			a, b := f.nodes[row[cypher.KeySource].(string)], f.nodes[row[cypher.KeyTarget].(string)]
 			if a == nil || b == nil || !slices.Contains(a.labels, m[1]) || !slices.Contains(b.labels, m[2]) {
 				continue // MATCH found no endpoint: nothing written
 			}
-			f.edges[row[KeyUUID].(string)] = &fakeEdge{typ: m[3], group: row[KeyProps].(Row)["group_id"].(string),
-				from: row[KeySource].(string), to: row[KeyTarget].(string)}
+			f.edges[row[cypher.KeyUUID].(string)] = &fakeEdge{typ: m[3], group: row[cypher.KeyProps].(cypher.Row)["group_id"].(string),
+				from: row[cypher.KeySource].(string), to: row[cypher.KeyTarget].(string)}
 		}
 	case reDelNode.MatchString(c):
 		for _, id := range params["uuids"].([]string) {

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // Loader defaults.
@@ -26,7 +29,7 @@ type Progress interface {
 
 // Options configures a Loader.
 type Options struct {
-	Dialect  Dialect
+	Dialect  cypher.Dialect
 	URI      string // bolt://host:port (a standalone Memgraph rejects neo4j:// routing)
 	Username string // empty username and password: no authentication
 	Password string
@@ -46,10 +49,10 @@ type Options struct {
 }
 
 func (o *Options) defaults() error {
-	if _, err := ParseDialect(string(o.Dialect)); err != nil {
+	if _, err := cypher.ParseDialect(string(o.Dialect)); err != nil {
 		return err
 	}
-	if o.Analytical && o.Dialect != Memgraph {
+	if o.Analytical && o.Dialect != cypher.Memgraph {
 		return errors.New("analytical mode needs the memgraph dialect")
 	}
 	if o.BatchSize <= 0 {
@@ -139,7 +142,7 @@ var ErrStopped = errors.New("load stopped")
 // analytical mode: for every group, after the snapshot and PostLoad). So a group is recorded
 // only once it and the schema are complete, and a load killed at any point leaves unrecorded
 // groups that the next Load writes again.
-func (l *Loader) Load(ctx context.Context, src GroupSource, groups []string, done func(ctx context.Context, groups []string) error) (Result, error) {
+func (l *Loader) Load(ctx context.Context, src sinks.Source, groups []string, done func(ctx context.Context, groups []string) error) (Result, error) {
 	start := time.Now()
 	l.res = Result{Counts: map[string]int{}}
 	groups = slices.Clone(groups)
@@ -158,14 +161,14 @@ func (l *Loader) Load(ctx context.Context, src GroupSource, groups []string, don
 	return l.res, err
 }
 
-func (l *Loader) load(ctx context.Context, src GroupSource, groups []string, done func(context.Context, []string) error) error {
-	if err := l.schema(ctx, PreLoad(l.o.Dialect, SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity})); err != nil {
+func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, done func(context.Context, []string) error) error {
+	if err := l.schema(ctx, cypher.PreLoad(l.o.Dialect, cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity})); err != nil {
 		return err
 	}
 	bulk := l.o.Analytical && len(groups) > 0
 	early := done
 	if bulk {
-		if err := l.schema(ctx, BulkBegin(l.o.Dialect)); err != nil {
+		if err := l.schema(ctx, cypher.BulkBegin(l.o.Dialect)); err != nil {
 			return err
 		}
 		early = nil
@@ -178,11 +181,11 @@ func (l *Loader) load(ctx context.Context, src GroupSource, groups []string, don
 		return err
 	}
 	if bulk {
-		if err := l.schema(ctx, BulkEnd(l.o.Dialect)); err != nil {
+		if err := l.schema(ctx, cypher.BulkEnd(l.o.Dialect)); err != nil {
 			return err
 		}
 	}
-	if err := l.schema(ctx, PostLoad(l.o.Dialect)); err != nil {
+	if err := l.schema(ctx, cypher.PostLoad(l.o.Dialect)); err != nil {
 		return err
 	}
 	if len(held) > 0 {
@@ -200,7 +203,7 @@ func (l *Loader) load(ctx context.Context, src GroupSource, groups []string, don
 func (l *Loader) leaveBulk() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	end := BulkEnd(l.o.Dialect)
+	end := cypher.BulkEnd(l.o.Dialect)
 	if err := l.ex.exec(ctx, end[len(end)-1], nil); err != nil {
 		l.o.Log.Error("switching back to transactional storage after a failed load", "err", err)
 	}
@@ -208,10 +211,10 @@ func (l *Loader) leaveBulk() {
 
 // schema runs schema statements. On Memgraph, which has no IF NOT EXISTS for text indexes and
 // constraints, an "already exists" error means the statement ran before and is ignored.
-func (l *Loader) schema(ctx context.Context, sts []Statement) error {
+func (l *Loader) schema(ctx context.Context, sts []cypher.Statement) error {
 	for _, st := range sts {
 		err := l.retrier().do(ctx, func(ctx context.Context) error { return l.ex.exec(ctx, st, nil) })
-		if err != nil && l.o.Dialect == Memgraph && strings.Contains(strings.ToLower(err.Error()), "already exists") {
+		if err != nil && l.o.Dialect == cypher.Memgraph && strings.Contains(strings.ToLower(err.Error()), "already exists") {
 			l.o.Log.Debug("schema element exists", "statement", st.Cypher)
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,19 +12,21 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/golden"
 	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
 )
 
 // fakeLoad loads every group of src into db and records the done calls.
 func fakeLoad(t *testing.T, l *Loader, src sinks.Source) (Result, [][]string, error) {
 	t.Helper()
-	groups, err := SourceGroups(t.Context(), src)
+	groups, err := src.Groups(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var done [][]string
-	res, err := l.Load(t.Context(), Filter(src), groups, func(_ context.Context, gs []string) error {
+	res, err := l.Load(t.Context(), src, groups, func(_ context.Context, gs []string) error {
 		done = append(done, slices.Clone(gs))
 		if db, ok := l.ex.(*fakeDB); ok {
 			db.log = append(db.log, fmt.Sprintf("done %v", gs))
@@ -38,11 +41,11 @@ func fakeLoad(t *testing.T, l *Loader, src sinks.Source) (Result, [][]string, er
 func TestLoadTranscriptGolden(t *testing.T) {
 	tests := []struct {
 		file string
-		d    Dialect
+		d    cypher.Dialect
 		o    Options
 	}{
-		{"load.memgraph.golden", Memgraph, Options{BatchSize: 2, ChunkRows: 1, Analytical: true, VectorDims: 3, VectorCapacity: 64}},
-		{"load.neo4j.golden", Neo4j, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3}},
+		{"load.memgraph.golden", cypher.Memgraph, Options{BatchSize: 2, ChunkRows: 1, Analytical: true, VectorDims: 3, VectorCapacity: 64}},
+		{"load.neo4j.golden", cypher.Neo4j, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -54,13 +57,13 @@ func TestLoadTranscriptGolden(t *testing.T) {
 			if res.Nodes != 8 || res.Edges != 7 || res.Groups != 2 {
 				t.Errorf("result = %+v", res)
 			}
-			if want := [][]string{{"user-1"}, {"user_2"}}; tc.d == Neo4j && !slices.EqualFunc(done, want, slices.Equal) {
+			if want := [][]string{{"user-1"}, {"user_2"}}; tc.d == cypher.Neo4j && !slices.EqualFunc(done, want, slices.Equal) {
 				t.Errorf("done = %v, want one call per chunk %v", done, want)
 			}
-			if want := [][]string{{"user-1", "user_2"}}; tc.d == Memgraph && !slices.EqualFunc(done, want, slices.Equal) {
+			if want := [][]string{{"user-1", "user_2"}}; tc.d == cypher.Memgraph && !slices.EqualFunc(done, want, slices.Equal) {
 				t.Errorf("done = %v, want one call after the snapshot %v", done, want)
 			}
-			golden(t, tc.file, []byte(strings.Join(db.log, "\n")+"\n\n# final graph\n"+db.state()+"\n"))
+			golden.Check(t, filepath.Join("testdata", tc.file), []byte(strings.Join(db.log, "\n")+"\n\n# final graph\n"+db.state()+"\n"))
 		})
 	}
 }
@@ -91,7 +94,7 @@ func TestLoadRetriesTransientErrors(t *testing.T) {
 				}
 				return nil
 			}
-			res, _, err := fakeLoad(t, fakeLoader(Neo4j, Options{MaxAttempts: tc.attempts, RetryBase: 1}, db), sinkstest.Sample())
+			res, _, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{MaxAttempts: tc.attempts, RetryBase: 1}, db), sinkstest.Sample())
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
@@ -113,7 +116,7 @@ func TestAnalyticalLoadFailureLeavesBulkMode(t *testing.T) {
 		}
 		return nil
 	}
-	_, done, err := fakeLoad(t, fakeLoader(Memgraph, Options{Analytical: true}, db), sinkstest.Sample())
+	_, done, err := fakeLoad(t, fakeLoader(cypher.Memgraph, Options{Analytical: true}, db), sinkstest.Sample())
 	if err == nil || !strings.Contains(err.Error(), "out of memory") {
 		t.Fatalf("err = %v", err)
 	}
@@ -135,11 +138,11 @@ func TestSchemaAlreadyExists(t *testing.T) {
 		}
 		return nil
 	}
-	for _, d := range []Dialect{Memgraph, Neo4j} {
+	for _, d := range []cypher.Dialect{cypher.Memgraph, cypher.Neo4j} {
 		db := newFakeDB()
 		db.fail = exists
 		_, _, err := fakeLoad(t, fakeLoader(d, Options{}, db), sinkstest.Sample())
-		if (err != nil) != (d == Neo4j) {
+		if (err != nil) != (d == cypher.Neo4j) {
 			t.Errorf("%s: err = %v; only memgraph tolerates an existing text index", d, err)
 		}
 	}
@@ -147,14 +150,14 @@ func TestSchemaAlreadyExists(t *testing.T) {
 
 func TestLoadRemovesStaleFake(t *testing.T) {
 	clean := newFakeDB()
-	if _, _, err := fakeLoad(t, fakeLoader(Memgraph, Options{}, clean), changed()); err != nil {
+	if _, _, err := fakeLoad(t, fakeLoader(cypher.Memgraph, Options{}, clean), changed()); err != nil {
 		t.Fatal(err)
 	}
 	db := newFakeDB()
-	if _, _, err := fakeLoad(t, fakeLoader(Memgraph, Options{}, db), sinkstest.Sample()); err != nil {
+	if _, _, err := fakeLoad(t, fakeLoader(cypher.Memgraph, Options{}, db), sinkstest.Sample()); err != nil {
 		t.Fatal(err)
 	}
-	res, _, err := fakeLoad(t, fakeLoader(Memgraph, Options{}, db), changed())
+	res, _, err := fakeLoad(t, fakeLoader(cypher.Memgraph, Options{}, db), changed())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,13 +183,13 @@ func TestLoadRejectsBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := sinkstest.Sample()
 			tc.change(src)
-			_, _, err := fakeLoad(t, fakeLoader(Neo4j, Options{}, newFakeDB()), src)
+			_, _, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{}, newFakeDB()), src)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one containing %q", err, tc.want)
 			}
 		})
 	}
-	if err := (&Options{Dialect: Neo4j, Analytical: true}).defaults(); err == nil {
+	if err := (&Options{Dialect: cypher.Neo4j, Analytical: true}).defaults(); err == nil {
 		t.Errorf("analytical mode accepted for neo4j")
 	}
 }
@@ -212,17 +215,16 @@ func TestTransient(t *testing.T) {
 	}
 }
 
-// stopping closes stop when the fifth entity is streamed: SourceGroups reads the four
-// entities, then the load of the first group reads them again.
+// stopping closes stop when the first entity is streamed, in the load of the first group.
 type stopping struct {
 	*sinks.MemSource
 	stop chan struct{}
 	n    int
 }
 
-func (s *stopping) Entities(ctx context.Context, fn func(graph.Entity) error) error {
-	return s.MemSource.Entities(ctx, func(e graph.Entity) error {
-		if s.n++; s.n == 5 {
+func (s *stopping) EachEntity(ctx context.Context, group string, fn func(graph.Entity) error) error {
+	return s.MemSource.EachEntity(ctx, group, func(e graph.Entity) error {
+		if s.n++; s.n == 1 {
 			close(s.stop)
 		}
 		return fn(e)
@@ -235,7 +237,7 @@ func TestLoadStopFinishesTheChunk(t *testing.T) {
 			db := newFakeDB()
 			stop := make(chan struct{})
 			src := &stopping{MemSource: sinkstest.Sample(), stop: stop}
-			l := fakeLoader(Memgraph, Options{ChunkRows: 1, Analytical: analytical, Stop: stop}, db)
+			l := fakeLoader(cypher.Memgraph, Options{ChunkRows: 1, Analytical: analytical, Stop: stop}, db)
 			res, done, err := fakeLoad(t, l, src)
 			if !errors.Is(err, ErrStopped) {
 				t.Fatalf("err = %v, want ErrStopped", err)

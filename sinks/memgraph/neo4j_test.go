@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -52,7 +52,7 @@ func load(t *testing.T, uri string, src sinks.Source, o Options) Result {
 
 func loadErr(ctx context.Context, t *testing.T, uri string, src sinks.Source, o Options) (Result, error) {
 	t.Helper()
-	o.Dialect, o.URI = Neo4j, uri
+	o.Dialect, o.URI = cypher.Neo4j, uri
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -64,11 +64,11 @@ func loadErr(ctx context.Context, t *testing.T, uri string, src sinks.Source, o 
 		t.Fatal(err)
 	}
 	defer l.Close(context.Background())
-	groups, err := SourceGroups(t.Context(), src)
+	groups, err := src.Groups(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l.Load(ctx, Filter(src), groups, nil)
+	return l.Load(ctx, src, groups, nil)
 }
 
 // snapshot renders the whole database as sorted text (harness.Neo4jSnapshot): every node with
@@ -90,28 +90,30 @@ func TestNeo4jLoadReadBack(t *testing.T) {
 	}
 	// Every property reads back as written: compare each node and relationship with its row.
 	ctx := t.Context()
-	edges, err := sinks.EntityEdges(ctx, src)
+	edges, err := sinkstest.AllEntityEdges(ctx, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []Row
-	_ = src.Episodes(ctx, func(e graph.Episode) error { rows = append(rows, EpisodeRow(e, edges[e.UUID])); return nil })
-	_ = src.Entities(ctx, func(e graph.Entity) error { rows = append(rows, EntityRow(e)); return nil })
-	_ = src.Communities(ctx, func(c graph.Community) error { rows = append(rows, CommunityRow(c)); return nil })
-	_ = src.Facts(ctx, func(f graph.Fact) error { rows = append(rows, FactRow(f)); return nil })
-	_ = src.Mentions(ctx, func(m graph.Mention) error { rows = append(rows, MentionRow(m)); return nil })
+	var rows []cypher.Row
+	_ = sinkstest.Walk(ctx, src, sinkstest.Visitor{
+		Episode:   func(e graph.Episode) { rows = append(rows, cypher.EpisodeRow(e, edges[e.UUID])) },
+		Entity:    func(e graph.Entity) { rows = append(rows, cypher.EntityRow(e)) },
+		Community: func(c graph.Community) { rows = append(rows, cypher.CommunityRow(c)) },
+		Fact:      func(f graph.Fact) { rows = append(rows, cypher.FactRow(f)) },
+		Mention:   func(m graph.Mention) { rows = append(rows, cypher.MentionRow(m)) },
+	})
 	for _, row := range rows {
-		uuid := row[KeyUUID].(string)
-		cypher := "MATCH (n {uuid: $u}) RETURN properties(n) AS p"
-		if _, edge := row[KeySource]; edge {
-			cypher = "MATCH ()-[n {uuid: $u}]->() RETURN properties(n) AS p"
+		uuid := row[cypher.KeyUUID].(string)
+		query := "MATCH (n {uuid: $u}) RETURN properties(n) AS p"
+		if _, edge := row[cypher.KeySource]; edge {
+			query = "MATCH ()-[n {uuid: $u}]->() RETURN properties(n) AS p"
 		}
-		got, err := neo4j.ExecuteQuery(ctx, drv, cypher, map[string]any{"u": uuid}, neo4j.EagerResultTransformer)
+		got, err := neo4j.ExecuteQuery(ctx, drv, query, map[string]any{"u": uuid}, neo4j.EagerResultTransformer)
 		if err != nil || len(got.Records) != 1 {
 			t.Fatalf("reading %s: %v (%d records)", uuid, err, len(got.Records))
 		}
 		p, _ := got.Records[0].Get("p")
-		if diff := compareProps(row[KeyProps].(Row), p.(map[string]any)); diff != "" {
+		if diff := compareProps(row[cypher.KeyProps].(cypher.Row), p.(map[string]any)); diff != "" {
 			t.Errorf("%s: %s", uuid, diff)
 		}
 	}
@@ -128,7 +130,7 @@ func TestNeo4jLoadReadBack(t *testing.T) {
 
 // compareProps reports the first difference between the row's props and the stored ones:
 // times must come back as the same instant in UTC, lists element by element.
-func compareProps(want Row, got map[string]any) string {
+func compareProps(want cypher.Row, got map[string]any) string {
 	if len(want) != len(got) {
 		return fmt.Sprintf("%d properties stored, %d written: %v", len(got), len(want), got)
 	}
@@ -174,19 +176,14 @@ func checkIndexes(t *testing.T, drv neo4j.DriverWithContext) {
 		st, _ := r.Get("state")
 		have[n.(string)] = typ.(string) + "/" + st.(string)
 	}
-	for _, ix := range slices.Concat(rangeIndexes, textIndexes, vectorIndexes) {
-		if !strings.HasSuffix(have[ix.name], "/ONLINE") {
-			t.Errorf("index %s: %q, want an online index", ix.name, have[ix.name])
-		}
-	}
-	for _, ix := range textIndexes {
-		if !strings.HasPrefix(have[ix.name], "FULLTEXT/") {
-			t.Errorf("index %s is %s, want FULLTEXT", ix.name, have[ix.name])
-		}
-	}
-	for _, ix := range vectorIndexes {
-		if !strings.HasPrefix(have[ix.name], "VECTOR/") {
-			t.Errorf("index %s is %s, want VECTOR", ix.name, have[ix.name])
+	for _, kind := range []string{cypher.RangeIndex, cypher.TextIndex, cypher.VectorIndex} {
+		for _, name := range cypher.IndexNames(kind) {
+			if !strings.HasSuffix(have[name], "/ONLINE") {
+				t.Errorf("index %s: %q, want an online index", name, have[name])
+			}
+			if want := map[string]string{cypher.TextIndex: "FULLTEXT/", cypher.VectorIndex: "VECTOR/"}[kind]; !strings.HasPrefix(have[name], want) {
+				t.Errorf("index %s is %s, want %s", name, have[name], want)
+			}
 		}
 	}
 }
@@ -203,8 +200,8 @@ func TestNeo4jLoadTwiceAndKilled(t *testing.T) {
 	}
 	// Kill loads at several points (cancel the context from inside the source stream, with
 	// batches in flight), then load again: the result equals the clean load.
-	// SourceGroups reads the 4 entities first; a full load streams about 22 more records.
-	for _, after := range []int{5, 9, 14, 20, 25} {
+	// A full load streams 11 of these records.
+	for _, after := range []int{1, 3, 5, 7, 9} {
 		t.Run(fmt.Sprintf("killed after %d rows", after), func(t *testing.T) {
 			clearDB(t, drv)
 			ctx, cancel := context.WithCancel(t.Context())
@@ -240,16 +237,16 @@ func (c *cancelling) tick() {
 	}
 }
 
-func (c *cancelling) Entities(ctx context.Context, fn func(graph.Entity) error) error {
-	return c.MemSource.Entities(ctx, func(e graph.Entity) error { c.tick(); return fn(e) })
+func (c *cancelling) EachEntity(ctx context.Context, group string, fn func(graph.Entity) error) error {
+	return c.MemSource.EachEntity(ctx, group, func(e graph.Entity) error { c.tick(); return fn(e) })
 }
 
-func (c *cancelling) Facts(ctx context.Context, fn func(graph.Fact) error) error {
-	return c.MemSource.Facts(ctx, func(f graph.Fact) error { c.tick(); return fn(f) })
+func (c *cancelling) EachFact(ctx context.Context, group string, fn func(graph.Fact) error) error {
+	return c.MemSource.EachFact(ctx, group, func(f graph.Fact) error { c.tick(); return fn(f) })
 }
 
-func (c *cancelling) Mentions(ctx context.Context, fn func(graph.Mention) error) error {
-	return c.MemSource.Mentions(ctx, func(m graph.Mention) error { c.tick(); return fn(m) })
+func (c *cancelling) EachMention(ctx context.Context, group string, fn func(graph.Mention) error) error {
+	return c.MemSource.EachMention(ctx, group, func(m graph.Mention) error { c.tick(); return fn(m) })
 }
 
 // changed is the sample after a later run: the Lyon fact merged away, Alice retyped from

@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // Node labels and relationship types a chunk settles, relationships first so that stale
 // relationships are gone before stale nodes are detached.
 var (
-	settleEdges = []string{TypeRelatesTo, TypeMentions, TypeHasMember}
-	settleNodes = []string{LabelEpisodic, LabelEntity, LabelCommunity}
+	settleEdges = []string{cypher.TypeRelatesTo, cypher.TypeMentions, cypher.TypeHasMember}
+	settleNodes = []string{cypher.LabelEpisodic, cypher.LabelEntity, cypher.LabelCommunity}
 )
 
 // settle makes the chunk's groups in the database equal to what was written: it lists each
@@ -21,7 +23,7 @@ var (
 func (l *Loader) settle(ctx context.Context, c *chunk) error {
 	groups := c.groups
 	for _, t := range settleEdges {
-		list, err := ListEdges(l.o.Dialect, t)
+		list, err := cypher.ListEdges(l.o.Dialect, t)
 		if err != nil {
 			return err
 		}
@@ -29,7 +31,7 @@ func (l *Loader) settle(ctx context.Context, c *chunk) error {
 		if err != nil {
 			return fmt.Errorf("listing %s relationships: %w", t, err)
 		}
-		del, err := DeleteEdges(l.o.Dialect, t)
+		del, err := cypher.DeleteEdges(l.o.Dialect, t)
 		if err != nil {
 			return err
 		}
@@ -39,19 +41,19 @@ func (l *Loader) settle(ctx context.Context, c *chunk) error {
 		l.res.Deleted += len(stale)
 	}
 	for _, label := range settleNodes {
-		list, err := ListNodes(l.o.Dialect, label)
+		list, err := cypher.ListNodes(l.o.Dialect, label)
 		if err != nil {
 			return err
 		}
 		var extra map[string][]string
-		if label == LabelEntity {
+		if label == cypher.LabelEntity {
 			extra = c.labels
 		}
 		stale, fix, err := l.diff(ctx, list, groups, c.keep[label], extra)
 		if err != nil {
 			return fmt.Errorf("listing %s nodes: %w", label, err)
 		}
-		del, err := DeleteNodes(l.o.Dialect, label)
+		del, err := cypher.DeleteNodes(l.o.Dialect, label)
 		if err != nil {
 			return err
 		}
@@ -87,7 +89,7 @@ func (l *Loader) diff(ctx context.Context, list string, groups []string, keep ma
 			have, _ := vals[1].([]any)
 			for _, h := range have {
 				s, _ := h.(string)
-				if s != LabelEntity && !slices.Contains(labels[id], s) {
+				if s != cypher.LabelEntity && !slices.Contains(labels[id], s) {
 					fix[s] = append(fix[s], id)
 				}
 			}
@@ -112,11 +114,11 @@ func (l *Loader) removeLabels(ctx context.Context, base string, fix map[string][
 	}
 	slices.Sort(labels)
 	for _, label := range labels {
-		if !ValidIdentifier(label) {
+		if !cypher.ValidIdentifier(label) {
 			l.o.Log.Warn("not removing a stale label that is not a plain identifier", "label", label, "nodes", len(fix[label]))
 			continue
 		}
-		stmt, err := RemoveLabel(l.o.Dialect, base, label)
+		stmt, err := cypher.RemoveLabel(l.o.Dialect, base, label)
 		if err != nil {
 			return err
 		}
@@ -136,7 +138,7 @@ func (l *Loader) byUUID(ctx context.Context, stmt string, ids []string) error {
 		n := min(len(ids), l.o.BatchSize)
 		params := map[string]any{"uuids": ids[:n]}
 		err := l.retrier().do(ctx, func(ctx context.Context) error {
-			return l.ex.exec(ctx, Statement{Cypher: stmt}, params)
+			return l.ex.exec(ctx, cypher.Statement{Cypher: stmt}, params)
 		})
 		if err != nil {
 			return err

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // count is one label or type to count after a chunk, with the rows written for it.
@@ -20,7 +22,7 @@ func (l *Loader) counts(c *chunk) ([]count, error) {
 	d := l.o.Dialect
 	var out []count
 	for _, label := range settleNodes {
-		s, err := CountNodes(d, label, "")
+		s, err := cypher.CountNodes(d, label, "")
 		if err != nil {
 			return nil, err
 		}
@@ -38,14 +40,14 @@ func (l *Loader) counts(c *chunk) ([]count, error) {
 	}
 	slices.Sort(extra)
 	for _, x := range extra {
-		s, err := CountNodes(d, LabelEntity, x)
+		s, err := cypher.CountNodes(d, cypher.LabelEntity, x)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, count{LabelEntity + ":" + x, s, perLabel[x]})
+		out = append(out, count{cypher.LabelEntity + ":" + x, s, perLabel[x]})
 	}
 	for _, t := range settleEdges {
-		s, err := CountEdges(d, t)
+		s, err := cypher.CountEdges(d, t)
 		if err != nil {
 			return nil, err
 		}

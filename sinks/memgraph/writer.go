@@ -3,6 +3,8 @@ package memgraph
 import (
 	"context"
 	"fmt"
+
+	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // writer batches rows per statement and writes each batch in its own transaction, retried on
@@ -21,7 +23,7 @@ func newWriter(l *Loader) *writer {
 }
 
 // node queues a node row and writes its batch once full.
-func (w *writer) node(ctx context.Context, stmt string, row Row) error {
+func (w *writer) node(ctx context.Context, stmt string, row cypher.Row) error {
 	if _, ok := w.pending[stmt]; !ok {
 		w.nodeStmts = append(w.nodeStmts, stmt)
 	}
@@ -33,7 +35,7 @@ func (w *writer) node(ctx context.Context, stmt string, row Row) error {
 }
 
 // edge queues a relationship row; a full batch is written after all pending node rows.
-func (w *writer) edge(ctx context.Context, stmt string, row Row) error {
+func (w *writer) edge(ctx context.Context, stmt string, row cypher.Row) error {
 	if _, ok := w.pending[stmt]; !ok {
 		w.edgeStmts = append(w.edgeStmts, stmt)
 		w.isEdge[stmt] = true
@@ -78,10 +80,10 @@ func (w *writer) write(ctx context.Context, stmt string) error {
 	}
 	params := map[string]any{"rows": rows}
 	err := w.l.retrier().do(ctx, func(ctx context.Context) error {
-		return w.l.ex.exec(ctx, Statement{Cypher: stmt}, params)
+		return w.l.ex.exec(ctx, cypher.Statement{Cypher: stmt}, params)
 	})
 	if err != nil {
-		return fmt.Errorf("writing a batch of %d rows (%.60s…): %w", len(rows), stmt[len(RowsPrefix):], err)
+		return fmt.Errorf("writing a batch of %d rows (%.60s…): %w", len(rows), stmt[len(cypher.RowsPrefix):], err)
 	}
 	w.pending[stmt] = rows[:0:0]
 	if w.isEdge[stmt] {

@@ -14,8 +14,8 @@
 //     target_node_uuid (entity). The exact schemas are in testdata/schemas.golden.
 //   - Times are TIMESTAMP(MICROS, isAdjustedToUTC=true); optional times are nullable columns.
 //     Embeddings are nullable list<float> (null when the record has none).
-//   - Rows are written in the Source's order in bounded buffers, with a row group at most every
-//     RowGroupRows rows (fewer for tables with embeddings), so memory stays bounded; the one map
-//     held in memory is sinks.EpisodeEdges (one group's, from the checkpoint store). Exporting
-//     the same data twice gives byte-identical files.
+//   - Rows are written group by group in the Source's order, in bounded buffers, with a row group
+//     at most every RowGroupRows rows (fewer for tables with embeddings), so memory stays bounded
+//     by one group: its episodes and its entity_edges map (sinks.EntityEdges). Exporting the same
+//     data twice gives byte-identical files.
 package parquet

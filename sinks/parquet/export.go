@@ -26,59 +26,70 @@ func Export(ctx context.Context, src sinks.Source, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	edges := sinks.NewEpisodeEdges(src)
 	steps := []func() error{
 		func() error {
 			return writeTable(ctx, dir, "episodes.parquet", RowGroupRows, func(emit func(EpisodeRow) error) error {
-				return src.Episodes(ctx, func(e graph.Episode) error {
-					es, err := edges.Of(ctx, e)
+				return sinks.EachGroup(ctx, src, func(g string) error {
+					edges, err := sinks.EntityEdges(ctx, src, g)
 					if err != nil {
 						return err
 					}
-					return emit(episodeRow(e, es))
+					return sinks.EachEpisode(ctx, src, g, func(e graph.Episode) error { return emit(episodeRow(e, edges[e.UUID])) })
 				})
 			})
 		},
 		func() error {
 			return writeTable(ctx, dir, "entities.parquet", EmbeddingRowGroupRows, func(emit func(EntityRow) error) error {
-				return src.Entities(ctx, func(e graph.Entity) error {
-					r, err := entityRow(e)
-					if err != nil {
-						return err
-					}
-					return emit(r)
+				return sinks.EachGroup(ctx, src, func(g string) error {
+					return src.EachEntity(ctx, g, func(e graph.Entity) error {
+						r, err := entityRow(e)
+						if err != nil {
+							return err
+						}
+						return emit(r)
+					})
 				})
 			})
 		},
 		func() error {
 			return writeTable(ctx, dir, "facts.parquet", EmbeddingRowGroupRows, func(emit func(FactRow) error) error {
-				return src.Facts(ctx, func(f graph.Fact) error { return emit(factRow(f)) })
+				return sinks.EachGroup(ctx, src, func(g string) error {
+					return src.EachFact(ctx, g, func(f graph.Fact) error { return emit(factRow(f)) })
+				})
 			})
 		},
 		func() error {
 			return writeTable(ctx, dir, "fact_versions.parquet", RowGroupRows, func(emit func(FactVersionRow) error) error {
-				return src.FactVersions(ctx, func(v graph.FactVersion) error { return emit(factVersionRow(v)) })
+				return sinks.EachGroup(ctx, src, func(g string) error {
+					return src.EachFactVersion(ctx, g, func(v graph.FactVersion) error { return emit(factVersionRow(v)) })
+				})
 			})
 		},
 		func() error {
 			return writeTable(ctx, dir, "mentions.parquet", RowGroupRows, func(emit func(EdgeRow) error) error {
-				return src.Mentions(ctx, func(m graph.Mention) error { return emit(mentionRow(m)) })
+				return sinks.EachGroup(ctx, src, func(g string) error {
+					return src.EachMention(ctx, g, func(m graph.Mention) error { return emit(mentionRow(m)) })
+				})
 			})
 		},
 		func() error {
 			return writeTable(ctx, dir, "communities.parquet", EmbeddingRowGroupRows, func(emit func(CommunityRow) error) error {
-				return src.Communities(ctx, func(c graph.Community) error { return emit(communityRow(c)) })
+				return sinks.EachGroup(ctx, src, func(g string) error {
+					return src.EachCommunity(ctx, g, func(c graph.Community) error { return emit(communityRow(c)) })
+				})
 			})
 		},
 		func() error {
 			return writeTable(ctx, dir, "has_member.parquet", RowGroupRows, func(emit func(EdgeRow) error) error {
-				return src.Communities(ctx, func(c graph.Community) error {
-					for _, r := range hasMemberRows(c) {
-						if err := emit(r); err != nil {
-							return err
+				return sinks.EachGroup(ctx, src, func(g string) error {
+					return src.EachCommunity(ctx, g, func(c graph.Community) error {
+						for _, r := range hasMemberRows(c) {
+							if err := emit(r); err != nil {
+								return err
+							}
 						}
-					}
-					return nil
+						return nil
+					})
 				})
 			})
 		},

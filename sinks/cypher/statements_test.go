@@ -1,33 +1,18 @@
-package memgraph
+package cypher
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tkgraph/backfill/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, or rewrites the file under -update.
-func golden(t *testing.T, name string, got []byte) {
+// goldenFile compares got with testdata file name, or rewrites it under -update.
+func goldenFile(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create it): %v", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 // renderAll lists every statement this package builds for dialect d, one per line.
@@ -83,7 +68,7 @@ func renderAll(t *testing.T, d Dialect) string {
 func TestStatementsGolden(t *testing.T) {
 	for _, d := range []Dialect{Memgraph, Neo4j} {
 		t.Run(string(d), func(t *testing.T) {
-			golden(t, "statements."+string(d)+".golden", []byte(renderAll(t, d)))
+			goldenFile(t, "statements."+string(d)+".golden", []byte(renderAll(t, d)))
 		})
 	}
 }

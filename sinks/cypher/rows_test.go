@@ -1,4 +1,4 @@
-package memgraph
+package cypher
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
 )
 
@@ -17,34 +16,29 @@ import (
 func TestRowsGolden(t *testing.T) {
 	ctx := context.Background()
 	src := sinkstest.Sample()
-	edges, err := sinks.EntityEdges(ctx, src)
+	edges, err := sinkstest.AllEntityEdges(ctx, src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string][]Row{}
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
+	err = sinkstest.Walk(ctx, src, sinkstest.Visitor{
+		Episode: func(e graph.Episode) { out["episodes"] = append(out["episodes"], EpisodeRow(e, edges[e.UUID])) },
+		Entity:  func(e graph.Entity) { out["entities"] = append(out["entities"], EntityRow(e)) },
+		Fact:    func(f graph.Fact) { out["facts"] = append(out["facts"], FactRow(f)) },
+		Mention: func(m graph.Mention) { out["mentions"] = append(out["mentions"], MentionRow(m)) },
+		Community: func(c graph.Community) {
+			out["communities"] = append(out["communities"], CommunityRow(c))
+			out["has_member"] = append(out["has_member"], HasMemberRows(c)...)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	must(src.Episodes(ctx, func(e graph.Episode) error {
-		out["episodes"] = append(out["episodes"], EpisodeRow(e, edges[e.UUID]))
-		return nil
-	}))
-	must(src.Entities(ctx, func(e graph.Entity) error { out["entities"] = append(out["entities"], EntityRow(e)); return nil }))
-	must(src.Facts(ctx, func(f graph.Fact) error { out["facts"] = append(out["facts"], FactRow(f)); return nil }))
-	must(src.Mentions(ctx, func(m graph.Mention) error { out["mentions"] = append(out["mentions"], MentionRow(m)); return nil }))
-	must(src.Communities(ctx, func(c graph.Community) error {
-		out["communities"] = append(out["communities"], CommunityRow(c))
-		out["has_member"] = append(out["has_member"], HasMemberRows(c)...)
-		return nil
-	}))
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "rows.golden.json", append(b, '\n'))
+	goldenFile(t, "rows.golden.json", append(b, '\n'))
 }
 
 func TestRowTypes(t *testing.T) {

@@ -1,4 +1,4 @@
-package memgraph
+package cypher
 
 import (
 	"fmt"
@@ -61,6 +61,32 @@ var vectorIndexes = []index{
 	{"name_embedding_entity_index", "Entity", false, []string{"name_embedding"}},
 	{"fact_embedding_edge_index", "RELATES_TO", true, []string{"fact_embedding"}},
 	{"name_embedding_community_index", "Community", false, []string{"name_embedding"}},
+}
+
+// Index kinds of IndexNames.
+const (
+	RangeIndex  = "range"
+	TextIndex   = "text"
+	VectorIndex = "vector"
+)
+
+// IndexNames lists the names of the schema's indexes of one kind (RangeIndex, TextIndex,
+// VectorIndex), in the order DDL creates them.
+func IndexNames(kind string) []string {
+	var ixs []index
+	switch kind {
+	case RangeIndex:
+		ixs = rangeIndexes
+	case TextIndex:
+		ixs = textIndexes
+	case VectorIndex:
+		ixs = vectorIndexes
+	}
+	out := make([]string, len(ixs))
+	for i, ix := range ixs {
+		out[i] = ix.name
+	}
+	return out
 }
 
 // uniqueLabels get a uuid uniqueness constraint on Memgraph. Neo4j gets none: a constraint there

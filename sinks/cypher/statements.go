@@ -1,4 +1,4 @@
-package memgraph
+package cypher
 
 import (
 	"fmt"

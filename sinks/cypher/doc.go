@@ -1,0 +1,49 @@
+// Package cypher is the Cypher text of the Graphiti schema (DESIGN §5) for the Memgraph and
+// Neo4j dialects: schema statements (indexes, constraints, storage mode, snapshot), the batch
+// MERGE statements and the rows they read, and the statements that settle a load (list, delete,
+// remove label, count). The Bolt loader (sinks/memgraph) runs them with $rows parameters; the
+// CYPHERL export (sinks/cypherl) writes the same statements with the rows as literals.
+//
+// Statement contract:
+//   - Every batch statement starts with RowsPrefix ("UNWIND $rows AS row ") and reads a list of
+//     rows from the $rows parameter. A node row is {uuid, props}; an edge row is
+//     {uuid, source, target, props}. The statement MERGEs on uuid and replaces all properties
+//     (SET n = row.props), so props always carries uuid too. Edges MATCH both endpoints by uuid
+//     first; an edge whose endpoint is missing is silently not written.
+//   - Labels and relationship types are interpolated into the text only after ValidIdentifier
+//     accepts them (^[A-Za-z_][A-Za-z0-9_]*$); no statement uses dynamic labels (SET n:$(…)).
+//     Rows of entities with different label sets go to different statements (EntityLabels gives
+//     the set). The MERGE statements never remove labels; the Loader's settle step removes
+//     the ones an entity no longer has (RemoveLabel).
+//   - Row values: times are time.Time in UTC, absent times and absent embeddings are omitted,
+//     embeddings are []float64, uuid lists are []string. Custom entity attributes become
+//     top-level properties except where they would overwrite a schema property; scalars and lists
+//     of one scalar kind stay as they are, anything else (maps, mixed lists) becomes canonical
+//     JSON text, nil values are omitted.
+//   - Statement.AutoCommit marks statements that must run in an auto-commit transaction
+//     (session.Run): on Memgraph every index, constraint, storage-mode and snapshot statement.
+//     Neo4j schema statements are idempotent (IF NOT EXISTS) and may run in a managed transaction.
+//   - Unknown dialects: the schema functions return nil and the statement builders an error;
+//     callers should check with ParseDialect first.
+//
+// Migration order (Memgraph, DESIGN §5): PreLoad (range and vector indexes), BulkBegin (storage
+// mode IN_MEMORY_ANALYTICAL), nodes, edges, BulkEnd (CREATE SNAPSHOT, back to
+// IN_MEMORY_TRANSACTIONAL), PostLoad (text indexes and uuid uniqueness constraints). On Neo4j
+// BulkBegin and BulkEnd are empty and PreLoad/PostLoad end with CALL db.awaitIndexes.
+//
+// Index names are Graphiti's (range: entity_uuid … invalid_at_edge_index; full-text:
+// episode_content, node_name_and_summary, community_name, edge_name_and_fact). Graphiti has no
+// vector indexes on Neo4j; ours are name_embedding_entity_index, fact_embedding_edge_index and
+// name_embedding_community_index, cosine. Memgraph range indexes carry no names.
+//
+// Syntax checked against public sources: Neo4j range, full-text and vector index syntax
+// (relationship vector indexes exist since Neo4j 5.18); Memgraph CREATE INDEX ON :L(p),
+// CREATE EDGE INDEX ON :T(p) (needs --storage-properties-on-edges=true), CREATE TEXT INDEX n ON
+// :L(p, …) and CREATE TEXT EDGE INDEX (property lists need Memgraph ≥ 3.6; text search was an
+// experimental flag before 3.6), CREATE VECTOR [EDGE] INDEX n ON :L(p) WITH CONFIG {"dimension",
+// "capacity", "metric": "cos"}, STORAGE MODE …, CREATE SNAPSHOT, CREATE CONSTRAINT ON (n:L)
+// ASSERT n.p IS UNIQUE. Not verified against a running Memgraph: whether vector indexes may be
+// created in IN_MEMORY_ANALYTICAL mode, and that re-running CREATE TEXT/VECTOR INDEX with an
+// existing name fails (Memgraph has no IF NOT EXISTS for them): a loader re-running PostLoad
+// must tolerate "already exists" errors.
+package cypher
