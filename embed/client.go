@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm"
 )
 
@@ -183,38 +184,19 @@ func (c *Client) cached(ctx context.Context, text string) ([]float32, error) {
 	return v, nil
 }
 
-// run sends the batches with at most Concurrency workers and hands each answer to fill (under
+// run sends the batches with at most Concurrency at a time and hands each answer to fill (under
 // no lock: batches write disjoint positions). The first error cancels the rest.
 func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string, [][]float32)) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	next := make(chan []string)
-	var wg sync.WaitGroup
-	for range min(c.opts.Concurrency, len(batches)) {
-		wg.Go(func() {
-			for batch := range next {
-				vecs, err := c.send(ctx, batch)
-				if err != nil {
-					cancel(err)
-					continue
-				}
-				fill(batch, vecs)
+	p := workpool.New(ctx, c.opts.Concurrency)
+	for _, b := range batches {
+		p.Go(func(ctx context.Context) error {
+			vecs, err := c.send(ctx, b)
+			if err != nil {
+				return err
 			}
+			fill(b, vecs)
+			return nil
 		})
 	}
-	for _, b := range batches {
-		select {
-		case next <- b:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	close(next)
-	wg.Wait()
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	return nil
+	return p.Wait()
 }

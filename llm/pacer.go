@@ -187,3 +187,15 @@ func (p *Pacer) settle(estimated, actual int) {
 		p.Settle(estimated, actual)
 	}
 }
+
+// sleep waits for d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/tkgraph/backfill/internal/retry"
 )
 
 // Defaults of Poster and Options.
@@ -66,46 +67,80 @@ type Response struct {
 // Post sends req and returns the answer. On error, Response.Retries still counts the retries
 // made.
 func (p *Poster) Post(ctx context.Context, req Request) (Response, error) {
-	attempts := p.MaxAttempts
-	if attempts < 1 {
-		attempts = DefaultMaxAttempts
-	}
 	url := strings.TrimRight(p.BaseURL, "/") + req.Path
 	tokens := req.PromptTokens + req.CompletionTokens
 	est := p.Price.Estimate(req.PromptTokens, req.CompletionTokens)
-	var last error
-	for i := 0; i < attempts; i++ {
-		if i > 0 {
-			d := p.wait(i-1, last)
-			if p.Log != nil {
-				p.Log.Debug("llm request retry", "path", req.Path, "attempt", i+1, "wait", d.String(),
-					"error", redactText(p.APIKey, last.Error(), 2*maxErrorText))
-			}
-			if err := sleep(ctx, d); err != nil {
-				return Response{Retries: i - 1}, fmt.Errorf("waiting to retry %s: %w", req.Path, err)
-			}
+	var out Response
+	tries, err := retry.Do(ctx, p.policy(), classify, func(attempt int, err error, wait time.Duration) {
+		if p.Log != nil {
+			p.Log.Debug("llm request retry", "path", req.Path, "attempt", attempt+1, "wait", wait.String(),
+				"error", redactText(p.APIKey, err.Error(), 2*maxErrorText))
 		}
+	}, func(ctx context.Context, _ int) error {
 		if err := p.Budget.Reserve(est); err != nil {
 			if werr := p.Budget.Wait(ctx); werr != nil {
-				return Response{Retries: max(i-1, 0)}, werr
+				return &budgetStop{werr}
 			}
-			return Response{Retries: max(i-1, 0)}, fmt.Errorf("posting %s: %w", req.Path, err)
+			return &budgetStop{fmt.Errorf("posting %s: %w", req.Path, err)}
 		}
-		out, err := p.attempt(ctx, url, req.Body, tokens, req.Track)
-		if err == nil {
-			u := usageOf(out)
-			cost := p.Price.Cost(u)
-			p.Budget.Settle(est, cost)
-			p.Pacer.settle(tokens, u.PromptTokens+u.CompletionTokens)
-			return Response{Body: out, Retries: i, Usage: u, CostUSD: cost}, nil
+		body, err := p.attempt(ctx, url, req.Body, tokens, req.Track)
+		if err != nil {
+			p.Budget.Settle(est, 0)
+			return err
 		}
-		p.Budget.Settle(est, 0)
-		if !IsRetryable(err) {
-			return Response{Retries: i}, redact(p.APIKey, fmt.Errorf("posting %s: %w", req.Path, err))
-		}
-		last = err
+		u := usageOf(body)
+		out = Response{Body: body, Usage: u, CostUSD: p.Price.Cost(u)}
+		p.Budget.Settle(est, out.CostUSD)
+		p.Pacer.settle(tokens, u.PromptTokens+u.CompletionTokens)
+		return nil
+	})
+	out.Retries = tries - 1
+	var stop *budgetStop
+	switch {
+	case err == nil:
+		return out, nil
+	case errors.As(err, &stop):
+		// The refused try was never sent: it is not a retry.
+		return Response{Retries: max(tries-2, 0)}, stop.err
+	case IsRetryable(err) && tries == p.attempts():
+		return out, redact(p.APIKey, fmt.Errorf("posting %s after %d attempts: %w", req.Path, tries, err))
 	}
-	return Response{Retries: attempts - 1}, redact(p.APIKey, fmt.Errorf("posting %s after %d attempts: %w", req.Path, attempts, last))
+	return out, redact(p.APIKey, fmt.Errorf("posting %s: %w", req.Path, err))
+}
+
+// budgetStop carries the Budget's refusal out of the retry loop unchanged.
+type budgetStop struct{ err error }
+
+func (b *budgetStop) Error() string { return b.err.Error() }
+
+// attempts is the number of tries per request.
+func (p *Poster) attempts() int {
+	if p.MaxAttempts < 1 {
+		return DefaultMaxAttempts
+	}
+	return p.MaxAttempts
+}
+
+// policy is the retry policy of every request: exponential backoff from BackoffBase, capped at
+// BackoffMax, with full jitter; a server's Retry-After is honoured up to maxRetryAfter.
+func (p *Poster) policy() retry.Policy {
+	base, ceil := p.BackoffBase, p.BackoffMax
+	if base <= 0 {
+		base = DefaultBackoffBase
+	}
+	if ceil <= 0 {
+		ceil = DefaultBackoffMax
+	}
+	return retry.Policy{Attempts: p.attempts(), Base: base, Max: ceil, Jitter: retry.Full, MaxWait: maxRetryAfter}
+}
+
+// classify retries what IsRetryable accepts, after the server's Retry-After when it gave one.
+func classify(err error) (bool, time.Duration) {
+	var t *TransientError
+	if errors.As(err, &t) {
+		return IsRetryable(err), t.RetryAfter
+	}
+	return IsRetryable(err), 0
 }
 
 // usageOf reads the usage block of an answer; zero when there is none.
@@ -164,38 +199,4 @@ func (p *Poster) attempt(ctx context.Context, url string, body []byte, tokens in
 		return data, nil
 	}
 	return nil, p.statusError(resp, data)
-}
-
-// wait is the pause before retry number i+1: the server's Retry-After when given, otherwise
-// exponential backoff with full jitter in [d/2, d].
-func (p *Poster) wait(i int, last error) time.Duration {
-	var t *TransientError
-	if errors.As(last, &t) && t.RetryAfter > 0 {
-		return min(t.RetryAfter, maxRetryAfter)
-	}
-	base, ceil := p.BackoffBase, p.BackoffMax
-	if base <= 0 {
-		base = DefaultBackoffBase
-	}
-	if ceil <= 0 {
-		ceil = DefaultBackoffMax
-	}
-	d := base << min(i, 30)
-	if d <= 0 || d > ceil {
-		d = ceil
-	}
-	half := d / 2
-	return half + time.Duration(rand.Int64N(int64(d-half)+1))
-}
-
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

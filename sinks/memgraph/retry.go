@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
-	"math/rand/v2"
 	"net"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/tkgraph/backfill/internal/retry"
 )
 
 // Retry defaults: 10 tries wait about 43 s in all (0.2 s doubling, capped at 10 s; with the
@@ -45,7 +46,8 @@ func Transient(err error) bool {
 }
 
 // retrier runs a function until it succeeds, fails with a non-transient error or has used
-// attempts tries, sleeping base·2^n (capped at 10 s, with ±50% jitter) between tries.
+// attempts tries, sleeping base·2^n (capped at 10 s, with ±50% jitter: retry.Spread, so the
+// total wait reliably outlasts a database restart) between tries.
 type retrier struct {
 	attempts int
 	base     time.Duration
@@ -53,22 +55,13 @@ type retrier struct {
 }
 
 func (r retrier) do(ctx context.Context, fn func(ctx context.Context) error) error {
-	var err error
-	for attempt := 1; ; attempt++ {
-		if err = fn(ctx); err == nil || !Transient(err) || attempt >= r.attempts || ctx.Err() != nil {
-			return err
-		}
-		if r.onRetry != nil {
-			r.onRetry(attempt, err)
-		}
-		d := min(r.base<<(attempt-1), maxBackoff)
-		d = d/2 + rand.N(d+1) // jitter in [d/2, 3d/2]
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return err
-		case <-t.C:
-		}
-	}
+	p := retry.Policy{Attempts: r.attempts, Base: r.base, Max: maxBackoff, Jitter: retry.Spread}
+	_, err := retry.Do(ctx, p, func(err error) (bool, time.Duration) { return Transient(err), 0 },
+		func(attempt int, err error, _ time.Duration) {
+			if r.onRetry != nil {
+				r.onRetry(attempt, err)
+			}
+		},
+		func(ctx context.Context, _ int) error { return fn(ctx) })
+	return err
 }
