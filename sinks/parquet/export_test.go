@@ -202,7 +202,9 @@ type failingSource struct{ *sinks.MemSource }
 
 var errBoom = errors.New("boom")
 
-func (f failingSource) EachFact(context.Context, string, func(graph.Fact) error) error { return errBoom }
+func (f failingSource) EachFact(context.Context, string, func(graph.Fact) error) error {
+	return errBoom
+}
 
 func TestExportErrors(t *testing.T) {
 	dir := t.TempDir()
