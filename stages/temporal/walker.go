@@ -66,9 +66,10 @@ func newWalker(group string, facts []resolve.Fact, judgements []Judgement) *walk
 	return w
 }
 
-// record adds the facts recorded at one record time, applies their contradictions, recomputes
-// the merged view and appends a version for every shown fact whose interval changed.
-func (w *walker) record(batch []int, at time.Time) {
+// record adds the facts recorded at one record time, applies their contradictions and the
+// closures known by then, recomputes the merged view and appends a version for every shown fact
+// whose interval changed.
+func (w *walker) record(batch, closures []int, at time.Time) {
 	w.batch++
 	var touched []int
 	touch := func(i int) {
@@ -94,6 +95,14 @@ func (w *walker) record(batch []int, at time.Time) {
 			if loser, winner, ok := w.pair(i, j); ok && lower(&w.own[loser], w.own[winner].valid, winner) {
 				touch(loser)
 			}
+		}
+		if c := w.facts[i].Closure; c != nil && !c.RecordTime.After(at) && w.close(i) {
+			touch(i)
+		}
+	}
+	for _, i := range closures {
+		if w.known[i] && w.close(i) {
+			touch(i)
 		}
 	}
 	var clusters []int // duplicate clusters touched by the batch
@@ -149,4 +158,53 @@ func lower(s *span, t *time.Time, by int) bool {
 		s.closer = by
 	}
 	return false
+}
+
+// closedByRecord is the closer of an interval ended by a declared fact's Closure.
+const closedByRecord = -2
+
+// batch is what becomes known at one record time: facts recorded and closures of declared
+// facts (by fact index).
+type batch struct {
+	at       time.Time
+	facts    []int
+	closures []int
+}
+
+// recordBatches groups the facts and closures of a group by record time, in record-time order
+// (facts and closures in group order within a batch).
+func recordBatches(facts []resolve.Fact) []batch {
+	byTime := map[time.Time]*batch{}
+	var times []time.Time
+	at := func(t time.Time) *batch {
+		t = t.UTC()
+		b, ok := byTime[t]
+		if !ok {
+			b = &batch{at: t}
+			byTime[t] = b
+			times = append(times, t)
+		}
+		return b
+	}
+	for i, f := range facts {
+		b := at(f.RecordTime)
+		b.facts = append(b.facts, i)
+		if f.Closure != nil {
+			c := at(f.Closure.RecordTime)
+			c.closures = append(c.closures, i)
+		}
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	out := make([]batch, len(times))
+	for k, t := range times {
+		out[k] = *byTime[t]
+	}
+	return out
+}
+
+// close ends a known declared fact at its closure's time; it reports whether its interval
+// changed.
+func (w *walker) close(i int) bool {
+	c := w.facts[i].Closure
+	return lower(&w.own[i], ptr(c.At), closedByRecord)
 }
