@@ -234,3 +234,48 @@ func TestPlanTickets(t *testing.T) {
 		t.Errorf("plan table lacks %q:\n%s", want, out.String())
 	}
 }
+
+// TestLateTicketEvent: the ticket log without its late line, then with it, gives the same
+// declared facts, intervals and version log as one run over the whole log (record_time:
+// reference), and the second run extracts only the late record and the next snapshot of its
+// ticket.
+func TestLateTicketEvent(t *testing.T) {
+	j := exampleJob(t, "tickets")
+	full, err := os.ReadFile(j.Sources[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSpace(string(full)), "\n")
+	late := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"updated_at":"2024-05-06T13:05:00Z"`) {
+			late = i
+		}
+	}
+	if late < 0 {
+		t.Fatal("the late line of ticket 101 is not in the log")
+	}
+	path := filepath.Join(t.TempDir(), "tickets.jsonl")
+	without := strings.Join(append(append([]string(nil), lines[:late]...), lines[late+1:]...), "")
+	if err := os.WriteFile(path, []byte(without), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j.Sources[0].Path = path
+	run(t, j)
+	if err := os.WriteFile(path, full, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second := run(t, j)
+	if x := second.Stages["extract"]; x.Units != 2 {
+		t.Errorf("with the late line: extract %+v; want the late record and its successor to run again", x)
+	}
+	one := exampleJob(t, "tickets")
+	run(t, one)
+	end := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, at := range []time.Time{time.Date(2024, 5, 6, 12, 0, 0, 0, time.UTC), time.Date(2024, 5, 7, 12, 0, 0, 0, time.UTC), end} {
+		got, want := declaredLines(known(t, j, at), ""), declaredLines(known(t, one, at), "")
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("as known at %s, incremental and ordered runs differ:\n%s\n--\n%s", at, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

@@ -9,9 +9,9 @@ import (
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
-// Closure is the snapshot that closes a declared state fact: the first later snapshot of the
-// same object that no longer shows it. The temporal stage closes the fact at At (invalid_at),
-// known from RecordTime on (expired_at).
+// Closure is a snapshot that closes a declared state fact: a later snapshot of the same object
+// that no longer shows it. The temporal stage closes the fact at At (invalid_at), known from
+// RecordTime on (expired_at); of several closures the earliest known one wins.
 type Closure struct {
 	Episode    string    `json:"episode"`
 	At         time.Time `json:"at"`          // the closing snapshot's reference time
@@ -52,19 +52,23 @@ func (n *names) collectDeclared(opts Options, i int, ex extract.Output) {
 
 // declaredFacts turns the declared pairs into facts, walking each object's snapshots in group
 // order (reference time): a state pair opens a fact at the first snapshot that shows it, valid
-// from that snapshot's reference time, and the first later snapshot of the same object whose
+// from that snapshot's reference time; every later snapshot of the same object whose
 // declaration no longer shows it (its subject or object changed, an element left a list, the
-// field became null or empty) closes it (Closure). A snapshot that lacks the declaration's
-// fields (Declaration.Missing) says nothing: its open facts stay open. An event pair is a fact of
-// its own snapshot, never closed. Facts are keyed on their canonical endpoints; a pair that
-// returns after its fact was closed opens a new fact. Ids: graph.DeclaredFactID.
+// field became null or empty), up to the next one that shows it again, is a Closure of the
+// fact. The first of them ends the fact; the others matter for what was known when (a snapshot
+// that arrives late, under record_time: ingest, ends the fact earlier from its own record time
+// on). A snapshot that shows the pair again after a closure opens a new fact, recorded no
+// earlier than the closure it follows. A snapshot that lacks the declaration's fields
+// (Declaration.Missing) says nothing: it neither closes nor continues. An event pair is a fact
+// of its own snapshot, never closed. Facts are keyed on their canonical endpoints. Ids:
+// graph.DeclaredFactID.
 func (r *resolver) declaredFacts(b built, exs []extract.Output) []Fact {
 	type key struct {
 		object, decl string
 		src, tgt     int
 	}
 	var out []Fact
-	open := map[key]int{} // → index in out
+	open := map[key]int{} // → index in out of the pair's latest fact
 	byEpisode := make([][]declaredMention, len(exs))
 	for _, m := range r.n.declared {
 		byEpisode[m.episode] = append(byEpisode[m.episode], m)
@@ -87,10 +91,16 @@ func (r *resolver) declaredFacts(b built, exs []extract.Output) []Fact {
 				out = append(out, r.declaredFact(b, ex.Object, d, m.pair, si, ti, i, graph.DeclaredEvent))
 				continue
 			}
-			if _, ok := open[k]; !ok {
-				open[k] = len(out)
-				out = append(out, r.declaredFact(b, ex.Object, d, m.pair, si, ti, i, graph.DeclaredState))
+			prev, ok := open[k]
+			if ok && len(out[prev].Closures) == 0 {
+				continue // still shown: the same fact
 			}
+			f := r.declaredFact(b, ex.Object, d, m.pair, si, ti, i, graph.DeclaredState)
+			if ok && f.RecordTime.Before(out[prev].Closures[0].RecordTime) {
+				f.RecordTime = out[prev].Closures[0].RecordTime // a new period once the end of the last is known
+			}
+			open[k] = len(out)
+			out = append(out, f)
 		}
 		said := map[string]bool{} // state declarations this snapshot gives values for (or none)
 		for _, d := range ex.Declared {
@@ -100,8 +110,8 @@ func (r *resolver) declaredFacts(b built, exs []extract.Output) []Fact {
 		}
 		for k, idx := range open {
 			if k.object == ex.Object && said[k.decl] && !shown[k] {
-				out[idx].Closure = &Closure{Episode: ep.UUID, At: ep.ReferenceTime.UTC(), RecordTime: r.env.RecordTimeOf(ep)}
-				delete(open, k)
+				out[idx].Closures = append(out[idx].Closures, Closure{Episode: ep.UUID, At: ep.ReferenceTime.UTC(),
+					RecordTime: r.env.RecordTimeOf(ep)})
 			}
 		}
 	}

@@ -32,9 +32,10 @@ func assigned(obj, state string, logins []string, commenter string) extract.Outp
 	return extract.Output{Object: obj, Declared: []graph.Declaration{a, s, c}}
 }
 
-// Declared facts become periods per object: a removed assignee closes its fact at the snapshot
-// that no longer shows it, a record lacking the field closes nothing, an emptied list closes
-// everything, a returning assignee opens a new fact, and events are never closed.
+// Declared facts become periods per object: a removed assignee's fact is closed by the
+// snapshots that no longer show it (the first ends it), a record lacking the field closes
+// nothing, an emptied list closes everything, a returning assignee opens a new fact, and events
+// are never closed.
 func TestDeclaredFactPeriods(t *testing.T) {
 	exs := []extract.Output{
 		assigned("7", "open", []string{"bob", "carol"}, ""), // 0
@@ -56,15 +57,20 @@ func TestDeclaredFactPeriods(t *testing.T) {
 		}
 		ids[f.UUID] = true
 		closed := "-"
-		if f.Closure != nil {
-			closed = fmt.Sprint(f.Closure.At.Hour() - t0.Hour())
+		for k, c := range f.Closures {
+			if k == 0 {
+				closed = ""
+			} else {
+				closed += ","
+			}
+			closed += fmt.Sprint(c.At.Hour() - t0.Hour())
 		}
 		got = append(got, fmt.Sprintf("%d %s closed@%s", f.Order, f.Fact, closed))
 	}
 	want := []string{
-		"0 Login fails is assigned to bob closed@2",
+		"0 Login fails is assigned to bob closed@2,4,5",
 		"0 Login fails is assigned to carol closed@4",
-		"0 Login fails is open closed@4",
+		"0 Login fails is open closed@4,5",
 		"1 Login fails is assigned to bob closed@-",
 		"1 Login fails is open closed@-",
 		"2 dan commented on Login fails closed@-",

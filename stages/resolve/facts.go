@@ -22,9 +22,10 @@ type Fact struct {
 	RecordTime    time.Time  `json:"record_time"`
 	Order         int        `json:"order"` // position of the creating episode in the group
 	// Declared marks a fact of record fields (sources[].facts): never judged by the LLM; a
-	// state fact is closed by Closure when a later snapshot no longer shows it.
-	Declared bool     `json:"declared,omitempty"`
-	Closure  *Closure `json:"closure,omitempty"`
+	// state fact is closed by the later snapshots that no longer show it (Closures, in group
+	// order).
+	Declared bool      `json:"declared,omitempty"`
+	Closures []Closure `json:"closures,omitempty"`
 }
 
 // mapped is a fact on canonical endpoints, with the entity indexes of its endpoints.

@@ -76,12 +76,12 @@ func Normalize(f resolve.Fact) resolve.Fact {
 //     is unknown; a duplicate that starts at or after the earlier fact's end is a new period of
 //     the same statement and stays a fact of its own. Merges are decided on the facts known at
 //     the time, and a fact once written to the log on its own is never merged later;
-//   - a declared state fact (resolve.Fact.Closure) is closed at the reference time of the snapshot
-//     that no longer shows it, from that snapshot's record time on: when its fact is already
-//     known then, the fact's invalid_at becomes the closure's time unless it already ends by
-//     then (expired_at = the closing snapshot's record time); a fact recorded after its
-//     closure's record time is recorded closed. The version row names the closing episode
-//     (reason closed_by_record). Declared facts are never judged and never contradict others;
+//   - a declared state fact is closed by each of its closures (resolve.Fact.Closures: the later
+//     snapshots that no longer show it) at the closure's reference time, from the closure's
+//     record time on: the fact's invalid_at becomes the closure's time unless it already ends by
+//     then, and a fact recorded after a closure's record time is recorded closed. The version
+//     row names the closing episode (reason closed_by_record). Declared facts are never judged
+//     and never contradict others;
 //   - expired_at is the record time at which the fact was first recorded closed.
 //
 // Under record_time: reference the record order is the group order, so a late-arriving episode

@@ -69,7 +69,7 @@ func newWalker(group string, facts []resolve.Fact, judgements []Judgement) *walk
 // record adds the facts recorded at one record time, applies their contradictions and the
 // closures known by then, recomputes the merged view and appends a version for every shown fact
 // whose interval changed.
-func (w *walker) record(batch, closures []int, at time.Time) {
+func (w *walker) record(batch []int, closures []closureRef, at time.Time) {
 	w.batch++
 	var touched []int
 	touch := func(i int) {
@@ -96,13 +96,15 @@ func (w *walker) record(batch, closures []int, at time.Time) {
 				touch(loser)
 			}
 		}
-		if c := w.facts[i].Closure; c != nil && !c.RecordTime.After(at) && w.close(i) {
-			touch(i)
+		for c, cl := range w.facts[i].Closures {
+			if !cl.RecordTime.After(at) && w.close(i, c) {
+				touch(i)
+			}
 		}
 	}
-	for _, i := range closures {
-		if w.known[i] && w.close(i) {
-			touch(i)
+	for _, c := range closures {
+		if w.known[c.fact] && w.close(c.fact, c.closure) {
+			touch(c.fact)
 		}
 	}
 	var clusters []int // duplicate clusters touched by the batch
@@ -160,15 +162,19 @@ func lower(s *span, t *time.Time, by int) bool {
 	return false
 }
 
-// closedByRecord is the closer of an interval ended by a declared fact's Closure.
+// closedByRecord is the closer of an interval ended by Closures[0] of a declared fact;
+// Closures[c] is closedByRecord - c.
 const closedByRecord = -2
 
+// closureRef names Closures[closure] of facts[fact].
+type closureRef struct{ fact, closure int }
+
 // batch is what becomes known at one record time: facts recorded and closures of declared
-// facts (by fact index).
+// facts.
 type batch struct {
 	at       time.Time
 	facts    []int
-	closures []int
+	closures []closureRef
 }
 
 // recordBatches groups the facts and closures of a group by record time, in record-time order
@@ -189,9 +195,9 @@ func recordBatches(facts []resolve.Fact) []batch {
 	for i, f := range facts {
 		b := at(f.RecordTime)
 		b.facts = append(b.facts, i)
-		if f.Closure != nil {
-			c := at(f.Closure.RecordTime)
-			c.closures = append(c.closures, i)
+		for c, cl := range f.Closures {
+			b := at(cl.RecordTime)
+			b.closures = append(b.closures, closureRef{fact: i, closure: c})
 		}
 	}
 	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
@@ -202,9 +208,17 @@ func recordBatches(facts []resolve.Fact) []batch {
 	return out
 }
 
-// close ends a known declared fact at its closure's time; it reports whether its interval
-// changed.
-func (w *walker) close(i int) bool {
-	c := w.facts[i].Closure
-	return lower(&w.own[i], ptr(c.At), closedByRecord)
+// close ends known declared fact i at the time of its closure c unless it already ends by then;
+// it reports whether its interval changed.
+func (w *walker) close(i, c int) bool {
+	return lower(&w.own[i], ptr(w.facts[i].Closures[c].At), closedByRecord-c)
+}
+
+// closure is the closure of fact i that a closer value names, or nil when it names none.
+func (w *walker) closure(i, closer int) *resolve.Closure {
+	c := closedByRecord - closer
+	if closer > closedByRecord || c >= len(w.facts[i].Closures) {
+		return nil
+	}
+	return &w.facts[i].Closures[c]
 }
