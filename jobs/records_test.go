@@ -19,17 +19,14 @@ import (
 // known reads the facts and version log of a run and answers temporal.Known at knownAt.
 func known(t *testing.T, j *Job, knownAt time.Time) []graph.Fact {
 	t.Helper()
+	_, facts, _ := graphOf(t, j)
 	ctx := context.Background()
 	store, err := checkpoints.Open(ctx, j.Checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	var facts []graph.Fact
 	var versions []graph.FactVersion
-	if err := store.EachFact(ctx, "", func(f graph.Fact) error { facts = append(facts, f); return nil }); err != nil {
-		t.Fatal(err)
-	}
 	if err := store.EachFactVersion(ctx, "", func(v graph.FactVersion) error { versions = append(versions, v); return nil }); err != nil {
 		t.Fatal(err)
 	}
