@@ -18,7 +18,7 @@ type RecordsReport struct {
 	TokensBefore int `json:"tokens_before"` // estimated tokens of their bodies before pruning
 	TokensAfter  int `json:"tokens_after"`  // and after: the content the episodes keep
 	// WithoutObject counts records of a source with mapping.object that lack the field: they
-	// are extracted as records of no object (context: the previous episodes of the group).
+	// are extracted as records of no object, with no snapshot to compare with.
 	WithoutObject int `json:"without_object,omitempty"`
 	// MissingFields counts, per declaration ("sources[0].facts[1]"), the records that lack one
 	// of its fields: they state nothing about it, so its earlier facts stay as they were.

@@ -8,10 +8,11 @@ import (
 	"github.com/tkgraph/backfill/records"
 )
 
-// Bounds of a snapshot's change list.
+// Bounds of a record's context.
 const (
-	MaxChanges     = 100 // lines; more are summarised in one last line
+	MaxChanges     = 100 // change list lines; more are summarised in one last line
 	MaxChangeRunes = 200 // per value
+	MaxKnown       = 50  // known facts; more are summarised in one last line
 )
 
 // Group prepares the extraction units of one group's episodes (in group order).
@@ -116,13 +117,19 @@ func (g *Group) Plan(i int) Plan {
 	return Plan{Input: in, Ask: ask && !g.opts.NoLLM}
 }
 
-// known lists the sentences of a record's declared facts.
+// known lists the sentences of a record's declared facts, at most MaxKnown.
 func known(rec *graph.Record) []string {
 	var out []string
+	n := 0
 	for _, d := range rec.Declared {
 		for _, p := range d.Pairs {
-			out = append(out, p.Fact)
+			if n++; n <= MaxKnown {
+				out = append(out, p.Fact)
+			}
 		}
+	}
+	if n > MaxKnown {
+		out = append(out, "… and "+strconv.Itoa(n-MaxKnown)+" more")
 	}
 	return out
 }

@@ -208,3 +208,14 @@ func TestChangeListIsBounded(t *testing.T) {
 		t.Errorf("%d lines, last %q", len(got), got[len(got)-1])
 	}
 }
+
+func TestKnownFactsAreBounded(t *testing.T) {
+	d := graph.Declaration{Key: "k", Relation: "HAS_LABEL", Kind: graph.DeclaredState}
+	for i := range MaxKnown + 7 {
+		d.Pairs = append(d.Pairs, graph.DeclaredPair{Subject: "s", Object: fmt.Sprint(i), Fact: fmt.Sprint("s has label ", i)})
+	}
+	got := known(&graph.Record{Declared: []graph.Declaration{d}})
+	if len(got) != MaxKnown+1 || got[MaxKnown] != "… and 7 more" {
+		t.Errorf("%d known facts, last %q", len(got), got[len(got)-1])
+	}
+}

@@ -9,7 +9,8 @@
 //     reference time, so a late record finds the snapshot that preceded it in time) gets the
 //     change list against it (llm.SnapshotIn: "path: old → new", "path: + added", "path: -
 //     removed", at most MaxChanges lines, values cut at MaxChangeRunes); the first snapshot has
-//     none. The record's declared facts are given as known facts (llm.ExtractInput.Known);
+//     none, nor has a record of no object. The record's declared facts are given as known facts
+//     (llm.ExtractInput.Known, at most MaxKnown);
 //   - with text fields, the LLM sees only the text fields whose value is new or changed and is
 //     asked only when there is one; without, it sees the whole pruned record and is asked only
 //     when some change lies outside the fields the declared facts read (graph.Record.FactPaths);
