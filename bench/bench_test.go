@@ -154,6 +154,13 @@ func TestMarkdown(t *testing.T) {
 		Propagate: &GoBench{Command: "go test -bench X", Metrics: map[string]map[string]float64{"BenchmarkX": {"ns/op": 4.3e8, "sweeps": 24}}},
 		Bolt:      &GoBench{Command: "go test -bench Y", Note: "not measured: no server"},
 		Errors:    []string{"memory: something failed"},
+		Tickets: &TicketsResult{Records: 46, DeclaredSame: true, DeclaredFacts: 48, Runs: []TicketsRun{
+			{Name: "none", Options: "json: {drop_nulls: false}", BodyTokensPerRecord: 2785, ExtractCallsPerRecord: 2,
+				ExtractTokensRecord: 29727, CallsPerRecord: 2.6, PromptTokensPerRecord: 29900, Facts: 40},
+			{Name: "all (+ text_fields)", Options: "json: {drop: [x]}", BodyTokensPerRecord: 184, ExtractCallsPerRecord: 0.72,
+				ExtractTokensRecord: 1054, CallsPerRecord: 1.8, PromptTokensPerRecord: 1372, Facts: 59},
+			{Name: "off", Options: "stages.extract.llm: off", BodyTokensPerRecord: 184, CallsPerRecord: 0.7, PromptTokensPerRecord: 200, Facts: 48},
+		}},
 	}
 	var b strings.Builder
 	r.markdown(&b)

@@ -15,6 +15,11 @@
 //     plan`) at each of -ingest-sizes: the child's peak RSS (rusage) and the peak sampled per
 //     stage (/proc/PID/status VmRSS).
 //   - propagate: BenchmarkPropagate1M of stages/community (label propagation on 1M facts).
+//   - tickets: the bundled ticket change log (examples/tickets.jsonl) through llm/stub, once per
+//     set of JSON record options from none to all of jobs/examples/tickets.yaml's (pruning,
+//     mapping.object, facts, json.text_fields) and once with stages.extract.llm: off: prompt
+//     tokens and calls per record, and whether the declared facts with their intervals are the
+//     same with and without the LLM for text.
 //   - bolt: BenchmarkNeo4jLoad of sinks/memgraph (Bolt load rows/s) against the Neo4j of
 //     BACKFILL_NEO4J_URI, or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto.
 //

@@ -20,6 +20,7 @@ type Results struct {
 	Memory    []MemoryResult `json:"memory,omitempty"`
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
+	Tickets   *TicketsResult `json:"tickets,omitempty"`
 	Errors    []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
@@ -54,6 +55,8 @@ func (r *Results) forget(step string) {
 		r.Propagate = nil
 	case "bolt":
 		r.Bolt = nil
+	case "tickets":
+		r.Tickets = nil
 	}
 	r.Errors = slices.DeleteFunc(r.Errors, func(e string) bool { return strings.HasPrefix(e, step+": ") })
 }

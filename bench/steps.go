@@ -62,6 +62,10 @@ func (b *bencher) step(ctx context.Context, name string) error {
 			}
 		}
 		return errors.Join(errs...)
+	case "tickets":
+		r, err := benchTickets(ctx, b.bin, b.work, b.root)
+		b.res.Tickets = r
+		return err
 	case "propagate":
 		g, err := runGoBench(ctx, b.root, "./stages/community", "^BenchmarkPropagate1M$", nil)
 		b.res.Propagate = g

@@ -8,7 +8,8 @@
 //	episodes       staged episodes, upserted by uuid; ingested_at is the record time of the
 //	               first ingest and is never changed by a later upsert; staged_run names the
 //	               run that last staged the row and last_change what that staging changed, so
-//	               a record key repeated with other content within one run is reported
+//	               a record key repeated with other content within one run is reported;
+//	               record is graph.Record as JSON ('' for episodes that are no JSON record)
 //	quarantine     rejected input rows: file, row, field, reason, raw (truncated); unique per
 //	               (file, row, field) so a re-run does not duplicate them
 //	units          one row per finished stage unit: (stage, unit) → fingerprint of its inputs

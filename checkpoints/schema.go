@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -10,7 +10,8 @@ var schema = []string{
 		seq INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL,
 		source_description TEXT NOT NULL, content TEXT NOT NULL, speaker TEXT NOT NULL,
 		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL,
-		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0)`,
+		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0,
+		record TEXT NOT NULL DEFAULT '')`,
 	`CREATE INDEX IF NOT EXISTS episodes_order ON episodes (group_id, reference_time, seq, uuid)`,
 	`CREATE TABLE IF NOT EXISTS quarantine (
 		file TEXT NOT NULL, row INTEGER NOT NULL, field TEXT NOT NULL, reason TEXT NOT NULL,
@@ -58,4 +59,6 @@ var migrations = map[string][]string{
 		`ALTER TABLE episodes ADD COLUMN staged_run INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE episodes ADD COLUMN last_change INTEGER NOT NULL DEFAULT 0`,
 	},
+	// 2 → 3: what ingest read from a JSON record besides its content (graph.Record as JSON).
+	"2": {`ALTER TABLE episodes ADD COLUMN record TEXT NOT NULL DEFAULT ''`},
 }

@@ -41,29 +41,35 @@ type ingester struct {
 	rows, nBad int
 	replaced   int // rows that replaced an earlier row of this run with the same record key
 	log        *slog.Logger
+	records    *RecordsReport // what the JSON records held (nil: not tallied)
 }
 
 // maxReplacedLogged bounds the warnings about repeated record keys; the report counts them all.
 const maxReplacedLogged = 10
 
 // ingest reads every source of the job into the store. It also returns how many rows replaced
-// an earlier row of this run with the same record key and other content.
-func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger, stop <-chan struct{}) (stages.Stats, int, error) {
+// an earlier row of this run with the same record key and other content, and tallies the JSON
+// records into recs (when not nil).
+func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger, stop <-chan struct{}, recs *RecordsReport) (stages.Stats, int, error) {
 	start := time.Now()
 	qf, err := os.OpenFile(store.Path()+".quarantine.jsonl", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
 		return stages.Stats{}, 0, fmt.Errorf("opening quarantine file: %w", err)
 	}
 	defer qf.Close()
-	in := &ingester{store: store, shard: shard, now: clock.Now(), quarantine: qf, log: log}
+	in := &ingester{store: store, shard: shard, now: clock.Now(), quarantine: qf, log: log, records: recs}
 	prog.Start("ingest", -1)
 	defer prog.Done()
 	for i, src := range j.Sources {
 		spec := loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
 			TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
 			DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
+		if spec.Record, err = src.recordSpec(); err != nil {
+			return stages.Stats{}, 0, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
+		}
 		err := readSource(ctx, fsys, spec, func(r loaders.Result) error {
 			prog.Add(1)
+			in.tally(i, src, r)
 			if err := in.add(ctx, r); err != nil {
 				return err
 			}
@@ -82,6 +88,7 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 	if err := in.flush(ctx); err != nil {
 		return stages.Stats{}, in.replaced, err
 	}
+	in.records.warn(log)
 	if in.replaced > maxReplacedLogged {
 		log.Warn("more rows repeated a record key of this run; the later row replaced the earlier each time",
 			"rows", in.replaced, "logged", maxReplacedLogged)

@@ -26,6 +26,7 @@ type Report struct {
 	// the same run with the same record key (the later row wins; see the ingest warnings).
 	EpisodesReplaced int                     `json:"episodes_replaced"`
 	BudgetStopped    bool                    `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
+	Records          *RecordsReport          `json:"records,omitempty"`        // JSON records read (absent when none)
 	Stages           map[string]stages.Stats `json:"stages"`
 	LLM              LLMReport               `json:"llm"`
 	LLMByStage       map[string]LLMReport    `json:"llm_by_stage"`
@@ -66,6 +67,10 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(tw, "quarantined\t%d\n", r.Quarantined)
 	if r.EpisodesReplaced > 0 {
 		fmt.Fprintf(tw, "episodes_replaced\t%d\n", r.EpisodesReplaced)
+	}
+	if rc := r.Records; rc != nil {
+		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
+			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)
 	}
 	fmt.Fprintf(tw, "\nstage\tunits\tskipped\tseconds\tllm calls\tcache hits\ttokens in\ttokens out\n")
 	names := append([]string(nil), StageOrder...)

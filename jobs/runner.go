@@ -79,13 +79,16 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		run  func() (stages.Stats, error)
 	}{
 		{"ingest", func() (stages.Stats, error) {
-			st, replaced, err := ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop)
+			recs := &RecordsReport{}
+			st, replaced, err := ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop, recs)
 			rep.EpisodesReplaced = replaced
+			if recs.Records > 0 {
+				rep.Records = recs
+			}
 			return st, err
 		}},
 		{extract.Stage, func() (stages.Stats, error) {
-			return extract.Run(ctx, env, extract.Options{Context: j.Stages.Extract.Context, Mode: j.Stages.Extract.Mode,
-				EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes})
+			return extract.Run(ctx, env, j.extractOptions())
 		}},
 		{resolve.Stage, func() (stages.Stats, error) {
 			r := j.Stages.Resolve
@@ -167,6 +170,12 @@ func llmReport(s llm.StageUsage) LLMReport {
 	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
 		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD}
+}
+
+// extractOptions are the extract stage's options of the job (run and plan).
+func (j *Job) extractOptions() extract.Options {
+	return extract.Options{Context: j.Stages.Extract.Context, Mode: j.Stages.Extract.Mode, EntityTypes: j.entityTypes(),
+		EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: j.Stages.Extract.LLM == "off"}
 }
 
 func (j *Job) entityTypes() []llm.EntityTypeIn {

@@ -29,6 +29,10 @@ type Source struct {
 	GroupPolicy  string  `yaml:"group_policy"` // map (default) | reject
 	DefaultGroup string  `yaml:"default_group"`
 	MaxBodyBytes int     `yaml:"max_body_bytes"`
+	// JSON prunes JSON records and names their free-text fields; Facts declares facts that
+	// follow from fields alone (see records.go).
+	JSON  JSONOpts   `yaml:"json"`
+	Facts []FactDecl `yaml:"facts"`
 }
 
 // Mapping names the input field of each episode attribute.
@@ -41,6 +45,7 @@ type Mapping struct {
 	Description   string `yaml:"description"`
 	RecordKey     string `yaml:"record_key"`
 	Name          string `yaml:"name"`
+	Object        string `yaml:"object"` // field naming the object a JSON record is a snapshot of
 }
 
 // LLM configures the chat model.
@@ -99,6 +104,7 @@ type StageOpts struct {
 	Extract struct {
 		Context int    `yaml:"context"` // previous episodes shown (default 4)
 		Mode    string `yaml:"mode"`    // two_call (default) | combined
+		LLM     string `yaml:"llm"`     // on (default) | off: declared facts only, no LLM call
 	} `yaml:"extract"`
 	Resolve struct {
 		MinHashThreshold   float64 `yaml:"minhash_threshold"`   // default 0.9

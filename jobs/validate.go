@@ -68,6 +68,9 @@ func (j *Job) defaults() {
 	if j.Stages.Extract.Mode == "" {
 		j.Stages.Extract.Mode = "two_call"
 	}
+	if j.Stages.Extract.LLM == "" {
+		j.Stages.Extract.LLM = "on"
+	}
 	if j.Stages.Resolve.LLM == "" {
 		j.Stages.Resolve.LLM = "on"
 	}
@@ -161,6 +164,9 @@ func (j *Job) Validate() error {
 	}
 	if r.LLM != "on" && r.LLM != "off" {
 		return bad("stages.resolve.llm", "%q is not on or off", r.LLM)
+	}
+	if err := j.validateRecords(); err != nil {
+		return err
 	}
 	for i, t := range j.Ontology.ExcludedTypes {
 		if t == "" {

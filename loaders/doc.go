@@ -21,6 +21,13 @@
 //     quarantines the row.
 //   - Reference times must lie in years 1678..2261, the span of an int64 count of nanoseconds,
 //     which is how the episode Parquet file stores them; zero-valued sentinel dates are bad rows.
+//   - JSON records (JSON Lines rows whose body is a JSON object, Spec.Record and
+//     Mapping.Object): the object id (a row field), the declared facts (records.Decl) and the
+//     text-field paths are read from the full record into graph.Record; then the content is
+//     pruned (records.Pruner) and Result.FullBody keeps the body as it was. An episode's id does
+//     not depend on pruning (the content key hashes the full body). A record whose body is not a
+//     JSON object under declared facts or text fields is a Bad row; other formats reject record
+//     options (drop, keep, text fields, facts, object) with an error.
 //   - EpisodeWriter writes the episode Parquet schema that `backfill import` produces; Read with
 //     the default Mapping reads it back into identical episodes (ids and Seq included, when it is
 //     the first file of its Spec).

@@ -62,6 +62,9 @@ func (fr *fileReader) read(ctx context.Context, fsys FS) error {
 	if err != nil {
 		return err
 	}
+	if format != FormatJSONL && fr.b.spec.Record.jsonlOnly(&fr.names) {
+		return errors.New("JSON record options (json, facts, mapping.object) are only supported for JSON Lines")
+	}
 	f, err := fsys.Open(ctx, fr.name)
 	if err != nil {
 		return err

@@ -31,6 +31,7 @@ func runQuery(ctx context.Context, out io.Writer, now time.Time, args []string) 
 	group := fs.String("group", "", "only this group")
 	entity := fs.String("entity", "", "only facts about the entity with this name")
 	asJSON := fs.Bool("json", false, "print JSON instead of the context format")
+	history := fs.Bool("history", false, "every fact known at --known-at with its interval, not only those true at --valid-at")
 	pos, err := parse(fs, args)
 	if err != nil || len(pos) != 1 {
 		return usageError("query", orErr(err, "want exactly one JOB.yaml"))
@@ -45,7 +46,7 @@ func runQuery(ctx context.Context, out io.Writer, now time.Time, args []string) 
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	facts, err := queryFacts(ctx, store, *group, *entity, va, ka)
+	facts, err := queryFacts(ctx, store, *group, *entity, va, ka, *history)
 	if err != nil {
 		return fail(ctx, err)
 	}
@@ -75,8 +76,9 @@ func writeFacts(out io.Writer, facts []graph.Fact, asJSON bool) error {
 	return err
 }
 
-// queryFacts loads the facts and version log of one group (or all) and answers AsOf.
-func queryFacts(ctx context.Context, store *checkpoints.Store, group, entity string, validAt, knownAt time.Time) ([]graph.Fact, error) {
+// queryFacts loads the facts and version log of one group (or all) and answers AsOf (with
+// history, Known: every fact known at knownAt, whatever its validity).
+func queryFacts(ctx context.Context, store *checkpoints.Store, group, entity string, validAt, knownAt time.Time, history bool) ([]graph.Fact, error) {
 	keep := map[string]bool{}
 	if entity != "" {
 		want := resolve.Normalize(entity)
@@ -104,6 +106,9 @@ func queryFacts(ctx context.Context, store *checkpoints.Store, group, entity str
 		return nil
 	}); err != nil {
 		return nil, err
+	}
+	if history {
+		return temporal.Known(facts, versions, knownAt), nil
 	}
 	return temporal.AsOf(facts, versions, validAt, knownAt), nil
 }

@@ -160,12 +160,18 @@ func TestQueryGolden(t *testing.T) {
 	} {
 		fmt.Fprintf(&b, "$ backfill query JOB %s\n%s\n", strings.Join(args, " "), query(t, append([]string{jobPath, "--checkpoint", db}, args...)...))
 	}
-	golden := filepath.Join("testdata", "query_billing.golden")
+	checkGolden(t, "query_billing.golden", b.String())
+}
+
+// checkGolden compares got with testdata/NAME (-update rewrites it).
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -173,8 +179,8 @@ func TestQueryGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
-	if b.String() != string(want) {
-		t.Errorf("query output differs from %s (-update rewrites it):\n%s", golden, b.String())
+	if got != string(want) {
+		t.Errorf("output differs from %s (-update rewrites it):\n%s", golden, got)
 	}
 }
 

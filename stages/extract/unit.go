@@ -18,14 +18,25 @@ import (
 type Output struct {
 	Entities []llm.EntityMention `json:"entities"`
 	Facts    []llm.ExtractedFact `json:"facts"`
+	// Object and Declared are the object and declared facts of a JSON record (graph.Record),
+	// so that an extraction holds every statement of its episode; absent for other episodes.
+	Object   string              `json:"object,omitempty"`
+	Declared []graph.Declaration `json:"declared,omitempty"`
 }
 
-// runUnit extracts one episode in the given mode and commits its output.
-func runUnit(env stages.Env, mode string, ep graph.Episode, in llm.ExtractInput) func(context.Context, string) error {
+// runUnit extracts one episode in the given mode (asking the LLM only when the plan says so)
+// and commits its output.
+func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan) func(context.Context, string) error {
 	return func(ctx context.Context, fp string) error {
-		out, err := Extract(ctx, env.LLM, mode, in)
-		if err != nil {
-			return err
+		out := Output{Entities: []llm.EntityMention{}, Facts: []llm.ExtractedFact{}}
+		if p.Ask {
+			var err error
+			if out, err = Extract(ctx, env.LLM, mode, p.Input); err != nil {
+				return err
+			}
+		}
+		if r := ep.Record; r != nil {
+			out.Object, out.Declared = r.Object, r.Declared
 		}
 		body, err := json.Marshal(out)
 		if err != nil {
@@ -77,8 +88,8 @@ func FactsInput(in llm.ExtractInput, ents []llm.EntityMention) (fin llm.FactsInp
 	if len(ents) < 2 {
 		return llm.FactsInput{}, false
 	}
-	fin = llm.FactsInput{Episode: in.Episode, Previous: in.Previous, EntityTypes: in.EntityTypes, EdgeTypes: in.EdgeTypes,
-		ExcludedTypes: in.ExcludedTypes}
+	fin = llm.FactsInput{Episode: in.Episode, Previous: in.Previous, Snapshot: in.Snapshot, Known: in.Known,
+		EntityTypes: in.EntityTypes, EdgeTypes: in.EdgeTypes, ExcludedTypes: in.ExcludedTypes}
 	for _, e := range ents {
 		fin.Entities = append(fin.Entities, llm.ExtractedEntity{Name: e.Name, Type: e.Type})
 	}

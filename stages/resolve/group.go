@@ -86,7 +86,21 @@ func Resolve(ctx context.Context, env stages.Env, opts Options, group string, ep
 	if err != nil {
 		return Result{}, err
 	}
+	facts = mergeByOrder(r.declaredFacts(b, exs), facts)
 	return Result{Entities: b.entities, Mentions: b.mentions, Facts: facts, Memo: r.used, Stats: r.stats}, nil
+}
+
+// mergeByOrder merges two lists of facts in group order into one, a's first on equal order.
+func mergeByOrder(a, b []Fact) []Fact {
+	out := make([]Fact, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].Order < a[0].Order {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // log is the env's logger, or the default one.
