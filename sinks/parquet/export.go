@@ -29,7 +29,7 @@ func Export(ctx context.Context, src sinks.Source, dir string) error {
 	edges := sinks.NewEpisodeEdges(src)
 	steps := []func() error{
 		func() error {
-			return writeTable(ctx, dir, "episodes.parquet", RowGroupRows, func(emit func(EpisodeRow) error) error {
+			return writeTable(ctx, dir, EpisodesFile, RowGroupRows, func(emit func(EpisodeRow) error) error {
 				return src.Episodes(ctx, func(e graph.Episode) error {
 					es, err := edges.Of(ctx, e)
 					if err != nil {
@@ -40,7 +40,7 @@ func Export(ctx context.Context, src sinks.Source, dir string) error {
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "entities.parquet", EmbeddingRowGroupRows, func(emit func(EntityRow) error) error {
+			return writeTable(ctx, dir, EntitiesFile, EmbeddingRowGroupRows, func(emit func(EntityRow) error) error {
 				return src.Entities(ctx, func(e graph.Entity) error {
 					r, err := entityRow(e)
 					if err != nil {
@@ -51,27 +51,27 @@ func Export(ctx context.Context, src sinks.Source, dir string) error {
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "facts.parquet", EmbeddingRowGroupRows, func(emit func(FactRow) error) error {
+			return writeTable(ctx, dir, FactsFile, EmbeddingRowGroupRows, func(emit func(FactRow) error) error {
 				return src.Facts(ctx, func(f graph.Fact) error { return emit(factRow(f)) })
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "fact_versions.parquet", RowGroupRows, func(emit func(FactVersionRow) error) error {
+			return writeTable(ctx, dir, FactVersionsFile, RowGroupRows, func(emit func(FactVersionRow) error) error {
 				return src.FactVersions(ctx, func(v graph.FactVersion) error { return emit(factVersionRow(v)) })
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "mentions.parquet", RowGroupRows, func(emit func(EdgeRow) error) error {
+			return writeTable(ctx, dir, MentionsFile, RowGroupRows, func(emit func(EdgeRow) error) error {
 				return src.Mentions(ctx, func(m graph.Mention) error { return emit(mentionRow(m)) })
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "communities.parquet", EmbeddingRowGroupRows, func(emit func(CommunityRow) error) error {
+			return writeTable(ctx, dir, CommunitiesFile, EmbeddingRowGroupRows, func(emit func(CommunityRow) error) error {
 				return src.Communities(ctx, func(c graph.Community) error { return emit(communityRow(c)) })
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "has_member.parquet", RowGroupRows, func(emit func(EdgeRow) error) error {
+			return writeTable(ctx, dir, HasMemberFile, RowGroupRows, func(emit func(EdgeRow) error) error {
 				return src.Communities(ctx, func(c graph.Community) error {
 					for _, r := range hasMemberRows(c) {
 						if err := emit(r); err != nil {
