@@ -1,4 +1,4 @@
-package snapshots
+package snapshots_test
 
 import (
 	"context"
@@ -10,59 +10,22 @@ import (
 	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/parquet"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
+	"github.com/tkgraph/backfill/snapshots"
+	"github.com/tkgraph/backfill/snapshots/snapshotstest"
 )
 
-// writeStore writes a MemSource into a new checkpoint store, group by group.
+// writeStore writes a MemSource into a new checkpoint store.
 func writeStore(t *testing.T, src *sinks.MemSource) *checkpoints.Store {
 	t.Helper()
-	ctx := context.Background()
-	store, err := checkpoints.Open(ctx, filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	if _, err := store.UpsertEpisodes(ctx, src.EpisodeList, sinkstest.T(2026, 1, 1, 0, 0)); err != nil {
-		t.Fatal(err)
-	}
-	groups := map[string]bool{}
-	for _, e := range src.EpisodeList {
-		groups[e.GroupID] = true
-	}
-	for g := range groups {
-		err := store.Write(ctx, func(tx *checkpoints.Tx) error {
-			if err := tx.ReplaceEntities(ctx, g, only(src.EntityList, g, func(e graph.Entity) string { return e.GroupID }),
-				only(src.MentionList, g, func(m graph.Mention) string { return m.GroupID })); err != nil {
-				return err
-			}
-			if err := tx.ReplaceFacts(ctx, g, only(src.FactList, g, func(f graph.Fact) string { return f.GroupID }),
-				only(src.FactVersionList, g, func(v graph.FactVersion) string { return v.GroupID })); err != nil {
-				return err
-			}
-			return tx.ReplaceCommunities(ctx, g, only(src.CommunityList, g, func(c graph.Community) string { return c.GroupID }))
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return store
-}
-
-func only[T any](xs []T, g string, group func(T) string) []T {
-	var out []T
-	for _, x := range xs {
-		if group(x) == g {
-			out = append(out, x)
-		}
-	}
-	return out
+	return snapshotstest.Store(t, snapshotstest.Split(src.EpisodeList, src.EntityList, src.FactList, src.FactVersionList,
+		src.MentionList, src.CommunityList)...)
 }
 
 // collect reads every group want accepts, as JSON text with empty slices as null.
-func collect(t *testing.T, s Snapshot, want func(string) bool) []string {
+func collect(t *testing.T, s snapshots.Snapshot, want func(string) bool) []string {
 	t.Helper()
 	var out []string
 	for g, err := range s.Groups(context.Background(), want) {
@@ -90,8 +53,8 @@ func TestStoreAndExportGiveTheSameGroups(t *testing.T) {
 	if err := parquet.Export(context.Background(), store, dir); err != nil {
 		t.Fatal(err)
 	}
-	fromStore := OpenStore(store, false)
-	fromExport, err := Open(context.Background(), dir)
+	fromStore := snapshots.OpenStore(store, false)
+	fromExport, err := snapshots.Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +95,7 @@ func TestExportOutOfGroupOrderIsAnError(t *testing.T) {
 	if err := pq.WriteFile(filepath.Join(dir, parquet.EntitiesFile), rows); err != nil {
 		t.Fatal(err)
 	}
-	s, err := OpenParquet(dir)
+	s, err := snapshots.OpenParquet(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
