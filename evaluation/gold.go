@@ -39,9 +39,11 @@ type GoldEpisode struct {
 	Key   string `yaml:"key"`  // the episode's record key, or
 	At    string `yaml:"at"`   // its reference time (RFC 3339), with
 	Says  string `yaml:"says"` // words the episode's content contains (checked)
-	// Facts are [source, relation, target, valid_at, invalid_at]; a time is YYYY-MM-DD (that
-	// calendar day in any time zone) or RFC 3339 (that instant), "-" or empty when unknown
-	// (valid_at) or open (invalid_at).
+	// Facts are [source, relation, target, valid_at, invalid_at]. A time is "-" when unknown
+	// (valid_at) or open (invalid_at); an instant (RFC 3339); a period YYYY, YYYY-MM or
+	// YYYY-MM-DD (any time in it, the calendar taken in any zone from UTC−12 to UTC+14); a range
+	// "A..B" of periods, either end left out; or "<=B" ("..B"): at or before B, and in valid_at
+	// also unknown.
 	Facts [][]string `yaml:"facts"`
 }
 
@@ -53,10 +55,12 @@ type goldFact struct {
 	validAt, invalidAt  *goldTime
 }
 
-// goldTime is a gold date (a calendar day in any zone) or instant.
+// goldTime is a gold time: an instant, or a range of instants the graph's time must fall in.
 type goldTime struct {
-	t   time.Time
-	day bool
+	text      string
+	from, to  time.Time // [from, to); a zero bound is no bound; from alone for an instant
+	instant   bool
+	orUnknown bool // an unknown (absent) graph time matches too
 }
 
 // ReadGold reads and validates a gold file.
@@ -151,56 +155,108 @@ func (g *Gold) parseFact(episode int, f []string) (goldFact, error) {
 	if strings.TrimSpace(f[0]) == "" || strings.TrimSpace(f[1]) == "" || strings.TrimSpace(f[2]) == "" {
 		return goldFact{}, errors.New("source, relation and target must not be empty")
 	}
-	va, err := parseGoldTime(f[3])
+	va, err := parseGoldTime(f[3], true)
 	if err != nil {
 		return goldFact{}, fmt.Errorf("valid_at: %w", err)
 	}
-	inv, err := parseGoldTime(f[4])
+	inv, err := parseGoldTime(f[4], false)
 	if err != nil {
 		return goldFact{}, fmt.Errorf("invalid_at: %w", err)
 	}
-	if va != nil && inv != nil && inv.t.Before(va.t) {
+	if va != nil && inv != nil && !va.from.IsZero() && !inv.to.IsZero() && !inv.to.After(va.from) {
 		return goldFact{}, errors.New("invalid_at is before valid_at")
 	}
 	return goldFact{episode: episode, source: f[0], rel: f[1], target: f[2], validAt: va, invalidAt: inv}, nil
 }
 
-func parseGoldTime(s string) (*goldTime, error) {
-	switch s = strings.TrimSpace(s); s {
+// Slack around a calendar bound: a day of the gold file is that day in any time zone from
+// UTC−12 to UTC+14.
+const (
+	slackBefore = 14 * time.Hour
+	slackAfter  = 12 * time.Hour
+)
+
+// parseGoldTime reads a gold time: "-" (unknown, or open), an instant (RFC 3339), a period
+// (YYYY, YYYY-MM or YYYY-MM-DD: any time in it), a range "A..B" of periods (either end may be
+// left out) or "<=B", the same as "..B". In valid_at, a range without a start also accepts an
+// unknown start ("started at or before B").
+func parseGoldTime(s string, validAt bool) (*goldTime, error) {
+	s = strings.TrimSpace(s)
+	switch s {
 	case "", "-", "~", "null":
 		return nil, nil
 	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return &goldTime{t: t, day: true}, nil
+	gt := &goldTime{text: s}
+	if rest, ok := strings.CutPrefix(s, "<="); ok {
+		s = ".." + strings.TrimSpace(rest)
 	}
-	t, err := time.Parse(time.RFC3339, s)
+	if a, b, ok := strings.Cut(s, ".."); ok {
+		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+		if a == "" && b == "" {
+			return nil, fmt.Errorf("%q: a range needs a start or an end", gt.text)
+		}
+		if a != "" {
+			from, _, err := period(a)
+			if err != nil {
+				return nil, err
+			}
+			gt.from = from.Add(-slackBefore)
+		}
+		if b != "" {
+			_, to, err := period(b)
+			if err != nil {
+				return nil, err
+			}
+			gt.to = to.Add(slackAfter)
+		}
+		gt.orUnknown = validAt && a == ""
+		return gt, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		gt.from, gt.instant = t.UTC(), true
+		return gt, nil
+	}
+	from, to, err := period(s)
 	if err != nil {
-		return nil, fmt.Errorf("%q is neither YYYY-MM-DD nor RFC 3339", s)
+		return nil, err
 	}
-	return &goldTime{t: t.UTC()}, nil
+	gt.from, gt.to = from.Add(-slackBefore), to.Add(slackAfter)
+	return gt, nil
 }
 
-// matches reports whether a graph time agrees with a gold time: both absent; or the instant is
-// the gold instant; or it falls on the gold day in some time zone from UTC−12 to UTC+14.
+// period reads YYYY, YYYY-MM or YYYY-MM-DD as the half-open UTC interval it names.
+func period(s string) (from, to time.Time, err error) {
+	for _, p := range []struct {
+		layout string
+		next   func(time.Time) time.Time
+	}{
+		{time.DateOnly, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
+		{"2006-01", func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
+		{"2006", func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }},
+	} {
+		if t, err := time.Parse(p.layout, s); err == nil {
+			return t, p.next(t), nil
+		}
+	}
+	return from, to, fmt.Errorf("%q is not YYYY, YYYY-MM, YYYY-MM-DD, RFC 3339 or a range A..B of those", s)
+}
+
+// matches reports whether a graph time agrees with a gold time (see parseGoldTime).
 func (gt *goldTime) matches(t *time.Time) bool {
 	switch {
 	case gt == nil || t == nil:
-		return gt == nil && t == nil
-	case !gt.day:
-		return t.Equal(gt.t)
+		return gt == nil && t == nil || gt != nil && gt.orUnknown
+	case gt.instant:
+		return t.Equal(gt.from)
 	}
-	from, to := gt.t.Add(-14*time.Hour), gt.t.Add(36*time.Hour)
-	return !t.Before(from) && t.Before(to)
+	return (gt.from.IsZero() || !t.Before(gt.from)) && (gt.to.IsZero() || t.Before(gt.to))
 }
 
 func (gt *goldTime) String() string {
-	switch {
-	case gt == nil:
+	if gt == nil {
 		return "-"
-	case gt.day:
-		return gt.t.Format(time.DateOnly)
 	}
-	return gt.t.Format(time.RFC3339)
+	return gt.text
 }
 
 // relName is a relation name in SCREAMING_SNAKE_CASE.

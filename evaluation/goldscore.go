@@ -86,8 +86,8 @@ func (g *Gold) checkEpisodes(grp *snapshots.Group) []error {
 }
 
 func sameInstant(at string, e *graph.Episode) bool {
-	t, err := parseGoldTime(at)
-	return err == nil && t != nil && e.ReferenceTime.Equal(t.t)
+	t, err := time.Parse(time.RFC3339, at)
+	return err == nil && e.ReferenceTime.Equal(t)
 }
 
 // squash is lower case with single spaces, for the "says" check.
