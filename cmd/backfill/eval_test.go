@@ -151,3 +151,47 @@ embedder: {provider: openai, base_url: %s/v1, model: text-embedding-3-small, dim
 		t.Errorf("tiny budget: exit %d, stopped %v; want %d and true", code, stopped.QABudgetStopped, exitPartial)
 	}
 }
+
+// lmeData is a LongMemEval file: one question whose answer turn is marked has_answer, one
+// abstention question (reported apart).
+const lmeData = `[{"question_id": "q1", "question_type": "single-session-user", "question": "Where does the user work?",
+  "answer": "Naver", "question_date": "2023/06/30 (Fri) 10:00",
+  "haystack_session_ids": ["s_a", "answer_1"], "haystack_dates": ["2023/05/20 (Sat) 02:21", "2023/06/01 (Thu) 14:05"],
+  "haystack_sessions": [[{"role": "user", "content": "I work at Kakao now."}, {"role": "assistant", "content": "Nice."}],
+    [{"role": "user", "content": "Hi there."}, {"role": "user", "content": "I joined Naver on June 1.", "has_answer": true}]],
+  "answer_session_ids": ["answer_1"]},
+ {"question_id": "q2_abs", "question_type": "knowledge-update", "question": "Where does the user live?",
+  "answer": "The information provided is not enough.", "question_date": "2023/06/30 (Fri) 10:00",
+  "haystack_session_ids": ["s_b"], "haystack_dates": ["2023/05/20 (Sat) 02:21"],
+  "haystack_sessions": [[{"role": "user", "content": "I like green tea."}]], "answer_session_ids": []}]`
+
+// TestEvalLongMemEval builds a LongMemEval file with the importer's record keys and scores
+// retrieval: the has_answer turn is found as evidence, the question is asked at its
+// question_date, and the abstention question is reported apart.
+func TestEvalLongMemEval(t *testing.T) {
+	dir := t.TempDir()
+	data, job := filepath.Join(dir, "lme.json"), filepath.Join(dir, "lme.yaml")
+	os.WriteFile(data, []byte(lmeData), 0o644)
+	os.WriteFile(job, []byte(fmt.Sprintf(`name: lme
+checkpoint: %s/lme.db
+timezone: Asia/Seoul
+record_time: reference
+sources:
+  - {path: %s, format: longmemeval}
+llm: {provider: offline}
+embedder: {provider: offline, dimensions: 32}
+`, dir, data)), 0o644)
+	runQuiet(t, job)
+	code, _, rep := evalJSON(t, job, "--dataset", "longmemeval", data, "--k", "3")
+	if code != exitOK {
+		t.Fatalf("eval: exit %d", code)
+	}
+	rt := rep.Retrieval
+	all := rt.Categories[len(rt.Categories)-1]
+	if rt.EvidenceMissing != 0 || all.Questions != 1 || all.WithEvidence != 1 || all.EvidenceHits[0] != 1 || all.AnswerHits[0] != 1 {
+		t.Errorf("retrieval %+v, all %+v: want q1's has_answer turn found and retrieved", rt, all)
+	}
+	if len(rt.Apart) != 1 || rt.Apart[0].Category != "knowledge-update" || rt.Apart[0].Questions != 1 {
+		t.Errorf("apart %+v, want the abstention question", rt.Apart)
+	}
+}
