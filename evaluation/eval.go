@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
-	"sort"
 
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/snapshots"
@@ -136,7 +136,7 @@ func Run(ctx context.Context, snap snapshots.Snapshot, o Options) (*Report, erro
 		}
 	}
 	if o.Gold != nil {
-		for _, group := range sortedKeys(goldGroups) {
+		for _, group := range slices.Sorted(maps.Keys(goldGroups)) {
 			if !seen[group] {
 				goldErrs = append(goldErrs, fmt.Errorf("gold group %s is not in the graph", group))
 			}
@@ -168,13 +168,4 @@ func answer(ctx context.Context, o Options, rs []questionResult, t *qaTable) err
 		}
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

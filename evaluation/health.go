@@ -120,7 +120,7 @@ func closures(g *snapshots.Group) (stranger, unattributed int) {
 				continue
 			}
 			found = true
-			if sharesEndpoint(closed, c) {
+			if graph.SharesEndpoint(closed, c) {
 				neighbour = true
 				break
 			}
@@ -133,10 +133,6 @@ func closures(g *snapshots.Group) (stranger, unattributed int) {
 		}
 	}
 	return stranger, unattributed
-}
-
-func sharesEndpoint(a, b *graph.Fact) bool {
-	return a.SourceUUID == b.SourceUUID || a.SourceUUID == b.TargetUUID || a.TargetUUID == b.SourceUUID || a.TargetUUID == b.TargetUUID
 }
 
 // add sums another group's health into h (ratios are recomputed by finish).

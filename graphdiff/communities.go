@@ -2,6 +2,7 @@ package graphdiff
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 
 	"github.com/tkgraph/backfill/graph"
@@ -66,12 +67,12 @@ func diffCommunities(a, b *side, m *entityMatch) []CommunityChange {
 			continue
 		}
 		ch := CommunityChange{Kind: "changed", A: a.g.Communities[c.i].Name, B: b.g.Communities[c.j].Name, Jaccard: c.jac}
-		for _, x := range sortedKeys(bs[c.j]) {
+		for _, x := range slices.Sorted(maps.Keys(bs[c.j])) {
 			if !as[c.i][x] {
 				ch.Joined = append(ch.Joined, b.name(x))
 			}
 		}
-		for _, x := range sortedKeys(as[c.i]) {
+		for _, x := range slices.Sorted(maps.Keys(as[c.i])) {
 			if !bs[c.j][x] {
 				ch.Left = append(ch.Left, b.nameOr(x, a))
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"sort"
 
 	"github.com/tkgraph/backfill/snapshots"
 )
@@ -207,13 +206,4 @@ func (d *GroupDiff) count() {
 			c.CommunitiesRemoved++
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,7 @@ package graphdiff
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -129,7 +130,7 @@ func (m *entityMatch) moves(a, b *side, pair func(x, y string)) {
 		into[dest] = append(into[dest], e.UUID)
 		moved[dest] = append(moved[dest], eps...)
 	}
-	for _, dest := range sortedKeys(into) {
+	for _, dest := range slices.Sorted(maps.Keys(into)) {
 		srcs := into[dest]
 		if len(srcs) == 1 && !m.fromB[dest] {
 			pair(srcs[0], dest)
@@ -172,7 +173,7 @@ func (m *entityMatch) destination(x string, a, b *side) (string, []string) {
 		}
 	}
 	best := ""
-	for _, z := range sortedKeys(count) {
+	for _, z := range slices.Sorted(maps.Keys(count)) {
 		if best == "" || count[z] > count[best] {
 			best = z
 		}
@@ -201,7 +202,7 @@ func (m *entityMatch) splits(a, b *side) {
 				}
 			}
 		}
-		for _, x := range sortedKeys(count) {
+		for _, x := range slices.Sorted(maps.Keys(count)) {
 			if src == "" || count[x] > count[src] {
 				src = x
 			}
@@ -214,7 +215,7 @@ func (m *entityMatch) splits(a, b *side) {
 		from[src] = append(from[src], e.UUID)
 		moved[src] = append(moved[src], eps...)
 	}
-	for _, x := range sortedKeys(from) {
+	for _, x := range slices.Sorted(maps.Keys(from)) {
 		ch := EntityChange{Kind: "split", A: []string{a.name(x)}, B: []string{b.name(m.toB[x])}, Episodes: first(moved[x])}
 		for _, y := range from[x] {
 			ch.B = append(ch.B, b.name(y))

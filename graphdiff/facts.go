@@ -131,7 +131,7 @@ func closer(s *side, f *graph.Fact) string {
 	var best *graph.Fact
 	for i := range s.g.Facts {
 		g := &s.g.Facts[i]
-		if g.UUID == f.UUID || g.ValidAt == nil || !g.ValidAt.Equal(*f.InvalidAt) || !sharesEndpoint(f, g) {
+		if g.UUID == f.UUID || g.ValidAt == nil || !g.ValidAt.Equal(*f.InvalidAt) || !graph.SharesEndpoint(f, g) {
 			continue
 		}
 		if best == nil || g.Name == f.Name && best.Name != f.Name {
@@ -142,10 +142,6 @@ func closer(s *side, f *graph.Fact) string {
 		return ""
 	}
 	return best.Fact
-}
-
-func sharesEndpoint(a, b *graph.Fact) bool {
-	return a.SourceUUID == b.SourceUUID || a.SourceUUID == b.TargetUUID || a.TargetUUID == b.SourceUUID || a.TargetUUID == b.TargetUUID
 }
 
 func triple(s *side, f *graph.Fact) string {
