@@ -21,7 +21,9 @@ demo: build
 	@echo "Alice's employers: the Kakao fact is closed when Naver starts, the Naver fact is open"
 	@./$(BIN) query jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --group alice --entity Kakao --valid-at 2024-02-01
 	@./$(BIN) query jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --group alice --entity Naver --valid-at 2024-04-01
-	@echo "report: $(DEMO_DIR)/report.json  export: $(DEMO_DIR)/export"
+	@echo "The demo graph scored against its hand-written gold facts (offline responder: a baseline for mechanics)"
+	@./$(BIN) eval jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --gold examples/gold/demo.yaml --markdown $(DEMO_DIR)/eval.md
+	@echo "report: $(DEMO_DIR)/report.json  export: $(DEMO_DIR)/export  eval: $(DEMO_DIR)/eval.md"
 
 ## test: everything CI runs. scripts/with_servers.sh starts Neo4j and versitygw (unless they run
 ## already), runs the tests with their variables set, and stops what it started on any exit (trap).

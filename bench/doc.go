@@ -10,6 +10,10 @@
 //     unit record removed but the LLM cache kept, with the stub shut down: episodes per second
 //     over all stages with every answer from the cache; then the no-op resume of the finished
 //     checkpoint. The replay's export must equal the original's.
+//   - eval: LoCoMo (jobs/examples/locomo.yaml), the gold set (jobs/examples/gold.yaml) and the
+//     demo built with the offline responder and scored by `backfill eval`: LoCoMo retrieval
+//     recall@5/10/20 by category (evidence and answer string) and the gold-file scores, with the
+//     commands that reproduce them. A baseline for the mechanics, not for extraction quality.
 //   - memory: synthetic JSON Lines (fixed seed, groups of -group-size episodes) through every
 //     stage with the offline responder at each of -sizes, and through ingest alone (`backfill
 //     plan`) at each of -ingest-sizes: the child's peak RSS (rusage) and the peak sampled per

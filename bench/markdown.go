@@ -41,6 +41,9 @@ func (r *Results) markdown(w io.Writer) {
 			p.CacheHits, p.ExportEqual, p.NoopSeconds)
 		fprintf(w, "Stage seconds: %s.\n\n", stageSeconds(p.Stages))
 	}
+	if r.Eval != nil {
+		evalMarkdown(w, r.Eval)
+	}
 	if len(r.Memory) > 0 {
 		fprintf(w, "## Peak RSS on synthetic input (offline responder)\n\n")
 		fprintf(w, "| mode | episodes | group size | seconds | peak RSS (MiB) | peak WAL (MiB) | store (MiB) | peak RSS by stage (MiB, sampled) |\n|---|---:|---:|---:|---:|---:|---:|---|\n")

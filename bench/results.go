@@ -17,6 +17,7 @@ type Results struct {
 	Machine   Machine        `json:"machine"`
 	LoCoMo    *LoCoMoResult  `json:"locomo_stub,omitempty"`
 	Replay    *ReplayResult  `json:"cached_replay,omitempty"`
+	Eval      *EvalResult    `json:"eval,omitempty"`
 	Memory    []MemoryResult `json:"memory,omitempty"`
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
@@ -49,6 +50,8 @@ func (r *Results) forget(step string) {
 		r.LoCoMo = nil
 	case "replay":
 		r.Replay = nil
+	case "eval":
+		r.Eval = nil
 	case "memory":
 		r.Memory = nil
 	case "propagate":

@@ -19,6 +19,8 @@
 //	entities, facts, mentions, communities
 //	               the graph state, replaced per group by the stage that owns each table
 //	fact_versions  the fact version log: every state of a fact's interval with its record time
+//	runs           one row per run that opened the store: job, shard, finish time, outcome and
+//	               the run report as JSON (its LLM calls, tokens and cost), for `backfill diff`
 //
 // Times are stored as integer microseconds since the Unix epoch (UTC); an absent time is NULL.
 // Embeddings are little-endian float32 blobs; lists and maps are JSON text.

@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "3"
+const schemaVersion = "4"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -50,7 +50,13 @@ var schema = []string{
 		record_time INTEGER NOT NULL, valid_at INTEGER, invalid_at INTEGER, expired_at INTEGER,
 		episode_uuid TEXT NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (fact_uuid, seq))`,
 	`CREATE INDEX IF NOT EXISTS fact_versions_group ON fact_versions (group_id, fact_uuid, seq)`,
+	runsTable,
 }
+
+// runsTable records every run of the store with its report (RecordRun).
+const runsTable = `CREATE TABLE IF NOT EXISTS runs (
+		seq INTEGER PRIMARY KEY, job TEXT NOT NULL, shard TEXT NOT NULL, finished_at INTEGER NOT NULL,
+		outcome TEXT NOT NULL, report TEXT NOT NULL)`
 
 // migrations upgrade a store from the version of the key to the next one.
 var migrations = map[string][]string{
@@ -61,4 +67,6 @@ var migrations = map[string][]string{
 	},
 	// 2 → 3: what ingest read from a JSON record besides its content (graph.Record as JSON).
 	"2": {`ALTER TABLE episodes ADD COLUMN record TEXT NOT NULL DEFAULT ''`},
+	// 3 → 4: the runs table (RecordRun).
+	"3": {runsTable},
 }

@@ -145,6 +145,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		runErr = err
 	}
 	rep.Seconds = time.Since(start).Seconds()
+	if err := recordRun(ctx, store, rep, runErr); err != nil && runErr == nil {
+		runErr = err
+	}
 	return rep, runErr
 }
 

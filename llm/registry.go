@@ -3,6 +3,7 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 )
@@ -36,7 +37,7 @@ func Tasks() []string {
 
 // taskTypes pairs each task name with its input and output types (see tasks.go).
 func taskTypes() map[string][2]reflect.Type {
-	return map[string][2]reflect.Type{
+	types := map[string][2]reflect.Type{
 		TaskExtract:         {reflect.TypeFor[ExtractInput](), reflect.TypeFor[ExtractOutput]()},
 		TaskJudgeFact:       {reflect.TypeFor[JudgeInput](), reflect.TypeFor[JudgeOutput]()},
 		TaskSummarize:       {reflect.TypeFor[SummarizeInput](), reflect.TypeFor[SummarizeOutput]()},
@@ -47,6 +48,8 @@ func taskTypes() map[string][2]reflect.Type {
 		TaskResolveEntities: {reflect.TypeFor[ResolveInput](), reflect.TypeFor[ResolveOutput]()},
 		TaskDedupeFacts:     {reflect.TypeFor[DedupeInput](), reflect.TypeFor[DedupeOutput]()},
 	}
+	maps.Copy(types, qaTaskTypes())
+	return types
 }
 
 // schemaEnums restricts string fields of answers to fixed values, keyed "TypeName.json_name".

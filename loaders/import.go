@@ -67,8 +67,13 @@ func importFile(ctx context.Context, path, format string, emit func(graph.Episod
 	return nil
 }
 
-// eachElement streams the elements of a top-level JSON array, one decoded element in memory at a
-// time; idx is 1-based.
+// EachElement streams the elements of a top-level JSON array (a benchmark file), one decoded
+// element in memory at a time; idx is 1-based. `backfill eval` reads benchmark questions with it.
+func EachElement(ctx context.Context, r io.Reader, f func(idx int64, raw json.RawMessage) error) error {
+	return eachElement(ctx, r, f)
+}
+
+// eachElement is EachElement.
 func eachElement(ctx context.Context, r io.Reader, f func(idx int64, raw json.RawMessage) error) error {
 	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<20))
 	tok, err := dec.Token()

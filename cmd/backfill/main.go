@@ -35,6 +35,8 @@ var commands = map[string]func(ctx context.Context, args []string) int{
 	"export":   cmdExport,
 	"import":   cmdImport,
 	"query":    cmdQuery,
+	"eval":     cmdEval,
+	"diff":     cmdDiff,
 	"plan":     cmdPlan,
 	"llm-stub": cmdLLMStub,
 }
@@ -49,6 +51,8 @@ commands:
   plan JOB.yaml [--json FILE] [--set KEY=VALUE]...
   llm-stub [--addr 127.0.0.1:8089] [--latency D] [--jitter D] [--fault-rate F] [--seed N] [--faults K,...]
   query JOB.yaml [--valid-at T] [--known-at T2] [--group G] [--entity NAME] [--json] [--checkpoint PATH]
+  eval JOB.yaml|JOB@CHECKPOINT|EXPORT_DIR [--dataset locomo|longmemeval FILE] [--gold FILE] [--k 5,10,20] [--min-cosine F] [--qa] [--json FILE] [--markdown FILE] [--checkpoint PATH] [--set KEY=VALUE]...
+  diff A B [--group G] [--json FILE] [--markdown FILE] [--limit N] [--set KEY=VALUE]...   (A, B: JOB.yaml, JOB.yaml@CHECKPOINT or EXPORT_DIR)
 `
 
 func main() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/stages/resolve"
 	"github.com/tkgraph/backfill/stages/temporal"
@@ -56,24 +57,14 @@ func runQuery(ctx context.Context, out io.Writer, now time.Time, args []string) 
 	return exitOK
 }
 
-// writeFacts prints facts as JSON, or one "FACT (Date range: from - to)" line each inside
-// <FACTS></FACTS>, with "date unknown" and "present" for absent ends as Graphiti writes them.
+// writeFacts prints facts as JSON, or in the Zep context format (evaluation.WriteContext).
 func writeFacts(out io.Writer, facts []graph.Fact, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(factsJSON(facts))
 	}
-	if _, err := fmt.Fprintln(out, "<FACTS>"); err != nil {
-		return err
-	}
-	for _, f := range facts {
-		if _, err := fmt.Fprintf(out, "  - %s (Date range: %s - %s)\n", f.Fact, dateOr(f.ValidAt, "date unknown"), dateOr(f.InvalidAt, "present")); err != nil {
-			return err
-		}
-	}
-	_, err := fmt.Fprintln(out, "</FACTS>")
-	return err
+	return evaluation.WriteContext(out, facts)
 }
 
 // queryFacts loads the facts and version log of one group (or all) and answers AsOf (with
@@ -123,13 +114,6 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("cannot read time %q (want RFC 3339 or YYYY-MM-DD)", s)
-}
-
-func dateOr(t *time.Time, none string) string {
-	if t == nil {
-		return none
-	}
-	return t.UTC().Format(time.RFC3339)
 }
 
 type factOut struct {

@@ -57,4 +57,9 @@
 //   - summarize_entities joins an entity's facts (≤ 250 runes, cut at a word); merge_summaries
 //     joins two summaries without repeated sentences (≤ 400 runes); name_community names the
 //     three most frequent names of the summary ("Kakao, Naver and Jiyoung").
+//   - answer_question (`backfill eval --qa` through llm/stub) answers with the context fact
+//     sharing the most words of three or more letters with the question (compared by their
+//     first four letters), else "unknown";
+//     grade_answer is correct when every word of the gold answer is among the answer's words.
+//     Both exist so the QA mechanics can be tested without a model; they measure nothing.
 package offline
