@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -49,7 +49,11 @@ var schema = []string{
 		record_time INTEGER NOT NULL, valid_at INTEGER, invalid_at INTEGER, expired_at INTEGER,
 		episode_uuid TEXT NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (fact_uuid, seq))`,
 	`CREATE INDEX IF NOT EXISTS fact_versions_group ON fact_versions (group_id, fact_uuid, seq)`,
+	groupIDsTable,
 }
+
+// groupIDsTable maps each group id to the id as the input wrote it (equal unless it was mapped).
+const groupIDsTable = `CREATE TABLE IF NOT EXISTS group_ids (group_id TEXT PRIMARY KEY, original TEXT NOT NULL)`
 
 // migrations upgrade a store from the version of the key to the next one.
 var migrations = map[string][]string{
@@ -58,4 +62,6 @@ var migrations = map[string][]string{
 		`ALTER TABLE episodes ADD COLUMN staged_run INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE episodes ADD COLUMN last_change INTEGER NOT NULL DEFAULT 0`,
 	},
+	// 2 → 3: the id each group was written as in the input (ClaimGroups).
+	"2": {groupIDsTable},
 }

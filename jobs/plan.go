@@ -103,7 +103,7 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 	var cache llm.Cache
 	var prev *checkpoints.Store // the job's store, for the extractions it already holds
 	if _, err := os.Stat(opts.Checkpoint); err == nil && j.LLM.Cache != "off" {
-		old, err := checkpoints.Open(ctx, opts.Checkpoint)
+		old, err := checkpoints.OpenReadOnly(ctx, opts.Checkpoint)
 		if err != nil {
 			return nil, err
 		}

@@ -46,7 +46,7 @@ func (b builder) build(pos rowPos, names *Mapping, v *rowValues) Result {
 	bad := func(field, reason string) Result {
 		return Result{Bad: &Bad{File: pos.file, Row: pos.row, Field: field, Reason: reason}}
 	}
-	var res Result
+	res := Result{File: pos.file, Row: pos.row, GroupField: names.Group}
 	group, orig, err := b.group(v.group)
 	if err != nil {
 		return bad(names.Group, err.Error())

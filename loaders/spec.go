@@ -68,6 +68,11 @@ type Result struct {
 	Bad     *Bad
 	// OriginalGroup is the group id as read when GroupPolicy "map" rewrote it; else empty.
 	OriginalGroup string
+	// File, Row and GroupField locate a good row as a Bad would (the file, the 1-based row and
+	// the input field of the group), for a caller that rejects the row later.
+	File       string
+	Row        int64
+	GroupField string
 }
 
 // defaultMapping holds the field names used when a Mapping entry is empty.

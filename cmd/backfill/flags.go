@@ -63,8 +63,8 @@ func usageError(cmd string, err error) int {
 	return exitUsage
 }
 
-// openRun loads the job and opens the checkpoint store of a run that already happened; the
-// caller closes the store.
+// openRun loads the job and opens the checkpoint store of a run that already happened, read-only
+// (it works while a run holds the store and on read-only media); the caller closes the store.
 func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkpoints.Store, error) {
 	j, err := f.load(path)
 	if err != nil {
@@ -73,7 +73,7 @@ func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkp
 	if _, err := os.Stat(j.Checkpoint); err != nil {
 		return nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err)
 	}
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	store, err := checkpoints.OpenReadOnly(ctx, j.Checkpoint)
 	if err != nil {
 		return nil, nil, err
 	}
