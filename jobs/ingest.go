@@ -69,10 +69,7 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 	prog.Start("ingest", -1)
 	defer prog.Done()
 	for i, src := range j.Sources {
-		spec := loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
-			TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
-			DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
-		err := loaders.Read(ctx, fsys, spec, func(r loaders.Result) error {
+		err := loaders.Read(ctx, fsys, j.loaderSpec(src), func(r loaders.Result) error {
 			prog.Add(1)
 			if err := in.add(ctx, r); err != nil {
 				return err
@@ -102,6 +99,13 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 			in.nBad, in.rows, *j.Limits.MaxErrorRatio, qf.Name())
 	}
 	return st, in.replaced, nil
+}
+
+// loaderSpec is the loaders.Spec of one of the job's sources.
+func (j *Job) loaderSpec(src Source) loaders.Spec {
+	return loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
+		TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
+		DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
 }
 
 func (in *ingester) add(ctx context.Context, r loaders.Result) error {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tkgraph/backfill/graph"
 )
 
 // Named time formats of Spec.TimeFormat; any other non-empty value is a Go layout.
@@ -106,6 +108,11 @@ func parseTimeString(s, layout string, loc *time.Location) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, errors.New("empty")
 	}
+	return graph.WithLeapSecond(s, func(s string) (time.Time, error) { return parseTimeText(s, layout, loc) })
+}
+
+// parseTimeText is parseTimeString without leap seconds.
+func parseTimeText(s, layout string, loc *time.Location) (time.Time, error) {
 	switch layout {
 	case TimeAuto:
 		if isNumeric(s) {

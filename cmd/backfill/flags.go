@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/loaders"
 )
 
 // multi is a repeatable string flag.
@@ -78,4 +80,23 @@ func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkp
 		return nil, nil, err
 	}
 	return j, store, nil
+}
+
+// storeGroup returns the store's id of a group given as the input wrote it or as stored (a
+// group id outside [A-Za-z0-9_-] is mapped, as ingest maps it), and the id as written; it
+// fails when the store has no such group.
+func storeGroup(ctx context.Context, store *checkpoints.Store, given string) (id, written string, err error) {
+	id = loaders.MapGroupID(given)
+	ok, err := store.HasGroup(ctx, id)
+	if err != nil {
+		return "", "", err
+	}
+	if !ok {
+		if id != given {
+			return "", "", fmt.Errorf("group %q (stored as %s) is not in checkpoint %s", given, id, store.Path())
+		}
+		return "", "", fmt.Errorf("group %q is not in checkpoint %s", given, store.Path())
+	}
+	written, _, err = store.GroupOriginal(ctx, id)
+	return id, cmp.Or(written, id), err
 }
