@@ -79,6 +79,11 @@ func main() {
 			case <-finished:
 				return
 			}
+			select {
+			case <-finished: // soft ended with stop() after the command returned: no signal
+				return
+			default:
+			}
 			slog.Warn("interrupted: finishing the units in flight; interrupt again to abort them")
 			again := make(chan os.Signal, 1)
 			signal.Notify(again, os.Interrupt, syscall.SIGTERM)
