@@ -20,10 +20,15 @@ func (s *Store) ClaimGroups(ctx context.Context, originals map[string]string) (m
 	sort.Strings(ids)
 	var clash map[string]string
 	err := s.Write(ctx, func(tx *Tx) error {
+		stmt, err := tx.tx.PrepareContext(ctx, `INSERT INTO group_ids(group_id, original) VALUES(?,?)
+			ON CONFLICT(group_id) DO UPDATE SET original=original RETURNING original`)
+		if err != nil {
+			return fmt.Errorf("recording groups: %w", err)
+		}
+		defer stmt.Close()
 		for _, id := range ids {
 			var have string
-			err := tx.tx.QueryRowContext(ctx, `INSERT INTO group_ids(group_id, original) VALUES(?,?)
-				ON CONFLICT(group_id) DO UPDATE SET original=original RETURNING original`, id, originals[id]).Scan(&have)
+			err := stmt.QueryRowContext(ctx, id, originals[id]).Scan(&have)
 			if err != nil {
 				return fmt.Errorf("recording group %s: %w", id, err)
 			}

@@ -8,8 +8,9 @@ The tests read the committed output; this script documents how it was made:
 types.parquet: three rows, one column per integer, text and time type the loaders accept, each
 holding values at the edges of its range (UINT64 max, a UINT32 epoch in 2065, INT8 -128, ...).
 
-bad_values.parquet: values the loaders cannot read exactly: an INT96 time whose time of day is
-more than a day (row 2) and a naive timestamp inside the America/New_York DST gap (row 3).
+bad_values.parquet: an INT96 time whose time of day is more than a day (row 2), a value the loaders
+cannot read exactly. dst_gap.parquet: a naive timestamp inside the America/New_York DST gap
+(row 3), a wall clock that does not exist there.
 
 footer_bomb.parquet: a small valid file whose footer is rewritten to claim 2^31 - 1 schema elements
 (the Thrift list header of FileMetaData.schema), as a forged or damaged file might.
@@ -44,7 +45,7 @@ table = pa.table({
     "key_uuid": pa.array([bytes(range(16)), bytes([255] * 16), bytes(16)], type=pa.uuid()),
     "key_str": pa.array(["ключ", "鍵", "k\u0000ey"]),
     "key_large": pa.array(["a" * 3, "b", "c"], type=pa.large_string()),
-    "key_dict": pa.array(["x", "y", "x"]).dictionary_encode(),
+    "key_dict": pa.array(["x", "y", "z"]).dictionary_encode(),
     # reference times
     "t_u32": pa.array([int(x.timestamp()) for x in t], type=pa.uint32()),
     "t_u64_ms": pa.array([int(x.timestamp() * 1000) for x in t], type=pa.uint64()),
@@ -68,14 +69,20 @@ legacy = pa.table({
 })
 pq.write_table(legacy, os.path.join(HERE, "int96.parquet"), use_deprecated_int96_timestamps=True)
 
-# bad_values.parquet: an INT96 whose nanoseconds of the day exceed a day (patched below), and a
-# naive timestamp in a DST gap.
+# dst_gap.parquet: naive timestamps (INT64, isAdjustedToUTC false), the third in a DST gap.
+gap = pa.table({
+    "group_id": pa.array(["g", "g", "g"]),
+    "content": pa.array(["one", "two", "three"]),
+    "t_naive": pa.array([dt.datetime(2024, 3, 10, 1, 30), dt.datetime(2024, 3, 10, 3, 30), dt.datetime(2024, 3, 10, 2, 30)],
+                        type=pa.timestamp("us")),
+})
+pq.write_table(gap, os.path.join(HERE, "dst_gap.parquet"))
+
+# bad_values.parquet: an INT96 whose nanoseconds of the day exceed a day (patched below).
 bad = pa.table({
     "group_id": pa.array(["g", "g", "g"]),
     "content": pa.array(["one", "two", "three"]),
     "t_int96": pa.array([t[0], dt.datetime(2024, 3, 1, 23, 59, 59, tzinfo=UTC), t[0]], type=pa.timestamp("ns", tz="UTC")),
-    "t_naive": pa.array([dt.datetime(2024, 3, 10, 1, 30), dt.datetime(2024, 3, 10, 3, 30), dt.datetime(2024, 3, 10, 2, 30)],
-                        type=pa.timestamp("us")),
 })
 path = os.path.join(HERE, "bad_values.parquet")
 pq.write_table(bad, path, use_deprecated_int96_timestamps=True, use_dictionary=False, compression="none")
