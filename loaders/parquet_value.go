@@ -84,7 +84,7 @@ func converter(t parquet.Type, isTime bool, loc *time.Location) (func(parquet.Va
 // above the int64 range becomes a json.Number with its exact decimal digits.
 func intConverter(kind parquet.Kind, bits int, signed bool) func(parquet.Value) any {
 	return func(v parquet.Value) any {
-		var s int64 // the stored value, signed
+		var s int64  // the stored value, signed
 		var u uint64 // the stored bits, unsigned
 		if kind == parquet.Int32 {
 			s, u = int64(v.Int32()), uint64(uint32(v.Int32()))
