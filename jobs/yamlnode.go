@@ -102,7 +102,11 @@ func checkKeys(n *yaml.Node, t reflect.Type) error {
 			}
 			f, ok := fieldByTag(t, k.Value)
 			if !ok {
-				return fmt.Errorf("line %d: unknown key %q (not a key of %s)", k.Line, k.Value, typeName(t))
+				where := "" // a key a --set added has no line
+				if k.Line > 0 {
+					where = fmt.Sprintf("line %d: ", k.Line)
+				}
+				return fmt.Errorf("%sunknown key %q (not a key of %s)", where, k.Value, typeName(t))
 			}
 			if err := checkKeys(v, f.Type); err != nil {
 				return err

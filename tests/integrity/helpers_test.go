@@ -181,9 +181,15 @@ func readReport(t *testing.T, path string) map[string]any {
 }
 
 // namespaced runs the binary in a new user and mount namespace (unshare) after the shell setup
-// (mounts; "$BIN" is the binary) and returns how it ended; it skips the test when the machine
-// does not allow user namespaces.
+// (mounts) and returns how it ended.
 func namespaced(t *testing.T, setup string, args ...string) harness.Result {
+	t.Helper()
+	return inNamespace(t, setup+` && exec "$BIN" "$@"`, args...)
+}
+
+// inNamespace runs a shell script (with "$BIN", the binary, and args as "$@") in a new user
+// and mount namespace; it skips the test when the machine does not allow user namespaces.
+func inNamespace(t *testing.T, script string, args ...string) harness.Result {
 	t.Helper()
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("unshare (util-linux) is not installed")
@@ -191,7 +197,6 @@ func namespaced(t *testing.T, setup string, args ...string) harness.Result {
 	if out, err := exec.Command("unshare", "-Urm", "true").CombinedOutput(); err != nil {
 		t.Skipf("no user namespaces here (unshare -Urm: %v %s)", err, out)
 	}
-	script := setup + ` && exec "$BIN" "$@"`
 	res, err := harness.Run(t.Context(), "unshare", append([]string{"-Urm", "sh", "-c", script, "sh"}, args...),
 		harness.Options{Env: []string{"BIN=" + backfill(t)}})
 	if err != nil {
