@@ -46,15 +46,10 @@ func openReadOnly(ctx context.Context, path string, immutable bool) (*Store, err
 		q.Set("immutable", "1")
 	}
 	q.Add("_pragma", "busy_timeout(30000)")
-	dsn, err := sqliteURI(path, q)
+	r, err := openPool(path, q, 4)
 	if err != nil {
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("opening store: %w", err)
-	}
-	r.SetMaxOpenConns(4)
 	var v string
 	err = r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
 	switch {

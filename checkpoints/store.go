@@ -62,28 +62,34 @@ func openLocked(ctx context.Context, path string) (*Store, error) {
 	q.Add("_pragma", "foreign_keys(OFF)")
 	q.Add("_pragma", "journal_size_limit(67108864)") // truncate the WAL to 64 MiB after a checkpoint
 	q.Set("_txlock", "immediate")
-	dsn, err := sqliteURI(path, q)
+	w, err := openPool(path, q, 1)
 	if err != nil {
 		return nil, err
 	}
-	w, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("opening store: %w", err)
-	}
-	w.SetMaxOpenConns(1)
 	s := &Store{path: path, w: w}
 	if err := s.migrate(ctx); err != nil {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn)
-	if err != nil {
+	if s.r, err = openPool(path, q, 4); err != nil {
 		w.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openPool opens a pool of at most conns connections to the file at path with the URI query q.
+func openPool(path string, q url.Values, conns int) (*sql.DB, error) {
+	dsn, err := sqliteURI(path, q)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
 		return nil, fmt.Errorf("opening store: %w", err)
 	}
-	r.SetMaxOpenConns(4)
-	s.r = r
-	return s, nil
+	db.SetMaxOpenConns(conns)
+	return db, nil
 }
 
 // sqliteURI is the SQLite URI of the file at path with the query q: the absolute path,

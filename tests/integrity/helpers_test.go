@@ -1,7 +1,6 @@
 package integrity
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -135,35 +134,14 @@ func line(group, at, speaker, content string) string {
 	return string(b) + "\n"
 }
 
-// quarantineLine is one line of <checkpoint>.quarantine.jsonl.
-type quarantineLine struct {
-	File   string `json:"file"`
-	Row    int64  `json:"row"`
-	Field  string `json:"field"`
-	Reason string `json:"reason"`
-}
-
 // readQuarantine reads a checkpoint's quarantine file (absent: no lines).
-func readQuarantine(t *testing.T, checkpoint string) []quarantineLine {
+func readQuarantine(t *testing.T, checkpoint string) []harness.QuarantineLine {
 	t.Helper()
-	f, err := os.Open(checkpoint + ".quarantine.jsonl")
-	if os.IsNotExist(err) {
-		return nil
-	}
+	q, err := harness.ReadQuarantine(checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []quarantineLine
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var q quarantineLine
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, q)
-	}
-	return out
+	return q
 }
 
 // readReport reads a run report.

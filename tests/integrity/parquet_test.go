@@ -15,7 +15,7 @@ import (
 
 // staged runs a job of one Parquet source with the given mapping (YAML flow mapping) and
 // returns the staged episodes in row order, and the quarantined rows.
-func staged(t *testing.T, dir, file, mapping, extra string) ([]graph.Episode, []quarantineLine, harness.Result) {
+func staged(t *testing.T, dir, file, mapping, extra string) ([]graph.Episode, []harness.QuarantineLine, harness.Result) {
 	t.Helper()
 	name := strings.NewReplacer("{", "", "}", "", ":", "", ",", "", " ", "_").Replace(mapping)
 	checkpoint := filepath.Join(dir, name+".db")
