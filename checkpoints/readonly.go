@@ -38,6 +38,10 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
+// ErrSchemaVersion is the error of OpenReadOnly on a store of another schema version than this
+// build's: only Open migrates a store.
+var ErrSchemaVersion = errors.New("the store has another schema version")
+
 // openReadOnly opens the store in SQLite's read-only mode, or as an immutable file.
 func openReadOnly(ctx context.Context, path string, immutable bool) (*Store, error) {
 	q := url.Values{}
@@ -56,7 +60,8 @@ func openReadOnly(ctx context.Context, path string, immutable bool) (*Store, err
 	case errors.Is(err, sql.ErrNoRows):
 		err = errors.New("no schema version: not a checkpoint store")
 	case err == nil && v != schemaVersion:
-		err = fmt.Errorf("schema version %s, this build reads %s: run `backfill run` once to upgrade the store (only a run writes it)", v, schemaVersion)
+		err = fmt.Errorf("%w: schema version %s, this build reads %s: run `backfill run` once to upgrade the store (only a run writes it)",
+			ErrSchemaVersion, v, schemaVersion)
 	}
 	if err != nil {
 		r.Close()
