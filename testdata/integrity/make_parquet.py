@@ -14,6 +14,9 @@ cannot read exactly. dst_gap.parquet: a naive timestamp inside the America/New_Y
 
 footer_bomb.parquet: a small valid file whose footer is rewritten to claim 2^31 - 1 schema elements
 (the Thrift list header of FileMetaData.schema), as a forged or damaged file might.
+
+page_bomb.parquet: a small valid file whose first page header claims a compressed page of 2^31 - 1
+bytes inside its chunk of a few dozen.
 """
 import datetime as dt
 import os
@@ -119,4 +122,37 @@ while True:
         break
 forged = footer[:3] + bytes([0xFC]) + bytes(varint) + footer[4:]
 open(path, "wb").write(body + forged + struct.pack("<I", len(forged)) + b"PAR1")
+
+
+def zigzag(n):
+    n = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def uvarint_end(data, pos):
+    while data[pos] & 0x80:
+        pos += 1
+    return pos + 1
+
+
+# page_bomb.parquet: the first page header (at byte 4) starts with three i32 fields (header 0x15
+# each): type, uncompressed_page_size, compressed_page_size.
+path = os.path.join(HERE, "page_bomb.parquet")
+pq.write_table(small, path, use_dictionary=False, compression="none", write_statistics=False)
+data = open(path, "rb").read()
+assert data[4] == 0x15
+p = uvarint_end(data, 5)
+assert data[p] == 0x15
+p = uvarint_end(data, p + 1)
+assert data[p] == 0x15
+end = uvarint_end(data, p + 1)
+open(path, "wb").write(data[:p + 1] + zigzag(2**31 - 1) + data[end:])
 print("wrote", os.listdir(HERE))

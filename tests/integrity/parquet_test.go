@@ -132,7 +132,8 @@ func TestParquetBadValues(t *testing.T) {
 }
 
 // TestParquetFooterBomb: a 1 KB file whose footer claims 2^31-1 schema elements is quarantined
-// as a whole with the reason in `run` and counted in `plan`, instead of exhausting memory.
+// as a whole with the reason in `run` and counted in `plan`, instead of exhausting memory; so
+// is one whose page header claims a 2 GiB page.
 func TestParquetFooterBomb(t *testing.T) {
 	dir := t.TempDir()
 	bomb := repoPath(t, "testdata/integrity/footer_bomb.parquet")
@@ -155,5 +156,14 @@ limits: {max_error_ratio: 1}
 	q := readQuarantine(t, checkpoint)
 	if len(q) != 1 || q[0].File != bomb || q[0].Row != 0 || !strings.Contains(q[0].Reason, "2147483647") {
 		t.Errorf("quarantine %+v, want the file as a whole (row 0) with the claimed count", q)
+	}
+
+	// The same for a page header that claims a 2 GiB page in a chunk of a few dozen bytes.
+	pageBomb := repoPath(t, "testdata/integrity/page_bomb.parquet")
+	job = writeFile(t, filepath.Join(dir, "page.yaml"), offlineJob("page", checkpoint, "path: "+pageBomb, "limits: {max_error_ratio: 1}\n"))
+	want(t, "run", run(t, []string{"run", job}, harness.Options{}), 3)
+	q = readQuarantine(t, checkpoint)
+	if len(q) != 1 || q[0].File != pageBomb || q[0].Row != 0 || !strings.Contains(q[0].Reason, "page header") {
+		t.Errorf("quarantine %+v, want the file as a whole (row 0) for its page header", q)
 	}
 }
