@@ -68,7 +68,7 @@ func readQuarantine(t *testing.T, checkpoint string) []quarantineLine {
 func episodesByName(t *testing.T, checkpoint string) map[string]graph.Episode {
 	t.Helper()
 	ctx := context.Background()
-	s, err := checkpoints.Open(ctx, checkpoint)
+	s, err := checkpoints.OpenReadOnly(ctx, checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
