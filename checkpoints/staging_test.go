@@ -2,8 +2,8 @@ package checkpoints
 
 import (
 	"context"
-	"errors"
 	"database/sql"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
