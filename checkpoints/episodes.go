@@ -104,6 +104,17 @@ func (s *Store) AddQuarantine(ctx context.Context, rows []Quarantined) error {
 	})
 }
 
+// ClearQuarantine forgets the rejected rows of earlier runs: a run's quarantine is the rows
+// that run rejected.
+func (s *Store) ClearQuarantine(ctx context.Context) error {
+	return s.Write(ctx, func(tx *Tx) error {
+		if _, err := tx.tx.ExecContext(ctx, `DELETE FROM quarantine`); err != nil {
+			return fmt.Errorf("clearing the quarantine: %w", err)
+		}
+		return nil
+	})
+}
+
 // QuarantineCount is the number of rejected rows on record.
 func (s *Store) QuarantineCount(ctx context.Context) (int, error) {
 	return s.count(ctx, `SELECT count(*) FROM quarantine`)

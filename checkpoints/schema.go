@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "4"
+const schemaVersion = "5"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -51,12 +51,16 @@ var schema = []string{
 		episode_uuid TEXT NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (fact_uuid, seq))`,
 	`CREATE INDEX IF NOT EXISTS fact_versions_group ON fact_versions (group_id, fact_uuid, seq)`,
 	runsTable,
+	groupIDsTable,
 }
 
 // runsTable records every run of the store with its report (RecordRun).
 const runsTable = `CREATE TABLE IF NOT EXISTS runs (
 		seq INTEGER PRIMARY KEY, job TEXT NOT NULL, shard TEXT NOT NULL, finished_at INTEGER NOT NULL,
 		outcome TEXT NOT NULL, report TEXT NOT NULL)`
+
+// groupIDsTable maps each group id to the id as the input wrote it (equal unless it was mapped).
+const groupIDsTable = `CREATE TABLE IF NOT EXISTS group_ids (group_id TEXT PRIMARY KEY, original TEXT NOT NULL)`
 
 // migrations upgrade a store from the version of the key to the next one.
 var migrations = map[string][]string{
@@ -69,4 +73,6 @@ var migrations = map[string][]string{
 	"2": {`ALTER TABLE episodes ADD COLUMN record TEXT NOT NULL DEFAULT ''`},
 	// 3 → 4: the runs table (RecordRun).
 	"3": {runsTable},
+	// 4 → 5: the id each group was written as in the input (ClaimGroups).
+	"4": {groupIDsTable},
 }

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -110,15 +111,19 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 	var cache llm.Cache
 	var prev *checkpoints.Store // the job's store, for the extractions it already holds
 	if _, err := os.Stat(opts.Checkpoint); err == nil && j.LLM.Cache != "off" {
-		old, err := checkpoints.Open(ctx, opts.Checkpoint)
-		if err != nil {
+		old, err := checkpoints.OpenReadOnly(ctx, opts.Checkpoint)
+		switch {
+		case errors.Is(err, checkpoints.ErrSchemaVersion): // plan never writes it, so never upgrades it
+			p.Notes = append(p.Notes, fmt.Sprintf("checkpoint %s is of another schema version: its cache and graph are not used", opts.Checkpoint))
+		case err != nil:
 			return nil, err
-		}
-		defer old.Close()
-		cache, prev = old, old
-		if c, err := old.Count(ctx); err == nil {
-			if r, ok := RatiosFrom(c); ok {
-				p.Assumptions = r
+		default:
+			defer old.Close()
+			cache, prev = old, old
+			if c, err := old.Count(ctx); err == nil {
+				if r, ok := RatiosFrom(c); ok {
+					p.Assumptions = r
+				}
 			}
 		}
 	}

@@ -24,13 +24,18 @@ type Report struct {
 	Quarantined      int    `json:"quarantined"`
 	// EpisodesReplaced counts input rows that replaced, with other content, an earlier row of
 	// the same run with the same record key (the later row wins; see the ingest warnings).
-	EpisodesReplaced int                     `json:"episodes_replaced"`
-	BudgetStopped    bool                    `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
-	Records          *RecordsReport          `json:"records,omitempty"`        // JSON records read (absent when none)
-	Stages           map[string]stages.Stats `json:"stages"`
-	LLM              LLMReport               `json:"llm"`
-	LLMByStage       map[string]LLMReport    `json:"llm_by_stage"`
-	Seconds          float64                 `json:"seconds"`
+	EpisodesReplaced int `json:"episodes_replaced"`
+	// GroupsMapped counts the store's groups whose input id lay outside [A-Za-z0-9_-] and was
+	// rewritten (group_policy map); MappedGroups shows the first MaxMappedShown of them, id →
+	// the id as the input wrote it.
+	GroupsMapped  int                     `json:"groups_mapped"`
+	MappedGroups  map[string]string       `json:"mapped_groups,omitempty"`
+	BudgetStopped bool                    `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
+	Records       *RecordsReport          `json:"records,omitempty"`        // JSON records read (absent when none)
+	Stages        map[string]stages.Stats `json:"stages"`
+	LLM           LLMReport               `json:"llm"`
+	LLMByStage    map[string]LLMReport    `json:"llm_by_stage"`
+	Seconds       float64                 `json:"seconds"`
 
 	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
 	Load *memgraph.Result `json:"load,omitempty"`
@@ -39,6 +44,9 @@ type Report struct {
 	// calls spent on them are llm_by_stage["community"].
 	CommunitiesByGroup map[string]int `json:"communities_by_group,omitempty"`
 }
+
+// MaxMappedShown bounds Report.MappedGroups.
+const MaxMappedShown = 100
 
 // LLMReport counts LLM and embedding calls.
 type LLMReport struct {
@@ -71,6 +79,9 @@ func (r *Report) WriteTable(w io.Writer) {
 	if rc := r.Records; rc != nil {
 		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
 			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)
+	}
+	if r.GroupsMapped > 0 {
+		fmt.Fprintf(tw, "groups_mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", r.GroupsMapped)
 	}
 	fmt.Fprintf(tw, "\nstage\tunits\tskipped\tseconds\tllm calls\tcache hits\ttokens in\ttokens out\n")
 	names := append([]string(nil), StageOrder...)

@@ -161,6 +161,9 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	if rep.CommunitiesByGroup, err = community.CountByGroup(ctx, store); err != nil {
 		return err
 	}
+	if rep.GroupsMapped, rep.MappedGroups, err = store.MappedGroups(ctx, MaxMappedShown); err != nil {
+		return err
+	}
 	rep.LLM = llmReport(u.Total)
 	rep.LLMByStage = map[string]LLMReport{}
 	for s, su := range u.Stages {

@@ -49,15 +49,6 @@ func (j *Job) validateSink() error {
 	default:
 		return bad("sink.kind", "%q is not sqlite, memgraph or neo4j", j.Sink.Kind)
 	}
-	if j.Sink.BatchSize < 1 || j.Sink.BatchSize > 100_000 {
-		return bad("sink.batch_size", "%d is outside 1..100000", j.Sink.BatchSize)
-	}
-	if j.Sink.MaxAttempts < 1 || j.Sink.MaxAttempts > 100 {
-		return bad("sink.max_attempts", "%d is outside 1..100", j.Sink.MaxAttempts)
-	}
-	if j.Sink.RetrySecs <= 0 || j.Sink.RetrySecs > 60 {
-		return bad("sink.retry_seconds", "%g is outside (0, 60]", j.Sink.RetrySecs)
-	}
 	if j.Sink.Analytical && j.Sink.Kind != "memgraph" {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")
 	}

@@ -116,7 +116,7 @@ func (t *turnEmitter) turn(elem int64, names *Mapping, v *rowValues, orig string
 		return t.fr.emit(res)
 	}
 	t.n++
-	res.OriginalGroup = orig
+	res.OriginalGroup, res.Row = orig, elem
 	return t.fr.emit(res)
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -49,11 +50,48 @@ func Read(ctx context.Context, fsys FS, spec Spec, emit func(Result) error) erro
 			name: name, index: i, b: builder{spec: norm}, names: norm.Mapping,
 			explicit: spec.Mapping, emit: emit,
 		}
-		if err := fr.read(ctx, fsys); err != nil {
+		if err := fr.readGuarded(ctx, fsys); err != nil {
 			return fmt.Errorf("reading %s: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// readGuarded is read with a panic inside the Parquet decoder turned into an error: parquet-go
+// panics on some corrupt footers and page headers, and bad input must not crash the caller. A
+// panic anywhere else (in emit, the caller's code, or in this package) is a bug and is passed on.
+func (fr *fileReader) readGuarded(ctx context.Context, fsys FS) (err error) {
+	emit, inEmit := fr.emit, false
+	fr.emit = func(r Result) error {
+		inEmit = true
+		err := emit(r)
+		inEmit = false
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if inEmit || !panickedIn(string(debug.Stack()), "github.com/parquet-go/") {
+				panic(r)
+			}
+			err = fmt.Errorf("the input is corrupt (the decoder failed: %v)", r)
+		}
+	}()
+	return fr.read(ctx, fsys)
+}
+
+// panickedIn reports whether the innermost function of a module (a "github.com/" frame) under
+// the panic of a stack trace lies in the package prefix pkg.
+func panickedIn(stack, pkg string) bool {
+	_, after, ok := strings.Cut(stack, "panic(")
+	if !ok {
+		return false
+	}
+	for _, l := range strings.Split(after, "\n") {
+		if strings.HasPrefix(l, "github.com/") {
+			return strings.HasPrefix(l, pkg)
+		}
+	}
+	return false
 }
 
 // read opens one file and streams it in its format.

@@ -75,6 +75,11 @@ type Result struct {
 	OriginalGroup string
 	// FullBody is the canonical body before pruning when pruning changed it; else empty.
 	FullBody string
+	// File, Row and GroupField locate a good row as a Bad would (the file, the 1-based row and
+	// the input field of the group), for a caller that rejects the row later.
+	File       string
+	Row        int64
+	GroupField string
 }
 
 // defaultMapping holds the field names used when a Mapping entry is empty.

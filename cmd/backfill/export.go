@@ -27,20 +27,17 @@ func cmdExport(ctx context.Context, args []string) int {
 		return fail(ctx, err)
 	}
 	defer store.Close()
+	var write func(dir string) error
 	switch *format {
 	case "parquet":
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			return fail(ctx, fmt.Errorf("creating %s: %w", *out, err))
-		}
-		if err := parquet.Export(ctx, jobs.GraphSource(j, store), *out); err != nil {
-			return fail(ctx, err)
-		}
+		write = func(dir string) error { return parquet.Export(ctx, jobs.GraphSource(j, store), dir) }
 	case "cypherl":
-		if err := cy.export(ctx, j, jobs.GraphSource(j, store), *out); err != nil {
-			return fail(ctx, err)
-		}
+		write = func(dir string) error { return cy.export(ctx, j, jobs.GraphSource(j, store), dir) }
 	default:
 		return usageError("export", fmt.Errorf("unknown --format %q", *format))
+	}
+	if err := replaceDir(*out, write); err != nil {
+		return fail(ctx, err)
 	}
 	fmt.Fprintf(os.Stderr, "exported %s to %s\n", *format, *out)
 	return exitOK

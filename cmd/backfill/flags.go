@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/loaders"
 )
 
 // multi is a repeatable string flag.
@@ -63,8 +65,8 @@ func usageError(cmd string, err error) int {
 	return exitUsage
 }
 
-// openRun loads the job and opens the checkpoint store of a run that already happened; the
-// caller closes the store.
+// openRun loads the job and opens the checkpoint store of a run that already happened, read-only
+// (it works while a run holds the store and on read-only media); the caller closes the store.
 func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkpoints.Store, error) {
 	j, err := f.load(path)
 	if err != nil {
@@ -73,9 +75,28 @@ func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkp
 	if _, err := os.Stat(j.Checkpoint); err != nil {
 		return nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err)
 	}
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	store, err := checkpoints.OpenReadOnly(ctx, j.Checkpoint)
 	if err != nil {
 		return nil, nil, err
 	}
 	return j, store, nil
+}
+
+// storeGroup returns the store's id of a group given as the input wrote it or as stored (a
+// group id outside [A-Za-z0-9_-] is mapped, as ingest maps it), and the id as written; it
+// fails when the store has no such group.
+func storeGroup(ctx context.Context, store *checkpoints.Store, given string) (id, written string, err error) {
+	id = loaders.MapGroupID(given)
+	ok, err := store.HasGroup(ctx, id)
+	if err != nil {
+		return "", "", err
+	}
+	if !ok {
+		if id != given {
+			return "", "", fmt.Errorf("group %q (stored as %s) is not in checkpoint %s", given, id, store.Path())
+		}
+		return "", "", fmt.Errorf("group %q is not in checkpoint %s", given, store.Path())
+	}
+	written, _, err = store.GroupOriginal(ctx, id)
+	return id, cmp.Or(written, id), err
 }

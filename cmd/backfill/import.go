@@ -45,6 +45,14 @@ func cmdImport(ctx context.Context, args []string) int {
 		f.Close()
 		return fail(ctx, fmt.Errorf("importing %s: %w", pos[1], err))
 	}
+	if n == 0 {
+		f.Close()
+		what := "no records"
+		if bad != nil {
+			what = "no valid record: " + bad.Error()
+		}
+		return fail(ctx, fmt.Errorf("importing %s: %s; nothing written to %s", pos[1], what, *out))
+	}
 	if cerr := w.Close(); cerr != nil {
 		f.Close()
 		return fail(ctx, cerr)

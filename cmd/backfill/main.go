@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/stages"
 	_ "time/tzdata" // job timezones work on machines without zoneinfo
 )
@@ -45,7 +46,7 @@ const usage = `usage: backfill COMMAND [ARGS]
 
 commands:
   run JOB.yaml [--checkpoint PATH] [--shard I/N] [--report FILE.json] [--cpuprofile FILE] [--set KEY=VALUE]...
-  status JOB.yaml [--checkpoint PATH] [--set KEY=VALUE]...
+  status JOB.yaml [--group G] [--checkpoint PATH] [--set KEY=VALUE]...
   export JOB.yaml --format parquet|cypherl --out DIR [--dialect memgraph|neo4j] [--analytical] [--checkpoint PATH] [--set KEY=VALUE]...
   import locomo|longmemeval FILE --out episodes.parquet
   plan JOB.yaml [--json FILE] [--set KEY=VALUE]...
@@ -82,6 +83,11 @@ func main() {
 			case <-finished:
 				return
 			}
+			select {
+			case <-finished: // soft ended with stop() after the command returned: no signal
+				return
+			default:
+			}
 			slog.Warn("interrupted: finishing the units in flight; interrupt again to abort them")
 			again := make(chan os.Signal, 1)
 			signal.Notify(again, os.Interrupt, syscall.SIGTERM)
@@ -105,11 +111,17 @@ func logLevel() slog.Level {
 	return l
 }
 
-// fail prints an error and returns the exit code for it.
+// fail prints an error and returns the exit code for it: a --set that cannot apply is a usage
+// error.
 func fail(ctx context.Context, err error) int {
 	if errors.Is(err, stages.ErrInterrupted) || errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "backfill: interrupted; run the same command again to resume")
 		return exitInterrupted
+	}
+	var set *jobs.SetError
+	if errors.As(err, &set) {
+		fmt.Fprintf(os.Stderr, "backfill: %v\n", err)
+		return exitUsage
 	}
 	fmt.Fprintf(os.Stderr, "backfill: %v\n", err)
 	return exitFailed

@@ -29,7 +29,7 @@ func runQuery(ctx context.Context, out io.Writer, now time.Time, args []string) 
 	jf.register(fs)
 	validAt := fs.String("valid-at", "", "facts true at this time (RFC 3339, or YYYY-MM-DD[THH:MM:SS] in UTC; default now)")
 	knownAt := fs.String("known-at", "", "as the system knew it at this record time (same forms; default now)")
-	group := fs.String("group", "", "only this group")
+	group := fs.String("group", "", "only this group (its id as the input wrote it, or as stored)")
 	entity := fs.String("entity", "", "only facts about the entity with this name")
 	asJSON := fs.Bool("json", false, "print JSON instead of the context format")
 	history := fs.Bool("history", false, "every fact known at --known-at with its interval, not only those true at --valid-at")
@@ -47,24 +47,54 @@ func runQuery(ctx context.Context, out io.Writer, now time.Time, args []string) 
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	facts, err := queryFacts(ctx, store, *group, *entity, va, ka, *history)
+	g := *group
+	if g != "" {
+		if g, _, err = storeGroup(ctx, store, g); err != nil {
+			return fail(ctx, err)
+		}
+	}
+	facts, err := queryFacts(ctx, store, g, *entity, va, ka, *history)
 	if err != nil {
 		return fail(ctx, err)
 	}
-	if err := writeFacts(out, facts, *asJSON); err != nil {
+	if *asJSON {
+		err = writeJSON(ctx, out, store, facts)
+	} else {
+		err = writeFacts(out, facts)
+	}
+	if err != nil {
 		return fail(ctx, fmt.Errorf("writing facts: %w", err))
 	}
 	return exitOK
 }
 
-// writeFacts prints facts as JSON, or in the Zep context format (evaluation.WriteContext).
-func writeFacts(out io.Writer, facts []graph.Fact, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(factsJSON(facts))
-	}
+// writeFacts prints facts in the Zep context format (evaluation.WriteContext).
+func writeFacts(out io.Writer, facts []graph.Fact) error {
 	return evaluation.WriteContext(out, facts)
+}
+
+// writeJSON prints facts as JSON with, for a group whose id was mapped, the id as the input
+// wrote it.
+func writeJSON(ctx context.Context, out io.Writer, store *checkpoints.Store, facts []graph.Fact) error {
+	rows := factsJSON(facts)
+	written := map[string]string{}
+	for i, f := range rows {
+		w, seen := written[f.GroupID]
+		if !seen {
+			orig, _, err := store.GroupOriginal(ctx, f.GroupID)
+			if err != nil {
+				return err
+			}
+			if orig != f.GroupID {
+				w = orig
+			}
+			written[f.GroupID] = w
+		}
+		rows[i].Written = w
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
 }
 
 // queryFacts loads the facts and version log of one group (or all) and answers AsOf (with
@@ -108,17 +138,21 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 	if s == "" || s == "now" {
 		return now, nil
 	}
-	for _, l := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(l, s); err == nil {
-			return t.UTC(), nil
+	t, err := graph.WithLeapSecond(s, func(s string) (time.Time, error) {
+		for _, l := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+			if t, err := time.Parse(l, s); err == nil {
+				return t, nil
+			}
 		}
-	}
-	return time.Time{}, fmt.Errorf("cannot read time %q (want RFC 3339 or YYYY-MM-DD)", s)
+		return time.Time{}, fmt.Errorf("cannot read time %q (want RFC 3339 or YYYY-MM-DD)", s)
+	})
+	return t.UTC(), err
 }
 
 type factOut struct {
 	UUID      string     `json:"uuid"`
 	GroupID   string     `json:"group_id"`
+	Written   string     `json:"group_id_as_written,omitempty"` // when the input's id was mapped
 	Name      string     `json:"name"`
 	Fact      string     `json:"fact"`
 	Source    string     `json:"source_node_uuid"`

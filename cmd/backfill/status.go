@@ -4,9 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"text/tabwriter"
 
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 )
 
@@ -14,6 +16,7 @@ func cmdStatus(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	var jf jobFlags
 	jf.register(fs)
+	group := fs.String("group", "", "only this group (its id as the input wrote it, or as stored)")
 	pos, err := parse(fs, args)
 	if err != nil || len(pos) != 1 {
 		return usageError("status", orErr(err, "want exactly one JOB.yaml"))
@@ -23,23 +26,44 @@ func cmdStatus(ctx context.Context, args []string) int {
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	c, err := store.Count(ctx)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	if *group != "" {
+		err = groupStatus(ctx, tw, j, store, *group)
+	} else {
+		err = storeStatus(ctx, tw, j, store)
+	}
 	if err != nil {
 		return fail(ctx, err)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+// storeStatus prints the progress of every stage over the whole store.
+func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store) error {
+	c, err := store.Count(ctx)
+	if err != nil {
+		return err
 	}
 	groups, err := store.Groups(ctx)
 	if err != nil {
-		return fail(ctx, err)
+		return err
 	}
 	counts, err := store.StageCounts(ctx)
 	if err != nil {
-		return fail(ctx, err)
+		return err
 	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "checkpoint\t%s\n", j.Checkpoint)
-	fmt.Fprintf(tw, "episodes\t%d in %d groups\n", c.Episodes, len(groups))
-	fmt.Fprintf(tw, "quarantined\t%d\n", c.Quarantined)
-	fmt.Fprintf(tw, "\nstage\tunits done\tof\n")
+	mapped, _, err := store.MappedGroups(ctx, 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "checkpoint\t%s\n", j.Checkpoint)
+	fmt.Fprintf(w, "episodes\t%d in %d groups\n", c.Episodes, len(groups))
+	if mapped > 0 {
+		fmt.Fprintf(w, "groups mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", mapped)
+	}
+	fmt.Fprintf(w, "quarantined\t%d (last run)\n", c.Quarantined)
+	fmt.Fprintf(w, "\nstage\tunits done\tof\n")
 	done := map[string]int{}
 	for _, s := range counts {
 		done[s.Stage] = s.Units
@@ -52,10 +76,52 @@ func cmdStatus(ctx context.Context, args []string) int {
 		if s == "extract" {
 			total = c.Episodes
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\n", s, done[s], total)
+		fmt.Fprintf(w, "%s\t%d\t%d\n", s, done[s], total)
 	}
-	fmt.Fprintf(tw, "\nentities\t%d\nfacts\t%d (%d invalidated)\nmentions\t%d\ncommunities\t%d\n",
+	writeCounts(w, c)
+	return nil
+}
+
+// groupStatus prints one group's ids and the progress of every stage over it.
+func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store, given string) error {
+	id, written, err := storeGroup(ctx, store, given)
+	if err != nil {
+		return err
+	}
+	c, err := store.GroupCount(ctx, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "checkpoint\t%s\n", j.Checkpoint)
+	fmt.Fprintf(w, "group\t%s\n", id)
+	if written != id {
+		fmt.Fprintf(w, "written as\t%s\n", written)
+	}
+	fmt.Fprintf(w, "episodes\t%d\n", c.Episodes)
+	fmt.Fprintf(w, "\nstage\tunits done\tof\n")
+	for _, s := range jobs.StageOrder[1:] {
+		if s == jobs.LoadStage && j.Sink.Kind == "sqlite" {
+			continue
+		}
+		done, total := 0, 1
+		if s == "extract" {
+			fps, err := store.EpisodeFingerprints(ctx, s, id)
+			if err != nil {
+				return err
+			}
+			done, total = len(fps), c.Episodes
+		} else if _, ok, err := store.Fingerprint(ctx, s, id); err != nil {
+			return err
+		} else if ok {
+			done = 1
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\n", s, done, total)
+	}
+	writeCounts(w, c)
+	return nil
+}
+
+func writeCounts(w io.Writer, c checkpoints.Counts) {
+	fmt.Fprintf(w, "\nentities\t%d\nfacts\t%d (%d invalidated)\nmentions\t%d\ncommunities\t%d\n",
 		c.Entities, c.Facts, c.FactsInvalidated, c.Mentions, c.Communities)
-	tw.Flush()
-	return exitOK
 }
