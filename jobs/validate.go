@@ -113,6 +113,9 @@ func (j *Job) Validate() error {
 	if len(j.Sources) == 0 {
 		return bad("sources", "at least one source is required")
 	}
+	if err := j.validateRecords(); err != nil {
+		return err
+	}
 	for i, s := range j.Sources {
 		if s.Path == "" {
 			return bad(fmt.Sprintf("sources[%d].path", i), "required")
@@ -151,9 +154,6 @@ func (j *Job) Validate() error {
 	r := j.Stages.Resolve
 	if r.LLM != "on" && r.LLM != "off" {
 		return bad("stages.resolve.llm", "%q is not on or off", r.LLM)
-	}
-	if err := j.validateRecords(); err != nil {
-		return err
 	}
 	if err := j.Ontology.validate(); err != nil {
 		return err

@@ -45,7 +45,7 @@ func Open(ctx context.Context, path string) (Snapshot, error) {
 	if st.IsDir() {
 		return OpenParquet(path)
 	}
-	store, err := checkpoints.Open(ctx, path)
+	store, err := checkpoints.OpenReadOnly(ctx, path)
 	if err != nil {
 		return nil, err
 	}

@@ -34,12 +34,12 @@ func runDiff(ctx context.Context, out io.Writer, args []string) int {
 	case *limit < 1:
 		return usageError("diff", errors.New("--limit must be at least 1"))
 	}
-	a, err := openGraph(ctx, pos[0], jf)
+	a, err := openGraph(ctx, pos[0], jf, false)
 	if err != nil {
 		return fail(ctx, err)
 	}
 	defer a.Close()
-	b, err := openGraph(ctx, pos[1], jf)
+	b, err := openGraph(ctx, pos[1], jf, false)
 	if err != nil {
 		return fail(ctx, err)
 	}

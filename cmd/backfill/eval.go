@@ -44,7 +44,9 @@ func runEval(ctx context.Context, out io.Writer, args []string) int {
 	if err != nil {
 		return usageError("eval", err)
 	}
-	g, err := openGraph(ctx, pos[0], jf)
+	// Embedding the questions and answering them write the store's LLM cache: the store is then
+	// opened for writing (with its write lock); health and gold scores only read it.
+	g, err := openGraph(ctx, pos[0], jf, *dataset != "")
 	if err != nil {
 		return fail(ctx, err)
 	}

@@ -68,6 +68,11 @@ func usageError(cmd string, err error) int {
 // openRun loads the job and opens the checkpoint store of a run that already happened, read-only
 // (it works while a run holds the store and on read-only media); the caller closes the store.
 func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkpoints.Store, error) {
+	return f.openRunMode(ctx, path, false)
+}
+
+// openRunMode is openRun, opening the store for writing (with its write lock) when write is set.
+func (f *jobFlags) openRunMode(ctx context.Context, path string, write bool) (*jobs.Job, *checkpoints.Store, error) {
 	j, err := f.load(path)
 	if err != nil {
 		return nil, nil, err
@@ -75,7 +80,11 @@ func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkp
 	if _, err := os.Stat(j.Checkpoint); err != nil {
 		return nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err)
 	}
-	store, err := checkpoints.OpenReadOnly(ctx, j.Checkpoint)
+	open := checkpoints.OpenReadOnly
+	if write {
+		open = checkpoints.Open
+	}
+	store, err := open(ctx, j.Checkpoint)
 	if err != nil {
 		return nil, nil, err
 	}

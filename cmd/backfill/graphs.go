@@ -19,8 +19,9 @@ type graphArg struct {
 	snap  snapshots.Snapshot
 }
 
-// openGraph opens a graph argument; the caller closes it.
-func openGraph(ctx context.Context, arg string, jf jobFlags) (*graphArg, error) {
+// openGraph opens a graph argument, its checkpoint store for writing when write is set (else
+// read-only); the caller closes it.
+func openGraph(ctx context.Context, arg string, jf jobFlags, write bool) (*graphArg, error) {
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
 		snap, err := snapshots.OpenParquet(arg)
 		if err != nil {
@@ -33,7 +34,7 @@ func openGraph(ctx context.Context, arg string, jf jobFlags) (*graphArg, error) 
 			arg, jf.checkpoint = job, cp
 		}
 	}
-	j, store, err := jf.openRun(ctx, arg)
+	j, store, err := jf.openRunMode(ctx, arg, write)
 	if err != nil {
 		return nil, fmt.Errorf("opening graph %s: %w", arg, err)
 	}
