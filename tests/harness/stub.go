@@ -144,18 +144,14 @@ func answerOf(body []byte, embeddings bool) Answer {
 		return a
 	}
 	var req llm.ChatRequest
-	if json.Unmarshal(body, &req) != nil || req.ResponseFormat == nil || req.ResponseFormat.JSONSchema == nil {
+	if json.Unmarshal(body, &req) != nil {
 		return Answer{}
 	}
-	msgs := make([]llm.Message, len(req.Messages))
-	for i, m := range req.Messages {
-		if m.Role == llm.RoleUser {
-			m.Content = llm.StripFeedback(m.Content)
-		}
-		msgs[i] = m
+	key := llm.RequestKey(req)
+	if key == "" {
+		return Answer{}
 	}
-	s := req.ResponseFormat.JSONSchema
-	return Answer{Task: s.Name, Keys: []string{llm.CacheKey(req.Model, msgs, s.Name, s.Schema, req.Temperature)}}
+	return Answer{Task: llm.RequestTask(req), Keys: []string{key}}
 }
 
 // statusWriter remembers the status code written.
