@@ -11,7 +11,9 @@
 //	               a record key repeated with other content within one run is reported
 //	quarantine     rejected input rows: file, row, field, reason, raw (truncated); unique per
 //	               (file, row, field) so a re-run does not duplicate them
-//	units          one row per finished stage unit: (stage, unit) → fingerprint of its inputs
+//	units          one row per finished stage unit: (stage, unit) → fingerprint of its inputs;
+//	               a unit whose LLM answers stayed bad is recorded failed, with the reason
+//	               and the raw answer, and reads back with FailedPrefix so it runs again
 //	stage_outputs  intermediate per-unit outputs (an episode's extraction, a group's resolution)
 //	llm_cache      LLM and embedding answers keyed by a content hash, with the usage of the
 //	               original call

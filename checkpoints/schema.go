@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -17,6 +17,7 @@ var schema = []string{
 		raw TEXT NOT NULL, PRIMARY KEY (file, row, field))`,
 	`CREATE TABLE IF NOT EXISTS units (
 		stage TEXT NOT NULL, unit TEXT NOT NULL, fingerprint TEXT NOT NULL,
+		failed INTEGER NOT NULL DEFAULT 0, reason TEXT NOT NULL DEFAULT '', raw TEXT NOT NULL DEFAULT '',
 		PRIMARY KEY (stage, unit))`,
 	`CREATE TABLE IF NOT EXISTS stage_outputs (
 		stage TEXT NOT NULL, unit TEXT NOT NULL, group_id TEXT NOT NULL, body BLOB NOT NULL,
@@ -57,5 +58,14 @@ var migrations = map[string][]string{
 	"1": {
 		`ALTER TABLE episodes ADD COLUMN staged_run INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE episodes ADD COLUMN last_change INTEGER NOT NULL DEFAULT 0`,
+	},
+	// 2 → 3: a unit can be recorded as failed, with the reason and the raw answer (CommitFailedUnit).
+	// (A store made before its first unit may lack the table: it gets the version-2 one first.)
+	"2": {
+		`CREATE TABLE IF NOT EXISTS units (stage TEXT NOT NULL, unit TEXT NOT NULL, fingerprint TEXT NOT NULL,
+			PRIMARY KEY (stage, unit))`,
+		`ALTER TABLE units ADD COLUMN failed INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE units ADD COLUMN reason TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE units ADD COLUMN raw TEXT NOT NULL DEFAULT ''`,
 	},
 }

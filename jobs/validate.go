@@ -5,11 +5,15 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 )
 
 // DefaultMaxErrorRatio is limits.max_error_ratio when the job does not set it.
 const DefaultMaxErrorRatio = 0.1
+
+// DefaultMaxFailedRatio is limits.max_failed_ratio when the job does not set it.
+const DefaultMaxFailedRatio = 0.5
 
 func (j *Job) defaults() {
 	if j.Name == "" {
@@ -90,6 +94,13 @@ func (j *Job) defaults() {
 		r := DefaultMaxErrorRatio
 		j.Limits.MaxErrorRatio = &r
 	}
+	if j.Limits.MaxFailedRatio == nil {
+		r := DefaultMaxFailedRatio
+		j.Limits.MaxFailedRatio = &r
+	}
+	if l.ResponseFormat == "" {
+		l.ResponseFormat = llm.FormatJSONSchema
+	}
 }
 
 // Validate reports the first invalid setting.
@@ -128,6 +139,12 @@ func (j *Job) Validate() error {
 	}
 	if j.LLM.Cache != "on" && j.LLM.Cache != "off" {
 		return bad("llm.cache", "%q is not on or off", j.LLM.Cache)
+	}
+	if err := llm.CheckFormat(j.LLM.ResponseFormat); err != nil {
+		return bad("llm.response_format", "%v", err)
+	}
+	if err := llm.CheckMaxTokens(j.LLM.MaxTokens); err != nil {
+		return bad("llm.max_tokens", "%v", err)
 	}
 	switch j.Embedder.Provider {
 	case "offline":
@@ -172,6 +189,9 @@ func (j *Job) Validate() error {
 	}
 	if r := *j.Limits.MaxErrorRatio; !(r >= 0 && r <= 1) {
 		return bad("limits.max_error_ratio", "%g is outside 0..1", r)
+	}
+	if r := *j.Limits.MaxFailedRatio; !(r >= 0 && r <= 1) {
+		return bad("limits.max_failed_ratio", "%g is outside 0..1", r)
 	}
 	return nil
 }

@@ -55,7 +55,7 @@ func kindList(flag, value string, known []string) ([]string, error) {
 	var out []string
 	for _, k := range strings.Split(value, ",") {
 		if !slices.Contains(known, k) {
-			return nil, fmt.Errorf("%s: unknown value %q (want %s)", flag, k, strings.Join(known, ","))
+			return nil, fmt.Errorf("%s: unknown kind %q (want %s)", flag, k, strings.Join(known, ","))
 		}
 		out = append(out, k)
 	}

@@ -19,7 +19,7 @@ const (
 	exitOK          = 0
 	exitFailed      = 1
 	exitUsage       = 2
-	exitPartial     = 3 // finished with quarantined input or a budget stop
+	exitPartial     = 3 // finished with quarantined input, failed units or a budget stop
 	exitInterrupted = 130
 )
 

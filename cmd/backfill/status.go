@@ -39,10 +39,10 @@ func cmdStatus(ctx context.Context, args []string) int {
 	fmt.Fprintf(tw, "checkpoint\t%s\n", j.Checkpoint)
 	fmt.Fprintf(tw, "episodes\t%d in %d groups\n", c.Episodes, len(groups))
 	fmt.Fprintf(tw, "quarantined\t%d\n", c.Quarantined)
-	fmt.Fprintf(tw, "\nstage\tunits done\tof\n")
-	done := map[string]int{}
+	fmt.Fprintf(tw, "\nstage\tunits done\tfailed\tof\n")
+	done, failed := map[string]int{}, map[string]int{}
 	for _, s := range counts {
-		done[s.Stage] = s.Units
+		done[s.Stage], failed[s.Stage] = s.Units, s.Failed
 	}
 	for _, s := range jobs.StageOrder[1:] {
 		if s == jobs.LoadStage && j.Sink.Kind == "sqlite" {
@@ -52,7 +52,7 @@ func cmdStatus(ctx context.Context, args []string) int {
 		if s == "extract" {
 			total = c.Episodes
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\n", s, done[s], total)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\n", s, done[s], failed[s], total)
 	}
 	fmt.Fprintf(tw, "\nentities\t%d\nfacts\t%d (%d invalidated)\nmentions\t%d\ncommunities\t%d\n",
 		c.Entities, c.Facts, c.FactsInvalidated, c.Mentions, c.Communities)
