@@ -26,17 +26,17 @@ type Report struct {
 	Quarantined      int    `json:"quarantined"`
 	// EpisodesReplaced counts input rows that replaced, with other content, an earlier row of
 	// the same run with the same record key (the later row wins; see the ingest warnings).
-	EpisodesReplaced int                     `json:"episodes_replaced"`
-	BudgetStopped    bool                    `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
+	EpisodesReplaced int  `json:"episodes_replaced"`
+	BudgetStopped    bool `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
 	// FailedUnits counts the units recorded as failed in the store after the run (see
 	// FailedFile): they run again on the next run. EpisodesWithoutExtraction are those of the
 	// extract stage: downstream, their episodes count as having no extraction.
-	FailedUnits               int `json:"failed_units"`
-	EpisodesWithoutExtraction int `json:"episodes_without_extraction"`
-	Stages           map[string]stages.Stats `json:"stages"`
-	LLM              LLMReport               `json:"llm"`
-	LLMByStage       map[string]LLMReport    `json:"llm_by_stage"`
-	Seconds          float64                 `json:"seconds"`
+	FailedUnits               int                     `json:"failed_units"`
+	EpisodesWithoutExtraction int                     `json:"episodes_without_extraction"`
+	Stages                    map[string]stages.Stats `json:"stages"`
+	LLM                       LLMReport               `json:"llm"`
+	LLMByStage                map[string]LLMReport    `json:"llm_by_stage"`
+	Seconds                   float64                 `json:"seconds"`
 
 	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
 	Load *memgraph.Result `json:"load,omitempty"`

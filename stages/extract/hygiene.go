@@ -163,9 +163,9 @@ var (
 	// dateRes are dates, times and relative days in English and Korean.
 	dateRes = []*regexp.Regexp{
 		regexp.MustCompile(`^\d{4}-\d{2}(-\d{2})?([t ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(z|[+-]\d{2}:?\d{2})?)?$`), // ISO
-		regexp.MustCompile(`^\d{1,4}[/.]\d{1,2}[/.]\d{1,4}$`),                                                 // 5/7/2024, 7.5.2024
-		regexp.MustCompile(`^\d{1,2}:\d{2}(:\d{2})?\s?(am|pm)?$|^\d{1,2}\s?(am|pm)$`),                         // times
-		regexp.MustCompile(`^(19|20)\d{2}$`), // a year
+		regexp.MustCompile(`^\d{1,4}[/.]\d{1,2}[/.]\d{1,4}$`),                                                // 5/7/2024, 7.5.2024
+		regexp.MustCompile(`^\d{1,2}:\d{2}(:\d{2})?\s?(am|pm)?$|^\d{1,2}\s?(am|pm)$`),                        // times
+		regexp.MustCompile(`^(19|20)\d{2}$`),                                                                 // a year
 		regexp.MustCompile(`^((on|last|next|this|early|late|mid)[ -])?(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)( \d{1,2}(st|nd|rd|th)?)?(,? \d{4})?$`),
 		regexp.MustCompile(`^(the )?\d{1,2}(st|nd|rd|th)?( of)? (jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)(,? \d{4})?$`),
 		regexp.MustCompile(`^((on|last|next|this) )?(mon|tues|wednes|thurs|fri|satur|sun)day( (morning|afternoon|evening|night))?$`),

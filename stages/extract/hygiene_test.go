@@ -23,9 +23,9 @@ func TestRepair(t *testing.T) {
 	in := llm.ExtractInput{Episode: llm.EpisodeIn{ReferenceTime: "2024-05-07T10:00:00Z", Source: "json", Speaker: "42",
 		Content: `{"status":"active","customer":"Kim"}`}, ExcludedTypes: []string{"plan", "Organization"}}
 	tests := []struct {
-		name      string
-		out       Output
-		want      Output
+		name        string
+		out         Output
+		want        Output
 		wantRepairs Repairs
 	}{
 		{"clean answer untouched",
