@@ -227,8 +227,13 @@ func (c *Client) cacheKey(t *Task, msgs []Message) string {
 // sent (with any validation feedback removed), so a test server can tell which answers a
 // checkpoint holds. It is "" for a request of no known task.
 func RequestKey(req ChatRequest) string {
-	t, err := LookupTask(RequestTask(req))
-	if err != nil {
+	task := RequestTask(req)
+	var schema []byte
+	if rf := req.ResponseFormat; rf != nil && rf.JSONSchema != nil {
+		schema = rf.JSONSchema.Schema // the schema the client keys by, as it sent it
+	} else if t, err := LookupTask(task); err == nil {
+		schema = t.Raw
+	} else {
 		return ""
 	}
 	msgs := make([]Message, len(req.Messages))
@@ -245,7 +250,7 @@ func RequestKey(req ChatRequest) string {
 			f = FormatJSONObjectSchema
 		}
 	}
-	return CacheKey(req.Model, msgs, t.Name, t.Raw, req.Temperature, "format="+f)
+	return CacheKey(req.Model, msgs, task, schema, req.Temperature, "format="+f)
 }
 
 // checkAnswer validates an answer text against the task's schema; an empty answer says so.
