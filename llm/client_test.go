@@ -208,6 +208,8 @@ func TestTaskVersion(t *testing.T) {
 		"temperature": NewClient(Options{Model: "a", Temperature: 0.5}, nil, nil, nil),
 		"prompt":      NewClient(Options{Model: "a"}, nil, prompts, nil),
 		"schema":      schema,
+		"format":      NewClient(Options{Model: "a", ResponseFormat: FormatJSONObjectSchema}, nil, nil, nil),
+		"max_tokens":  NewClient(Options{Model: "a", MaxTokens: map[string]int{TaskExtract: 100}}, nil, nil, nil),
 	} {
 		if c.TaskVersion(TaskExtract) == v {
 			t.Errorf("a %s change keeps the task version", name)

@@ -175,9 +175,11 @@ start() {
   rm -f "$STATE/pid" "$STATE/port"
   port_open "$PORT" && die "port $PORT is already in use; set BACKFILL_LOCAL_LLM_PORT"
   install
-  spawn "$STATE/server.log" "$STATE/pid" "$VENV/bin/python" -m llama_cpp.server --model "$GGUF" \
+  # OMP_WAIT_POLICY=PASSIVE: ggml's OpenMP threads sleep instead of spinning while they wait,
+  # which keeps a 2-thread server usable on 2 cores shared with the tests.
+  spawn "$STATE/server.log" "$STATE/pid" env OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" -m llama_cpp.server --model "$GGUF" \
     --model_alias "$MODEL" --host 127.0.0.1 --port "$PORT" --n_threads "$THREADS" \
-    --n_threads_batch "$THREADS" --n_ctx "$CTX" --verbose False
+    --n_threads_batch "$THREADS" --n_ctx "$CTX" --cache True --cache_type ram --cache_size "$((1 << 30))" --verbose False
   echo "$PORT" >"$STATE/port"
   local i
   for ((i = 0; i < START_TIMEOUT * 5; i++)); do

@@ -81,8 +81,14 @@ func RunStream(ctx context.Context, env Env, stage string, total int, produce Pr
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		st.Units++
 		p.Go(func(ctx context.Context) error {
+			if env.Stopped() { // the stop came while this unit waited for a slot
+				drained.Store(true)
+				return nil
+			}
+			mu.Lock()
+			st.Units++
+			mu.Unlock()
 			err := u.Run(ctx, u.Fingerprint)
 			var f *Failure
 			switch {
