@@ -27,10 +27,7 @@ func TestBadAnswersFailUnitsNotTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin, err := harness.Build(t.Context(), root, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := harness.BuildBinary(t)
 	dir := t.TempDir()
 	clean := startStub(t, stub.Options{})
 	bad := startStub(t, badOptions)
@@ -186,15 +183,7 @@ func run(t *testing.T, bin, job, dir, name string) harness.Result {
 
 func report(t *testing.T, dir, name string) jobs.Report {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(dir, name+".report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r jobs.Report
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return harness.ReadReport(t, filepath.Join(dir, name+".report.json"))
 }
 
 // readFailed reads <checkpoint>.failed.jsonl.
@@ -222,10 +211,7 @@ func readFailed(t *testing.T, checkpoint string) []checkpoints.FailedUnit {
 func outputs(t *testing.T, checkpoint string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
-	s, err := checkpoints.Open(ctx, checkpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := harness.OpenStore(t, checkpoint)
 	defer s.Close()
 	groups, err := s.Groups(ctx)
 	if err != nil {

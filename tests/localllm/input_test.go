@@ -13,7 +13,7 @@ import (
 // in each response format: the smoke input must make the pipeline ask every task of two-call
 // extraction at least once, and the stub must recognise the task of every request.
 func TestSmokeInputAsksEveryTask(t *testing.T) {
-	bin := buildBinary(t)
+	bin := harness.BuildBinary(t)
 	for _, format := range llm.Formats() {
 		t.Run(format, func(t *testing.T) {
 			s, err := harness.StartStub(stub.Options{}, nil)

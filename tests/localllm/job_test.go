@@ -128,26 +128,8 @@ func runJob(t *testing.T, bin, job, report string) (harness.Result, jobs.Report)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep jobs.Report
-	raw, err := os.ReadFile(report)
-	if err != nil {
+	if _, err := os.Stat(report); err != nil {
 		t.Fatalf("exit %d, no report: %v\n%s", res.Code, err, res.Stderr)
 	}
-	if err := json.Unmarshal(raw, &rep); err != nil {
-		t.Fatal(err)
-	}
-	return res, rep
-}
-
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	root, err := harness.RepoRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := harness.Build(t.Context(), root, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	return res, harness.ReadReport(t, report)
 }

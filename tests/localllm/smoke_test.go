@@ -29,7 +29,7 @@ import (
 // gets an empty answer from the test's proxy instead of the model's.
 func TestLocalModelSmoke(t *testing.T) {
 	m := testenv.LocalModel(t)
-	bin := buildBinary(t)
+	bin := harness.BuildBinary(t)
 	sp := &spoiler{marker: spoiled}
 	proxy := startProxy(t, m.URL, sp)
 	dir := t.TempDir()
@@ -126,10 +126,7 @@ func checkUsage(t *testing.T, name string, rep jobs.Report, answers []harness.An
 func checkStored(t *testing.T, checkpoint string, answers []harness.Answer) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := checkpoints.Open(ctx, checkpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := harness.OpenStore(t, checkpoint)
 	defer s.Close()
 	stored := 0
 	for _, a := range answers {
@@ -161,10 +158,7 @@ func checkStored(t *testing.T, checkpoint string, answers []harness.Answer) {
 func failedUnits(t *testing.T, checkpoint string) []checkpoints.FailedUnit {
 	t.Helper()
 	ctx := context.Background()
-	s, err := checkpoints.Open(ctx, checkpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := harness.OpenStore(t, checkpoint)
 	defer s.Close()
 	var out []checkpoints.FailedUnit
 	if err := s.EachFailedUnit(ctx, func(f checkpoints.FailedUnit) error { out = append(out, f); return nil }); err != nil {

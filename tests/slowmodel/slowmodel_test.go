@@ -1,7 +1,6 @@
 package slowmodel
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -61,10 +59,7 @@ func TestInterruptsWithASlowModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin, err := harness.Build(t.Context(), root, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := harness.BuildBinary(t)
 	for _, signals := range []int{1, 2} {
 		t.Run(fmt.Sprint(signals, " SIGINT"), func(t *testing.T) {
 			arr := &arrivals{}
@@ -107,7 +102,7 @@ func TestInterruptsWithASlowModel(t *testing.T) {
 			if !s.WaitIdle(10 * time.Second) {
 				t.Fatal("the stub is still serving after the run exited")
 			}
-			rep := readReport(t, report)
+			rep := harness.ReadReport(t, report)
 			made := arr.count()
 			if got := rep.LLMByStage["extract"].Calls; got != made {
 				t.Errorf("report counts %d extraction calls, the server saw %d", got, made)
@@ -149,17 +144,4 @@ embedder:
 		t.Fatal(err)
 	}
 	return job
-}
-
-func readReport(t *testing.T, path string) jobs.Report {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r jobs.Report
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
