@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -176,13 +175,13 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 	var last []byte
 	requests := 0
 	for try := 0; ; {
-		answer, tokens, bad, err := c.complete(ctx, stage, t, conv, limit)
+		answer, meta, bad, err := c.complete(ctx, stage, t, conv, limit)
 		requests++
 		if err != nil {
 			return fmt.Errorf("calling %s: %w", task, err)
 		}
-		entry.PromptTokens += tokens.usage.PromptTokens
-		entry.CompletionTokens += tokens.usage.CompletionTokens
+		entry.PromptTokens += meta.usage.PromptTokens
+		entry.CompletionTokens += meta.usage.CompletionTokens
 		if invalid = bad; invalid == nil {
 			invalid = checkAnswer(t, answer)
 		}
@@ -198,7 +197,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			return decode(task, answer, out)
 		}
 		last = answer
-		if tokens.finish == FinishLength {
+		if meta.finish == FinishLength {
 			c.meter.update(stage, func(s *StageUsage) { s.Truncated++ })
 			if !raised {
 				raised, limit = true, limit*lengthRaise
@@ -221,58 +220,6 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 // cacheKey is the cache key of a task's request with the rendered messages msgs.
 func (c *Client) cacheKey(t *Task, msgs []Message) string {
 	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, "format="+c.opts.ResponseFormat)
-}
-
-// RequestKey is the cache key under which the client stores the answer to a chat request it
-// sent (with any validation feedback removed), so a test server can tell which answers a
-// checkpoint holds. It is "" for a request of no known task.
-func RequestKey(req ChatRequest) string {
-	task := RequestTask(req)
-	var schema []byte
-	if rf := req.ResponseFormat; rf != nil && rf.JSONSchema != nil {
-		schema = rf.JSONSchema.Schema // the schema the client keys by, as it sent it
-	} else if t, err := LookupTask(task); err == nil {
-		schema = t.Raw
-	} else {
-		return ""
-	}
-	msgs := make([]Message, len(req.Messages))
-	for i, m := range req.Messages {
-		if m.Role == RoleUser {
-			m.Content = StripFeedback(m.Content)
-		}
-		msgs[i] = m
-	}
-	f := FormatJSONSchema
-	if rf := req.ResponseFormat; rf != nil && rf.Type == "json_object" {
-		f = FormatJSONObject
-		if len(rf.Schema) > 0 {
-			f = FormatJSONObjectSchema
-		}
-	}
-	return CacheKey(req.Model, msgs, task, schema, req.Temperature, "format="+f)
-}
-
-// checkAnswer validates an answer text against the task's schema; an empty answer says so.
-func checkAnswer(t *Task, answer []byte) error {
-	if len(bytes.TrimSpace(answer)) == 0 {
-		return &SchemaError{Msg: "empty answer"}
-	}
-	return t.Schema.Validate(answer)
-}
-
-// maxRawAnswer bounds the raw answer a ValidationError keeps.
-const maxRawAnswer = 8 << 10
-
-// clip returns at most n bytes of b (cut on a UTF-8 boundary), as a copy.
-func clip(b []byte, n int) []byte {
-	if len(b) > n {
-		for n > 0 && !utf8RuneStart(b[n]) {
-			n--
-		}
-		b = b[:n]
-	}
-	return append([]byte(nil), b...)
 }
 
 // answerMeta is what complete learns besides the answer: the usage block and the finish reason.

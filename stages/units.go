@@ -137,7 +137,7 @@ func (e Env) checkFailed(stage string, failed, finished int) error {
 	if r == nil || failed == 0 || (*r > 0 && finished < MinFailedSample) || float64(failed) <= *r*float64(finished) {
 		return nil
 	}
-	return fmt.Errorf("running %s: %w: %d of %d units, above limits.max_failed_ratio %g; the model is probably unable to follow the answer schema",
+	return fmt.Errorf("running %s: %w: %d of %d units, above limits.max_failed_ratio %g (each unit's reason is in the failed-units file)",
 		stage, ErrTooManyFailed, failed, finished, *r)
 }
 
