@@ -183,7 +183,9 @@ func run(t *testing.T, bin, job, dir, name string) harness.Result {
 
 func report(t *testing.T, dir, name string) jobs.Report {
 	t.Helper()
-	return harness.ReadReport(t, filepath.Join(dir, name+".report.json"))
+	var r jobs.Report
+	harness.ReadJSON(t, filepath.Join(dir, name+".report.json"), &r)
+	return r
 }
 
 // readFailed reads <checkpoint>.failed.jsonl.

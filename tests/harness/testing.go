@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/jobs"
 )
 
 // BuildBinary builds cmd/backfill of the module around the working directory into a
@@ -36,16 +35,14 @@ func OpenStore(t testing.TB, path string) *checkpoints.Store {
 	return s
 }
 
-// ReadReport reads a run report written by `backfill run --report`, or fails the test.
-func ReadReport(t testing.TB, path string) jobs.Report {
+// ReadJSON decodes the JSON file at path (such as a run report) into v, or fails the test.
+func ReadJSON(t testing.TB, path string, v any) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r jobs.Report
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("decoding %s: %v", path, err)
 	}
-	return r
 }

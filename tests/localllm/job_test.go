@@ -131,5 +131,7 @@ func runJob(t *testing.T, bin, job, report string) (harness.Result, jobs.Report)
 	if _, err := os.Stat(report); err != nil {
 		t.Fatalf("exit %d, no report: %v\n%s", res.Code, err, res.Stderr)
 	}
-	return res, harness.ReadReport(t, report)
+	var rep jobs.Report
+	harness.ReadJSON(t, report, &rep)
+	return res, rep
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -102,7 +103,8 @@ func TestInterruptsWithASlowModel(t *testing.T) {
 			if !s.WaitIdle(10 * time.Second) {
 				t.Fatal("the stub is still serving after the run exited")
 			}
-			rep := harness.ReadReport(t, report)
+			var rep jobs.Report
+			harness.ReadJSON(t, report, &rep)
 			made := arr.count()
 			if got := rep.LLMByStage["extract"].Calls; got != made {
 				t.Errorf("report counts %d extraction calls, the server saw %d", got, made)
