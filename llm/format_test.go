@@ -71,6 +71,11 @@ func TestTaskOfUnknown(t *testing.T) {
 }
 
 func TestSchemaCapsOnlyOnCappedWire(t *testing.T) {
+	for key, n := range schemaCaps() {
+		if n < 1 || n > maxStringCap {
+			t.Errorf("cap of %s is %d, outside 1..%d (llama.cpp refuses longer bounded strings)", key, n, maxStringCap)
+		}
+	}
 	for _, name := range Tasks() {
 		task, err := LookupTask(name)
 		if err != nil {

@@ -66,12 +66,17 @@ func schemaOrder() map[string][]string {
 	}
 }
 
+// maxStringCap is the largest cap llama.cpp's grammar accepts: its JSON-schema converter
+// writes maxLength as that many nested optional characters, and a grammar past about 1,100 of
+// them is refused ("exceeds sane defaults"; llama-cpp-python 0.3.36 then crashes).
+const maxStringCap = 1000
+
 // schemaCaps bounds, in characters, the free-text strings of answers, keyed
 // "TypeName.json_name" (for a list of strings, each string). A constrained decoder stops a
 // string at its cap, so a small model cannot loop inside one; the caps are far above what a
-// good answer writes. They are sent only where the server accepts them (Format.Caps).
+// good answer writes, and at most maxStringCap. They are sent only in FormatJSONObjectSchema.
 func schemaCaps() map[string]int {
-	const name, sentence, summary, id, date = 200, 600, 2000, 32, 40
+	const name, sentence, summary, id, date = 200, 600, maxStringCap, 32, 40
 	return map[string]int{
 		"ExtractedEntity.name": name, "ExtractedEntity.type": name,
 		"EntityMention.name": name, "EntityMention.type": name,
