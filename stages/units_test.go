@@ -104,9 +104,10 @@ func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 	stop := make(chan struct{})
 	env := Env{Store: testStore(t), Concurrency: 2, Stop: stop}
 	var cancelled atomic.Int32
-	release := make(chan struct{})
+	started, release := make(chan struct{}), make(chan struct{})
 	us := []Unit{
 		{Key: "slow", Fingerprint: "fp", Run: func(ctx context.Context, fp string) error {
+			close(started)
 			select {
 			case <-release:
 			case <-ctx.Done():
@@ -116,6 +117,7 @@ func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 			return env.Store.CommitUnit(ctx, "st", "slow", fp, nil)
 		}},
 		{Key: "refused", Fingerprint: "fp", Run: func(ctx context.Context, fp string) error {
+			<-started // the slow unit is in flight when the stop comes
 			close(stop)
 			defer close(release)
 			p := NewPool(ctx, 2)
