@@ -47,7 +47,7 @@ commands:
   export JOB.yaml --format parquet|cypherl --out DIR [--dialect memgraph|neo4j] [--analytical] [--checkpoint PATH] [--set KEY=VALUE]...
   import locomo|longmemeval FILE --out episodes.parquet
   plan JOB.yaml [--json FILE] [--set KEY=VALUE]...
-  llm-stub [--addr 127.0.0.1:8089] [--latency D] [--jitter D] [--fault-rate F] [--seed N] [--faults K,...]
+  llm-stub [--addr 127.0.0.1:8089] [--latency D] [--jitter D] [--fault-rate F] [--seed N] [--faults K,...] [--bad-rate F] [--bad-kinds K,...] [--bad-tasks T,...]
   query JOB.yaml [--valid-at T] [--known-at T2] [--group G] [--entity NAME] [--json] [--checkpoint PATH]
 `
 
