@@ -5,7 +5,8 @@
 // BACKFILL_LOCAL_LLM_MODEL, see internal/testenv). The answers of so small a model are poor, so
 // the test checks only mechanics any model must satisfy: the run ends with exit 0 or 3; every
 // answer stored in the cache validates against its task's schema; the failed units are recorded
-// with a reason and the next run re-runs exactly those of the extraction stage; the report's
-// token counts are the ones the server reported. It logs the counts and times it saw. There is
-// no library code here.
+// with a reason and the next run re-runs exactly those of the extraction stage (the test's proxy
+// empties the first run's extraction answers of two episodes, so that path is taken whatever
+// the model answers); the report's token counts are the ones the server reported. It logs the
+// counts and times it saw. There is no library code here.
 package localllm
