@@ -9,17 +9,21 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/stub"
 )
 
 // stubOptions are the flags of llm-stub.
 type stubOptions struct {
-	addr   string
-	faults string
-	opts   stub.Options
+	addr     string
+	faults   string
+	badKinds string
+	badTasks string
+	opts     stub.Options
 }
 
 func (o *stubOptions) validate() error {
@@ -29,19 +33,33 @@ func (o *stubOptions) validate() error {
 	if o.opts.Latency < 0 || o.opts.Jitter < 0 {
 		return errors.New("--latency and --jitter must not be negative")
 	}
-	if o.faults != "" {
-		known := map[string]bool{}
-		for _, k := range stub.AllFaults() {
-			known[k] = true
-		}
-		for _, k := range strings.Split(o.faults, ",") {
-			if !known[k] {
-				return fmt.Errorf("--faults: unknown kind %q (want %s)", k, strings.Join(stub.AllFaults(), ","))
-			}
-			o.opts.Faults = append(o.opts.Faults, k)
-		}
+	if o.opts.BadRate < 0 || o.opts.BadRate > 1 {
+		return fmt.Errorf("--bad-rate %g is outside 0..1", o.opts.BadRate)
 	}
-	return nil
+	var err error
+	if o.opts.Faults, err = kindList("--faults", o.faults, stub.AllFaults()); err != nil {
+		return err
+	}
+	if o.opts.BadKinds, err = kindList("--bad-kinds", o.badKinds, stub.AllBadKinds()); err != nil {
+		return err
+	}
+	o.opts.BadTasks, err = kindList("--bad-tasks", o.badTasks, llm.Tasks())
+	return err
+}
+
+// kindList splits a comma-separated flag value whose items must be among known ("" is none).
+func kindList(flag, value string, known []string) ([]string, error) {
+	if value == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, k := range strings.Split(value, ",") {
+		if !slices.Contains(known, k) {
+			return nil, fmt.Errorf("%s: unknown kind %q (want %s)", flag, k, strings.Join(known, ","))
+		}
+		out = append(out, k)
+	}
+	return out, nil
 }
 
 // cmdLLMStub serves the offline responder with latency and fault injection until interrupted.
@@ -59,6 +77,9 @@ func cmdLLMStub(ctx context.Context, args []string) int {
 	fs.DurationVar(&o.opts.Stall, "stall", 30*time.Second, "how long a timeout fault holds a request before a 504 (set llm.timeout_seconds below it to see client timeouts)")
 	fs.DurationVar(&o.opts.Window, "window", time.Minute, "sliding window of max_calls_in_window in /stats")
 	fs.IntVar(&o.opts.Dims, "dims", 0, "embedding size when a request names none (default 256)")
+	fs.Float64Var(&o.opts.BadRate, "bad-rate", 0, "share of chat requests answered badly on every attempt, like a weak model (0..1)")
+	fs.StringVar(&o.badKinds, "bad-kinds", "", "bad-answer kinds, comma-separated (default all: "+strings.Join(stub.AllBadKinds(), ",")+")")
+	fs.StringVar(&o.badTasks, "bad-tasks", "", "tasks that get bad answers, comma-separated (default all)")
 	pos, err := parse(fs, args)
 	if err == nil && len(pos) > 0 {
 		err = fmt.Errorf("unexpected arguments %q", pos)
@@ -75,7 +96,7 @@ func cmdLLMStub(ctx context.Context, args []string) int {
 	}
 	srv := &http.Server{Handler: stub.New(o.opts), ReadHeaderTimeout: 10 * time.Second}
 	slog.Info("llm-stub listening", "base_url", "http://"+ln.Addr().String()+"/v1", "latency", o.opts.Latency.String(),
-		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "seed", o.opts.Seed)
+		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "bad_rate", o.opts.BadRate, "seed", o.opts.Seed)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

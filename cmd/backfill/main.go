@@ -20,7 +20,7 @@ const (
 	exitOK          = 0
 	exitFailed      = 1
 	exitUsage       = 2
-	exitPartial     = 3 // finished with quarantined input or a budget stop
+	exitPartial     = 3 // finished with quarantined input, failed units or a budget stop
 	exitInterrupted = 130
 )
 
@@ -50,7 +50,7 @@ commands:
   export JOB.yaml --format parquet|cypherl --out DIR [--dialect memgraph|neo4j] [--analytical] [--checkpoint PATH] [--set KEY=VALUE]...
   import locomo|longmemeval FILE --out episodes.parquet
   plan JOB.yaml [--json FILE] [--set KEY=VALUE]...
-  llm-stub [--addr 127.0.0.1:8089] [--latency D] [--jitter D] [--fault-rate F] [--seed N] [--faults K,...]
+  llm-stub [--addr 127.0.0.1:8089] [--latency D] [--jitter D] [--fault-rate F] [--seed N] [--faults K,...] [--bad-rate F] [--bad-kinds K,...] [--bad-tasks T,...]
   query JOB.yaml [--valid-at T] [--known-at T2] [--group G] [--entity NAME] [--json] [--checkpoint PATH]
   eval JOB.yaml|JOB@CHECKPOINT|EXPORT_DIR [--dataset locomo|longmemeval FILE] [--gold FILE] [--k 5,10,20] [--min-cosine F] [--qa] [--json FILE] [--markdown FILE] [--checkpoint PATH] [--set KEY=VALUE]...
   diff A B [--group G] [--json FILE] [--markdown FILE] [--limit N] [--set KEY=VALUE]...   (A, B: JOB.yaml, JOB.yaml@CHECKPOINT or EXPORT_DIR)
