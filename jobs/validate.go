@@ -69,8 +69,14 @@ func (j *Job) defaults() {
 	if j.Stages.Extract.Context == 0 {
 		j.Stages.Extract.Context = 4
 	}
+	if j.Stages.Extract.ContextTokens == 0 {
+		j.Stages.Extract.ContextTokens = 120
+	}
 	if j.Stages.Extract.Mode == "" {
-		j.Stages.Extract.Mode = "two_call"
+		j.Stages.Extract.Mode = "combined"
+	}
+	if j.Stages.Extract.Chitchat == "" {
+		j.Stages.Extract.Chitchat = "skip"
 	}
 	if j.Stages.Extract.LLM == "" {
 		j.Stages.Extract.LLM = "on"
@@ -166,7 +172,13 @@ func (j *Job) Validate() error {
 		return err
 	}
 	if m := j.Stages.Extract.Mode; m != "two_call" && m != "combined" {
-		return bad("stages.extract.mode", "%q is not two_call or combined", m)
+		return bad("stages.extract.mode", "%q is not combined or two_call", m)
+	}
+	if c := j.Stages.Extract.Chitchat; c != "skip" && c != "ask" {
+		return bad("stages.extract.chitchat", "%q is not skip or ask", c)
+	}
+	if n := j.Stages.Extract.ContextTokens; n < -1 {
+		return bad("stages.extract.context_tokens", "%d is not a token count or -1 (no bound)", n)
 	}
 	r := j.Stages.Resolve
 	if r.LLM != "on" && r.LLM != "off" {

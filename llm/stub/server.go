@@ -47,6 +47,10 @@ type Options struct {
 	BadRate  float64
 	BadKinds []string
 	BadTasks []string
+	// PrefixCache imitates a provider's prompt cache: the usage of a chat answer reports the
+	// cached part of its prompt (usage.prompt_tokens_details.cached_tokens). Off when its
+	// Block is 0.
+	PrefixCache PrefixCache
 }
 
 func (o *Options) defaults() {
@@ -75,10 +79,11 @@ func (o *Options) defaults() {
 
 // Server is the stub: an http.Handler, safe for concurrent use.
 type Server struct {
-	opts Options
-	mu   sync.Mutex
-	seen map[[32]byte]*history
-	st   counters
+	opts   Options
+	mu     sync.Mutex
+	seen   map[[32]byte]*history
+	st     counters
+	prefix prefixes
 }
 
 // history is what the stub remembers of one logical request.
@@ -91,7 +96,8 @@ type history struct {
 // New returns a stub server.
 func New(opts Options) *Server {
 	opts.defaults()
-	return &Server{opts: opts, seen: map[[32]byte]*history{}, st: newCounters(time.Now(), opts.Window)}
+	return &Server{opts: opts, seen: map[[32]byte]*history{}, st: newCounters(time.Now(), opts.Window),
+		prefix: prefixes{rule: opts.PrefixCache}}
 }
 
 // ServeHTTP serves GET /stats and the two API endpoints (matched by path suffix).
@@ -167,6 +173,16 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte, key
 	out := rec.body.Bytes()
 	ok := rec.code == 0 || rec.code == http.StatusOK
 	var u llm.TokenUsage
+	if ok && chat && s.opts.PrefixCache.Block > 0 {
+		prompt := usageOf(out).PromptTokens
+		s.mu.Lock()
+		cached, shared := s.prefix.lookup(body)
+		cached, shared = min(cached, prompt), min(shared, prompt)
+		s.st.CachedPromptTokens += int64(cached)
+		s.st.PrefixSharedTokens += int64(shared)
+		s.mu.Unlock()
+		out = withCached(out, cached)
+	}
 	if ok {
 		u = usageOf(out)
 		if malformed {
