@@ -36,6 +36,9 @@ func (o *stubOptions) validate() error {
 	if o.opts.BadRate < 0 || o.opts.BadRate > 1 {
 		return fmt.Errorf("--bad-rate %g is outside 0..1", o.opts.BadRate)
 	}
+	if o.opts.PrefixCache.Block < 0 || o.opts.PrefixCache.Min < 0 {
+		return errors.New("--prefix-cache-block and --prefix-cache-min must not be negative")
+	}
 	var err error
 	if o.opts.Faults, err = kindList("--faults", o.faults, stub.AllFaults()); err != nil {
 		return err
@@ -80,6 +83,8 @@ func cmdLLMStub(ctx context.Context, args []string) int {
 	fs.Float64Var(&o.opts.BadRate, "bad-rate", 0, "share of chat requests answered badly on every attempt, like a weak model (0..1)")
 	fs.StringVar(&o.badKinds, "bad-kinds", "", "bad-answer kinds, comma-separated (default all: "+strings.Join(stub.AllBadKinds(), ",")+")")
 	fs.StringVar(&o.badTasks, "bad-tasks", "", "tasks that get bad answers, comma-separated (default all)")
+	fs.IntVar(&o.opts.PrefixCache.Block, "prefix-cache-block", 0, "imitate a provider prompt cache in blocks of this many tokens (0: off; OpenAI's is 128)")
+	fs.IntVar(&o.opts.PrefixCache.Min, "prefix-cache-min", 1024, "the shortest cached prefix, in tokens (OpenAI's is 1024)")
 	pos, err := parse(fs, args)
 	if err == nil && len(pos) > 0 {
 		err = fmt.Errorf("unexpected arguments %q", pos)

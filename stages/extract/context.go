@@ -67,7 +67,7 @@ func NewGroup(eps []graph.Episode, opts Options) *Group {
 //
 // An episode without a Record gets the previous episodes of its group as context (Input) and is
 // asked about unless it is a chit-chat message (IsChitchat, with the speakers of the episode and
-// of the previous Options.Context episodes as names) and Options.AskChitchat is off. A JSON record (an episode with a Record) gets no previous
+// of the SpeakerWindow episodes before it as names) and Options.AskChitchat is off. A JSON record (an episode with a Record) gets no previous
 // episodes; its declared facts are given as known facts, and when it is a snapshot of an object
 // that has an earlier snapshot, the change list against that snapshot is its context (the first
 // snapshot has none). Then:
@@ -140,10 +140,14 @@ func (g *Group) Plan(i int) Plan {
 	return g.plan(in)
 }
 
-// speakers are the speakers of episode i and of the previous Options.Context episodes.
+// SpeakerWindow is how many episodes before a message name the speakers IsChitchat reads as
+// names.
+const SpeakerWindow = 4
+
+// speakers are the speakers of episode i and of the SpeakerWindow episodes before it.
 func (g *Group) speakers(i int) []string {
 	var out []string
-	for _, ep := range g.eps[max(0, i-max(g.opts.Context, 0)) : i+1] {
+	for _, ep := range g.eps[max(0, i-SpeakerWindow) : i+1] {
 		if ep.Speaker != "" {
 			out = append(out, ep.Speaker)
 		}

@@ -193,9 +193,11 @@ func tail(s string, n int) string {
 		k -= size
 	}
 	rest := s[k:]
-	if k > 0 {
+	if before, _ := utf8.DecodeLastRuneInString(s[:k]); k > 0 && !unicode.IsSpace(before) { // cut inside a word
 		if sp := strings.IndexFunc(rest, unicode.IsSpace); sp >= 0 {
 			rest = rest[sp:]
+		} else {
+			rest = ""
 		}
 	}
 	return "…" + strings.TrimSpace(rest)
