@@ -109,7 +109,7 @@ type EdgeType struct {
 type StageOpts struct {
 	Extract struct {
 		Context       int    `yaml:"context"`        // previous episodes shown (default 4)
-		ContextTokens int    `yaml:"context_tokens"` // their content's tokens, at most (default 120; -1: no bound)
+		ContextTokens int    `yaml:"context_tokens"` // their content's tokens, at most (default 120)
 		Mode          string `yaml:"mode"`           // combined (default) | two_call
 		Chitchat      string `yaml:"chitchat"`       // skip (default) | ask
 		LLM           string `yaml:"llm"`            // on (default) | off: declared facts only, no LLM call

@@ -177,9 +177,6 @@ func (j *Job) Validate() error {
 	if c := j.Stages.Extract.Chitchat; c != "skip" && c != "ask" {
 		return bad("stages.extract.chitchat", "%q is not skip or ask", c)
 	}
-	if n := j.Stages.Extract.ContextTokens; n < -1 {
-		return bad("stages.extract.context_tokens", "%d is not a token count or -1 (no bound)", n)
-	}
 	r := j.Stages.Resolve
 	if r.LLM != "on" && r.LLM != "off" {
 		return bad("stages.resolve.llm", "%q is not on or off", r.LLM)
