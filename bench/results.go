@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tkgraph/backfill/llm/stub"
 )
 
 // Results is everything one `make bench` measured (bench/results.json).
@@ -22,6 +25,7 @@ type Results struct {
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
 	Tickets   *TicketsResult `json:"tickets,omitempty"`
+	Tokens    *TokensResult  `json:"tokens,omitempty"`
 	Errors    []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
@@ -60,6 +64,8 @@ func (r *Results) forget(step string) {
 		r.Bolt = nil
 	case "tickets":
 		r.Tickets = nil
+	case "tokens":
+		r.Tokens = nil
 	}
 	r.Errors = slices.DeleteFunc(r.Errors, func(e string) bool { return strings.HasPrefix(e, step+": ") })
 }
@@ -75,24 +81,30 @@ type Machine struct {
 
 // LoCoMoResult is LoCoMo through the stub at a fixed latency.
 type LoCoMoResult struct {
-	Episodes                   int               `json:"episodes"`
-	LatencyMS                  float64           `json:"latency_ms"`
-	Concurrency                int               `json:"concurrency"`
-	Seconds                    float64           `json:"seconds"`
-	Calls                      int               `json:"calls"` // chat and embedding requests
-	PromptTokens               int               `json:"prompt_tokens"`
-	CompletionTokens           int               `json:"completion_tokens"`
-	CallsPerEpisode            float64           `json:"calls_per_episode"`
-	PromptTokensPerEpisode     float64           `json:"prompt_tokens_per_episode"`
-	CompletionTokensPerEpisode float64           `json:"completion_tokens_per_episode"`
-	CeilingCallsPerSec         float64           `json:"ceiling_calls_per_s"` // concurrency ÷ latency
-	ExtractCallsPerSec         float64           `json:"extract_calls_per_s"`
-	LLMStagesCallsPerSec       float64           `json:"llm_stages_calls_per_s"` // all calls ÷ seconds of the stages that made calls
-	StubMaxInFlight            int               `json:"stub_max_in_flight"`
-	StubRepeated               int64             `json:"stub_repeated"`
-	Stages                     map[string]Stage  `json:"stages"`
-	CallsByStage               map[string]int    `json:"calls_by_stage"`
-	TokensByStage              map[string][2]int `json:"tokens_by_stage"` // prompt, completion
+	Episodes                   int     `json:"episodes"`
+	LatencyMS                  float64 `json:"latency_ms"`
+	Concurrency                int     `json:"concurrency"`
+	Seconds                    float64 `json:"seconds"`
+	Calls                      int     `json:"calls"` // chat and embedding requests
+	PromptTokens               int     `json:"prompt_tokens"`
+	CompletionTokens           int     `json:"completion_tokens"`
+	CallsPerEpisode            float64 `json:"calls_per_episode"`
+	PromptTokensPerEpisode     float64 `json:"prompt_tokens_per_episode"`
+	CompletionTokensPerEpisode float64 `json:"completion_tokens_per_episode"`
+	// CachedPromptTokensPerEpisode are those the stub reported cached under PrefixCache;
+	// SharedPrefixTokensPerEpisode those an earlier request had sent first, with no minimum.
+	CachedPromptTokensPerEpisode float64           `json:"cached_prompt_tokens_per_episode"`
+	SharedPrefixTokensPerEpisode float64           `json:"shared_prefix_tokens_per_episode"`
+	PrefixCache                  stub.PrefixCache  `json:"prefix_cache"`
+	ExtractUnits                 map[string]int    `json:"extract_units,omitempty"` // asked, or why not
+	CeilingCallsPerSec           float64           `json:"ceiling_calls_per_s"`     // concurrency ÷ latency
+	ExtractCallsPerSec           float64           `json:"extract_calls_per_s"`
+	LLMStagesCallsPerSec         float64           `json:"llm_stages_calls_per_s"` // all calls ÷ seconds of the stages that made calls
+	StubMaxInFlight              int               `json:"stub_max_in_flight"`
+	StubRepeated                 int64             `json:"stub_repeated"`
+	Stages                       map[string]Stage  `json:"stages"`
+	CallsByStage                 map[string]int    `json:"calls_by_stage"`
+	TokensByStage                map[string][2]int `json:"tokens_by_stage"` // prompt, completion
 }
 
 // Stage is one stage's share of a run.
@@ -145,10 +157,34 @@ func (r *Results) write(dir string) error {
 	}
 	var md strings.Builder
 	r.markdown(&md)
-	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(md.String()), 0o644); err != nil {
+	path := filepath.Join(dir, "results.md")
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("reading results: %w", err)
+	}
+	for _, sec := range keptSections(string(old)) {
+		md.WriteString(sec + "\n\n")
+	}
+	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
 		return fmt.Errorf("writing results: %w", err)
 	}
 	return nil
+}
+
+// keptSectionRe matches a section that another tool writes into results.md between its marker
+// lines, "<!-- NAME -->" … "<!-- /NAME -->" (scripts/eval_local.sh's eval-local).
+var keptSectionRe = regexp.MustCompile(`(?s)<!-- ([a-z0-9-]+) -->.*?<!-- /([a-z0-9-]+) -->`)
+
+// keptSections returns the marked sections of an earlier results.md, in order: the bench
+// rewrites the file from results.json and keeps them at its end.
+func keptSections(md string) []string {
+	var out []string
+	for _, m := range keptSectionRe.FindAllStringSubmatch(md, -1) {
+		if m[1] == m[2] {
+			out = append(out, m[0])
+		}
+	}
+	return out
 }
 
 // stageOrder lists the stages of a map in pipeline order.

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tkgraph/backfill/evaluation"
+	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/tests/harness"
+)
+
+// TokensResult is LoCoMo through llm/stub, and the gold set with the offline responder, under
+// each lever of extraction's calls and prompt tokens, from today's two-call settings to the
+// defaults, each row adding one lever to the one before; then the defaults in two-call mode.
+type TokensResult struct {
+	PrefixCache stub.PrefixCache `json:"prefix_cache"` // the provider prompt cache the stub imitated
+	Runs        []LeverRun       `json:"runs"`
+}
+
+// LeverRun is one configuration: its LoCoMo run (counts of every stage, as the run's report and
+// the stub counted them) and eval scores.
+type LeverRun struct {
+	Name     string   `json:"name"`
+	Settings []string `json:"settings"` // the --set flags of the run
+	Episodes int      `json:"episodes"`
+	Calls    int      `json:"calls"` // chat and embeddings, every stage
+	// PromptTokens of every stage; CachedPromptTokens of them reported cached by the stub
+	// under PrefixCache; SharedPrefixTokens those an earlier request had sent first, whatever
+	// their length (what a cache with no minimum would serve).
+	PromptTokens        int            `json:"prompt_tokens"`
+	CachedPromptTokens  int            `json:"cached_prompt_tokens"`
+	SharedPrefixTokens  int            `json:"shared_prefix_tokens"`
+	CompletionTokens    int            `json:"completion_tokens"`
+	ExtractCalls        int            `json:"extract_calls"`
+	ExtractPromptTokens int            `json:"extract_prompt_tokens"`
+	ExtractUnits        map[string]int `json:"extract_units"` // asked, or why not
+	Facts               int            `json:"facts"`
+	Seconds             float64        `json:"seconds"`
+	// LoCoMo is the retrieval row "all" of `backfill eval --dataset locomo`; Gold the scores of
+	// the gold set (examples/gold/gold.yaml) built with the same settings, lists left out.
+	LoCoMo *evaluation.Recall     `json:"locomo_all"`
+	Gold   *evaluation.GoldReport `json:"gold"`
+}
+
+// lever is one row: its name and the settings that differ from the defaults.
+type lever struct {
+	name string
+	sets []string
+}
+
+// levers lists the rows. "previous prompt" is the extract_graph prompt before issue 19
+// (bench/testdata/prompts-v1), through llm.prompts_dir.
+func levers(root string) []lever {
+	unbounded := "stages.extract.context_tokens=1000000"
+	ask := "stages.extract.chitchat=ask"
+	v1 := "llm.prompts_dir=" + filepath.Join(root, "bench", "testdata", "prompts-v1")
+	return []lever{
+		{"two calls, 4 previous episodes, every message asked (today's settings)", []string{"stages.extract.mode=two_call", unbounded, ask}},
+		{"one call, the previous extract_graph prompt", []string{v1, unbounded, ask}},
+		{"one call, the shorter prompt", []string{unbounded, ask}},
+		{"+ previous episodes within 120 tokens", []string{ask}},
+		{"+ chit-chat not asked (the defaults)", nil},
+		{"the defaults in two-call mode", []string{"stages.extract.mode=two_call"}},
+	}
+}
+
+// benchTokens runs every lever.
+func benchTokens(ctx context.Context, bin, root, work, dataset string) (*TokensResult, error) {
+	r := &TokensResult{PrefixCache: stub.OpenAIPrefixCache}
+	for i, l := range levers(root) {
+		run, err := benchLever(ctx, bin, root, filepath.Join(work, fmt.Sprintf("lever-%d", i)), dataset, l, r.PrefixCache)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", l.name, err)
+		}
+		r.Runs = append(r.Runs, *run)
+	}
+	return r, nil
+}
+
+// benchLever runs LoCoMo through a fresh stub with one lever's settings and scores it, then
+// builds and scores the gold set with the same settings.
+func benchLever(ctx context.Context, bin, root, dir, dataset string, l lever, cache stub.PrefixCache) (*LeverRun, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	s, err := harness.StartStub(stub.Options{Latency: 10 * time.Millisecond, PrefixCache: cache}, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	cp, job := filepath.Join(dir, "locomo.db"), filepath.Join(dir, "locomo.yaml")
+	src := fmt.Sprintf("path: %s\n    format: locomo", dataset)
+	if err := os.WriteFile(job, []byte(harness.StubJobYAML("bench-levers", cp, src, s.URL, 10)), 0o644); err != nil {
+		return nil, err
+	}
+	var sets []string
+	for _, x := range l.sets {
+		sets = append(sets, "--set", x)
+	}
+	rep, _, err := runJob(ctx, bin, job, dir, harness.Options{}, sets...)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.Stats()
+	if err != nil {
+		return nil, err
+	}
+	ex := rep.LLMByStage[extract.Stage]
+	run := &LeverRun{Name: l.name, Settings: l.sets, Episodes: rep.Episodes, Calls: rep.LLM.Calls, PromptTokens: rep.LLM.PromptTokens,
+		CachedPromptTokens: rep.LLM.CachedPromptTokens, SharedPrefixTokens: int(st.PrefixSharedTokens),
+		CompletionTokens: rep.LLM.CompletionTokens, ExtractCalls: ex.Calls, ExtractPromptTokens: ex.PromptTokens,
+		ExtractUnits: rep.ExtractUnits, Facts: rep.Facts, Seconds: rep.Seconds}
+	ev, err := evalJSON(ctx, bin, root, dir, job, cp, append([]string{"--dataset", "locomo", dataset}, sets...))
+	if err != nil {
+		return nil, err
+	}
+	if rt := ev.Retrieval; rt != nil && len(rt.Categories) > 0 {
+		all := rt.Categories[len(rt.Categories)-1]
+		run.LoCoMo = &all
+	}
+	gold, goldCP := "jobs/examples/gold.yaml", filepath.Join(dir, "gold.db")
+	res, err := harness.Run(ctx, bin, append([]string{"run", gold, "--checkpoint", goldCP}, sets...), harness.Options{Dir: root})
+	if err != nil {
+		return nil, err
+	}
+	if res.Code != 0 {
+		return nil, fmt.Errorf("backfill run %s: exit %d: %s", gold, res.Code, lastLine(res.Stderr))
+	}
+	if ev, err = evalJSON(ctx, bin, root, dir, gold, goldCP, append([]string{"--gold", "examples/gold/gold.yaml"}, sets...)); err != nil {
+		return nil, err
+	}
+	if g := ev.Gold; g != nil {
+		g.Misses, g.Extras, g.WrongIntervals, g.PerGroup = nil, nil, nil, nil
+		run.Gold = g
+	}
+	return run, nil
+}
+
+// evalJSON runs `backfill eval JOB --checkpoint CP ARGS… --json FILE` from the repository root
+// and reads the report.
+func evalJSON(ctx context.Context, bin, root, dir, job, cp string, args []string) (*evaluation.Report, error) {
+	out := filepath.Join(dir, fmt.Sprintf("eval-%d.json", time.Now().UnixNano()))
+	res, err := harness.Run(ctx, bin, append([]string{"eval", job, "--checkpoint", cp, "--json", out}, args...), harness.Options{Dir: root})
+	if err != nil {
+		return nil, err
+	}
+	if res.Code != 0 {
+		return nil, fmt.Errorf("backfill eval %s: exit %d: %s", job, res.Code, lastLine(res.Stderr))
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("reading eval report: %w", err)
+	}
+	var rep evaluation.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("reading eval report: %w", err)
+	}
+	return &rep, nil
+}
+
+// tokensMarkdown renders the lever table.
+func tokensMarkdown(w io.Writer, t *TokensResult) {
+	if t == nil || len(t.Runs) == 0 {
+		return
+	}
+	fprintf(w, "## Calls and prompt tokens per episode: the levers (LoCoMo through llm/stub, `go run ./bench -only tokens -merge`)\n\n")
+	fprintf(w, "Each row is a fresh run of all 10 LoCoMo conversations through llm/stub with the settings of the row above plus one lever\n"+
+		"(the last row: the defaults in two-call mode), then `backfill eval --dataset locomo` of that graph and the gold set\n"+
+		"(jobs/examples/gold.yaml, offline responder) built and scored with the same settings. Calls and tokens count every stage,\n"+
+		"chat and embeddings, as the run's report gives them (tokens are the stub's: UTF-8 bytes ÷ 4). Cached: the prompt tokens the stub\n"+
+		"reported cached under OpenAI's documented rule (prefixes of %d tokens or more, in blocks of %d); shared prefix: the\n"+
+		"tokens an earlier request had sent first, in the same blocks, whatever their length (what a cache with no minimum, such as\n"+
+		"vLLM's or llama.cpp's, would serve). The offline responder's answers do not measure extraction quality: these eval columns\n"+
+		"show that the mechanics keep what the rules find; the quality signal is the local model's section below.\n\n",
+		t.PrefixCache.Min, t.PrefixCache.Block)
+	fprintf(w, "| settings | calls/episode | prompt tokens/episode | cached/episode | shared prefix/episode | extract calls | extract prompt tokens/call | not asked | facts | LoCoMo evidence R@5/10/20 | LoCoMo answer R@5/10/20 | gold P / R / F1 |\n"+
+		"|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|---|\n")
+	for _, r := range t.Runs {
+		n := float64(max(r.Episodes, 1))
+		perCall := 0.0
+		if r.ExtractCalls > 0 {
+			perCall = float64(r.ExtractPromptTokens) / float64(r.ExtractCalls)
+		}
+		var not []string
+		for _, k := range sortedKeys(r.ExtractUnits) {
+			if k != extract.Asked {
+				not = append(not, fmt.Sprintf("%s %d", k, r.ExtractUnits[k]))
+			}
+		}
+		ev, ans, gold := "–", "–", "–"
+		if l := r.LoCoMo; l != nil && len(l.EvidenceRecall) == 3 && len(l.AnswerRecall) == 3 {
+			ev = fmt.Sprintf("%.3f / %.3f / %.3f", l.EvidenceRecall[0], l.EvidenceRecall[1], l.EvidenceRecall[2])
+			ans = fmt.Sprintf("%.3f / %.3f / %.3f", l.AnswerRecall[0], l.AnswerRecall[1], l.AnswerRecall[2])
+		}
+		if g := r.Gold; g != nil {
+			gold = fmt.Sprintf("%.3f / %.3f / %.3f", g.Precision, g.Recall, g.F1)
+		}
+		fprintf(w, "| %s | %.2f | %.0f | %.0f | %.0f | %d | %.0f | %s | %d | %s | %s | %s |\n", r.Name, float64(r.Calls)/n,
+			float64(r.PromptTokens)/n, float64(r.CachedPromptTokens)/n, float64(r.SharedPrefixTokens)/n, r.ExtractCalls, perCall,
+			orNone(strings.Join(not, ", ")), r.Facts, ev, ans, gold)
+	}
+	fprintf(w, "\nSettings (`--set`) of each row:\n\n")
+	for _, r := range t.Runs {
+		fprintf(w, "- %s: %s\n", r.Name, orNone(strings.Join(r.Settings, " ")))
+	}
+	fprintf(w, "\n")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
