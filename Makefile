@@ -4,6 +4,13 @@ BIN       := bin/backfill
 DEMO_DIR  := .backfill/demo
 GOFLAGS   ?=
 TESTFLAGS ?= -race -count=1 -timeout 20m
+# What `backfill --version` prints besides Go's own stamp: the build date and the git state.
+GIT       := git -C $(CURDIR)
+LDFLAGS   := -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
+             -X main.gitVersion=$(shell $(GIT) describe --tags --always --dirty 2>/dev/null) \
+             -X main.gitCommit=$(shell $(GIT) rev-parse HEAD 2>/dev/null) \
+             -X main.gitTime=$(shell $(GIT) log -1 --format=%cI 2>/dev/null) \
+             -X main.gitModified=$(shell $(GIT) status --porcelain 2>/dev/null | grep -q . && echo true)
 
 .PHONY: all build demo test unit bench lint clean graphiti-check
 
@@ -11,7 +18,7 @@ all: build
 
 build:
 	$(GO) mod download
-	$(GO) build $(GOFLAGS) -o $(BIN) ./cmd/backfill
+	$(GO) build $(GOFLAGS) -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/backfill
 
 ## demo: run the main job on the bundled sample with the offline LLM responder and the SQLite store
 demo: build

@@ -39,7 +39,7 @@ func (e *SetError) Unwrap() error { return e.Err }
 func Load(path string, sets []string, env LookupEnv) (*Job, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading job %s: %w", path, unwrapPath(err))
+		return nil, fmt.Errorf("reading job %s: %w", path, UnwrapPath(err))
 	}
 	j, err := Parse(raw, sets, env)
 	var se *SetError
@@ -98,9 +98,9 @@ func Parse(raw []byte, sets []string, env LookupEnv) (*Job, error) {
 	return withSets, nil
 }
 
-// unwrapPath drops the operation and path of an *fs.PathError, for messages that name the file
+// UnwrapPath drops the operation and path of an *fs.PathError, for messages that name the file
 // already.
-func unwrapPath(err error) error {
+func UnwrapPath(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
