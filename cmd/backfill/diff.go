@@ -38,8 +38,10 @@ and cost of the runs that built each side. Compare runs made under record_time: 
 Exit 0 whether the graphs differ or not, 1 on an error.`,
 		Example: `  backfill diff job.yaml@.backfill/v1.db job.yaml@.backfill/v2.db --markdown diff.md
   backfill diff export-a/ export-b/ --group alice --json changes.json`,
-		Args:              nArgs(2, "two graphs: JOB.yaml, JOB.yaml@CHECKPOINT or EXPORT_DIR each"),
-		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) { return nil, cobra.ShellCompDirectiveDefault },
+		Args: nArgs(2, "two graphs: JOB.yaml, JOB.yaml@CHECKPOINT or EXPORT_DIR each"),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveDefault
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return done(o.run(cmd.Context(), c.out, args[0], args[1]))
 		},

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm"
 )
 
