@@ -2,8 +2,10 @@ package timeline
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
@@ -84,33 +86,154 @@ func inForce(vs []version, k time.Time) int {
 	return i
 }
 
-// scale maps times onto [plotX0, plotX1].
-type scale struct{ t0, t1 time.Time }
+// A scale maps times onto [plotX0, plotX1]: one linear segment per cluster of times, the long
+// gaps between clusters squeezed into breaks breakW wide, so that one old date does not flatten
+// the rest of a timeline (see breakAt).
+type scale struct{ segs []segment }
 
-// newScale spans every time of the page with a margin of 3% on each side (a day when all times
-// are one instant).
+// segment is a linear piece of a scale.
+type segment struct {
+	t0, t1 time.Time
+	x0, x1 float64
+}
+
+const (
+	breakW   = 28.0                // the width of a break
+	breakMin = 60 * 24 * time.Hour // no shorter gap is a break
+	segMinW  = 70.0                // the narrowest segment
+	tickW    = 80.0                // the room one axis label needs
+)
+
+// newScale spans every time of ts: clusters padded by 2% of the whole span (a day at least).
 func newScale(ts []time.Time) scale {
 	if len(ts) == 0 {
-		now := time.Unix(0, 0).UTC()
-		return scale{now.AddDate(0, 0, -1), now.AddDate(0, 0, 1)}
+		t := time.Unix(0, 0).UTC()
+		return scale{[]segment{{t0: t.AddDate(0, 0, -1), t1: t.AddDate(0, 0, 1), x0: plotX0, x1: plotX1}}}
 	}
-	lo, hi := slices.MinFunc(ts, time.Time.Compare), slices.MaxFunc(ts, time.Time.Compare)
-	pad := hi.Sub(lo) * 3 / 100
-	if pad == 0 {
-		pad = 24 * time.Hour
+	ts = slices.SortedFunc(slices.Values(ts), time.Time.Compare)
+	pad := max(ts[len(ts)-1].Sub(ts[0])/50, 24*time.Hour)
+	brk := breakAt(ts)
+	var segs []segment
+	for i, t := range ts {
+		if i == 0 || brk[i] {
+			segs = append(segs, segment{t0: t.Add(-pad)})
+		}
+		segs[len(segs)-1].t1 = t.Add(pad)
 	}
-	return scale{lo.Add(-pad), hi.Add(pad)}
+	widths := segmentWidths(segs, plotX1-plotX0-breakW*float64(len(segs)-1))
+	x := plotX0
+	for i := range segs {
+		segs[i].x0, segs[i].x1 = round1(x), round1(x+widths[i])
+		x += widths[i] + breakW
+	}
+	segs[len(segs)-1].x1 = plotX1
+	return scale{segs}
 }
 
+// breakAt says before which of the sorted times ts a break goes: the fewest of the longest gaps
+// (each longer than breakMin) that together are more than twice as long as all the rest of the
+// span; none when no such set exists.
+func breakAt(ts []time.Time) map[int]bool {
+	span := ts[len(ts)-1].Sub(ts[0])
+	var gaps []int // index of the time after the gap
+	for i := 1; i < len(ts); i++ {
+		if ts[i].Sub(ts[i-1]) > breakMin {
+			gaps = append(gaps, i)
+		}
+	}
+	gap := func(i int) time.Duration { return ts[i].Sub(ts[i-1]) }
+	slices.SortStableFunc(gaps, func(a, b int) int { return cmp.Compare(gap(b), gap(a)) })
+	var sum time.Duration
+	for k, i := range gaps {
+		sum += gap(i)
+		if sum > 2*(span-sum) {
+			out := map[int]bool{}
+			for _, j := range gaps[:k+1] {
+				out[j] = true
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// segmentWidths shares room among segments in proportion to their durations, none narrower than
+// segMinW.
+func segmentWidths(segs []segment, room float64) []float64 {
+	w := make([]float64, len(segs))
+	fixed := make([]bool, len(segs))
+	for range segs {
+		var free time.Duration
+		left := room
+		for i, s := range segs {
+			if fixed[i] {
+				left -= segMinW
+			} else {
+				free += s.t1.Sub(s.t0)
+			}
+		}
+		changed := false
+		for i, s := range segs {
+			if fixed[i] {
+				continue
+			}
+			w[i] = left * float64(s.t1.Sub(s.t0)) / float64(free)
+			if w[i] < segMinW {
+				w[i], fixed[i], changed = segMinW, true, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return w
+}
+
+// x maps t onto the plot: linearly within a segment, linearly across a break within a gap, and
+// to the nearest edge outside the scale.
 func (s scale) x(t time.Time) float64 {
-	f := float64(t.Sub(s.t0)) / float64(s.t1.Sub(s.t0))
-	return round1(plotX0 + f*(plotX1-plotX0))
+	first := s.segs[0]
+	if t.Before(first.t0) {
+		return first.x0
+	}
+	for i, g := range s.segs {
+		if !t.After(g.t1) {
+			if t.Before(g.t0) { // in the gap before g
+				p := s.segs[i-1]
+				return round1(lerp(t, p.t1, g.t0, p.x1, g.x0))
+			}
+			return round1(lerp(t, g.t0, g.t1, g.x0, g.x1))
+		}
+	}
+	return s.segs[len(s.segs)-1].x1
 }
 
-// clampedX is x kept within the plot (for the known-at line, which may be far later).
-func (s scale) clampedX(t time.Time) float64 { return min(max(s.x(t), plotX0), plotX1) }
+func lerp(t, t0, t1 time.Time, x0, x1 float64) float64 {
+	return x0 + float64(t.Sub(t0))/float64(t1.Sub(t0))*(x1-x0)
+}
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
+
+// breaks returns the x ranges of the breaks.
+func (s scale) breaks() [][2]float64 {
+	var out [][2]float64
+	for i := 1; i < len(s.segs); i++ {
+		out = append(out, [2]float64{s.segs[i-1].x1, s.segs[i].x0})
+	}
+	return out
+}
+
+// attr writes the segments for the page's script and for tests: "t0ms:t1ms:x0:x1 …".
+func (s scale) attr() string {
+	var b strings.Builder
+	for i, g := range s.segs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%d:%d:%.1f:%.1f", g.t0.UnixMilli(), g.t1.UnixMilli(), g.x0, g.x1)
+	}
+	return b.String()
+}
 
 // times lists every time a page draws.
 func times(p Page) []time.Time {
@@ -144,18 +267,24 @@ var tickSteps = []struct {
 	months, days int
 	layout       string
 }{
-	{0, 1, "2006-01-02"}, {0, 7, "2006-01-02"}, {1, 0, "2006-01"}, {3, 0, "2006-01"}, {6, 0, "2006-01"},
-	{12, 0, "2006"}, {24, 0, "2006"}, {60, 0, "2006"}, {120, 0, "2006"},
+	{0, 1, "2006-01-02"}, {0, 7, "2006-01-02"}, {0, 14, "2006-01-02"}, {1, 0, "2006-01"}, {3, 0, "2006-01"},
+	{6, 0, "2006-01"}, {12, 0, "2006"}, {24, 0, "2006"}, {60, 0, "2006"}, {120, 0, "2006"},
 }
 
-// maxTicks is the most labels the axis shows.
-const maxTicks = 9
-
-// ticks returns the labelled times of the axis: the finest step that gives at most maxTicks,
-// aligned to midnight, the month or the year.
+// ticks returns the labelled times of the axis, segment by segment: the finest step that leaves
+// each label tickW of room, aligned to midnight, the month or the year.
 func (s scale) ticks() []tick {
+	var out []tick
+	for _, g := range s.segs {
+		out = append(out, g.ticks(max(1, int((g.x1-g.x0)/tickW)))...)
+	}
+	return out
+}
+
+func (g segment) ticks(most int) []tick {
+	one := scale{[]segment{g}}
 	for _, st := range tickSteps {
-		t := time.Date(s.t0.Year(), s.t0.Month(), s.t0.Day(), 0, 0, 0, 0, time.UTC)
+		t := time.Date(g.t0.Year(), g.t0.Month(), g.t0.Day(), 0, 0, 0, 0, time.UTC)
 		switch {
 		case st.months >= 12:
 			t = time.Date(t.Year()-t.Year()%(st.months/12), 1, 1, 0, 0, 0, 0, time.UTC)
@@ -163,12 +292,12 @@ func (s scale) ticks() []tick {
 			t = time.Date(t.Year(), t.Month()-(t.Month()-1)%time.Month(st.months), 1, 0, 0, 0, 0, time.UTC)
 		}
 		var out []tick
-		for ; !t.After(s.t1) && len(out) <= maxTicks; t = t.AddDate(0, st.months, st.days) {
-			if !t.Before(s.t0) {
-				out = append(out, tick{X: s.x(t), Label: t.Format(st.layout)})
+		for ; !t.After(g.t1) && len(out) <= most; t = t.AddDate(0, st.months, st.days) {
+			if !t.Before(g.t0) {
+				out = append(out, tick{X: one.x(t), Label: t.Format(st.layout)})
 			}
 		}
-		if len(out) <= maxTicks {
+		if len(out) <= most {
 			return out
 		}
 	}

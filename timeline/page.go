@@ -14,6 +14,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"last": func(n int) int { return n - 1 },
 	"num":  func(f float64) string { return fmt.Sprintf("%.1f", f) },
 	"add":  func(a, b float64) float64 { return a + b },
+	"sub":  func(a, b float64) float64 { return a - b },
 }).Parse(pageHTML))
 
 // Write writes the page as one self-contained HTML document.

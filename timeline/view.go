@@ -36,9 +36,10 @@ type stepView struct {
 type sectionView struct {
 	Group  string
 	Height float64
-	AxisY  float64 // the bottom of the last row
-	T0, T1 string
-	Ticks  []tick
+	AxisY    float64 // the bottom of the last row
+	Segments string  // the scale, for the script and tests (scale.attr)
+	Breaks   [][2]float64
+	Ticks    []tick
 	KnownX float64
 	Rows   []rowView
 }
@@ -80,7 +81,7 @@ func build(p Page) pageView {
 	v := pageView{Entity: p.Entity, KnownAt: k.Format(stamp)}
 	v.Steps, v.Step = steps(p, k)
 	for _, s := range p.Sections {
-		sv := sectionView{Group: s.Group, T0: sc.t0.Format(stamp), T1: sc.t1.Format(stamp), Ticks: sc.ticks(), KnownX: sc.clampedX(k)}
+		sv := sectionView{Group: s.Group, Segments: sc.attr(), Breaks: sc.breaks(), Ticks: sc.ticks(), KnownX: sc.x(k)}
 		facts := slices.Clone(s.Facts)
 		slices.SortStableFunc(facts, compareFacts)
 		for i, f := range facts {

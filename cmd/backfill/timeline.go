@@ -89,7 +89,8 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 		return fail(ctx, err)
 	}
 	if out != "-" {
-		fmt.Fprintf(os.Stderr, "wrote the timeline of %s (%d facts in %d groups) to %s\n", o.entity, n, len(page.Sections), out)
+		fmt.Fprintf(os.Stderr, "wrote the timeline of %s (%d facts, %d %s) to %s\n", o.entity, n, len(page.Sections),
+			map[bool]string{true: "group", false: "groups"}[len(page.Sections) == 1], out)
 	}
 	return exitOK
 }
