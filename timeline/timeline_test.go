@@ -77,7 +77,7 @@ func TestVersionInForce(t *testing.T) {
 
 func TestLabel(t *testing.T) {
 	for in, want := range map[string]string{
-		"Alice works at Kakao.": "Alice works at Kakao.",
+		"Alice works at Kakao.":         "Alice works at Kakao.",
 		strings.Repeat("a", labelMax):   strings.Repeat("a", labelMax),
 		strings.Repeat("a", labelMax+1): strings.Repeat("a", labelMax-1) + "…",
 		strings.Repeat("가", 30):         strings.Repeat("가", labelMax/2-1) + "…",

@@ -34,14 +34,14 @@ type stepView struct {
 }
 
 type sectionView struct {
-	Group  string
-	Height float64
+	Group    string
+	Height   float64
 	AxisY    float64 // the bottom of the last row
 	Segments string  // the scale, for the script and tests (scale.attr)
 	Breaks   [][2]float64
 	Ticks    []tick
-	KnownX float64
-	Rows   []rowView
+	KnownX   float64
+	Rows     []rowView
 }
 
 type rowView struct {
