@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/tkgraph/backfill/loaders"
 	"gopkg.in/yaml.v3"
 )
 
@@ -39,7 +39,7 @@ func (e *SetError) Unwrap() error { return e.Err }
 func Load(path string, sets []string, env LookupEnv) (*Job, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading job %s: %w", path, UnwrapPath(err))
+		return nil, fmt.Errorf("reading job %s: %w", path, loaders.WithoutPath(err))
 	}
 	j, err := Parse(raw, sets, env)
 	var se *SetError
@@ -96,16 +96,6 @@ func Parse(raw []byte, sets []string, env LookupEnv) (*Job, error) {
 		return nil, err
 	}
 	return withSets, nil
-}
-
-// UnwrapPath drops the operation and path of an *fs.PathError, for messages that name the file
-// already.
-func UnwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // decodeJob decodes a job document: an unknown key or a value of the wrong type is an error

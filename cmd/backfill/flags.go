@@ -56,7 +56,7 @@ func (f *jobFlags) openRunMode(ctx context.Context, path string, write bool) (*j
 		return nil, nil, err
 	}
 	if _, err := os.Stat(j.Checkpoint); err != nil {
-		return nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, jobs.UnwrapPath(err))
+		return nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, loaders.WithoutPath(err))
 	}
 	open := checkpoints.OpenReadOnly
 	if write {

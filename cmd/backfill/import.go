@@ -67,7 +67,7 @@ func runImport(ctx context.Context, format, in, out string) int {
 	var bad *loaders.BadRowsError
 	if err != nil && !errors.As(err, &bad) {
 		f.Close()
-		return fail(ctx, fmt.Errorf("importing %s: %w", in, err))
+		return fail(ctx, err) // it names the file
 	}
 	if n == 0 {
 		f.Close()
