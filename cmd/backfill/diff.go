@@ -48,7 +48,7 @@ Exit 0 whether the graphs differ or not, 1 on an error.`,
 	}
 	f := cmd.Flags()
 	o.registerSet(cmd, "override a key of both jobs by dotted path, `KEY=VALUE` (repeatable)")
-	f.StringVar(&o.group, "group", "", "only this `GROUP`")
+	f.StringVar(&o.group, "group", "", "only this `GROUP` (its id as stored; a group in neither graph is an error)")
 	f.StringVar(&o.json, "json", "", "write every change as JSON to `FILE`")
 	f.StringVar(&o.markdown, "markdown", "", "write the totals and the most important changes with their episodes to `FILE`")
 	f.IntVar(&o.limit, "limit", graphdiff.DefaultLimit, "how many of the most important changes the Markdown report shows (`N`)")
@@ -88,6 +88,9 @@ func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB strin
 		}
 	}
 	rep, err := graphdiff.Run(ctx, a.snap, b.snap, graphdiff.Options{Group: o.group, Limit: o.limit}, emit)
+	if err == nil && o.group != "" && rep.Groups == 0 {
+		err = fmt.Errorf("group %q is in neither graph (a group id as stored: status shows them)", o.group)
+	}
 	if err == nil && finish != nil {
 		err = finish(rep)
 	}

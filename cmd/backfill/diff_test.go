@@ -75,6 +75,12 @@ func TestDiffOfARunAgainstItselfIsEmpty(t *testing.T) {
 	if rep.UsageA == nil || rep.UsageA.Runs != 1 || rep.UsageA.Total.Calls == 0 || rep.UsageB == nil || rep.UsageB.Total.Calls != rep.UsageA.Total.Calls {
 		t.Errorf("usage A %+v, B %+v: want one run each with the same calls", rep.UsageA, rep.UsageB)
 	}
+	if _, _, rep, _ := diffJSON(t, "jobs/examples/demo.yaml@"+a, export, "--group", "alice"); rep.Groups != 1 {
+		t.Errorf("--group alice: %d groups compared, want 1", rep.Groups)
+	}
+	if code, _ := backfill(t.Context(), "diff", "jobs/examples/demo.yaml@"+a, export, "--group", "alcie"); code != exitFailed {
+		t.Errorf("--group in neither graph: exit %d, want 1", code)
+	}
 }
 
 // marker is the line the overriding judge_fact prompt adds; the model below reads it.

@@ -49,7 +49,7 @@ func newLLMStubCmd(*cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "llm-stub",
 		Short: "Serve the offline responder as an OpenAI-compatible API, with latency and faults",
-		Long: `Llm-stub serves POST /v1/chat/completions and /v1/embeddings from the offline responder until
+		Long: `The stub serves POST /v1/chat/completions and /v1/embeddings from the offline responder until
 interrupted, with --latency/--jitter and deterministic fault injection (--fault-rate, --seed,
 --faults): 429s carry Retry-After (--retry-after), a timeout fault holds the request for --stall,
 and no request faults more than --max-faults times in a row. GET /stats returns {calls,

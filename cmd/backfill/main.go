@@ -1,4 +1,3 @@
-// Command backfill builds temporal knowledge graphs from history. See README.md and docs/cli/.
 package main
 
 import (
