@@ -116,6 +116,27 @@ func knownGroups(ctx context.Context, store *checkpoints.Store, given string) (s
 	return b.String(), nil
 }
 
+// registerGroup registers --group into group, completed with the groups of the job's store.
+func (f *jobFlags) registerGroup(cmd *cobra.Command, group *string) {
+	cmd.Flags().StringVar(group, "group", "", "only this `GROUP` (its id as the input wrote it, or as stored)")
+	f.completeGroups(cmd)
+}
+
+// openGroup is openRun for a command that takes --group: it returns the store and the store's
+// id of the group given ("" for none), or an error when the store has no such group.
+func (f *jobFlags) openGroup(ctx context.Context, path, given string) (*checkpoints.Store, string, error) {
+	_, store, err := f.openRun(ctx, path)
+	if err != nil || given == "" {
+		return store, "", err
+	}
+	id, _, err := storeGroup(ctx, store, given)
+	if err != nil {
+		store.Close()
+		return nil, "", err
+	}
+	return store, id, nil
+}
+
 // completeGroups completes --group with the groups of the job's checkpoint store.
 func (f *jobFlags) completeGroups(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("group", func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {

@@ -57,11 +57,10 @@ groups. Query only reads the store.`,
 	f := cmd.Flags()
 	f.StringVar(&o.validAt, "valid-at", "", "facts true in the world at this `TIME` (RFC 3339, or YYYY-MM-DD[THH:MM:SS] in UTC; default now)")
 	f.StringVar(&o.knownAt, "known-at", "", "as the system knew them at this record `TIME` (same forms; default now)")
-	f.StringVar(&o.group, "group", "", "only this `GROUP` (its id as the input wrote it, or as stored)")
 	f.StringVar(&o.entity, "entity", "", "only facts about the entities with this `NAME` (case- and particle-insensitive)")
 	f.BoolVar(&o.json, "json", false, "print JSON instead of the context format")
 	f.BoolVar(&o.history, "history", false, "every fact known at --known-at with its interval, not only those true at --valid-at")
-	o.completeGroups(cmd)
+	o.registerGroup(cmd, &o.group)
 	return cmd
 }
 
@@ -72,17 +71,11 @@ func (o *queryOptions) run(ctx context.Context, out io.Writer, now time.Time, pa
 	if err := cmp.Or(err1, err2); err != nil {
 		return usageError("query", err)
 	}
-	_, store, err := o.openRun(ctx, path)
+	store, g, err := o.openGroup(ctx, path, o.group)
 	if err != nil {
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	g := o.group
-	if g != "" {
-		if g, _, err = storeGroup(ctx, store, g); err != nil {
-			return fail(ctx, err)
-		}
-	}
 	facts, err := queryFacts(ctx, store, g, o.entity, va, ka, o.history)
 	if err != nil {
 		return fail(ctx, err)

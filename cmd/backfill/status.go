@@ -37,8 +37,7 @@ Status only reads the store: it works while a run holds it, and on read-only med
 		},
 	}
 	o.register(cmd)
-	cmd.Flags().StringVar(&o.group, "group", "", "only this `GROUP` (its id as the input wrote it, or as stored)")
-	o.completeGroups(cmd)
+	o.registerGroup(cmd, &o.group)
 	return cmd
 }
 

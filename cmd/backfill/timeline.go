@@ -46,12 +46,11 @@ own chart. --known-at sets where the slider starts (default now). Timeline only 
 	o.register(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.entity, "entity", "", "the entity's `NAME` (case- and particle-insensitive)")
-	f.StringVar(&o.group, "group", "", "only this `GROUP` (its id as the input wrote it, or as stored)")
 	f.StringVar(&o.out, "out", "", "HTML `FILE` to write (default timeline-NAME.html; - for standard output)")
 	f.StringVar(&o.knownAt, "known-at", "", "where the known-at slider starts, a record `TIME` (as query takes it; default now)")
 	_ = cmd.MarkFlagRequired("entity")
 	_ = cmd.MarkFlagFilename("out", "html")
-	o.completeGroups(cmd)
+	o.registerGroup(cmd, &o.group)
 	return cmd
 }
 
@@ -61,17 +60,11 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 	if err != nil {
 		return usageError("timeline", err)
 	}
-	_, store, err := o.openRun(ctx, path)
+	store, g, err := o.openGroup(ctx, path, o.group)
 	if err != nil {
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	g := o.group
-	if g != "" {
-		if g, _, err = storeGroup(ctx, store, g); err != nil {
-			return fail(ctx, err)
-		}
-	}
 	page, n, err := timelinePage(ctx, store, g, o.entity, k)
 	if err != nil {
 		return fail(ctx, err)
