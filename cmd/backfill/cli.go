@@ -77,7 +77,7 @@ another value is an error).`,
 		Version:           version().String(),
 		SilenceUsage:      true,
 		SilenceErrors:     true,
-		Args:              cobra.NoArgs,
+		Args:              unknownCommand,
 		PersistentPreRunE: func(*cobra.Command, []string) error { return setLogger() },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cmd.SetOut(os.Stderr)
@@ -85,6 +85,7 @@ another value is an error).`,
 			return exitCode(exitUsage)
 		},
 	}
+	root.SuggestionsMinimumDistance = 2
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(c.out)
 	root.SetErr(os.Stderr)
@@ -106,6 +107,18 @@ another value is an error).`,
 	root.SetHelpCommandGroupID("tools")
 	root.SetCompletionCommandGroupID("tools")
 	return root
+}
+
+// unknownCommand is the error of a command line whose first word names no command, with the
+// commands it most likely meant.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		return fmt.Errorf("unknown command %q (did you mean %s?)", args[0], strings.Join(s, " or "))
+	}
+	return fmt.Errorf("unknown command %q", args[0])
 }
 
 // nArgs requires exactly n positional arguments, named by what in the error.

@@ -18,7 +18,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		want []string
 	}{
 		{nil, nil, []string{"Usage:"}},
-		{nil, []string{"runn", job}, []string{`unknown command "runn"`, "run"}},
+		{nil, []string{"runn", job}, []string{`unknown command "runn" (did you mean run?)`}},
+		{nil, []string{"frobnicate"}, []string{`unknown command "frobnicate"`, "backfill --help"}},
 		{nil, []string{"run"}, []string{"want exactly one JOB.yaml", "backfill run --help"}},
 		{nil, []string{"run", job, job, "--checkpoint", ck}, []string{"want exactly one JOB.yaml, got 2"}},
 		{nil, []string{"run", job, "--checkpoint", ck, "--bogus"}, []string{"unknown flag: --bogus"}},
