@@ -12,7 +12,7 @@ LDFLAGS   := -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
              -X main.gitTime=$(shell $(GIT) log -1 --format=%cI 2>/dev/null) \
              -X main.gitModified=$(shell $(GIT) status --porcelain 2>/dev/null | grep -q . && echo true)
 
-.PHONY: all build demo timeline-screenshot cli-docs test unit bench lint clean graphiti-check
+.PHONY: all build demo timeline-screenshot cli-docs test unit bench lint clean graphiti-check eval-local
 
 all: build
 
@@ -35,8 +35,10 @@ timeline-screenshot: demo
 cli-docs:
 	$(GO) test ./cmd/backfill -run TestCLIReferenceIsUpToDate -count=1 -update
 
-## test: everything CI runs. scripts/with_servers.sh starts Neo4j and versitygw (unless they run
-## already), runs the tests with their variables set, and stops what it started on any exit (trap).
+## test: everything CI runs. scripts/with_servers.sh starts Neo4j, versitygw and the local model
+## server (SmolLM2-135M, for tests/localllm; its first start builds llama-cpp-python into the
+## user's cache, about 10-30 minutes on 2 cores) unless they run already, runs the tests with
+## their variables set, and stops what it started on any exit (trap).
 test: build
 	$(GO) vet ./...
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
@@ -47,6 +49,12 @@ test: build
 ## the 1M-episode run through every stage.
 bench: build
 	BACKFILL_SERVERS=neo4j scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off
+
+## eval-local: the gold set's graph with the offline responder and with Qwen2.5-Coder-1.5B on the
+## local model server, timed and scored by `backfill eval --gold`, into bench/results.md (not in
+## CI: the model run takes hours on 2 cores). See scripts/eval_local.sh.
+eval-local: build
+	scripts/eval_local.sh
 
 ## graphiti-check: load the demo graph into Neo4j and print the facts Graphiti's own search returns
 graphiti-check: build

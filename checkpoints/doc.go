@@ -13,7 +13,9 @@
 //	quarantine     the input rows the last run rejected: file, row (0: the file as a whole),
 //	               field, reason, raw (truncated); unique per (file, row, field); ClearQuarantine
 //	               empties it when a run starts ingesting
-//	units          one row per finished stage unit: (stage, unit) → fingerprint of its inputs
+//	units          one row per finished stage unit: (stage, unit) → fingerprint of its inputs;
+//	               a unit whose LLM answers stayed bad is recorded failed, with the reason
+//	               and the raw answer, and reads back with FailedPrefix so it runs again
 //	stage_outputs  intermediate per-unit outputs (an episode's extraction, a group's resolution)
 //	llm_cache      LLM and embedding answers keyed by a content hash, with the usage of the
 //	               original call

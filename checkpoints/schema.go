@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "5"
+const schemaVersion = "6"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -18,6 +18,7 @@ var schema = []string{
 		raw TEXT NOT NULL, PRIMARY KEY (file, row, field))`,
 	`CREATE TABLE IF NOT EXISTS units (
 		stage TEXT NOT NULL, unit TEXT NOT NULL, fingerprint TEXT NOT NULL,
+		failed INTEGER NOT NULL DEFAULT 0, reason TEXT NOT NULL DEFAULT '', raw TEXT NOT NULL DEFAULT '',
 		PRIMARY KEY (stage, unit))`,
 	`CREATE TABLE IF NOT EXISTS stage_outputs (
 		stage TEXT NOT NULL, unit TEXT NOT NULL, group_id TEXT NOT NULL, body BLOB NOT NULL,
@@ -75,4 +76,13 @@ var migrations = map[string][]string{
 	"3": {runsTable},
 	// 4 → 5: the id each group was written as in the input (ClaimGroups).
 	"4": {groupIDsTable},
+	// 5 → 6: a unit can be recorded as failed, with the reason and the raw answer (CommitFailedUnit).
+	// (A store made before its first unit may lack the table: it gets the version-2 one first.)
+	"5": {
+		`CREATE TABLE IF NOT EXISTS units (stage TEXT NOT NULL, unit TEXT NOT NULL, fingerprint TEXT NOT NULL,
+			PRIMARY KEY (stage, unit))`,
+		`ALTER TABLE units ADD COLUMN failed INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE units ADD COLUMN reason TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE units ADD COLUMN raw TEXT NOT NULL DEFAULT ''`,
+	},
 }

@@ -25,7 +25,7 @@ func NewClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logge
 	if log == nil {
 		log = slog.Default()
 	}
-	c, err := newClients(j, store, env, log)
+	c, err := newClients(j, store, env, log, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -33,4 +33,4 @@ func NewClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logge
 }
 
 // Usage is what the clients spent so far, in total (embeddings included).
-func (c *Clients) Usage() LLMReport { return llmReport(c.c.usage().Total) }
+func (c *Clients) Usage() LLMReport { return llmReport(c.c.usage().Total, nil) }

@@ -220,7 +220,7 @@ func TestClientsSharePacer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	cl, err := newClients(j, store, func(string) (string, bool) { return "", false }, nil)
+	cl, err := newClients(j, store, func(string) (string, bool) { return "", false }, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,8 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := llm.NewClient(llm.Options{Model: j.LLM.Model, Temperature: j.LLM.Temperature, Prices: prices}, nil, prompts, cache)
+	client := llm.NewClient(llm.Options{Model: j.LLM.Model, Temperature: j.LLM.Temperature, Prices: prices,
+		ResponseFormat: j.LLM.ResponseFormat, MaxTokens: j.LLM.MaxTokens}, nil, prompts, cache)
 	sizes, err := p.planExtract(ctx, j, tmp, prev, client, opts.Sample)
 	if err != nil {
 		return nil, err

@@ -62,6 +62,12 @@ type LLM struct {
 	TimeoutSecs float64 `yaml:"timeout_seconds"` // per attempt; fractions allowed
 	Cache       string  `yaml:"cache"`           // on (default) | off
 	PromptsDir  string  `yaml:"prompts_dir"`
+	// ResponseFormat is how requests ask for structured output: json_schema (default) |
+	// json_object_schema (llama.cpp) | json_object (llm.Formats).
+	ResponseFormat string `yaml:"response_format"`
+	// MaxTokens overrides the max_tokens of the tasks it names (default: sized per request from
+	// the task and its input, llm.Client.MaxTokens).
+	MaxTokens map[string]int `yaml:"max_tokens"`
 	// Prices add to or replace llm.DefaultPrices, by model name (chat and embedding models).
 	Prices map[string]llm.Price `yaml:"prices"`
 }
@@ -156,4 +162,7 @@ type S3 struct {
 type Limits struct {
 	MaxCostUSD    float64  `yaml:"max_cost_usd"`    // spending cap of one run's LLM and embedding requests (0 = none)
 	MaxErrorRatio *float64 `yaml:"max_error_ratio"` // quarantined / rows read above which ingest fails (default 0.1; 0: none may be bad)
+	// MaxFailedRatio is the share of a stage's units whose LLM answers may stay bad before the
+	// run stops, judged once 10 units have run (default 0.5; 0: none may fail).
+	MaxFailedRatio *float64 `yaml:"max_failed_ratio"`
 }

@@ -5,11 +5,15 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 )
 
 // DefaultMaxErrorRatio is limits.max_error_ratio when the job does not set it.
 const DefaultMaxErrorRatio = 0.1
+
+// DefaultMaxFailedRatio is limits.max_failed_ratio when the job does not set it.
+const DefaultMaxFailedRatio = 0.5
 
 func (j *Job) defaults() {
 	if j.Name == "" {
@@ -93,6 +97,13 @@ func (j *Job) defaults() {
 		r := DefaultMaxErrorRatio
 		j.Limits.MaxErrorRatio = &r
 	}
+	if j.Limits.MaxFailedRatio == nil {
+		r := DefaultMaxFailedRatio
+		j.Limits.MaxFailedRatio = &r
+	}
+	if l.ResponseFormat == "" {
+		l.ResponseFormat = llm.FormatJSONSchema
+	}
 }
 
 // Validate reports the first invalid setting. Numeric keys are checked first, all alike
@@ -135,6 +146,12 @@ func (j *Job) Validate() error {
 	}
 	if j.LLM.Cache != "on" && j.LLM.Cache != "off" {
 		return bad("llm.cache", "%q is not on or off", j.LLM.Cache)
+	}
+	if err := llm.CheckFormat(j.LLM.ResponseFormat); err != nil {
+		return bad("llm.response_format", "%v", err)
+	}
+	if err := llm.CheckMaxTokens(j.LLM.MaxTokens); err != nil {
+		return bad("llm.max_tokens", "%v", err)
 	}
 	switch j.Embedder.Provider {
 	case "offline":

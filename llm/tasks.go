@@ -70,10 +70,13 @@ type ExtractedEntity struct {
 	Type string `json:"type"` // a custom type name, or "Entity"
 }
 
-// ExtractedFact is one statement between two extracted entities.
+// ExtractedFact is one statement between two extracted entities. On the wire its endpoints are
+// "subject" and "object": an answer field named "source" was filled by small models with the
+// episode's own "source" field ("message", "json"), so no answer field shares a name with an
+// input field the model reads next to it.
 type ExtractedFact struct {
-	Source    string  `json:"source"`    // entity name as in Entities
-	Target    string  `json:"target"`    // entity name as in Entities
+	Source    string  `json:"subject"`   // entity name as in Entities
+	Target    string  `json:"object"`    // entity name as in Entities
 	Predicate string  `json:"predicate"` // SCREAMING_SNAKE_CASE
 	Fact      string  `json:"fact"`      // one sentence, in the episode's language
 	ValidAt   *string `json:"valid_at"`  // RFC 3339 or null: when it became true

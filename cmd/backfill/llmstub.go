@@ -8,18 +8,22 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/stub"
 )
 
 // stubOptions are the flags of llm-stub.
 type stubOptions struct {
-	addr   string
-	faults string
-	opts   stub.Options
+	addr     string
+	faults   string
+	badKinds string
+	badTasks string
+	opts     stub.Options
 }
 
 func (o *stubOptions) validate() error {
@@ -29,19 +33,33 @@ func (o *stubOptions) validate() error {
 	if o.opts.Latency < 0 || o.opts.Jitter < 0 {
 		return errors.New("--latency and --jitter must not be negative")
 	}
-	if o.faults != "" {
-		known := map[string]bool{}
-		for _, k := range stub.AllFaults() {
-			known[k] = true
-		}
-		for _, k := range strings.Split(o.faults, ",") {
-			if !known[k] {
-				return fmt.Errorf("--faults: unknown kind %q (want %s)", k, strings.Join(stub.AllFaults(), ","))
-			}
-			o.opts.Faults = append(o.opts.Faults, k)
-		}
+	if o.opts.BadRate < 0 || o.opts.BadRate > 1 {
+		return fmt.Errorf("--bad-rate %g is outside 0..1", o.opts.BadRate)
 	}
-	return nil
+	var err error
+	if o.opts.Faults, err = kindList("--faults", o.faults, stub.AllFaults()); err != nil {
+		return err
+	}
+	if o.opts.BadKinds, err = kindList("--bad-kinds", o.badKinds, stub.AllBadKinds()); err != nil {
+		return err
+	}
+	o.opts.BadTasks, err = kindList("--bad-tasks", o.badTasks, llm.Tasks())
+	return err
+}
+
+// kindList splits a comma-separated flag value whose items must be among known ("" is none).
+func kindList(flag, value string, known []string) ([]string, error) {
+	if value == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, k := range strings.Split(value, ",") {
+		if !slices.Contains(known, k) {
+			return nil, fmt.Errorf("%s: unknown kind %q (want %s)", flag, k, strings.Join(known, ","))
+		}
+		out = append(out, k)
+	}
+	return out, nil
 }
 
 func newLLMStubCmd(*cli) *cobra.Command {
@@ -80,7 +98,12 @@ quality. Point a job at it with the --set flags it prints when it starts (see th
 	f.DurationVar(&o.opts.Stall, "stall", 30*time.Second, "how long a timeout fault holds a request before a 504 (`DURATION`; set llm.timeout_seconds below it to see client timeouts)")
 	f.DurationVar(&o.opts.Window, "window", time.Minute, "sliding window of max_calls_in_window in /stats (`DURATION`)")
 	f.IntVar(&o.opts.Dims, "dims", 0, "embedding size `N` when a request names none (default 256)")
+	f.Float64Var(&o.opts.BadRate, "bad-rate", 0, "share `F` of chat requests answered badly on every attempt, like a weak model (0..1)")
+	f.StringVar(&o.badKinds, "bad-kinds", "", "bad-answer `KINDS`, comma-separated (default all: "+strings.Join(stub.AllBadKinds(), ",")+")")
+	f.StringVar(&o.badTasks, "bad-tasks", "", "`TASKS` that get bad answers, comma-separated (default all: "+strings.Join(llm.Tasks(), ",")+")")
 	_ = cmd.RegisterFlagCompletionFunc("faults", fixedCompletion(stub.AllFaults()...))
+	_ = cmd.RegisterFlagCompletionFunc("bad-kinds", fixedCompletion(stub.AllBadKinds()...))
+	_ = cmd.RegisterFlagCompletionFunc("bad-tasks", fixedCompletion(llm.Tasks()...))
 	return cmd
 }
 
@@ -100,7 +123,7 @@ func (o *stubOptions) serve(ctx context.Context) int {
 	base := "http://" + ln.Addr().String() + "/v1"
 	fmt.Fprintf(os.Stderr, "llm-stub: serving %s; point a job at it with\n  %s\n", base, stubSets(base))
 	slog.Info("llm-stub listening", "base_url", base, "latency", o.opts.Latency.String(),
-		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "seed", o.opts.Seed)
+		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "bad_rate", o.opts.BadRate, "seed", o.opts.Seed)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

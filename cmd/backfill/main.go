@@ -10,9 +10,10 @@ import (
 	"syscall"
 	"time"
 
+	_ "time/tzdata" // job timezones work on machines without zoneinfo
+
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/stages"
-	_ "time/tzdata" // job timezones work on machines without zoneinfo
 )
 
 // Exit codes (DESIGN §8).
@@ -20,7 +21,7 @@ const (
 	exitOK          = 0
 	exitFailed      = 1
 	exitUsage       = 2
-	exitPartial     = 3 // finished with quarantined input or a budget stop
+	exitPartial     = 3 // finished with quarantined input, failed units or a budget stop
 	exitInterrupted = 130
 )
 

@@ -93,11 +93,17 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if runErr != nil {
 		return fail(ctx, runErr)
 	}
+	code := exitOK
 	if rep.Quarantined > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, j.Checkpoint)
-		return exitPartial
+		code = exitPartial
 	}
-	return exitOK
+	if rep.FailedUnits > 0 {
+		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
+			rep.FailedUnits, jobs.FailedFile(j.Checkpoint))
+		code = exitPartial
+	}
+	return code
 }
 
 func parseShard(s string) (jobs.Shard, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -24,8 +25,9 @@ func newStatusCmd(c *cli) *cobra.Command {
 		Short: "Show a job's progress per stage from its checkpoint store",
 		Long: `Status shows, from the checkpoint store, the episodes and groups staged, the groups whose input id
 was rewritten (group_policy: map), the rows the last run quarantined, the units each stage has
-done out of how many, and the counts of entities, facts, mentions and communities. --group shows
-one group (its id as the input wrote it, or as stored; both forms are printed).
+done and failed (their LLM answers stayed bad; the next run retries them) out of how many, and
+the counts of entities, facts, mentions and communities. --group shows one group (its id as the
+input wrote it, or as stored; both forms are printed).
 
 Status only reads the store: it works while a run holds it, and on read-only media.`,
 		Example: `  backfill status jobs/examples/demo.yaml
@@ -84,10 +86,10 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "groups mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", mapped)
 	}
 	fmt.Fprintf(w, "quarantined\t%d (last run)\n", c.Quarantined)
-	fmt.Fprintf(w, "\nstage\tunits done\tof\n")
-	done := map[string]int{}
+	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")
+	done, failed := map[string]int{}, map[string]int{}
 	for _, s := range counts {
-		done[s.Stage] = s.Units
+		done[s.Stage], failed[s.Stage] = s.Units, s.Failed
 	}
 	for _, s := range jobs.StageOrder[1:] {
 		if s == jobs.LoadStage && j.Sink.Kind == "sqlite" {
@@ -97,7 +99,7 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		if s == "extract" {
 			total = c.Episodes
 		}
-		fmt.Fprintf(w, "%s\t%d\t%d\n", s, done[s], total)
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s, done[s], failed[s], total)
 	}
 	writeCounts(w, c)
 	return nil
@@ -119,24 +121,36 @@ func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "written as\t%s\n", written)
 	}
 	fmt.Fprintf(w, "episodes\t%d\n", c.Episodes)
-	fmt.Fprintf(w, "\nstage\tunits done\tof\n")
+	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")
 	for _, s := range jobs.StageOrder[1:] {
 		if s == jobs.LoadStage && j.Sink.Kind == "sqlite" {
 			continue
 		}
-		done, total := 0, 1
+		var fps []string
+		total := 1
 		if s == "extract" {
-			fps, err := store.EpisodeFingerprints(ctx, s, id)
+			m, err := store.EpisodeFingerprints(ctx, s, id)
 			if err != nil {
 				return err
 			}
-			done, total = len(fps), c.Episodes
-		} else if _, ok, err := store.Fingerprint(ctx, s, id); err != nil {
+			for _, fp := range m {
+				fps = append(fps, fp)
+			}
+			total = c.Episodes
+		} else if fp, ok, err := store.Fingerprint(ctx, s, id); err != nil {
 			return err
 		} else if ok {
-			done = 1
+			fps = append(fps, fp)
 		}
-		fmt.Fprintf(w, "%s\t%d\t%d\n", s, done, total)
+		done, failed := 0, 0
+		for _, fp := range fps {
+			if strings.HasPrefix(fp, checkpoints.FailedPrefix) {
+				failed++
+			} else {
+				done++
+			}
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s, done, failed, total)
 	}
 	writeCounts(w, c)
 	return nil

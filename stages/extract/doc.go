@@ -29,7 +29,15 @@
 //     The second call is skipped when fewer than two entities were found, since a fact links two.
 //   - ModeCombined: one llm.TaskExtract call answers both; entities get no attributes.
 //
-// In both modes, entities of an excluded type (Options.ExcludedTypes, case-insensitive) and the
-// facts that name them are dropped from the output, whatever the model answered. The unit
-// fingerprint covers the mode, the prompt versions it uses, the model, the ontology and the input.
+// In both modes the answers pass the hygiene rules (hygiene.go, HygieneVersion), whatever the
+// model answered: entities without a name, of an excluded type (Options.ExcludedTypes,
+// case-insensitive), that are numbers, amounts, dates or words of the input (source types, input
+// field names, a record's field names) are dropped (the speaker always stays); entities named
+// twice are merged; facts are kept only between two different kept entities. Each repair is
+// counted by kind in Env.Repairs (the report's llm.answers_repaired).
+//
+// An answer still bad after the client's retries fails the unit: it is committed as failed with
+// an empty output, so downstream the episode has no extraction until a later run succeeds
+// (stages.Commit). The unit fingerprint covers the mode, the hygiene rules, the task versions it
+// uses (model, prompts, schema, request parameters), the ontology and the input.
 package extract

@@ -72,7 +72,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if err != nil {
 		return stages.Stats{}, fmt.Errorf("encoding ontology: %w", err)
 	}
-	base := append([]string{mode, string(ontology)}, env.TaskVersions(Tasks(mode)...)...)
+	base := append([]string{mode, string(ontology), HygieneVersion}, env.TaskVersions(Tasks(mode)...)...)
 	// Units are built a group at a time, so memory is bounded by the largest group, not the input.
 	return stages.RunStream(ctx, env, Stage, total, func(emit func(stages.Unit) error) error {
 		for _, g := range groups {
