@@ -7,10 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/evaluation"
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
@@ -22,6 +25,57 @@ import (
 type TokensResult struct {
 	PrefixCache stub.PrefixCache `json:"prefix_cache"` // the provider prompt cache the stub imitated
 	Runs        []LeverRun       `json:"runs"`
+	Gate        *ReferenceGate   `json:"reference_gate,omitempty"`
+}
+
+// ReferenceGate weighs a lever not built: showing previous episodes only to a message with a
+// reference to resolve (a pronoun, a demonstrative or "you"). Counted on the defaults' LoCoMo
+// run: the messages asked, those with no such word, and the prompt tokens their previous
+// episodes took (the JSON of the previous list, llm.EstimateTokens), which the gate would save.
+type ReferenceGate struct {
+	Episodes    int `json:"episodes"`
+	Asked       int `json:"asked"`
+	NoReference int `json:"no_reference"`
+	SavedTokens int `json:"saved_tokens"`
+}
+
+// referenceRe is a word a message needs its context for: an English pronoun of the third or
+// second person, or a demonstrative (LoCoMo is English).
+var referenceRe = regexp.MustCompile(`(?i)\b(he|she|it|they|him|her|them|his|hers|its|their|theirs|this|that|these|those|there|here|you|your|yours|ya)\b`)
+
+// referenceGate counts ReferenceGate on a finished run's checkpoint with the default options.
+func referenceGate(ctx context.Context, checkpoint string) (*ReferenceGate, error) {
+	store, err := checkpoints.OpenReadOnly(ctx, checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	groups, err := store.Groups(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g := &ReferenceGate{}
+	for _, group := range groups {
+		eps, err := store.GroupEpisodes(ctx, group)
+		if err != nil {
+			return nil, err
+		}
+		plans := extract.NewGroup(eps, extract.Options{Context: 4, ContextTokens: 120})
+		for i, ep := range eps {
+			g.Episodes++
+			p := plans.Plan(i)
+			if !p.Ask {
+				continue
+			}
+			g.Asked++
+			if !referenceRe.MatchString(ep.Content) {
+				g.NoReference++
+				raw, _ := json.Marshal(p.Input.Previous)
+				g.SavedTokens += llm.EstimateTokens(string(raw))
+			}
+		}
+	}
+	return g, nil
 }
 
 // LeverRun is one configuration: its LoCoMo run (counts of every stage, as the run's report and
@@ -80,6 +134,11 @@ func benchTokens(ctx context.Context, bin, root, work, dataset string) (*TokensR
 			return r, fmt.Errorf("%s: %w", l.name, err)
 		}
 		r.Runs = append(r.Runs, *run)
+		if l.sets == nil { // the defaults
+			if r.Gate, err = referenceGate(ctx, filepath.Join(work, fmt.Sprintf("lever-%d", i), "locomo.db")); err != nil {
+				return r, err
+			}
+		}
 	}
 	return r, nil
 }
@@ -206,6 +265,12 @@ func tokensMarkdown(w io.Writer, t *TokensResult) {
 			float64(r.PromptTokens)/n, float64(r.CachedPromptTokens)/n, float64(r.SharedPrefixTokens)/n, r.ExtractCalls, perCall,
 			orNone(strings.Join(not, ", ")), r.Facts, ev, ans, gold)
 	}
+	if g := t.Gate; g != nil && g.Episodes > 0 {
+		fprintf(w, "\nNot built: previous episodes only for a message with a reference to resolve. On the defaults' run, %d of the %d\n"+
+			"messages asked have no pronoun, demonstrative or \"you\"; their previous episodes took %d prompt tokens, %.1f per episode, which\n"+
+			"such a gate would save (%.1f%% of the defaults' prompt tokens), at the cost of the names the context gives.\n",
+			g.NoReference, g.Asked, g.SavedTokens, float64(g.SavedTokens)/float64(g.Episodes), 100*float64(g.SavedTokens)/float64(max(defaultsTokens(t), 1)))
+	}
 	fprintf(w, "\nSettings (`--set`) of each row:\n\n")
 	for _, r := range t.Runs {
 		fprintf(w, "- %s: %s\n", r.Name, orNone(strings.Join(r.Settings, " ")))
@@ -218,4 +283,14 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// defaultsTokens is the prompt tokens of the defaults' run (the row without settings), or 0.
+func defaultsTokens(t *TokensResult) int {
+	for _, r := range t.Runs {
+		if len(r.Settings) == 0 {
+			return r.PromptTokens
+		}
+	}
+	return 0
 }
