@@ -173,7 +173,9 @@ func TestMarkdown(t *testing.T) {
 				LoCoMo: &evaluation.Recall{Category: "all", EvidenceRecall: []float64{0.1, 0.2, 0.3}, AnswerRecall: []float64{0, 0.1, 0.2}},
 				Gold:   &evaluation.GoldReport{Precision: 0.9, Recall: 0.8, F1: 0.847}},
 			{Name: "the defaults", Episodes: 100, Calls: 95, PromptTokens: 85000, ExtractCalls: 90, ExtractPromptTokens: 80000,
-				ExtractUnits: map[string]int{"asked": 90, "chitchat": 10}, Facts: 7},
+				ExtractUnits: map[string]int{"asked": 90, "chitchat": 10}, Facts: 7,
+				LoCoMo: &evaluation.Recall{Category: "all", EvidenceRecall: []float64{0.1, 0.25, 0.3}, AnswerRecall: []float64{0, 0.1, 0.2}},
+				Gold:   &evaluation.GoldReport{Precision: 0.9, Recall: 0.8, F1: 0.847}},
 		}, Gate: &ReferenceGate{Episodes: 100, Asked: 90, NoReference: 8, SavedTokens: 800}},
 		Tickets: &TicketsResult{Records: 46, DeclaredSame: true, DeclaredFacts: 48, Runs: []TicketsRun{
 			{Name: "none", Options: "json: {drop_nulls: false}", BodyTokensPerRecord: 2785, ExtractCallsPerRecord: 2,

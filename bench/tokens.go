@@ -172,7 +172,7 @@ func benchLever(ctx context.Context, bin, root, dir, dataset string, l lever, ca
 		return nil, err
 	}
 	ex := rep.LLMByStage[extract.Stage]
-	run := &LeverRun{Name: l.name, Settings: l.sets, Episodes: rep.Episodes, Calls: rep.LLM.Calls, PromptTokens: rep.LLM.PromptTokens,
+	run := &LeverRun{Name: l.name, Settings: relSettings(l.sets, root), Episodes: rep.Episodes, Calls: rep.LLM.Calls, PromptTokens: rep.LLM.PromptTokens,
 		CachedPromptTokens: rep.LLM.CachedPromptTokens, SharedPrefixTokens: int(st.PrefixSharedTokens),
 		CompletionTokens: rep.LLM.CompletionTokens, ExtractCalls: ex.Calls, ExtractPromptTokens: ex.PromptTokens,
 		ExtractUnits: rep.ExtractUnits, Facts: rep.Facts, Seconds: rep.Seconds}
@@ -237,8 +237,10 @@ func tokensMarkdown(w io.Writer, t *TokensResult) {
 		"reported cached under OpenAI's documented rule (prefixes of %d tokens or more, in blocks of %d); shared prefix: the\n"+
 		"tokens an earlier request had sent first, in the same blocks, whatever their length (what a cache with no minimum, such as\n"+
 		"vLLM's or llama.cpp's, would serve). The offline responder's answers do not measure extraction quality: these eval columns\n"+
-		"show that the mechanics keep what the rules find; the quality signal is the local model's section below.\n\n",
+		"show that the mechanics keep what the rules find; extraction quality needs a real model (`make eval-local` writes\n"+
+		"its eval-local section at the end of this file when it has run).\n\n",
 		t.PrefixCache.Min, t.PrefixCache.Block)
+	beforeAfter(w, t)
 	fprintf(w, "| settings | calls/episode | prompt tokens/episode | cached/episode | shared prefix/episode | extract calls | extract prompt tokens/call | not asked | facts | LoCoMo evidence R@5/10/20 | LoCoMo answer R@5/10/20 | gold P / R / F1 |\n"+
 		"|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|---|\n")
 	for _, r := range t.Runs {
@@ -278,6 +280,50 @@ func tokensMarkdown(w io.Writer, t *TokensResult) {
 	fprintf(w, "\n")
 }
 
+// Issue 19's target on LoCoMo with the defaults, over all stages.
+const (
+	targetCalls  = 1.0
+	targetTokens = 1000
+)
+
+// beforeAfter writes the first row (today's settings) against the defaults' row: calls and
+// prompt tokens per episode, against the target, and the eval scores.
+func beforeAfter(w io.Writer, t *TokensResult) {
+	before, after := &t.Runs[0], defaultsRun(t)
+	if after == nil || after == before {
+		return
+	}
+	per := func(r *LeverRun, n int) float64 { return float64(n) / float64(max(r.Episodes, 1)) }
+	bc, ac := per(before, before.Calls), per(after, after.Calls)
+	bt, at := per(before, before.PromptTokens), per(after, after.PromptTokens)
+	met := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "not met"
+	}
+	fprintf(w, "Before (the first row) and after (the defaults): calls/episode %.2f → %.2f (target at most %.1f: %s), prompt\n"+
+		"tokens/episode %.0f → %.0f (target at most %d: %s)", bc, ac, targetCalls, met(ac <= targetCalls), bt, at, targetTokens,
+		met(at <= targetTokens))
+	if b, a := before.LoCoMo, after.LoCoMo; b != nil && a != nil && len(b.EvidenceRecall) == 3 && len(a.EvidenceRecall) == 3 {
+		fprintf(w, ", LoCoMo evidence R@10 %.3f → %.3f", b.EvidenceRecall[1], a.EvidenceRecall[1])
+	}
+	if b, a := before.Gold, after.Gold; b != nil && a != nil {
+		fprintf(w, ", gold F1 %.3f → %.3f", b.F1, a.F1)
+	}
+	fprintf(w, ".\n\n")
+}
+
+// relSettings are the settings as results.md shows them: paths inside the repository relative
+// to its root.
+func relSettings(sets []string, root string) []string {
+	var out []string
+	for _, x := range sets {
+		out = append(out, strings.ReplaceAll(x, root+string(filepath.Separator), ""))
+	}
+	return out
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "none"
@@ -285,12 +331,20 @@ func orNone(s string) string {
 	return s
 }
 
-// defaultsTokens is the prompt tokens of the defaults' run (the row without settings), or 0.
-func defaultsTokens(t *TokensResult) int {
-	for _, r := range t.Runs {
-		if len(r.Settings) == 0 {
-			return r.PromptTokens
+// defaultsRun is the defaults' run (the row without settings), or nil.
+func defaultsRun(t *TokensResult) *LeverRun {
+	for i := range t.Runs {
+		if len(t.Runs[i].Settings) == 0 {
+			return &t.Runs[i]
 		}
+	}
+	return nil
+}
+
+// defaultsTokens is the prompt tokens of the defaults' run, or 0.
+func defaultsTokens(t *TokensResult) int {
+	if r := defaultsRun(t); r != nil {
+		return r.PromptTokens
 	}
 	return 0
 }
