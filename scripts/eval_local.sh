@@ -16,14 +16,16 @@
 # binary, as "before" rows.
 #
 # A run whose report is already in EVAL_OUT is not made again (the model takes hours on 2
-# cores): remove EVAL_OUT, or the run's files, to make it afresh.
+# cores), and the checkpoints in EVAL_OUT are kept between runs: an interrupted model run
+# resumes, and answers already paid for come from its LLM cache. EVAL_FRESH=1 (or removing
+# EVAL_OUT, or the run's files) makes them afresh.
 #
 # Environment: EVAL_JOB (the gold set's job, default jobs/examples/gold.yaml), EVAL_GOLD (its
 # gold file, default examples/gold/gold.yaml), EVAL_LOCOMO (locomo10.json, default
 # ../shared/datasets/locomo/locomo10.json), EVAL_LOCOMO_SESSIONS (default 2; 0 leaves LoCoMo
 # out), EVAL_SET (--set flags of every run, words), EVAL_BEFORE_BIN, EVAL_OUT (work directory,
-# default .backfill/eval-local), BACKFILL_LOCAL_LLM_MODEL (default qwen2.5-coder-1.5b), and
-# those of scripts/local_llm.sh.
+# default .backfill/eval-local), EVAL_FRESH (1: remove EVAL_OUT first), BACKFILL_LOCAL_LLM_MODEL
+# (default qwen2.5-coder-1.5b), and those of scripts/local_llm.sh.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -40,6 +42,7 @@ export BACKFILL_LOCAL_LLM_MODEL="${BACKFILL_LOCAL_LLM_MODEL:-qwen2.5-coder-1.5b}
 [ -f "$JOB" ] || die "no gold set job $JOB (set EVAL_JOB)"
 [ -x "$BIN" ] || die "no $BIN (make build)"
 [ -z "$BEFORE" ] || [ -x "$BEFORE" ] || die "EVAL_BEFORE_BIN $BEFORE is not an executable"
+if [ "${EVAL_FRESH:-0}" = 1 ]; then rm -rf "$OUT"; fi
 mkdir -p "$OUT"
 TMP=$(mktemp -d)
 started=0
