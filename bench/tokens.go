@@ -176,7 +176,7 @@ func benchLever(ctx context.Context, bin, root, dir, dataset string, l lever, ca
 		CachedPromptTokens: rep.LLM.CachedPromptTokens, SharedPrefixTokens: int(st.PrefixSharedTokens),
 		CompletionTokens: rep.LLM.CompletionTokens, ExtractCalls: ex.Calls, ExtractPromptTokens: ex.PromptTokens,
 		ExtractUnits: rep.ExtractUnits, Facts: rep.Facts, Seconds: rep.Seconds}
-	ev, err := evalJSON(ctx, bin, root, dir, job, cp, append([]string{"--dataset", "locomo", dataset}, sets...))
+	ev, err := evalJSON(ctx, bin, root, dir, job, cp, nil, append([]string{"--dataset", "locomo", dataset}, sets...))
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func benchLever(ctx context.Context, bin, root, dir, dataset string, l lever, ca
 	if res.Code != 0 {
 		return nil, fmt.Errorf("backfill run %s: exit %d: %s", gold, res.Code, lastLine(res.Stderr))
 	}
-	if ev, err = evalJSON(ctx, bin, root, dir, gold, goldCP, append([]string{"--gold", "examples/gold/gold.yaml"}, sets...)); err != nil {
+	if ev, err = evalJSON(ctx, bin, root, dir, gold, goldCP, nil, append([]string{"--gold", "examples/gold/gold.yaml"}, sets...)); err != nil {
 		return nil, err
 	}
 	if g := ev.Gold; g != nil {
@@ -202,11 +202,12 @@ func benchLever(ctx context.Context, bin, root, dir, dataset string, l lever, ca
 	return run, nil
 }
 
-// evalJSON runs `backfill eval JOB --checkpoint CP ARGS… --json FILE` from the repository root
-// and reads the report.
-func evalJSON(ctx context.Context, bin, root, dir, job, cp string, args []string) (*evaluation.Report, error) {
+// evalJSON runs `backfill eval JOB --checkpoint CP ARGS… --json FILE` from the repository root,
+// with env added to the environment, and reads the report (FILE in dir).
+func evalJSON(ctx context.Context, bin, root, dir, job, cp string, env, args []string) (*evaluation.Report, error) {
 	out := filepath.Join(dir, fmt.Sprintf("eval-%d.json", time.Now().UnixNano()))
-	res, err := harness.Run(ctx, bin, append([]string{"eval", job, "--checkpoint", cp, "--json", out}, args...), harness.Options{Dir: root})
+	res, err := harness.Run(ctx, bin, append([]string{"eval", job, "--checkpoint", cp, "--json", out}, args...),
+		harness.Options{Dir: root, Env: env})
 	if err != nil {
 		return nil, err
 	}
