@@ -33,8 +33,17 @@ func (o *stubOptions) validate() error {
 	if o.opts.Latency < 0 || o.opts.Jitter < 0 {
 		return errors.New("--latency and --jitter must not be negative")
 	}
-	if o.opts.BadRate < 0 || o.opts.BadRate > 1 {
-		return fmt.Errorf("--bad-rate %g is outside 0..1", o.opts.BadRate)
+	for _, r := range []struct {
+		flag string
+		v    float64
+	}{{"--bad-rate", o.opts.BadRate}, {"--batch-fail-rate", o.opts.BatchFailRate}, {"--batch-expire-rate", o.opts.BatchExpireRate},
+		{"--batch-invalid-rate", o.opts.BatchInvalidRate}} {
+		if r.v < 0 || r.v > 1 {
+			return fmt.Errorf("%s %g is outside 0..1", r.flag, r.v)
+		}
+	}
+	if o.opts.BatchDelay < 0 || o.opts.BatchMaxRequests < 0 || o.opts.BatchMaxBytes < 0 {
+		return errors.New("--batch-delay, --batch-max-requests and --batch-max-bytes must not be negative")
 	}
 	var err error
 	if o.opts.Faults, err = kindList("--faults", o.faults, stub.AllFaults()); err != nil {
@@ -80,6 +89,12 @@ func cmdLLMStub(ctx context.Context, args []string) int {
 	fs.Float64Var(&o.opts.BadRate, "bad-rate", 0, "share of chat requests answered badly on every attempt, like a weak model (0..1)")
 	fs.StringVar(&o.badKinds, "bad-kinds", "", "bad-answer kinds, comma-separated (default all: "+strings.Join(stub.AllBadKinds(), ",")+")")
 	fs.StringVar(&o.badTasks, "bad-tasks", "", "tasks that get bad answers, comma-separated (default all)")
+	fs.DurationVar(&o.opts.BatchDelay, "batch-delay", 0, "batches end this long after their creation (at the first poll after it)")
+	fs.Float64Var(&o.opts.BatchFailRate, "batch-fail-rate", 0, "share of batch requests answered by an error line (0..1)")
+	fs.Float64Var(&o.opts.BatchExpireRate, "batch-expire-rate", 0, "share of batches that expire with about half of their requests undone (0..1)")
+	fs.Float64Var(&o.opts.BatchInvalidRate, "batch-invalid-rate", 0, "share of batch output lines written unreadable (0..1)")
+	fs.IntVar(&o.opts.BatchMaxRequests, "batch-max-requests", 0, "most requests in a batch file (default 50000)")
+	fs.Int64Var(&o.opts.BatchMaxBytes, "batch-max-bytes", 0, "largest batch file in bytes (default 200000000)")
 	pos, err := parse(fs, args)
 	if err == nil && len(pos) > 0 {
 		err = fmt.Errorf("unexpected arguments %q", pos)
@@ -96,7 +111,8 @@ func cmdLLMStub(ctx context.Context, args []string) int {
 	}
 	srv := &http.Server{Handler: stub.New(o.opts), ReadHeaderTimeout: 10 * time.Second}
 	slog.Info("llm-stub listening", "base_url", "http://"+ln.Addr().String()+"/v1", "latency", o.opts.Latency.String(),
-		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "bad_rate", o.opts.BadRate, "seed", o.opts.Seed)
+		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "bad_rate", o.opts.BadRate, "seed", o.opts.Seed,
+		"batch_delay", o.opts.BatchDelay.String())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

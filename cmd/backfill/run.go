@@ -22,6 +22,8 @@ func cmdRun(ctx context.Context, stop <-chan struct{}, args []string) int {
 	shard := fs.String("shard", "", "process shard I of N (I/N, 0-based)")
 	report := fs.String("report", "", "write the run report as JSON to this file")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	wait := fs.Bool("wait", true, "batch mode: wait for the provider batches, with a progress line per batch")
+	noWait := fs.Bool("no-wait", false, "batch mode: submit the batches, then exit 0 with \"N batches pending\" (run again to continue)")
 	pos, err := parse(fs, args)
 	if err != nil || len(pos) != 1 {
 		return usageError("run", orErr(err, "want exactly one JOB.yaml"))
@@ -42,7 +44,8 @@ func cmdRun(ctx context.Context, stop <-chan struct{}, args []string) int {
 		defer stopProfile()
 	}
 	prog := newProgress(os.Stderr)
-	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop})
+	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
+		NoWait: *noWait || !*wait})
 	if rep != nil {
 		rep.WriteTable(os.Stdout)
 		if *report != "" {
@@ -60,6 +63,10 @@ func cmdRun(ctx context.Context, stop <-chan struct{}, args []string) int {
 		return fail(ctx, runErr)
 	}
 	code := exitOK
+	if rep.Pending() {
+		fmt.Fprintf(os.Stderr, "backfill: %d batches pending (stage %s); run the same command again to continue\n",
+			rep.Batch.Pending, rep.Batch.PendingStage)
+	}
 	if rep.Quarantined > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, j.Checkpoint)
 		code = exitPartial
