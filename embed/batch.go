@@ -24,7 +24,7 @@ func (c *Client) UseBatches(store llm.BatchStore, opts llm.BatchOptions) *llm.Ba
 // batch has ended, then the vectors from the cache. A request whose batch retries are used up
 // goes online (llm.batch.fallback_online) or fails.
 func (c *Client) sendBatch(ctx context.Context, batch []string, body []byte, prompt int) ([][]float32, error) {
-	it := llm.BatchItem{Key: llm.BatchKey(llm.EndpointEmbeddings, body), Body: body, Stage: "embed", Task: "embeddings",
+	it := llm.BatchItem{Key: llm.BatchKey(llm.EndpointEmbeddings, body, 0), Body: body, Stage: "embed", Task: "embeddings",
 		Keys: c.keys(batch), Prompt: prompt}
 	out, err := c.batch.Request(ctx, it)
 	if errors.Is(err, llm.ErrPending) {

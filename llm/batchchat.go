@@ -20,10 +20,10 @@ func (c *Client) UseBatches(store BatchStore, opts BatchOptions) *Batcher {
 // Batcher is the client's batcher, nil when it calls online.
 func (c *Client) Batcher() *Batcher { return c.batch }
 
-// ask sends one request of a call: online, or in batch mode through the batcher (which returns
-// ErrPending until the request's batch has ended). retry marks a validation or length retry;
-// walked collects the batch requests the call went through.
-func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msgs []Message, maxTokens int, retry bool,
+// ask sends request number attempt (from 0) of a call: online, or in batch mode through the
+// batcher (which returns ErrPending until the request's batch has ended); walked collects the
+// batch requests the call went through.
+func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msgs []Message, maxTokens int, attempt int,
 	walked *[]string) ([]byte, answerMeta, error, error) {
 	if c.batch == nil {
 		return c.complete(ctx, stage, t, msgs, maxTokens)
@@ -32,8 +32,8 @@ func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msg
 	if err != nil {
 		return nil, answerMeta{}, nil, err
 	}
-	it := BatchItem{Key: BatchKey(EndpointChat, body), Body: body, Stage: stage, Task: t.Name, Keys: []string{key},
-		Prompt: EstimatePrompt(msgs, t.Raw), Completion: ExpectedCompletion(t.Name), Retry: retry}
+	it := BatchItem{Key: BatchKey(EndpointChat, body, attempt), Body: body, Stage: stage, Task: t.Name, Keys: []string{key},
+		Prompt: EstimatePrompt(msgs, t.Raw), Completion: ExpectedCompletion(t.Name), Retry: attempt > 0}
 	*walked = append(*walked, it.Key)
 	out, err := c.batch.Request(ctx, it)
 	if err != nil {

@@ -90,7 +90,7 @@ type Settled struct {
 
 // BatchItem is one request a call wants answered through a batch.
 type BatchItem struct {
-	Key        string // BatchKey(endpoint, Body)
+	Key        string // BatchKey(endpoint, Body, attempt)
 	Body       []byte // the request body
 	Stage      string
 	Task       string

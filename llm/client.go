@@ -180,7 +180,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 	var walked []string // the batch requests this call went through (batch mode)
 	requests := 0
 	for try := 0; ; {
-		answer, meta, bad, err := c.ask(ctx, stage, t, key, conv, limit, try > 0 || raised, &walked)
+		answer, meta, bad, err := c.ask(ctx, stage, t, key, conv, limit, requests, &walked)
 		requests++
 		if err != nil {
 			if !errors.Is(err, ErrPending) {

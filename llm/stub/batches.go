@@ -21,7 +21,7 @@ type batch struct {
 	mu      sync.Mutex
 	obj     llm.Batch
 	lines   []llm.BatchInputLine
-	keys    [][32]byte // each line's request key (llm.BatchKey of its url and body)
+	keys    [][32]byte // each line's request key (batchKey)
 	subs    []int      // each line's submission number of its request (0 for the first)
 	created time.Time
 	expire  bool // ends expired, with part of its requests undone
@@ -132,7 +132,7 @@ func (s *Server) parseLines(b *batch, data []byte, endpoint string) string {
 		}
 		ids[line.CustomID] = true
 		b.lines = append(b.lines, line)
-		b.keys = append(b.keys, batchKey(line.URL, line.Body))
+		b.keys = append(b.keys, batchKey(line))
 	}
 	if len(b.lines) == 0 {
 		return "the file holds no request"

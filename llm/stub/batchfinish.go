@@ -2,10 +2,11 @@ package stub
 
 import (
 	"bytes"
-	"encoding/hex"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/tkgraph/backfill/llm"
@@ -123,9 +124,14 @@ func writeLine(buf *bytes.Buffer, v any) {
 	buf.Write(append(raw, '\n'))
 }
 
-// batchKey is llm.BatchKey as bytes.
-func batchKey(url string, body []byte) [32]byte {
+// batchKey is the request key of a line: a sha256 of its url, custom_id and body, so the
+// same request sent again (the same custom_id and body) is counted as a resubmission.
+func batchKey(line llm.BatchInputLine) [32]byte {
+	h := sha256.New()
+	for _, part := range []string{line.URL, line.CustomID, string(line.Body)} {
+		h.Write([]byte(strconv.Itoa(len(part)) + ":" + part + ";"))
+	}
 	var k [32]byte
-	_, _ = hex.Decode(k[:], []byte(llm.BatchKey(url, body)))
+	copy(k[:], h.Sum(nil))
 	return k
 }

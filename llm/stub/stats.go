@@ -25,7 +25,7 @@ type Stats struct {
 	WindowSeconds    float64          `json:"window_seconds"`
 	Seconds          float64          `json:"seconds"` // since the stub started
 	// Batches: files uploaded, batches created, request lines submitted, distinct requests
-	// (by llm.BatchKey of the line's url and body), lines whose request was submitted in an
+	// (by the line's url, custom_id and body), lines whose request was submitted in an
 	// earlier batch, the most batches one request was submitted in, error lines, undone
 	// requests, unreadable lines, and batches that expired or were cancelled.
 	BatchFiles          int64 `json:"batch_files"`
