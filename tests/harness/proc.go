@@ -201,6 +201,33 @@ func (p *Proc) WaitLine(ctx context.Context, substr string) (string, bool) {
 	}
 }
 
+// WaitLines waits until n log lines contain substr and returns true, or returns false when the
+// process ended first or ctx is done.
+func (p *Proc) WaitLines(ctx context.Context, substr string, n int) bool {
+	for {
+		p.mu.Lock()
+		seen := 0
+		for _, l := range strings.SplitAfter(p.stderr.String(), "\n") {
+			if strings.HasSuffix(l, "\n") && strings.Contains(l, substr) {
+				seen++
+			}
+		}
+		exited, changed := p.exited, p.changed
+		p.mu.Unlock()
+		if seen >= n {
+			return true
+		}
+		if exited {
+			return false
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
 // Signal sends sig to the process.
 func (p *Proc) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig) }
 
