@@ -22,7 +22,7 @@ func (c *Client) Batcher() *Batcher { return c.batch }
 
 // ask sends request number attempt (from 0) of a call: online, or in batch mode through the
 // batcher (which returns ErrPending until the request's batch has ended); walked collects the
-// batch requests the call went through.
+// batch requests the call went through whose rows the store keeps (invalid answers, failures).
 func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msgs []Message, maxTokens int, attempt int,
 	walked *[]string) ([]byte, answerMeta, error, error) {
 	if c.batch == nil {
@@ -34,10 +34,12 @@ func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msg
 	}
 	it := BatchItem{Key: BatchKey(EndpointChat, body, attempt), Body: body, Stage: stage, Task: t.Name, Keys: []string{key},
 		Prompt: EstimatePrompt(msgs, t.Raw), Completion: ExpectedCompletion(t.Name), Retry: attempt > 0}
-	*walked = append(*walked, it.Key)
 	out, err := c.batch.Request(ctx, it)
 	if err != nil {
 		return nil, answerMeta{}, nil, err
+	}
+	if out.Status != ReqValid { // a valid answer's row is gone already
+		*walked = append(*walked, it.Key)
 	}
 	meta := answerMeta{batched: true}
 	switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -97,7 +98,7 @@ func (e *PendingError) Unwrap() error { return llm.ErrPending }
 // runs only the units the one before left pending.
 func runWaves(ctx context.Context, env Env, stage string, produce Producer, prog Progress) (Stats, error) {
 	var st Stats
-	var only map[string]bool
+	var only keySet
 	err := func() error {
 		for {
 			s, pending, err := runPass(ctx, env, stage, produce, prog, only)
@@ -140,13 +141,28 @@ func runWaves(ctx context.Context, env Env, stage string, produce Producer, prog
 	return st, err
 }
 
+// keySet is a set of unit keys held as 64-bit hashes (about 16 bytes a key, whatever its
+// length), so the units a wave leaves pending cost little memory even at millions. A collision
+// (about n²/2⁶⁵ for n keys) would only run one more unit in the next wave, its answers from the
+// cache.
+type keySet map[uint64]struct{}
+
+var keySeed = maphash.MakeSeed()
+
+func (s keySet) add(key string) { s[maphash.String(keySeed, key)] = struct{}{} }
+
+func (s keySet) has(key string) bool {
+	_, ok := s[maphash.String(keySeed, key)]
+	return ok
+}
+
 // runPass runs one pass over the units a producer emits (those in only, when not nil) and
 // returns the keys of the units left pending (llm.ErrPending).
-func runPass(ctx context.Context, env Env, stage string, produce Producer, prog Progress, only map[string]bool) (Stats, map[string]bool, error) {
+func runPass(ctx context.Context, env Env, stage string, produce Producer, prog Progress, only keySet) (Stats, keySet, error) {
 	var st Stats
 	var mu sync.Mutex
 	finished, failed := 0, 0
-	pending := map[string]bool{}
+	pending := keySet{}
 	var drained atomic.Bool
 	if only != nil {
 		ctx = llm.Replaying(ctx) // the units' earlier answers come back from the cache
@@ -154,7 +170,7 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
 	stopped := false
 	perr := produce(func(u Unit) error {
-		if only != nil && !only[u.Key] {
+		if only != nil && !only.has(u.Key) {
 			return nil
 		}
 		if u.Stored == u.Fingerprint {
@@ -189,7 +205,7 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 				return nil
 			case errors.Is(err, llm.ErrPending):
 				mu.Lock()
-				pending[u.Key] = true
+				pending.add(u.Key)
 				mu.Unlock()
 				return nil
 			default:
