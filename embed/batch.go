@@ -3,7 +3,6 @@ package embed
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/tkgraph/backfill/llm"
@@ -27,10 +26,6 @@ func (c *Client) sendBatch(ctx context.Context, batch []string, body []byte, pro
 	it := llm.BatchItem{Key: llm.BatchKey(llm.EndpointEmbeddings, body, 0), Body: body, Stage: "embed", Task: "embeddings",
 		Keys: c.keys(batch), Prompt: prompt}
 	out, err := c.batch.Request(ctx, it)
-	if errors.Is(err, llm.ErrPending) {
-		return nil, err
-	}
-	c.batch.Consumed(it.Key)
 	if err != nil {
 		return nil, fmt.Errorf("embedding %d texts: %w", len(batch), err)
 	}
@@ -48,6 +43,7 @@ func (c *Client) sendBatch(ctx context.Context, batch []string, body []byte, pro
 		}
 		return vecs, nil
 	}
+	c.batch.Consumed(it.Key) // its row records the failure: a later run asks again
 	if c.batch.FallbackOnline() {
 		c.batch.CountFallback()
 		return c.sendOnline(ctx, batch, body, prompt)

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +120,31 @@ func TestValidateModes(t *testing.T) {
 	if j.LLM.Mode != ModeOnline || j.Embedder.Mode != ModeOnline || j.LLM.Batch.MaxRequests != llm.DefaultBatchMaxRequests ||
 		*j.LLM.Batch.MaxRetries != llm.DefaultBatchMaxRetries || j.LLM.Batch.PollSeconds != 30 {
 		t.Fatalf("defaults %+v %+v", j.LLM.Mode, j.LLM.Batch)
+	}
+}
+
+// TestBatchRunBudget: in batch mode limits.max_cost_usd books each request's estimate when it is
+// queued; the run stops cleanly at the cap with what it queued before submitted, and a run with
+// a higher cap ends with the graph of an unlimited run without submitting anything twice.
+func TestBatchRunBudget(t *testing.T) {
+	full := stubJob(t, startStub(t, stub.New(stub.Options{})), batchSets...)
+	run(t, full)
+	s := stub.New(stub.Options{})
+	base := startStub(t, s)
+	j := stubJob(t, base, append(batchSets, "limits.max_cost_usd=0.003")...)
+	rep, err := runErr(t, j, nil, nil)
+	if !errors.Is(err, llm.ErrBudgetExceeded) || !rep.BudgetStopped || rep.Batch == nil || rep.Batch.Requests == 0 {
+		t.Fatalf("run under a cap of $0.003: %v, report %+v", err, rep.Batch)
+	}
+	if est := rep.Batch.EstimatedUSD; est > 0.003 {
+		t.Fatalf("submitted an estimated $%.4f under a cap of $0.003", est)
+	}
+	j.Limits.MaxCostUSD = 10
+	if rep, err = runErr(t, j, nil, nil); err != nil || rep.Pending() {
+		t.Fatalf("run with a higher cap: %v", err)
+	}
+	sameExport(t, export(t, full), export(t, j))
+	if st := s.Stats(); st.BatchResubmitted != 0 {
+		t.Fatalf("stub %+v", st)
 	}
 }

@@ -317,3 +317,40 @@ func TestBatchBudgetAndDrain(t *testing.T) {
 		t.Fatalf("a draining run left batches %+v", all)
 	}
 }
+
+// TestBatchCancelledResubmitted: the requests a cancelled batch left undone are submitted again
+// in the next batch and answered.
+func TestBatchCancelledResubmitted(t *testing.T) {
+	s, base := startBatchStub(t, stub.Options{BatchDelay: 300 * time.Millisecond})
+	ctx := context.Background()
+	store := openStore(t)
+	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
+	if err := c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(60), nil); !errors.Is(err, llm.ErrPending) {
+		t.Fatal(err)
+	}
+	if err := b.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	open, _ := store.OpenBatches(ctx, llm.KindChat)
+	api := llm.NewBatchAPI(&llm.Poster{BaseURL: base})
+	if bt, err := api.Cancel(ctx, open[0].ProviderID); err != nil || bt.Status != llm.BatchCancelled {
+		t.Fatalf("cancel: %+v %v", bt, err)
+	}
+	var out llm.NameOutput
+	var err error
+	for range 3 {
+		if _, werr := b.Wait(ctx, nil); werr != nil {
+			t.Fatal(werr)
+		}
+		if err = c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(60), &out); !errors.Is(err, llm.ErrPending) {
+			break
+		}
+		if err := b.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := b.Usage()
+	if err != nil || out.Name == "" || u.Unfinished != 1 || u.Resubmitted != 1 || s.Stats().BatchesCancelled != 1 {
+		t.Fatalf("after a cancelled batch: %v %+v, usage %+v, stub %+v", err, out, u, s.Stats())
+	}
+}

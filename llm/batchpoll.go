@@ -95,6 +95,11 @@ func (b *Batcher) observe(ctx context.Context, t *tracked, bt Batch) error {
 		b.opts.Log.Info("batch progress", "kind", r.Kind, "batch", r.ID, "provider_id", r.ProviderID, "state", r.State,
 			"completed", r.Completed, "failed", r.Failed, "requests", r.Requests)
 	}
+	if changed && bt.Status == BatchFailed && bt.Errors != nil && len(bt.Errors.Data) > 0 {
+		e := bt.Errors.Data[0]
+		b.opts.Log.Warn("batch failed at the provider: its requests are submitted again", "batch", r.ID, "provider_id", r.ProviderID,
+			"errors", len(bt.Errors.Data), "first", redactText(b.api.p.APIKey, e.Code+": "+e.Message, maxErrorText))
+	}
 	return nil
 }
 

@@ -51,14 +51,7 @@ func (p *Poster) exchange(ctx context.Context, method, path string, body payload
 		if ctype != "" {
 			req.Header.Set("Content-Type", ctype)
 		}
-		if p.APIKey != "" {
-			req.Header.Set("Authorization", "Bearer "+p.APIKey)
-		}
-		hc := p.HTTP
-		if hc == nil {
-			hc = http.DefaultClient
-		}
-		resp, err := hc.Do(req)
+		resp, err := p.do(req)
 		if err != nil {
 			return p.networkError(ctx, err)
 		}

@@ -122,12 +122,8 @@ func (f *fixture) mustRun(t *testing.T, job string, args ...string) jobs.Report 
 func (f *fixture) export(t *testing.T, job, name string) string {
 	t.Helper()
 	out := filepath.Join(f.dir, name+"-export")
-	res, err := harness.Run(t.Context(), f.bin, append([]string{"export", job, "--format", "parquet", "--out", out}, priced...), harness.Options{})
-	if err != nil {
+	if err := harness.Export(t.Context(), f.bin, job, out, priced...); err != nil {
 		t.Fatal(err)
-	}
-	if res.Code != 0 {
-		t.Fatalf("backfill export: exit %d\n%s", res.Code, tail(res.Stderr))
 	}
 	return out
 }
