@@ -95,4 +95,3 @@ func (u *BatchUsage) Sum(o BatchUsage) {
 	u.CostUSD += o.CostUSD
 	u.EstimatedUSD += o.EstimatedUSD
 }
-

@@ -83,4 +83,3 @@ func (s keySet) has(key string) bool {
 	_, ok := s[maphash.String(keySeed, key)]
 	return ok
 }
-
