@@ -7,8 +7,8 @@
 # results as the "eval-local" section of bench/results.md (between its marker lines). A model
 # run that ends with failed units (exit 3) is scored as it is; its report counts them.
 #
-# Environment: EVAL_JOB (the gold set's job, default examples/gold/gold.yaml), EVAL_GOLD (its
-# gold file, default examples/gold/gold.jsonl), EVAL_OUT (work directory, default
+# Environment: EVAL_JOB (the gold set's job, default jobs/examples/gold.yaml), EVAL_GOLD (its
+# gold file, default examples/gold/gold.yaml), EVAL_OUT (work directory, default
 # .backfill/eval-local), BACKFILL_LOCAL_LLM_MODEL (default qwen2.5-coder-1.5b), and those of
 # scripts/local_llm.sh.
 set -euo pipefail
@@ -16,8 +16,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
-JOB="${EVAL_JOB:-examples/gold/gold.yaml}"
-GOLD="${EVAL_GOLD:-examples/gold/gold.jsonl}"
+JOB="${EVAL_JOB:-jobs/examples/gold.yaml}"
+GOLD="${EVAL_GOLD:-examples/gold/gold.yaml}"
 OUT="${EVAL_OUT:-.backfill/eval-local}"
 BIN=bin/backfill
 export BACKFILL_LOCAL_LLM_MODEL="${BACKFILL_LOCAL_LLM_MODEL:-qwen2.5-coder-1.5b}"
@@ -47,9 +47,6 @@ trap '[ "$started" = 1 ] && scripts/local_llm.sh stop' EXIT
 run model $BACKFILL_LOCAL_LLM_FLAGS
 scripts/local_llm.sh bench >"$OUT/bench.txt" 2>&1 || true
 
-if ! "$BIN" help 2>/dev/null | grep -q '^  eval '; then
-  die "bin/backfill has no eval command yet: the graphs are in $OUT/{offline,model}.db; score them with bin/backfill eval $JOB --checkpoint DB --gold $GOLD"
-fi
 for name in offline model; do
   "$BIN" eval "$JOB" --checkpoint "$OUT/$name.db" --gold "$GOLD" --json "$OUT/$name.eval.json" \
     --markdown "$OUT/$name.eval.md" >"$OUT/$name.eval.out"
