@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -30,8 +31,8 @@ func TestBatchRunEqualsOnline(t *testing.T) {
 	if b := rep.Batch; b == nil || b.Batches == 0 || b.Requests != rep.LLM.Calls || b.Resubmitted != 0 || b.Pending != 0 || b.PendingStage != "" {
 		t.Fatalf("batch report %+v, llm %+v", rep.Batch, rep.LLM)
 	}
-	if rep.LLM.Calls != onRep.LLM.Calls || rep.LLM.PromptTokens != onRep.LLM.PromptTokens || rep.LLM.CacheHits != onRep.LLM.CacheHits ||
-		rep.LLM.CostUSD <= 0 || rep.LLM.CostUSD > 0.51*onRep.LLM.CostUSD {
+	// The same requests at half the price (concurrent online units may send a duplicate or two).
+	if r := rep.LLM.CostUSD / onRep.LLM.CostUSD; r < 0.49 || r > 0.51 || math.Abs(float64(rep.LLM.PromptTokens-onRep.LLM.PromptTokens)) > 0.01*float64(onRep.LLM.PromptTokens) {
 		t.Fatalf("batch llm %+v, online %+v: want the same requests at half the cost", rep.LLM, onRep.LLM)
 	}
 	if w := rep.Stages["extract"].Waves; w != 3 {

@@ -319,38 +319,33 @@ func TestBatchBudgetAndDrain(t *testing.T) {
 }
 
 // TestBatchCancelledResubmitted: the requests a cancelled batch left undone are submitted again
-// in the next batch and answered.
+// in the next batch and answered. (The stub's batches would take an hour; a cancelled one has
+// done nothing, except a request already left undone MaxFaults times in a row.)
 func TestBatchCancelledResubmitted(t *testing.T) {
-	s, base := startBatchStub(t, stub.Options{BatchDelay: 300 * time.Millisecond})
+	s, base := startBatchStub(t, stub.Options{BatchDelay: time.Hour, MaxFaults: 1})
 	ctx := context.Background()
 	store := openStore(t)
 	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
-	if err := c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(60), nil); !errors.Is(err, llm.ErrPending) {
-		t.Fatal(err)
-	}
-	if err := b.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	open, _ := store.OpenBatches(ctx, llm.KindChat)
 	api := llm.NewBatchAPI(&llm.Poster{BaseURL: base})
-	if bt, err := api.Cancel(ctx, open[0].ProviderID); err != nil || bt.Status != llm.BatchCancelled {
-		t.Fatalf("cancel: %+v %v", bt, err)
-	}
 	var out llm.NameOutput
 	var err error
 	for range 3 {
-		if _, werr := b.Wait(ctx, nil); werr != nil {
-			t.Fatal(werr)
-		}
 		if err = c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(60), &out); !errors.Is(err, llm.ErrPending) {
 			break
 		}
 		if err := b.Flush(ctx); err != nil {
 			t.Fatal(err)
 		}
+		open, _ := store.OpenBatches(ctx, llm.KindChat)
+		if bt, err := api.Cancel(ctx, open[0].ProviderID); err != nil || bt.Status != llm.BatchCancelled {
+			t.Fatalf("cancel: %+v %v", bt, err)
+		}
+		if _, err := b.Wait(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	u := b.Usage()
-	if err != nil || out.Name == "" || u.Unfinished != 1 || u.Resubmitted != 1 || s.Stats().BatchesCancelled != 1 {
+	if err != nil || out.Name == "" || u.Unfinished != 1 || u.Resubmitted != 1 || u.Answers != 1 || s.Stats().BatchesCancelled != 2 {
 		t.Fatalf("after a cancelled batch: %v %+v, usage %+v, stub %+v", err, out, u, s.Stats())
 	}
 }
