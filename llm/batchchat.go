@@ -17,9 +17,6 @@ func (c *Client) UseBatches(store BatchStore, opts BatchOptions) *Batcher {
 	return c.batch
 }
 
-// Batcher is the client's batcher, nil when it calls online.
-func (c *Client) Batcher() *Batcher { return c.batch }
-
 // ask sends request number attempt (from 0) of a call: online, or in batch mode through the
 // batcher (which returns ErrPending until the request's batch has ended); walked collects the
 // batch requests the call went through whose rows the store keeps (invalid answers, failures).
@@ -44,6 +41,9 @@ func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msg
 	meta := answerMeta{batched: true}
 	switch {
 	case out.Status == ReqValid:
+		if c.cache == nil {
+			return nil, meta, nil, fmt.Errorf("calling %s in batch mode: the client has no cache to receive the answer", t.Name)
+		}
 		e, hit, err := c.cache.Get(ctx, key)
 		if err != nil {
 			return nil, meta, nil, fmt.Errorf("reading cache for %s: %w", t.Name, err)

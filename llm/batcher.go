@@ -110,8 +110,11 @@ func (b *Batcher) Request(ctx context.Context, it BatchItem) (BatchOutcome, erro
 		}
 		if len(rows) == 0 {
 			ok, err := b.kind.Answered(ctx, it)
-			if err != nil || ok {
-				return BatchOutcome{Status: ReqValid}, err
+			if err != nil {
+				return BatchOutcome{}, err
+			}
+			if ok {
+				return BatchOutcome{Status: ReqValid}, nil
 			}
 			return BatchOutcome{}, b.enqueue(ctx, it, false)
 		}

@@ -103,13 +103,6 @@ func (b *Batcher) observe(ctx context.Context, t *tracked, bt Batch) error {
 	return nil
 }
 
-// Waiting is the number of batches calls are waiting for.
-func (b *Batcher) Waiting() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.waiting)
-}
-
 // Wait polls every batch a call found pending since the last Wait, every Poll, until all have
 // ended and are delivered, and returns how many it waited for. It returns ErrStopped when stop
 // closes first (the batches stay recorded; the next run polls them) and ctx's error when ctx
