@@ -349,3 +349,45 @@ func TestBatchCancelledResubmitted(t *testing.T) {
 		t.Fatalf("after a cancelled batch: %v %+v, usage %+v, stub %+v", err, out, u, s.Stats())
 	}
 }
+
+// TestBatchWaitStops: a stop while the run waits for a batch ends the wait at once with
+// ErrStopped (what `backfill run` turns into exit 130 on the first SIGINT), without cancelling
+// the batch: it stays recorded and open, and a later Wait over the same store polls it again.
+// The stub's batch would take an hour, so a wait that ignored the stop could only end by the
+// context's deadline (a bound against hanging, far above any scheduling delay).
+func TestBatchWaitStops(t *testing.T) {
+	s, base := startBatchStub(t, stub.Options{BatchDelay: time.Hour})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	store := openStore(t)
+	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
+	if err := c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, llm.ErrPending) {
+		t.Fatal(err)
+	}
+	if err := b.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	close(stop)
+	if n, err := b.Wait(ctx, stop); !errors.Is(err, llm.ErrStopped) || n != 1 {
+		t.Fatalf("Wait after a stop = %d, %v; want 1 batch and ErrStopped", n, err)
+	}
+	open, err := store.OpenBatches(ctx, llm.KindChat)
+	if err != nil || len(open) != 1 || open[0].ProviderID == "" || llm.BatchEnded(open[0].State) {
+		t.Fatalf("after the stop: %+v %v; want the batch recorded, submitted and open", open, err)
+	}
+	if st := s.Stats(); st.BatchesCancelled != 0 || st.Batches != 1 {
+		t.Fatalf("stub %+v: want one batch, not cancelled", st)
+	}
+	// The next run (a new client over the same store) finds the request in that batch.
+	c2, b2 := batchClient(t, base, store, nil, llm.BatchOptions{})
+	if err := c2.Call(ctx, "community", llm.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, llm.ErrPending) {
+		t.Fatal(err)
+	}
+	if err := b2.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := b2.Wait(ctx, stop); !errors.Is(err, llm.ErrStopped) || n != 1 || s.Stats().Batches != 1 {
+		t.Fatalf("the next run's Wait = %d, %v, stub %+v; want the same batch polled, nothing submitted", n, err, s.Stats())
+	}
+}

@@ -62,18 +62,18 @@ func TestBatchMode(t *testing.T) {
 			seed = s
 		}
 		rng := rand.New(rand.NewPCG(seed, 16))
-		// The first SIGINT while the run waits for a batch stops it at once (exit 130); the
-		// batch stays recorded for the next run.
+		// The first SIGINT while the run waits for a batch stops it (exit 130); the batch stays
+		// recorded for the next run. (That the wait ends at once, whatever the batch's delay, is
+		// llm's TestBatchWaitStops; a wall-clock bound here would only measure the machine.)
 		p := f.start(t, job, batchMode...)
 		if !p.WaitLines(t.Context(), `msg="waiting for batches"`, 1) {
 			res, _ := p.Wait()
 			t.Fatalf("the run never waited for a batch: exit %d\n%s", res.Code, tail(res.Stderr))
 		}
-		sent := time.Now()
 		_ = p.Signal(os.Interrupt)
 		res, err := p.Wait()
-		if err != nil || res.Code != 130 || time.Since(sent) > 10*time.Second {
-			t.Fatalf("SIGINT while waiting: exit %d after %v (%v), want 130 at once\n%s", res.Code, time.Since(sent), err, tail(res.Stderr))
+		if err != nil || res.Code != 130 {
+			t.Fatalf("SIGINT while waiting: exit %d (%v), want 130\n%s", res.Code, err, tail(res.Stderr))
 		}
 		kills, finished := 0, false
 		var at []string
