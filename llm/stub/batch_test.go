@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -246,4 +247,49 @@ func TestBatchEmbeddings(t *testing.T) {
 			t.Fatalf("request %d: batch answer %s, online %s", i, got.Response.Body, online)
 		}
 	}
+}
+
+// TestBatchExpiryByRequests: whether a batch expires depends on the seed and the requests it
+// carries, not on their order in the file nor on the batches created before it: two stubs with
+// the same seed, one of them sent the batches reversed and each file's lines reversed, expire
+// the same batches (16 sets, so an order-dependent choice passes by chance once in 65,536), and
+// some of them but not all.
+func TestBatchExpiryByRequests(t *testing.T) {
+	opts := Options{BatchExpireRate: 0.5, Seed: 3}
+	_, srvA := start(t, opts)
+	_, srvB := start(t, opts)
+	a, b := batchAPI(srvA), batchAPI(srvB)
+	const sets = 16
+	expiredA, expiredB := map[int]bool{}, map[int]bool{}
+	for i := range sets {
+		bodies := summaries(t, 3, fmt.Sprint("set", i))
+		expiredA[i] = settled(t, a, submit(t, a, llm.EndpointChat, bodies, nil)).Status == llm.BatchExpired
+	}
+	for i := sets - 1; i >= 0; i-- {
+		bodies := summaries(t, 3, fmt.Sprint("set", i))
+		slices.Reverse(bodies)
+		expiredB[i] = settled(t, b, submit(t, b, llm.EndpointChat, bodies, nil)).Status == llm.BatchExpired
+	}
+	n := 0
+	for i := range sets {
+		if expiredA[i] != expiredB[i] {
+			t.Fatalf("set %d: expired %v in order, %v reversed", i, expiredA[i], expiredB[i])
+		}
+		if expiredA[i] {
+			n++
+		}
+	}
+	if n == 0 || n == sets {
+		t.Fatalf("%d of %d batches expired at a rate of 0.5", n, sets)
+	}
+}
+
+// settled polls a batch once (the stub ends it at the first poll after its delay).
+func settled(t *testing.T, api *llm.BatchAPI, b llm.Batch) llm.Batch {
+	t.Helper()
+	got, err := api.Get(context.Background(), b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

@@ -96,8 +96,7 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 		b.lines, b.keys = nil, nil
 	} else {
 		s.count(b)
-		fileKey := sha256.Sum256(f.data)
-		b.expire = s.opts.BatchExpireRate > 0 && s.roll(fileKey, s.nbatch, "batch-expire") < s.opts.BatchExpireRate
+		b.expire = s.opts.BatchExpireRate > 0 && s.roll(requestSetKey(b), 0, "batch-expire") < s.opts.BatchExpireRate
 	}
 	b.obj.RequestCounts.Total = len(b.lines)
 	s.batches[b.obj.ID] = b
@@ -221,4 +220,17 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) {
 		page.LastID = page.Data[len(page.Data)-1].ID
 	}
 	writeJSON(w, page)
+}
+
+// requestSetKey is a sha256 of a batch's requests with their submission numbers, whatever
+// their order in the file: whether a batch expires depends on the seed and what it carries,
+// not on the order a client wrote its lines in nor on the batches before it, so the same run
+// meets the same expiries.
+func requestSetKey(b *batch) [32]byte {
+	parts := make([]string, len(b.keys))
+	for i, k := range b.keys {
+		parts[i] = fmt.Sprintf("%x:%d;", k, b.subs[i])
+	}
+	slices.Sort(parts)
+	return sha256.Sum256([]byte(strings.Join(parts, "")))
 }

@@ -26,7 +26,8 @@
 //     BatchFailRate of the requests get an error line (HTTP 500), BatchExpireRate of the batches
 //     expire with about half of their requests undone (error lines batch_expired) and
 //     BatchInvalidRate of the output lines are cut in half; all decided by the seed and the
-//     request, and no request meets more than MaxFaults of these in a row. The stub counts how
+//     request (a batch's expiry by the seed and the requests it carries, in whatever order), and
+//     no request meets more than MaxFaults of these in a row. The stub counts how
 //     often each request (its url, custom_id and body) was submitted.
 //   - GET /stats returns Stats as JSON: calls, tokens, faults, peak in flight, repeated answers
 //     (a logical request answered successfully more than once), per-minute call counts and
