@@ -128,8 +128,9 @@ func readState(t *testing.T, j *jobs.Job) state {
 }
 
 // testLLM serves the offline responder with two optional distortions:
-//   - eager: judge_fact calls every candidate with the new fact's predicate contradicted, so
-//     the rules, not the judge, must keep facts whose intervals do not overlap open;
+//   - eager: judge_fact calls every candidate with the new fact's predicate contradicted,
+//     quoting the whole new sentence, so the rules, not the judge, must keep facts whose
+//     intervals do not overlap open;
 //   - literal: extraction takes claimed dates at face value, as a model might: a plan is dated
 //     at the date in its sentence (valid_at = invalid_at = the deadline), and a fact stated in an
 //     episode that mentions 2027 starts on 2027-01-01, so the stage's own rules must fix them.
@@ -162,10 +163,10 @@ func (e *testLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []string{}}
+		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
 		for _, c := range in.Candidates {
 			if c.Predicate == in.New.Predicate {
-				out.Contradictions = append(out.Contradictions, c.ID)
+				out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID, Quote: in.New.Fact})
 			}
 		}
 		if len(out.Contradictions) > 0 {
