@@ -108,5 +108,23 @@ func scenarios() []scenario {
 			facts: []factWant{{"카카오", "2024-01-01", "@1", "@1"}, {"악덕회사", "@1", "", ""}},
 			asOf:  []asOfWant{{"2026-02-01T08:59:59Z", "now", []string{"카카오"}, []string{"악덕회사"}}},
 		},
+		{
+			name: "en/a preference over the old one closes it (a judged comparison naming it)",
+			eps: []ep{{"2026-01-10T09:00:00Z", en, "My favorite drink is green tea."},
+				{"2026-03-10T09:00:00Z", en, "These days I prefer coffee over green tea."}},
+			facts: []factWant{{"favorite drink is green tea", "@0", "@1", "@1"}, {"coffee", "@1", "", ""}},
+		},
+		{
+			name: "ko/a preference over the old one closes it (a judged comparison naming it)",
+			eps: []ep{{"2026-01-10T09:00:00Z", ko, "아메리카노를 제일 좋아해요."},
+				{"2026-03-10T09:00:00Z", ko, "아메리카노보다 라떼를 더 좋아해요."}},
+			facts: []factWant{{"아메리카노를", "@0", "@1", "@1"}, {"라떼", "@1", "", ""}},
+		},
+		{
+			name: "en/a new favourite of another category leaves the old one open (many, no negation)",
+			eps: []ep{{"2026-01-10T09:00:00Z", en, "My favorite drink is green tea."},
+				{"2026-03-10T09:00:00Z", en, "My favorite city is Lisbon."}},
+			facts: []factWant{{"green tea", "@0", "", ""}, {"Lisbon", "@1", "", ""}},
+		},
 	}
 }
