@@ -224,7 +224,7 @@ func sloppyJudge(next http.Handler) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"id": "sloppy", "object": "chat.completion", "model": req.Model,
 			"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": string(content)}}},
-			"usage": map[string]int{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
+			"usage":   map[string]int{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
 	})
 }
 
