@@ -7,23 +7,26 @@
 # results as the "eval-local" section of bench/results.md (between its marker lines). A model
 # run that ends with failed units (exit 3) is scored as it is; its report counts them.
 #
-# Environment: EVAL_JOB (the gold set's job, default examples/gold/gold.yaml), EVAL_GOLD (its
-# gold file, default examples/gold/gold.jsonl), EVAL_OUT (work directory, default
-# .backfill/eval-local), BACKFILL_LOCAL_LLM_MODEL (default qwen2.5-coder-1.5b), and those of
-# scripts/local_llm.sh.
+# Environment: EVAL_JOB (the gold set's job, default jobs/examples/gold.yaml), EVAL_GOLD (its
+# gold file, default examples/gold/gold.yaml), EVAL_OUT (work directory, default
+# .backfill/eval-local), EVAL_REUSE=1 (keep the checkpoints of an earlier run in EVAL_OUT: their
+# LLM cache answers every unchanged request, so only what a change touches is asked again; the
+# seconds are then this run's), BACKFILL_LOCAL_LLM_MODEL (default qwen2.5-coder-1.5b), and those
+# of scripts/local_llm.sh.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
-JOB="${EVAL_JOB:-examples/gold/gold.yaml}"
-GOLD="${EVAL_GOLD:-examples/gold/gold.jsonl}"
+JOB="${EVAL_JOB:-jobs/examples/gold.yaml}"
+GOLD="${EVAL_GOLD:-examples/gold/gold.yaml}"
 OUT="${EVAL_OUT:-.backfill/eval-local}"
 BIN=bin/backfill
 export BACKFILL_LOCAL_LLM_MODEL="${BACKFILL_LOCAL_LLM_MODEL:-qwen2.5-coder-1.5b}"
 [ -f "$JOB" ] || die "no gold set job $JOB (set EVAL_JOB)"
 [ -x "$BIN" ] || die "no $BIN (make build)"
-rm -rf "$OUT" && mkdir -p "$OUT"
+[ "${EVAL_REUSE:-}" = 1 ] || rm -rf "$OUT"
+mkdir -p "$OUT"
 
 # run NAME FLAGS...: runs the job into $OUT/NAME.db, timing it; exit 0 and 3 both count as done.
 run() {
@@ -63,18 +66,20 @@ for name in ("offline", "model"):
     r = json.loads((out / f"{name}.report.json").read_text())
     l = r["llm"]
     rep = ", ".join(f"{k} {v}" for k, v in sorted((l.get("answers_repaired") or {}).items())) or "none"
+    t = r.get("temporal") or {}
+    rej = ", ".join(f"{k} {v}" for k, v in sorted((t.get("closures_rejected") or {}).items())) or "none"
     rows.append(f"| {name if name == 'offline' else model} | {(out / f'{name}.seconds').read_text().strip()} | "
                 f"{r['episodes']} | {r['entities']} | {r['facts']} | {r['facts_invalidated']} | {l['calls']} | "
                 f"{l['prompt_tokens']} / {l['completion_tokens']} | {l.get('invalid_answers', 0)} | {l.get('truncated', 0)} | "
-                f"{r.get('failed_units', 0)} | {rep} |")
+                f"{r.get('failed_units', 0)} | {rep} | {t.get('judged', '–')} | {rej} |")
 section = "\n".join([
     "<!-- eval-local -->",
     "## eval-local: the gold set with a 1.5B model on 2 cores",
     "",
     f"`make eval-local`: `{job}` built with the offline responder (a baseline for the mechanics, not for extraction quality) and with {model} on llama.cpp (`scripts/local_llm.sh`), then `backfill eval --gold`.",
     "",
-    "| LLM | seconds | episodes | entities | facts | closed | calls | tokens in / out | invalid answers | cut at max_tokens | failed units | answers repaired |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| LLM | seconds | episodes | entities | facts | closed | calls | tokens in / out | invalid answers | cut at max_tokens | failed units | answers repaired | facts judged | closures rejected |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     *rows,
     "",
     "Tokens per second here: " + " ; ".join((out / "bench.txt").read_text().split("\n")).strip(" ;"),
