@@ -22,9 +22,11 @@ type Ratios struct {
 	GreyPairShare      float64 `json:"grey_pair_share"`    // ambiguous pairs per entity and per fact that resolution asks the LLM about
 }
 
-// DefaultRatios are typical of chat histories.
+// DefaultRatios are typical of chat histories. JudgedShare: the temporal stage judges only the
+// facts left with candidates after the cardinality rules, 12–17% of the facts on the gold set,
+// the demo and LoCoMo with the offline responder.
 func DefaultRatios() Ratios {
-	return Ratios{Source: "defaults", EntitiesPerEpisode: 1.2, FactsPerEpisode: 1.5, JudgedShare: 0.35,
+	return Ratios{Source: "defaults", EntitiesPerEpisode: 1.2, FactsPerEpisode: 1.5, JudgedShare: 0.15,
 		LongSummaryShare: 0.25, CommunitySize: 5, GreyPairShare: 0.05}
 }
 
