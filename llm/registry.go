@@ -90,6 +90,7 @@ func schemaCaps() map[string]int {
 		"ResolveOutput.same_ids": id, "DedupeOutput.duplicate_ids": id,
 		"EntitySummary.id": 64, "EntitySummary.summary": summary,
 		"MergeOutput.summary": summary, "NameOutput.name": name,
+		"AnswerOutput.answer": sentence,
 	}
 }
 

@@ -169,7 +169,7 @@ var (
 		regexp.MustCompile(`^((on|last|next|this|early|late|mid)[ -])?(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)( \d{1,2}(st|nd|rd|th)?)?(,? \d{4})?$`),
 		regexp.MustCompile(`^(the )?\d{1,2}(st|nd|rd|th)?( of)? (jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)(,? \d{4})?$`),
 		regexp.MustCompile(`^((on|last|next|this) )?(mon|tues|wednes|thurs|fri|satur|sun)day( (morning|afternoon|evening|night))?$`),
-		regexp.MustCompile(`^(yesterday|today|tomorrow|tonight|now|the day before yesterday|the day after tomorrow|(last|next|this) (week|weekend|month|year|morning|evening|night)|\d+ (days?|weeks?|months?|years?) (ago|later))$`),
+		regexp.MustCompile(`^(yesterday|today|tomorrow|tonight|now|the day before yesterday|the day after tomorrow|((the )?(end|beginning|start|middle) of )?(last|next|this) (week|weekend|month|year|morning|evening|night)|\d+ (days?|weeks?|months?|years?) (ago|later))$`),
 		regexp.MustCompile(`^(\d{4}년( ?\d{1,2}월)?( ?\d{1,2}일)?|\d{1,2}월( ?\d{1,2}일)?|\d{1,2}일|어제|오늘|내일|모레|그제|그저께|지난주|이번 ?주|다음 ?주|지난달|이번 ?달|다음 ?달|작년|올해|내년|주말|[월화수목금토일]요일)$`),
 	}
 )

@@ -46,7 +46,7 @@ func TestCheckpointPathsStaySeparate(t *testing.T) {
 	}
 	known := map[string]bool{}
 	for _, n := range names {
-		for _, suffix := range []string{"", "-wal", "-shm", ".lock", ".quarantine.jsonl"} {
+		for _, suffix := range []string{"", "-wal", "-shm", ".lock", ".quarantine.jsonl", ".failed.jsonl"} {
 			known[n+suffix] = true
 		}
 	}
