@@ -70,6 +70,8 @@ func TestCandidatesUnderCardinality(t *testing.T) {
 		named("h", "emma", "tea", "LIKES", "2026-01-08", "Emma really likes green tea."),
 		named("i", "bob", "acme", "WORKS_AT", "2026-01-09", "Bob works at Acme."),
 		named("j", "emma", "london", "VISITED", "2026-01-10", "Emma never visited Paris; she visited London."),
+		planned(named("k", "emma", "acme", "PLANS_TO", "2026-01-11", "Emma plans to quit Acme next month.")),
+		planned(named("l", "emma", "kakao", "WORKS_AT", "2026-01-12", "Emma will work at Kakao from June.")),
 	}
 	tests := []struct {
 		i                               int
@@ -85,6 +87,8 @@ func TestCandidatesUnderCardinality(t *testing.T) {
 		{7, []int{1}, []int{1}, nil, 1, false, "the same relation between the same entities, and coffee (many, not named)"},
 		{8, nil, nil, nil, 1, true, "another source's employer (a shared target), never this one's"},
 		{9, []int{4}, []int{2, 4}, nil, 0, false, "a negation naming Paris; the same pair (London)"},
+		{10, []int{0, 5}, nil, nil, 2, false, "a plan to quit ends no state: asked for duplicates only"},
+		{11, nil, nil, nil, 2, true, "a planned employer settles nothing (a plan is no state)"},
 	}
 	got := FindCandidates(facts, 20, NewRules(DefaultCardinalities(), names))
 	for _, tt := range tests {
@@ -102,6 +106,12 @@ func TestCandidatesUnderCardinality(t *testing.T) {
 	if c := FindCandidates(facts, 20, NewRules(card, names))[3]; len(c.Settled) != 0 || c.Ineligible != 1 {
 		t.Errorf("WORKS_AT many: %+v", c)
 	}
+}
+
+// planned is f as a plan.
+func planned(f resolve.Fact) resolve.Fact {
+	f.Kind = KindPlan
+	return f
 }
 
 func TestCandidatesKeepTheMostRecent(t *testing.T) {

@@ -11,7 +11,8 @@
 //     negation, a cue of negation.go that the new sentence adds ("left Acme", "no longer likes
 //     tea", "over green tea") and, for a fact between other entities, the name of the old fact's
 //     other entity in the new sentence. Events and plans are never closed by another of their
-//     kind without such a cue. Only these candidates are shown (ids I…), with the facts between
+//     kind without such a cue, and a plan closes nothing but an earlier plan ("plans to resign"
+//     does not end "works at Naver"; neither fact of a cardinality-one pair may be a plan). Only these candidates are shown (ids I…), with the facts between
 //     the same two entities for duplicates (ids E…); a fact with none needs no judge call.
 //
 // One judgement per fact left with candidates runs (all in parallel). Malformed, unknown or

@@ -41,9 +41,11 @@ func NewRules(cardinalities map[string]string, names map[string]string) Rules {
 }
 
 // settles reports whether the new fact n contradicts the earlier fact o by cardinality alone: a
-// relation of cardinality one, from the same source, to another target.
+// relation of cardinality one, from the same source, to another target, neither fact a plan (a
+// plan to work at Kakao does not end the current job; only the judge compares plans).
 func (r Rules) settles(n, o resolve.Fact) bool {
-	return r.one[n.Predicate] && n.Predicate == o.Predicate && n.Source == o.Source && n.Target != o.Target
+	return r.one[n.Predicate] && n.Predicate == o.Predicate && n.Source == o.Source && n.Target != o.Target &&
+		n.Kind != KindPlan && o.Kind != KindPlan
 }
 
 // eligible reports whether some answer could close o for n under check (allowed, with the whole
@@ -58,8 +60,13 @@ func (r Rules) eligible(n, o resolve.Fact) bool {
 // longer likes tea") and, when o links other entities than n, it names o's entity that n lacks,
 // and a comparison cue may serve too ("over green tea"). An event or a plan is never
 // contradicted by another of its kind without such words: a second visit does not end the first,
-// and a new plan replaces an old one only when it says so.
+// and a new plan replaces an old one only when it says so. A plan contradicts nothing but an
+// earlier plan: "plans to resign" does not end "works at Naver" (DESIGN §6.4, a plan and the
+// state it would change later).
 func (r Rules) allowed(n, o resolve.Fact, q, old string) bool {
+	if n.Kind == KindPlan && o.Kind != KindPlan {
+		return false
+	}
 	same := pairKey(n.Source, n.Target) == pairKey(o.Source, o.Target)
 	if same && n.Predicate == o.Predicate && isState(n) && isState(o) {
 		return true

@@ -79,3 +79,37 @@ func TestJobRejectsUnquotedClaims(t *testing.T) {
 		t.Errorf("report temporal %+v, want %d claims rejected", tc, claimed)
 	}
 }
+
+// TestJobEagerJudgeKeepsAJobAPlanWouldEnd: a judge that claims every candidate it is shown
+// contradicted, quoting the whole new sentence (as a weak model copying its input does), cannot
+// end a job through a plan to resign: a plan contradicts only an earlier plan, so the job is not
+// even offered to it. (Through main's rules this judge closed the demo's "Alice works at Naver"
+// on the day she announced she would resign.)
+func TestJobEagerJudgeKeepsAJobAPlanWouldEnd(t *testing.T) {
+	eps := []ep{{"2026-01-10T09:00:00Z", "Alice", "I work at Naver."},
+		{"2026-03-10T09:00:00Z", "Alice", "The work at Naver is too hectic. I will resign at the end of next month."}}
+	offered := 0
+	model, url := newTestLLM(t, func(in llm.JudgeInput) llm.JudgeOutput {
+		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
+		for _, c := range in.Candidates {
+			out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID, Quote: in.New.Fact})
+			offered++
+		}
+		return out
+	}, false)
+	spec := jobSpec{dir: t.TempDir(), baseURL: url}
+	writeInputs(t, spec.dir, eps)
+	j := loadJob(t, spec)
+	rep := runJob(t, j, now)
+	st := readState(t, j)
+	find(t, st.facts, "resign")
+	if model.judged.Load() == 0 {
+		t.Fatalf("no judge_fact request: the plan was never compared with the job")
+	}
+	if job := find(t, st.facts, "works at Naver"); job.InvalidAt != nil {
+		t.Errorf("%q closed at %v by a plan", job.Fact, job.InvalidAt)
+	}
+	if offered != 0 || rep.Temporal == nil || rep.Temporal.JudgedApplied != 0 {
+		t.Errorf("%d candidates offered to the judge, report %+v; want none offered, none applied", offered, rep.Temporal)
+	}
+}
