@@ -1,6 +1,7 @@
 package temporal_test
 
 import (
+	"sync/atomic"
 	"testing"
 
 	"github.com/tkgraph/backfill/graph"
@@ -53,20 +54,14 @@ func TestJobRejectsUnquotedClaims(t *testing.T) {
 	// Two statements of one home: the judge is asked (the same relation between the same
 	// entities), as it would be for an attribute change.
 	eps := []ep{{"2026-01-10T09:00:00Z", "Emma", "I live in Leeds."}, {"2026-03-10T09:00:00Z", "Emma", "I have lived in Leeds since 2020."}}
-	claimed := 0
-	model, url := newTestLLM(t, func(in llm.JudgeInput) llm.JudgeOutput {
-		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
-		for _, c := range in.Candidates {
-			out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID, Quote: c.Fact})
-			claimed++
-		}
-		return out
-	}, false)
+	var claims atomic.Int64
+	model, url := newTestLLM(t, claimEverything(func(_ llm.JudgeInput, c llm.FactIn) string { return c.Fact }, &claims), false)
 	spec := jobSpec{dir: t.TempDir(), baseURL: url}
 	writeInputs(t, spec.dir, eps)
 	j := loadJob(t, spec)
 	rep := runJob(t, j, now)
 	st := readState(t, j)
+	claimed := int(claims.Load())
 	if model.judged.Load() == 0 || claimed == 0 {
 		t.Fatalf("%d judge calls, %d claims: the judge was never asked to close anything", model.judged.Load(), claimed)
 	}
@@ -88,15 +83,8 @@ func TestJobRejectsUnquotedClaims(t *testing.T) {
 func TestJobEagerJudgeKeepsAJobAPlanWouldEnd(t *testing.T) {
 	eps := []ep{{"2026-01-10T09:00:00Z", "Alice", "I work at Naver."},
 		{"2026-03-10T09:00:00Z", "Alice", "The work at Naver is too hectic. I will resign at the end of next month."}}
-	offered := 0
-	model, url := newTestLLM(t, func(in llm.JudgeInput) llm.JudgeOutput {
-		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
-		for _, c := range in.Candidates {
-			out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID, Quote: in.New.Fact})
-			offered++
-		}
-		return out
-	}, false)
+	var offered atomic.Int64
+	model, url := newTestLLM(t, claimEverything(func(in llm.JudgeInput, _ llm.FactIn) string { return in.New.Fact }, &offered), false)
 	spec := jobSpec{dir: t.TempDir(), baseURL: url}
 	writeInputs(t, spec.dir, eps)
 	j := loadJob(t, spec)
@@ -109,7 +97,20 @@ func TestJobEagerJudgeKeepsAJobAPlanWouldEnd(t *testing.T) {
 	if job := find(t, st.facts, "works at Naver"); job.InvalidAt != nil {
 		t.Errorf("%q closed at %v by a plan", job.Fact, job.InvalidAt)
 	}
-	if offered != 0 || rep.Temporal == nil || rep.Temporal.JudgedApplied != 0 {
-		t.Errorf("%d candidates offered to the judge, report %+v; want none offered, none applied", offered, rep.Temporal)
+	if offered.Load() != 0 || rep.Temporal == nil || rep.Temporal.JudgedApplied != 0 {
+		t.Errorf("%d candidates offered to the judge, report %+v; want none offered, none applied", offered.Load(), rep.Temporal)
+	}
+}
+
+// claimEverything is a judge that claims every candidate it is shown contradicted, with the quote
+// quote gives for it, counting its claims in n.
+func claimEverything(quote func(llm.JudgeInput, llm.FactIn) string, n *atomic.Int64) func(llm.JudgeInput) llm.JudgeOutput {
+	return func(in llm.JudgeInput) llm.JudgeOutput {
+		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
+		for _, c := range in.Candidates {
+			out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID, Quote: quote(in, c)})
+			n.Add(1)
+		}
+		return out
 	}
 }
