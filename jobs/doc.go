@@ -2,8 +2,10 @@
 // mapping, timezone, record-time mode, LLM and embedder settings, ontology, stage options, sink
 // and limits. Load parses the YAML, expands ${VAR} and ${VAR:-default} from the environment inside
 // scalar values (never keys or comments; an unset variable is an error naming its line), rejects
-// unknown keys with their line, applies --set overrides by dotted path (numbers index lists; a
-// --set that cannot apply is a *SetError), fills defaults and validates the whole job: every
+// unknown keys (*KeyError: line, dotted path, the nearest known key) and values of the wrong
+// shape or type (*ValueError) on the parsed tree, applies --set overrides by dotted path (numbers
+// index lists; a --set that cannot apply is a *SetError wrapping them), fills defaults and
+// validates the whole job: every
 // numeric key finite, not negative and within its maximum (maxima), ontology names unique
 // identifiers, each source's loader settings.
 //

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tkgraph/backfill/loaders"
 	"gopkg.in/yaml.v3"
 )
 
@@ -38,7 +39,7 @@ func (e *SetError) Unwrap() error { return e.Err }
 func Load(path string, sets []string, env LookupEnv) (*Job, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading job %s: %w", path, err)
+		return nil, fmt.Errorf("reading job %s: %w", path, loaders.WithoutPath(err))
 	}
 	j, err := Parse(raw, sets, env)
 	var se *SetError
@@ -78,6 +79,9 @@ func Parse(raw []byte, sets []string, env LookupEnv) (*Job, error) {
 		if err := applySet(&doc, s); err != nil {
 			return nil, &SetError{Set: s, Err: err}
 		}
+		if err := checkKeys(&doc, jobType); err != nil {
+			return nil, &SetError{Set: s, Err: err}
+		}
 		if _, err := decodeJob(&doc); err != nil {
 			return nil, &SetError{Set: s, Err: err}
 		}
@@ -94,14 +98,15 @@ func Parse(raw []byte, sets []string, env LookupEnv) (*Job, error) {
 	return withSets, nil
 }
 
-// decodeJob decodes a job document: an unknown key is an error naming its line.
+// decodeJob decodes a job document: an unknown key or a value of the wrong type is an error
+// naming its line and dotted path.
 func decodeJob(doc *yaml.Node) (*Job, error) {
 	var j Job
 	if doc.Kind == 0 { // an empty file
 		return &j, nil
 	}
 	if err := checkKeys(doc, jobType); err != nil {
-		return nil, fmt.Errorf("parsing: %w", err)
+		return nil, err
 	}
 	if err := doc.Decode(&j); err != nil {
 		return nil, fmt.Errorf("parsing: %w", err)

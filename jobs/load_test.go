@@ -103,3 +103,50 @@ func TestNumbersAndOntology(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyErrorsSpeakJobKeys: an unknown key, in the file or in a --set, is named by its dotted
+// path with the nearest known key; a value of the wrong type names the key and what it must be,
+// never a Go type.
+func TestKeyErrorsSpeakJobKeys(t *testing.T) {
+	src := "sources:\n  - path: a.jsonl\n    mapping: {group: g}\nllm:\n  provider: offline\n"
+	for _, tc := range []struct {
+		yaml string
+		sets []string
+		want string
+	}{
+		{src, []string{"llm.concurrenccy=8"}, "applying --set llm.concurrenccy=8: unknown job key llm.concurrenccy (did you mean llm.concurrency?)"},
+		{src, []string{"sources.0.mapping.groupp=x"}, "unknown job key sources.0.mapping.groupp (did you mean sources.0.mapping.group?)"},
+		{src, []string{"llm.zzz=1"}, "unknown job key llm.zzz (the keys of llm are provider, base_url, model,"},
+		{src, []string{"sinc.kind=neo4j"}, "unknown job key sinc (did you mean sink?)"},
+		{src, []string{"llm.concurrency=lots"}, `llm.concurrency: "lots" is not a whole number`},
+		{src, []string{"llm.temperature=warm"}, `llm.temperature: "warm" is not a number`},
+		{src, []string{"sink.reload=maybe"}, `sink.reload: "maybe" is not true or false`},
+		{src + "  concurency: 3\n", nil, "line 6: unknown job key llm.concurency (did you mean llm.concurrency?)"},
+		{src + "  rpm: [1, 2]\n", nil, "line 6: llm.rpm: want a single value"},
+		{"sources: {path: a.jsonl}\n", nil, "line 1: sources: want a list"},
+		{"sources:\n  - path: a.jsonl\n    mapping: {groop: g}\n", nil, "line 3: unknown job key sources.0.mapping.groop (did you mean sources.0.mapping.group?)"},
+	} {
+		_, err := Parse([]byte(tc.yaml), tc.sets, envOf(nil))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q with %q: %v, want %q", tc.yaml, tc.sets, err, tc.want)
+			continue
+		}
+		for _, goName := range []string{"int", "float64", "bool", "LLM", "Source", "unmarshal"} {
+			if strings.Contains(" "+err.Error()+" ", " "+goName+" ") || strings.Contains(err.Error(), "unmarshal") {
+				t.Errorf("%q with %q: %v names the Go type %s", tc.yaml, tc.sets, err, goName)
+			}
+		}
+		if se := new(SetError); (tc.sets != nil) != errors.As(err, &se) {
+			t.Errorf("%q with %q: %v: a SetError is a --set's fault and only that", tc.yaml, tc.sets, err)
+		}
+	}
+}
+
+// TestMissingJobFileNamedOnce: the error names the file once.
+func TestMissingJobFileNamedOnce(t *testing.T) {
+	path := t.TempDir() + "/nope.yaml"
+	_, err := Load(path, nil, envOf(nil))
+	if err == nil || strings.Count(err.Error(), path) != 1 || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("Load(missing) = %v, want one mention of %s", err, path)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
+	"github.com/tkgraph/backfill/internal/suggestions"
 	"gopkg.in/yaml.v3"
 )
 
@@ -72,80 +74,122 @@ func retype(n *yaml.Node) {
 	}
 }
 
-// checkKeys reports the first mapping key of a document that names no field of t (yaml tags),
-// with its line. Values of the wrong kind are left to the decoder, which reports them.
+// checkKeys reports the first mapping key of a document that names no field of t (yaml tags) as a
+// *KeyError, and the first value of the wrong shape or type as a *ValueError, with its line and
+// dotted path, so that errors name job keys and never Go types.
 func checkKeys(n *yaml.Node, t reflect.Type) error {
-	for n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
 			return nil
 		}
-		return checkKeys(n.Content[0], t)
+		n = n.Content[0]
+	}
+	return checkNode(n, t, "")
+}
+
+// checkNode checks the node at path against t.
+func checkNode(n *yaml.Node, t reflect.Type, path string) error {
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return nil // an empty value leaves the default
+	}
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
-			return nil
+			return valueError(n, path, "a section of keys")
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Value == "<<" && k.Tag == "!!merge" {
-				if err := checkMerge(v, t); err != nil {
+				if err := checkMerge(v, t, path); err != nil {
 					return err
 				}
 				continue
 			}
 			f, ok := fieldByTag(t, k.Value)
 			if !ok {
-				where := "" // a key a --set added has no line
-				if k.Line > 0 {
-					where = fmt.Sprintf("line %d: ", k.Line)
-				}
-				return fmt.Errorf("%sunknown key %q (not a key of %s)", where, k.Value, typeName(t))
+				keys := yamlKeys(t)
+				return &KeyError{Path: join(path, k.Value), Line: k.Line, Section: path, Keys: keys,
+					Suggestion: suggestions.Near(k.Value, keys)}
 			}
-			if err := checkKeys(v, f.Type); err != nil {
+			if err := checkNode(v, f.Type, join(path, k.Value)); err != nil {
 				return err
 			}
 		}
 	case reflect.Map:
-		if n.Kind == yaml.MappingNode {
-			for i := 1; i < len(n.Content); i += 2 {
-				if err := checkKeys(n.Content[i], t.Elem()); err != nil {
-					return err
-				}
+		if n.Kind != yaml.MappingNode {
+			return valueError(n, path, "a mapping")
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := checkNode(n.Content[i+1], t.Elem(), join(path, n.Content[i].Value)); err != nil {
+				return err
 			}
 		}
 	case reflect.Slice:
-		if n.Kind == yaml.SequenceNode {
-			for _, c := range n.Content {
-				if err := checkKeys(c, t.Elem()); err != nil {
-					return err
-				}
+		if n.Kind != yaml.SequenceNode {
+			return valueError(n, path, "a list")
+		}
+		for i, c := range n.Content {
+			if err := checkNode(c, t.Elem(), join(path, strconv.Itoa(i))); err != nil {
+				return err
 			}
+		}
+	default:
+		if n.Kind != yaml.ScalarNode {
+			return valueError(n, path, "a single value")
+		}
+		want := scalarWant(t)
+		if want != "" && n.Decode(reflect.New(t).Interface()) != nil {
+			return valueError(n, path, want)
 		}
 	}
 	return nil
 }
 
+// scalarWant names what a scalar of kind t must be ("" when any scalar will do).
+func scalarWant(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return ""
+}
+
 // checkMerge checks the mapping (or list of mappings) a merge key "<<" brings in.
-func checkMerge(v *yaml.Node, t reflect.Type) error {
+func checkMerge(v *yaml.Node, t reflect.Type, path string) error {
 	for v.Kind == yaml.AliasNode {
 		v = v.Alias
 	}
 	if v.Kind == yaml.SequenceNode {
 		for _, c := range v.Content {
-			if err := checkKeys(c, t); err != nil {
+			if err := checkNode(c, t, path); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return checkKeys(v, t)
+	return checkNode(v, t, path)
+}
+
+// yamlKeys lists the yaml keys of a struct type in field order.
+func yamlKeys(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // fieldByTag finds the struct field whose yaml tag names key.
@@ -158,12 +202,4 @@ func fieldByTag(t reflect.Type, key string) (reflect.StructField, bool) {
 		}
 	}
 	return reflect.StructField{}, false
-}
-
-// typeName names a struct type for errors: its Go name, or "a section" for anonymous ones.
-func typeName(t reflect.Type) string {
-	if t.Name() == "" {
-		return "its section"
-	}
-	return t.Name()
 }

@@ -2,8 +2,10 @@ package loaders
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -74,6 +76,16 @@ func localName(name string) ([]string, error) {
 	return names, nil
 }
 
+// WithoutPath drops the operation and path of an *fs.PathError (errors.Is still sees its cause,
+// such as fs.ErrNotExist), for messages that name the file already: a file is named once.
+func WithoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // Open opens a local file.
 func (LocalFS) Open(ctx context.Context, name string) (File, error) {
 	if err := ctx.Err(); err != nil {
@@ -81,12 +93,12 @@ func (LocalFS) Open(ctx context.Context, name string) (File, error) {
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", name, err)
+		return nil, fmt.Errorf("opening %s: %w", name, WithoutPath(err))
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("opening %s: %w", name, err)
+		return nil, fmt.Errorf("opening %s: %w", name, WithoutPath(err))
 	}
 	if st.IsDir() {
 		f.Close()

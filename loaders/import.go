@@ -59,7 +59,7 @@ func importFile(ctx context.Context, path, format string, emit func(graph.Episod
 			return nil
 		}}
 	if err := fr.read(ctx, LocalFS{}); err != nil {
-		return fmt.Errorf("importing %s: %w", path, err)
+		return err // it names the file
 	}
 	if bads.Count > 0 {
 		return fmt.Errorf("importing %s: %w", path, &bads)

@@ -51,7 +51,7 @@ func Read(ctx context.Context, fsys FS, spec Spec, emit func(Result) error) erro
 			explicit: spec.Mapping, emit: emit,
 		}
 		if err := fr.readGuarded(ctx, fsys); err != nil {
-			return fmt.Errorf("reading %s: %w", name, err)
+			return err // it names the file
 		}
 	}
 	return nil
@@ -73,7 +73,7 @@ func (fr *fileReader) readGuarded(ctx context.Context, fsys FS) (err error) {
 			if inEmit || !panickedIn(string(debug.Stack()), "github.com/parquet-go/") {
 				panic(r)
 			}
-			err = fmt.Errorf("the input is corrupt (the decoder failed: %v)", r)
+			err = fmt.Errorf("reading %s: the input is corrupt (the decoder failed: %v)", fr.name, r)
 		}
 	}()
 	return fr.read(ctx, fsys)
@@ -94,20 +94,29 @@ func panickedIn(stack, pkg string) bool {
 	return false
 }
 
-// read opens one file and streams it in its format.
+// read opens one file and streams it in its format. Its errors name the file, once: an error of
+// Open names it already (as os.Open does).
 func (fr *fileReader) read(ctx context.Context, fsys FS) error {
 	format, gz, err := fileFormat(fr.name, fr.b.spec.Format)
 	if err != nil {
-		return err
+		return fmt.Errorf("reading %s: %w", fr.name, err)
 	}
 	if format != FormatJSONL && fr.b.spec.Record.jsonlOnly(&fr.names) {
-		return errors.New("JSON record options (json, facts, mapping.object) are only supported for JSON Lines")
+		return fmt.Errorf("reading %s: JSON record options (json, facts, mapping.object) are only supported for JSON Lines", fr.name)
 	}
 	f, err := fsys.Open(ctx, fr.name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	if err := fr.stream(ctx, f, format, gz); err != nil {
+		return fmt.Errorf("reading %s: %w", fr.name, err)
+	}
+	return nil
+}
+
+// stream reads an open file in its format.
+func (fr *fileReader) stream(ctx context.Context, f File, format string, gz bool) error {
 	if format == FormatParquet {
 		if gz {
 			return errors.New("gzip-compressed Parquet is not supported")

@@ -9,10 +9,9 @@
 #
 # Environment: EVAL_JOB (the gold set's job, default jobs/examples/gold.yaml), EVAL_GOLD (its
 # gold file, default examples/gold/gold.yaml), EVAL_OUT (work directory, default
-# .backfill/eval-local), EVAL_REUSE=1 (keep the checkpoints of an earlier run in EVAL_OUT: their
-# LLM cache answers every unchanged request, so only what a change touches is asked again; the
-# seconds are then this run's), BACKFILL_LOCAL_LLM_MODEL (default qwen2.5-coder-1.5b), and those
-# of scripts/local_llm.sh.
+# .backfill/eval-local), BACKFILL_LOCAL_LLM_MODEL (default qwen2.5-coder-1.5b), and those of
+# scripts/local_llm.sh. The checkpoints in EVAL_OUT are kept between runs: an interrupted model run
+# resumes, and answers already paid for come from its LLM cache. EVAL_FRESH=1 starts over.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -25,7 +24,7 @@ BIN=bin/backfill
 export BACKFILL_LOCAL_LLM_MODEL="${BACKFILL_LOCAL_LLM_MODEL:-qwen2.5-coder-1.5b}"
 [ -f "$JOB" ] || die "no gold set job $JOB (set EVAL_JOB)"
 [ -x "$BIN" ] || die "no $BIN (make build)"
-[ "${EVAL_REUSE:-}" = 1 ] || rm -rf "$OUT"
+if [ "${EVAL_FRESH:-0}" = 1 ]; then rm -rf "$OUT"; fi
 mkdir -p "$OUT"
 
 # run NAME FLAGS...: runs the job into $OUT/NAME.db, timing it; exit 0 and 3 both count as done.

@@ -28,10 +28,7 @@ import (
 func diffJSON(t *testing.T, args ...string) (string, []graphdiff.GroupDiff, graphdiff.Report, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "diff.json")
-	var out bytes.Buffer
-	if code := runDiff(context.Background(), &out, append(args, "--json", path, "--markdown", path+".md")); code != exitOK {
-		t.Fatalf("diff %v: exit %d", args, code)
-	}
+	out := mustBackfill(t, exitOK, append([]string{"diff"}, append(args, "--json", path, "--markdown", path+".md")...)...)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -47,18 +44,12 @@ func diffJSON(t *testing.T, args ...string) (string, []graphdiff.GroupDiff, grap
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), doc.Groups, doc.Report, string(md)
+	return out, doc.Groups, doc.Report, string(md)
 }
 
 func runQuiet(t *testing.T, args ...string) {
 	t.Helper()
-	stdout := os.Stdout
-	os.Stdout, _ = os.Open(os.DevNull)
-	code := cmdRun(context.Background(), nil, args)
-	os.Stdout = stdout
-	if code != exitOK {
-		t.Fatalf("run %v: exit %d", args, code)
-	}
+	mustBackfill(t, exitOK, append([]string{"run"}, args...)...)
 }
 
 // TestDiffOfARunAgainstItselfIsEmpty: two runs of the demo, and one run against its own
@@ -69,7 +60,7 @@ func TestDiffOfARunAgainstItselfIsEmpty(t *testing.T) {
 	a, b, export := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db"), filepath.Join(dir, "export")
 	runQuiet(t, "jobs/examples/demo.yaml", "--checkpoint", a)
 	runQuiet(t, "jobs/examples/demo.yaml", "--checkpoint", b)
-	if code := cmdExport(context.Background(), []string{"jobs/examples/demo.yaml", "--checkpoint", b, "--format", "parquet", "--out", export}); code != exitOK {
+	if code, _ := backfill(t.Context(), "export", "jobs/examples/demo.yaml", "--checkpoint", b, "--format", "parquet", "--out", export); code != exitOK {
 		t.Fatalf("export: exit %d", code)
 	}
 	for _, other := range []string{"jobs/examples/demo.yaml@" + b, export} {
@@ -84,6 +75,12 @@ func TestDiffOfARunAgainstItselfIsEmpty(t *testing.T) {
 	_, _, rep, _ := diffJSON(t, "jobs/examples/demo.yaml@"+a, "jobs/examples/demo.yaml@"+b)
 	if rep.UsageA == nil || rep.UsageA.Runs != 1 || rep.UsageA.Total.Calls == 0 || rep.UsageB == nil || rep.UsageB.Total.Calls != rep.UsageA.Total.Calls {
 		t.Errorf("usage A %+v, B %+v: want one run each with the same calls", rep.UsageA, rep.UsageB)
+	}
+	if _, _, rep, _ := diffJSON(t, "jobs/examples/demo.yaml@"+a, export, "--group", "alice"); rep.Groups != 1 {
+		t.Errorf("--group alice: %d groups compared, want 1", rep.Groups)
+	}
+	if code, _ := backfill(t.Context(), "diff", "jobs/examples/demo.yaml@"+a, export, "--group", "alcie"); code != exitFailed {
+		t.Errorf("--group in neither graph: exit %d, want 1", code)
 	}
 }
 

@@ -5,75 +5,116 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/jobs"
 )
 
-// cmdEval scores a finished graph: its health, retrieval against a benchmark's ground truth,
-// extraction and temporal accuracy against a gold file, and (with a model) QA.
-func cmdEval(ctx context.Context, args []string) int { return runEval(ctx, os.Stdout, args) }
+// evalOptions are the flags of eval.
+type evalOptions struct {
+	jobFlags
+	dataset, gold, ks, json, markdown string
+	minCosine                         float64
+	qa                                bool
+}
 
-func runEval(ctx context.Context, out io.Writer, args []string) int {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	var jf jobFlags
-	jf.register(fs)
-	dataset := fs.String("dataset", "", "benchmark kind, locomo or longmemeval; its FILE follows the JOB")
-	gold := fs.String("gold", "", "gold file (examples/gold/) to score extraction and intervals against")
-	ks := fs.String("k", "5,10,20", "the k of recall@k, comma-separated")
-	minCos := fs.Float64("min-cosine", evaluation.DefaultMinCosine, "similarity floor of the cosine search (Graphiti's default)")
-	qa := fs.Bool("qa", false, "answer and grade each question with the job's model (not the offline provider)")
-	jsonOut := fs.String("json", "", "write the full report as JSON to FILE")
-	mdOut := fs.String("markdown", "", "write the full report as Markdown to FILE")
-	pos, err := parse(fs, args)
-	switch {
-	case err != nil:
-		return usageError("eval", err)
-	case *dataset == "" && len(pos) != 1, *dataset != "" && len(pos) != 2:
-		return usageError("eval", errors.New("want JOB.yaml, then the dataset FILE when --dataset is given"))
-	case *qa && *dataset == "":
-		return usageError("eval", errors.New("--qa needs --dataset"))
+func newEvalCmd(c *cli) *cobra.Command {
+	var o evalOptions
+	cmd := &cobra.Command{
+		Use:   "eval GRAPH [DATASET_FILE]",
+		Short: "Score a finished graph: health, retrieval, gold facts, QA",
+		Long: `Eval scores a finished graph and prints a short summary (--json, --markdown: the full report).
+GRAPH is a job file with its checkpoint (the job's, --checkpoint's, or JOB.yaml@CHECKPOINT) or a
+Parquet export directory; it is read one group at a time.
+
+Always: graph health per group and in total (entities and facts per episode, share of facts with
+a valid_at, share closed, colliding normalised names, entities without facts, community sizes,
+closures by a fact that shares no endpoint with the closed one).
+
+--dataset locomo|longmemeval with the dataset FILE after GRAPH: retrieval against the benchmark's
+ground truth without an LLM (Graphiti's hybrid search: BM25 and cosine similarity fused by
+reciprocal rank), evidence and answer recall@k by category. Question embeddings and --qa answers
+go to the checkpoint's LLM cache, so this opens the store for writing.
+
+--gold FILE: fact precision, recall and F1, interval accuracy, facts wrongly closed, closures
+missed and at the wrong time. --qa (needs --dataset and a model, not the offline provider:
+exit 2) answers each question from its top facts and grades the answer with an LLM judge; a
+budget stop exits 3. The same graph always gives the same scores.`,
+		Example: `  backfill eval jobs/examples/demo.yaml --gold examples/gold/demo.yaml --markdown eval.md
+  backfill eval jobs/examples/locomo.yaml --dataset locomo locomo10.json --k 5,10
+  backfill eval .backfill/demo/export`,
+		Args: func(_ *cobra.Command, args []string) error {
+			switch {
+			case o.dataset == "" && len(args) != 1:
+				return fmt.Errorf("want one GRAPH (and the dataset FILE only with --dataset), got %d argument(s)", len(args))
+			case o.dataset != "" && len(args) != 2:
+				return fmt.Errorf("want GRAPH, then the dataset FILE of --dataset, got %d argument(s)", len(args))
+			case o.qa && o.dataset == "":
+				return errors.New("--qa needs --dataset")
+			}
+			return nil
+		},
+		ValidArgsFunction: completeJob,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return done(o.run(cmd.Context(), c.out, args))
+		},
 	}
-	kList, err := parseKs(*ks)
+	o.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.dataset, "dataset", "", "benchmark `KIND`, locomo or longmemeval; its FILE follows GRAPH")
+	f.StringVar(&o.gold, "gold", "", "gold `FILE` (examples/gold/) to score extraction and intervals against")
+	f.StringVar(&o.ks, "k", "5,10,20", "the `K`s of recall@k, comma-separated")
+	f.Float64Var(&o.minCosine, "min-cosine", evaluation.DefaultMinCosine, "similarity floor `F` of the cosine search (Graphiti's default)")
+	f.BoolVar(&o.qa, "qa", false, "answer and grade each question with the job's model (not the offline provider)")
+	f.StringVar(&o.json, "json", "", "write the full report as JSON to `FILE`")
+	f.StringVar(&o.markdown, "markdown", "", "write the full report as Markdown to `FILE`")
+	_ = cmd.RegisterFlagCompletionFunc("dataset", fixedCompletion("locomo", "longmemeval"))
+	_ = cmd.MarkFlagFilename("gold", "yaml")
+	return cmd
+}
+
+// run scores the graph of pos[0] (with the dataset file pos[1] of --dataset).
+func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int {
+	kList, err := parseKs(o.ks)
 	if err != nil {
 		return usageError("eval", err)
 	}
 	// Embedding the questions and answering them write the store's LLM cache: the store is then
 	// opened for writing (with its write lock); health and gold scores only read it.
-	g, err := openGraph(ctx, pos[0], jf, *dataset != "")
+	g, err := openGraph(ctx, pos[0], o.jobFlags, o.dataset != "")
 	if err != nil {
 		return fail(ctx, err)
 	}
 	defer g.Close()
-	opts := evaluation.Options{Ks: kList, MinCosine: *minCos, GoldFile: *gold}
+	opts := evaluation.Options{Ks: kList, MinCosine: o.minCosine, GoldFile: o.gold}
 	var clients *jobs.Clients
-	if *dataset != "" {
+	if o.dataset != "" {
 		if g.job == nil {
 			return usageError("eval", errors.New("--dataset needs a job (its embedder embeds the questions), not an export directory"))
 		}
-		if *qa && g.job.LLM.Provider == "offline" {
+		if o.qa && g.job.LLM.Provider == "offline" {
 			fmt.Fprintln(os.Stderr, "backfill eval: --qa needs a model: the offline provider answers no questions; set llm.provider: openai (and llm.base_url, llm.model) in the job or with --set")
 			return exitUsage
 		}
-		if opts.Dataset, err = readDataset(ctx, *dataset, pos[1], g.job); err != nil {
+		if opts.Dataset, err = readDataset(ctx, o.dataset, pos[1], g.job); err != nil {
 			return fail(ctx, err)
 		}
 		if clients, err = jobs.NewClients(g.job, g.store, nil, nil); err != nil {
 			return fail(ctx, err)
 		}
 		opts.Embedder, opts.Concurrency = clients.Embedder, g.job.LLM.Concurrency
-		if *qa {
+		if o.qa {
 			opts.QA = clients.LLM
 		}
 	}
-	if *gold != "" {
-		if opts.Gold, err = evaluation.ReadGold(*gold); err != nil {
+	if o.gold != "" {
+		if opts.Gold, err = evaluation.ReadGold(o.gold); err != nil {
 			return fail(ctx, err)
 		}
 	}
@@ -86,7 +127,7 @@ func runEval(ctx context.Context, out io.Writer, args []string) int {
 		rep.LLM = &evaluation.Usage{Calls: u.Calls, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens,
 			CompletionTokens: u.CompletionTokens, CostUSD: u.CostUSD}
 	}
-	if err := writeEval(rep, *jsonOut, *mdOut); err != nil {
+	if err := writeEval(rep, o.json, o.markdown); err != nil {
 		return fail(ctx, err)
 	}
 	rep.Summary(out)

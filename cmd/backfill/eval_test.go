@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
@@ -19,8 +18,7 @@ import (
 func evalJSON(t *testing.T, args ...string) (int, string, *evaluation.Report) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "eval.json")
-	var out bytes.Buffer
-	code := runEval(context.Background(), &out, append(args, "--json", path))
+	code, out := backfill(t.Context(), append([]string{"eval"}, append(args, "--json", path)...)...)
 	var rep evaluation.Report
 	if code == exitOK || code == exitPartial {
 		b, err := os.ReadFile(path)
@@ -31,7 +29,7 @@ func evalJSON(t *testing.T, args ...string) (int, string, *evaluation.Report) {
 			t.Fatal(err)
 		}
 	}
-	return code, out.String(), &rep
+	return code, out, &rep
 }
 
 // TestGoldFilesFitTheirGraphs builds the demo and the gold set with the offline responder and
@@ -45,7 +43,7 @@ func TestGoldFilesFitTheirGraphs(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.gold), func(t *testing.T) {
 			ck := filepath.Join(t.TempDir(), "g.db")
-			if code := cmdRun(context.Background(), nil, []string{tc.job, "--checkpoint", ck}); code != exitOK {
+			if code, _ := backfill(t.Context(), "run", tc.job, "--checkpoint", ck); code != exitOK {
 				t.Fatalf("run: exit %d", code)
 			}
 			code, summary, a := evalJSON(t, tc.job, "--checkpoint", ck, "--gold", tc.gold)
@@ -73,7 +71,7 @@ func TestGoldFilesFitTheirGraphs(t *testing.T) {
 func TestEvalQANeedsAModel(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
 	ck := filepath.Join(t.TempDir(), "demo.db")
-	if code := cmdRun(context.Background(), nil, []string{"jobs/examples/demo.yaml", "--checkpoint", ck}); code != exitOK {
+	if code, _ := backfill(t.Context(), "run", "jobs/examples/demo.yaml", "--checkpoint", ck); code != exitOK {
 		t.Fatalf("run: exit %d", code)
 	}
 	data := filepath.Join(t.TempDir(), "locomo.json")
@@ -113,10 +111,7 @@ sources:
 llm: {provider: openai, base_url: %s/v1, model: gpt-4o-mini, concurrency: 4}
 embedder: {provider: openai, base_url: %s/v1, model: text-embedding-3-small, dimensions: 32}
 `, dir, data, srv.URL, srv.URL)), 0o644)
-	stdout := os.Stdout
-	os.Stdout, _ = os.Open(os.DevNull)
-	code := cmdRun(context.Background(), nil, []string{job})
-	os.Stdout = stdout
+	code, _ := backfill(t.Context(), "run", job)
 	if code != exitOK {
 		t.Fatalf("run: exit %d", code)
 	}

@@ -15,12 +15,12 @@ func TestExportCypherl(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	ck := filepath.Join(dir, "demo.db")
-	if code := cmdRun(ctx, nil, []string{"jobs/examples/demo.yaml", "--checkpoint", ck}); code != exitOK {
+	if code, _ := backfill(ctx, "run", "jobs/examples/demo.yaml", "--checkpoint", ck); code != exitOK {
 		t.Fatalf("run: exit %d", code)
 	}
 	export := func(out string, extra ...string) (int, string) {
-		args := append([]string{"jobs/examples/demo.yaml", "--checkpoint", ck, "--format", "cypherl", "--out", out}, extra...)
-		code := cmdExport(ctx, args)
+		args := append([]string{"export", "jobs/examples/demo.yaml", "--checkpoint", ck, "--format", "cypherl", "--out", out}, extra...)
+		code, _ := backfill(ctx, args...)
 		b, _ := os.ReadFile(filepath.Join(out, CypherlFile))
 		return code, string(b)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,14 +27,7 @@ func ticketsJob(t *testing.T) string {
 	if err := os.WriteFile(path, []byte(job), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr := os.Stdout, os.Stderr
-	os.Stdout, _ = os.Open(os.DevNull)
-	os.Stderr, _ = os.Open(os.DevNull)
-	code := cmdRun(context.Background(), nil, []string{path})
-	os.Stdout, os.Stderr = stdout, stderr
-	if code != exitOK {
-		t.Fatalf("run: exit %d", code)
-	}
+	mustBackfill(t, exitOK, "run", path)
 	return path
 }
 

@@ -2,34 +2,56 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 )
 
-func cmdStatus(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	var jf jobFlags
-	jf.register(fs)
-	group := fs.String("group", "", "only this group (its id as the input wrote it, or as stored)")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		return usageError("status", orErr(err, "want exactly one JOB.yaml"))
+// statusOptions are the flags of status.
+type statusOptions struct {
+	jobFlags
+	group string
+}
+
+func newStatusCmd(c *cli) *cobra.Command {
+	var o statusOptions
+	cmd := &cobra.Command{
+		Use:   "status JOB.yaml",
+		Short: "Show a job's progress per stage from its checkpoint store",
+		Long: `Status shows, from the checkpoint store, the episodes and groups staged, the groups whose input id
+was rewritten (group_policy: map), the rows the last run quarantined, the units each stage has
+done and failed (their LLM answers stayed bad; the next run retries them) out of how many, and
+the counts of entities, facts, mentions and communities. --group shows one group (its id as the
+input wrote it, or as stored; both forms are printed).
+
+Status only reads the store: it works while a run holds it, and on read-only media.`,
+		Example: `  backfill status jobs/examples/demo.yaml
+  backfill status jobs/examples/demo.yaml --group alice`,
+		Args:              jobArg,
+		ValidArgsFunction: completeJob,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return done(o.run(cmd.Context(), c.out, args[0]))
+		},
 	}
-	j, store, err := jf.openRun(ctx, pos[0])
+	o.register(cmd)
+	o.registerGroup(cmd, &o.group)
+	return cmd
+}
+
+func (o *statusOptions) run(ctx context.Context, out io.Writer, path string) int {
+	j, store, err := o.openRun(ctx, path)
 	if err != nil {
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	if *group != "" {
-		err = groupStatus(ctx, tw, j, store, *group)
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	if o.group != "" {
+		err = groupStatus(ctx, tw, j, store, o.group)
 	} else {
 		err = storeStatus(ctx, tw, j, store)
 	}
