@@ -16,7 +16,7 @@ type Ratios struct {
 	Source             string  `json:"source"`               // "defaults" or where they were measured
 	EntitiesPerEpisode float64 `json:"entities_per_episode"` // distinct entities after resolution
 	FactsPerEpisode    float64 `json:"facts_per_episode"`
-	JudgedShare        float64 `json:"judged_share"`       // facts with contradiction candidates (one judgement each)
+	JudgedShare        float64 `json:"judged_share"`       // facts left to the judge after the cardinality rules (one judgement each)
 	LongSummaryShare   float64 `json:"long_summary_share"` // entities whose facts are too long to be their own summary
 	CommunitySize      float64 `json:"community_size"`     // average members of a community
 	GreyPairShare      float64 `json:"grey_pair_share"`    // ambiguous pairs per entity and per fact that resolution asks the LLM about
