@@ -10,7 +10,8 @@
 # Environment: EVAL_JOB (the gold set's job, default jobs/examples/gold.yaml), EVAL_GOLD (its
 # gold file, default examples/gold/gold.yaml), EVAL_OUT (work directory, default
 # .backfill/eval-local), BACKFILL_LOCAL_LLM_MODEL (default qwen2.5-coder-1.5b), and those of
-# scripts/local_llm.sh.
+# scripts/local_llm.sh. The checkpoints in EVAL_OUT are kept between runs: an interrupted model run
+# resumes, and answers already paid for come from its LLM cache. EVAL_FRESH=1 starts over.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -23,7 +24,8 @@ BIN=bin/backfill
 export BACKFILL_LOCAL_LLM_MODEL="${BACKFILL_LOCAL_LLM_MODEL:-qwen2.5-coder-1.5b}"
 [ -f "$JOB" ] || die "no gold set job $JOB (set EVAL_JOB)"
 [ -x "$BIN" ] || die "no $BIN (make build)"
-rm -rf "$OUT" && mkdir -p "$OUT"
+if [ "${EVAL_FRESH:-0}" = 1 ]; then rm -rf "$OUT"; fi
+mkdir -p "$OUT"
 
 # run NAME FLAGS...: runs the job into $OUT/NAME.db, timing it; exit 0 and 3 both count as done.
 run() {
@@ -60,18 +62,20 @@ for name in ("offline", "model"):
     r = json.loads((out / f"{name}.report.json").read_text())
     l = r["llm"]
     rep = ", ".join(f"{k} {v}" for k, v in sorted((l.get("answers_repaired") or {}).items())) or "none"
+    t = r.get("temporal") or {}
+    rej = ", ".join(f"{k} {v}" for k, v in sorted((t.get("closures_rejected") or {}).items())) or "none"
     rows.append(f"| {name if name == 'offline' else model} | {(out / f'{name}.seconds').read_text().strip()} | "
                 f"{r['episodes']} | {r['entities']} | {r['facts']} | {r['facts_invalidated']} | {l['calls']} | "
                 f"{l['prompt_tokens']} / {l['completion_tokens']} | {l.get('invalid_answers', 0)} | {l.get('truncated', 0)} | "
-                f"{r.get('failed_units', 0)} | {rep} |")
+                f"{r.get('failed_units', 0)} | {rep} | {t.get('judged', '–')} | {rej} |")
 section = "\n".join([
     "<!-- eval-local -->",
     "## eval-local: the gold set with a 1.5B model on 2 cores",
     "",
     f"`make eval-local`: `{job}` built with the offline responder (a baseline for the mechanics, not for extraction quality) and with {model} on llama.cpp (`scripts/local_llm.sh`), then `backfill eval --gold`.",
     "",
-    "| LLM | seconds | episodes | entities | facts | closed | calls | tokens in / out | invalid answers | cut at max_tokens | failed units | answers repaired |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| LLM | seconds | episodes | entities | facts | closed | calls | tokens in / out | invalid answers | cut at max_tokens | failed units | answers repaired | facts judged | closures rejected |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     *rows,
     "",
     "Tokens per second here: " + " ; ".join((out / "bench.txt").read_text().split("\n")).strip(" ;"),

@@ -192,11 +192,14 @@ start() {
   # OMP_WAIT_POLICY=PASSIVE: ggml's OpenMP threads sleep instead of spinning while they wait,
   # which keeps a 2-thread server usable on 2 cores shared with the tests. --logits_all False:
   # the server keeps logits for the last batch only, not n_ctx x vocabulary floats (5 GB for
-  # Qwen's 152k vocabulary). --cache: a RAM cache (1 GiB) of evaluated prompts, so the long
-  # system prompt of each task is evaluated once, not at every switch between tasks.
+  # Qwen's 152k vocabulary). --cache: a RAM cache of evaluated prompts, so the long system
+  # prompt of each task is evaluated once, not at every switch between tasks. Its --cache_size
+  # counts only llama.cpp's state (the KV cache); llama-cpp-python keeps a copy of the batch's
+  # logits (n_batch x vocabulary floats) with every entry besides: with the defaults (n_batch
+  # 512, 1 GiB) a Qwen server grew past 13 GB. n_batch 128 and 512 MiB keep it near 1.5 GB.
   spawn "$STATE/server.log" "$STATE/pid" env OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" -m llama_cpp.server --model "$GGUF" \
     --model_alias "$MODEL" --host 127.0.0.1 --port "$PORT" --n_threads "$THREADS" \
-    --n_threads_batch "$THREADS" --n_ctx "$CTX" --logits_all False --cache True --cache_type ram --cache_size "$((1 << 30))" --verbose False
+    --n_threads_batch "$THREADS" --n_ctx "$CTX" --n_batch 128 --logits_all False --cache True --cache_type ram --cache_size "$((512 << 20))" --verbose False
   echo "$PORT" >"$STATE/port"
   local i
   for ((i = 0; i < START_TIMEOUT * 5; i++)); do
