@@ -206,22 +206,25 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
-// TestWriteKeepsMarkedSections: the sections other tools write into results.md between marker
-// lines survive a rewrite, once each.
-func TestWriteKeepsMarkedSections(t *testing.T) {
+// TestWriteKeepsSections: rewriting results.md from results.json keeps the sections other
+// tools wrote between their marker lines, and nothing else of the old file.
+func TestWriteKeepsSections(t *testing.T) {
 	dir := t.TempDir()
-	local := "<!-- eval-local -->\n## eval-local\n\n| a |\n<!-- /eval-local -->"
-	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte("# old\n\n"+local+"\n\nold tail <!-- x --> <!-- /y -->\n"), 0o644); err != nil {
+	old := "# old\n\nstale table\n\n<!-- eval-local -->\n## eval-local\n\n| a |\n<!-- /eval-local -->\n\ntext\n<!-- x -->\nunclosed\n"
+	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := &Results{Machine: Machine{Date: "d"}}
-	for range 2 {
-		if err := r.write(dir); err != nil {
-			t.Fatal(err)
-		}
+	r := &Results{}
+	if err := r.write(dir); err != nil {
+		t.Fatal(err)
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "results.md"))
-	if got := string(b); strings.Count(got, local) != 1 || !strings.HasSuffix(got, local+"\n\n") || strings.Contains(got, "old tail") {
-		t.Errorf("results.md after two writes:\n%s", got)
+	b, err := os.ReadFile(filepath.Join(dir, "results.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	if !strings.HasSuffix(got, "\n<!-- eval-local -->\n## eval-local\n\n| a |\n<!-- /eval-local -->\n") ||
+		strings.Contains(got, "stale table") || strings.Contains(got, "unclosed") {
+		t.Errorf("results.md:\n%s", got)
 	}
 }

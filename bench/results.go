@@ -158,12 +158,10 @@ func (r *Results) write(dir string) error {
 	var md strings.Builder
 	r.markdown(&md)
 	path := filepath.Join(dir, "results.md")
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("reading results: %w", err)
-	}
-	for _, sec := range keptSections(string(old)) {
-		md.WriteString(sec + "\n\n")
+	if old, err := os.ReadFile(path); err == nil {
+		for _, sec := range keptSections(string(old)) {
+			md.WriteString("\n" + sec + "\n")
+		}
 	}
 	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
 		return fmt.Errorf("writing results: %w", err)
@@ -171,15 +169,15 @@ func (r *Results) write(dir string) error {
 	return nil
 }
 
-// keptSectionRe matches a section that another tool writes into results.md between its marker
-// lines, "<!-- NAME -->" … "<!-- /NAME -->" (scripts/eval_local.sh's eval-local).
-var keptSectionRe = regexp.MustCompile(`(?s)<!-- ([a-z0-9-]+) -->.*?<!-- /([a-z0-9-]+) -->`)
+// keptSection is a section of results.md that other tools write (scripts/eval_local.sh, the
+// measurements of an issue): from a line "<!-- NAME -->" to the line "<!-- /NAME -->".
+var keptSection = regexp.MustCompile(`(?ms)^<!-- ([a-z0-9-]+) -->$.*?^<!-- /([a-z0-9-]+) -->$`)
 
-// keptSections returns the marked sections of an earlier results.md, in order: the bench
-// rewrites the file from results.json and keeps them at its end.
+// keptSections returns the kept sections of a results.md, in order, so rewriting the file from
+// results.json leaves them in place (at its end).
 func keptSections(md string) []string {
 	var out []string
-	for _, m := range keptSectionRe.FindAllStringSubmatch(md, -1) {
+	for _, m := range keptSection.FindAllStringSubmatch(md, -1) {
 		if m[1] == m[2] {
 			out = append(out, m[0])
 		}

@@ -132,13 +132,15 @@ def row(kind, n):
     l, eps = r["llm"], max(r["episodes"], 1)
     rep = ", ".join(f"{k} {v}" for k, v in sorted((l.get("answers_repaired") or {}).items())) or "none"
     units = ", ".join(f"{k} {v}" for k, v in sorted((r.get("extract_units") or {}).items())) or "–"
+    t = r.get("temporal") or {}
+    rej = ", ".join(f"{k} {v}" for k, v in sorted((t.get("closures_rejected") or {}).items())) or "none"
     return (f"| {who[n]} | {(out / f'{kind}-{n}.seconds').read_text().strip()} | {r['episodes']} | {r['entities']} | {r['facts']} | "
             f"{r['facts_invalidated']} | {l['calls']} | {l['calls'] / eps:.2f} | {l['prompt_tokens']} / {l['completion_tokens']} | "
             f"{l['prompt_tokens'] / eps:.0f} | {units} | {l.get('invalid_answers', 0)} | {l.get('truncated', 0)} | "
-            f"{r.get('failed_units', 0)} | {rep} |")
+            f"{r.get('failed_units', 0)} | {rep} | {t.get('judged', '–')} | {rej} |")
 
-head = ["| LLM | seconds | episodes | entities | facts | closed | calls | calls/episode | tokens in / out | tokens in/episode | extract units | invalid answers | cut at max_tokens | failed units | answers repaired |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+head = ["| LLM | seconds | episodes | entities | facts | closed | calls | calls/episode | tokens in / out | tokens in/episode | extract units | invalid answers | cut at max_tokens | failed units | answers repaired | facts judged | closures rejected |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 lines = ["<!-- eval-local -->", "## eval-local: the gold set and a LoCoMo slice with a 1.5B model on 2 cores", "",
          f"`make eval-local` (scripts/eval_local.sh): `{job}` and, with EVAL_LOCOMO_SESSIONS={sessions}, the first LoCoMo conversation's "
          f"first {sessions} sessions (jobs/examples/locomo.yaml), built with the offline responder (a baseline for the mechanics, not "

@@ -57,4 +57,7 @@
 // uses (model, prompts, schema, request parameters), the ontology, the input (its context
 // included) and whether and why the LLM is not asked, so a change to the context bound or to the
 // chit-chat rule re-runs only the units whose input or decision it changes.
+//
+// Batch mode: ModeTwoCall takes 3 waves (every episode's entities call, then the facts calls,
+// then the commit), ModeCombined 2.
 package extract
