@@ -29,7 +29,7 @@ type Output struct {
 
 // runUnit extracts one episode in the given mode (asking the LLM only when the plan says so)
 // and commits its output, counting the answer repairs in env.Repairs and the unit in
-// opts.Counts. A chit-chat message not asked gives its speaker as its only entity. When an
+// opts.Counts (when it commits, so once whatever the batch waves). A chit-chat message not asked gives its speaker as its only entity. When an
 // answer stays bad (llm.IsBadAnswer) the unit is committed as failed with an empty LLM output (a
 // JSON record keeps its declared facts): downstream the episode has no extraction until a later
 // run extracts it.
@@ -37,11 +37,6 @@ func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan, opts Options
 	return func(ctx context.Context, fp string) error {
 		var bad stages.Degraded
 		out := Output{Entities: []llm.EntityMention{}, Facts: []llm.ExtractedFact{}}
-		if p.Ask {
-			opts.Counts.Add(Stage, Asked, 1)
-		} else {
-			opts.Counts.Add(Stage, p.Skip, 1)
-		}
 		if p.Skip == SkipChitchat {
 			out = speakerOnly(p.Input)
 		}
@@ -62,6 +57,13 @@ func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan, opts Options
 		body, err := json.Marshal(out)
 		if err != nil {
 			return fmt.Errorf("encoding extraction: %w", err)
+		}
+		// Counted once the unit commits: a unit waiting for a provider batch runs again in the
+		// next wave (stages.RunStream).
+		if p.Ask {
+			opts.Counts.Add(Stage, Asked, 1)
+		} else {
+			opts.Counts.Add(Stage, p.Skip, 1)
 		}
 		return stages.Commit(ctx, env, Stage, ep.UUID, fp, &bad, func(tx *checkpoints.Tx) error {
 			return tx.PutOutput(ctx, Stage, ep.UUID, ep.GroupID, body)
