@@ -39,7 +39,7 @@ func (j *Job) defaults() {
 		l.APIKeyEnv = "OPENAI_API_KEY"
 	}
 	if l.Concurrency == 0 {
-		l.Concurrency = 10
+		l.Concurrency = llm.DefaultConcurrency
 	}
 	if l.MaxAttempts == 0 {
 		l.MaxAttempts = 4

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/sourcegraph/conc/pool"
+	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm"
 )
 
@@ -66,7 +66,7 @@ func RunStream(ctx context.Context, env Env, stage string, total int, produce Pr
 	var mu sync.Mutex
 	finished, failed := 0, 0
 	var drained atomic.Bool
-	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
+	p := workpool.New(ctx, env.Concurrency)
 	stopped := false
 	perr := produce(func(u Unit) error {
 		if u.Stored == u.Fingerprint {
