@@ -68,7 +68,7 @@ type resolver struct {
 // types are compatible; other pairs they find go to the grey zone. Union-find keeps every merge
 // transitive; a cluster is named after its earliest mention. Nothing here reads another group.
 func Resolve(ctx context.Context, env stages.Env, opts Options, group string, eps []graph.Episode, exs []extract.Output, prev *Memo) (Result, error) {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	n := collect(opts, exs)
 	r := &resolver{env: env, opts: opts, group: group, eps: eps, n: n, uf: NewUnionFind(len(n.keys)),
 		amb: make([]bool, len(n.keys)), grey: map[[2]int]float64{}, prev: prev, used: newMemo(memoVersion(env)), bad: &stages.Degraded{}}

@@ -17,7 +17,7 @@ const Stage = "resolve"
 
 // Run resolves every group whose extractions, options, model, prompts or embedder changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	done, err := env.Store.Fingerprints(ctx, Stage)
 	if err != nil {
 		return stages.Stats{}, err

@@ -23,7 +23,7 @@ type Options struct {
 // Run applies the temporal rules to every group whose resolution changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
 	if opts.MaxCandidates <= 0 {
-		opts.MaxCandidates = 20
+		opts.MaxCandidates = DefaultMaxCandidates
 	}
 	parts := append(env.TaskVersions(llm.TaskJudgeFact), fmt.Sprint(opts.MaxCandidates), RulesVersion)
 	return stages.RunGroups(ctx, env, Stage, resolve.Stage, parts, func(ctx context.Context, g, fp string) error {
