@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/unionfind"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 )
@@ -39,7 +40,7 @@ type resolver struct {
 	group string
 	eps   []graph.Episode
 	n     *names
-	uf    *UnionFind
+	uf    *unionfind.Forest
 	amb   []bool             // key id → too weak for the automatic fuzzy merges (Ambiguous)
 	grey  map[[2]int]float64 // grey-zone key pairs → score
 	prev  *Memo              // the stored memo, or nil
@@ -70,7 +71,7 @@ type resolver struct {
 func Resolve(ctx context.Context, env stages.Env, opts Options, group string, eps []graph.Episode, exs []extract.Output, prev *Memo) (Result, error) {
 	opts = opts.WithDefaults()
 	n := collect(opts, exs)
-	r := &resolver{env: env, opts: opts, group: group, eps: eps, n: n, uf: NewUnionFind(len(n.keys)),
+	r := &resolver{env: env, opts: opts, group: group, eps: eps, n: n, uf: unionfind.New(len(n.keys)),
 		amb: make([]bool, len(n.keys)), grey: map[[2]int]float64{}, prev: prev, used: newMemo(memoVersion(env)), bad: &stages.Degraded{}}
 	for i, k := range n.keys {
 		r.amb[i] = Ambiguous(k)
