@@ -81,7 +81,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		name string
 		run  func() (stages.Stats, error)
 	}{
-		{"ingest", func() (stages.Stats, error) {
+		{stages.Ingest, func() (stages.Stats, error) {
 			recs := &RecordsReport{}
 			st, replaced, err := ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop, recs)
 			rep.EpisodesReplaced = replaced

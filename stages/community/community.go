@@ -11,11 +11,10 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/embed"
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "community"
+const Stage = stages.Community
 
 // algorithm names the partitioning and summarizing method; it is part of every unit's
 // fingerprint, so changing the method recomputes every group.
@@ -57,7 +56,7 @@ func Run(ctx context.Context, env stages.Env, opts StageOptions) (stages.Stats, 
 	opts = opts.WithDefaults()
 	parts := append(env.TaskVersions(llm.TaskMergeSummaries, llm.TaskNameCommunity),
 		algorithm, env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions()), fmt.Sprintf("%+v", opts))
-	return stages.RunGroups(ctx, env, Stage, embed.Stage, parts, func(ctx context.Context, g, fp string) error {
+	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})
 }

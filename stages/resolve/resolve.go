@@ -13,7 +13,7 @@ import (
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "resolve"
+const Stage = stages.Resolve
 
 // Run resolves every group whose extractions, options, model, prompts or embedder changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {

@@ -10,11 +10,10 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "summarize"
+const Stage = stages.Summarize
 
 // Options of the stage.
 type Options struct {
@@ -49,7 +48,7 @@ func (o Options) WithDefaults() Options {
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
 	opts = opts.WithDefaults()
 	parts := append(env.TaskVersions(llm.TaskSummarize), fmt.Sprint(opts.ShortChars, opts.BatchSize, opts.MaxFacts))
-	return stages.RunGroups(ctx, env, Stage, temporal.Stage, parts, func(ctx context.Context, g, fp string) error {
+	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})
 }

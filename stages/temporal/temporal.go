@@ -13,7 +13,7 @@ import (
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "temporal"
+const Stage = stages.Temporal
 
 // Options of the stage.
 type Options struct {
