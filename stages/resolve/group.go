@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/internal/unionfind"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
@@ -74,7 +75,7 @@ func Resolve(ctx context.Context, env stages.Env, opts Options, group string, ep
 	r := &resolver{env: env, opts: opts, group: group, eps: eps, n: n, uf: unionfind.New(len(n.keys)),
 		amb: make([]bool, len(n.keys)), grey: map[[2]int]float64{}, prev: prev, used: newMemo(memoVersion(env)), bad: &stages.Degraded{}}
 	for i, k := range n.keys {
-		r.amb[i] = Ambiguous(k)
+		r.amb[i] = namekey.Ambiguous(k)
 	}
 	r.particles()
 	r.tokenSets()
