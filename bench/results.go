@@ -22,6 +22,7 @@ type Results struct {
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
 	Tickets   *TicketsResult `json:"tickets,omitempty"`
+	Parquet   *GoBench       `json:"parquet_readers_1m,omitempty"`
 	Errors    []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
@@ -60,6 +61,8 @@ func (r *Results) forget(step string) {
 		r.Bolt = nil
 	case "tickets":
 		r.Tickets = nil
+	case "parquet":
+		r.Parquet = nil
 	}
 	r.Errors = slices.DeleteFunc(r.Errors, func(e string) bool { return strings.HasPrefix(e, step+": ") })
 }
