@@ -4,6 +4,7 @@ import (
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/resolve"
 	"github.com/tkgraph/backfill/stages/summarize"
+	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // The job's keys translated into each stage's Options, one function per stage, used by both the
@@ -14,6 +15,10 @@ func (j *Job) resolveOptions() resolve.Options {
 	return resolve.Options{MinHashThreshold: r.MinHashThreshold, EmbeddingThreshold: r.EmbeddingThreshold,
 		GreyThreshold: r.GreyThreshold, BatchSize: r.BatchSize, MaxPairs: r.MaxPairs, NoLLM: r.LLM == "off",
 		EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes}
+}
+
+func (j *Job) temporalOptions() temporal.Options {
+	return temporal.Options{MaxCandidates: j.Stages.Temporal.MaxCandidates, Cardinality: j.cardinalities()}
 }
 
 func (j *Job) summarizeOptions() summarize.Options {

@@ -97,7 +97,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			return resolve.Run(ctx, env, j.resolveOptions())
 		}},
 		{temporal.Stage, func() (stages.Stats, error) {
-			return temporal.Run(ctx, env, temporal.Options{MaxCandidates: j.Stages.Temporal.MaxCandidates})
+			return temporal.Run(ctx, env, j.temporalOptions())
 		}},
 		{summarize.Stage, func() (stages.Stats, error) {
 			return summarize.Run(ctx, env, j.summarizeOptions())
@@ -175,6 +175,11 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	if rep.CommunitiesByGroup, err = community.CountByGroup(ctx, store); err != nil {
 		return err
 	}
+	if t, ok, err := temporal.Totals(ctx, store); err != nil {
+		return err
+	} else if ok {
+		rep.Temporal = &t
+	}
 	if rep.GroupsMapped, rep.MappedGroups, err = store.MappedGroups(ctx, MaxMappedShown); err != nil {
 		return err
 	}
@@ -198,6 +203,17 @@ func (j *Job) entityTypes() []llm.EntityTypeIn {
 	var out []llm.EntityTypeIn
 	for _, t := range j.Ontology.EntityTypes {
 		out = append(out, llm.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
+	}
+	return out
+}
+
+// cardinalities are the cardinalities the ontology's edge types set, by name.
+func (j *Job) cardinalities() map[string]string {
+	out := map[string]string{}
+	for _, t := range j.Ontology.EdgeTypes {
+		if t.Cardinality != "" {
+			out[t.Name] = t.Cardinality
+		}
 	}
 	return out
 }

@@ -103,6 +103,9 @@ type EdgeType struct {
 	Description string   `yaml:"description"`
 	Sources     []string `yaml:"sources"`
 	Targets     []string `yaml:"targets"`
+	// Cardinality per source entity: one | many (default: temporal.DefaultCardinalities for
+	// the name, else many). Used by the temporal stage only.
+	Cardinality string `yaml:"cardinality"`
 }
 
 // StageOpts holds per-stage options.
