@@ -97,14 +97,12 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 	community.PromptTokens = merges*typical[llm.TaskMergeSummaries] + names*typical[llm.TaskNameCommunity]
 	community.CompletionTokens = merges*llm.ExpectedCompletion(llm.TaskMergeSummaries) + names*llm.ExpectedCompletion(llm.TaskNameCommunity)
 	embedding.PromptTokens = textTokens
-	if p.EmbeddingPrice != nil {
-		embedding.CostUSD = p.EmbeddingPrice.Estimate(textTokens, 0)
-	}
+	embedding.CostUSD, embedding.BatchCostUSD = costs(p.EmbeddingPrice, textTokens, 0)
 	if ropts.NoLLM {
 		resolve.CallsExact, resolve.Basis = true, "deterministic clustering only (stages.resolve.llm: off)"
 	}
 	for _, st := range []*StagePlan{&resolve, &temporal, &summarize, &community} {
-		st.CostUSD = p.chatCost(*st)
+		p.chatCost(st)
 	}
 	p.Stages = append(p.Stages, resolve, temporal, summarize, embedding, community)
 	p.Notes = append(p.Notes, fmt.Sprintf("calls after extract are estimates from the assumptions (%s); "+

@@ -58,4 +58,6 @@
 // system knew at T′" exactly. The unit writes the group's facts and version log as a whole; under
 // record_time: reference a late-arriving episode, which sorts into its place by reference time,
 // gives the same facts, intervals and version log as if it had arrived in order.
+//
+// Batch mode: 2 waves (every judgement of every group at once, then the rules and the commit).
 package temporal
