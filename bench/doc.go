@@ -35,6 +35,9 @@
 //     same with and without the LLM for text.
 //   - bolt: BenchmarkNeo4jLoad of sinks/memgraph (Bolt load rows/s) against the Neo4j of
 //     BACKFILL_NEO4J_URI, or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto.
+//   - parquet: BenchmarkParquetReaders of loaders (build tag arrowbench): 1M generated rows
+//     read by the parquet-go input reader and by arrow-go's pqarrow record reader, to episodes
+//     and decoded only: time, rows/s, allocations and the peak live heap.
 //
 // -merge (or BENCH_MERGE=1) starts from the existing results.json and replaces only the steps
 // that run, so a long step (such as 1M episodes through every stage) can be measured alone;

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // Results is everything one `make bench` measured (bench/results.json).
@@ -26,6 +27,7 @@ type Results struct {
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
 	Tickets   *TicketsResult `json:"tickets,omitempty"`
 	Tokens    *TokensResult  `json:"tokens,omitempty"`
+	Parquet   *GoBench       `json:"parquet_readers_1m,omitempty"`
 	Errors    []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
@@ -66,6 +68,8 @@ func (r *Results) forget(step string) {
 		r.Tickets = nil
 	case "tokens":
 		r.Tokens = nil
+	case "parquet":
+		r.Parquet = nil
 	}
 	r.Errors = slices.DeleteFunc(r.Errors, func(e string) bool { return strings.HasPrefix(e, step+": ") })
 }
@@ -187,7 +191,10 @@ func keptSections(md string) []string {
 
 // stageOrder lists the stages of a map in pipeline order.
 func stageOrder[V any](m map[string]V) []string {
-	rank := map[string]int{"": -1, "ingest": 0, "extract": 1, "resolve": 2, "temporal": 3, "summarize": 4, "embed": 5, "community": 6, "load": 7}
+	rank := map[string]int{"": -1}
+	for i, s := range stages.StepNames() {
+		rank[s] = i
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -3,6 +3,7 @@ package checkpoints
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/tkgraph/backfill/llm"
@@ -13,7 +14,7 @@ func (s *Store) Get(ctx context.Context, key string) (llm.CacheEntry, bool, erro
 	var e llm.CacheEntry
 	err := s.r.QueryRowContext(ctx, `SELECT namespace, response, prompt_tokens, completion_tokens FROM llm_cache WHERE key=?`, key).
 		Scan(&e.Namespace, &e.Response, &e.PromptTokens, &e.CompletionTokens)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return e, false, nil
 	}
 	if err != nil {

@@ -119,7 +119,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	err = tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
 	switch {
-	case err == sql.ErrNoRows: // a new store: the current schema
+	case errors.Is(err, sql.ErrNoRows): // a new store: the current schema
 		v = schemaVersion
 		if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('schema_version',?)`, schemaVersion); err != nil {
 			return fmt.Errorf("migrating store: %w", err)

@@ -3,6 +3,7 @@ package checkpoints
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -39,7 +40,7 @@ func (s *Store) Fingerprints(ctx context.Context, stage string) (map[string]stri
 func (s *Store) Fingerprint(ctx context.Context, stage, unit string) (string, bool, error) {
 	var f string
 	err := s.r.QueryRowContext(ctx, `SELECT `+storedFingerprint+` FROM units WHERE stage=? AND unit=?`, stage, unit).Scan(&f)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
 	if err != nil {
@@ -155,7 +156,7 @@ func (t *Tx) PutOutput(ctx context.Context, stage, unit, group string, body []by
 func (s *Store) Output(ctx context.Context, stage, unit string) ([]byte, bool, error) {
 	var b []byte
 	err := s.r.QueryRowContext(ctx, `SELECT body FROM stage_outputs WHERE stage=? AND unit=?`, stage, unit).Scan(&b)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/loaders"
-	"github.com/tkgraph/backfill/stages/resolve"
 )
 
 // Gold is a hand-written gold file: the facts each episode states, as (source entity,
@@ -90,12 +90,12 @@ func (g *Gold) prepare() error {
 		g.symmetric[g.rel(s)] = true
 	}
 	for canon, names := range g.Aliases {
-		c := resolve.Normalize(canon)
+		c := namekey.Normalize(canon)
 		for _, n := range append([]string{canon}, names...) {
-			if prev, ok := g.alias[resolve.Normalize(n)]; ok && prev != c {
+			if prev, ok := g.alias[namekey.Normalize(n)]; ok && prev != c {
 				errs = append(errs, fmt.Errorf("aliases: %s is an alias of both %s and %s", n, prev, c))
 			}
-			g.alias[resolve.Normalize(n)] = c
+			g.alias[namekey.Normalize(n)] = c
 		}
 	}
 	if len(g.Episodes) == 0 {
@@ -126,8 +126,8 @@ func (g *Gold) prepare() error {
 	for _, fs := range g.facts {
 		for _, f := range fs {
 			for _, n := range []string{f.source, f.target} {
-				if _, ok := g.alias[resolve.Normalize(n)]; !ok {
-					g.alias[resolve.Normalize(n)] = resolve.Normalize(n)
+				if _, ok := g.alias[namekey.Normalize(n)]; !ok {
+					g.alias[namekey.Normalize(n)] = namekey.Normalize(n)
 				}
 			}
 		}
@@ -180,11 +180,11 @@ func (g *Gold) rel(s string) string {
 // entity is the canonical form of an entity name: normalised, then through the aliases, also
 // after removing Korean particles from its end ("지훈은" meets "지훈").
 func (g *Gold) entity(name string) string {
-	n := resolve.Normalize(name)
+	n := namekey.Normalize(name)
 	if c, ok := g.alias[n]; ok {
 		return c
 	}
-	for _, stem := range resolve.Stems(n) {
+	for _, stem := range namekey.Stems(n) {
 		if c, ok := g.alias[stem]; ok {
 			return c
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/snapshots"
-	"github.com/tkgraph/backfill/stages/resolve"
 	"github.com/tkgraph/backfill/stages/temporal"
 )
 
@@ -64,7 +64,7 @@ func groupHealth(g *snapshots.Group, versions bool) Health {
 		if !withFacts[e.UUID] {
 			h.EntitiesWithoutFacts++
 		}
-		key := resolve.Normalize(e.Name)
+		key := namekey.Normalize(e.Name)
 		byName[key] = append(byName[key], e.Name)
 	}
 	keys := make([]string, 0, len(byName))

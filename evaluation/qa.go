@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sourcegraph/conc/pool"
-
+	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm"
 )
 
@@ -40,7 +39,7 @@ type QARow struct {
 // time; the first error (a budget stop included) cancels the rest.
 func answerGroup(ctx context.Context, ask Asker, rs []questionResult, concurrency int) ([]bool, []bool, error) {
 	asked, correct := make([]bool, len(rs)), make([]bool, len(rs))
-	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, concurrency))
+	p := workpool.New(ctx, concurrency)
 	for i := range rs {
 		r := &rs[i]
 		if r.q.Apart || r.q.Answer == "" {

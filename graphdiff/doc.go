@@ -6,7 +6,7 @@
 //     time, and hands every changed group to emit as soon as it is compared; the Report keeps
 //     only the totals and the Limit most important changes. Two identical graphs give an empty
 //     diff; the same pair always gives the same diff (every list is sorted).
-//   - Entities match by uuid, then by normalised name (resolve.Normalize) among the unmatched,
+//   - Entities match by uuid, then by normalised name (namekey.Normalize) among the unmatched,
 //     then through their mentions: an unmatched A entity went to the B entity that newly
 //     appears in most of its episodes. Several A entities going to one B entity, or one going
 //     to an entity that already has a counterpart, is a merge; one alone to an unmatched entity

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/snapshots"
-	"github.com/tkgraph/backfill/stages/resolve"
 )
 
 // EntityChange is one entity-level change of a group.
@@ -90,7 +90,7 @@ func matchEntities(a, b *side) *entityMatch {
 	byName := map[string][]string{} // normalised name → unmatched B uuids, in uuid order
 	for _, e := range b.g.Entities {
 		if !m.fromB[e.UUID] {
-			k := resolve.Normalize(e.Name)
+			k := namekey.Normalize(e.Name)
 			byName[k] = append(byName[k], e.UUID)
 		}
 	}
@@ -98,7 +98,7 @@ func matchEntities(a, b *side) *entityMatch {
 		if _, ok := m.toB[e.UUID]; ok {
 			continue
 		}
-		k := resolve.Normalize(e.Name)
+		k := namekey.Normalize(e.Name)
 		if ys := byName[k]; len(ys) > 0 {
 			pair(e.UUID, ys[0])
 			byName[k] = ys[1:]

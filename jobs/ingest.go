@@ -68,7 +68,7 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 		return stages.Stats{}, 0, err
 	}
 	in := &ingester{store: store, shard: shard, now: clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log, records: recs}
-	prog.Start("ingest", -1)
+	prog.Start(stages.Ingest, -1)
 	defer prog.Done()
 	for i, src := range j.Sources {
 		spec := j.loaderSpec(src)

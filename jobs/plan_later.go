@@ -50,15 +50,9 @@ func RatiosFrom(c checkpoints.Counts) (Ratios, bool) {
 // rendered size of a typical prompt of each task.
 func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int) error {
 	r := p.Assumptions
-	batch := j.Stages.Summarize.BatchSize
-	if batch <= 0 {
-		batch = 8 // the summarize stage's default
-	}
+	ropts, copts := j.resolveOptions().WithDefaults(), j.communityOptions().WithDefaults()
+	batch, resolveBatch := j.summarizeOptions().WithDefaults().BatchSize, ropts.BatchSize
 	typical := map[string]int{}
-	resolveBatch := j.Stages.Resolve.BatchSize
-	if resolveBatch <= 0 {
-		resolveBatch = 20 // the resolve stage's default
-	}
 	for task, in := range typicalInputs(batch, resolveBatch) {
 		e, err := c.Estimate(ctx, task, in)
 		if err != nil {
@@ -75,7 +69,7 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 	for _, n := range sizes {
 		ents := int(math.Round(float64(n) * r.EntitiesPerEpisode))
 		facts := int(math.Round(float64(n) * r.FactsPerEpisode))
-		if j.Stages.Resolve.LLM != "off" {
+		if !ropts.NoLLM {
 			entCalls := ceilDiv(int(math.Ceil(float64(ents)*r.GreyPairShare)), resolveBatch)
 			factCalls := ceilDiv(int(math.Ceil(float64(facts)*r.GreyPairShare)), resolveBatch)
 			resolve.Calls += entCalls + factCalls
@@ -85,9 +79,9 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 		judged += int(math.Round(float64(facts) * r.JudgedShare))
 		summaries += ceilDiv(int(math.Round(float64(ents)*r.LongSummaryShare)), batch)
 		comms := 0
-		if size := max(r.CommunitySize, 2); float64(ents) >= size {
+		if size := max(r.CommunitySize, float64(copts.MinSize)); float64(ents) >= size {
 			comms = int(float64(ents) / size)
-			merges += comms * (int(min(size, 16)) - 1)
+			merges += comms * (min(int(size), copts.MaxSummarized) - 1)
 			names += comms
 		}
 		textTokens += ents*4 + facts*16 + comms*6
@@ -104,7 +98,7 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 	community.CompletionTokens = merges*llm.ExpectedCompletion(llm.TaskMergeSummaries) + names*llm.ExpectedCompletion(llm.TaskNameCommunity)
 	embedding.PromptTokens = textTokens
 	embedding.CostUSD, embedding.BatchCostUSD = costs(p.EmbeddingPrice, textTokens, 0)
-	if j.Stages.Resolve.LLM == "off" {
+	if ropts.NoLLM {
 		resolve.CallsExact, resolve.Basis = true, "deterministic clustering only (stages.resolve.llm: off)"
 	}
 	for _, st := range []*StagePlan{&resolve, &temporal, &summarize, &community} {

@@ -94,7 +94,7 @@ type LLMReport struct {
 }
 
 // StageOrder is the order stages run in.
-var StageOrder = []string{"ingest", "extract", "resolve", "temporal", "summarize", "embed", "community", LoadStage}
+var StageOrder = stages.StepNames()
 
 // WriteTable prints the report as a human-readable summary.
 func (r *Report) WriteTable(w io.Writer) {

@@ -93,7 +93,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		name string
 		run  func() (stages.Stats, error)
 	}{
-		{"ingest", func() (stages.Stats, error) {
+		{stages.Ingest, func() (stages.Stats, error) {
 			recs := &RecordsReport{}
 			st, replaced, err := ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop, recs)
 			rep.EpisodesReplaced = replaced
@@ -110,22 +110,17 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			return st, err
 		}},
 		{resolve.Stage, func() (stages.Stats, error) {
-			r := j.Stages.Resolve
-			return resolve.Run(ctx, env, resolve.Options{MinHashThreshold: r.MinHashThreshold, EmbeddingThreshold: r.EmbeddingThreshold,
-				GreyThreshold: r.GreyThreshold, BatchSize: r.BatchSize, MaxPairs: r.MaxPairs, NoLLM: r.LLM == "off",
-				EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes})
+			return resolve.Run(ctx, env, j.resolveOptions())
 		}},
 		{temporal.Stage, func() (stages.Stats, error) {
-			return temporal.Run(ctx, env, temporal.Options{MaxCandidates: j.Stages.Temporal.MaxCandidates, Cardinality: j.cardinalities()})
+			return temporal.Run(ctx, env, j.temporalOptions())
 		}},
 		{summarize.Stage, func() (stages.Stats, error) {
-			return summarize.Run(ctx, env, summarize.Options{ShortChars: j.Stages.Summarize.ShortChars, BatchSize: j.Stages.Summarize.BatchSize})
+			return summarize.Run(ctx, env, j.summarizeOptions())
 		}},
 		{embed.Stage, func() (stages.Stats, error) { return embed.Run(ctx, env) }},
 		{community.Stage, func() (stages.Stats, error) {
-			c := j.Stages.Community
-			return community.Run(ctx, env, community.StageOptions{MaxIterations: c.MaxIterations, MinSize: c.MinSize, OnlyValid: c.OnlyValid,
-				MaxSummarized: c.MaxSummarized})
+			return community.Run(ctx, env, j.communityOptions())
 		}},
 	}
 	if j.graphSink() {

@@ -13,12 +13,11 @@ import (
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/community"
 )
 
 // LoadStage is the name of the graph-database load in the store and in reports: one unit per
 // group, whose fingerprint chains the group's community fingerprint with the sink's identity.
-const LoadStage = "load"
+const LoadStage = stages.Load
 
 // loaderVersion changes when the loader writes a group differently, so every group reloads.
 const loaderVersion = "load-v1"
@@ -96,7 +95,7 @@ func runLoad(ctx context.Context, j *Job, store *checkpoints.Store, opts RunOpti
 	if err != nil {
 		return stages.Stats{}, nil, err
 	}
-	upstream, err := store.Fingerprints(ctx, community.Stage)
+	upstream, err := store.Fingerprints(ctx, stages.Upstream(LoadStage))
 	if err != nil {
 		return stages.Stats{}, nil, err
 	}

@@ -54,7 +54,7 @@ type LLM struct {
 	BaseURL     string  `yaml:"base_url"`
 	Model       string  `yaml:"model"`
 	APIKeyEnv   string  `yaml:"api_key_env"` // environment variable holding the key (default OPENAI_API_KEY)
-	Concurrency int     `yaml:"concurrency"` // calls in flight (default 10)
+	Concurrency int     `yaml:"concurrency"` // LLM requests in flight at once, chat and embeddings together (llm.DefaultConcurrency); see llm/doc.go
 	RPM         int     `yaml:"rpm"`
 	TPM         int     `yaml:"tpm"`
 	Temperature float64 `yaml:"temperature"`

@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/stages/extract"
 )
 
 // DefaultMaxErrorRatio is limits.max_error_ratio when the job does not set it.
@@ -39,10 +41,10 @@ func (j *Job) defaults() {
 		l.APIKeyEnv = "OPENAI_API_KEY"
 	}
 	if l.Concurrency == 0 {
-		l.Concurrency = 10
+		l.Concurrency = llm.DefaultConcurrency
 	}
 	if l.MaxAttempts == 0 {
-		l.MaxAttempts = 4
+		l.MaxAttempts = llm.DefaultMaxAttempts
 	}
 	if l.TimeoutSecs == 0 {
 		l.TimeoutSecs = 120
@@ -64,10 +66,10 @@ func (j *Job) defaults() {
 		e.Dimensions = 256
 	}
 	if e.BatchSize == 0 {
-		e.BatchSize = 256
+		e.BatchSize = embed.DefaultBatchSize
 	}
 	if j.Stages.Extract.Context == 0 {
-		j.Stages.Extract.Context = 4
+		j.Stages.Extract.Context = extract.DefaultContext
 	}
 	if j.Stages.Extract.ContextTokens == 0 {
 		j.Stages.Extract.ContextTokens = 120

@@ -31,6 +31,9 @@
 //     Client.Estimate renders the same request and reports its size, cost and cache state
 //     without sending it.
 //   - One Pacer per run gates every chat and embedding request: at most Concurrency in flight,
+//     which is the one meaning of the job's llm.concurrency (requests in flight, chat and
+//     embeddings together; the stages' and the embedder's worker pools take the same size and
+//     wait on the pacer, so they never add requests),
 //     an RPM bucket (burst 1, at 99% of rpm/60 per second, so no 60-second window sees more
 //     than RPM starts) and a TPM bucket charged with EstimateTokens before a request and
 //     corrected with the reported usage after it. Once PacerOptions.Stop closes it refuses every

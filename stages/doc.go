@@ -3,6 +3,12 @@
 // bounded unit runner. The stages themselves live in the sub-packages, one per stage, in pipeline
 // order: extract, resolve, temporal, summarize, embed, community.
 //
+// The step table (Steps, steps.go) names every step of a run, ingest and load included, in run
+// order with its upstream: a group stage chains its upstream's fingerprints (Upstream), and
+// imports an earlier stage only to read the types of its output (resolve reads extract.Output,
+// temporal resolve.Fact), never for its name. Algorithms that several stages use live in
+// packages of their own (internal/unionfind, internal/workpool).
+//
 // Contract of a stage: it processes units (an episode or a group); a unit whose stored fingerprint
 // equals the fingerprint of its current inputs is skipped; otherwise the unit's outputs and its
 // record are committed together (checkpoints.Store.CommitUnit). Every fingerprint includes the

@@ -75,7 +75,7 @@ type Env struct {
 	Embedder    Embedder
 	Clock       graph.Clock
 	RecordTime  string // RecordIngest or RecordReference
-	Concurrency int    // units in flight at once
+	Concurrency int    // llm.concurrency: units (and calls of a unit) in flight at once; the pacer bounds requests
 	Progress    Progress
 	Log         *slog.Logger
 	// Stop, when closed, asks the stage to start no new unit and to return ErrInterrupted once

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/sourcegraph/conc/pool"
+	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm"
 )
 
@@ -23,7 +24,7 @@ type Pool struct {
 
 // NewPool returns a pool of at most n goroutines (n < 1 means 1).
 func NewPool(ctx context.Context, n int) *Pool {
-	return &Pool{p: pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, n))}
+	return &Pool{p: workpool.New(ctx, n)}
 }
 
 // Go runs f in the pool.

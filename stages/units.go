@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/sourcegraph/conc/pool"
+	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm"
 )
 
@@ -91,7 +91,7 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 	if only != nil {
 		ctx = llm.Replaying(ctx) // the units' earlier answers come back from the cache
 	}
-	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
+	p := workpool.New(ctx, env.Concurrency)
 	stopped := false
 	perr := produce(func(u Unit) error {
 		if only != nil && !only.has(u.Key) {

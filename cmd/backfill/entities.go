@@ -9,29 +9,29 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/internal/suggestions"
-	"github.com/tkgraph/backfill/stages/resolve"
 )
 
 // shownEntities is how many closest names the error of an entity not found suggests.
 const shownEntities = 5
 
 // matchEntities returns the ids of the entities of group ("" = every group) named name: the
-// names equal once normalized (resolve.Normalize: Unicode NFKC, case folded, spaces and
+// names equal once normalized (namekey.Normalize: Unicode NFKC, case folded, spaces and
 // surrounding punctuation), or, when none is, equal once a Korean particle is removed from
 // either side ("지훈은" finds 지훈, "지훈" finds 지훈이). When nothing matches, the error says so and
 // names the closest entities.
 func matchEntities(ctx context.Context, store *checkpoints.Store, group, name string) (map[string]bool, error) {
-	want := resolve.Normalize(name)
-	wantStems := resolve.Stems(want)
+	want := namekey.Normalize(name)
+	wantStems := namekey.Stems(want)
 	exact, stemmed := map[string]bool{}, map[string]bool{}
 	near := suggestions.NewNearest(want, shownEntities)
 	if err := store.EachEntity(ctx, group, func(e graph.Entity) error {
-		key := resolve.Normalize(e.Name)
+		key := namekey.Normalize(e.Name)
 		switch {
 		case key == want:
 			exact[e.UUID] = true
-		case slices.Contains(wantStems, key) || slices.Contains(resolve.Stems(key), want):
+		case slices.Contains(wantStems, key) || slices.Contains(namekey.Stems(key), want):
 			stemmed[e.UUID] = true
 		default:
 			near.Add(e.Name)

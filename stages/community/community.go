@@ -11,11 +11,10 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/embed"
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "community"
+const Stage = stages.Community
 
 // algorithm names the partitioning and summarizing method; it is part of every unit's
 // fingerprint, so changing the method recomputes every group.
@@ -23,10 +22,10 @@ const algorithm = "lpa-embedded-2phase/v1"
 
 // StageOptions of the stage.
 type StageOptions struct {
-	MaxIterations int  // label propagation sweeps at most (default 100)
-	MinSize       int  // smallest community kept (default 2)
+	MaxIterations int  // label propagation sweeps at most (DefaultMaxIterations)
+	MinSize       int  // smallest community kept (DefaultStageMinSize)
 	OnlyValid     bool // count only facts that are still open (no invalid_at, no expired_at)
-	MaxSummarized int  // members whose summaries are merged, by number of facts (default 16)
+	MaxSummarized int  // members whose summaries are merged, by number of facts (DefaultStageMaxSummarized)
 }
 
 // Defaults of StageOptions.
@@ -35,7 +34,9 @@ const (
 	DefaultStageMaxSummarized = 16
 )
 
-func (o *StageOptions) defaults() {
+// WithDefaults returns the options with every zero or negative field set to its default: the
+// options the stage runs with.
+func (o StageOptions) WithDefaults() StageOptions {
 	if o.MaxIterations <= 0 {
 		o.MaxIterations = DefaultMaxIterations
 	}
@@ -45,16 +46,17 @@ func (o *StageOptions) defaults() {
 	if o.MaxSummarized <= 0 {
 		o.MaxSummarized = DefaultStageMaxSummarized
 	}
+	return o
 }
 
 // Run recomputes the communities of every group whose inputs changed: the group's graph (through
 // the embed stage's fingerprint, which chains every upstream stage), the prompts, the models or
 // the options. Other groups are skipped without reading their graph.
 func Run(ctx context.Context, env stages.Env, opts StageOptions) (stages.Stats, error) {
-	opts.defaults()
+	opts = opts.WithDefaults()
 	parts := append(env.TaskVersions(llm.TaskMergeSummaries, llm.TaskNameCommunity),
 		algorithm, env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions()), fmt.Sprintf("%+v", opts))
-	return stages.RunGroups(ctx, env, Stage, embed.Stage, parts, func(ctx context.Context, g, fp string) error {
+	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})
 }

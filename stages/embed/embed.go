@@ -9,11 +9,10 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/summarize"
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "embed"
+const Stage = stages.Embed
 
 // chunkTexts is how many texts of a group are embedded and written at a time: it bounds the
 // vectors held in memory (4,096 × 1,024 dimensions × 4 bytes = 16 MiB).
@@ -22,7 +21,7 @@ var chunkTexts = 4096
 // Run embeds the names and facts of every group whose graph changed.
 func Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
 	parts := []string{env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions())}
-	return stages.RunGroups(ctx, env, Stage, summarize.Stage, parts, func(ctx context.Context, g, fp string) error {
+	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, g, fp)
 	})
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "extract"
+const Stage = stages.Extract
 
 // Extraction modes.
 const (

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/llm"
 )
 
@@ -179,7 +180,7 @@ func (r *resolver) members() map[int][]int {
 // nearest stem when that stem is also in the cluster ("지훈" rather than "지훈은").
 func (r *resolver) canonical(members []int) int {
 	first := members[0]
-	for _, s := range Stems(r.n.keys[first]) {
+	for _, s := range namekey.Stems(r.n.keys[first]) {
 		if j, ok := r.n.index[s]; ok && r.uf.Find(j) == r.uf.Find(first) {
 			return j
 		}

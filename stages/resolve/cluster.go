@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/internal/hangul"
+	"github.com/tkgraph/backfill/internal/namekey"
 )
 
 // Scores of grey-zone pairs found by the lexical rules; embedding pairs score their cosine.
@@ -53,7 +54,7 @@ func (r *resolver) particles() {
 	var order []string
 	for i, k := range r.n.keys {
 		merged := false
-		for _, s := range Stems(k) {
+		for _, s := range namekey.Stems(k) {
 			if j, ok := r.n.index[s]; ok {
 				r.uf.Union(i, j)
 				merged = true
@@ -63,7 +64,7 @@ func (r *resolver) particles() {
 		if merged {
 			continue
 		}
-		for _, s := range Stems(k) {
+		for _, s := range namekey.Stems(k) {
 			if owners[s] == nil {
 				order = append(order, s)
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
@@ -34,7 +35,7 @@ func (n *names) collectDeclared(opts Options, i int, ex extract.Output) {
 			continue
 		}
 		for _, p := range d.Pairs {
-			sk, tk := Normalize(p.Subject), Normalize(p.Object)
+			sk, tk := namekey.Normalize(p.Subject), namekey.Normalize(p.Object)
 			if sk == "" || tk == "" {
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tkgraph/backfill/internal/unionfind"
 	"github.com/tkgraph/backfill/llm"
 )
 
@@ -138,7 +139,7 @@ func (r *resolver) dedupeFacts(ctx context.Context, facts []mapped) ([]Fact, err
 			r.used.Facts[memoKey(facts[pairs[i][0]].UUID, facts[pairs[i][1]].UUID)] = dup[i]
 		}
 	}
-	uf := NewUnionFind(len(facts))
+	uf := unionfind.New(len(facts))
 	for k, p := range pairs {
 		if dup[k] {
 			uf.Union(p[0], p[1])

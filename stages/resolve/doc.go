@@ -3,11 +3,11 @@
 // extracted fact to its canonical endpoints and de-duplicates facts between the same endpoints.
 // The de-duplicated facts, in group order, are the unit's output for the temporal stage.
 //
-// Clustering (Resolve lists the passes): exact Normalize key (NFKC, case folding, whitespace,
+// Clustering (Resolve lists the passes): exact namekey.Normalize key (NFKC, case folding, whitespace,
 // surrounding punctuation); Korean particles compared, not stripped (a name meets its stem only
 // when the stem is itself a name of the group, so "이지은" stays whole and "지훈은" meets "지훈");
 // the same words in another order; character 3-gram MinHash (Jaccard ≥ 0.9); name-embedding
-// cosine (≥ 0.92 merges). Names that fail the entropy gate (Ambiguous) or whose ontology types
+// cosine (≥ 0.92 merges). Names that fail the entropy gate (namekey.Ambiguous) or whose ontology types
 // disagree never merge automatically. Pairs in the grey zone (contained or cross-script names
 // such as "Seoyeon" / "Seoyeon Park" / "서연", cosine ≥ 0.8, shared unattested stems) go to the
 // LLM (llm.TaskResolveEntities) in batches, as pairs of clusters; union-find makes merges

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/namekey"
+	"github.com/tkgraph/backfill/internal/unionfind"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 )
@@ -39,7 +41,7 @@ type resolver struct {
 	group string
 	eps   []graph.Episode
 	n     *names
-	uf    *UnionFind
+	uf    *unionfind.Forest
 	amb   []bool             // key id → too weak for the automatic fuzzy merges (Ambiguous)
 	grey  map[[2]int]float64 // grey-zone key pairs → score
 	prev  *Memo              // the stored memo, or nil
@@ -68,12 +70,12 @@ type resolver struct {
 // types are compatible; other pairs they find go to the grey zone. Union-find keeps every merge
 // transitive; a cluster is named after its earliest mention. Nothing here reads another group.
 func Resolve(ctx context.Context, env stages.Env, opts Options, group string, eps []graph.Episode, exs []extract.Output, prev *Memo) (Result, error) {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	n := collect(opts, exs)
-	r := &resolver{env: env, opts: opts, group: group, eps: eps, n: n, uf: NewUnionFind(len(n.keys)),
+	r := &resolver{env: env, opts: opts, group: group, eps: eps, n: n, uf: unionfind.New(len(n.keys)),
 		amb: make([]bool, len(n.keys)), grey: map[[2]int]float64{}, prev: prev, used: newMemo(memoVersion(env)), bad: &stages.Degraded{}}
 	for i, k := range n.keys {
-		r.amb[i] = Ambiguous(k)
+		r.amb[i] = namekey.Ambiguous(k)
 	}
 	r.particles()
 	r.tokenSets()

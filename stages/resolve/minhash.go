@@ -21,7 +21,7 @@ const (
 // SimilarPairs returns the index pairs (i<j) of names whose character 3-gram sets have a Jaccard
 // similarity ≥ threshold (DefaultSimilarity when threshold ≤ 0 or NaN), sorted by i then j.
 //
-// Each name is normalized and its 3-grams are taken over " "+Normalize(name)+" ". Candidates come
+// Each name is normalized and its 3-grams are taken over " "+namekey.Normalize(name)+" ". Candidates come
 // from MinHash signatures (128 seeded hash functions) split into 32 LSH bands of 4 rows, and every
 // candidate is confirmed by exact Jaccard on the 3-gram sets, so no reported pair is a false
 // positive; a pair at or above 0.7 is missed with probability below 10⁻³ (10⁻¹⁵ at 0.9). Names with

@@ -1,6 +1,10 @@
 package resolve
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/tkgraph/backfill/internal/namekey"
+)
 
 // shingleSets returns the 3-gram set of every name, flattened: the set of name i is
 // sets[offs[i]:offs[i+1]], sorted and duplicate-free. A 3-gram is encoded exactly (21 bits per
@@ -9,7 +13,7 @@ func shingleSets(names []string) (sets []uint64, offs []int) {
 	offs = make([]int, 1, len(names)+1)
 	var buf []rune
 	for _, name := range names {
-		n := Normalize(name)
+		n := namekey.Normalize(name)
 		if n != "" {
 			buf = append(append(append(buf[:0], ' '), []rune(n)...), ' ')
 			start := len(sets)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages/extract"
 )
@@ -50,7 +51,7 @@ func collect(opts Options, exs []extract.Output) *names {
 		listed := map[string]bool{}
 		dropped := map[string]bool{}
 		for _, e := range ex.Entities {
-			k := Normalize(e.Name)
+			k := namekey.Normalize(e.Name)
 			switch {
 			case k == "":
 			case opts.excluded(e.Type):
@@ -61,7 +62,7 @@ func collect(opts Options, exs []extract.Output) *names {
 			}
 		}
 		for _, f := range ex.Facts {
-			sk, tk := Normalize(f.Source), Normalize(f.Target)
+			sk, tk := namekey.Normalize(f.Source), namekey.Normalize(f.Target)
 			if sk == "" || tk == "" || strings.TrimSpace(f.Fact) == "" || dropped[sk] || dropped[tk] {
 				continue
 			}

@@ -34,8 +34,9 @@ type Options struct {
 	ExcludedTypes []string // mentions of these types are dropped with their facts
 }
 
-// withDefaults fills in the zero options.
-func (o Options) withDefaults() Options {
+// WithDefaults returns the options with every zero option set to its default: the options the
+// stage runs with.
+func (o Options) WithDefaults() Options {
 	if o.MinHashThreshold == 0 {
 		o.MinHashThreshold = DefaultSimilarity
 	}

@@ -13,11 +13,11 @@ import (
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "resolve"
+const Stage = stages.Resolve
 
 // Run resolves every group whose extractions, options, model, prompts or embedder changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	done, err := env.Store.Fingerprints(ctx, Stage)
 	if err != nil {
 		return stages.Stats{}, err

@@ -4,12 +4,14 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/tkgraph/backfill/internal/namekey"
 )
 
 // NormalizeFact is the form of a fact sentence used for exact de-duplication: normalized like a
 // name, with trailing sentence punctuation removed.
 func NormalizeFact(s string) string {
-	return strings.TrimRight(Normalize(s), ".!?。")
+	return strings.TrimRight(namekey.Normalize(s), ".!?。")
 }
 
 // Predicate puts a predicate in SCREAMING_SNAKE_CASE ("works at" → "WORKS_AT").

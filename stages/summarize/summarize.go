@@ -10,36 +10,45 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "summarize"
+const Stage = stages.Summarize
 
 // Options of the stage.
 type Options struct {
-	ShortChars int // joined facts up to this length are the summary themselves (default 300)
-	BatchSize  int // entities per LLM call (default 8)
-	MaxFacts   int // most recent facts shown per entity (default 30)
+	ShortChars int // joined facts up to this length are the summary themselves (DefaultShortChars)
+	BatchSize  int // entities per LLM call (DefaultBatchSize)
+	MaxFacts   int // most recent facts shown per entity (DefaultMaxFacts)
 }
 
-func (o *Options) defaults() {
+// Defaults of Options.
+const (
+	DefaultShortChars = 300
+	DefaultBatchSize  = 8
+	DefaultMaxFacts   = 30
+)
+
+// WithDefaults returns the options with every zero or negative field set to its default: the
+// options the stage runs with.
+func (o Options) WithDefaults() Options {
 	if o.ShortChars <= 0 {
-		o.ShortChars = 300
+		o.ShortChars = DefaultShortChars
 	}
 	if o.BatchSize <= 0 {
-		o.BatchSize = 8
+		o.BatchSize = DefaultBatchSize
 	}
 	if o.MaxFacts <= 0 {
-		o.MaxFacts = 30
+		o.MaxFacts = DefaultMaxFacts
 	}
+	return o
 }
 
 // Run summarizes the entities of every group whose facts changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
-	opts.defaults()
+	opts = opts.WithDefaults()
 	parts := append(env.TaskVersions(llm.TaskSummarize), fmt.Sprint(opts.ShortChars, opts.BatchSize, opts.MaxFacts))
-	return stages.RunGroups(ctx, env, Stage, temporal.Stage, parts, func(ctx context.Context, g, fp string) error {
+	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})
 }

@@ -1,11 +1,11 @@
 package temporal
 
-import "github.com/tkgraph/backfill/stages/resolve"
+import "github.com/tkgraph/backfill/internal/unionfind"
 
 // clusters numbers the duplicate clusters: facts linked by duplicate judgements, each cluster's
 // facts in group order. Merging never crosses clusters, so a batch recomputes only the clusters
 // it touched.
-func (w *walker) clusters(uf *resolve.UnionFind, linked []bool) {
+func (w *walker) clusters(uf *unionfind.Forest, linked []bool) {
 	n := len(w.facts)
 	w.comp = make([]int, n)
 	ids := map[int]int{}

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/internal/namekey"
 )
 
 // negationCues are the words by which a fact sentence says, in English or Korean, that another
@@ -38,11 +38,11 @@ func cues(patterns ...string) []*regexp.Regexp {
 	return out
 }
 
-// normText is a sentence or quote as the rules compare them: resolve.Normalize with typographic
+// normText is a sentence or quote as the rules compare them: namekey.Normalize with typographic
 // quotes straightened and trailing sentence punctuation removed.
 func normText(s string) string {
 	s = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`).Replace(s)
-	return strings.TrimRight(resolve.Normalize(s), ".!?。")
+	return strings.TrimRight(namekey.Normalize(s), ".!?。")
 }
 
 // newCue reports whether text (normalized) holds a cue that old (normalized) does not: a

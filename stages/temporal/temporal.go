@@ -14,11 +14,11 @@ import (
 )
 
 // Stage is the name of the stage in the store and in reports.
-const Stage = "temporal"
+const Stage = stages.Temporal
 
 // Options of the stage.
 type Options struct {
-	MaxCandidates int // most recent candidates shown per list (default 20)
+	MaxCandidates int // most recent candidates shown per list (DefaultMaxCandidates)
 	// Cardinality overrides the shipped cardinality of relations by predicate (one | many; see
 	// Cardinalities): the job's edge_types[].cardinality.
 	Cardinality map[string]string
@@ -27,11 +27,11 @@ type Options struct {
 // Run applies the temporal rules to every group whose resolution changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
 	if opts.MaxCandidates <= 0 {
-		opts.MaxCandidates = 20
+		opts.MaxCandidates = DefaultMaxCandidates
 	}
 	card := Cardinalities(opts.Cardinality)
 	parts := append(env.TaskVersions(llm.TaskJudgeFact), fmt.Sprint(opts.MaxCandidates), RulesVersion, cardinalityKey(card))
-	return stages.RunGroups(ctx, env, Stage, resolve.Stage, parts, func(ctx context.Context, g, fp string) error {
+	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts.MaxCandidates, card, g, fp)
 	})
 }

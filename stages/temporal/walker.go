@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/unionfind"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
@@ -40,7 +41,7 @@ func newWalker(group string, facts []resolve.Fact, judgements []Judgement) *walk
 	w := &walker{group: group, facts: facts, contra: make([][]int, n), dupOf: make([]int, n), known: make([]bool, n),
 		own: make([]span, n), root: make([]int, n), view: make([]span, n), members: make([][]int, n), pub: make([]shown, n),
 		versions: make([][]graph.FactVersion, n), stamp: make([]int, n)}
-	uf := resolve.NewUnionFind(n)
+	uf := unionfind.New(n)
 	linked := make([]bool, n)
 	for i := range facts {
 		w.dupOf[i], w.root[i] = -1, -1

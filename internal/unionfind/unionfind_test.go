@@ -1,4 +1,4 @@
-package resolve
+package unionfind
 
 import (
 	"math/rand/v2"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestUnionFind(t *testing.T) {
+func TestForest(t *testing.T) {
 	tests := []struct {
 		name       string
 		n          int
@@ -21,7 +21,7 @@ func TestUnionFind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u := NewUnionFind(tt.n)
+			u := New(tt.n)
 			for _, p := range tt.unions {
 				u.Union(p[0], p[1])
 			}
@@ -43,8 +43,8 @@ func TestUnionFind(t *testing.T) {
 	}
 }
 
-func TestUnionFindUnionReportsMerge(t *testing.T) {
-	u := NewUnionFind(3)
+func TestForestUnionReportsMerge(t *testing.T) {
+	u := New(3)
 	if !u.Union(0, 1) {
 		t.Error("Union(0,1) of distinct sets = false")
 	}
@@ -56,9 +56,9 @@ func TestUnionFindUnionReportsMerge(t *testing.T) {
 	}
 }
 
-// TestUnionFindMatchesNaive checks random unions against a naive labelling: the representative is
+// TestForestMatchesNaive checks random unions against a naive labelling: the representative is
 // the smallest id whatever the union order, so shuffled unions give identical results.
-func TestUnionFindMatchesNaive(t *testing.T) {
+func TestForestMatchesNaive(t *testing.T) {
 	const n = 500
 	rng := rand.New(rand.NewPCG(1, 2))
 	pairs := make([][2]int, 400)
@@ -80,7 +80,7 @@ func TestUnionFindMatchesNaive(t *testing.T) {
 	}
 	for trial := range 3 {
 		rng.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
-		u := NewUnionFind(n)
+		u := New(n)
 		for _, p := range pairs {
 			if trial%2 == 0 {
 				u.Union(p[0], p[1])
@@ -96,11 +96,11 @@ func TestUnionFindMatchesNaive(t *testing.T) {
 	}
 }
 
-func TestNewUnionFindPanicsOnNegative(t *testing.T) {
+func TestNewPanicsOnNegative(t *testing.T) {
 	defer func() {
 		if recover() == nil {
-			t.Error("NewUnionFind(-1) did not panic")
+			t.Error("New(-1) did not panic")
 		}
 	}()
-	NewUnionFind(-1)
+	New(-1)
 }

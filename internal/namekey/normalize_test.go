@@ -1,8 +1,7 @@
-package resolve
+package namekey
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -10,10 +9,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-)
 
-// update rewrites the golden files of this package's tests instead of comparing with them.
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+	"github.com/tkgraph/backfill/internal/golden"
+)
 
 func TestNormalize(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -179,26 +177,7 @@ func TestNormalizeGolden(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "normalize.golden", b.String())
-}
-
-// checkGolden compares got with testdata/name, or rewrites the file under -update.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create it): %v", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the output (run with -update to accept):\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "normalize.golden"), []byte(b.String()))
 }
 
 func TestNormalizeIdempotent(t *testing.T) {

@@ -1,0 +1,4 @@
+package temporal
+
+// DefaultMaxCandidates is Options.MaxCandidates when it is not set.
+const DefaultMaxCandidates = 20
