@@ -50,9 +50,9 @@ test: build
 bench: build
 	BACKFILL_SERVERS=neo4j scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off
 
-## eval-local: the gold set's graph with the offline responder and with Qwen2.5-Coder-1.5B on the
-## local model server, timed and scored by `backfill eval --gold`, into bench/results.md (not in
-## CI: the model run takes hours on 2 cores). See scripts/eval_local.sh.
+## eval-local: the gold set's graph and a LoCoMo slice's with the offline responder and with
+## Qwen2.5-Coder-1.5B on the local model server, timed and scored by `backfill eval`, into
+## bench/results.md (not in CI: the model runs take hours on 2 cores). See scripts/eval_local.sh.
 eval-local: build
 	scripts/eval_local.sh
 

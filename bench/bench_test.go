@@ -16,6 +16,7 @@ import (
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/stub"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/results.golden.md")
@@ -142,6 +143,8 @@ func TestMarkdown(t *testing.T) {
 		LoCoMo: &LoCoMoResult{Episodes: 100, LatencyMS: 50, Concurrency: 10, Seconds: 12.5, Calls: 150, PromptTokens: 150000,
 			CompletionTokens: 3000, CallsPerEpisode: 1.5, PromptTokensPerEpisode: 1500, CompletionTokensPerEpisode: 30,
 			CeilingCallsPerSec: 200, ExtractCallsPerSec: 180, LLMStagesCallsPerSec: 170, StubMaxInFlight: 10,
+			CachedPromptTokensPerEpisode: 0, SharedPrefixTokensPerEpisode: 700, PrefixCache: stub.OpenAIPrefixCache,
+			ExtractUnits:  map[string]int{"asked": 90, "chitchat": 10},
 			Stages:        map[string]Stage{"extract": {Units: 100, Seconds: 10}, "ingest": {Units: 100, Seconds: 0.1}},
 			CallsByStage:  map[string]int{"extract": 150},
 			TokensByStage: map[string][2]int{"extract": {150000, 3000}}},
@@ -163,6 +166,17 @@ func TestMarkdown(t *testing.T) {
 		Propagate: &GoBench{Command: "go test -bench X", Metrics: map[string]map[string]float64{"BenchmarkX": {"ns/op": 4.3e8, "sweeps": 24}}},
 		Bolt:      &GoBench{Command: "go test -bench Y", Note: "not measured: no server"},
 		Errors:    []string{"memory: something failed"},
+		Tokens: &TokensResult{PrefixCache: stub.OpenAIPrefixCache, Runs: []LeverRun{
+			{Name: "two calls", Settings: []string{"stages.extract.mode=two_call"}, Episodes: 100, Calls: 150, PromptTokens: 180000,
+				CachedPromptTokens: 90000, SharedPrefixTokens: 100000, ExtractCalls: 140, ExtractPromptTokens: 170000,
+				ExtractUnits: map[string]int{"asked": 100}, Facts: 7,
+				LoCoMo: &evaluation.Recall{Category: "all", EvidenceRecall: []float64{0.1, 0.2, 0.3}, AnswerRecall: []float64{0, 0.1, 0.2}},
+				Gold:   &evaluation.GoldReport{Precision: 0.9, Recall: 0.8, F1: 0.847}},
+			{Name: "the defaults", Episodes: 100, Calls: 95, PromptTokens: 85000, ExtractCalls: 90, ExtractPromptTokens: 80000,
+				ExtractUnits: map[string]int{"asked": 90, "chitchat": 10}, Facts: 7,
+				LoCoMo: &evaluation.Recall{Category: "all", EvidenceRecall: []float64{0.1, 0.25, 0.3}, AnswerRecall: []float64{0, 0.1, 0.2}},
+				Gold:   &evaluation.GoldReport{Precision: 0.9, Recall: 0.8, F1: 0.847}},
+		}, Gate: &ReferenceGate{Episodes: 100, Asked: 90, NoReference: 8, SavedTokens: 800}},
 		Tickets: &TicketsResult{Records: 46, DeclaredSame: true, DeclaredFacts: 48, Runs: []TicketsRun{
 			{Name: "none", Options: "json: {drop_nulls: false}", BodyTokensPerRecord: 2785, ExtractCallsPerRecord: 2,
 				ExtractTokensRecord: 29727, CallsPerRecord: 2.6, PromptTokensPerRecord: 29900, Facts: 40},

@@ -3,9 +3,11 @@
 // bench/results.md (both rewritten after every step, so an interrupted run keeps what it has).
 // The numbers are measurements on the machine at hand, not pass/fail thresholds.
 //
-//   - locomo: LoCoMo (all 10 conversations) through llm/stub on loopback at a fixed latency:
-//     LLM calls and prompt/completion tokens per episode, and the calls per second achieved
-//     against the ceiling concurrency ÷ latency.
+//   - locomo: LoCoMo (all 10 conversations) through llm/stub on loopback at a fixed latency, with
+//     the default settings: LLM calls and prompt/completion tokens per episode over all stages,
+//     the prompt tokens the stub reports cached under OpenAI's prompt-cache rule
+//     (stub.OpenAIPrefixCache) and those shared with an earlier request whatever their length,
+//     and the calls per second achieved against the ceiling concurrency ÷ latency.
 //   - replay: the same job again on a copy of its checkpoint with every stage's output and
 //     unit record removed but the LLM cache kept, with the stub shut down: episodes per second
 //     over all stages with every answer from the cache; then the no-op resume of the finished
@@ -14,6 +16,13 @@
 //     demo built with the offline responder and scored by `backfill eval`: LoCoMo retrieval
 //     recall@5/10/20 by category (evidence and answer string) and the gold-file scores, with the
 //     commands that reproduce them. A baseline for the mechanics, not for extraction quality.
+//   - tokens: the levers of extraction's calls and prompt tokens, one fresh LoCoMo run through
+//     llm/stub per row, from today's two-call settings to the defaults, each row adding one lever
+//     (one call, the shorter prompt, previous episodes within stages.extract.context_tokens,
+//     chit-chat not asked), then the defaults in two-call mode: calls, prompt, cached and
+//     shared-prefix tokens per episode, and the eval scores of that LoCoMo graph and of the gold
+//     set built with the same settings. The row "previous prompt" reads the extract_graph prompt
+//     before the change from bench/testdata/prompts-v1 (llm.prompts_dir).
 //   - memory: synthetic JSON Lines (fixed seed, groups of -group-size episodes) through every
 //     stage with the offline responder at each of -sizes, and through ingest alone (`backfill
 //     plan`) at each of -ingest-sizes: the child's peak RSS (rusage) and the peak sampled per

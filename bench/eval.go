@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -45,26 +43,9 @@ func benchEval(ctx context.Context, bin, root, work, dataset string) (*EvalResul
 		return nil
 	}
 	eval := func(job, checkpoint string, env []string, args ...string) (*evaluation.Report, error) {
-		out := filepath.Join(work, fmt.Sprintf("eval-%d.json", len(r.Commands)))
 		shown := strings.ReplaceAll(strings.Join(args, " "), dataset, "$LOCOMO")
 		r.Commands = append(r.Commands, fmt.Sprintf("backfill eval %s --checkpoint %s %s", job, filepath.Base(checkpoint), shown))
-		res, err := harness.Run(ctx, bin, append([]string{"eval", job, "--checkpoint", checkpoint, "--json", out}, args...),
-			harness.Options{Dir: root, Env: env})
-		if err != nil {
-			return nil, err
-		}
-		if res.Code != 0 {
-			return nil, fmt.Errorf("backfill eval %s: exit %d: %s", job, res.Code, lastLine(res.Stderr))
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			return nil, fmt.Errorf("reading eval report: %w", err)
-		}
-		var rep evaluation.Report
-		if err := json.Unmarshal(b, &rep); err != nil {
-			return nil, fmt.Errorf("reading eval report: %w", err)
-		}
-		return &rep, nil
+		return evalJSON(ctx, bin, root, work, job, checkpoint, env, args)
 	}
 	env := []string{"LOCOMO=" + dataset}
 	ck := filepath.Join(work, "locomo-offline.db")

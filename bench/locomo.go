@@ -18,10 +18,11 @@ import (
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// runJob runs `backfill run JOB --report` and returns the report; a non-zero exit is an error.
-func runJob(ctx context.Context, bin, job, dir string, o harness.Options) (*jobs.Report, harness.Result, error) {
+// runJob runs `backfill run JOB --report … ARGS…` and returns the report; a non-zero exit is an
+// error.
+func runJob(ctx context.Context, bin, job, dir string, o harness.Options, args ...string) (*jobs.Report, harness.Result, error) {
 	rep := filepath.Join(dir, fmt.Sprintf("report-%d.json", time.Now().UnixNano()))
-	res, err := harness.Run(ctx, bin, []string{"run", job, "--report", rep}, o)
+	res, err := harness.Run(ctx, bin, append([]string{"run", job, "--report", rep}, args...), o)
 	if err != nil {
 		return nil, res, err
 	}
@@ -59,7 +60,7 @@ type locomoRun struct {
 
 // benchLoCoMo runs LoCoMo through the stub at a fixed latency.
 func benchLoCoMo(ctx context.Context, bin, dir, dataset string, latency time.Duration, concurrency int) (*LoCoMoResult, locomoRun, error) {
-	s, err := harness.StartStub(stub.Options{Latency: latency}, nil)
+	s, err := harness.StartStub(stub.Options{Latency: latency, PrefixCache: stub.OpenAIPrefixCache}, nil)
 	if err != nil {
 		return nil, locomoRun{}, err
 	}
@@ -85,6 +86,8 @@ func benchLoCoMo(ctx context.Context, bin, dir, dataset string, latency time.Dur
 	r := &LoCoMoResult{Episodes: rep.Episodes, LatencyMS: float64(latency) / float64(time.Millisecond), Concurrency: concurrency,
 		Seconds: rep.Seconds, Calls: rep.LLM.Calls, PromptTokens: rep.LLM.PromptTokens, CompletionTokens: rep.LLM.CompletionTokens,
 		CallsPerEpisode: float64(rep.LLM.Calls) / n, PromptTokensPerEpisode: float64(rep.LLM.PromptTokens) / n,
+		CachedPromptTokensPerEpisode: float64(rep.LLM.CachedPromptTokens) / n, SharedPrefixTokensPerEpisode: float64(st.PrefixSharedTokens) / n,
+		PrefixCache: stub.OpenAIPrefixCache, ExtractUnits: rep.ExtractUnits,
 		CompletionTokensPerEpisode: float64(rep.LLM.CompletionTokens) / n,
 		CeilingCallsPerSec:         float64(concurrency) / latency.Seconds(), StubMaxInFlight: st.MaxInFlight, StubRepeated: st.Repeated,
 		Stages: stagesOf(rep), CallsByStage: map[string]int{}, TokensByStage: map[string][2]int{}}

@@ -21,9 +21,15 @@ func (r *Results) markdown(w io.Writer) {
 	}
 	if l := r.LoCoMo; l != nil {
 		fprintf(w, "## LoCoMo through llm/stub (%.0f ms latency, concurrency %d)\n\n", l.LatencyMS, l.Concurrency)
-		fprintf(w, "| episodes | seconds | LLM calls | calls/episode | prompt tokens/episode | completion tokens/episode |\n|---:|---:|---:|---:|---:|---:|\n")
-		fprintf(w, "| %d | %.1f | %d | %.2f | %.0f | %.1f |\n\n", l.Episodes, l.Seconds, l.Calls, l.CallsPerEpisode,
-			l.PromptTokensPerEpisode, l.CompletionTokensPerEpisode)
+		fprintf(w, "| episodes | seconds | LLM calls | calls/episode | prompt tokens/episode | cached/episode | shared prefix/episode | completion tokens/episode |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		fprintf(w, "| %d | %.1f | %d | %.2f | %.0f | %.0f | %.0f | %.1f |\n\n", l.Episodes, l.Seconds, l.Calls, l.CallsPerEpisode,
+			l.PromptTokensPerEpisode, l.CachedPromptTokensPerEpisode, l.SharedPrefixTokensPerEpisode, l.CompletionTokensPerEpisode)
+		if l.PrefixCache.Block > 0 {
+			fprintf(w, "Default settings. Calls and tokens count every stage, chat and embeddings (tokens: the stub's UTF-8 bytes ÷ 4). Cached: the prompt\n"+
+				"tokens the stub reported cached under OpenAI's rule (prefixes of %d tokens or more, in blocks of %d); shared prefix: those an\n"+
+				"earlier request had sent first, whatever their length. Extract units: %s.\n\n", l.PrefixCache.Min, l.PrefixCache.Block,
+				kindsText(l.ExtractUnits))
+		}
 		fprintf(w, "Calls per second: extract %.1f, all LLM stages %.1f, against a ceiling of %.1f (concurrency ÷ latency);\n"+
 			"peak in flight at the stub %d; repeated answers %d.\n\n", l.ExtractCallsPerSec, l.LLMStagesCallsPerSec,
 			l.CeilingCallsPerSec, l.StubMaxInFlight, l.StubRepeated)
@@ -61,6 +67,7 @@ func (r *Results) markdown(w io.Writer) {
 		}
 		fprintf(w, "\n%s\n\n", flatness(r.Memory))
 	}
+	tokensMarkdown(w, r.Tokens)
 	tickets(w, r.Tickets)
 	goBench(w, "Label propagation on 1M facts (stages/community BenchmarkPropagate1M)", r.Propagate)
 	goBench(w, "Bolt load (sinks/memgraph BenchmarkNeo4jLoad, Neo4j 5.26)", r.Bolt)
@@ -187,4 +194,13 @@ func num(v float64) string {
 		return fmt.Sprintf("%.0f", v)
 	}
 	return fmt.Sprintf("%.3g", v)
+}
+
+// kindsText writes counts by kind, "asked 5, chitchat 2", or "none".
+func kindsText(m map[string]int) string {
+	var parts []string
+	for _, k := range sortedKeys(m) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return orNone(strings.Join(parts, ", "))
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -25,6 +26,7 @@ type Results struct {
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
 	Tickets   *TicketsResult `json:"tickets,omitempty"`
+	Tokens    *TokensResult  `json:"tokens,omitempty"`
 	Parquet   *GoBench       `json:"parquet_readers_1m,omitempty"`
 	Errors    []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
@@ -64,6 +66,8 @@ func (r *Results) forget(step string) {
 		r.Bolt = nil
 	case "tickets":
 		r.Tickets = nil
+	case "tokens":
+		r.Tokens = nil
 	case "parquet":
 		r.Parquet = nil
 	}
@@ -81,24 +85,30 @@ type Machine struct {
 
 // LoCoMoResult is LoCoMo through the stub at a fixed latency.
 type LoCoMoResult struct {
-	Episodes                   int               `json:"episodes"`
-	LatencyMS                  float64           `json:"latency_ms"`
-	Concurrency                int               `json:"concurrency"`
-	Seconds                    float64           `json:"seconds"`
-	Calls                      int               `json:"calls"` // chat and embedding requests
-	PromptTokens               int               `json:"prompt_tokens"`
-	CompletionTokens           int               `json:"completion_tokens"`
-	CallsPerEpisode            float64           `json:"calls_per_episode"`
-	PromptTokensPerEpisode     float64           `json:"prompt_tokens_per_episode"`
-	CompletionTokensPerEpisode float64           `json:"completion_tokens_per_episode"`
-	CeilingCallsPerSec         float64           `json:"ceiling_calls_per_s"` // concurrency ÷ latency
-	ExtractCallsPerSec         float64           `json:"extract_calls_per_s"`
-	LLMStagesCallsPerSec       float64           `json:"llm_stages_calls_per_s"` // all calls ÷ seconds of the stages that made calls
-	StubMaxInFlight            int               `json:"stub_max_in_flight"`
-	StubRepeated               int64             `json:"stub_repeated"`
-	Stages                     map[string]Stage  `json:"stages"`
-	CallsByStage               map[string]int    `json:"calls_by_stage"`
-	TokensByStage              map[string][2]int `json:"tokens_by_stage"` // prompt, completion
+	Episodes                   int     `json:"episodes"`
+	LatencyMS                  float64 `json:"latency_ms"`
+	Concurrency                int     `json:"concurrency"`
+	Seconds                    float64 `json:"seconds"`
+	Calls                      int     `json:"calls"` // chat and embedding requests
+	PromptTokens               int     `json:"prompt_tokens"`
+	CompletionTokens           int     `json:"completion_tokens"`
+	CallsPerEpisode            float64 `json:"calls_per_episode"`
+	PromptTokensPerEpisode     float64 `json:"prompt_tokens_per_episode"`
+	CompletionTokensPerEpisode float64 `json:"completion_tokens_per_episode"`
+	// CachedPromptTokensPerEpisode are those the stub reported cached under PrefixCache;
+	// SharedPrefixTokensPerEpisode those an earlier request had sent first, with no minimum.
+	CachedPromptTokensPerEpisode float64           `json:"cached_prompt_tokens_per_episode"`
+	SharedPrefixTokensPerEpisode float64           `json:"shared_prefix_tokens_per_episode"`
+	PrefixCache                  stub.PrefixCache  `json:"prefix_cache"`
+	ExtractUnits                 map[string]int    `json:"extract_units,omitempty"` // asked, or why not
+	CeilingCallsPerSec           float64           `json:"ceiling_calls_per_s"`     // concurrency ÷ latency
+	ExtractCallsPerSec           float64           `json:"extract_calls_per_s"`
+	LLMStagesCallsPerSec         float64           `json:"llm_stages_calls_per_s"` // all calls ÷ seconds of the stages that made calls
+	StubMaxInFlight              int               `json:"stub_max_in_flight"`
+	StubRepeated                 int64             `json:"stub_repeated"`
+	Stages                       map[string]Stage  `json:"stages"`
+	CallsByStage                 map[string]int    `json:"calls_by_stage"`
+	TokensByStage                map[string][2]int `json:"tokens_by_stage"` // prompt, completion
 }
 
 // Stage is one stage's share of a run.

@@ -51,6 +51,14 @@ func (b *bencher) step(ctx context.Context, name string) error {
 			return err
 		}
 		b.res.Eval = r
+	case "tokens":
+		dataset, ok := harness.LoCoMoPath(b.root, b.o.locomo)
+		if !ok {
+			return fmt.Errorf("LoCoMo dataset not found at %s (set LOCOMO or -locomo)", dataset)
+		}
+		r, err := benchTokens(ctx, b.bin, b.root, b.work, dataset)
+		b.res.Tokens = r
+		return err
 	case "memory":
 		var errs []error
 		for _, plan := range []bool{false, true} {

@@ -77,7 +77,7 @@ func ticketConfigs(ex *jobs.Job) ([]ticketConfig, error) {
 	all := withFacts + "; json.text_fields: " + strings.Join(src.JSON.TextFields, ", ")
 	return []ticketConfig{
 		{name: "none", json: "{drop_nulls: false, drop_empty: false}", facts: "[]",
-			desc: "the whole payload, previous 4 episodes as context (json.drop_nulls and drop_empty false)"},
+			desc: "the whole payload, previous episodes within 120 tokens as context (json.drop_nulls and drop_empty false)"},
 		{name: "pruning", json: "{drop: " + drop + "}", facts: "[]", desc: pruned},
 		{name: "pruning + object", object: obj, json: "{drop: " + drop + "}", facts: "[]", desc: withObj},
 		{name: "pruning + object + facts", object: obj, json: "{drop: " + drop + "}", facts: facts, desc: withFacts},

@@ -35,8 +35,8 @@ func TestBatchRunEqualsOnline(t *testing.T) {
 	if r := rep.LLM.CostUSD / onRep.LLM.CostUSD; r < 0.49 || r > 0.51 || math.Abs(float64(rep.LLM.PromptTokens-onRep.LLM.PromptTokens)) > 0.01*float64(onRep.LLM.PromptTokens) {
 		t.Fatalf("batch llm %+v, online %+v: want the same requests at half the cost", rep.LLM, onRep.LLM)
 	}
-	if w := rep.Stages["extract"].Waves; w != 3 {
-		t.Errorf("extract took %d waves, want 3 (entities, facts, then the commit)", w)
+	if w := rep.Stages["extract"].Waves; w != 2 {
+		t.Errorf("extract took %d waves, want 2 (the default mode's one call per episode, then the commit)", w)
 	}
 	if st := s.Stats(); st.BatchResubmitted != 0 || int(st.BatchRequests) != rep.Batch.Requests {
 		t.Fatalf("stub %+v", st)

@@ -25,6 +25,7 @@ var maxima = map[string]float64{
 	"embedder.dimensions":                8192,
 	"embedder.batch_size":                2048,
 	"stages.extract.context":             100,
+	"stages.extract.context_tokens":      1_000_000,
 	"stages.resolve.minhash_threshold":   1,
 	"stages.resolve.embedding_threshold": 1,
 	"stages.resolve.grey_threshold":      1,

@@ -179,6 +179,11 @@ func TestValidateExtractAndResolveKeys(t *testing.T) {
 		{"stages.extract.mode=combined", ""},
 		{"stages.extract.mode=two_call", ""},
 		{"stages.extract.mode=three_calls", "stages.extract.mode"},
+		{"stages.extract.chitchat=ask", ""},
+		{"stages.extract.chitchat=never", "stages.extract.chitchat"},
+		{"stages.extract.context_tokens=100000", ""},
+		{"stages.extract.context_tokens=-1", "stages.extract.context_tokens"},
+		{"stages.extract.context_tokens=2000000", "stages.extract.context_tokens"},
 		{"stages.resolve.grey_threshold=1.5", "stages.resolve.grey_threshold"},
 		{"stages.resolve.embedding_threshold=-0.1", "stages.resolve.embedding_threshold"},
 		{"stages.resolve.batch_size=-1", "stages.resolve"},
@@ -192,7 +197,7 @@ func TestValidateExtractAndResolveKeys(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if j.Stages.Extract.Mode == "" || j.Stages.Resolve.LLM == "" {
+				if x := j.Stages.Extract; x.Mode == "" || x.Chitchat == "" || x.ContextTokens == 0 || j.Stages.Resolve.LLM == "" {
 					t.Errorf("defaults not filled: %+v", j.Stages)
 				}
 				return

@@ -170,7 +170,8 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 	opts := j.extractOptions()
 	tasks := extract.Tasks(j.Stages.Extract.Mode)
 	var sizes []int
-	k, sampled, skipped, calls, cached, prompt, guessed := 0, 0, 0, 0, 0, 0, 0
+	k, sampled, calls, cached, prompt, guessed := 0, 0, 0, 0, 0, 0
+	skipped := map[string]int{} // sampled episodes not asked, by extract.Plan.Skip
 	for _, g := range groups {
 		eps, err := store.GroupEpisodes(ctx, g)
 		if err != nil {
@@ -191,7 +192,7 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 			sampled++
 			plan := group.Plan(i)
 			if !plan.Ask {
-				skipped++
+				skipped[plan.Skip]++
 				continue
 			}
 			in := plan.Input
@@ -226,9 +227,9 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 		}
 	}
 	st := StagePlan{Stage: "extract", Units: p.Episodes, CallsExact: stride == 1 && guessed == 0,
-		Basis: "one call per episode; prompt tokens from the rendered prompts"}
+		Basis: "one call per episode asked; prompt tokens from the rendered prompts"}
 	if len(tasks) == 2 {
-		st.Basis = "two calls per episode (entities, then facts when there are two); prompt tokens from the rendered prompts"
+		st.Basis = "two calls per episode asked (entities, then facts when there are two); prompt tokens from the rendered prompts"
 		if guessed > 0 {
 			st.Basis += "; facts calls of episodes not yet extracted counted for every episode, priced like the entities call"
 		}
@@ -247,10 +248,13 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 	if stride > 1 {
 		st.Basis += fmt.Sprintf(" of one episode in %d (%d rendered)", stride, sampled)
 	}
-	if skipped > 0 {
+	if n := skipped[extract.SkipChitchat]; n > 0 {
+		st.Basis += fmt.Sprintf("; chit-chat messages ask nothing (%d of %d rendered)", n, sampled)
+	}
+	if n := skipped[extract.SkipCovered]; n > 0 {
 		st.Basis += "; records covered by declared facts (or without a changed text field) ask nothing"
 		if p.Records != nil {
-			p.Records.SkipLLM = int(float64(skipped)*float64(p.Episodes)/float64(sampled) + 0.5)
+			p.Records.SkipLLM = int(float64(n)*float64(p.Episodes)/float64(sampled) + 0.5)
 		}
 	}
 	if cached > 0 {

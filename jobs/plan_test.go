@@ -18,7 +18,7 @@ func TestPlanCallsNothing(t *testing.T) {
 		http.Error(w, "plan must not call", http.StatusTeapot)
 	}))
 	j := stubJob(t, base)
-	j.Stages.Extract.Mode = "combined" // one call per episode: the counts are exact before a run
+	j.Stages.Extract.Mode = "combined" // one call per episode asked: the counts are exact before a run
 	ctx := context.Background()
 	p, err := MakePlan(ctx, j, PlanOptions{})
 	if err != nil {
@@ -28,7 +28,9 @@ func TestPlanCallsNothing(t *testing.T) {
 		t.Fatalf("plan sent %d requests", calls.Load())
 	}
 	ex := p.Stages[0]
-	if p.Episodes != 56 || p.Groups != 6 || ex.Stage != "extract" || ex.Calls != 56 || !ex.CallsExact || ex.CachedCalls != 0 {
+	// The demo's 56 episodes hold 4 chit-chat messages ("Wow. What will you do after that?"), not asked.
+	if p.Episodes != 56 || p.Groups != 6 || ex.Stage != "extract" || ex.Calls != 52 || !ex.CallsExact || ex.CachedCalls != 0 ||
+		!strings.Contains(ex.Basis, "chit-chat messages ask nothing (4 of 56 rendered)") {
 		t.Fatalf("plan %+v, extract %+v", p, ex)
 	}
 	if ex.PromptTokens < 56*500 || ex.CostUSD <= 0 || p.Price == nil || p.Total.CostUSD < ex.CostUSD || p.Assumptions.Source != "defaults" {
@@ -46,11 +48,11 @@ func TestPlanCallsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := ps.Stages[0]; s.Calls != 56 || s.CallsExact || s.PromptTokens < ex.PromptTokens/2 || s.PromptTokens > ex.PromptTokens*2 {
+	if s := ps.Stages[0]; s.Calls < 40 || s.Calls > 56 || s.CallsExact || s.PromptTokens < ex.PromptTokens/2 || s.PromptTokens > ex.PromptTokens*2 {
 		t.Fatalf("sampled extract %+v, full %+v", s, ex)
 	}
 	// After a run, every extraction is cached and the ratios are measured.
-	// In two-call mode (the default) both calls of every episode are found in the cache.
+	// In combined mode (the default) the call of every episode asked is found in the cache.
 	off := demoJob(t)
 	rep := run(t, off)
 	p2, err := MakePlan(ctx, off, PlanOptions{})

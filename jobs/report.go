@@ -11,6 +11,7 @@ import (
 
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/stages/temporal"
 )
 
@@ -41,9 +42,12 @@ type Report struct {
 	FailedUnits               int                     `json:"failed_units"`
 	EpisodesWithoutExtraction int                     `json:"episodes_without_extraction"`
 	Stages                    map[string]stages.Stats `json:"stages"`
-	LLM                       LLMReport               `json:"llm"`
-	LLMByStage                map[string]LLMReport    `json:"llm_by_stage"`
-	Seconds                   float64                 `json:"seconds"`
+	// ExtractUnits counts the extract units this run ran by how they were planned: "asked" (the
+	// LLM was asked), or why not (extract.Skip…: "chitchat", "covered", "llm_off").
+	ExtractUnits map[string]int       `json:"extract_units,omitempty"`
+	LLM          LLMReport            `json:"llm"`
+	LLMByStage   map[string]LLMReport `json:"llm_by_stage"`
+	Seconds      float64              `json:"seconds"`
 
 	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
 	Load *memgraph.Result `json:"load,omitempty"`
@@ -72,16 +76,19 @@ const MaxMappedShown = 100
 
 // LLMReport counts LLM and embedding calls.
 type LLMReport struct {
-	Calls            int     `json:"calls"`
-	CacheHits        int     `json:"cache_hits"`
-	PromptTokens     int     `json:"prompt_tokens"`
-	CompletionTokens int     `json:"completion_tokens"`
-	ReasoningTokens  int     `json:"reasoning_tokens"`
-	CostUSD          float64 `json:"cost_usd"`
-	Retries          int     `json:"retries"`
-	MaxInFlight      int     `json:"max_in_flight"`
-	InvalidAnswers   int     `json:"invalid_answers"` // answers that failed the schema (each retried, or failing its call)
-	Truncated        int     `json:"truncated"`       // answers cut at max_tokens (finish_reason "length")
+	Calls        int `json:"calls"`
+	CacheHits    int `json:"cache_hits"`
+	PromptTokens int `json:"prompt_tokens"`
+	// CachedPromptTokens are the prompt tokens the provider served from its prompt cache (its
+	// usage.prompt_tokens_details.cached_tokens), part of PromptTokens.
+	CachedPromptTokens int     `json:"cached_prompt_tokens"`
+	CompletionTokens   int     `json:"completion_tokens"`
+	ReasoningTokens    int     `json:"reasoning_tokens"`
+	CostUSD            float64 `json:"cost_usd"`
+	Retries            int     `json:"retries"`
+	MaxInFlight        int     `json:"max_in_flight"`
+	InvalidAnswers     int     `json:"invalid_answers"` // answers that failed the schema (each retried, or failing its call)
+	Truncated          int     `json:"truncated"`       // answers cut at max_tokens (finish_reason "length")
 	// AnswersRepaired counts the repairs the answer hygiene made, by kind (extract.Repair…).
 	AnswersRepaired map[string]int `json:"answers_repaired,omitempty"`
 }
@@ -132,9 +139,14 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Fprintf(tw, "\nload\t%d groups: %d nodes, %d relationships in %d batches; %d stale removed, %d labels removed, %d retries\n",
 			ld.Groups, ld.Nodes, ld.Edges, ld.Batches, ld.Deleted, ld.LabelsRemoved, ld.Retries)
 	}
+	if len(r.ExtractUnits) > 0 {
+		not := maps.Clone(r.ExtractUnits)
+		delete(not, extract.Asked)
+		fmt.Fprintf(tw, "\nextract\t%d episodes asked the LLM; not asked:%s\n", r.ExtractUnits[extract.Asked], kinds(not))
+	}
 	l := r.LLM
-	fmt.Fprintf(tw, "\nllm\tcalls %d, cache hits %d, tokens %d in / %d out, retries %d, max in flight %d, cost $%.4f\n",
-		l.Calls, l.CacheHits, l.PromptTokens, l.CompletionTokens, l.Retries, l.MaxInFlight, l.CostUSD)
+	fmt.Fprintf(tw, "\nllm\tcalls %d, cache hits %d, tokens %d in (%d cached by the provider) / %d out, retries %d, max in flight %d, cost $%.4f\n",
+		l.Calls, l.CacheHits, l.PromptTokens, l.CachedPromptTokens, l.CompletionTokens, l.Retries, l.MaxInFlight, l.CostUSD)
 	if l.InvalidAnswers > 0 || l.Truncated > 0 || len(l.AnswersRepaired) > 0 {
 		fmt.Fprintf(tw, "answers\t%d invalid, %d cut at max_tokens; repaired:%s\n", l.InvalidAnswers, l.Truncated, kinds(l.AnswersRepaired))
 	}

@@ -103,7 +103,11 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			return st, err
 		}},
 		{extract.Stage, func() (stages.Stats, error) {
-			return extract.Run(ctx, env, j.extractOptions())
+			opts, counts := j.extractOptions(), stages.NewTally()
+			opts.Counts = counts
+			st, err := extract.Run(ctx, env, opts)
+			rep.ExtractUnits = counts.Stage(extract.Stage)
+			return st, err
 		}},
 		{resolve.Stage, func() (stages.Stats, error) {
 			return resolve.Run(ctx, env, j.resolveOptions())
@@ -214,7 +218,7 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 }
 
 func llmReport(s llm.StageUsage, repaired map[string]int) LLMReport {
-	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens),
+	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens), CachedPromptTokens: int(s.CachedTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
 		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD, InvalidAnswers: int(s.InvalidAnswers),
 		Truncated: int(s.Truncated), AnswersRepaired: repaired}
@@ -222,8 +226,9 @@ func llmReport(s llm.StageUsage, repaired map[string]int) LLMReport {
 
 // extractOptions are the extract stage's options of the job (run and plan).
 func (j *Job) extractOptions() extract.Options {
-	return extract.Options{Context: j.Stages.Extract.Context, Mode: j.Stages.Extract.Mode, EntityTypes: j.entityTypes(),
-		EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: j.Stages.Extract.LLM == "off"}
+	x := j.Stages.Extract
+	return extract.Options{Context: x.Context, ContextTokens: x.ContextTokens, Mode: x.Mode, AskChitchat: x.Chitchat == "ask",
+		EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: x.LLM == "off"}
 }
 
 func (j *Job) entityTypes() []llm.EntityTypeIn {

@@ -127,9 +127,11 @@ type EdgeType struct {
 // StageOpts holds per-stage options.
 type StageOpts struct {
 	Extract struct {
-		Context int    `yaml:"context"` // previous episodes shown (default 4)
-		Mode    string `yaml:"mode"`    // two_call (default) | combined
-		LLM     string `yaml:"llm"`     // on (default) | off: declared facts only, no LLM call
+		Context       int    `yaml:"context"`        // previous episodes shown (default 4)
+		ContextTokens int    `yaml:"context_tokens"` // their content's tokens, at most (default 120)
+		Mode          string `yaml:"mode"`           // combined (default) | two_call
+		Chitchat      string `yaml:"chitchat"`       // skip (default) | ask
+		LLM           string `yaml:"llm"`            // on (default) | off: declared facts only, no LLM call
 	} `yaml:"extract"`
 	Resolve struct {
 		MinHashThreshold   float64 `yaml:"minhash_threshold"`   // default 0.9

@@ -71,8 +71,14 @@ func (j *Job) defaults() {
 	if j.Stages.Extract.Context == 0 {
 		j.Stages.Extract.Context = extract.DefaultContext
 	}
+	if j.Stages.Extract.ContextTokens == 0 {
+		j.Stages.Extract.ContextTokens = 120
+	}
 	if j.Stages.Extract.Mode == "" {
-		j.Stages.Extract.Mode = "two_call"
+		j.Stages.Extract.Mode = "combined"
+	}
+	if j.Stages.Extract.Chitchat == "" {
+		j.Stages.Extract.Chitchat = "skip"
 	}
 	if j.Stages.Extract.LLM == "" {
 		j.Stages.Extract.LLM = "on"
@@ -191,7 +197,10 @@ func (j *Job) Validate() error {
 		return err
 	}
 	if m := j.Stages.Extract.Mode; m != "two_call" && m != "combined" {
-		return bad("stages.extract.mode", "%q is not two_call or combined", m)
+		return bad("stages.extract.mode", "%q is not combined or two_call", m)
+	}
+	if c := j.Stages.Extract.Chitchat; c != "skip" && c != "ask" {
+		return bad("stages.extract.chitchat", "%q is not skip or ask", c)
 	}
 	r := j.Stages.Resolve
 	if r.LLM != "on" && r.LLM != "off" {

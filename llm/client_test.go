@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-const badExtract = `{"entities":[{"name":"A","type":"Entity"}],"facts":[{"subject":"A","predicate":"KNOWS","object":"A","fact":"x","kind":"state","valid_at":17,"invalid_at":null}]}`
+const badExtract = `{"entities":[{"name":"A","type":"Entity","attributes":[]}],"facts":[{"subject":"A","predicate":"KNOWS","object":"A","fact":"x","kind":"state","valid_at":17,"invalid_at":null}]}`
 
 func TestCallSendsStructuredRequest(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: "```json\n" + validExtract + "\n```"}}}

@@ -12,7 +12,7 @@ import (
 // answerSeeds are answer texts worth starting from: valid and almost valid answers, fences,
 // and things that are not answers at all.
 var answerSeeds = []string{
-	`{"entities":[{"name":"Alice","type":"Entity"}],"facts":[]}`,
+	`{"entities":[{"name":"Alice","type":"Entity","attributes":[]}],"facts":[]}`,
 	"```json\n{\"entities\":[],\"facts\":[]}\n```",
 	`{"entities":[],"facts":[{"subject":"A","predicate":"WORKS_AT","object":"B","fact":"A works at B.","kind":"state","valid_at":null,"invalid_at":null}]}`,
 	`{"duplicate_of":[],"contradicts":[]}`, `{"summaries":[]}`, `{"summary":"x"}`, `{"name":"n","summary":"s"}`,

@@ -125,7 +125,7 @@ func sampleExtractInput() ExtractInput {
 	}
 }
 
-const validExtract = `{"entities":[{"name":"Melanie","type":"Person"}],"facts":[]}`
+const validExtract = `{"entities":[{"name":"Melanie","type":"Person","attributes":[]}],"facts":[]}`
 
 func reflectTypeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 

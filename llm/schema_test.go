@@ -80,7 +80,7 @@ func TestValidate(t *testing.T) {
 		return "{" + strings.Join(parts, ",") + "}"
 	}
 	doc := func(third string) string {
-		return `{"entities":[{"name":"A","type":"Entity"},{"name":"B","type":"Entity"}],"facts":[` +
+		return `{"entities":[{"name":"A","type":"Entity","attributes":[]},{"name":"B","type":"Entity","attributes":[]}],"facts":[` +
 			fact("") + "," + fact("") + "," + third + "]}"
 	}
 	tests := []struct {

@@ -15,10 +15,12 @@ const (
 // object, closed by "\n```". Models read it as data; the offline responder parses it.
 const InputFence = "```json input\n"
 
-// EpisodeIn is an episode as a prompt shows it.
+// EpisodeIn is an episode as a prompt shows it. The current episode has every field; a previous
+// episode (ExtractInput.Previous) leaves out its reference time and source when they are the
+// current episode's.
 type EpisodeIn struct {
-	ReferenceTime string `json:"reference_time"` // RFC 3339, UTC
-	Source        string `json:"source"`         // message|text|json
+	ReferenceTime string `json:"reference_time,omitempty"` // RFC 3339, UTC
+	Source        string `json:"source,omitempty"`         // message|text|json
 	Speaker       string `json:"speaker,omitempty"`
 	Content       string `json:"content"`
 }
@@ -48,20 +50,21 @@ type SnapshotIn struct {
 	Changes []string `json:"changes"`
 }
 
-// ExtractInput asks for the entities and facts of one episode.
+// ExtractInput asks for the entities and facts of one episode. Its JSON writes the ontology
+// first and the episode last, after its context, next to the answer.
 type ExtractInput struct {
-	Episode  EpisodeIn   `json:"episode"`
-	Previous []EpisodeIn `json:"previous"` // earlier episodes of the group, oldest first
+	EntityTypes []EntityTypeIn `json:"entity_types,omitempty"`
+	EdgeTypes   []EdgeTypeIn   `json:"edge_types,omitempty"`
+	// ExcludedTypes are entity types never to extract (possibly "Entity" itself).
+	ExcludedTypes []string    `json:"excluded_types,omitempty"`
+	Previous      []EpisodeIn `json:"previous"` // earlier episodes of the group, oldest first
 	// Snapshot is the change list of a snapshot record against its object's previous snapshot
 	// (then Previous is empty); nil otherwise.
 	Snapshot *SnapshotIn `json:"snapshot,omitempty"`
 	// Known are the facts the record's declared fields already state (sources[].facts), as
 	// sentences: context, not to be extracted again.
-	Known       []string       `json:"known_facts,omitempty"`
-	EntityTypes []EntityTypeIn `json:"entity_types,omitempty"`
-	EdgeTypes   []EdgeTypeIn   `json:"edge_types,omitempty"`
-	// ExcludedTypes are entity types never to extract (possibly "Entity" itself).
-	ExcludedTypes []string `json:"excluded_types,omitempty"`
+	Known   []string  `json:"known_facts,omitempty"`
+	Episode EpisodeIn `json:"episode"`
 }
 
 // ExtractedEntity is one entity named in the episode.
@@ -87,10 +90,11 @@ type ExtractedFact struct {
 	Kind string `json:"kind"`
 }
 
-// ExtractOutput is the answer to ExtractInput.
+// ExtractOutput is the answer to ExtractInput under TaskExtract: the entities, with the
+// attributes of their types that the episode states, and the facts between them.
 type ExtractOutput struct {
-	Entities []ExtractedEntity `json:"entities"`
-	Facts    []ExtractedFact   `json:"facts"`
+	Entities []EntityMention `json:"entities"`
+	Facts    []ExtractedFact `json:"facts"`
 }
 
 // FactIn is a fact as the judgement prompt shows it.

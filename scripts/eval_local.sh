@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
 # Usage: scripts/eval_local.sh   (make eval-local; not in CI)
 #
-# Builds the gold set's graph twice, with the offline responder and with Qwen2.5-Coder-1.5B on
-# the local model server (scripts/local_llm.sh, BACKFILL_LOCAL_LLM_MODEL=qwen2.5-coder-1.5b),
-# times both runs, scores both graphs with `bin/backfill eval JOB --gold FILE`, and writes the
-# results as the "eval-local" section of bench/results.md (between its marker lines). A model
-# run that ends with failed units (exit 3) is scored as it is; its report counts them.
+# Builds the gold set's graph and a LoCoMo slice's graph with the offline responder and with
+# Qwen2.5-Coder-1.5B on the local model server (scripts/local_llm.sh,
+# BACKFILL_LOCAL_LLM_MODEL=qwen2.5-coder-1.5b), times the runs, scores the graphs with
+# `bin/backfill eval` (the gold set with --gold, the slice with --dataset locomo), and writes the
+# results as the "eval-local" section of bench/results.md (between its marker lines; `make
+# bench` keeps it). A model run that ends with failed units (exit 3) is scored as it is; its
+# report counts them.
+#
+# The LoCoMo slice is the first conversation's first EVAL_LOCOMO_SESSIONS sessions with the
+# questions whose evidence lies in them, written to a temporary file outside the clone (the
+# dataset's licence: evaluation use, no copies in the repository). With EVAL_BEFORE_BIN (another
+# build of backfill, such as the one before a change) the model runs are made again with that
+# binary, as "before" rows.
+#
+# A run whose report is already in EVAL_OUT is not made again (the model takes hours on 2
+# cores), and the checkpoints in EVAL_OUT are kept between runs: an interrupted model run
+# resumes, and answers already paid for come from its LLM cache. EVAL_FRESH=1 (or removing
+# EVAL_OUT, or the run's files) makes them afresh.
 #
 # Environment: EVAL_JOB (the gold set's job, default jobs/examples/gold.yaml), EVAL_GOLD (its
-# gold file, default examples/gold/gold.yaml), EVAL_OUT (work directory, default
-# .backfill/eval-local), BACKFILL_LOCAL_LLM_MODEL (default qwen2.5-coder-1.5b), and those of
-# scripts/local_llm.sh. The checkpoints in EVAL_OUT are kept between runs: an interrupted model run
-# resumes, and answers already paid for come from its LLM cache. EVAL_FRESH=1 starts over.
+# gold file, default examples/gold/gold.yaml), EVAL_LOCOMO (locomo10.json, default
+# ../shared/datasets/locomo/locomo10.json), EVAL_LOCOMO_SESSIONS (default 2; 0 leaves LoCoMo
+# out), EVAL_SET (--set flags of every run, words), EVAL_BEFORE_BIN, EVAL_OUT (work directory,
+# default .backfill/eval-local), EVAL_FRESH (1: remove EVAL_OUT first), BACKFILL_LOCAL_LLM_MODEL
+# (default qwen2.5-coder-1.5b), and those of scripts/local_llm.sh.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -19,76 +33,137 @@ cd "$REPO_ROOT"
 
 JOB="${EVAL_JOB:-jobs/examples/gold.yaml}"
 GOLD="${EVAL_GOLD:-examples/gold/gold.yaml}"
+LOCOMO_SRC="${EVAL_LOCOMO:-../shared/datasets/locomo/locomo10.json}"
+SESSIONS="${EVAL_LOCOMO_SESSIONS:-2}"
 OUT="${EVAL_OUT:-.backfill/eval-local}"
+BEFORE="${EVAL_BEFORE_BIN:-}"
 BIN=bin/backfill
 export BACKFILL_LOCAL_LLM_MODEL="${BACKFILL_LOCAL_LLM_MODEL:-qwen2.5-coder-1.5b}"
 [ -f "$JOB" ] || die "no gold set job $JOB (set EVAL_JOB)"
 [ -x "$BIN" ] || die "no $BIN (make build)"
+[ -z "$BEFORE" ] || [ -x "$BEFORE" ] || die "EVAL_BEFORE_BIN $BEFORE is not an executable"
 if [ "${EVAL_FRESH:-0}" = 1 ]; then rm -rf "$OUT"; fi
 mkdir -p "$OUT"
+TMP=$(mktemp -d)
+started=0
+trap 'rm -rf "$TMP"; if [ "$started" = 1 ]; then scripts/local_llm.sh stop; fi' EXIT
 
-# run NAME FLAGS...: runs the job into $OUT/NAME.db, timing it; exit 0 and 3 both count as done.
+SLICE="$TMP/locomo-slice.json"
+if [ "$SESSIONS" -gt 0 ]; then
+  [ -f "$LOCOMO_SRC" ] || die "no LoCoMo file $LOCOMO_SRC (set EVAL_LOCOMO, or EVAL_LOCOMO_SESSIONS=0)"
+  python3 - "$LOCOMO_SRC" "$SESSIONS" "$SLICE" <<'EOF'
+import json, re, sys
+src, n, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+c = json.load(open(src))[0]
+keep = lambda k: not re.fullmatch(r"session_\d+(_date_time)?", k) or int(k.split("_")[1]) <= n
+c["conversation"] = {k: v for k, v in c["conversation"].items() if keep(k)}
+def inside(e):
+    m = re.match(r"D(\d+):", e)
+    return m and int(m.group(1)) <= n
+c["qa"] = [q for q in c["qa"] if q.get("evidence") and all(inside(e) for e in q["evidence"])]
+for k in ("event_summary", "observation", "session_summary"):
+    c.pop(k, None)
+json.dump([c], open(dst, "w"))
+EOF
+fi
+
+# run NAME BIN JOB FLAGS...: builds NAME's graph into $OUT/NAME.db with BIN, timing it, unless its
+# report exists; exit 0 and 3 both count as done.
 run() {
-  local name=$1 start rc=0
-  shift
+  local name=$1 bin=$2 job=$3 start rc=0
+  shift 3
+  if [ -f "$OUT/$name.report.json" ]; then
+    log "$name: kept from an earlier run"
+    return
+  fi
   start=$(date +%s)
-  "$BIN" run "$JOB" --checkpoint "$OUT/$name.db" --report "$OUT/$name.report.json" "$@" >"$OUT/$name.out" 2>"$OUT/$name.log" || rc=$?
+  # shellcheck disable=SC2086 # EVAL_SET is words
+  LOCOMO="$SLICE" "$bin" run "$job" --checkpoint "$OUT/$name.db" --report "$OUT/$name.report.json" ${EVAL_SET:-} "$@" \
+    >"$OUT/$name.out" 2>"$OUT/$name.log" || rc=$?
   echo $(($(date +%s) - start)) >"$OUT/$name.seconds"
   case $rc in
   0 | 3) log "$name: exit $rc in $(cat "$OUT/$name.seconds") s" ;;
-  *) tail -n 20 "$OUT/$name.log" >&2; die "$name: exit $rc" ;;
+  *) tail -n 20 "$OUT/$name.log" >&2; rm -f "$OUT/$name.report.json"; die "$name: exit $rc" ;;
   esac
 }
 
-run offline --set llm.provider=offline
-started=0
+# both NAME BIN FLAGS...: the gold set and the LoCoMo slice.
+both() {
+  local name=$1 bin=$2
+  shift 2
+  run "gold-$name" "$bin" "$JOB" "$@"
+  if [ "$SESSIONS" -gt 0 ]; then run "locomo-$name" "$bin" jobs/examples/locomo.yaml "$@"; fi
+}
+
+both offline "$BIN" --set llm.provider=offline
 if ! scripts/local_llm.sh status >/dev/null 2>&1; then started=1; fi
 eval "$(scripts/local_llm.sh start)"
-trap '[ "$started" = 1 ] && scripts/local_llm.sh stop' EXIT
 # shellcheck disable=SC2086 # the flags are words
-run model $BACKFILL_LOCAL_LLM_FLAGS
+both model "$BIN" $BACKFILL_LOCAL_LLM_FLAGS
+if [ -n "$BEFORE" ]; then
+  # shellcheck disable=SC2086
+  both before "$BEFORE" $BACKFILL_LOCAL_LLM_FLAGS
+fi
 scripts/local_llm.sh bench >"$OUT/bench.txt" 2>&1 || true
 
-for name in offline model; do
+for f in "$OUT"/gold-*.report.json; do
+  name=$(basename "$f" .report.json)
   "$BIN" eval "$JOB" --checkpoint "$OUT/$name.db" --gold "$GOLD" --json "$OUT/$name.eval.json" \
     --markdown "$OUT/$name.eval.md" >"$OUT/$name.eval.out"
 done
+if [ "$SESSIONS" -gt 0 ]; then
+  for f in "$OUT"/locomo-*.report.json; do
+    name=$(basename "$f" .report.json)
+    LOCOMO="$SLICE" "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/$name.db" --dataset locomo "$SLICE" \
+      --json "$OUT/$name.eval.json" --markdown "$OUT/$name.eval.md" >"$OUT/$name.eval.out"
+  done
+fi
 
-python3 - "$OUT" "$BACKFILL_LOCAL_LLM_MODEL" "$JOB" <<'EOF'
+python3 - "$OUT" "$BACKFILL_LOCAL_LLM_MODEL" "$JOB" "$SESSIONS" "${EVAL_SET:-}" <<'EOF'
 import json, pathlib, re, sys
-out, model, job = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
-rows = []
-for name in ("offline", "model"):
-    r = json.loads((out / f"{name}.report.json").read_text())
-    l = r["llm"]
+out, model, job, sessions, sets = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+who = {"offline": "offline responder", "model": model, "before": model + " (EVAL_BEFORE_BIN)"}
+
+def runs(kind):
+    return [n for n in ("offline", "model", "before") if (out / f"{kind}-{n}.report.json").exists()]
+
+def row(kind, n):
+    r = json.loads((out / f"{kind}-{n}.report.json").read_text())
+    l, eps = r["llm"], max(r["episodes"], 1)
     rep = ", ".join(f"{k} {v}" for k, v in sorted((l.get("answers_repaired") or {}).items())) or "none"
+    units = ", ".join(f"{k} {v}" for k, v in sorted((r.get("extract_units") or {}).items())) or "–"
     t = r.get("temporal") or {}
     rej = ", ".join(f"{k} {v}" for k, v in sorted((t.get("closures_rejected") or {}).items())) or "none"
-    rows.append(f"| {name if name == 'offline' else model} | {(out / f'{name}.seconds').read_text().strip()} | "
-                f"{r['episodes']} | {r['entities']} | {r['facts']} | {r['facts_invalidated']} | {l['calls']} | "
-                f"{l['prompt_tokens']} / {l['completion_tokens']} | {l.get('invalid_answers', 0)} | {l.get('truncated', 0)} | "
-                f"{r.get('failed_units', 0)} | {rep} | {t.get('judged', '–')} | {rej} |")
-section = "\n".join([
-    "<!-- eval-local -->",
-    "## eval-local: the gold set with a 1.5B model on 2 cores",
-    "",
-    f"`make eval-local`: `{job}` built with the offline responder (a baseline for the mechanics, not for extraction quality) and with {model} on llama.cpp (`scripts/local_llm.sh`), then `backfill eval --gold`.",
-    "",
-    "| LLM | seconds | episodes | entities | facts | closed | calls | tokens in / out | invalid answers | cut at max_tokens | failed units | answers repaired | facts judged | closures rejected |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    *rows,
-    "",
-    "Tokens per second here: " + " ; ".join((out / "bench.txt").read_text().split("\n")).strip(" ;"),
-    "",
-    "### offline responder",
-    "",
-    (out / "offline.eval.md").read_text().strip(),
-    "",
-    f"### {model}",
-    "",
-    (out / "model.eval.md").read_text().strip(),
-    "<!-- /eval-local -->",
-])
+    return (f"| {who[n]} | {(out / f'{kind}-{n}.seconds').read_text().strip()} | {r['episodes']} | {r['entities']} | {r['facts']} | "
+            f"{r['facts_invalidated']} | {l['calls']} | {l['calls'] / eps:.2f} | {l['prompt_tokens']} / {l['completion_tokens']} | "
+            f"{l['prompt_tokens'] / eps:.0f} | {units} | {l.get('invalid_answers', 0)} | {l.get('truncated', 0)} | "
+            f"{r.get('failed_units', 0)} | {rep} | {t.get('judged', '–')} | {rej} |")
+
+head = ["| LLM | seconds | episodes | entities | facts | closed | calls | calls/episode | tokens in / out | tokens in/episode | extract units | invalid answers | cut at max_tokens | failed units | answers repaired | facts judged | closures rejected |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+lines = ["<!-- eval-local -->", "## eval-local: the gold set and a LoCoMo slice with a 1.5B model on 2 cores", "",
+         f"`make eval-local` (scripts/eval_local.sh): `{job}` and, with EVAL_LOCOMO_SESSIONS={sessions}, the first LoCoMo conversation's "
+         f"first {sessions} sessions (jobs/examples/locomo.yaml), built with the offline responder (a baseline for the mechanics, not "
+         f"for extraction quality) and with {model} on llama.cpp (`scripts/local_llm.sh`), then `backfill eval`."
+         + (f" Every run with `{sets}`." if sets else ""), "",
+         "### The gold set", "", *head, *[row("gold", n) for n in runs("gold")], ""]
+for n in runs("gold"):
+    lines += [f"#### {who[n]}", "", (out / f"gold-{n}.eval.md").read_text().strip(), ""]
+if runs("locomo"):
+    lines += ["### The LoCoMo slice", "", *head, *[row("locomo", n) for n in runs("locomo")], "",
+              "| LLM | questions | evidence R@5 | evidence R@10 | evidence R@20 | answer R@5 | answer R@10 | answer R@20 |", "|---|---|---|---|---|---|---|---|"]
+    for n in runs("locomo"):
+        rt = json.loads((out / f"locomo-{n}.eval.json").read_text()).get("retrieval") or {}
+        a = (rt.get("categories") or [{}])[-1]
+        cell = lambda hits, rec, tot: " | ".join(f"{x:.3f} ({h}/{tot})" for h, x in zip(hits, rec))
+        lines.append(f"| {who[n]} | {a.get('questions', 0)} | {cell(a.get('evidence_hits', []), a.get('evidence_recall', []), a.get('with_evidence', 0))} | "
+                     f"{cell(a.get('answer_hits', []), a.get('answer_recall', []), a.get('with_answer', 0))} |")
+    lines.append("")
+bench = out / "bench.txt"
+if bench.exists():
+    lines += ["Tokens per second here: " + " ; ".join(bench.read_text().split("\n")).strip(" ;"), ""]
+lines.append("<!-- /eval-local -->")
+section = "\n".join(lines)
 results = pathlib.Path("bench/results.md")
 text = results.read_text() if results.exists() else ""
 pattern = re.compile(r"<!-- eval-local -->.*?<!-- /eval-local -->", re.S)

@@ -45,6 +45,9 @@ func (o *stubOptions) validate() error {
 	if o.opts.BatchDelay < 0 || o.opts.BatchMaxRequests < 0 || o.opts.BatchMaxBytes < 0 {
 		return errors.New("--batch-delay, --batch-max-requests and --batch-max-bytes must not be negative")
 	}
+	if o.opts.PrefixCache.Block < 0 || o.opts.PrefixCache.Min < 0 {
+		return errors.New("--prefix-cache-block and --prefix-cache-min must not be negative")
+	}
 	var err error
 	if o.opts.Faults, err = kindList("--faults", o.faults, stub.AllFaults()); err != nil {
 		return err
@@ -79,8 +82,12 @@ func newLLMStubCmd(*cli) *cobra.Command {
 		Long: `The stub serves POST /v1/chat/completions and /v1/embeddings from the offline responder until
 interrupted, with --latency/--jitter and deterministic fault injection (--fault-rate, --seed,
 --faults): 429s carry Retry-After (--retry-after), a timeout fault holds the request for --stall,
-and no request faults more than --max-faults times in a row. GET /stats returns {calls,
-prompt_tokens, completion_tokens, faults, faults_by_kind, max_in_flight, answered, repeated,
+and no request faults more than --max-faults times in a row. --prefix-cache-block imitates a
+provider's prompt cache: a chat answer's usage.prompt_tokens_details.cached_tokens is the longest
+prefix of its messages, in whole blocks, that an earlier request of the same model sent, when it
+is at least --prefix-cache-min tokens (tokens are the stub's measure, bytes ÷ 4). GET /stats
+returns {calls, prompt_tokens, cached_prompt_tokens, prefix_shared_tokens (cached with no
+minimum), completion_tokens, faults, faults_by_kind, max_in_flight, answered, repeated,
 calls_per_minute, max_calls_in_window} and the batch counters.
 
 It also serves the Files and Batch APIs (POST /v1/files, GET /v1/files/{id}[/content], POST and
@@ -123,6 +130,8 @@ quality. Point a job at it with the --set flags it prints when it starts (see th
 	f.Float64Var(&o.opts.BatchInvalidRate, "batch-invalid-rate", 0, "share `F` of batch output lines written unreadable (0..1)")
 	f.IntVar(&o.opts.BatchMaxRequests, "batch-max-requests", 0, "most requests `N` in a batch file (default 50000)")
 	f.Int64Var(&o.opts.BatchMaxBytes, "batch-max-bytes", 0, "largest batch file in bytes, `N` (default 200000000)")
+	f.IntVar(&o.opts.PrefixCache.Block, "prefix-cache-block", 0, "imitate a provider's prompt cache in blocks of `N` tokens (0: off; OpenAI's rule is 128)")
+	f.IntVar(&o.opts.PrefixCache.Min, "prefix-cache-min", 1024, "the shortest prefix the imitated prompt cache serves, `N` tokens (OpenAI's rule is 1024)")
 	_ = cmd.RegisterFlagCompletionFunc("faults", fixedCompletion(stub.AllFaults()...))
 	_ = cmd.RegisterFlagCompletionFunc("bad-kinds", fixedCompletion(stub.AllBadKinds()...))
 	_ = cmd.RegisterFlagCompletionFunc("bad-tasks", fixedCompletion(llm.Tasks()...))

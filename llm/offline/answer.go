@@ -51,7 +51,7 @@ func answer(task string, raw []byte) (string, error) {
 	case llm.TaskExtract:
 		var in llm.ExtractInput
 		if err = decode(raw, &in); err == nil {
-			out = extract(in)
+			out = extractGraph(in)
 		}
 	case llm.TaskJudgeFact:
 		var in llm.JudgeInput

@@ -44,9 +44,11 @@
 //     object ("coffee over tea") or the same favourite category. Each contradiction quotes the
 //     words of the new sentence the rule saw: "over tea" / "tea보다" for a named old object,
 //     else the new object; the temporal stage applies only the quotes its rules accept.
-//   - extract_entities lists what extract_graph lists; the subject of a JSON record gets, as
-//     attributes, the fields named like the attributes of its type. extract_facts keeps the
-//     facts extract_graph gives whose two endpoints are in the given entity list, spelt as there.
+//   - extract_graph and extract_entities list the same entities; the subject of a JSON record
+//     gets, as attributes, the fields named like the attributes of its type. extract_facts keeps
+//     the facts extract_graph gives whose two endpoints are in the given entity list, spelt as
+//     there. The rules read the input's fields, never the prompt's wording, so any version of the
+//     prompts gets the same answers.
 //     Excluded types (excluded_types) are dropped with the facts that name them, in every mode.
 //   - resolve_entities: two candidates are the same when their types agree (or one is
 //     "Entity") and a spelling of one names the other: equal ignoring case, or both proper

@@ -23,8 +23,15 @@ type extractor struct {
 	seen     map[string]bool
 }
 
-// extract answers extract_graph: the speaker, the names and the facts of one episode.
-func extract(in llm.ExtractInput) llm.ExtractOutput {
+// extraction is what the rules find in one episode: its entities (names and types) and facts.
+type extraction struct {
+	Entities []llm.ExtractedEntity `json:"entities"`
+	Facts    []llm.ExtractedFact   `json:"facts"`
+}
+
+// extract finds the speaker, the names and the facts of one episode; every extraction task is
+// answered from it.
+func extract(in llm.ExtractInput) extraction {
 	ex := &extractor{in: in, onto: newOntology(in.EntityTypes), ents: newRegistry(),
 		seen: map[string]bool{}, persons: map[string]string{}}
 	if t, err := time.Parse(time.RFC3339, in.Episode.ReferenceTime); err == nil {
@@ -52,7 +59,7 @@ func extract(in llm.ExtractInput) llm.ExtractOutput {
 			}
 		}
 	}
-	out := dropExcluded(llm.ExtractOutput{Entities: ex.ents.list, Facts: ex.facts}, in.ExcludedTypes)
+	out := dropExcluded(extraction{Entities: ex.ents.list, Facts: ex.facts}, in.ExcludedTypes)
 	if out.Entities == nil {
 		out.Entities = []llm.ExtractedEntity{}
 	}

@@ -42,7 +42,7 @@ func stampGot(p *string) string {
 }
 
 // checkFacts compares the facts of out with want, in order.
-func checkFacts(t *testing.T, out llm.ExtractOutput, want []wantFact) {
+func checkFacts(t *testing.T, out extraction, want []wantFact) {
 	t.Helper()
 	var got []string
 	for _, f := range out.Facts {
@@ -64,7 +64,7 @@ func checkFacts(t *testing.T, out llm.ExtractOutput, want []wantFact) {
 }
 
 // checkEndpoints asserts that every fact names listed entities exactly.
-func checkEndpoints(t *testing.T, out llm.ExtractOutput) {
+func checkEndpoints(t *testing.T, out extraction) {
 	t.Helper()
 	names := map[string]bool{}
 	for _, e := range out.Entities {

@@ -7,8 +7,8 @@ import (
 	"github.com/tkgraph/backfill/llm"
 )
 
-// FuzzExtract checks that any episode text gives a schema-valid answer whose facts name listed
-// entities, without panicking.
+// FuzzExtract checks that any episode text gives a schema-valid extract_graph answer whose facts
+// name listed entities, without panicking.
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{
 		"I left Kakao on March 2 and joined Naver.", "3월 2일에 카카오를 그만두고 네이버로 이직했어요.",
@@ -22,9 +22,9 @@ func FuzzExtract(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, content, speaker string) {
-		out := extract(llm.ExtractInput{Episode: llm.EpisodeIn{ReferenceTime: testRef, Source: "message", Speaker: speaker, Content: content}})
-		checkEndpoints(t, out)
-		raw, err := json.Marshal(out)
+		in := llm.ExtractInput{Episode: llm.EpisodeIn{ReferenceTime: testRef, Source: "message", Speaker: speaker, Content: content}}
+		checkEndpoints(t, extract(in))
+		raw, err := json.Marshal(extractGraph(in))
 		if err != nil {
 			t.Fatal(err)
 		}

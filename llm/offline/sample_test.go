@@ -24,9 +24,9 @@ type sampleFact struct {
 // testdata/sample.golden.json (go test -update rewrites it).
 func TestSampleGolden(t *testing.T) {
 	type entry struct {
-		Speaker string            `json:"speaker,omitempty"`
-		Content string            `json:"content"`
-		Output  llm.ExtractOutput `json:"output"`
+		Speaker string     `json:"speaker,omitempty"`
+		Content string     `json:"content"`
+		Output  extraction `json:"output"`
 	}
 	var got []entry
 	for _, name := range []string{"conversations.jsonl", "records.jsonl"} {

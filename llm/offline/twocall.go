@@ -6,7 +6,13 @@ import (
 	"github.com/tkgraph/backfill/llm"
 )
 
-// extractEntities answers extract_entities: the entities extract_graph would list, each with the
+// extractGraph answers extract_graph: the entities extract_entities lists (with their
+// attributes) and the facts extract finds.
+func extractGraph(in llm.ExtractInput) llm.ExtractOutput {
+	return llm.ExtractOutput{Entities: extractEntities(in).Entities, Facts: extract(in).Facts}
+}
+
+// extractEntities answers extract_entities: the entities extract finds, each with the
 // attributes of its type that a JSON record states in a field of the same name (only the record's
 // subject has attributes; conversations and texts give none).
 func extractEntities(in llm.ExtractInput) llm.EntitiesOutput {
@@ -81,7 +87,7 @@ func recordAttributes(in llm.ExtractInput) map[string][]llm.AttributeValue {
 
 // dropExcluded removes the entities whose type is excluded (case-insensitive) and every fact
 // that names one of them.
-func dropExcluded(out llm.ExtractOutput, excluded []string) llm.ExtractOutput {
+func dropExcluded(out extraction, excluded []string) extraction {
 	if len(excluded) == 0 {
 		return out
 	}
@@ -106,7 +112,7 @@ func dropExcluded(out llm.ExtractOutput, excluded []string) llm.ExtractOutput {
 	if facts == nil {
 		facts = []llm.ExtractedFact{}
 	}
-	return llm.ExtractOutput{Entities: kept, Facts: facts}
+	return extraction{Entities: kept, Facts: facts}
 }
 
 // excludedType reports whether typ is one of the excluded types.

@@ -88,7 +88,7 @@ func (s *Server) answerLine(line llm.BatchInputLine) (int, json.RawMessage) {
 	if err != nil {
 		return http.StatusBadRequest, json.RawMessage(`{"error":{"message":"stub: bad request line","type":"invalid_request"}}`)
 	}
-	rec := s.produce(req, key, chat, false, bad)
+	rec := s.produce(req, line.Body, key, chat, false, bad)
 	code := rec.code
 	if code == 0 {
 		code = http.StatusOK

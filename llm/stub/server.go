@@ -47,6 +47,10 @@ type Options struct {
 	BadRate  float64
 	BadKinds []string
 	BadTasks []string
+	// PrefixCache imitates a provider's prompt cache: the usage of a chat answer reports the
+	// cached part of its prompt (usage.prompt_tokens_details.cached_tokens). Off when its
+	// Block is 0.
+	PrefixCache PrefixCache
 	// Batches (POST …/files, …/batches): a batch ends BatchDelay after its creation (at the
 	// first poll after it). BatchFailRate of its requests come back as error lines (HTTP 500),
 	// BatchExpireRate of the batches expire with about half of their requests undone, and
@@ -98,6 +102,8 @@ type Server struct {
 	seen map[[32]byte]*history
 	subs map[[32]byte]*submissions // batch submissions by request key (guarded by mu)
 	st   counters
+	// prefix is the imitated prompt cache (Options.PrefixCache), guarded by mu.
+	prefix prefixes
 
 	bmu     sync.Mutex // guards files, batches, order and the counters of ids
 	files   map[string]*file
@@ -118,7 +124,8 @@ type history struct {
 func New(opts Options) *Server {
 	opts.defaults()
 	return &Server{opts: opts, seen: map[[32]byte]*history{}, subs: map[[32]byte]*submissions{},
-		st: newCounters(time.Now(), opts.Window), files: map[string]*file{}, batches: map[string]*batch{}}
+		st: newCounters(time.Now(), opts.Window), prefix: prefixes{rule: opts.PrefixCache},
+		files: map[string]*file{}, batches: map[string]*batch{}}
 }
 
 // ServeHTTP serves GET /stats, the two API endpoints (matched by path suffix), the files and
@@ -210,7 +217,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, chat bool) {
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte, key [32]byte, chat, malformed bool, bad string) {
 	req := r.Clone(r.Context())
 	req.Body = io.NopCloser(bytes.NewReader(body))
-	rec := s.produce(req, key, chat, malformed, bad)
+	rec := s.produce(req, body, key, chat, malformed, bad)
 	for k, v := range rec.header {
 		w.Header()[k] = v
 	}
@@ -220,14 +227,25 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte, key
 	_, _ = w.Write(rec.body.Bytes())
 }
 
-// produce answers req (whose body is the logical request key) with the answering handler, cut
-// in half when malformed, made bad when bad names a kind, and counts the answer.
-func (s *Server) produce(req *http.Request, key [32]byte, chat, malformed bool, bad string) *recorder {
+// produce answers req (whose body, body, is the logical request key) with the answering handler,
+// cut in half when malformed, made bad when bad names a kind, and counts the answer; a chat
+// answer reports the prompt tokens cached under Options.PrefixCache.
+func (s *Server) produce(req *http.Request, body []byte, key [32]byte, chat, malformed bool, bad string) *recorder {
 	rec := &recorder{header: http.Header{}}
 	s.opts.Answer.ServeHTTP(rec, req)
 	out := rec.body.Bytes()
 	ok := rec.code == 0 || rec.code == http.StatusOK
 	var u llm.TokenUsage
+	if ok && chat && s.opts.PrefixCache.Block > 0 {
+		prompt := usageOf(out).PromptTokens
+		s.mu.Lock()
+		cached, shared := s.prefix.lookup(body)
+		cached, shared = min(cached, prompt), min(shared, prompt)
+		s.st.CachedPromptTokens += int64(cached)
+		s.st.PrefixSharedTokens += int64(shared)
+		s.mu.Unlock()
+		out = withCached(out, cached)
+	}
 	if ok {
 		u = usageOf(out)
 		if malformed {

@@ -8,22 +8,27 @@ import (
 
 // Stats are the stub's counters, served by GET /stats.
 type Stats struct {
-	Calls            int64            `json:"calls"` // API requests received, faults included
-	ChatCalls        int64            `json:"chat_calls"`
-	EmbeddingCalls   int64            `json:"embedding_calls"`
-	PromptTokens     int64            `json:"prompt_tokens"` // of the answers given (malformed ones included)
-	CompletionTokens int64            `json:"completion_tokens"`
-	Faults           int64            `json:"faults"`
-	FaultsByKind     map[string]int64 `json:"faults_by_kind"`
-	MaxInFlight      int              `json:"max_in_flight"`
-	InFlight         int              `json:"in_flight"`
-	Answered         int64            `json:"answered"`    // good answers given
-	BadAnswers       int64            `json:"bad_answers"` // answers made bad on purpose (Options.BadRate)
-	Repeated         int64            `json:"repeated"`    // good answers to a logical request answered before
-	CallsPerMinute   []int64          `json:"calls_per_minute"`
-	MaxCallsInWindow int              `json:"max_calls_in_window"` // most calls started in any sliding Window
-	WindowSeconds    float64          `json:"window_seconds"`
-	Seconds          float64          `json:"seconds"` // since the stub started
+	Calls            int64 `json:"calls"` // API requests received, faults included
+	ChatCalls        int64 `json:"chat_calls"`
+	EmbeddingCalls   int64 `json:"embedding_calls"`
+	PromptTokens     int64 `json:"prompt_tokens"` // of the answers given (malformed ones included)
+	CompletionTokens int64 `json:"completion_tokens"`
+	// CachedPromptTokens are the prompt tokens reported cached under Options.PrefixCache;
+	// PrefixSharedTokens the prompt tokens, in whole blocks, an earlier request had sent first,
+	// whatever their length (what a cache with no minimum would serve).
+	CachedPromptTokens int64            `json:"cached_prompt_tokens"`
+	PrefixSharedTokens int64            `json:"prefix_shared_tokens"`
+	Faults             int64            `json:"faults"`
+	FaultsByKind       map[string]int64 `json:"faults_by_kind"`
+	MaxInFlight        int              `json:"max_in_flight"`
+	InFlight           int              `json:"in_flight"`
+	Answered           int64            `json:"answered"`    // good answers given
+	BadAnswers         int64            `json:"bad_answers"` // answers made bad on purpose (Options.BadRate)
+	Repeated           int64            `json:"repeated"`    // good answers to a logical request answered before
+	CallsPerMinute     []int64          `json:"calls_per_minute"`
+	MaxCallsInWindow   int              `json:"max_calls_in_window"` // most calls started in any sliding Window
+	WindowSeconds      float64          `json:"window_seconds"`
+	Seconds            float64          `json:"seconds"` // since the stub started
 	// Batches: files uploaded, batches created, request lines submitted, distinct requests
 	// (by the line's url, custom_id and body), lines whose request was submitted in an
 	// earlier batch, the most batches one request was submitted in, error lines, undone

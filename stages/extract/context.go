@@ -25,9 +25,24 @@ type Group struct {
 // Plan is what the unit of one episode does.
 type Plan struct {
 	Input llm.ExtractInput
-	// Ask is false when the LLM is not asked: the record's changes are covered by its declared
-	// facts, no free-text field changed, or the LLM is off (Options.NoLLM).
-	Ask bool
+	// Ask is false when the LLM is not asked; Skip then says why.
+	Ask  bool
+	Skip string
+}
+
+// Reasons a unit does not ask the LLM (Plan.Skip).
+const (
+	SkipLLMOff   = "llm_off"  // Options.NoLLM
+	SkipCovered  = "covered"  // a record's changes are covered by its declared facts, or no text field changed
+	SkipChitchat = "chitchat" // a chit-chat message (IsChitchat): its speaker is its only entity
+)
+
+// plan is the plan of an episode that asks unless the LLM is off.
+func (g *Group) plan(in llm.ExtractInput) Plan {
+	if g.opts.NoLLM {
+		return Plan{Input: in, Skip: SkipLLMOff}
+	}
+	return Plan{Input: in, Ask: true}
 }
 
 // NewGroup prepares the episodes of one group, in group order (reference time, then source
@@ -50,8 +65,9 @@ func NewGroup(eps []graph.Episode, opts Options) *Group {
 
 // Plan builds the extraction of episode i.
 //
-// An episode without a Record gets the previous Options.Context episodes of its group as raw
-// text and is always asked about. A JSON record (an episode with a Record) gets no previous
+// An episode without a Record gets the previous episodes of its group as context (Input) and is
+// asked about unless it is a chit-chat message (IsChitchat, with the speakers of the episode and
+// of the SpeakerWindow episodes before it as names) and Options.AskChitchat is off. A JSON record (an episode with a Record) gets no previous
 // episodes; its declared facts are given as known facts, and when it is a snapshot of an object
 // that has an earlier snapshot, the change list against that snapshot is its context (the first
 // snapshot has none). Then:
@@ -63,14 +79,18 @@ func NewGroup(eps []graph.Episode, opts Options) *Group {
 func (g *Group) Plan(i int) Plan {
 	ep := g.eps[i]
 	if ep.Record == nil {
-		return Plan{Input: Input(g.eps, i, g.opts), Ask: !g.opts.NoLLM}
+		in := Input(g.eps, i, g.opts)
+		if !g.opts.NoLLM && !g.opts.AskChitchat && ep.Source == graph.SourceMessage && IsChitchat(ep.Content, g.speakers(i)) {
+			return Plan{Input: in, Skip: SkipChitchat}
+		}
+		return g.plan(in)
 	}
 	rec := ep.Record
 	in := llm.ExtractInput{Episode: episodeIn(ep), Previous: []llm.EpisodeIn{}, Known: known(rec),
 		EntityTypes: g.opts.EntityTypes, EdgeTypes: g.opts.EdgeTypes, ExcludedTypes: g.opts.ExcludedTypes}
 	cur, ok := records.Decode(ep.Content)
 	if !ok { // a record of no JSON object body: nothing to compare
-		return Plan{Input: in, Ask: !g.opts.NoLLM}
+		return g.plan(in)
 	}
 	var prev map[string]any
 	if j := g.prev[i]; j >= 0 {
@@ -114,7 +134,25 @@ func (g *Group) Plan(i int) Plan {
 		in.Snapshot = &llm.SnapshotIn{Object: rec.Object, PreviousAt: episodeIn(g.eps[j]).ReferenceTime,
 			Changes: changeLines(shown)}
 	}
-	return Plan{Input: in, Ask: ask && !g.opts.NoLLM}
+	if !ask && !g.opts.NoLLM {
+		return Plan{Input: in, Skip: SkipCovered}
+	}
+	return g.plan(in)
+}
+
+// SpeakerWindow is how many episodes before a message name the speakers IsChitchat reads as
+// names.
+const SpeakerWindow = 4
+
+// speakers are the speakers of episode i and of the SpeakerWindow episodes before it.
+func (g *Group) speakers(i int) []string {
+	var out []string
+	for _, ep := range g.eps[max(0, i-SpeakerWindow) : i+1] {
+		if ep.Speaker != "" {
+			out = append(out, ep.Speaker)
+		}
+	}
+	return out
 }
 
 // known lists the sentences of a record's declared facts, at most MaxKnown.

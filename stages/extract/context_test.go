@@ -151,7 +151,7 @@ func TestRecordCoveredByDeclaredFactsAsksNothing(t *testing.T) {
 			}
 			asked := 0
 			for _, task := range f.take() {
-				if task == llm.TaskExtractEntities {
+				if task == llm.TaskExtract {
 					asked++
 				}
 			}

@@ -1,7 +1,21 @@
 // Package extract is the extract stage: one unit per episode, all in parallel. Each unit asks the
-// LLM for the entities and facts of one episode, given the previous N episodes of its group as raw
-// text for context, and stores the answer (Output, as JSON) as the unit's output. It needs no
-// graph state, so the whole backfill's extraction runs at the LLM's pace.
+// LLM for the entities and facts of one episode, given previous episodes of its group as context,
+// and stores the answer (Output, as JSON) as the unit's output. It needs no graph state, so the
+// whole backfill's extraction runs at the LLM's pace.
+//
+// Context (Input): the previous episodes of the group, newest first, at most Options.Context of
+// them and while their contents fit in Options.ContextTokens (llm.EstimateTokens); when even the
+// latest does not fit, it is shown cut to its last ContextTokens after "…". A previous episode
+// leaves out the reference time and source it shares with the episode. The JSON input writes the
+// ontology first and the episode last.
+//
+// Chit-chat (IsChitchat): a message whose every sentence is an English question that names no one
+// but the speakers of the conversation (the episode's and those of the SpeakerWindow episodes
+// before it) and has no first-person word or digit, or courtesy (greetings, thanks, reactions and
+// the function words joining them, in English and Korean), is not asked about unless
+// Options.AskChitchat: its output is its speaker alone (an "Entity", unless excluded). The next
+// message, which answers it, sees it as context. Options.Counts counts every unit run as Asked or
+// by the reason it was not (Plan.Skip: SkipChitchat, SkipCovered, SkipLLMOff).
 //
 // JSON records (episodes with a graph.Record: sources with mapping.object, json.text_fields or
 // facts) are planned by Group.Plan instead:
@@ -24,10 +38,11 @@
 // next snapshot of its object.
 //
 // Two modes (Options.Mode):
-//   - ModeTwoCall (default): llm.TaskExtractEntities lists the entities (with the ontology
-//     attributes the episode states), then llm.TaskExtractFacts extracts the facts between them.
-//     The second call is skipped when fewer than two entities were found, since a fact links two.
-//   - ModeCombined: one llm.TaskExtract call answers both; entities get no attributes.
+//   - ModeCombined (default): one llm.TaskExtract call answers both the entities (with the
+//     ontology attributes the episode states) and the facts.
+//   - ModeTwoCall: llm.TaskExtractEntities lists the entities (with their attributes), then
+//     llm.TaskExtractFacts extracts the facts between them. The second call is skipped when fewer
+//     than two entities were found, since a fact links two.
 //
 // In both modes the answers pass the hygiene rules (hygiene.go, HygieneVersion), whatever the
 // model answered: entities without a name, of an excluded type (Options.ExcludedTypes,
@@ -39,7 +54,9 @@
 // An answer still bad after the client's retries fails the unit: it is committed as failed with
 // an empty output, so downstream the episode has no extraction until a later run succeeds
 // (stages.Commit). The unit fingerprint covers the mode, the hygiene rules, the task versions it
-// uses (model, prompts, schema, request parameters), the ontology and the input.
+// uses (model, prompts, schema, request parameters), the ontology, the input (its context
+// included) and whether and why the LLM is not asked, so a change to the context bound or to the
+// chit-chat rule re-runs only the units whose input or decision it changes.
 //
 // Batch mode: ModeTwoCall takes 3 waves (every episode's entities call, then the facts calls,
 // then the commit), ModeCombined 2.

@@ -15,24 +15,36 @@ const Stage = stages.Extract
 
 // Extraction modes.
 const (
-	ModeTwoCall  = "two_call" // entities, then facts: two calls per episode (the default)
-	ModeCombined = "combined" // one extract_graph call per episode
+	ModeCombined = "combined" // one extract_graph call per episode (the default)
+	ModeTwoCall  = "two_call" // entities, then facts: two calls per episode
 )
 
 // Options of the stage.
 type Options struct {
-	Context       int    // previous episodes of the group shown as context (default 4)
-	Mode          string // ModeTwoCall (default when empty) or ModeCombined
+	Context int // previous episodes of the group shown as context, at most (the job's default 4)
+	// ContextTokens bounds the previous episodes' content, in llm.EstimateTokens (the job's
+	// default 120); 0 or less: no bound.
+	ContextTokens int
+	Mode          string // ModeCombined (default when empty) or ModeTwoCall
+	// AskChitchat asks the LLM about chit-chat messages too (IsChitchat); by default they are
+	// not asked and give their speaker only.
+	AskChitchat   bool
 	EntityTypes   []llm.EntityTypeIn
 	EdgeTypes     []llm.EdgeTypeIn
 	ExcludedTypes []string // entity types never extracted
 	NoLLM         bool     // ask the LLM nothing: records give their declared facts only
+	// Counts, when not nil, counts this run's units by how they were planned: Asked, or the
+	// reason the LLM was not asked (Plan.Skip).
+	Counts *stages.Tally
 }
+
+// Asked is the Counts kind of the units that asked the LLM.
+const Asked = "asked"
 
 // mode returns the effective mode.
 func (o Options) mode() string {
 	if o.Mode == "" {
-		return ModeTwoCall
+		return ModeCombined
 	}
 	return o.Mode
 }
@@ -51,6 +63,7 @@ func Tasks(mode string) []string {
 type unitInput struct {
 	Input  llm.ExtractInput `json:"input"`
 	Ask    bool             `json:"ask"`
+	Skip   string           `json:"skip,omitempty"`
 	Record *graph.Record    `json:"record,omitempty"`
 }
 
@@ -87,12 +100,12 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 			group := NewGroup(eps, opts)
 			for i, ep := range eps {
 				p := group.Plan(i)
-				raw, err := json.Marshal(unitInput{Input: p.Input, Ask: p.Ask, Record: ep.Record})
+				raw, err := json.Marshal(unitInput{Input: p.Input, Ask: p.Ask, Skip: p.Skip, Record: ep.Record})
 				if err != nil {
 					return fmt.Errorf("encoding input of %s: %w", ep.UUID, err)
 				}
 				err = emit(stages.Unit{Key: ep.UUID, Fingerprint: stages.Fingerprint(append(base, string(raw))...),
-					Stored: done[ep.UUID], Run: runUnit(env, mode, ep, p)})
+					Stored: done[ep.UUID], Run: runUnit(env, mode, ep, p, opts)})
 				if err != nil {
 					return err
 				}

@@ -67,7 +67,7 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 		o := out.(*llm.ExtractOutput)
 		for _, e := range words(input.(llm.ExtractInput).Episode) {
 			names = append(names, e.Name)
-			o.Entities = append(o.Entities, llm.ExtractedEntity{Name: e.Name, Type: e.Type})
+			o.Entities = append(o.Entities, e)
 		}
 		if len(names) > 1 {
 			o.Facts = link(names)
@@ -137,9 +137,10 @@ func TestRunModes(t *testing.T) {
 		wantFacts []int
 		wantAttrs bool
 	}{
-		{"two calls, the second skipped below two entities", Options{}, 2 + 1 + 1, []int{1, 0, 0}, true},
+		{"two calls, the second skipped below two entities", Options{Mode: ModeTwoCall}, 2 + 1 + 1, []int{1, 0, 0}, true},
 		{"two calls with Plan kept", Options{Mode: ModeTwoCall, ExcludedTypes: []string{"Organization"}}, 2 + 1 + 2, []int{1, 0, 1}, true},
-		{"combined", Options{Mode: ModeCombined, ExcludedTypes: []string{"PLAN"}}, 3, []int{1, 0, 0}, false},
+		{"combined (the default)", Options{ExcludedTypes: []string{"PLAN"}}, 3, []int{1, 0, 0}, true},
+		{"combined with Plan kept", Options{Mode: ModeCombined, ExcludedTypes: []string{"Organization"}}, 3, []int{1, 0, 1}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -183,10 +184,10 @@ func TestRunModes(t *testing.T) {
 func TestModeChangeReruns(t *testing.T) {
 	f := &fakeLLM{}
 	env := testEnv(t, f, "Alice met Bob.")
-	if _, err := Run(context.Background(), env, Options{}); err != nil {
+	if _, err := Run(context.Background(), env, Options{Mode: ModeTwoCall}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := Run(context.Background(), env, Options{Mode: ModeCombined})
+	st, err := Run(context.Background(), env, Options{})
 	if err != nil || st.Units != 1 {
 		t.Fatalf("after a mode change: %+v, %v", st, err)
 	}

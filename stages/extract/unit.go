@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
@@ -13,8 +16,8 @@ import (
 	"github.com/tkgraph/backfill/stages"
 )
 
-// Output is the stored output of one episode: llm.ExtractOutput with the entities' attributes
-// (JSON-compatible with it, so both decode into Output).
+// Output is the stored output of one episode: llm.ExtractOutput (JSON-compatible with it, so
+// both decode into Output), with a record's object and declared facts.
 type Output struct {
 	Entities []llm.EntityMention `json:"entities"`
 	Facts    []llm.ExtractedFact `json:"facts"`
@@ -25,14 +28,18 @@ type Output struct {
 }
 
 // runUnit extracts one episode in the given mode (asking the LLM only when the plan says so)
-// and commits its output, counting the answer repairs in env.Repairs. When an answer stays bad
-// (llm.IsBadAnswer) the unit is committed as failed with an empty LLM output (a JSON record
-// keeps its declared facts): downstream the episode has no extraction until a later run
-// extracts it.
-func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan) func(context.Context, string) error {
+// and commits its output, counting the answer repairs in env.Repairs and the unit in
+// opts.Counts (when it commits, so once whatever the batch waves). A chit-chat message not asked gives its speaker as its only entity. When an
+// answer stays bad (llm.IsBadAnswer) the unit is committed as failed with an empty LLM output (a
+// JSON record keeps its declared facts): downstream the episode has no extraction until a later
+// run extracts it.
+func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan, opts Options) func(context.Context, string) error {
 	return func(ctx context.Context, fp string) error {
 		var bad stages.Degraded
 		out := Output{Entities: []llm.EntityMention{}, Facts: []llm.ExtractedFact{}}
+		if p.Skip == SkipChitchat {
+			out = speakerOnly(p.Input)
+		}
 		if p.Ask {
 			got, rep, err := Extract(ctx, env.LLM, mode, p.Input)
 			if err != nil {
@@ -51,6 +58,13 @@ func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan) func(context
 		if err != nil {
 			return fmt.Errorf("encoding extraction: %w", err)
 		}
+		// Counted once the unit commits: a unit waiting for a provider batch runs again in the
+		// next wave (stages.RunStream).
+		if p.Ask {
+			opts.Counts.Add(Stage, Asked, 1)
+		} else {
+			opts.Counts.Add(Stage, p.Skip, 1)
+		}
 		return stages.Commit(ctx, env, Stage, ep.UUID, fp, &bad, func(tx *checkpoints.Tx) error {
 			return tx.PutOutput(ctx, Stage, ep.UUID, ep.GroupID, body)
 		})
@@ -68,11 +82,7 @@ func Extract(ctx context.Context, model stages.LLM, mode string, in llm.ExtractI
 		if err := model.Call(ctx, Stage, llm.TaskExtract, in, &ex); err != nil {
 			return Output{}, nil, err
 		}
-		for _, e := range ex.Entities {
-			out.Entities = append(out.Entities, llm.EntityMention{Name: e.Name, Type: e.Type, Attributes: []llm.AttributeValue{}})
-		}
-		out.Facts = ex.Facts
-		out, rep := repair(out, in)
+		out, rep := repair(Output{Entities: ex.Entities, Facts: ex.Facts}, in)
 		return out, rep, nil
 	}
 	var ents llm.EntitiesOutput
@@ -124,19 +134,75 @@ func isExcluded(typ string, excluded []string) bool {
 	return false
 }
 
-// Input builds the extraction input of eps[i] with up to opts.Context previous episodes.
+// speakerOnly is the output of a message the LLM is not asked about: its speaker (of type
+// "Entity", unless that type is excluded) and no fact.
+func speakerOnly(in llm.ExtractInput) Output {
+	out := Output{Entities: []llm.EntityMention{}, Facts: []llm.ExtractedFact{}}
+	if name := strings.TrimSpace(in.Episode.Speaker); name != "" && !isExcluded("Entity", in.ExcludedTypes) {
+		out.Entities = append(out.Entities, llm.EntityMention{Name: name, Type: "Entity", Attributes: []llm.AttributeValue{}})
+	}
+	return out
+}
+
+// Input builds the extraction input of eps[i] with, as context, the previous episodes of the
+// group, newest first: at most opts.Context of them, and while their contents fit in
+// opts.ContextTokens (llm.EstimateTokens; no bound when 0 or less). When even the latest one
+// does not fit, it is shown cut to its last opts.ContextTokens, after "…". A previous episode
+// leaves out its reference time and source when they are the current episode's.
 func Input(eps []graph.Episode, i int, opts Options) llm.ExtractInput {
-	n := opts.Context
-	if n < 0 {
-		n = 0
-	}
-	from := max(0, i-n)
-	in := llm.ExtractInput{Episode: episodeIn(eps[i]), Previous: []llm.EpisodeIn{},
+	cur := episodeIn(eps[i])
+	in := llm.ExtractInput{Episode: cur, Previous: []llm.EpisodeIn{},
 		EntityTypes: opts.EntityTypes, EdgeTypes: opts.EdgeTypes, ExcludedTypes: opts.ExcludedTypes}
-	for _, p := range eps[from:i] {
-		in.Previous = append(in.Previous, episodeIn(p))
+	budget, used := opts.ContextTokens, 0
+	for j := i - 1; j >= max(0, i-max(opts.Context, 0)); j-- {
+		p := episodeIn(eps[j])
+		if p.ReferenceTime == cur.ReferenceTime {
+			p.ReferenceTime = ""
+		}
+		if p.Source == cur.Source {
+			p.Source = ""
+		}
+		if budget > 0 {
+			n := llm.EstimateTokens(p.Content)
+			if used+n > budget {
+				if len(in.Previous) == 0 {
+					p.Content = tail(p.Content, budget)
+					in.Previous = append(in.Previous, p)
+				}
+				break
+			}
+			used += n
+		}
+		in.Previous = append(in.Previous, p)
 	}
+	slices.Reverse(in.Previous)
 	return in
+}
+
+// tail is "…" and the end of s that fits in n tokens (llm.EstimateTokens), from a word start.
+func tail(s string, n int) string {
+	ascii, other, k := 0, 0, len(s)
+	for k > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:k])
+		if r < utf8.RuneSelf {
+			ascii++
+		} else {
+			other++
+		}
+		if (ascii+3)/4+other > n-1 { // "…" takes one
+			break
+		}
+		k -= size
+	}
+	rest := s[k:]
+	if before, _ := utf8.DecodeLastRuneInString(s[:k]); k > 0 && !unicode.IsSpace(before) { // cut inside a word
+		if sp := strings.IndexFunc(rest, unicode.IsSpace); sp >= 0 {
+			rest = rest[sp:]
+		} else {
+			rest = ""
+		}
+	}
+	return "…" + strings.TrimSpace(rest)
 }
 
 func episodeIn(e graph.Episode) llm.EpisodeIn {

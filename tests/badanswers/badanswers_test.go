@@ -20,7 +20,7 @@ import (
 
 // badOptions make the stub answer a fifth of the extraction requests badly, every time; seed 5
 // gives each kind at least once on the demo.
-var badOptions = stub.Options{BadRate: 0.2, Seed: 5, BadTasks: []string{llm.TaskExtractEntities, llm.TaskExtractFacts}}
+var badOptions = stub.Options{BadRate: 0.2, Seed: 5, BadTasks: extract.Tasks(extract.ModeCombined)}
 
 func TestBadAnswersFailUnitsNotTheRun(t *testing.T) {
 	root, err := harness.RepoRoot(".")
@@ -111,13 +111,13 @@ func TestBadAnswersFailUnitsNotTheRun(t *testing.T) {
 	}
 	asked := 0
 	for _, a := range next.Answers() {
-		if a.Task == llm.TaskExtractEntities || a.Task == llm.TaskExtractFacts {
+		if a.Task == llm.TaskExtract {
 			asked++
 		}
 	}
 	t.Logf("next run: %d extraction requests for the %d failed units, extract %+v", asked, len(failed), rep.Stages[extract.Stage])
-	if asked < len(failed) || asked > 2*len(failed) {
-		t.Errorf("next run: %d extraction requests for %d failed units (one or two each)", asked, len(failed))
+	if asked != len(failed) {
+		t.Errorf("next run: %d extraction requests for %d failed units (one each)", asked, len(failed))
 	}
 	if lines := readFailed(t, cp); len(lines) != 0 || rep.FailedUnits != 0 {
 		t.Errorf("after the next run: %d lines in the failed file, failed_units %d; want none", len(lines), rep.FailedUnits)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -43,6 +44,10 @@ func TestBatchMode(t *testing.T) {
 			t.Fatalf("report %+v, llm calls %d (online %d), stub %+v", b, rep.LLM.Calls, ref.LLM.Calls, st)
 		}
 		checkHalf(t, rep, ref)
+		// A unit waiting for its batch runs again in the next wave; it is counted once.
+		if !reflect.DeepEqual(rep.ExtractUnits, ref.ExtractUnits) {
+			t.Fatalf("extract units %v, online %v", rep.ExtractUnits, ref.ExtractUnits)
+		}
 		t.Logf("batch: %d batches, %d requests (stub: %d submitted, %d distinct, %d resubmitted, at most %d per request), waves: %s; $%.4f",
 			b.Batches, b.Requests, st.BatchRequests, st.BatchDistinct, st.BatchResubmitted, st.BatchMaxSubmissions, waves(rep), rep.LLM.CostUSD)
 		// The mode is not part of any fingerprint or cache key: an online run over the batch

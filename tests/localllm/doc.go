@@ -1,6 +1,6 @@
-// Package localllm is the CI smoke test of a real language model: `backfill run` on the first
-// episodes of the demo (chosen so that, with the offline responder, every task of two-call
-// extraction is asked at least once) against the small model that scripts/local_llm.sh serves
+// Package localllm is the CI smoke test of a real language model: `backfill run`, in the default
+// extraction mode, on the first episodes of the demo (chosen so that, with the offline
+// responder, every task of a run is asked at least once, in either mode) against the small model that scripts/local_llm.sh serves
 // with llama.cpp's OpenAI-compatible server (SmolLM2-135M in CI; BACKFILL_LOCAL_LLM_URL and
 // BACKFILL_LOCAL_LLM_MODEL, see internal/testenv). The answers of so small a model are poor, so
 // the test checks only mechanics any model must satisfy: the run ends with exit 0 or 3; every

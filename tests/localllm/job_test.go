@@ -21,7 +21,8 @@ type span struct {
 
 // The smoke input: the first episodes of two demo groups and testdata/names.jsonl (one person
 // named two ways: the demo never makes the resolution ask the model), chosen so that, with the
-// offline responder, every task of two-call extraction is asked (TestSmokeInputAsksEveryTask).
+// offline responder, every task of a run is asked, in either extraction mode
+// (TestSmokeInputAsksEveryTask).
 var (
 	smokeMessages = []span{{"alice", 0, 4}}
 	smokeRecords  = []span{{"acme", 0, 3}}
@@ -59,10 +60,10 @@ func copySpans(t *testing.T, src, dst string, spans []span) {
 }
 
 // smokeJob writes the smoke job against the chat server at url serving model, with the
-// response format given, and returns the job file and its checkpoint. Summaries always ask the
-// model (short_chars 1), a failed unit never stops the run, and one call is in flight at a time
-// (llama.cpp's server answers one at a time).
-func smokeJob(t *testing.T, dir, url, model, format string) (job, checkpoint string) {
+// response format and extraction mode given ("": the default), and returns the job file and its
+// checkpoint. Summaries always ask the model (short_chars 1), a failed unit never stops the
+// run, and one call is in flight at a time (llama.cpp's server answers one at a time).
+func smokeJob(t *testing.T, dir, url, model, format, mode string) (job, checkpoint string) {
 	t.Helper()
 	root, err := harness.RepoRoot(".")
 	if err != nil {
@@ -111,9 +112,10 @@ embedder:
   provider: offline
 stages:
   summarize: {short_chars: 1}
+  extract: {mode: %q}
 limits:
   max_failed_ratio: 1
-`, checkpoint, msgs, recs, url, model, format)
+`, checkpoint, msgs, recs, url, model, format, mode)
 	job = filepath.Join(dir, "smoke.yaml")
 	if err := os.WriteFile(job, []byte(text), 0o644); err != nil {
 		t.Fatal(err)

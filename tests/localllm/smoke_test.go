@@ -33,7 +33,7 @@ func TestLocalModelSmoke(t *testing.T) {
 	sp := &spoiler{marker: spoiled}
 	proxy := startProxy(t, m.URL, sp)
 	dir := t.TempDir()
-	job, checkpoint := smokeJob(t, dir, proxy.URL, m.Model, llm.FormatJSONObjectSchema)
+	job, checkpoint := smokeJob(t, dir, proxy.URL, m.Model, llm.FormatJSONObjectSchema, "")
 
 	start := time.Now()
 	res, rep := runJob(t, bin, job, filepath.Join(dir, "first.json"))
@@ -208,7 +208,7 @@ func (s *spoiler) spoils(body []byte) bool {
 	if s.done || json.Unmarshal(body, &req) != nil {
 		return false
 	}
-	if task := llm.RequestTask(req); task != llm.TaskExtractEntities && task != llm.TaskExtractFacts {
+	if task := llm.RequestTask(req); task != llm.TaskExtract && task != llm.TaskExtractEntities && task != llm.TaskExtractFacts {
 		return false
 	}
 	user := req.Messages[len(req.Messages)-1].Content
