@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -9,7 +10,7 @@ import (
 // index by its resize coefficient (2 by default).
 const DefaultVectorCapacity = 100_000
 
-// SchemaOptions configures the vector indexes of PreLoad.
+// SchemaOptions configures the vector indexes of PostLoad.
 type SchemaOptions struct {
 	VectorDims     int // embedding dimensions; 0 or less creates no vector index
 	VectorCapacity int // Memgraph initial vector index capacity; 0 means DefaultVectorCapacity
@@ -23,8 +24,10 @@ type index struct {
 	props []string // one for range and vector indexes, several for text indexes
 }
 
-// rangeIndexes are Graphiti's range indexes, in Graphiti's order, plus has_member_group_id.
-var rangeIndexes = []index{
+// lookupIndexes are the range indexes the load itself reads through: every uuid (MERGE, the
+// endpoints of relationships, settle deletes) and group_id (settle lists and counts). Graphiti
+// creates them too, with these names; has_member_group_id is ours.
+var lookupIndexes = []index{
 	{"entity_uuid", "Entity", false, []string{"uuid"}},
 	{"episode_uuid", "Episodic", false, []string{"uuid"}},
 	{"community_uuid", "Community", false, []string{"uuid"}},
@@ -37,6 +40,11 @@ var rangeIndexes = []index{
 	{"relation_group_id", "RELATES_TO", true, []string{"group_id"}},
 	{"mention_group_id", "MENTIONS", true, []string{"group_id"}},
 	{"has_member_group_id", "HAS_MEMBER", true, []string{"group_id"}},
+}
+
+// rangeIndexes are Graphiti's other range indexes, in Graphiti's order: searches use them, the
+// load does not.
+var rangeIndexes = []index{
 	{"name_entity_index", "Entity", false, []string{"name"}},
 	{"created_at_entity_index", "Entity", false, []string{"created_at"}},
 	{"created_at_episodic_index", "Episodic", false, []string{"created_at"}},
@@ -76,7 +84,7 @@ func IndexNames(kind string) []string {
 	var ixs []index
 	switch kind {
 	case RangeIndex:
-		ixs = rangeIndexes
+		ixs = append(slices.Clone(lookupIndexes), rangeIndexes...)
 	case TextIndex:
 		ixs = textIndexes
 	case VectorIndex:
@@ -93,63 +101,47 @@ func IndexNames(kind string) []string {
 // would need its own index and clash with Graphiti's range index on the same property.
 var uniqueLabels = []string{"Entity", "Episodic", "Community"}
 
-// neo4jAwait waits (up to 300 s) until every index is online.
-const neo4jAwait = "CALL db.awaitIndexes(300)"
-
 // DDL returns every schema statement of dialect d in the order of a plain (non-bulk) load:
 // PreLoad then PostLoad. vectorDims <= 0 creates no vector index.
 func DDL(d Dialect, vectorDims int) []Statement {
-	pre := PreLoad(d, SchemaOptions{VectorDims: vectorDims})
+	pre := PreLoad(d)
 	if pre == nil {
 		return nil
 	}
-	return append(pre, PostLoad(d)...)
+	return append(pre, PostLoad(d, SchemaOptions{VectorDims: vectorDims})...)
 }
 
-// PreLoad returns the statements to run before any node is written: range and vector indexes.
-func PreLoad(d Dialect, o SchemaOptions) []Statement {
-	capacity := o.VectorCapacity
-	if capacity <= 0 {
-		capacity = DefaultVectorCapacity
+// PreLoad returns the statements to run before any node is written: the lookup indexes (uuid and
+// group_id), and on Neo4j a wait until they are online (so the first batches are planned with
+// them).
+func PreLoad(d Dialect) []Statement {
+	switch d {
+	case Memgraph:
+		return memgraphRange(lookupIndexes)
+	case Neo4j:
+		return append(neo4jRange(lookupIndexes), neo4jAwait(lookupIndexes))
 	}
+	return nil
+}
+
+// PostLoad returns the statements to run after every relationship is written: the other range
+// indexes, the vector indexes (when o.VectorDims > 0) and the full-text indexes, and on
+// Memgraph the uuid uniqueness constraints. On Neo4j the range and full-text indexes are awaited
+// (CALL db.awaitIndex for each) and the vector indexes come last, not awaited: Neo4j populates
+// them in the background (SHOW INDEXES shows their progress); Graphiti's search does not use them.
+// Memgraph builds every index as it creates it.
+func PostLoad(d Dialect, o SchemaOptions) []Statement {
 	var out []Statement
 	switch d {
 	case Memgraph:
-		for _, ix := range rangeIndexes {
-			out = append(out, auto(fmt.Sprintf("CREATE %sINDEX ON :%s(%s)", edgeWord(ix), ix.label, ix.props[0])))
-		}
+		out = memgraphRange(rangeIndexes)
 		if o.VectorDims > 0 {
 			for _, ix := range vectorIndexes {
 				out = append(out, auto(fmt.Sprintf(
 					`CREATE VECTOR %sINDEX %s ON :%s(%s) WITH CONFIG {"dimension": %d, "capacity": %d, "metric": "cos"}`,
-					edgeWord(ix), ix.name, ix.label, ix.props[0], o.VectorDims, capacity)))
+					edgeWord(ix), ix.name, ix.label, ix.props[0], o.VectorDims, o.capacity())))
 			}
 		}
-	case Neo4j:
-		for _, ix := range rangeIndexes {
-			out = append(out, tx(fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)",
-				ix.name, neo4jPattern(ix), neo4jProps(ix))))
-		}
-		if o.VectorDims > 0 {
-			for _, ix := range vectorIndexes {
-				out = append(out, tx(fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
-					"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}",
-					ix.name, neo4jPattern(ix), neo4jProps(ix), o.VectorDims)))
-			}
-		}
-		out = append(out, tx(neo4jAwait))
-	default:
-		return nil
-	}
-	return out
-}
-
-// PostLoad returns the statements to run after every edge is written: full-text indexes and, on
-// Memgraph, uuid uniqueness constraints.
-func PostLoad(d Dialect) []Statement {
-	var out []Statement
-	switch d {
-	case Memgraph:
 		for _, ix := range textIndexes {
 			out = append(out, auto(fmt.Sprintf("CREATE TEXT %sINDEX %s ON :%s(%s)",
 				edgeWord(ix), ix.name, ix.label, strings.Join(ix.props, ", "))))
@@ -158,24 +150,75 @@ func PostLoad(d Dialect) []Statement {
 			out = append(out, auto(fmt.Sprintf("CREATE CONSTRAINT ON (n:%s) ASSERT n.uuid IS UNIQUE", l)))
 		}
 	case Neo4j:
+		out = neo4jRange(rangeIndexes)
 		for _, ix := range textIndexes {
 			out = append(out, tx(fmt.Sprintf("CREATE FULLTEXT INDEX %s IF NOT EXISTS FOR %s ON EACH [%s]",
 				ix.name, neo4jPattern(ix), neo4jProps(ix))))
 		}
-		out = append(out, tx(neo4jAwait))
+		out = append(out, neo4jAwait(append(slices.Clone(rangeIndexes), textIndexes...)))
+		if o.VectorDims > 0 {
+			for _, ix := range vectorIndexes {
+				out = append(out, tx(fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
+					"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}",
+					ix.name, neo4jPattern(ix), neo4jProps(ix), o.VectorDims)))
+			}
+		}
 	default:
 		return nil
 	}
 	return out
 }
 
-// BulkBegin returns the statements that switch to bulk-load mode after PreLoad: Memgraph's
-// IN_MEMORY_ANALYTICAL storage mode (no WAL, no rollback). Empty for Neo4j.
+func (o SchemaOptions) capacity() int {
+	if o.VectorCapacity <= 0 {
+		return DefaultVectorCapacity
+	}
+	return o.VectorCapacity
+}
+
+// memgraphRange creates Memgraph label-property and edge-type-property indexes.
+func memgraphRange(ixs []index) []Statement {
+	out := make([]Statement, 0, len(ixs))
+	for _, ix := range ixs {
+		out = append(out, auto(fmt.Sprintf("CREATE %sINDEX ON :%s(%s)", edgeWord(ix), ix.label, ix.props[0])))
+	}
+	return out
+}
+
+// neo4jRange creates Neo4j range indexes.
+func neo4jRange(ixs []index) []Statement {
+	out := make([]Statement, 0, len(ixs))
+	for _, ix := range ixs {
+		out = append(out, tx(fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)",
+			ix.name, neo4jPattern(ix), neo4jProps(ix))))
+	}
+	return out
+}
+
+// neo4jAwait waits (up to 300 s each) until the named indexes are online; it fails when one
+// failed to populate.
+func neo4jAwait(ixs []index) Statement {
+	names := make([]string, len(ixs))
+	for i, ix := range ixs {
+		names[i] = "'" + ix.name + "'"
+	}
+	return tx("UNWIND [" + strings.Join(names, ", ") + "] AS name CALL db.awaitIndex(name, 300)")
+}
+
+// BulkBegin returns the statements that switch to bulk-load mode after PreLoad: on Memgraph the
+// uuid uniqueness constraints are dropped (Memgraph ≥ 3.8 refuses the switch while constraints
+// exist; dropping one that does not exist is only a notification) and the storage mode becomes
+// IN_MEMORY_ANALYTICAL (no WAL, no rollback). PostLoad creates the constraints again. Empty for
+// Neo4j.
 func BulkBegin(d Dialect) []Statement {
 	if d != Memgraph {
 		return nil
 	}
-	return []Statement{auto("STORAGE MODE IN_MEMORY_ANALYTICAL")}
+	var out []Statement
+	for _, l := range uniqueLabels {
+		out = append(out, auto(fmt.Sprintf("DROP CONSTRAINT ON (n:%s) ASSERT n.uuid IS UNIQUE", l)))
+	}
+	return append(out, auto("STORAGE MODE IN_MEMORY_ANALYTICAL"))
 }
 
 // BulkEnd returns the statements that end bulk-load mode after the last edge: a snapshot (the only

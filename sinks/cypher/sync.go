@@ -1,6 +1,9 @@
 package cypher
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The statements below keep the loaded groups equal to the source after a load: they list what
 // the database holds for a set of groups ($groups, a list of group ids), delete what the source
@@ -58,4 +61,18 @@ func build(d Dialect, format string, ids ...string) (string, error) {
 		args[i] = id
 	}
 	return fmt.Sprintf(format, args...), nil
+}
+
+// HeldGroups returns the groups of $groups that hold an Episodic, Entity or Community node. A
+// group without any is new to the database: the loader writes it with CREATE.
+func HeldGroups(d Dialect) (string, error) {
+	var parts []string
+	for _, l := range []string{LabelEpisodic, LabelEntity, LabelCommunity} {
+		s, err := build(d, "UNWIND $groups AS g MATCH (n:%s {group_id: g}) RETURN DISTINCT g", l)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " UNION "), nil
 }

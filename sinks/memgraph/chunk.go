@@ -15,6 +15,7 @@ import (
 // every node and relationship written, per label or type, and the extra labels of each entity.
 type chunk struct {
 	groups []string
+	held   bool                       // some group of the chunk held nodes before it was written
 	keep   map[string]map[string]bool // label or type → uuids written
 	labels map[string][]string        // entity uuid → extra labels written
 	rows   int
@@ -24,24 +25,32 @@ func newChunk() *chunk {
 	return &chunk{keep: map[string]map[string]bool{}, labels: map[string][]string{}}
 }
 
-func (c *chunk) add(kind, uuid string) {
+// add records a row of kind; a uuid written twice for one kind is an error (the source must
+// not repeat a record, and CREATE would duplicate it).
+func (c *chunk) add(kind, uuid string) error {
 	if c.keep[kind] == nil {
 		c.keep[kind] = map[string]bool{}
 	}
+	if c.keep[kind][uuid] {
+		return fmt.Errorf("%s %s appears twice in the source", kind, uuid)
+	}
 	c.keep[kind][uuid] = true
 	c.rows++
+	return nil
 }
 
 // reservedLabels may not be custom entity labels: their counts would mix with other nodes.
 var reservedLabels = []string{cypher.LabelEpisodic, cypher.LabelCommunity}
 
-// chunks writes groups chunk by chunk; each chunk is flushed and settled. The groups of every
-// settled chunk but the last go to early (when not nil); the others are returned as held. It
-// stops before the next group once Options.Stop is closed, and reports that.
+// chunks writes groups chunk by chunk; each chunk is flushed and settled. Groups the database
+// holds no node of (heldGroups, asked for up to maxChunkGroups groups at a time before they are
+// written) are written with CREATE, the others with MERGE. The groups of every settled chunk
+// but the last go to early (when not nil); the others are returned as held. It stops before the
+// next group once Options.Stop is closed, and reports that.
 func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, early func(context.Context, []string) error) (held []string, stopped bool, err error) {
 	w := newWriter(l)
 	c := newChunk()
-	stmts := map[string]string{}
+	stmts := map[string]stmt{}
 	end := func() error {
 		if len(c.groups) == 0 {
 			return nil
@@ -63,13 +72,28 @@ func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, 
 		c = newChunk()
 		return nil
 	}
-	for _, g := range groups {
+	var inDB map[string]bool
+	looked := 0 // groups[:looked] have been looked up
+	for i, g := range groups {
 		if l.stopped() {
 			stopped = true
 			break
 		}
+		if i == looked {
+			window := groups[i:min(len(groups), i+maxChunkGroups)]
+			if inDB, err = l.heldGroups(ctx, window); err != nil {
+				return nil, false, err
+			}
+			looked += len(window)
+		}
+		mode := cypher.Create
+		if inDB[g] {
+			mode, c.held = cypher.Merge, true
+		} else {
+			l.res.FreshGroups++
+		}
 		c.groups = append(c.groups, g)
-		if err := l.writeGroup(ctx, w, c, stmts, src, g); err != nil {
+		if err := l.writeGroup(ctx, w, c, stmts, src, g, mode); err != nil {
 			return nil, false, fmt.Errorf("writing group %s: %w", g, err)
 		}
 		if c.rows >= l.o.ChunkRows || len(c.groups) >= maxChunkGroups {
@@ -84,6 +108,27 @@ func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, 
 	return held, stopped, nil
 }
 
+// heldGroups returns which of groups hold an Episodic, Entity or Community node.
+func (l *Loader) heldGroups(ctx context.Context, groups []string) (map[string]bool, error) {
+	q, err := cypher.HeldGroups(l.o.Dialect)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]bool
+	err = l.retrier().do(ctx, func(ctx context.Context) error {
+		out = map[string]bool{}
+		return l.ex.query(ctx, q, map[string]any{"groups": groups}, func(vals []any) error {
+			g, _ := vals[0].(string)
+			out[g] = true
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("looking up which groups the database holds: %w", err)
+	}
+	return out, nil
+}
+
 // stopped reports whether Options.Stop has been closed.
 func (l *Loader) stopped() bool {
 	select {
@@ -94,40 +139,46 @@ func (l *Loader) stopped() bool {
 	}
 }
 
-// stmt builds a statement once per text key.
-func (l *Loader) stmt(cache map[string]string, key string, build func() (string, error)) (string, error) {
-	if s, ok := cache[key]; ok {
+// statement returns the batch statement of key written with mode, built once per load; a
+// CREATE statement carries its MERGE form for retries.
+func (l *Loader) statement(cache map[string]stmt, key string, mode cypher.Write, edge bool, build func(cypher.Write) (string, error)) (stmt, error) {
+	k := fmt.Sprint(key, "/", mode)
+	if s, ok := cache[k]; ok {
 		return s, nil
 	}
-	s, err := build()
+	text, err := build(mode)
 	if err != nil {
-		return "", err
+		return stmt{}, err
 	}
-	cache[key] = s
+	s := stmt{text: text, edge: edge}
+	if mode == cypher.Create {
+		if s.retry, err = build(cypher.Merge); err != nil {
+			return stmt{}, err
+		}
+	}
+	cache[k] = s
 	return s, nil
 }
 
 // writeGroup queues every node of group, then every relationship.
-func (l *Loader) writeGroup(ctx context.Context, w *writer, c *chunk, stmts map[string]string, src sinks.Source, group string) error {
+func (l *Loader) writeGroup(ctx context.Context, w *writer, c *chunk, stmts map[string]stmt, src sinks.Source, group string, mode cypher.Write) error {
 	d := l.o.Dialect
 	edges, err := sinks.EntityEdges(ctx, src, group)
 	if err != nil {
 		return err
 	}
-	node := func(kind, uuid, stmt string, row cypher.Row) error {
-		c.add(kind, uuid)
-		return w.node(ctx, stmt, row)
+	write := func(kind, uuid string, st stmt, row cypher.Row) error {
+		if err := c.add(kind, uuid); err != nil {
+			return err
+		}
+		return w.add(ctx, st, row)
 	}
-	edge := func(kind, uuid, stmt string, row cypher.Row) error {
-		c.add(kind, uuid)
-		return w.edge(ctx, stmt, row)
-	}
-	episode, err := l.stmt(stmts, "episode", func() (string, error) { return cypher.EpisodeMerge(d) })
+	episode, err := l.statement(stmts, "episode", mode, false, func(m cypher.Write) (string, error) { return cypher.EpisodeStatement(d, m) })
 	if err != nil {
 		return err
 	}
 	if err := sinks.EachEpisode(ctx, src, group, func(e graph.Episode) error {
-		return node(cypher.LabelEpisodic, e.UUID, episode, cypher.EpisodeRow(e, edges[e.UUID]))
+		return write(cypher.LabelEpisodic, e.UUID, episode, cypher.EpisodeRow(e, edges[e.UUID]))
 	}); err != nil {
 		return fmt.Errorf("writing episodes: %w", err)
 	}
@@ -138,51 +189,57 @@ func (l *Loader) writeGroup(ctx context.Context, w *writer, c *chunk, stmts map[
 				return fmt.Errorf("entity %s: label %s is reserved", e.UUID, r)
 			}
 		}
-		s, err := l.stmt(stmts, "entity:"+strings.Join(labels, ":"), func() (string, error) { return cypher.EntityMerge(d, labels) })
+		st, err := l.statement(stmts, "entity:"+strings.Join(labels, ":"), mode, false, func(m cypher.Write) (string, error) {
+			return cypher.EntityStatement(d, m, labels)
+		})
 		if err != nil {
 			return fmt.Errorf("entity %s: %w", e.UUID, err)
 		}
 		c.labels[e.UUID] = labels
-		return node(cypher.LabelEntity, e.UUID, s, cypher.EntityRow(e))
+		return write(cypher.LabelEntity, e.UUID, st, cypher.EntityRow(e))
 	}); err != nil {
 		return fmt.Errorf("writing entities: %w", err)
 	}
-	community, err := l.stmt(stmts, "community", func() (string, error) { return cypher.CommunityMerge(d) })
+	community, err := l.statement(stmts, "community", mode, false, func(m cypher.Write) (string, error) { return cypher.CommunityStatement(d, m) })
 	if err != nil {
 		return err
 	}
 	if err := src.EachCommunity(ctx, group, func(x graph.Community) error {
-		return node(cypher.LabelCommunity, x.UUID, community, cypher.CommunityRow(x))
+		return write(cypher.LabelCommunity, x.UUID, community, cypher.CommunityRow(x))
 	}); err != nil {
 		return fmt.Errorf("writing communities: %w", err)
 	}
-	return l.writeEdges(ctx, src, group, stmts, edge)
+	return l.writeEdges(ctx, src, group, stmts, mode, write)
 }
 
 // writeEdges queues the RELATES_TO, MENTIONS and HAS_MEMBER rows of one group.
-func (l *Loader) writeEdges(ctx context.Context, src sinks.Source, group string, stmts map[string]string, edge func(kind, uuid, stmt string, row cypher.Row) error) error {
+func (l *Loader) writeEdges(ctx context.Context, src sinks.Source, group string, stmts map[string]stmt, mode cypher.Write, write func(kind, uuid string, st stmt, row cypher.Row) error) error {
 	d := l.o.Dialect
-	fact, err := l.stmt(stmts, "fact", func() (string, error) { return cypher.FactMerge(d) })
+	fact, err := l.statement(stmts, "fact", mode, true, func(m cypher.Write) (string, error) { return cypher.FactStatement(d, m) })
 	if err != nil {
 		return err
 	}
-	mention, err := l.stmt(stmts, "mention", func() (string, error) { return cypher.MentionMerge(d) })
+	mention, err := l.statement(stmts, "mention", mode, true, func(m cypher.Write) (string, error) { return cypher.MentionStatement(d, m) })
 	if err != nil {
 		return err
 	}
-	member, err := l.stmt(stmts, "has_member", func() (string, error) { return cypher.HasMemberMerge(d) })
+	member, err := l.statement(stmts, "has_member", mode, true, func(m cypher.Write) (string, error) { return cypher.HasMemberStatement(d, m) })
 	if err != nil {
 		return err
 	}
-	if err := src.EachFact(ctx, group, func(f graph.Fact) error { return edge(cypher.TypeRelatesTo, f.UUID, fact, cypher.FactRow(f)) }); err != nil {
+	if err := src.EachFact(ctx, group, func(f graph.Fact) error {
+		return write(cypher.TypeRelatesTo, f.UUID, fact, cypher.FactRow(f))
+	}); err != nil {
 		return fmt.Errorf("writing facts: %w", err)
 	}
-	if err := src.EachMention(ctx, group, func(m graph.Mention) error { return edge(cypher.TypeMentions, m.UUID, mention, cypher.MentionRow(m)) }); err != nil {
+	if err := src.EachMention(ctx, group, func(m graph.Mention) error {
+		return write(cypher.TypeMentions, m.UUID, mention, cypher.MentionRow(m))
+	}); err != nil {
 		return fmt.Errorf("writing mentions: %w", err)
 	}
 	if err := src.EachCommunity(ctx, group, func(x graph.Community) error {
 		for _, r := range cypher.HasMemberRows(x) {
-			if err := edge(cypher.TypeHasMember, r[cypher.KeyUUID].(string), member, r); err != nil {
+			if err := write(cypher.TypeHasMember, r[cypher.KeyUUID].(string), member, r); err != nil {
 				return err
 			}
 		}

@@ -15,9 +15,10 @@ import (
 
 // Loader defaults.
 const (
-	DefaultBatchSize = 500
-	DefaultChunkRows = 20_000
-	maxChunkGroups   = 1000
+	DefaultBatchSize  = 500
+	DefaultBatchBytes = 8 << 20
+	DefaultChunkRows  = 20_000
+	maxChunkGroups    = 1000
 )
 
 // Progress receives the loader's progress in rows; stages.Progress satisfies it.
@@ -35,7 +36,8 @@ type Options struct {
 	Password string
 	Database string // empty: the server's default database
 
-	BatchSize      int  // rows per UNWIND transaction; 0 means DefaultBatchSize
+	BatchSize      int  // most rows per UNWIND transaction; 0 means DefaultBatchSize
+	BatchBytes     int  // most bytes of rows (estimated as sent) per UNWIND transaction; 0 means DefaultBatchBytes
 	ChunkRows      int  // rows after which a chunk of groups is settled; 0 means DefaultChunkRows
 	Analytical     bool // Memgraph only: load in IN_MEMORY_ANALYTICAL storage mode (see the package doc)
 	VectorDims     int  // embedding dimensions for the vector indexes; 0 creates none
@@ -57,6 +59,9 @@ func (o *Options) defaults() error {
 	}
 	if o.BatchSize <= 0 {
 		o.BatchSize = DefaultBatchSize
+	}
+	if o.BatchBytes <= 0 {
+		o.BatchBytes = DefaultBatchBytes
 	}
 	if o.ChunkRows <= 0 {
 		o.ChunkRows = DefaultChunkRows
@@ -85,6 +90,7 @@ func (noProgress) Done()             {}
 // Result is what a Load did.
 type Result struct {
 	Groups        int            `json:"groups"`         // groups loaded
+	FreshGroups   int            `json:"fresh_groups"`   // of them, groups the database held no node of: written with CREATE
 	Nodes         int            `json:"nodes"`          // node rows written
 	Edges         int            `json:"edges"`          // relationship rows written
 	Deleted       int            `json:"deleted"`        // stale nodes and relationships removed
@@ -162,7 +168,7 @@ func (l *Loader) Load(ctx context.Context, src sinks.Source, groups []string, do
 }
 
 func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, done func(context.Context, []string) error) error {
-	if err := l.schema(ctx, cypher.PreLoad(l.o.Dialect, cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity})); err != nil {
+	if err := l.schema(ctx, cypher.PreLoad(l.o.Dialect)); err != nil {
 		return err
 	}
 	bulk := l.o.Analytical && len(groups) > 0
@@ -185,7 +191,7 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 			return err
 		}
 	}
-	if err := l.schema(ctx, cypher.PostLoad(l.o.Dialect)); err != nil {
+	if err := l.schema(ctx, cypher.PostLoad(l.o.Dialect, cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity})); err != nil {
 		return err
 	}
 	if len(held) > 0 {

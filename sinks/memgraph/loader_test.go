@@ -88,7 +88,7 @@ func TestLoadRetriesTransientErrors(t *testing.T) {
 			db := newFakeDB()
 			left := tc.failures
 			db.fail = func(c string) error {
-				if strings.Contains(c, "RELATES_TO {uuid: row.uuid}") && left > 0 {
+				if strings.Contains(c, "[r:RELATES_TO") && left > 0 {
 					left--
 					return tc.err
 				}
@@ -111,7 +111,7 @@ func TestLoadRetriesTransientErrors(t *testing.T) {
 func TestAnalyticalLoadFailureLeavesBulkMode(t *testing.T) {
 	db := newFakeDB()
 	db.fail = func(c string) error {
-		if strings.Contains(c, "MENTIONS {uuid: row.uuid}") {
+		if strings.Contains(c, "[r:MENTIONS") {
 			return &neo4j.Neo4jError{Code: "Memgraph.ClientError.MemgraphError.MemgraphError", Msg: "out of memory"}
 		}
 		return nil

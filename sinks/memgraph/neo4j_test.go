@@ -95,13 +95,23 @@ func TestNeo4jLoadReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rows []cypher.Row
+	// The stored properties: row.props, and the embedding (row.embedding) under its property name.
+	embedded := func(row cypher.Row, prop string) cypher.Row {
+		if v, ok := row[cypher.KeyEmbedding]; ok {
+			row[cypher.KeyProps].(cypher.Row)[prop] = v
+		}
+		return row
+	}
 	_ = sinkstest.Walk(ctx, src, sinkstest.Visitor{
 		Episode:   func(e graph.Episode) { rows = append(rows, cypher.EpisodeRow(e, edges[e.UUID])) },
-		Entity:    func(e graph.Entity) { rows = append(rows, cypher.EntityRow(e)) },
-		Community: func(c graph.Community) { rows = append(rows, cypher.CommunityRow(c)) },
-		Fact:      func(f graph.Fact) { rows = append(rows, cypher.FactRow(f)) },
+		Entity:    func(e graph.Entity) { rows = append(rows, embedded(cypher.EntityRow(e), "name_embedding")) },
+		Community: func(c graph.Community) { rows = append(rows, embedded(cypher.CommunityRow(c), "name_embedding")) },
+		Fact:      func(f graph.Fact) { rows = append(rows, embedded(cypher.FactRow(f), "fact_embedding")) },
 		Mention:   func(m graph.Mention) { rows = append(rows, cypher.MentionRow(m)) },
 	})
+	if len(rows) != 13 {
+		t.Fatalf("%d rows, want 13", len(rows))
+	}
 	for _, row := range rows {
 		uuid := row[cypher.KeyUUID].(string)
 		query := "MATCH (n {uuid: $u}) RETURN properties(n) AS p"
@@ -162,9 +172,13 @@ func compareProps(want cypher.Row, got map[string]any) string {
 	return ""
 }
 
-// checkIndexes requires every Graphiti index name and our vector indexes to be online.
+// checkIndexes requires every Graphiti index name and our vector indexes to exist and, once the
+// vector indexes have finished populating (the loader does not wait for them), to be online.
 func checkIndexes(t *testing.T, drv neo4j.DriverWithContext) {
 	t.Helper()
+	if _, err := neo4j.ExecuteQuery(t.Context(), drv, "CALL db.awaitIndexes(300)", nil, neo4j.EagerResultTransformer); err != nil {
+		t.Fatal(err)
+	}
 	res, err := neo4j.ExecuteQuery(t.Context(), drv, "SHOW INDEXES YIELD name, type, state RETURN name, type, state", nil, neo4j.EagerResultTransformer)
 	if err != nil {
 		t.Fatal(err)
