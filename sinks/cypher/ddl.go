@@ -24,19 +24,26 @@ type index struct {
 	props []string // one for range and vector indexes, several for text indexes
 }
 
-// lookupIndexes are the range indexes the load itself reads through: every uuid (MERGE, the
-// endpoints of relationships, settle deletes) and group_id (settle lists and counts). Graphiti
-// creates them too, with these names; has_member_group_id is ours.
-var lookupIndexes = []index{
+// nodeLookups are the range indexes the load reads nodes through: every uuid (MERGE, the
+// endpoints of relationships, settle deletes) and group_id (which groups the database holds,
+// settle lists and counts). Graphiti creates them too, with these names.
+var nodeLookups = []index{
 	{"entity_uuid", "Entity", false, []string{"uuid"}},
 	{"episode_uuid", "Episodic", false, []string{"uuid"}},
 	{"community_uuid", "Community", false, []string{"uuid"}},
-	{"relation_uuid", "RELATES_TO", true, []string{"uuid"}},
-	{"mention_uuid", "MENTIONS", true, []string{"uuid"}},
-	{"has_member_uuid", "HAS_MEMBER", true, []string{"uuid"}},
 	{"entity_group_id", "Entity", false, []string{"group_id"}},
 	{"episode_group_id", "Episodic", false, []string{"group_id"}},
 	{"community_group_id", "Community", false, []string{"group_id"}},
+}
+
+// edgeLookups are the range indexes settling a group that was in the database before reads
+// relationships through (lists by group_id, deletes by uuid). A load of new groups does not need
+// them (relationships are counted from their source nodes): Graphiti's names, plus
+// has_member_group_id.
+var edgeLookups = []index{
+	{"relation_uuid", "RELATES_TO", true, []string{"uuid"}},
+	{"mention_uuid", "MENTIONS", true, []string{"uuid"}},
+	{"has_member_uuid", "HAS_MEMBER", true, []string{"uuid"}},
 	{"relation_group_id", "RELATES_TO", true, []string{"group_id"}},
 	{"mention_group_id", "MENTIONS", true, []string{"group_id"}},
 	{"has_member_group_id", "HAS_MEMBER", true, []string{"group_id"}},
@@ -84,7 +91,7 @@ func IndexNames(kind string) []string {
 	var ixs []index
 	switch kind {
 	case RangeIndex:
-		ixs = append(slices.Clone(lookupIndexes), rangeIndexes...)
+		ixs = slices.Concat(nodeLookups, edgeLookups, rangeIndexes)
 	case TextIndex:
 		ixs = textIndexes
 	case VectorIndex:
@@ -111,30 +118,43 @@ func DDL(d Dialect, vectorDims int) []Statement {
 	return append(pre, PostLoad(d, SchemaOptions{VectorDims: vectorDims})...)
 }
 
-// PreLoad returns the statements to run before any node is written: the lookup indexes (uuid and
-// group_id), and on Neo4j a wait until they are online (so the first batches are planned with
-// them).
+// PreLoad returns the statements to run before any node is written: the node lookup indexes,
+// and on Neo4j a wait until they are online (so the first batches are planned with them).
 func PreLoad(d Dialect) []Statement {
 	switch d {
 	case Memgraph:
-		return memgraphRange(lookupIndexes)
+		return memgraphRange(nodeLookups)
 	case Neo4j:
-		return append(neo4jRange(lookupIndexes), neo4jAwait(lookupIndexes))
+		return append(neo4jRange(nodeLookups), neo4jAwait(nodeLookups))
 	}
 	return nil
 }
 
-// PostLoad returns the statements to run after every relationship is written: the other range
-// indexes, the vector indexes (when o.VectorDims > 0) and the full-text indexes, and on
-// Memgraph the uuid uniqueness constraints. On Neo4j the range and full-text indexes are awaited
-// (CALL db.awaitIndex for each) and the vector indexes come last, not awaited: Neo4j populates
-// them in the background (SHOW INDEXES shows their progress); Graphiti's search does not use them.
-// Memgraph builds every index as it creates it.
+// EdgeLookups returns the statements that create the relationship lookup indexes (on Neo4j, and
+// wait until they are online): what settling a group the database held before needs. PostLoad
+// creates them too.
+func EdgeLookups(d Dialect) []Statement {
+	switch d {
+	case Memgraph:
+		return memgraphRange(edgeLookups)
+	case Neo4j:
+		return append(neo4jRange(edgeLookups), neo4jAwait(edgeLookups))
+	}
+	return nil
+}
+
+// PostLoad returns the statements to run after every relationship is written: the relationship
+// lookup and the other range indexes, the vector indexes (when o.VectorDims > 0) and the
+// full-text indexes, and on Memgraph the uuid uniqueness constraints. On Neo4j the range and
+// full-text indexes are awaited (CALL db.awaitIndex for each) and the vector indexes come last,
+// not awaited: Neo4j populates them in the background (SHOW INDEXES shows their progress);
+// Graphiti's search does not use them. Memgraph builds every index as it creates it.
 func PostLoad(d Dialect, o SchemaOptions) []Statement {
+	ranges := slices.Concat(edgeLookups, rangeIndexes)
 	var out []Statement
 	switch d {
 	case Memgraph:
-		out = memgraphRange(rangeIndexes)
+		out = memgraphRange(ranges)
 		if o.VectorDims > 0 {
 			for _, ix := range vectorIndexes {
 				out = append(out, auto(fmt.Sprintf(
@@ -150,15 +170,15 @@ func PostLoad(d Dialect, o SchemaOptions) []Statement {
 			out = append(out, auto(fmt.Sprintf("CREATE CONSTRAINT ON (n:%s) ASSERT n.uuid IS UNIQUE", l)))
 		}
 	case Neo4j:
-		out = neo4jRange(rangeIndexes)
+		out = neo4jRange(ranges)
 		for _, ix := range textIndexes {
-			out = append(out, tx(fmt.Sprintf("CREATE FULLTEXT INDEX %s IF NOT EXISTS FOR %s ON EACH [%s]",
+			out = append(out, together(fmt.Sprintf("CREATE FULLTEXT INDEX %s IF NOT EXISTS FOR %s ON EACH [%s]",
 				ix.name, neo4jPattern(ix), neo4jProps(ix))))
 		}
-		out = append(out, neo4jAwait(append(slices.Clone(rangeIndexes), textIndexes...)))
+		out = append(out, neo4jAwait(slices.Concat(ranges, textIndexes)))
 		if o.VectorDims > 0 {
 			for _, ix := range vectorIndexes {
-				out = append(out, tx(fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
+				out = append(out, together(fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
 					"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}",
 					ix.name, neo4jPattern(ix), neo4jProps(ix), o.VectorDims)))
 			}
@@ -189,7 +209,7 @@ func memgraphRange(ixs []index) []Statement {
 func neo4jRange(ixs []index) []Statement {
 	out := make([]Statement, 0, len(ixs))
 	for _, ix := range ixs {
-		out = append(out, tx(fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)",
+		out = append(out, together(fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)",
 			ix.name, neo4jPattern(ix), neo4jProps(ix))))
 	}
 	return out
@@ -232,6 +252,8 @@ func BulkEnd(d Dialect) []Statement {
 
 func auto(c string) Statement { return Statement{Cypher: c, AutoCommit: true} }
 func tx(c string) Statement   { return Statement{Cypher: c} }
+
+func together(c string) Statement { return Statement{Cypher: c, Together: true} }
 
 // edgeWord is "EDGE " for a Memgraph index on a relationship type.
 func edgeWord(ix index) string {

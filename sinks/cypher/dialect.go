@@ -24,6 +24,9 @@ func ParseDialect(s string) (Dialect, error) {
 type Statement struct {
 	Cypher     string
 	AutoCommit bool // run with session.Run, outside any explicit transaction
+	// Together marks a schema statement that may share one transaction with the adjacent
+	// Together statements (Neo4j index creation: one transaction saves a round trip per index).
+	Together bool
 }
 
 // ValidIdentifier reports whether s may be interpolated into Cypher text as a label, relationship

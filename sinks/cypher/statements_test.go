@@ -23,8 +23,11 @@ func renderAll(t *testing.T, d Dialect) string {
 		fmt.Fprintf(&b, "# %s\n", title)
 		for _, s := range sts {
 			mode := "tx  "
-			if s.AutoCommit {
+			switch {
+			case s.AutoCommit:
 				mode = "auto"
+			case s.Together:
+				mode = "tx+ "
 			}
 			fmt.Fprintf(&b, "%s %s\n", mode, s.Cypher)
 		}

@@ -31,13 +31,25 @@ func (c ceiling) String() string {
 	return fmt.Sprintf("batch=%d/sessions=%d/embedding=%s", c.batch, c.sessions, emb)
 }
 
-// bestCeiling is the fastest configuration of BenchmarkNeo4jCeiling on the development machine
-// (2 cores): the ceiling BenchmarkNeo4jLoad compares the loader with.
-var bestCeiling = ceiling{batch: 2000, sessions: 1, vecProc: true}
+// bestCeilings are the fastest configurations of BenchmarkNeo4jCeiling on the development
+// machine (2 cores; one session when other work loads it, two when it is quiet):
+// BenchmarkNeo4jLoad compares the loader with the faster of them in each iteration.
+var bestCeilings = []ceiling{{2000, 1, true}, {2000, 2, true}}
 
 // ceilingSweep are the configurations BenchmarkNeo4jCeiling measures.
 var ceilingSweep = []ceiling{
-	{2000, 1, false}, bestCeiling, {500, 1, true}, {5000, 1, true}, {2000, 2, true}, {1000, 4, true},
+	{2000, 1, false}, {2000, 1, true}, {500, 1, true}, {5000, 1, true}, {2000, 2, true}, {1000, 4, true},
+}
+
+// bestCeiling runs every configuration of bestCeilings and returns the shortest time.
+func bestCeiling(b *testing.B, drv neo4j.DriverWithContext, src *sinks.MemSource) time.Duration {
+	var best time.Duration
+	for _, c := range bestCeilings {
+		if d := ceilingRun(b, drv, c, src); best == 0 || d < best {
+			best = d
+		}
+	}
+	return best
 }
 
 // benchCase is one data set of the Bolt benchmarks; rows counts what is timed (entities, or
@@ -52,7 +64,11 @@ type benchCase struct {
 func benchCases() []benchCase {
 	var out []benchCase
 	for _, emb := range []bool{true, false} {
-		ents, facts := synthetic(4, 2500, 0, emb), synthetic(4, 100, 2500, emb)
+		n := 2500
+		if !emb {
+			n = 25000
+		}
+		ents, facts := synthetic(4, n, 0, emb), synthetic(4, 100, n, emb)
 		out = append(out,
 			benchCase{fmt.Sprintf("entities/embeddings=%v", emb), ents, len(ents.EntityList)},
 			benchCase{fmt.Sprintf("facts/embeddings=%v", emb), facts, len(facts.FactList)})
@@ -100,7 +116,7 @@ func ceilingRun(b *testing.B, drv neo4j.DriverWithContext, c ceiling, src *sinks
 	b.StopTimer()
 	defer b.StartTimer()
 	freshDB(b, drv)
-	run(b, drv, "CREATE INDEX ceiling_entity_uuid IF NOT EXISTS FOR (n:Entity) ON (n.uuid)", nil)
+	run(b, drv, "CREATE INDEX entity_uuid IF NOT EXISTS FOR (n:Entity) ON (n.uuid)", nil)
 	run(b, drv, "CALL db.awaitIndexes(300)", nil)
 	groups := ceilingRows(src, c.vecProc)
 	node := "UNWIND $rows AS row CREATE (n:Entity:Person) SET n = row.props"

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -17,6 +18,7 @@ import (
 // fakeDB is an in-memory executor that understands exactly the statements the loader sends,
 // keeps nodes and relationships by uuid, and records a transcript of every call.
 type fakeDB struct {
+	mu    sync.Mutex // the loader's workers call it concurrently
 	nodes map[string]*fakeNode
 	edges map[string]*fakeEdge
 	log   []string
@@ -44,8 +46,13 @@ func newFakeDB() *fakeDB {
 	return &fakeDB{nodes: map[string]*fakeNode{}, edges: map[string]*fakeEdge{}}
 }
 
+// fakeLoader is a loader on db; one session unless o says otherwise, so that the transcript
+// has one order.
 func fakeLoader(d cypher.Dialect, o Options, db *fakeDB) *Loader {
 	o.Dialect = d
+	if o.Sessions == 0 {
+		o.Sessions = 1
+	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -69,11 +76,17 @@ var (
 	reListNode   = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:(\w+) \{group_id: g\}\) RETURN n\.uuid AS uuid, labels\(n\) AS labels$`)
 	reListEdge   = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(\)-\[r:(\w+) \{group_id: g\}\]->\(\) RETURN r\.uuid AS uuid$`)
 	reCountNode  = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:([\w:]+) \{group_id: g\}\) RETURN count\(n\) AS n$`)
-	reCountEdge  = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(\)-\[r:(\w+) \{group_id: g\}\]->\(\) RETURN count\(r\) AS n$`)
+	reCountEdge  = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(:\w+ \{group_id: g\}\)-\[r:(\w+)\]->\(\) WHERE r\.group_id = g RETURN count\(r\) AS n$`)
 	reHeldPart   = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:(\w+) \{group_id: g\}\) RETURN DISTINCT g$`)
 )
 
 func (f *fakeDB) exec(_ context.Context, st cypher.Statement, params map[string]any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.execLocked(st, params)
+}
+
+func (f *fakeDB) execLocked(st cypher.Statement, params map[string]any) error {
 	mode := "tx  "
 	if st.AutoCommit {
 		mode = "auto"
@@ -100,6 +113,19 @@ func (f *fakeDB) exec(_ context.Context, st cypher.Statement, params map[string]
 			return err
 		}
 	}
+	return nil
+}
+
+func (f *fakeDB) execAll(_ context.Context, sts []cypher.Statement) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.log = append(f.log, fmt.Sprintf("begin %d statements", len(sts)))
+	for _, st := range sts {
+		if err := f.execLocked(st, nil); err != nil {
+			return err
+		}
+	}
+	f.log = append(f.log, "commit")
 	return nil
 }
 
@@ -186,6 +212,8 @@ func (f *fakeDB) run(c string, params map[string]any) error {
 }
 
 func (f *fakeDB) query(_ context.Context, cypher string, params map[string]any, fn func([]any) error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.log = append(f.log, "read "+cypher)
 	if f.fail != nil {
 		if err := f.fail(cypher); err != nil {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tkgraph/backfill/sinks"
@@ -15,8 +16,9 @@ import (
 
 // Loader defaults.
 const (
-	DefaultBatchSize  = 500
-	DefaultBatchBytes = 8 << 20
+	DefaultSessions   = 2
+	DefaultBatchSize  = 2000
+	DefaultBatchBytes = 4 << 20
 	DefaultChunkRows  = 20_000
 	maxChunkGroups    = 1000
 )
@@ -36,6 +38,7 @@ type Options struct {
 	Password string
 	Database string // empty: the server's default database
 
+	Sessions       int  // groups written at once, each by its own worker and session; 0 means DefaultSessions
 	BatchSize      int  // most rows per UNWIND transaction; 0 means DefaultBatchSize
 	BatchBytes     int  // most bytes of rows (estimated as sent) per UNWIND transaction; 0 means DefaultBatchBytes
 	ChunkRows      int  // rows after which a chunk of groups is settled; 0 means DefaultChunkRows
@@ -56,6 +59,9 @@ func (o *Options) defaults() error {
 	}
 	if o.Analytical && o.Dialect != cypher.Memgraph {
 		return errors.New("analytical mode needs the memgraph dialect")
+	}
+	if o.Sessions <= 0 {
+		o.Sessions = DefaultSessions
 	}
 	if o.BatchSize <= 0 {
 		o.BatchSize = DefaultBatchSize
@@ -105,7 +111,10 @@ type Result struct {
 type Loader struct {
 	o   Options
 	ex  executor
+	mu  sync.Mutex // guards res while workers write
 	res Result
+
+	edgeIndexes bool // this Load created the relationship lookup indexes
 }
 
 // Open validates o and connects to the database.
@@ -113,7 +122,7 @@ func Open(ctx context.Context, o Options) (*Loader, error) {
 	if err := o.defaults(); err != nil {
 		return nil, fmt.Errorf("opening loader: %w", err)
 	}
-	ex, err := dial(o.URI, o.Username, o.Password, o.Database)
+	ex, err := dial(o.URI, o.Username, o.Password, o.Database, o.Sessions)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +140,9 @@ func (l *Loader) Close(ctx context.Context) error { return l.ex.close(ctx) }
 
 func (l *Loader) retrier() retrier {
 	return retrier{attempts: l.o.MaxAttempts, base: l.o.RetryBase, onRetry: func(attempt int, err error) {
+		l.mu.Lock()
 		l.res.Retries++
+		l.mu.Unlock()
 		l.o.Log.Warn("retrying after a transient error", "attempt", attempt, "err", err)
 	}}
 }
@@ -150,7 +161,7 @@ var ErrStopped = errors.New("load stopped")
 // groups that the next Load writes again.
 func (l *Loader) Load(ctx context.Context, src sinks.Source, groups []string, done func(ctx context.Context, groups []string) error) (Result, error) {
 	start := time.Now()
-	l.res = Result{Counts: map[string]int{}}
+	l.res, l.edgeIndexes = Result{Counts: map[string]int{}}, false
 	groups = slices.Clone(groups)
 	slices.Sort(groups)
 	groups = slices.Compact(groups)
@@ -174,6 +185,12 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 	bulk := l.o.Analytical && len(groups) > 0
 	early := done
 	if bulk {
+		// Every lookup index exists before the switch to analytical mode (Memgraph's bulk path):
+		// settling held groups reads relationships through the edge ones.
+		if err := l.schema(ctx, cypher.EdgeLookups(l.o.Dialect)); err != nil {
+			return err
+		}
+		l.edgeIndexes = true
 		if err := l.schema(ctx, cypher.BulkBegin(l.o.Dialect)); err != nil {
 			return err
 		}
@@ -215,18 +232,41 @@ func (l *Loader) leaveBulk() {
 	}
 }
 
-// schema runs schema statements. On Memgraph, which has no IF NOT EXISTS for text indexes and
-// constraints, an "already exists" error means the statement ran before and is ignored.
+// schema runs schema statements; a run of adjacent Together statements goes in one
+// transaction.
 func (l *Loader) schema(ctx context.Context, sts []cypher.Statement) error {
-	for _, st := range sts {
-		err := l.retrier().do(ctx, func(ctx context.Context) error { return l.ex.exec(ctx, st, nil) })
-		if err != nil && l.o.Dialect == cypher.Memgraph && strings.Contains(strings.ToLower(err.Error()), "already exists") {
-			l.o.Log.Debug("schema element exists", "statement", st.Cypher)
-			continue
+	for len(sts) > 0 {
+		n := 1
+		for sts[0].Together && n < len(sts) && sts[n].Together {
+			n++
 		}
-		if err != nil {
-			return fmt.Errorf("running %q: %w", st.Cypher, err)
+		if err := l.schemaRun(ctx, sts[:n]); err != nil {
+			return err
 		}
+		sts = sts[n:]
+	}
+	return nil
+}
+
+// schemaRun runs one statement, or several in one transaction. On Memgraph, which has no IF NOT
+// EXISTS for text indexes and constraints, an "already exists" error means the statement ran
+// before and is ignored.
+func (l *Loader) schemaRun(ctx context.Context, run []cypher.Statement) error {
+	err := l.retrier().do(ctx, func(ctx context.Context) error {
+		if len(run) == 1 {
+			return l.ex.exec(ctx, run[0], nil)
+		}
+		return l.ex.execAll(ctx, run)
+	})
+	if err != nil && l.o.Dialect == cypher.Memgraph && strings.Contains(strings.ToLower(err.Error()), "already exists") {
+		l.o.Log.Debug("schema element exists", "statement", run[0].Cypher)
+		return nil
+	}
+	if err != nil && len(run) > 1 {
+		return fmt.Errorf("running %q and %d more in one transaction: %w", run[0].Cypher, len(run)-1, err)
+	}
+	if err != nil {
+		return fmt.Errorf("running %q: %w", run[0].Cypher, err)
 	}
 	return nil
 }
