@@ -20,8 +20,9 @@ import (
 // group, whose fingerprint chains the group's community fingerprint with the sink's identity.
 const LoadStage = "load"
 
-// loaderVersion changes when the loader writes a group differently, so every group reloads.
-const loaderVersion = "load-v1"
+// loaderVersion changes when the loader writes a group differently, so every group reloads
+// (v2: embeddings stored as float32 arrays on Neo4j).
+const loaderVersion = "load-v2"
 
 // Default names of the variables holding the sink credentials.
 const (
@@ -51,6 +52,12 @@ func (j *Job) validateSink() error {
 	}
 	if j.Sink.BatchSize < 1 || j.Sink.BatchSize > 100_000 {
 		return bad("sink.batch_size", "%d is outside 1..100000", j.Sink.BatchSize)
+	}
+	if j.Sink.BatchBytes < 1<<10 || j.Sink.BatchBytes > 256<<20 {
+		return bad("sink.batch_bytes", "%d is outside 1024..268435456 (1 KiB..256 MiB)", j.Sink.BatchBytes)
+	}
+	if j.Sink.Sessions < 1 || j.Sink.Sessions > 16 {
+		return bad("sink.sessions", "%d is outside 1..16", j.Sink.Sessions)
 	}
 	if j.Sink.MaxAttempts < 1 || j.Sink.MaxAttempts > 100 {
 		return bad("sink.max_attempts", "%d is outside 1..100", j.Sink.MaxAttempts)
@@ -135,6 +142,7 @@ func runLoad(ctx context.Context, j *Job, store *checkpoints.Store, opts RunOpti
 	}
 	l, err := memgraph.Open(ctx, memgraph.Options{Dialect: cypher.Dialect(j.Sink.Kind), URI: j.Sink.URI,
 		Username: user, Password: password, Database: j.Sink.Database, BatchSize: j.Sink.BatchSize,
+		BatchBytes: j.Sink.BatchBytes, Sessions: j.Sink.Sessions,
 		Analytical: j.Sink.Analytical, VectorDims: j.Embedder.Dimensions, MaxAttempts: j.Sink.MaxAttempts,
 		RetryBase: time.Duration(j.Sink.RetrySecs * float64(time.Second)), Progress: opts.Progress,
 		Log: opts.Log, Stop: opts.Stop})

@@ -150,3 +150,15 @@ func TestExportErrors(t *testing.T) {
 		t.Errorf("cancelled export: err = %v", err)
 	}
 }
+
+// TestExportBatchBytes bounds each line by the bytes of its row literals: one row per line once
+// a single row passes the bound.
+func TestExportBatchBytes(t *testing.T) {
+	out := exportString(t, sinkstest.Sample(), Options{Dialect: cypher.Neo4j, BatchBytes: 1})
+	if n := strings.Count(out, "UNWIND [{"); n != 15 {
+		t.Errorf("%d UNWIND lines, want one per row (15)", n)
+	}
+	if all := exportString(t, sinkstest.Sample(), Options{Dialect: cypher.Neo4j}); strings.Count(all, "UNWIND [{") != 8 {
+		t.Errorf("default bounds: %d UNWIND lines, want one per statement (8)", strings.Count(all, "UNWIND [{"))
+	}
+}
