@@ -15,8 +15,11 @@
 //     plan`) at each of -ingest-sizes: the child's peak RSS (rusage) and the peak sampled per
 //     stage (/proc/PID/status VmRSS).
 //   - propagate: BenchmarkPropagate1M of stages/community (label propagation on 1M facts).
-//   - bolt: BenchmarkNeo4jLoad of sinks/memgraph (Bolt load rows/s) against the Neo4j of
-//     BACKFILL_NEO4J_URI, or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto.
+//   - bolt: BenchmarkNeo4jCeiling (the plain driver's configurations) and BenchmarkNeo4jLoad (a
+//     fresh Bolt load against the best ceiling of the same iteration, with and without
+//     embeddings) of sinks/memgraph, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
+//     or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto. results.md shows
+//     ceiling and loader rows/s and the loader's share of the ceiling.
 //
 // -merge (or BENCH_MERGE=1) starts from the existing results.json and replaces only the steps
 // that run, so a long step (such as 1M episodes through every stage) can be measured alone;

@@ -59,7 +59,7 @@ func (r *Results) markdown(w io.Writer) {
 		fprintf(w, "\n%s\n\n", flatness(r.Memory))
 	}
 	goBench(w, "Label propagation on 1M facts (stages/community BenchmarkPropagate1M)", r.Propagate)
-	goBench(w, "Bolt load (sinks/memgraph BenchmarkNeo4jLoad, Neo4j 5.26)", r.Bolt)
+	boltTables(w, r.Bolt, r.BoltCeiling)
 	if len(r.Errors) > 0 {
 		fprintf(w, "## Steps that failed\n\n")
 		for _, e := range r.Errors {

@@ -112,6 +112,7 @@ func BenchmarkNeo4jLoad(b *testing.B) {
 				b.StartTimer()
 				i++
 			}
+			b.ReportMetric(float64(tc.rows), "rows")
 			b.ReportMetric(float64(tc.rows*b.N)/loaded.Seconds(), "rows/s")
 			b.ReportMetric(float64(tc.rows*b.N)/ceil.Seconds(), "ceiling-rows/s")
 			b.ReportMetric(100*ceil.Seconds()/loaded.Seconds(), "pct-of-ceiling")
