@@ -216,13 +216,16 @@ func neo4jRange(ixs []index) []Statement {
 }
 
 // neo4jAwait waits (up to 300 s each) until the named indexes are online; it fails when one
-// failed to populate.
+// failed to populate. Naming them spares waiting for other indexes still populating (the vector
+// indexes of an earlier or concurrent load); the fallback waits for every index.
 func neo4jAwait(ixs []index) Statement {
 	names := make([]string, len(ixs))
 	for i, ix := range ixs {
 		names[i] = "'" + ix.name + "'"
 	}
-	return tx("UNWIND [" + strings.Join(names, ", ") + "] AS name CALL db.awaitIndex(name, 300)")
+	st := tx("UNWIND [" + strings.Join(names, ", ") + "] AS name CALL db.awaitIndex(name, 300)")
+	st.Fallback = "CALL db.awaitIndexes(300)"
+	return st
 }
 
 // BulkBegin returns the statements that switch to bulk-load mode after PreLoad: on Memgraph the

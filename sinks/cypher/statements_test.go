@@ -30,6 +30,9 @@ func renderAll(t *testing.T, d Dialect) string {
 				mode = "tx+ "
 			}
 			fmt.Fprintf(&b, "%s %s\n", mode, s.Cypher)
+			if s.Fallback != "" {
+				fmt.Fprintf(&b, "     or else %s\n", s.Fallback)
+			}
 		}
 	}
 	section("PreLoad", PreLoad(d))

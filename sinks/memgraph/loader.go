@@ -250,7 +250,7 @@ func (l *Loader) schema(ctx context.Context, sts []cypher.Statement) error {
 
 // schemaRun runs one statement, or several in one transaction. On Memgraph, which has no IF NOT
 // EXISTS for text indexes and constraints, an "already exists" error means the statement ran
-// before and is ignored.
+// before and is ignored. A failed statement with a Fallback runs the fallback instead.
 func (l *Loader) schemaRun(ctx context.Context, run []cypher.Statement) error {
 	err := l.retrier().do(ctx, func(ctx context.Context) error {
 		if len(run) == 1 {
@@ -261,6 +261,10 @@ func (l *Loader) schemaRun(ctx context.Context, run []cypher.Statement) error {
 	if err != nil && l.o.Dialect == cypher.Memgraph && strings.Contains(strings.ToLower(err.Error()), "already exists") {
 		l.o.Log.Debug("schema element exists", "statement", run[0].Cypher)
 		return nil
+	}
+	if fb := run[0].Fallback; err != nil && len(run) == 1 && fb != "" && ctx.Err() == nil {
+		l.o.Log.Info("schema statement failed; running its fallback", "statement", run[0].Cypher, "fallback", fb, "err", err)
+		return l.schemaRun(ctx, []cypher.Statement{{Cypher: fb, AutoCommit: run[0].AutoCommit}})
 	}
 	if err != nil && len(run) > 1 {
 		return fmt.Errorf("running %q and %d more in one transaction: %w", run[0].Cypher, len(run)-1, err)

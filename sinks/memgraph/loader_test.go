@@ -392,3 +392,19 @@ func TestLoadBatchBounds(t *testing.T) {
 		})
 	}
 }
+
+func TestSchemaFallback(t *testing.T) {
+	db := newFakeDB()
+	db.fail = func(c string) error {
+		if strings.Contains(c, "CALL db.awaitIndex(name") {
+			return &neo4j.Neo4jError{Code: "Neo.ClientError.Schema.IndexNotFound", Msg: "No such index 'entity_uuid'"}
+		}
+		return nil
+	}
+	if _, _, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{}, db), sinkstest.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(strings.Join(db.log, "\n"), "tx   CALL db.awaitIndexes(300)"); n != 2 {
+		t.Errorf("%d fallbacks run, want one per failed wait (PreLoad, PostLoad)", n)
+	}
+}

@@ -304,3 +304,25 @@ func TestNeo4jLoadFailsOnMissingEndpoint(t *testing.T) {
 		t.Errorf("err = %v, want a missing RELATES_TO relationship", err)
 	}
 }
+
+// TestNeo4jLoadBesideForeignIndexNames loads into a database that already holds an index
+// equivalent to one of ours under another name: CREATE … IF NOT EXISTS creates none, so the
+// wait for our index by name fails and falls back to waiting for every index.
+func TestNeo4jLoadBesideForeignIndexNames(t *testing.T) {
+	uri, drv := neo4jDB(t)
+	exec := func(q string) {
+		t.Helper()
+		if _, err := neo4j.ExecuteQuery(t.Context(), drv, q, nil, neo4j.EagerResultTransformer); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec("DROP INDEX entity_uuid IF EXISTS")
+	exec("CREATE INDEX someone_elses_entity_uuid FOR (n:Entity) ON (n.uuid)")
+	t.Cleanup(func() {
+		_, _ = neo4j.ExecuteQuery(context.Background(), drv, "DROP INDEX someone_elses_entity_uuid IF EXISTS", nil, neo4j.EagerResultTransformer)
+	})
+	res := load(t, uri, sinkstest.Sample(), Options{})
+	if res.Counts["Entity"] != 4 || res.FreshGroups != 2 {
+		t.Errorf("result = %+v", res)
+	}
+}
