@@ -120,25 +120,20 @@ func DDL(d Dialect, vectorDims int) []Statement {
 
 // PreLoad returns the statements to run before any node is written: the node lookup indexes,
 // and on Neo4j a wait until they are online (so the first batches are planned with them).
-func PreLoad(d Dialect) []Statement {
-	switch d {
-	case Memgraph:
-		return memgraphRange(nodeLookups)
-	case Neo4j:
-		return append(neo4jRange(nodeLookups), neo4jAwait(nodeLookups))
-	}
-	return nil
-}
+func PreLoad(d Dialect) []Statement { return lookups(d, nodeLookups) }
 
 // EdgeLookups returns the statements that create the relationship lookup indexes (on Neo4j, and
 // wait until they are online): what settling a group the database held before needs. PostLoad
 // creates them too.
-func EdgeLookups(d Dialect) []Statement {
+func EdgeLookups(d Dialect) []Statement { return lookups(d, edgeLookups) }
+
+// lookups creates range indexes and, on Neo4j, waits until they are online.
+func lookups(d Dialect, ixs []index) []Statement {
 	switch d {
 	case Memgraph:
-		return memgraphRange(edgeLookups)
+		return memgraphRange(ixs)
 	case Neo4j:
-		return append(neo4jRange(edgeLookups), neo4jAwait(edgeLookups))
+		return append(neo4jRange(ixs), neo4jAwait(ixs))
 	}
 	return nil
 }

@@ -64,36 +64,25 @@ func cancelled(ctx context.Context, err error) error {
 }
 
 func (b *boltExec) run(ctx context.Context, st cypher.Statement, params map[string]any) error {
+	if !st.AutoCommit {
+		return b.runTx(ctx, []cypher.Statement{st}, params)
+	}
 	sess := b.session(ctx, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
-	if st.AutoCommit {
-		res, err := sess.Run(ctx, st.Cypher, params)
-		if err != nil {
-			return err
-		}
-		_, err = res.Consume(ctx)
-		return err
-	}
-	tx, err := sess.BeginTransaction(ctx)
+	res, err := sess.Run(ctx, st.Cypher, params)
 	if err != nil {
 		return err
 	}
-	defer tx.Close(ctx) // rolls back unless committed
-	res, err := tx.Run(ctx, st.Cypher, params)
-	if err != nil {
-		return err
-	}
-	if _, err := res.Consume(ctx); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
+	_, err = res.Consume(ctx)
+	return err
 }
 
 func (b *boltExec) execAll(ctx context.Context, sts []cypher.Statement) error {
-	return cancelled(ctx, b.runAll(ctx, sts))
+	return cancelled(ctx, b.runTx(ctx, sts, nil))
 }
 
-func (b *boltExec) runAll(ctx context.Context, sts []cypher.Statement) error {
+// runTx runs statements with params in one explicit transaction and commits it.
+func (b *boltExec) runTx(ctx context.Context, sts []cypher.Statement, params map[string]any) error {
 	sess := b.session(ctx, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	tx, err := sess.BeginTransaction(ctx)
@@ -102,7 +91,7 @@ func (b *boltExec) runAll(ctx context.Context, sts []cypher.Statement) error {
 	}
 	defer tx.Close(ctx) // rolls back unless committed
 	for _, st := range sts {
-		res, err := tx.Run(ctx, st.Cypher, nil)
+		res, err := tx.Run(ctx, st.Cypher, params)
 		if err != nil {
 			return err
 		}

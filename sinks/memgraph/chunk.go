@@ -95,13 +95,17 @@ func (l *Loader) startWorkers(ctx context.Context, c *chunk, stmts *statements, 
 }
 
 // acquire waits until a worker is free: fewer than Options.Sessions groups are being written
-// (with one session: the group before is written). It fails once a worker has failed.
+// (with one session: the group before is written). Once a worker has failed or the context has
+// ended it finishes the workers and returns the error.
 func (ws *workers) acquire() error {
 	select {
 	case ws.free <- struct{}{}:
 		return nil
 	case <-ws.ctx.Done():
-		return ws.finish()
+		if err := ws.finish(); err != nil {
+			return err
+		}
+		return ws.ctx.Err()
 	}
 }
 

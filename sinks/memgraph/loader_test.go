@@ -408,3 +408,16 @@ func TestSchemaFallback(t *testing.T) {
 		t.Errorf("%d fallbacks run, want one per failed wait (PreLoad, PostLoad)", n)
 	}
 }
+
+// TestWorkersEndWithTheContext: a load cancelled while its workers wait for groups ends with the
+// context's error (it must not go on with finished workers).
+func TestWorkersEndWithTheContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	l := fakeLoader(cypher.Neo4j, Options{}, newFakeDB())
+	ws := l.startWorkers(ctx, newChunk(), &statements{l: l, m: map[string]stmt{}}, sinkstest.Sample())
+	ws.free <- struct{}{} // the one worker is busy, as far as acquire knows
+	cancel()
+	if err := ws.acquire(); !errors.Is(err, context.Canceled) {
+		t.Errorf("acquire after cancellation: %v, want context.Canceled", err)
+	}
+}
