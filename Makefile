@@ -4,27 +4,41 @@ BIN       := bin/backfill
 DEMO_DIR  := .backfill/demo
 GOFLAGS   ?=
 TESTFLAGS ?= -race -count=1 -timeout 20m
+# What `backfill --version` prints besides Go's own stamp: the build date and the git state.
+GIT       := git -C $(CURDIR)
+LDFLAGS   := -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
+             -X main.gitVersion=$(shell $(GIT) describe --tags --always --dirty 2>/dev/null) \
+             -X main.gitCommit=$(shell $(GIT) rev-parse HEAD 2>/dev/null) \
+             -X main.gitTime=$(shell $(GIT) log -1 --format=%cI 2>/dev/null) \
+             -X main.gitModified=$(shell $(GIT) status --porcelain 2>/dev/null | grep -q . && echo true)
 
-.PHONY: all build demo test unit bench lint clean graphiti-check
+.PHONY: all build demo timeline-screenshot cli-docs test unit bench lint clean graphiti-check eval-local
 
 all: build
 
 build:
 	$(GO) mod download
-	$(GO) build $(GOFLAGS) -o $(BIN) ./cmd/backfill
+	$(GO) build $(GOFLAGS) -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/backfill
 
 ## demo: run the main job on the bundled sample with the offline LLM responder and the SQLite store
+## into the job's own checkpoint (.backfill/demo/demo.db): queries that tell its temporal story, the
+## timelines of Alice and of 지훈, an eval against the gold facts, and follow-up commands
 demo: build
-	rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
-	BACKFILL_CHECKPOINT=$(DEMO_DIR)/demo.db ./$(BIN) run jobs/examples/demo.yaml --report $(DEMO_DIR)/report.json
-	./$(BIN) export jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --format parquet --out $(DEMO_DIR)/export
-	@echo "Alice's employers: the Kakao fact is closed when Naver starts, the Naver fact is open"
-	@./$(BIN) query jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --group alice --entity Kakao --valid-at 2024-02-01
-	@./$(BIN) query jobs/examples/demo.yaml --checkpoint $(DEMO_DIR)/demo.db --group alice --entity Naver --valid-at 2024-04-01
-	@echo "report: $(DEMO_DIR)/report.json  export: $(DEMO_DIR)/export"
+	scripts/demo.sh $(BIN)
 
-## test: everything CI runs. scripts/with_servers.sh starts Neo4j and versitygw (unless they run
-## already), runs the tests with their variables set, and stops what it started on any exit (trap).
+## timeline-screenshot: the demo's timelines rendered by headless Chromium (Debian's chromium and
+## fonts-nanum for Korean, installed here when missing) into .backfill/demo/timeline-*.png
+timeline-screenshot: demo
+	scripts/timeline_screenshot.sh $(DEMO_DIR)/timeline-alice.html $(DEMO_DIR)/timeline-jihoon.html
+
+## cli-docs: regenerate docs/cli/ and the README's CLI synopsis from the command definitions
+cli-docs:
+	$(GO) test ./cmd/backfill -run TestCLIReferenceIsUpToDate -count=1 -update
+
+## test: everything CI runs. scripts/with_servers.sh starts Neo4j, versitygw and the local model
+## server (SmolLM2-135M, for tests/localllm; its first start builds llama-cpp-python into the
+## user's cache, about 10-30 minutes on 2 cores) unless they run already, runs the tests with
+## their variables set, and stops what it started on any exit (trap).
 test: build
 	$(GO) vet ./...
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
@@ -35,6 +49,12 @@ test: build
 ## the 1M-episode run through every stage.
 bench: build
 	BACKFILL_SERVERS=neo4j scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off
+
+## eval-local: the gold set's graph with the offline responder and with Qwen2.5-Coder-1.5B on the
+## local model server, timed and scored by `backfill eval --gold`, into bench/results.md (not in
+## CI: the model run takes hours on 2 cores). See scripts/eval_local.sh.
+eval-local: build
+	scripts/eval_local.sh
 
 ## graphiti-check: load the demo graph into Neo4j and print the facts Graphiti's own search returns
 graphiti-check: build

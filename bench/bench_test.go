@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 )
@@ -146,6 +147,14 @@ func TestMarkdown(t *testing.T) {
 			TokensByStage: map[string][2]int{"extract": {150000, 3000}}},
 		Replay: &ReplayResult{Episodes: 100, Seconds: 0.5, EpisodesPerSec: 200, CacheHits: 150, ExportEqual: true,
 			Stages: map[string]Stage{"ingest": {Seconds: 0.1}, "extract": {Seconds: 0.3}}, NoopSeconds: 0.2},
+		Eval: &EvalResult{Commands: []string{"backfill run jobs/examples/gold.yaml --checkpoint gold.db", "backfill eval jobs/examples/gold.yaml --checkpoint gold.db --gold examples/gold/gold.yaml"},
+			LoCoMoHealth: &evaluation.Health{Episodes: 100, Entities: 20, Facts: 10, FactsPerEpisode: 0.1, ValidAtShare: 1},
+			LoCoMo: &evaluation.RetrievalReport{Dataset: "locomo", Ks: []int{5, 10}, MinCosine: 0.6,
+				Categories: []evaluation.Recall{{Category: "all", Questions: 4, WithEvidence: 4, WithAnswer: 2, EvidenceHits: []int{1, 2},
+					AnswerHits: []int{0, 1}, EvidenceRecall: []float64{0.25, 0.5}, AnswerRecall: []float64{0, 0.5}}}},
+			Gold: []GoldScore{{Job: "jobs/examples/gold.yaml", Report: &evaluation.GoldReport{GoldFacts: 10, GraphFacts: 8, Matched: 6,
+				Precision: 0.75, Recall: 0.6, F1: 0.667, ValidAtCorrect: 5, InvalidAtCorrect: 6, IntervalCorrect: 5, MatchedOpen: 4,
+				MatchedClosed: 2, WronglyClosed: 1}}}},
 		Memory: []MemoryResult{
 			{Mode: "all stages", Episodes: 1000, GroupSize: 500, Seconds: 3, PeakRSSMiB: 50, PeakWALMiB: 12, StoreMiB: 30, StageRSS: map[string]float64{"extract": 40, "resolve": 50}},
 			{Mode: "all stages", Episodes: 3000, GroupSize: 500, Seconds: 9, PeakRSSMiB: 52},
@@ -164,6 +173,13 @@ func TestMarkdown(t *testing.T) {
 			"BenchmarkNeo4jCeiling/facts/embeddings=false/batch=2000/sessions=2/embedding=procedure":   {"rows/s": 46000},
 		}},
 		Errors: []string{"memory: something failed"},
+		Tickets: &TicketsResult{Records: 46, DeclaredSame: true, DeclaredFacts: 48, Runs: []TicketsRun{
+			{Name: "none", Options: "json: {drop_nulls: false}", BodyTokensPerRecord: 2785, ExtractCallsPerRecord: 2,
+				ExtractTokensRecord: 29727, CallsPerRecord: 2.6, PromptTokensPerRecord: 29900, Facts: 40},
+			{Name: "all (+ text_fields)", Options: "json: {drop: [x]}", BodyTokensPerRecord: 184, ExtractCallsPerRecord: 0.72,
+				ExtractTokensRecord: 1054, CallsPerRecord: 1.8, PromptTokensPerRecord: 1372, Facts: 59},
+			{Name: "off", Options: "stages.extract.llm: off", BodyTokensPerRecord: 184, CallsPerRecord: 0.7, PromptTokensPerRecord: 200, Facts: 48},
+		}},
 	}
 	var b strings.Builder
 	r.markdown(&b)

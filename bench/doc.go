@@ -10,11 +10,20 @@
 //     unit record removed but the LLM cache kept, with the stub shut down: episodes per second
 //     over all stages with every answer from the cache; then the no-op resume of the finished
 //     checkpoint. The replay's export must equal the original's.
+//   - eval: LoCoMo (jobs/examples/locomo.yaml), the gold set (jobs/examples/gold.yaml) and the
+//     demo built with the offline responder and scored by `backfill eval`: LoCoMo retrieval
+//     recall@5/10/20 by category (evidence and answer string) and the gold-file scores, with the
+//     commands that reproduce them. A baseline for the mechanics, not for extraction quality.
 //   - memory: synthetic JSON Lines (fixed seed, groups of -group-size episodes) through every
 //     stage with the offline responder at each of -sizes, and through ingest alone (`backfill
 //     plan`) at each of -ingest-sizes: the child's peak RSS (rusage) and the peak sampled per
 //     stage (/proc/PID/status VmRSS).
 //   - propagate: BenchmarkPropagate1M of stages/community (label propagation on 1M facts).
+//   - tickets: the bundled ticket change log (examples/tickets.jsonl) through llm/stub, once per
+//     set of JSON record options from none to all of jobs/examples/tickets.yaml's (pruning,
+//     mapping.object, facts, json.text_fields) and once with stages.extract.llm: off: prompt
+//     tokens and calls per record, and whether the declared facts with their intervals are the
+//     same with and without the LLM for text.
 //   - bolt: BenchmarkNeo4jCeiling (the plain driver's configurations) and BenchmarkNeo4jLoad (a
 //     fresh Bolt load against the best ceiling of the same iteration, with and without
 //     embeddings) of sinks/memgraph, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,

@@ -182,7 +182,7 @@ func resetStages(ctx context.Context, path string) error {
 		tables = append(tables, n)
 	}
 	rows.Close()
-	keep := map[string]bool{"meta": true, "episodes": true, "quarantine": true, "llm_cache": true}
+	keep := map[string]bool{"meta": true, "episodes": true, "group_ids": true, "quarantine": true, "llm_cache": true}
 	for _, t := range tables {
 		if keep[t] {
 			continue

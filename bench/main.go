@@ -32,7 +32,7 @@ type options struct {
 	merge        bool
 }
 
-var steps = []string{"locomo", "replay", "memory", "propagate", "bolt"}
+var steps = []string{"locomo", "replay", "eval", "memory", "propagate", "bolt", "tickets"}
 
 func parseOptions(args []string) (options, error) {
 	var o options

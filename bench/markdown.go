@@ -41,6 +41,9 @@ func (r *Results) markdown(w io.Writer) {
 			p.CacheHits, p.ExportEqual, p.NoopSeconds)
 		fprintf(w, "Stage seconds: %s.\n\n", stageSeconds(p.Stages))
 	}
+	if r.Eval != nil {
+		evalMarkdown(w, r.Eval)
+	}
 	if len(r.Memory) > 0 {
 		fprintf(w, "## Peak RSS on synthetic input (offline responder)\n\n")
 		fprintf(w, "| mode | episodes | group size | seconds | peak RSS (MiB) | peak WAL (MiB) | store (MiB) | peak RSS by stage (MiB, sampled) |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
@@ -58,6 +61,7 @@ func (r *Results) markdown(w io.Writer) {
 		}
 		fprintf(w, "\n%s\n\n", flatness(r.Memory))
 	}
+	tickets(w, r.Tickets)
 	goBench(w, "Label propagation on 1M facts (stages/community BenchmarkPropagate1M)", r.Propagate)
 	boltTables(w, r.Bolt, r.BoltCeiling)
 	if len(r.Errors) > 0 {
@@ -67,6 +71,40 @@ func (r *Results) markdown(w io.Writer) {
 		}
 		fprintf(w, "\n")
 	}
+}
+
+// tickets renders the ticket change log under each set of JSON record options.
+func tickets(w io.Writer, t *TicketsResult) {
+	if t == nil || len(t.Runs) == 0 {
+		return
+	}
+	fprintf(w, "## Ticket change log: JSON record options (examples/tickets.jsonl through llm/stub)\n\n")
+	fprintf(w, "%d issue-tracker webhook payloads (six tickets, two repositories), each option set in a fresh run "+
+		"(`go run ./bench -only tickets -merge`). Per record: the tokens of the content the episode keeps, extraction calls and "+
+		"prompt tokens, and every stage's requests and prompt tokens as the stub counted them (embeddings included).\n\n", t.Records)
+	fprintf(w, "| options | content tokens/record | extract calls/record | extract prompt tokens/record | all calls/record | all prompt tokens/record | facts |\n")
+	fprintf(w, "|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range t.Runs {
+		fprintf(w, "| %s | %.0f | %.2f | %.0f | %.2f | %.0f | %d |\n", r.Name, r.BodyTokensPerRecord, r.ExtractCallsPerRecord,
+			r.ExtractTokensRecord, r.CallsPerRecord, r.PromptTokensPerRecord, r.Facts)
+	}
+	base, all := t.Runs[0], TicketsRun{}
+	for _, r := range t.Runs {
+		if strings.HasPrefix(r.Name, "all (") {
+			all = r
+		}
+	}
+	if all.ExtractTokensRecord > 0 && all.PromptTokensPerRecord > 0 {
+		fprintf(w, "\nWith every option (%s): extraction prompt tokens per record 1/%.0f of none, all prompt tokens 1/%.0f, "+
+			"extraction calls per record %.2f instead of %.2f.\n", all.Name, base.ExtractTokensRecord/all.ExtractTokensRecord,
+			base.PromptTokensPerRecord/all.PromptTokensPerRecord, all.ExtractCallsPerRecord, base.ExtractCallsPerRecord)
+	}
+	fprintf(w, "Declared facts (%d, with their intervals) are the same with the LLM asked about free text and with "+
+		"`stages.extract.llm: off`: %v.\n\n", t.DeclaredFacts, t.DeclaredSame)
+	for _, r := range t.Runs {
+		fprintf(w, "- %s: %s\n", r.Name, r.Options)
+	}
+	fprintf(w, "\n")
 }
 
 // goBench renders one go-test benchmark.

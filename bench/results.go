@@ -17,12 +17,14 @@ type Results struct {
 	Machine   Machine        `json:"machine"`
 	LoCoMo    *LoCoMoResult  `json:"locomo_stub,omitempty"`
 	Replay    *ReplayResult  `json:"cached_replay,omitempty"`
+	Eval      *EvalResult    `json:"eval,omitempty"`
 	Memory    []MemoryResult `json:"memory,omitempty"`
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
 	// BoltCeiling is the plain driver's configurations (BenchmarkNeo4jCeiling).
-	BoltCeiling *GoBench `json:"bolt_ceiling,omitempty"`
-	Errors      []string `json:"errors,omitempty"` // steps that failed, with why
+	BoltCeiling *GoBench       `json:"bolt_ceiling,omitempty"`
+	Tickets     *TicketsResult `json:"tickets,omitempty"`
+	Errors      []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
 }
@@ -50,12 +52,16 @@ func (r *Results) forget(step string) {
 		r.LoCoMo = nil
 	case "replay":
 		r.Replay = nil
+	case "eval":
+		r.Eval = nil
 	case "memory":
 		r.Memory = nil
 	case "propagate":
 		r.Propagate = nil
 	case "bolt":
 		r.Bolt, r.BoltCeiling = nil, nil
+	case "tickets":
+		r.Tickets = nil
 	}
 	r.Errors = slices.DeleteFunc(r.Errors, func(e string) bool { return strings.HasPrefix(e, step+": ") })
 }

@@ -45,6 +45,16 @@ func (b *bencher) step(ctx context.Context, name string) error {
 			return err
 		}
 		b.res.Replay = r
+	case "eval":
+		dataset, ok := harness.LoCoMoPath(b.root, b.o.locomo)
+		if !ok {
+			return fmt.Errorf("LoCoMo dataset not found at %s (set LOCOMO or -locomo)", dataset)
+		}
+		r, err := benchEval(ctx, b.bin, b.root, b.work, dataset)
+		if err != nil {
+			return err
+		}
+		b.res.Eval = r
 	case "memory":
 		var errs []error
 		for _, plan := range []bool{false, true} {
@@ -66,6 +76,10 @@ func (b *bencher) step(ctx context.Context, name string) error {
 			}
 		}
 		return errors.Join(errs...)
+	case "tickets":
+		r, err := benchTickets(ctx, b.bin, b.work, b.root)
+		b.res.Tickets = r
+		return err
 	case "propagate":
 		g, err := runGoBench(ctx, b.root, "./stages/community", "^BenchmarkPropagate1M$", 1, nil)
 		b.res.Propagate = g

@@ -8,16 +8,33 @@
 //	episodes       staged episodes, upserted by uuid; ingested_at is the record time of the
 //	               first ingest and is never changed by a later upsert; staged_run names the
 //	               run that last staged the row and last_change what that staging changed, so
-//	               a record key repeated with other content within one run is reported
-//	quarantine     rejected input rows: file, row, field, reason, raw (truncated); unique per
-//	               (file, row, field) so a re-run does not duplicate them
-//	units          one row per finished stage unit: (stage, unit) → fingerprint of its inputs
+//	               a record key repeated with other content within one run is reported;
+//	               record is graph.Record as JSON ('' for episodes that are no JSON record)
+//	quarantine     the input rows the last run rejected: file, row (0: the file as a whole),
+//	               field, reason, raw (truncated); unique per (file, row, field); ClearQuarantine
+//	               empties it when a run starts ingesting
+//	units          one row per finished stage unit: (stage, unit) → fingerprint of its inputs;
+//	               a unit whose LLM answers stayed bad is recorded failed, with the reason
+//	               and the raw answer, and reads back with FailedPrefix so it runs again
 //	stage_outputs  intermediate per-unit outputs (an episode's extraction, a group's resolution)
 //	llm_cache      LLM and embedding answers keyed by a content hash, with the usage of the
 //	               original call
 //	entities, facts, mentions, communities
 //	               the graph state, replaced per group by the stage that owns each table
 //	fact_versions  the fact version log: every state of a fact's interval with its record time
+//	runs           one row per run that opened the store: job, shard, finish time, outcome and
+//	               the run report as JSON (its LLM calls, tokens and cost), for `backfill diff`
+//	group_ids      each group id with the id the input wrote (equal unless it was mapped);
+//	               ClaimGroups reports an id already recorded with another input id
+//
+// Opening: Open opens for writing and first takes the store's write lock, an exclusive flock on
+// <path>.lock (pid, host and start time written in it), held until Close and released by the
+// kernel when the process dies: a second writer fails at once with a *LockedError naming the
+// holder. OpenReadOnly takes no lock and never writes (SQLite read-only mode, which reads a live
+// writer's WAL; immutable mode on read-only media, where a leftover WAL is an error), so readers
+// work beside a run and on read-only media. The path goes into the SQLite URI percent-encoded:
+// any legal file name names exactly that file. Errors about the file (not a database, corrupt,
+// read-only, disk full) are *StoreError values naming it.
 //
 // Times are stored as integer microseconds since the Unix epoch (UTC); an absent time is NULL.
 // Embeddings are little-endian float32 blobs; lists and maps are JSON text.

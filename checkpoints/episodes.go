@@ -3,6 +3,7 @@ package checkpoints
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -28,16 +29,17 @@ const (
 
 // upsertEpisode stages one episode and returns its record time and the kind of change.
 var upsertEpisode = fmt.Sprintf(`INSERT INTO episodes
-	(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, staged_run, last_change)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,%[1]d)
+	(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, staged_run, record, last_change)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,%[1]d)
 	ON CONFLICT(uuid) DO UPDATE SET group_id=excluded.group_id, reference_time=excluded.reference_time,
 	seq=excluded.seq, name=excluded.name, source=excluded.source,
 	source_description=excluded.source_description, content=excluded.content,
-	speaker=excluded.speaker, record_key=excluded.record_key,
+	speaker=excluded.speaker, record_key=excluded.record_key, record=excluded.record,
 	last_change = CASE
 		WHEN episodes.content IS excluded.content AND episodes.reference_time IS excluded.reference_time
 			AND episodes.speaker IS excluded.speaker AND episodes.name IS excluded.name
 			AND episodes.source IS excluded.source AND episodes.source_description IS excluded.source_description
+			AND episodes.record IS excluded.record
 		THEN CASE WHEN episodes.staged_run = excluded.staged_run THEN %[4]d ELSE %[1]d END
 		WHEN episodes.staged_run = excluded.staged_run THEN %[3]d
 		ELSE %[2]d END,
@@ -58,9 +60,13 @@ func (s *Store) UpsertEpisodes(ctx context.Context, eps []graph.Episode, ingeste
 		defer stmt.Close()
 		at := micros(ingestedAt)
 		for _, e := range eps {
+			rec, err := encodeRecord(e.Record)
+			if err != nil {
+				return fmt.Errorf("staging episode %s: %w", e.UUID, err)
+			}
 			var got, change int64
-			err := stmt.QueryRowContext(ctx, e.UUID, e.GroupID, micros(e.ReferenceTime), e.Seq, e.Name,
-				e.Source, e.SourceDescription, e.Content, e.Speaker, e.RecordKey, at, at).Scan(&got, &change)
+			err = stmt.QueryRowContext(ctx, e.UUID, e.GroupID, micros(e.ReferenceTime), e.Seq, e.Name,
+				e.Source, e.SourceDescription, e.Content, e.Speaker, e.RecordKey, at, at, rec).Scan(&got, &change)
 			if err != nil {
 				return fmt.Errorf("staging episode %s: %w", e.UUID, err)
 			}
@@ -93,6 +99,17 @@ func (s *Store) AddQuarantine(ctx context.Context, rows []Quarantined) error {
 				q.File, q.Row, q.Field, q.Reason, q.Raw); err != nil {
 				return fmt.Errorf("quarantining %s row %d: %w", q.File, q.Row, err)
 			}
+		}
+		return nil
+	})
+}
+
+// ClearQuarantine forgets the rejected rows of earlier runs: a run's quarantine is the rows
+// that run rejected.
+func (s *Store) ClearQuarantine(ctx context.Context) error {
+	return s.Write(ctx, func(tx *Tx) error {
+		if _, err := tx.tx.ExecContext(ctx, `DELETE FROM quarantine`); err != nil {
+			return fmt.Errorf("clearing the quarantine: %w", err)
 		}
 		return nil
 	})
@@ -134,15 +151,31 @@ func (s *Store) Groups(ctx context.Context) ([]string, error) {
 	return out, rows.Err()
 }
 
-const episodeCols = `uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at`
+const episodeCols = `uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, record`
 
 func scanEpisode(rows *sql.Rows) (graph.Episode, error) {
 	var e graph.Episode
 	var ref, ing int64
+	var rec string
 	err := rows.Scan(&e.UUID, &e.GroupID, &ref, &e.Seq, &e.Name, &e.Source, &e.SourceDescription,
-		&e.Content, &e.Speaker, &e.RecordKey, &ing)
+		&e.Content, &e.Speaker, &e.RecordKey, &ing, &rec)
 	e.ReferenceTime, e.IngestedAt = fromMicros(ref), fromMicros(ing)
+	if err == nil && rec != "" {
+		e.Record = &graph.Record{}
+		if err = json.Unmarshal([]byte(rec), e.Record); err != nil {
+			err = fmt.Errorf("decoding the record of episode %s: %w", e.UUID, err)
+		}
+	}
 	return e, err
+}
+
+// encodeRecord is the record column of an episode: its Record as JSON, or "" when it has none.
+func encodeRecord(r *graph.Record) (string, error) {
+	if r == nil {
+		return "", nil
+	}
+	b, err := json.Marshal(r)
+	return string(b), err
 }
 
 // GroupEpisodes returns a group's episodes in order (reference time, source sequence, uuid).

@@ -176,24 +176,44 @@ type Counts struct {
 
 // Count returns the graph state's counts.
 func (s *Store) Count(ctx context.Context) (Counts, error) {
+	return s.countIn(ctx, "")
+}
+
+// GroupCount returns the counts of one group (Quarantined is 0: rejected rows have no group).
+func (s *Store) GroupCount(ctx context.Context, group string) (Counts, error) {
+	return s.countIn(ctx, group)
+}
+
+func (s *Store) countIn(ctx context.Context, group string) (Counts, error) {
 	var c Counts
+	where, args := groupFilter(group)
+	and := " WHERE "
+	if where != "" {
+		and = where + " AND "
+	}
 	for _, q := range []struct {
 		dst *int
 		sql string
 	}{
-		{&c.Episodes, `SELECT count(*) FROM episodes`},
-		{&c.Entities, `SELECT count(*) FROM entities`},
-		{&c.Facts, `SELECT count(*) FROM facts`},
-		{&c.FactsInvalidated, `SELECT count(*) FROM facts WHERE invalid_at IS NOT NULL`},
-		{&c.Mentions, `SELECT count(*) FROM mentions`},
-		{&c.Communities, `SELECT count(*) FROM communities`},
-		{&c.Quarantined, `SELECT count(*) FROM quarantine`},
+		{&c.Episodes, `SELECT count(*) FROM episodes` + where},
+		{&c.Entities, `SELECT count(*) FROM entities` + where},
+		{&c.Facts, `SELECT count(*) FROM facts` + where},
+		{&c.FactsInvalidated, `SELECT count(*) FROM facts` + and + `invalid_at IS NOT NULL`},
+		{&c.Mentions, `SELECT count(*) FROM mentions` + where},
+		{&c.Communities, `SELECT count(*) FROM communities` + where},
 	} {
-		n, err := s.count(ctx, q.sql)
+		n, err := s.count(ctx, q.sql, args...)
 		if err != nil {
 			return c, err
 		}
 		*q.dst = n
+	}
+	if group == "" {
+		n, err := s.count(ctx, `SELECT count(*) FROM quarantine`)
+		if err != nil {
+			return c, err
+		}
+		c.Quarantined = n
 	}
 	return c, nil
 }

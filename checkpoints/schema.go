@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "2"
+const schemaVersion = "6"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -10,13 +10,15 @@ var schema = []string{
 		seq INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL,
 		source_description TEXT NOT NULL, content TEXT NOT NULL, speaker TEXT NOT NULL,
 		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL,
-		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0)`,
+		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0,
+		record TEXT NOT NULL DEFAULT '')`,
 	`CREATE INDEX IF NOT EXISTS episodes_order ON episodes (group_id, reference_time, seq, uuid)`,
 	`CREATE TABLE IF NOT EXISTS quarantine (
 		file TEXT NOT NULL, row INTEGER NOT NULL, field TEXT NOT NULL, reason TEXT NOT NULL,
 		raw TEXT NOT NULL, PRIMARY KEY (file, row, field))`,
 	`CREATE TABLE IF NOT EXISTS units (
 		stage TEXT NOT NULL, unit TEXT NOT NULL, fingerprint TEXT NOT NULL,
+		failed INTEGER NOT NULL DEFAULT 0, reason TEXT NOT NULL DEFAULT '', raw TEXT NOT NULL DEFAULT '',
 		PRIMARY KEY (stage, unit))`,
 	`CREATE TABLE IF NOT EXISTS stage_outputs (
 		stage TEXT NOT NULL, unit TEXT NOT NULL, group_id TEXT NOT NULL, body BLOB NOT NULL,
@@ -49,7 +51,17 @@ var schema = []string{
 		record_time INTEGER NOT NULL, valid_at INTEGER, invalid_at INTEGER, expired_at INTEGER,
 		episode_uuid TEXT NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (fact_uuid, seq))`,
 	`CREATE INDEX IF NOT EXISTS fact_versions_group ON fact_versions (group_id, fact_uuid, seq)`,
+	runsTable,
+	groupIDsTable,
 }
+
+// runsTable records every run of the store with its report (RecordRun).
+const runsTable = `CREATE TABLE IF NOT EXISTS runs (
+		seq INTEGER PRIMARY KEY, job TEXT NOT NULL, shard TEXT NOT NULL, finished_at INTEGER NOT NULL,
+		outcome TEXT NOT NULL, report TEXT NOT NULL)`
+
+// groupIDsTable maps each group id to the id as the input wrote it (equal unless it was mapped).
+const groupIDsTable = `CREATE TABLE IF NOT EXISTS group_ids (group_id TEXT PRIMARY KEY, original TEXT NOT NULL)`
 
 // migrations upgrade a store from the version of the key to the next one.
 var migrations = map[string][]string{
@@ -57,5 +69,20 @@ var migrations = map[string][]string{
 	"1": {
 		`ALTER TABLE episodes ADD COLUMN staged_run INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE episodes ADD COLUMN last_change INTEGER NOT NULL DEFAULT 0`,
+	},
+	// 2 → 3: what ingest read from a JSON record besides its content (graph.Record as JSON).
+	"2": {`ALTER TABLE episodes ADD COLUMN record TEXT NOT NULL DEFAULT ''`},
+	// 3 → 4: the runs table (RecordRun).
+	"3": {runsTable},
+	// 4 → 5: the id each group was written as in the input (ClaimGroups).
+	"4": {groupIDsTable},
+	// 5 → 6: a unit can be recorded as failed, with the reason and the raw answer (CommitFailedUnit).
+	// (A store made before its first unit may lack the table: it gets the version-2 one first.)
+	"5": {
+		`CREATE TABLE IF NOT EXISTS units (stage TEXT NOT NULL, unit TEXT NOT NULL, fingerprint TEXT NOT NULL,
+			PRIMARY KEY (stage, unit))`,
+		`ALTER TABLE units ADD COLUMN failed INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE units ADD COLUMN reason TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE units ADD COLUMN raw TEXT NOT NULL DEFAULT ''`,
 	},
 }

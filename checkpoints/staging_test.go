@@ -3,6 +3,7 @@ package checkpoints
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -95,6 +96,9 @@ func TestMigratesVersion1(t *testing.T) {
 		}
 	}
 	db.Close()
+	if _, err := OpenReadOnly(ctx, path); !errors.Is(err, ErrSchemaVersion) {
+		t.Errorf("OpenReadOnly on a version 1 store: %v, want ErrSchemaVersion (only Open migrates)", err)
+	}
 	s, err := Open(ctx, path)
 	if err != nil {
 		t.Fatalf("opening a version 1 store: %v", err)
@@ -111,5 +115,8 @@ func TestMigratesVersion1(t *testing.T) {
 	eps, err := s.GroupEpisodes(ctx, "g")
 	if err != nil || len(eps) != 1 || eps[0].Content != "hello again" {
 		t.Errorf("episodes %+v, %v", eps, err)
+	}
+	if clash, err := s.ClaimGroups(ctx, map[string]string{"g": "g"}); err != nil || len(clash) != 0 {
+		t.Errorf("claiming a group in the migrated store: %v, %v", clash, err)
 	}
 }

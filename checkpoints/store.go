@@ -3,31 +3,58 @@ package checkpoints
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Store is the checkpoint store of one job (or one shard of it). It is safe for concurrent use:
 // writes go through a single connection, reads through a small pool (WAL lets them run beside a
-// writer).
+// writer). A store opened with Open holds the store's write lock until Close; one opened with
+// OpenReadOnly takes no lock and cannot write.
 type Store struct {
-	path string
-	w    *sql.DB // the only writer
-	r    *sql.DB // readers
+	path     string
+	w        *sql.DB // the only writer (nil when read-only)
+	r        *sql.DB // readers
+	lock     *writeLock
+	readOnly bool
 }
 
-// Open opens or creates the store at path and applies the schema.
+// Open opens or creates the store at path for writing and applies the schema. It first takes
+// the store's write lock (an OS file lock on path+".lock", held until Close and released by the
+// kernel if the process dies): while another process has the store open for writing, Open
+// fails at once with a *LockedError naming that process. Errors about the file itself (not a
+// database, read-only, disk full) are *StoreError.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, &StoreError{Path: path, Problem: "is a directory, not a file", Err: errors.New("opening store")}
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("creating checkpoint directory: %w", err)
+			return nil, describe(path, fmt.Errorf("creating checkpoint directory: %w", err))
 		}
 	}
+	lock, err := acquireLock(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openLocked(ctx, path)
+	if err != nil {
+		lock.release()
+		return nil, describe(path, err)
+	}
+	s.lock = lock
+	return s, nil
+}
+
+// openLocked opens the store for writing once the lock is held.
+func openLocked(ctx context.Context, path string) (*Store, error) {
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
@@ -35,25 +62,49 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Add("_pragma", "foreign_keys(OFF)")
 	q.Add("_pragma", "journal_size_limit(67108864)") // truncate the WAL to 64 MiB after a checkpoint
 	q.Set("_txlock", "immediate")
-	dsn := "file:" + path + "?" + q.Encode()
-	w, err := sql.Open("sqlite", dsn)
+	w, err := openPool(path, q, 1)
 	if err != nil {
-		return nil, fmt.Errorf("opening store %s: %w", path, err)
+		return nil, err
 	}
-	w.SetMaxOpenConns(1)
 	s := &Store{path: path, w: w}
 	if err := s.migrate(ctx); err != nil {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn)
-	if err != nil {
+	if s.r, err = openPool(path, q, 4); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("opening store %s: %w", path, err)
+		return nil, err
 	}
-	r.SetMaxOpenConns(4)
-	s.r = r
 	return s, nil
+}
+
+// openPool opens a pool of at most conns connections to the file at path with the URI query q.
+func openPool(path string, q url.Values, conns int) (*sql.DB, error) {
+	dsn, err := sqliteURI(path, q)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening store: %w", err)
+	}
+	db.SetMaxOpenConns(conns)
+	return db, nil
+}
+
+// sqliteURI is the SQLite URI of the file at path with the query q: the absolute path,
+// percent-encoded, so that any legal file name ('?', '#', '%', spaces, any Unicode) names
+// exactly that file.
+func sqliteURI(path string, q url.Values) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("resolving %s: %w", path, err)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
+	if !strings.HasPrefix(u.Path, "/") { // a Windows drive path: file:///C:/…
+		u.Path = "/" + u.Path
+	}
+	return u.String(), nil
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -103,8 +154,11 @@ func (s *Store) migrate(ctx context.Context) error {
 // Checkpoint copies the write-ahead log into the database and truncates it. The runner calls it
 // between stages, when no reader holds an old snapshot, so the log cannot grow with the input.
 func (s *Store) Checkpoint(ctx context.Context) error {
+	if s.readOnly {
+		return s.errReadOnly()
+	}
 	if _, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-		return fmt.Errorf("checkpointing the write-ahead log: %w", err)
+		return describe(s.path, fmt.Errorf("checkpointing the write-ahead log: %w", err))
 	}
 	return nil
 }
@@ -112,13 +166,18 @@ func (s *Store) Checkpoint(ctx context.Context) error {
 // Path is the file the store lives in.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the store.
+// Close closes the store and releases its write lock.
 func (s *Store) Close() error {
 	var err error
 	if s.r != nil {
 		err = s.r.Close()
 	}
-	if e := s.w.Close(); e != nil && err == nil {
+	if s.w != nil {
+		if e := s.w.Close(); e != nil && err == nil {
+			err = e
+		}
+	}
+	if e := s.lock.release(); e != nil && err == nil {
 		err = e
 	}
 	return err
@@ -129,16 +188,19 @@ type Tx struct{ tx *sql.Tx }
 
 // Write runs fn in one write transaction.
 func (s *Store) Write(ctx context.Context, fn func(*Tx) error) error {
+	if s.readOnly {
+		return s.errReadOnly()
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("beginning transaction: %w", err)
+		return describe(s.path, fmt.Errorf("beginning transaction: %w", err))
 	}
 	defer tx.Rollback()
 	if err := fn(&Tx{tx: tx}); err != nil {
-		return err
+		return describe(s.path, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("committing transaction: %w", err)
+		return describe(s.path, fmt.Errorf("committing transaction: %w", err))
 	}
 	return nil
 }

@@ -6,9 +6,19 @@ import (
 	"fmt"
 )
 
-// Fingerprints returns the fingerprint of every finished unit of a stage.
+// FailedPrefix starts the stored fingerprint that Fingerprints, Fingerprint and
+// EpisodeFingerprints report for a failed unit. A computed fingerprint never has it, so a failed
+// unit never matches its inputs and runs again, and a stage downstream that hashes it sees a
+// change once the unit succeeds.
+const FailedPrefix = "failed:"
+
+// storedFingerprint is the SQL of the fingerprint a read reports (FailedPrefix for failed units).
+const storedFingerprint = `CASE WHEN failed != 0 THEN '` + FailedPrefix + `' || fingerprint ELSE fingerprint END`
+
+// Fingerprints returns the fingerprint of every recorded unit of a stage (FailedPrefix before
+// the fingerprint of a failed one).
 func (s *Store) Fingerprints(ctx context.Context, stage string) (map[string]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT unit, fingerprint FROM units WHERE stage = ?`, stage)
+	rows, err := s.r.QueryContext(ctx, `SELECT unit, `+storedFingerprint+` FROM units WHERE stage = ?`, stage)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s records: %w", stage, err)
 	}
@@ -24,10 +34,11 @@ func (s *Store) Fingerprints(ctx context.Context, stage string) (map[string]stri
 	return out, rows.Err()
 }
 
-// Fingerprint returns the fingerprint of one finished unit, if any.
+// Fingerprint returns the fingerprint of one recorded unit, if any (FailedPrefix before the
+// fingerprint of a failed one).
 func (s *Store) Fingerprint(ctx context.Context, stage, unit string) (string, bool, error) {
 	var f string
-	err := s.r.QueryRowContext(ctx, `SELECT fingerprint FROM units WHERE stage=? AND unit=?`, stage, unit).Scan(&f)
+	err := s.r.QueryRowContext(ctx, `SELECT `+storedFingerprint+` FROM units WHERE stage=? AND unit=?`, stage, unit).Scan(&f)
 	if err == sql.ErrNoRows {
 		return "", false, nil
 	}
@@ -37,15 +48,16 @@ func (s *Store) Fingerprint(ctx context.Context, stage, unit string) (string, bo
 	return f, true, nil
 }
 
-// StageCount is the number of finished units of a stage.
+// StageCount is the number of recorded units of a stage: done, and failed.
 type StageCount struct {
-	Stage string
-	Units int
+	Stage  string
+	Units  int // done
+	Failed int // recorded as failed (CommitFailedUnit)
 }
 
-// StageCounts lists finished units per stage, sorted by stage.
+// StageCounts lists recorded units per stage, sorted by stage.
 func (s *Store) StageCounts(ctx context.Context) ([]StageCount, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT stage, count(*) FROM units GROUP BY stage ORDER BY stage`)
+	rows, err := s.r.QueryContext(ctx, `SELECT stage, sum(failed = 0), sum(failed != 0) FROM units GROUP BY stage ORDER BY stage`)
 	if err != nil {
 		return nil, fmt.Errorf("reading stage records: %w", err)
 	}
@@ -53,7 +65,7 @@ func (s *Store) StageCounts(ctx context.Context) ([]StageCount, error) {
 	var out []StageCount
 	for rows.Next() {
 		var c StageCount
-		if err := rows.Scan(&c.Stage, &c.Units); err != nil {
+		if err := rows.Scan(&c.Stage, &c.Units, &c.Failed); err != nil {
 			return nil, fmt.Errorf("reading stage records: %w", err)
 		}
 		out = append(out, c)
@@ -63,19 +75,70 @@ func (s *Store) StageCounts(ctx context.Context) ([]StageCount, error) {
 
 // CommitUnit writes a unit's outputs (through fn) and its completion record in one transaction.
 func (s *Store) CommitUnit(ctx context.Context, stage, unit, fingerprint string, fn func(*Tx) error) error {
+	return s.commit(ctx, stage, unit, fingerprint, nil, fn)
+}
+
+// UnitFailure is why a unit failed: the error and the raw answer that caused it.
+type UnitFailure struct {
+	Reason string
+	Raw    string
+}
+
+// CommitFailedUnit writes a failed unit's outputs (through fn: what the stage puts in place of
+// the bad answers) and records the unit as failed with f, in one transaction. A failed unit
+// reads back with FailedPrefix before its fingerprint, so it runs again on the next run.
+func (s *Store) CommitFailedUnit(ctx context.Context, stage, unit, fingerprint string, f UnitFailure, fn func(*Tx) error) error {
+	return s.commit(ctx, stage, unit, fingerprint, &f, fn)
+}
+
+func (s *Store) commit(ctx context.Context, stage, unit, fingerprint string, f *UnitFailure, fn func(*Tx) error) error {
+	failed, reason, raw := 0, "", ""
+	if f != nil {
+		failed, reason, raw = 1, f.Reason, f.Raw
+	}
 	return s.Write(ctx, func(tx *Tx) error {
 		if fn != nil {
 			if err := fn(tx); err != nil {
 				return fmt.Errorf("writing %s unit %s: %w", stage, unit, err)
 			}
 		}
-		_, err := tx.tx.ExecContext(ctx, `INSERT INTO units(stage,unit,fingerprint) VALUES(?,?,?)
-			ON CONFLICT(stage,unit) DO UPDATE SET fingerprint=excluded.fingerprint`, stage, unit, fingerprint)
+		_, err := tx.tx.ExecContext(ctx, `INSERT INTO units(stage,unit,fingerprint,failed,reason,raw) VALUES(?,?,?,?,?,?)
+			ON CONFLICT(stage,unit) DO UPDATE SET fingerprint=excluded.fingerprint, failed=excluded.failed,
+			reason=excluded.reason, raw=excluded.raw`, stage, unit, fingerprint, failed, reason, raw)
 		if err != nil {
 			return fmt.Errorf("recording %s unit %s: %w", stage, unit, err)
 		}
 		return nil
 	})
+}
+
+// FailedUnit is a unit recorded as failed.
+type FailedUnit struct {
+	Stage  string `json:"stage"`
+	Unit   string `json:"unit"`
+	Group  string `json:"group"` // the unit's group: the unit itself for group units
+	Reason string `json:"reason"`
+	Raw    string `json:"raw"`
+}
+
+// EachFailedUnit calls fn for every unit recorded as failed, by stage and unit.
+func (s *Store) EachFailedUnit(ctx context.Context, fn func(FailedUnit) error) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT u.stage, u.unit, coalesce(e.group_id, u.unit), u.reason, u.raw
+		FROM units u LEFT JOIN episodes e ON e.uuid = u.unit WHERE u.failed != 0 ORDER BY u.stage, u.unit`)
+	if err != nil {
+		return fmt.Errorf("reading failed units: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f FailedUnit
+		if err := rows.Scan(&f.Stage, &f.Unit, &f.Group, &f.Reason, &f.Raw); err != nil {
+			return fmt.Errorf("reading failed units: %w", err)
+		}
+		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // PutOutput stores a unit's intermediate output.
@@ -125,8 +188,8 @@ func (s *Store) GroupOutputs(ctx context.Context, stage, group string) (map[stri
 func (s *Store) EpisodeFingerprints(ctx context.Context, stage, group string) (map[string]string, error) {
 	// CROSS JOIN keeps episodes (by their group index) as the outer loop, so the query reads one
 	// group's rows instead of every record of the stage.
-	rows, err := s.r.QueryContext(ctx, `SELECT u.unit, u.fingerprint FROM episodes e
-		CROSS JOIN units u ON u.stage = ? AND u.unit = e.uuid WHERE e.group_id = ?`, stage, group)
+	rows, err := s.r.QueryContext(ctx, `SELECT u.unit, CASE WHEN u.failed != 0 THEN '`+FailedPrefix+`' || u.fingerprint ELSE u.fingerprint END
+		FROM episodes e CROSS JOIN units u ON u.stage = ? AND u.unit = e.uuid WHERE e.group_id = ?`, stage, group)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s records of %s: %w", stage, group, err)
 	}

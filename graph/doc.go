@@ -1,6 +1,6 @@
 // Package graph holds the domain types of the temporal knowledge graph (Episode, Entity, Fact,
-// Mention, Community, FactVersion), their deterministic UUIDv5 ids and the time helpers shared by
-// every stage.
+// Mention, Community, FactVersion, and Record: what ingest read from a JSON record), their
+// deterministic UUIDv5 ids and the time helpers shared by every stage.
 //
 // Contract:
 //   - Every id is a UUIDv5 in the Namespace below, computed from stable keys only, so a re-run, a

@@ -41,6 +41,13 @@ func FactID(groupID, sourceUUID, targetUUID, predicate, normalizedFact string) s
 	return id("fact", groupID, sourceUUID, targetUUID, predicate, normalizedFact)
 }
 
+// DeclaredFactID is the id of a fact declared by record fields (sources[].facts): group, the
+// object whose snapshots state it, endpoints, predicate, normalized fact text and the episode
+// that first showed it, so a statement that returns after it was closed is a new fact.
+func DeclaredFactID(groupID, object, sourceUUID, targetUUID, predicate, normalizedFact, episodeUUID string) string {
+	return id("declared_fact", groupID, object, sourceUUID, targetUUID, predicate, normalizedFact, episodeUUID)
+}
+
 // MentionID is the id of the MENTIONS edge between an episode and an entity.
 func MentionID(episodeUUID, entityUUID string) string { return id("mention", episodeUUID, entityUUID) }
 

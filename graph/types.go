@@ -22,6 +22,7 @@ type Episode struct {
 	Seq               int64     // position in its source, the last part of the order key
 	RecordKey         string    // the source record's key, or a content hash
 	IngestedAt        time.Time // record time of the first ingest (UTC); set by the store
+	Record            *Record   // what ingest read from a JSON record besides its content; nil for others
 }
 
 // Entity is a canonical node of a group.

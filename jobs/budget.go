@@ -13,15 +13,7 @@ func (j *Job) prices() llm.Prices { return llm.DefaultPrices().With(j.LLM.Prices
 // validateCost checks llm.prices and limits.max_cost_usd: a budget needs a price for the chat
 // model and the embedding model, or it could not be enforced.
 func (j *Job) validateCost() error {
-	for model, p := range j.LLM.Prices {
-		if p.InputPerMTok < 0 || p.OutputPerMTok < 0 || p.CachedInputPerMTok < 0 {
-			return fmt.Errorf("validating job: llm.prices.%s: prices must not be negative", model)
-		}
-	}
-	if j.Limits.MaxCostUSD < 0 {
-		return fmt.Errorf("validating job: limits.max_cost_usd: %g is negative", j.Limits.MaxCostUSD)
-	}
-	if j.Limits.MaxCostUSD == 0 {
+	if j.Limits.MaxCostUSD == 0 { // prices and the cap are finite and not negative (checkNumbers)
 		return nil
 	}
 	prices := j.prices()

@@ -41,7 +41,8 @@ func (c clients) usage() llm.Usage {
 
 // newClients builds the chat client and the embedder of a job. The offline provider is served
 // in-process by the offline responder through the same HTTP client code as a real provider.
-func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logger) (clients, error) {
+// stop, when closed, makes the shared pacer refuse new requests (llm.PacerOptions.Stop).
+func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logger, stop <-chan struct{}) (clients, error) {
 	prompts, err := llm.LoadPrompts(j.LLM.PromptsDir)
 	if err != nil {
 		return clients{}, err
@@ -55,12 +56,13 @@ func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logge
 		return clients{}, fmt.Errorf("configuring llm: %w", err)
 	}
 	j.warnUnpriced(log)
-	pacer := llm.NewPacer(llm.PacerOptions{Concurrency: j.LLM.Concurrency, RPM: j.LLM.RPM, TPM: j.LLM.TPM})
+	pacer := llm.NewPacer(llm.PacerOptions{Concurrency: j.LLM.Concurrency, RPM: j.LLM.RPM, TPM: j.LLM.TPM, Stop: stop})
 	budget := llm.NewBudget(j.Limits.MaxCostUSD)
 	prices := j.prices()
 	c := llm.NewClient(llm.Options{BaseURL: base, Model: j.LLM.Model, APIKey: key, Temperature: j.LLM.Temperature,
 		MaxAttempts: j.LLM.MaxAttempts, Timeout: time.Duration(j.LLM.TimeoutSecs * float64(time.Second)),
-		Pacer: pacer, Budget: budget, Prices: prices, Log: log}, hc, prompts, cache)
+		Pacer: pacer, Budget: budget, Prices: prices, Log: log, ResponseFormat: j.LLM.ResponseFormat, MaxTokens: j.LLM.MaxTokens},
+		hc, prompts, cache)
 	ehc, ebase, ekey, err := endpoint(j.Embedder.Provider, j.Embedder.BaseURL, j.Embedder.APIKeyEnv, j.Embedder.Dimensions, env)
 	if err != nil {
 		return clients{}, fmt.Errorf("configuring embedder: %w", err)

@@ -1,10 +1,20 @@
 // Package jobs is the job spec and the runner. A job is a YAML file (Job): its sources and field
 // mapping, timezone, record-time mode, LLM and embedder settings, ontology, stage options, sink
-// and limits. Load expands ${VAR} and ${VAR:-default} from the environment, rejects unknown keys
-// with their line, applies --set overrides by dotted path, fills defaults and validates.
+// and limits. Load parses the YAML, expands ${VAR} and ${VAR:-default} from the environment inside
+// scalar values (never keys or comments; an unset variable is an error naming its line), rejects
+// unknown keys (*KeyError: line, dotted path, the nearest known key) and values of the wrong
+// shape or type (*ValueError) on the parsed tree, applies --set overrides by dotted path (numbers
+// index lists; a --set that cannot apply is a *SetError wrapping them), fills defaults and
+// validates the whole job: every
+// numeric key finite, not negative and within its maximum (maxima), ontology names unique
+// identifiers, each source's loader settings.
 //
 // The runner (Run) wires loaders → checkpoint store → stages in order (ingest, extract, resolve,
 // temporal, summarize, embed, community, and load when the sink is Memgraph or Neo4j) and returns
 // the run report. It is resumable: running the same job again skips every unit whose inputs did
-// not change. MakePlan estimates a job's calls, tokens and cost without calling the LLM.
+// not change. Run opens the store for writing (holding its lock for the whole run); ingest
+// clears the quarantine of the run before (a run's quarantine is the rows it rejected) and
+// records each group id with the id the input wrote (a row that writes another group's mapped id
+// verbatim is quarantined instead of joining that group). MakePlan estimates a job's calls, tokens and cost without calling the LLM,
+// reading the job's store read-only.
 package jobs

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -36,34 +37,47 @@ type ingester struct {
 	shard      Shard
 	now        time.Time
 	quarantine *os.File // JSON Lines copy of the rejected rows
-	batch      []graph.Episode
+	batch      []loaders.Result
 	bad        []checkpoints.Quarantined
 	rows, nBad int
-	replaced   int // rows that replaced an earlier row of this run with the same record key
+	replaced   int             // rows that replaced an earlier row of this run with the same record key
+	mapped     map[string]bool // mapped group ids logged this run (at most maxMappedLogged)
 	log        *slog.Logger
+	records    *RecordsReport // what the JSON records held (nil: not tallied)
 }
 
 // maxReplacedLogged bounds the warnings about repeated record keys; the report counts them all.
 const maxReplacedLogged = 10
 
+// maxMappedLogged bounds the log lines about rewritten group ids; the report counts them all.
+const maxMappedLogged = 10
+
 // ingest reads every source of the job into the store. It also returns how many rows replaced
-// an earlier row of this run with the same record key and other content.
-func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger, stop <-chan struct{}) (stages.Stats, int, error) {
+// an earlier row of this run with the same record key and other content, and tallies the JSON
+// records into recs (when not nil).
+func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger, stop <-chan struct{}, recs *RecordsReport) (stages.Stats, int, error) {
 	start := time.Now()
-	qf, err := os.OpenFile(store.Path()+".quarantine.jsonl", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	// The quarantine is the rows this run rejects: the file and the table start empty.
+	qname := store.Path() + ".quarantine.jsonl"
+	qf, err := os.OpenFile(qname, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
-		return stages.Stats{}, 0, fmt.Errorf("opening quarantine file: %w", err)
+		return stages.Stats{}, 0, fmt.Errorf("opening quarantine file %s: %w", qname, err)
 	}
 	defer qf.Close()
-	in := &ingester{store: store, shard: shard, now: clock.Now(), quarantine: qf, log: log}
+	if err := store.ClearQuarantine(ctx); err != nil {
+		return stages.Stats{}, 0, err
+	}
+	in := &ingester{store: store, shard: shard, now: clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log, records: recs}
 	prog.Start("ingest", -1)
 	defer prog.Done()
 	for i, src := range j.Sources {
-		spec := loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
-			TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
-			DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
-		err := readSource(ctx, fsys, spec, func(r loaders.Result) error {
+		spec := j.loaderSpec(src)
+		if spec.Record, err = src.recordSpec(); err != nil {
+			return stages.Stats{}, 0, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
+		}
+		err := loaders.Read(ctx, fsys, spec, func(r loaders.Result) error {
 			prog.Add(1)
+			in.tally(i, src, r)
 			if err := in.add(ctx, r); err != nil {
 				return err
 			}
@@ -82,6 +96,7 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 	if err := in.flush(ctx); err != nil {
 		return stages.Stats{}, in.replaced, err
 	}
+	in.records.warn(log)
 	if in.replaced > maxReplacedLogged {
 		log.Warn("more rows repeated a record key of this run; the later row replaced the earlier each time",
 			"rows", in.replaced, "logged", maxReplacedLogged)
@@ -94,19 +109,25 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 	return st, in.replaced, nil
 }
 
+// loaderSpec is the loaders.Spec of one of the job's sources.
+func (j *Job) loaderSpec(src Source) loaders.Spec {
+	return loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
+		TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
+		DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
+}
+
 func (in *ingester) add(ctx context.Context, r loaders.Result) error {
 	in.rows++
 	if r.Bad != nil {
-		in.nBad++
-		q := checkpoints.Quarantined{File: r.Bad.File, Row: r.Bad.Row, Field: r.Bad.Field, Reason: r.Bad.Reason, Raw: r.Bad.Raw}
-		in.bad = append(in.bad, q)
-		line, _ := json.Marshal(map[string]any{"file": q.File, "row": q.Row, "field": q.Field, "reason": q.Reason, "raw": q.Raw})
-		if _, err := in.quarantine.Write(append(line, '\n')); err != nil {
-			return fmt.Errorf("writing quarantine file: %w", err)
+		if err := in.reject(checkpoints.Quarantined{File: r.Bad.File, Row: r.Bad.Row, Field: r.Bad.Field, Reason: r.Bad.Reason, Raw: r.Bad.Raw}); err != nil {
+			return err
 		}
-		in.log.Warn("quarantined row", "file", q.File, "row", q.Row, "field", q.Field, "reason", q.Reason)
 	} else if in.shard.Owns(r.Episode.GroupID) {
-		in.batch = append(in.batch, r.Episode)
+		in.batch = append(in.batch, r)
+		if r.OriginalGroup != "" && len(in.mapped) < maxMappedLogged && !in.mapped[r.Episode.GroupID] {
+			in.mapped[r.Episode.GroupID] = true
+			in.log.Info("group id outside [A-Za-z0-9_-] rewritten", "group", r.Episode.GroupID, "as_written", r.OriginalGroup)
+		}
 	}
 	if len(in.batch)+len(in.bad) >= ingestBatch {
 		return in.flush(ctx)
@@ -114,9 +135,25 @@ func (in *ingester) add(ctx context.Context, r loaders.Result) error {
 	return nil
 }
 
+// reject quarantines a row: the store at the next flush, the JSON Lines file and the log now.
+func (in *ingester) reject(q checkpoints.Quarantined) error {
+	in.nBad++
+	in.bad = append(in.bad, q)
+	line, _ := json.Marshal(map[string]any{"file": q.File, "row": q.Row, "field": q.Field, "reason": q.Reason, "raw": q.Raw})
+	if _, err := in.quarantine.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("writing quarantine file %s: %w", in.quarantine.Name(), err)
+	}
+	in.log.Warn("quarantined row", "file", q.File, "row", q.Row, "field", q.Field, "reason", q.Reason)
+	return nil
+}
+
 func (in *ingester) flush(ctx context.Context) error {
 	if len(in.batch) > 0 {
-		st, err := in.store.UpsertEpisodes(ctx, in.batch, in.now)
+		eps, err := in.claimGroups(ctx)
+		if err != nil {
+			return err
+		}
+		st, err := in.store.UpsertEpisodes(ctx, eps, in.now)
 		if err != nil {
 			return err
 		}
@@ -137,23 +174,39 @@ func (in *ingester) flush(ctx context.Context) error {
 	return nil
 }
 
-// readSource is loaders.Read with a panic in a format decoder turned into an error: parquet-go
-// panics on some corrupt footers and page headers, and bad input must not crash the run. A
-// panic in emit (this package's own code) is not bad input and is passed on.
-func readSource(ctx context.Context, fsys loaders.FS, spec loaders.Spec, emit func(loaders.Result) error) (err error) {
-	inEmit := false
-	defer func() {
-		if r := recover(); r != nil {
-			if inEmit {
-				panic(r)
-			}
-			err = fmt.Errorf("reading %s: the input is corrupt (the decoder failed: %v)", spec.Path, r)
+// claimGroups records the batch's group ids with the ids the input wrote, and returns the
+// batch's episodes except those whose group id another input id already has (an id written in
+// the mapped form of another): their rows are quarantined instead of joining that group.
+func (in *ingester) claimGroups(ctx context.Context) ([]graph.Episode, error) {
+	written := func(r loaders.Result) string { return cmp.Or(r.OriginalGroup, r.Episode.GroupID) }
+	claim := map[string]string{}
+	for _, r := range in.batch {
+		if _, ok := claim[r.Episode.GroupID]; !ok {
+			claim[r.Episode.GroupID] = written(r)
 		}
-	}()
-	return loaders.Read(ctx, fsys, spec, func(r loaders.Result) error {
-		inEmit = true
-		err := emit(r)
-		inEmit = false
-		return err
-	})
+	}
+	held, err := in.store.ClaimGroups(ctx, claim)
+	if err != nil {
+		return nil, err
+	}
+	eps := make([]graph.Episode, 0, len(in.batch))
+	for _, r := range in.batch {
+		owner, clash := held[r.Episode.GroupID]
+		if !clash {
+			owner = claim[r.Episode.GroupID]
+		}
+		if owner == written(r) {
+			eps = append(eps, r.Episode)
+			continue
+		}
+		reason := fmt.Sprintf("group id %q is the id of the group written %q; two input ids would share one graph", r.Episode.GroupID, owner)
+		if r.OriginalGroup != "" {
+			reason = fmt.Sprintf("group id %q maps to %q, the id of the group written %q; two input ids would share one graph",
+				r.OriginalGroup, r.Episode.GroupID, owner)
+		}
+		if err := in.reject(checkpoints.Quarantined{File: r.File, Row: r.Row, Field: r.GroupField, Reason: reason}); err != nil {
+			return nil, err
+		}
+	}
+	return eps, nil
 }

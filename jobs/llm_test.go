@@ -30,10 +30,13 @@ func startStub(t *testing.T, h http.Handler) string {
 
 // stubJob is the demo job (record_time reference) with both chat and embeddings sent to base,
 // under a priced model.
+// stubJob is the demo job against the stub at base. Its 5 s timeout per attempt is far above
+// the stub's answer times even on a loaded machine, so an answer is never cut off (and paid
+// twice) by the client; tests of timeouts set a shorter one.
 func stubJob(t *testing.T, base string, sets ...string) *Job {
 	t.Helper()
 	return demoJob(t, append([]string{"record_time=reference", "llm.provider=openai", "llm.base_url=" + base,
-		"llm.model=gpt-4o-mini", "llm.timeout_seconds=0.3", "embedder.provider=openai", "embedder.base_url=" + base,
+		"llm.model=gpt-4o-mini", "llm.timeout_seconds=5", "embedder.provider=openai", "embedder.base_url=" + base,
 		"embedder.model=text-embedding-3-small"}, sets...)...)
 }
 
@@ -64,8 +67,10 @@ func sameExport(t *testing.T, a, b map[string][]byte) {
 func TestFaultyStubSameGraph(t *testing.T) {
 	clean := stubJob(t, startStub(t, stub.New(stub.Options{})))
 	run(t, clean)
-	s := stub.New(stub.Options{FaultRate: 0.2, Seed: 1, RetryAfter: 20 * time.Millisecond, Stall: 2 * time.Second})
-	faulty := stubJob(t, startStub(t, s))
+	// The timeout fault holds a request past the client's 1.5 s timeout; 1.5 s leaves the
+	// normal answers room on a loaded machine (an answer cut off would be paid twice).
+	s := stub.New(stub.Options{FaultRate: 0.2, Seed: 1, RetryAfter: 20 * time.Millisecond, Stall: 4 * time.Second})
+	faulty := stubJob(t, startStub(t, s), "llm.timeout_seconds=1.5")
 	rep := run(t, faulty)
 	sameExport(t, export(t, clean), export(t, faulty))
 	st := s.Stats()
@@ -220,7 +225,7 @@ func TestClientsSharePacer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	cl, err := newClients(j, store, func(string) (string, bool) { return "", false }, nil)
+	cl, err := newClients(j, store, func(string) (string, bool) { return "", false }, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,26 +4,48 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"regexp"
+	"strconv"
 	"strings"
 
+	"github.com/tkgraph/backfill/loaders"
 	"gopkg.in/yaml.v3"
 )
 
 // LookupEnv reads an environment variable; os.LookupEnv in production, a map in tests.
 type LookupEnv func(string) (string, bool)
 
-// Load reads a job file: ${VAR} and ${VAR:-default} are expanded from env, unknown keys are
-// errors with their line, each --set KEY=VALUE override is applied by dotted path, then defaults
-// are filled in and the job is validated.
+// SetError is a --set override that cannot apply: not KEY=VALUE, a path that does not reach a
+// job key, a value of the wrong type, or a value the job's validation rejects when the job file
+// alone is valid. The CLI reports it as a usage error.
+type SetError struct {
+	Set string // the override as given ("" when the sets together are at fault)
+	Err error
+}
+
+func (e *SetError) Error() string {
+	if e.Set == "" {
+		return fmt.Sprintf("applying --set: %v", e.Err)
+	}
+	return fmt.Sprintf("applying --set %s: %v", e.Set, e.Err)
+}
+
+func (e *SetError) Unwrap() error { return e.Err }
+
+// Load reads a job file: it is parsed as YAML, ${VAR} and ${VAR:-default} are expanded from env
+// inside scalar values (never in keys or comments), unknown keys are errors with their line,
+// each --set KEY=VALUE override is applied by dotted path (a number indexes a list), then
+// defaults are filled in and the job is validated.
 func Load(path string, sets []string, env LookupEnv) (*Job, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading job %s: %w", path, err)
+		return nil, fmt.Errorf("reading job %s: %w", path, loaders.WithoutPath(err))
 	}
 	j, err := Parse(raw, sets, env)
+	var se *SetError
+	if errors.As(err, &se) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("loading job %s: %w", path, err)
 	}
@@ -32,76 +54,72 @@ func Load(path string, sets []string, env LookupEnv) (*Job, error) {
 
 // Parse is Load on the file's bytes.
 func Parse(raw []byte, sets []string, env LookupEnv) (*Job, error) {
-	text, err := Expand(string(raw), env)
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		if bytes.Contains(raw, []byte("${")) {
+			return nil, fmt.Errorf("parsing: %w (a ${VAR} inside {…} or […] must be quoted: \"${VAR}\")", err)
+		}
+		return nil, fmt.Errorf("parsing: %w", err)
+	}
+	if err := expandNode(&doc, env); err != nil {
+		return nil, err
+	}
+	j, err := decodeJob(&doc)
 	if err != nil {
 		return nil, err
 	}
+	if len(sets) == 0 {
+		j.defaults()
+		if err := j.Validate(); err != nil {
+			return nil, err
+		}
+		return j, nil
+	}
+	for _, s := range sets {
+		if err := applySet(&doc, s); err != nil {
+			return nil, &SetError{Set: s, Err: err}
+		}
+		if err := checkKeys(&doc, jobType); err != nil {
+			return nil, &SetError{Set: s, Err: err}
+		}
+		if _, err := decodeJob(&doc); err != nil {
+			return nil, &SetError{Set: s, Err: err}
+		}
+	}
+	withSets, _ := decodeJob(&doc)
+	withSets.defaults()
+	if err := withSets.Validate(); err != nil {
+		j.defaults()
+		if j.Validate() == nil { // the file alone is valid: the overrides are at fault
+			return nil, &SetError{Err: err}
+		}
+		return nil, err
+	}
+	return withSets, nil
+}
+
+// decodeJob decodes a job document: an unknown key or a value of the wrong type is an error
+// naming its line and dotted path.
+func decodeJob(doc *yaml.Node) (*Job, error) {
 	var j Job
-	if err := decodeStrict([]byte(text), &j); err != nil {
+	if doc.Kind == 0 { // an empty file
+		return &j, nil
+	}
+	if err := checkKeys(doc, jobType); err != nil {
 		return nil, err
 	}
-	if len(sets) > 0 {
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-			return nil, fmt.Errorf("parsing: %w", err)
-		}
-		for _, s := range sets {
-			if err := applySet(&doc, s); err != nil {
-				return nil, err
-			}
-		}
-		out, err := yaml.Marshal(&doc)
-		if err != nil {
-			return nil, fmt.Errorf("applying --set: %w", err)
-		}
-		j = Job{}
-		if err := decodeStrict(out, &j); err != nil {
-			return nil, fmt.Errorf("applying --set: %w", err)
-		}
-	}
-	j.defaults()
-	if err := j.Validate(); err != nil {
-		return nil, err
+	if err := doc.Decode(&j); err != nil {
+		return nil, fmt.Errorf("parsing: %w", err)
 	}
 	return &j, nil
 }
 
-func decodeStrict(b []byte, v any) error {
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("parsing: %w", err)
-	}
-	return nil
-}
-
-var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
-
-// Expand replaces ${VAR} and ${VAR:-default}; an unset ${VAR} without default is an error.
-func Expand(s string, env LookupEnv) (string, error) {
-	var missing []string
-	out := varRef.ReplaceAllStringFunc(s, func(m string) string {
-		sub := varRef.FindStringSubmatch(m)
-		if v, ok := env(sub[1]); ok && (v != "" || sub[2] == "") {
-			return v
-		}
-		if sub[2] != "" {
-			return sub[3]
-		}
-		missing = append(missing, sub[1])
-		return ""
-	})
-	if len(missing) > 0 {
-		return "", fmt.Errorf("expanding: environment variable %s is not set", strings.Join(missing, ", "))
-	}
-	return out, nil
-}
-
-// applySet sets the scalar at a dotted path (creating mappings on the way) in a YAML document.
+// applySet sets the scalar at a dotted path in a YAML document, creating mappings on the way;
+// a number indexes a list (the list's length appends an element).
 func applySet(doc *yaml.Node, set string) error {
 	key, val, ok := strings.Cut(set, "=")
 	if !ok || key == "" {
-		return fmt.Errorf("applying --set %q: want KEY=VALUE", set)
+		return errors.New("want KEY=VALUE")
 	}
 	if doc.Kind == 0 {
 		*doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
@@ -109,18 +127,32 @@ func applySet(doc *yaml.Node, set string) error {
 	n := doc.Content[0]
 	parts := strings.Split(key, ".")
 	for i, p := range parts {
-		if n.Kind != yaml.MappingNode {
-			return fmt.Errorf("applying --set %s: %s is not a mapping", key, strings.Join(parts[:i], "."))
+		for n.Kind == yaml.AliasNode {
+			n = n.Alias
 		}
 		var next *yaml.Node
-		for k := 0; k+1 < len(n.Content); k += 2 {
-			if n.Content[k].Value == p {
-				next = n.Content[k+1]
+		switch n.Kind {
+		case yaml.MappingNode:
+			for k := 0; k+1 < len(n.Content); k += 2 {
+				if n.Content[k].Value == p {
+					next = n.Content[k+1]
+				}
 			}
-		}
-		if next == nil {
-			next = &yaml.Node{Kind: yaml.MappingNode}
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: p}, next)
+			if next == nil {
+				next = &yaml.Node{Kind: yaml.MappingNode}
+				n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: p}, next)
+			}
+		case yaml.SequenceNode:
+			idx, err := strconv.Atoi(p)
+			if err != nil || idx < 0 || idx > len(n.Content) {
+				return fmt.Errorf("%s is a list of %d: %q is not an index from 0 to %d", strings.Join(parts[:i], "."), len(n.Content), p, len(n.Content))
+			}
+			if idx == len(n.Content) {
+				n.Content = append(n.Content, &yaml.Node{Kind: yaml.MappingNode})
+			}
+			next = n.Content[idx]
+		default:
+			return fmt.Errorf("%s is a value, not a mapping or list", strings.Join(parts[:i], "."))
 		}
 		if i == len(parts)-1 {
 			*next = yaml.Node{Kind: yaml.ScalarNode, Value: val}

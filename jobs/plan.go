@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -47,6 +48,9 @@ type Plan struct {
 	Total          StagePlan   `json:"total"`
 	Assumptions    Ratios      `json:"assumptions"`
 	Notes          []string    `json:"notes"`
+	// Records is what the JSON records hold (absent when there are none); SkipLLM counts the
+	// records whose extraction asks the LLM nothing.
+	Records *RecordsReport `json:"records,omitempty"`
 }
 
 // StagePlan is the estimate of one stage.
@@ -87,10 +91,14 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 		return nil, err
 	}
 	defer tmp.Close()
-	if _, _, err := ingest(ctx, j, tmp, opts.FS, opts.Shard, graph.SystemClock{}, stages.NoProgress{}, opts.Log, nil); err != nil {
+	recs := &RecordsReport{}
+	if _, _, err := ingest(ctx, j, tmp, opts.FS, opts.Shard, graph.SystemClock{}, stages.NoProgress{}, opts.Log, nil, recs); err != nil {
 		return nil, err
 	}
 	p := &Plan{Job: j.Name, Model: j.LLM.Model, EmbeddingModel: j.Embedder.Model, Assumptions: DefaultRatios()}
+	if recs.Records > 0 {
+		p.Records = recs
+	}
 	prices := j.prices()
 	if pr, ok := prices.Lookup(j.LLM.Model); ok {
 		p.Price = &pr
@@ -103,15 +111,19 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 	var cache llm.Cache
 	var prev *checkpoints.Store // the job's store, for the extractions it already holds
 	if _, err := os.Stat(opts.Checkpoint); err == nil && j.LLM.Cache != "off" {
-		old, err := checkpoints.Open(ctx, opts.Checkpoint)
-		if err != nil {
+		old, err := checkpoints.OpenReadOnly(ctx, opts.Checkpoint)
+		switch {
+		case errors.Is(err, checkpoints.ErrSchemaVersion): // plan never writes it, so never upgrades it
+			p.Notes = append(p.Notes, fmt.Sprintf("checkpoint %s is of another schema version: its cache and graph are not used", opts.Checkpoint))
+		case err != nil:
 			return nil, err
-		}
-		defer old.Close()
-		cache, prev = old, old
-		if c, err := old.Count(ctx); err == nil {
-			if r, ok := RatiosFrom(c); ok {
-				p.Assumptions = r
+		default:
+			defer old.Close()
+			cache, prev = old, old
+			if c, err := old.Count(ctx); err == nil {
+				if r, ok := RatiosFrom(c); ok {
+					p.Assumptions = r
+				}
 			}
 		}
 	}
@@ -119,7 +131,8 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := llm.NewClient(llm.Options{Model: j.LLM.Model, Temperature: j.LLM.Temperature, Prices: prices}, nil, prompts, cache)
+	client := llm.NewClient(llm.Options{Model: j.LLM.Model, Temperature: j.LLM.Temperature, Prices: prices,
+		ResponseFormat: j.LLM.ResponseFormat, MaxTokens: j.LLM.MaxTokens}, nil, prompts, cache)
 	sizes, err := p.planExtract(ctx, j, tmp, prev, client, opts.Sample)
 	if err != nil {
 		return nil, err
@@ -146,11 +159,10 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 	}
 	p.Groups = len(groups)
 	stride := max(1, (p.Episodes+sample-1)/sample)
-	opts := extract.Options{Context: j.Stages.Extract.Context, Mode: j.Stages.Extract.Mode, EntityTypes: j.entityTypes(),
-		EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes}
+	opts := j.extractOptions()
 	tasks := extract.Tasks(j.Stages.Extract.Mode)
 	var sizes []int
-	k, sampled, calls, cached, prompt, guessed := 0, 0, 0, 0, 0, 0
+	k, sampled, skipped, calls, cached, prompt, guessed := 0, 0, 0, 0, 0, 0, 0
 	for _, g := range groups {
 		eps, err := store.GroupEpisodes(ctx, g)
 		if err != nil {
@@ -163,16 +175,22 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 			}
 		}
 		sizes = append(sizes, len(eps))
+		group := extract.NewGroup(eps, opts)
 		for i := range eps {
 			if k++; (k-1)%stride != 0 {
 				continue
 			}
-			in := extract.Input(eps, i, opts)
+			sampled++
+			plan := group.Plan(i)
+			if !plan.Ask {
+				skipped++
+				continue
+			}
+			in := plan.Input
 			e, err := c.Estimate(ctx, tasks[0], in)
 			if err != nil {
 				return nil, fmt.Errorf("planning extraction of %s: %w", eps[i].UUID, err)
 			}
-			sampled++
 			ests := []llm.CallEstimate{e}
 			if len(tasks) == 2 { // the facts call: known from a stored extraction, else priced like the first
 				var out extract.Output
@@ -220,6 +238,12 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 	}
 	if stride > 1 {
 		st.Basis += fmt.Sprintf(" of one episode in %d (%d rendered)", stride, sampled)
+	}
+	if skipped > 0 {
+		st.Basis += "; records covered by declared facts (or without a changed text field) ask nothing"
+		if p.Records != nil {
+			p.Records.SkipLLM = int(float64(skipped)*float64(p.Episodes)/float64(sampled) + 0.5)
+		}
 	}
 	if cached > 0 {
 		st.Basis += "; cached answers in the checkpoint are free"

@@ -15,6 +15,10 @@ func (p *Plan) WriteTable(w io.Writer) {
 	fmt.Fprintf(tw, "episodes\t%d in %d groups (%d rows quarantined)\n", p.Episodes, p.Groups, p.Quarantined)
 	fmt.Fprintf(tw, "model\t%s\n", priced(p.Model, p.Price))
 	fmt.Fprintf(tw, "embedding model\t%s\n", priced(p.EmbeddingModel, p.EmbeddingPrice))
+	if r := p.Records; r != nil {
+		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after; %d skip the LLM\n",
+			r.Records, r.Pruned, r.TokensBefore/r.Records, r.TokensAfter/r.Records, r.SkipLLM)
+	}
 	fmt.Fprintf(tw, "\nstage\tunits\tcalls\tcached\ttokens in\ttokens out\tcost USD\tbasis\n")
 	for _, s := range append(append([]StagePlan(nil), p.Stages...), p.Total) {
 		calls := fmt.Sprint(s.Calls)

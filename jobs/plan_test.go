@@ -83,7 +83,7 @@ func TestValidateCost(t *testing.T) {
 		{[]string{"limits.max_cost_usd=1", "llm.provider=openai", "llm.base_url=http://x", "llm.model=mystery"}, `needs a price for llm.model "mystery"`},
 		{[]string{"limits.max_cost_usd=1", "llm.provider=openai", "llm.base_url=http://x", "llm.model=mystery",
 			"llm.prices.mystery.input_per_mtok=1", "llm.prices.mystery.output_per_mtok=2"}, ""},
-		{[]string{"llm.prices.x.input_per_mtok=-1"}, "must not be negative"},
+		{[]string{"llm.prices.x.input_per_mtok=-1"}, "is negative"},
 		{[]string{"llm.prices.x.input_per_mtok=1", "llm.prices.x.bogus=2"}, "bogus"},
 	} {
 		_, err := loadDemo(t, tt.sets...)

@@ -3,8 +3,10 @@ package jobs
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tkgraph/backfill/sinks/memgraph"
@@ -24,12 +26,23 @@ type Report struct {
 	Quarantined      int    `json:"quarantined"`
 	// EpisodesReplaced counts input rows that replaced, with other content, an earlier row of
 	// the same run with the same record key (the later row wins; see the ingest warnings).
-	EpisodesReplaced int                     `json:"episodes_replaced"`
-	BudgetStopped    bool                    `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
-	Stages           map[string]stages.Stats `json:"stages"`
-	LLM              LLMReport               `json:"llm"`
-	LLMByStage       map[string]LLMReport    `json:"llm_by_stage"`
-	Seconds          float64                 `json:"seconds"`
+	EpisodesReplaced int `json:"episodes_replaced"`
+	// GroupsMapped counts the store's groups whose input id lay outside [A-Za-z0-9_-] and was
+	// rewritten (group_policy map); MappedGroups shows the first MaxMappedShown of them, id →
+	// the id as the input wrote it.
+	GroupsMapped  int               `json:"groups_mapped"`
+	MappedGroups  map[string]string `json:"mapped_groups,omitempty"`
+	BudgetStopped bool              `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
+	Records       *RecordsReport    `json:"records,omitempty"`        // JSON records read (absent when none)
+	// FailedUnits counts the units recorded as failed in the store after the run (see
+	// FailedFile): they run again on the next run. EpisodesWithoutExtraction are those of the
+	// extract stage: downstream, their episodes count as having no extraction.
+	FailedUnits               int                     `json:"failed_units"`
+	EpisodesWithoutExtraction int                     `json:"episodes_without_extraction"`
+	Stages                    map[string]stages.Stats `json:"stages"`
+	LLM                       LLMReport               `json:"llm"`
+	LLMByStage                map[string]LLMReport    `json:"llm_by_stage"`
+	Seconds                   float64                 `json:"seconds"`
 
 	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
 	Load *memgraph.Result `json:"load,omitempty"`
@@ -38,6 +51,9 @@ type Report struct {
 	// calls spent on them are llm_by_stage["community"].
 	CommunitiesByGroup map[string]int `json:"communities_by_group,omitempty"`
 }
+
+// MaxMappedShown bounds Report.MappedGroups.
+const MaxMappedShown = 100
 
 // LLMReport counts LLM and embedding calls.
 type LLMReport struct {
@@ -49,6 +65,10 @@ type LLMReport struct {
 	CostUSD          float64 `json:"cost_usd"`
 	Retries          int     `json:"retries"`
 	MaxInFlight      int     `json:"max_in_flight"`
+	InvalidAnswers   int     `json:"invalid_answers"` // answers that failed the schema (each retried, or failing its call)
+	Truncated        int     `json:"truncated"`       // answers cut at max_tokens (finish_reason "length")
+	// AnswersRepaired counts the repairs the answer hygiene made, by kind (extract.Repair…).
+	AnswersRepaired map[string]int `json:"answers_repaired,omitempty"`
 }
 
 // StageOrder is the order stages run in.
@@ -64,10 +84,20 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(tw, "facts_invalidated\t%d\n", r.FactsInvalidated)
 	fmt.Fprintf(tw, "communities\t%d\n", r.Communities)
 	fmt.Fprintf(tw, "quarantined\t%d\n", r.Quarantined)
+	if r.FailedUnits > 0 {
+		fmt.Fprintf(tw, "failed units\t%d (%d episodes without extraction)\n", r.FailedUnits, r.EpisodesWithoutExtraction)
+	}
 	if r.EpisodesReplaced > 0 {
 		fmt.Fprintf(tw, "episodes_replaced\t%d\n", r.EpisodesReplaced)
 	}
-	fmt.Fprintf(tw, "\nstage\tunits\tskipped\tseconds\tllm calls\tcache hits\ttokens in\ttokens out\n")
+	if rc := r.Records; rc != nil {
+		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
+			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)
+	}
+	if r.GroupsMapped > 0 {
+		fmt.Fprintf(tw, "groups_mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", r.GroupsMapped)
+	}
+	fmt.Fprintf(tw, "\nstage\tunits\tskipped\tfailed\tseconds\tllm calls\tcache hits\ttokens in\ttokens out\n")
 	names := append([]string(nil), StageOrder...)
 	for s := range r.Stages {
 		if !slices.Contains(names, s) {
@@ -81,7 +111,7 @@ func (r *Report) WriteTable(w io.Writer) {
 			continue
 		}
 		u := r.LLMByStage[s]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%d\t%d\t%d\t%d\n", s, st.Units, st.Skipped, st.Seconds, u.Calls, u.CacheHits, u.PromptTokens, u.CompletionTokens)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.2f\t%d\t%d\t%d\t%d\n", s, st.Units, st.Skipped, st.Failed, st.Seconds, u.Calls, u.CacheHits, u.PromptTokens, u.CompletionTokens)
 	}
 	if ld := r.Load; ld != nil {
 		fmt.Fprintf(tw, "\nload\t%d groups: %d nodes, %d relationships in %d batches; %d stale removed, %d labels removed, %d retries\n",
@@ -90,6 +120,24 @@ func (r *Report) WriteTable(w io.Writer) {
 	l := r.LLM
 	fmt.Fprintf(tw, "\nllm\tcalls %d, cache hits %d, tokens %d in / %d out, retries %d, max in flight %d, cost $%.4f\n",
 		l.Calls, l.CacheHits, l.PromptTokens, l.CompletionTokens, l.Retries, l.MaxInFlight, l.CostUSD)
+	if l.InvalidAnswers > 0 || l.Truncated > 0 || len(l.AnswersRepaired) > 0 {
+		fmt.Fprintf(tw, "answers\t%d invalid, %d cut at max_tokens; repaired:%s\n", l.InvalidAnswers, l.Truncated, kinds(l.AnswersRepaired))
+	}
 	fmt.Fprintf(tw, "seconds\t%.2f\n", r.Seconds)
 	tw.Flush()
+}
+
+// kinds writes counts by kind as " kind n, kind n" in kind order, or " none".
+func kinds(m map[string]int) string {
+	if len(m) == 0 {
+		return " none"
+	}
+	var b strings.Builder
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, " %s %d", k, m[k])
+	}
+	return b.String()
 }

@@ -65,7 +65,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		return nil, err
 	}
 	defer store.Close()
-	cl, err := newClients(j, store, opts.Env, opts.Log)
+	cl, err := newClients(j, store, opts.Env, opts.Log, opts.Stop)
 	if err != nil {
 		return nil, err
 	}
@@ -73,19 +73,25 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	if opts.Shard.Count > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard.Index, opts.Shard.Count)
 	}
-	env := stages.Env{Store: store, LLM: cl.llm, Embedder: cl.embedder, Clock: opts.Clock, RecordTime: j.RecordTime, Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop}
+	repairs := stages.NewTally()
+	env := stages.Env{Store: store, LLM: cl.llm, Embedder: cl.embedder, Clock: opts.Clock, RecordTime: j.RecordTime,
+		Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop,
+		MaxFailedRatio: j.Limits.MaxFailedRatio, Repairs: repairs}
 	steps := []struct {
 		name string
 		run  func() (stages.Stats, error)
 	}{
 		{"ingest", func() (stages.Stats, error) {
-			st, replaced, err := ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop)
+			recs := &RecordsReport{}
+			st, replaced, err := ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop, recs)
 			rep.EpisodesReplaced = replaced
+			if recs.Records > 0 {
+				rep.Records = recs
+			}
 			return st, err
 		}},
 		{extract.Stage, func() (stages.Stats, error) {
-			return extract.Run(ctx, env, extract.Options{Context: j.Stages.Extract.Context, Mode: j.Stages.Extract.Mode,
-				EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes})
+			return extract.Run(ctx, env, j.extractOptions())
 		}},
 		{resolve.Stage, func() (stages.Stats, error) {
 			r := j.Stages.Resolve
@@ -138,14 +144,33 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		opts.Log.Warn("budget reached: stopped cleanly; raise limits.max_cost_usd and run again to resume",
 			"max_cost_usd", j.Limits.MaxCostUSD)
 	}
-	if err := fill(ctx, rep, store, cl.usage()); err != nil && runErr == nil {
+	// The report and the failed-units file are written even when the run was cancelled: they
+	// count every call made, the cancelled ones included.
+	done := context.WithoutCancel(ctx)
+	if err := fill(done, rep, store, cl.usage(), repairs); err != nil && runErr == nil {
+		runErr = err
+	}
+	if err := writeFailed(done, store, rep); err != nil && runErr == nil {
 		runErr = err
 	}
 	rep.Seconds = time.Since(start).Seconds()
+	if err := recordRun(ctx, store, rep, runErr); err != nil && runErr == nil {
+		runErr = err
+	}
 	return rep, runErr
 }
 
-func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usage) error {
+func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usage, repairs *stages.Tally) error {
+	rep.LLM = llmReport(u.Total, repairs.Total())
+	rep.LLMByStage = map[string]LLMReport{}
+	for s, su := range u.Stages {
+		rep.LLMByStage[s] = llmReport(su, repairs.Stage(s))
+	}
+	for _, s := range repairs.Stages() {
+		if _, ok := rep.LLMByStage[s]; !ok {
+			rep.LLMByStage[s] = llmReport(llm.StageUsage{}, repairs.Stage(s))
+		}
+	}
 	c, err := store.Count(ctx)
 	if err != nil {
 		return err
@@ -155,18 +180,23 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	if rep.CommunitiesByGroup, err = community.CountByGroup(ctx, store); err != nil {
 		return err
 	}
-	rep.LLM = llmReport(u.Total)
-	rep.LLMByStage = map[string]LLMReport{}
-	for s, su := range u.Stages {
-		rep.LLMByStage[s] = llmReport(su)
+	if rep.GroupsMapped, rep.MappedGroups, err = store.MappedGroups(ctx, MaxMappedShown); err != nil {
+		return err
 	}
 	return nil
 }
 
-func llmReport(s llm.StageUsage) LLMReport {
+func llmReport(s llm.StageUsage, repaired map[string]int) LLMReport {
 	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
-		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD}
+		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD, InvalidAnswers: int(s.InvalidAnswers),
+		Truncated: int(s.Truncated), AnswersRepaired: repaired}
+}
+
+// extractOptions are the extract stage's options of the job (run and plan).
+func (j *Job) extractOptions() extract.Options {
+	return extract.Options{Context: j.Stages.Extract.Context, Mode: j.Stages.Extract.Mode, EntityTypes: j.entityTypes(),
+		EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: j.Stages.Extract.LLM == "off"}
 }
 
 func (j *Job) entityTypes() []llm.EntityTypeIn {

@@ -16,12 +16,19 @@ import (
 // demoJob loads the bundled demo job with its paths made absolute and its store in a temp dir.
 func demoJob(t *testing.T, sets ...string) *Job {
 	t.Helper()
+	return exampleJob(t, "demo", sets...)
+}
+
+// exampleJob loads jobs/examples/NAME.yaml with its paths made absolute and its store in a
+// temp dir.
+func exampleJob(t *testing.T, name string, sets ...string) *Job {
+	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"BACKFILL_CHECKPOINT": filepath.Join(t.TempDir(), "demo.db")}
-	j, err := Load(filepath.Join(root, "jobs/examples/demo.yaml"), sets, func(k string) (string, bool) {
+	env := map[string]string{"BACKFILL_CHECKPOINT": filepath.Join(t.TempDir(), name+".db")}
+	j, err := Load(filepath.Join(root, "jobs/examples", name+".yaml"), sets, func(k string) (string, bool) {
 		v, ok := env[k]
 		return v, ok
 	})

@@ -50,21 +50,6 @@ func (j *Job) validateSink() error {
 	default:
 		return bad("sink.kind", "%q is not sqlite, memgraph or neo4j", j.Sink.Kind)
 	}
-	if j.Sink.BatchSize < 1 || j.Sink.BatchSize > 100_000 {
-		return bad("sink.batch_size", "%d is outside 1..100000", j.Sink.BatchSize)
-	}
-	if j.Sink.BatchBytes < 1<<10 || j.Sink.BatchBytes > 256<<20 {
-		return bad("sink.batch_bytes", "%d is outside 1024..268435456 (1 KiB..256 MiB)", j.Sink.BatchBytes)
-	}
-	if j.Sink.Sessions < 1 || j.Sink.Sessions > 16 {
-		return bad("sink.sessions", "%d is outside 1..16", j.Sink.Sessions)
-	}
-	if j.Sink.MaxAttempts < 1 || j.Sink.MaxAttempts > 100 {
-		return bad("sink.max_attempts", "%d is outside 1..100", j.Sink.MaxAttempts)
-	}
-	if j.Sink.RetrySecs <= 0 || j.Sink.RetrySecs > 60 {
-		return bad("sink.retry_seconds", "%g is outside (0, 60]", j.Sink.RetrySecs)
-	}
 	if j.Sink.Analytical && j.Sink.Kind != "memgraph" {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")
 	}

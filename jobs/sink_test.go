@@ -135,7 +135,6 @@ func TestSinkValidation(t *testing.T) {
 		{[]string{"sink.kind=neo4j", "sink.retry_seconds=-1"}, "sink.retry_seconds"},
 		{[]string{"sink.kind=neo4j", "sink.retry_seconds=600"}, "sink.retry_seconds"},
 		{[]string{"sink.kind=neo4j", "sink.batch_bytes=65536", "sink.sessions=4"}, ""},
-		{[]string{"sink.kind=neo4j", "sink.batch_bytes=100"}, "sink.batch_bytes"},
 		{[]string{"sink.kind=neo4j", "sink.batch_bytes=1073741824"}, "sink.batch_bytes"},
 		{[]string{"sink.kind=neo4j", "sink.sessions=-1"}, "sink.sessions"},
 		{[]string{"sink.kind=memgraph", "sink.sessions=17"}, "sink.sessions"},

@@ -29,6 +29,10 @@ type Source struct {
 	GroupPolicy  string  `yaml:"group_policy"` // map (default) | reject
 	DefaultGroup string  `yaml:"default_group"`
 	MaxBodyBytes int     `yaml:"max_body_bytes"`
+	// JSON prunes JSON records and names their free-text fields; Facts declares facts that
+	// follow from fields alone (see records.go).
+	JSON  JSONOpts   `yaml:"json"`
+	Facts []FactDecl `yaml:"facts"`
 }
 
 // Mapping names the input field of each episode attribute.
@@ -41,6 +45,7 @@ type Mapping struct {
 	Description   string `yaml:"description"`
 	RecordKey     string `yaml:"record_key"`
 	Name          string `yaml:"name"`
+	Object        string `yaml:"object"` // field naming the object a JSON record is a snapshot of
 }
 
 // LLM configures the chat model.
@@ -57,6 +62,12 @@ type LLM struct {
 	TimeoutSecs float64 `yaml:"timeout_seconds"` // per attempt; fractions allowed
 	Cache       string  `yaml:"cache"`           // on (default) | off
 	PromptsDir  string  `yaml:"prompts_dir"`
+	// ResponseFormat is how requests ask for structured output: json_schema (default) |
+	// json_object_schema (llama.cpp) | json_object (llm.Formats).
+	ResponseFormat string `yaml:"response_format"`
+	// MaxTokens overrides the max_tokens of the tasks it names (default: sized per request from
+	// the task and its input, llm.Client.MaxTokens).
+	MaxTokens map[string]int `yaml:"max_tokens"`
 	// Prices add to or replace llm.DefaultPrices, by model name (chat and embedding models).
 	Prices map[string]llm.Price `yaml:"prices"`
 }
@@ -99,6 +110,7 @@ type StageOpts struct {
 	Extract struct {
 		Context int    `yaml:"context"` // previous episodes shown (default 4)
 		Mode    string `yaml:"mode"`    // two_call (default) | combined
+		LLM     string `yaml:"llm"`     // on (default) | off: declared facts only, no LLM call
 	} `yaml:"extract"`
 	Resolve struct {
 		MinHashThreshold   float64 `yaml:"minhash_threshold"`   // default 0.9
@@ -152,4 +164,7 @@ type S3 struct {
 type Limits struct {
 	MaxCostUSD    float64  `yaml:"max_cost_usd"`    // spending cap of one run's LLM and embedding requests (0 = none)
 	MaxErrorRatio *float64 `yaml:"max_error_ratio"` // quarantined / rows read above which ingest fails (default 0.1; 0: none may be bad)
+	// MaxFailedRatio is the share of a stage's units whose LLM answers may stay bad before the
+	// run stops, judged once 10 units have run (default 0.5; 0: none may fail).
+	MaxFailedRatio *float64 `yaml:"max_failed_ratio"`
 }

@@ -5,11 +5,15 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 )
 
 // DefaultMaxErrorRatio is limits.max_error_ratio when the job does not set it.
 const DefaultMaxErrorRatio = 0.1
+
+// DefaultMaxFailedRatio is limits.max_failed_ratio when the job does not set it.
+const DefaultMaxFailedRatio = 0.5
 
 func (j *Job) defaults() {
 	if j.Name == "" {
@@ -68,6 +72,9 @@ func (j *Job) defaults() {
 	if j.Stages.Extract.Mode == "" {
 		j.Stages.Extract.Mode = "two_call"
 	}
+	if j.Stages.Extract.LLM == "" {
+		j.Stages.Extract.LLM = "on"
+	}
 	if j.Stages.Resolve.LLM == "" {
 		j.Stages.Resolve.LLM = "on"
 	}
@@ -96,12 +103,23 @@ func (j *Job) defaults() {
 		r := DefaultMaxErrorRatio
 		j.Limits.MaxErrorRatio = &r
 	}
+	if j.Limits.MaxFailedRatio == nil {
+		r := DefaultMaxFailedRatio
+		j.Limits.MaxFailedRatio = &r
+	}
+	if l.ResponseFormat == "" {
+		l.ResponseFormat = llm.FormatJSONSchema
+	}
 }
 
-// Validate reports the first invalid setting.
+// Validate reports the first invalid setting. Numeric keys are checked first, all alike
+// (checkNumbers: finite, not negative, within maxima).
 func (j *Job) Validate() error {
 	bad := func(key, format string, args ...any) error {
 		return fmt.Errorf("validating job: %s: %s", key, fmt.Sprintf(format, args...))
+	}
+	if err := checkNumbers(j); err != nil {
+		return err
 	}
 	if _, err := time.LoadLocation(j.Timezone); err != nil {
 		return bad("timezone", "unknown zone %q", j.Timezone)
@@ -112,9 +130,15 @@ func (j *Job) Validate() error {
 	if len(j.Sources) == 0 {
 		return bad("sources", "at least one source is required")
 	}
+	if err := j.validateRecords(); err != nil {
+		return err
+	}
 	for i, s := range j.Sources {
 		if s.Path == "" {
 			return bad(fmt.Sprintf("sources[%d].path", i), "required")
+		}
+		if err := j.loaderSpec(s).Validate(); err != nil {
+			return bad(fmt.Sprintf("sources[%d]", i), "%v", err)
 		}
 	}
 	switch j.LLM.Provider {
@@ -126,14 +150,14 @@ func (j *Job) Validate() error {
 	default:
 		return bad("llm.provider", "%q is not offline or openai", j.LLM.Provider)
 	}
-	if j.LLM.Concurrency < 1 || j.LLM.Concurrency > 1024 {
-		return bad("llm.concurrency", "%d is outside 1..1024", j.LLM.Concurrency)
-	}
-	if j.LLM.RPM < 0 || j.LLM.TPM < 0 {
-		return bad("llm", "rpm and tpm must not be negative")
-	}
 	if j.LLM.Cache != "on" && j.LLM.Cache != "off" {
 		return bad("llm.cache", "%q is not on or off", j.LLM.Cache)
+	}
+	if err := llm.CheckFormat(j.LLM.ResponseFormat); err != nil {
+		return bad("llm.response_format", "%v", err)
+	}
+	if err := llm.CheckMaxTokens(j.LLM.MaxTokens); err != nil {
+		return bad("llm.max_tokens", "%v", err)
 	}
 	switch j.Embedder.Provider {
 	case "offline":
@@ -144,9 +168,6 @@ func (j *Job) Validate() error {
 	default:
 		return bad("embedder.provider", "%q is not offline or openai", j.Embedder.Provider)
 	}
-	if j.Embedder.Dimensions < 1 || j.Embedder.Dimensions > 8192 {
-		return bad("embedder.dimensions", "%d is outside 1..8192", j.Embedder.Dimensions)
-	}
 	if err := j.validateSink(); err != nil {
 		return err
 	}
@@ -154,30 +175,14 @@ func (j *Job) Validate() error {
 		return bad("stages.extract.mode", "%q is not two_call or combined", m)
 	}
 	r := j.Stages.Resolve
-	for _, th := range []struct {
-		key string
-		v   float64
-	}{{"minhash_threshold", r.MinHashThreshold}, {"embedding_threshold", r.EmbeddingThreshold}, {"grey_threshold", r.GreyThreshold}} {
-		if th.v < 0 || th.v > 1 {
-			return bad("stages.resolve."+th.key, "%g is outside 0..1", th.v)
-		}
-	}
-	if r.BatchSize < 0 || r.MaxPairs < 0 {
-		return bad("stages.resolve", "batch_size and max_pairs must not be negative")
-	}
 	if r.LLM != "on" && r.LLM != "off" {
 		return bad("stages.resolve.llm", "%q is not on or off", r.LLM)
 	}
-	for i, t := range j.Ontology.ExcludedTypes {
-		if t == "" {
-			return bad(fmt.Sprintf("ontology.excluded_types[%d]", i), "empty type name")
-		}
+	if err := j.Ontology.validate(); err != nil {
+		return err
 	}
 	if err := j.validateCost(); err != nil {
 		return err
-	}
-	if r := *j.Limits.MaxErrorRatio; !(r >= 0 && r <= 1) {
-		return bad("limits.max_error_ratio", "%g is outside 0..1", r)
 	}
 	return nil
 }

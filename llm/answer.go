@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -17,6 +18,28 @@ func answerText(resp ChatResponse) ([]byte, error) {
 		return nil, &SchemaError{Msg: "refused: " + m.Refusal}
 	}
 	return []byte(stripFence(m.Content)), nil
+}
+
+// checkAnswer validates an answer text against the task's schema; an empty answer says so.
+func checkAnswer(t *Task, answer []byte) error {
+	if len(bytes.TrimSpace(answer)) == 0 {
+		return &SchemaError{Msg: "empty answer"}
+	}
+	return t.Schema.Validate(answer)
+}
+
+// maxRawAnswer bounds the raw answer a ValidationError keeps.
+const maxRawAnswer = 8 << 10
+
+// clip returns at most n bytes of b (cut on a UTF-8 boundary), as a copy.
+func clip(b []byte, n int) []byte {
+	if len(b) > n {
+		for n > 0 && !utf8RuneStart(b[n]) {
+			n--
+		}
+		b = b[:n]
+	}
+	return append([]byte(nil), b...)
 }
 
 // stripFence removes a leading "```json" (or "```") line and a trailing "```".

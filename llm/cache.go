@@ -46,6 +46,36 @@ func CacheKey(model string, messages []Message, schemaName string, schema []byte
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// RequestKey is the cache key under which the client stores the answer to a chat request it
+// sent (with any validation feedback removed), so a test server can tell which answers a
+// checkpoint holds. It is "" for a request of no known task.
+func RequestKey(req ChatRequest) string {
+	task := RequestTask(req)
+	var schema []byte
+	if rf := req.ResponseFormat; rf != nil && rf.JSONSchema != nil {
+		schema = rf.JSONSchema.Schema // the schema the client keys by, as it sent it
+	} else if t, err := LookupTask(task); err == nil {
+		schema = t.Raw
+	} else {
+		return ""
+	}
+	msgs := make([]Message, len(req.Messages))
+	for i, m := range req.Messages {
+		if m.Role == RoleUser {
+			m.Content = StripFeedback(m.Content)
+		}
+		msgs[i] = m
+	}
+	f := FormatJSONSchema
+	if rf := req.ResponseFormat; rf != nil && rf.Type == "json_object" {
+		f = FormatJSONObject
+		if len(rf.Schema) > 0 {
+			f = FormatJSONObjectSchema
+		}
+	}
+	return CacheKey(req.Model, msgs, task, schema, req.Temperature, "format="+f)
+}
+
 // field writes one length-prefixed field into h.
 func field(h hash.Hash, s string) { fmt.Fprintf(h, "%d:%s;", len(s), s) }
 

@@ -38,6 +38,11 @@ type Options struct {
 	Budget      *Budget      // the run's shared budget; nil: no limit
 	Prices      Prices       // price table (DefaultPrices when nil); an unknown model costs 0
 	Log         *slog.Logger // retries at debug level; nil: no logs
+	// ResponseFormat is how requests ask for structured output: one of Formats
+	// (FormatJSONSchema when empty).
+	ResponseFormat string
+	// MaxTokens overrides the max_tokens sizing rule (MaxTokens) of the tasks it names.
+	MaxTokens map[string]int
 }
 
 // Client calls the chat completions API with structured output for the tasks of tasks.go.
@@ -84,6 +89,9 @@ func NewClient(opts Options, hc *http.Client, prompts *Prompts, cache Cache) *Cl
 	if opts.Prices == nil {
 		opts.Prices = DefaultPrices()
 	}
+	if opts.ResponseFormat == "" {
+		opts.ResponseFormat = FormatJSONSchema
+	}
 	price, priced := opts.Prices.Lookup(opts.Model)
 	return &Client{
 		opts: opts, prompts: prompts, cache: cache, tasks: tasks, pacer: pacer, meter: newMeter(),
@@ -110,7 +118,8 @@ func (c *Client) Model() string { return c.opts.Model }
 func (c *Client) Prompts() *Prompts { return c.prompts }
 
 // TaskVersion is a sha256 (hex) of everything that shapes a task's answers besides its input:
-// model, temperature, prompt hash and schema. Stages put it in unit fingerprints.
+// model, temperature, prompt hash, schema (with its caps), response format and the max_tokens
+// rule. Stages put it in unit fingerprints.
 func (c *Client) TaskVersion(task string) string {
 	h := sha256.New()
 	field(h, c.opts.Model)
@@ -118,7 +127,10 @@ func (c *Client) TaskVersion(task string) string {
 	field(h, c.prompts.Hash(task))
 	if t, ok := c.tasks[task]; ok {
 		field(h, string(t.Raw))
+		field(h, string(t.Capped))
 	}
+	field(h, c.opts.ResponseFormat)
+	field(h, c.tokenPolicy(task))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -130,6 +142,11 @@ func (c *Client) Usage() Usage { return c.meter.snapshot(c.pacer.Peak()) }
 // error fed back, at most MaxValidationRetries times), stores a valid answer in the cache and
 // decodes it into out (a pointer to the task's output type, or nil). stage names the usage
 // counters and the cache namespace.
+//
+// Every request carries the task's max_tokens (MaxTokens). An answer the limit cut
+// (finish_reason "length") that does not validate is asked again once with lengthRaise times the
+// limit before it counts as invalid. An answer still invalid after the retries is a
+// *ValidationError carrying the last raw answer.
 func (c *Client) Call(ctx context.Context, stage, task string, input, out any) error {
 	t, ok := c.tasks[task]
 	if !ok {
@@ -139,7 +156,8 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 	if err != nil {
 		return err
 	}
-	key := CacheKey(c.opts.Model, msgs, task, t.Raw, c.opts.Temperature)
+	msgs = withSchema(c.opts.ResponseFormat, t, msgs)
+	key := c.cacheKey(t, msgs)
 	if c.cache != nil {
 		e, hit, err := c.cache.Get(ctx, key)
 		if err != nil {
@@ -151,21 +169,21 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		}
 	}
 	var entry CacheEntry
-	conv := msgs
+	conv, limit := msgs, c.MaxTokens(task, msgs)
+	raised := false
 	var invalid error
-	for try := 0; try <= c.opts.MaxValidationRetries; try++ {
-		if try > 0 {
-			c.meter.update(stage, func(s *StageUsage) { s.Retries++ })
-			conv = withFeedback(msgs, invalid)
-		}
-		answer, tokens, bad, err := c.complete(ctx, stage, t, conv)
+	var last []byte
+	requests := 0
+	for try := 0; ; {
+		answer, meta, bad, err := c.complete(ctx, stage, t, conv, limit)
+		requests++
 		if err != nil {
 			return fmt.Errorf("calling %s: %w", task, err)
 		}
-		entry.PromptTokens += tokens.PromptTokens
-		entry.CompletionTokens += tokens.CompletionTokens
+		entry.PromptTokens += meta.usage.PromptTokens
+		entry.CompletionTokens += meta.usage.CompletionTokens
 		if invalid = bad; invalid == nil {
-			invalid = t.Schema.Validate(answer)
+			invalid = checkAnswer(t, answer)
 		}
 		if invalid == nil {
 			entry.Namespace, entry.Response = stage, answer
@@ -178,21 +196,49 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			}
 			return decode(task, answer, out)
 		}
+		last = answer
+		if meta.finish == FinishLength {
+			c.meter.update(stage, func(s *StageUsage) { s.Truncated++ })
+			if !raised {
+				raised, limit = true, limit*lengthRaise
+				c.meter.update(stage, func(s *StageUsage) { s.Retries++ })
+				continue
+			}
+			invalid = &SchemaError{Msg: fmt.Sprintf("the answer was cut at the length limit of %d tokens (%v); write a shorter answer", limit, invalid)}
+		}
 		c.meter.update(stage, func(s *StageUsage) { s.InvalidAnswers++ })
+		if try == c.opts.MaxValidationRetries {
+			break
+		}
+		try++
+		c.meter.update(stage, func(s *StageUsage) { s.Retries++ })
+		conv = withFeedback(msgs, invalid)
 	}
-	return &ValidationError{Task: task, Attempts: c.opts.MaxValidationRetries + 1, Err: invalid}
+	return &ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}
 }
 
-// complete sends one chat request (with transport retries) and returns the answer text and the
-// token usage. A response that carries no usable answer (not a chat response, no choices, a
-// refusal) is returned as bad, so it takes the validation retry path; err is a failed request.
-func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Message) (answer []byte, tokens TokenUsage, bad, err error) {
+// cacheKey is the cache key of a task's request with the rendered messages msgs.
+func (c *Client) cacheKey(t *Task, msgs []Message) string {
+	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, "format="+c.opts.ResponseFormat)
+}
+
+// answerMeta is what complete learns besides the answer: the usage block and the finish reason.
+type answerMeta struct {
+	usage  TokenUsage
+	finish string
+}
+
+// complete sends one chat request (with transport retries) with the given max_tokens and
+// returns the answer text, the usage and the finish reason. A response that carries no usable
+// answer (not a chat response, no choices, a refusal) is returned as bad, so it takes the
+// validation retry path; err is a failed request.
+func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Message, maxTokens int) (answer []byte, rp answerMeta, bad, err error) {
 	body, err := json.Marshal(ChatRequest{
-		Model: c.opts.Model, Messages: msgs, Temperature: c.opts.Temperature,
-		ResponseFormat: &ResponseFormat{Type: "json_schema", JSONSchema: &JSONSchema{Name: t.Name, Strict: true, Schema: t.Raw}},
+		Model: c.opts.Model, Messages: msgs, Temperature: c.opts.Temperature, MaxTokens: maxTokens,
+		ResponseFormat: responseFormat(c.opts.ResponseFormat, t),
 	})
 	if err != nil {
-		return nil, tokens, nil, fmt.Errorf("encoding request: %w", err)
+		return nil, rp, nil, fmt.Errorf("encoding request: %w", err)
 	}
 	res, err := c.poster.Post(ctx, Request{Path: "/chat/completions", Body: body,
 		PromptTokens: EstimatePrompt(msgs, t.Raw), CompletionTokens: ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
@@ -201,15 +247,18 @@ func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Mes
 		s.add(res.Usage, res.CostUSD)
 	})
 	if err != nil {
-		return nil, tokens, nil, err
+		return nil, rp, nil, err
 	}
-	tokens = res.Usage
+	rp.usage = res.Usage
 	var resp ChatResponse
 	if err := json.Unmarshal(res.Body, &resp); err != nil {
-		return nil, tokens, fmt.Errorf("parsing chat response: %w", err), nil
+		return nil, rp, fmt.Errorf("parsing chat response: %w", err), nil
+	}
+	if len(resp.Choices) > 0 {
+		rp.finish = resp.Choices[0].FinishReason
 	}
 	answer, bad = answerText(resp)
-	return answer, tokens, bad, nil
+	return answer, rp, bad, nil
 }
 
 // decode unmarshals a validated answer into out.

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-const badExtract = `{"entities":[{"name":"A","type":"Entity"}],"facts":[{"source":"A","predicate":"KNOWS","target":"A","fact":"x","kind":"state","valid_at":17,"invalid_at":null}]}`
+const badExtract = `{"entities":[{"name":"A","type":"Entity"}],"facts":[{"subject":"A","predicate":"KNOWS","object":"A","fact":"x","kind":"state","valid_at":17,"invalid_at":null}]}`
 
 func TestCallSendsStructuredRequest(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: "```json\n" + validExtract + "\n```"}}}
@@ -148,7 +148,7 @@ func TestCacheEntryFailingSchemaIsAMiss(t *testing.T) {
 	c := newTestClient(t, f, cache, nil)
 	msgs, _ := c.Prompts().Render(TaskExtract, sampleExtractInput())
 	task, _ := LookupTask(TaskExtract)
-	key := CacheKey("test-model", msgs, TaskExtract, task.Raw, 0)
+	key := c.cacheKey(task, msgs)
 	_ = cache.Put(context.Background(), key, CacheEntry{Response: []byte(badExtract)})
 	if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), nil); err != nil {
 		t.Fatal(err)
@@ -208,6 +208,8 @@ func TestTaskVersion(t *testing.T) {
 		"temperature": NewClient(Options{Model: "a", Temperature: 0.5}, nil, nil, nil),
 		"prompt":      NewClient(Options{Model: "a"}, nil, prompts, nil),
 		"schema":      schema,
+		"format":      NewClient(Options{Model: "a", ResponseFormat: FormatJSONObjectSchema}, nil, nil, nil),
+		"max_tokens":  NewClient(Options{Model: "a", MaxTokens: map[string]int{TaskExtract: 100}}, nil, nil, nil),
 	} {
 		if c.TaskVersion(TaskExtract) == v {
 			t.Errorf("a %s change keeps the task version", name)

@@ -62,11 +62,13 @@ func (e *TransientError) Error() string {
 func (e *TransientError) Unwrap() error { return e.Err }
 
 // ValidationError reports an answer that still broke the task's schema after the bounded number
-// of validation retries. Err is the last *SchemaError (or JSON syntax error).
+// of validation retries. Err is the last *SchemaError (or JSON syntax error); Raw is the last
+// answer as the model wrote it (at most 8 KiB), for the record of the failed unit.
 type ValidationError struct {
 	Task     string
-	Attempts int
+	Attempts int // requests made
 	Err      error
+	Raw      []byte
 }
 
 func (e *ValidationError) Error() string {
@@ -74,6 +76,20 @@ func (e *ValidationError) Error() string {
 }
 
 func (e *ValidationError) Unwrap() error { return e.Err }
+
+// IsBadAnswer reports whether err is a bad answer to one call rather than a failure of the
+// service: an answer still invalid after the retries (*ValidationError) or a request the server
+// refused as such (*StatusError, e.g. an input over the model's context). Such an error fails
+// the unit that made the call, not the run.
+func IsBadAnswer(err error) bool {
+	var v *ValidationError
+	var s *StatusError
+	return errors.As(err, &v) || errors.As(err, &s)
+}
+
+// ErrStopped is returned by a request refused because the run is draining after an interrupt
+// (PacerOptions.Stop): no new request starts, the ones in flight finish.
+var ErrStopped = errors.New("stopping: no new request starts while the run drains")
 
 // IsFatal reports whether err must stop the whole run (auth or quota failure).
 func IsFatal(err error) bool {

@@ -24,10 +24,10 @@ func (c *Client) Estimate(ctx context.Context, task string, input any) (CallEsti
 	if err != nil {
 		return CallEstimate{}, err
 	}
+	msgs = withSchema(c.opts.ResponseFormat, t, msgs)
 	e := CallEstimate{PromptTokens: EstimatePrompt(msgs, t.Raw), CompletionTokens: ExpectedCompletion(task)}
 	if c.cache != nil {
-		key := CacheKey(c.opts.Model, msgs, task, t.Raw, c.opts.Temperature)
-		entry, hit, err := c.cache.Get(ctx, key)
+		entry, hit, err := c.cache.Get(ctx, c.cacheKey(t, msgs))
 		if err != nil {
 			return CallEstimate{}, fmt.Errorf("reading cache for %s: %w", task, err)
 		}

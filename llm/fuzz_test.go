@@ -14,11 +14,11 @@ import (
 var answerSeeds = []string{
 	`{"entities":[{"name":"Alice","type":"Entity"}],"facts":[]}`,
 	"```json\n{\"entities\":[],\"facts\":[]}\n```",
-	`{"entities":[],"facts":[{"source":"A","predicate":"WORKS_AT","target":"B","fact":"A works at B.","kind":"state","valid_at":null,"invalid_at":null}]}`,
+	`{"entities":[],"facts":[{"subject":"A","predicate":"WORKS_AT","object":"B","fact":"A works at B.","kind":"state","valid_at":null,"invalid_at":null}]}`,
 	`{"duplicate_of":[],"contradicts":[]}`, `{"summaries":[]}`, `{"summary":"x"}`, `{"name":"n","summary":"s"}`,
 	`{}`, `[]`, `null`, `"text"`, `1e999`, "```", "``````", "```json\n```", `{"entities":null}`,
 	`{"entities":[],"facts":[],"extra":1}`, `{"entities":[{}]}`, "{\"a\":\"\xff\"}", `{"x":1} {"y":2}`,
-	`{"entities":[],"facts":[` + `{"source":1}` + `]}`,
+	`{"entities":[],"facts":[` + `{"subject":1}` + `]}`,
 }
 
 // stubHandler answers every chat request with one fixed body (status 200).
@@ -57,7 +57,7 @@ func callWith(t *testing.T, prompts *Prompts, task *Task, body []byte, want *boo
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	e, ok, _ := cache.Get(context.Background(), CacheKey("fuzz", msgs, task.Name, task.Raw, 0))
+	e, ok, _ := cache.Get(context.Background(), c.cacheKey(task, msgs))
 	if !ok || task.Schema.Validate(e.Response) != nil {
 		t.Fatalf("%s: a successful answer is not cached valid (cached %v)", task.Name, ok)
 	}

@@ -42,6 +42,7 @@ type reply struct {
 	header  map[string]string
 	body    string // raw body; when empty, content is wrapped in a chat response
 	content string
+	finish  string // the choice's finish_reason
 }
 
 // fakeServer answers chat requests with scripted replies (the last one repeats) and records
@@ -69,7 +70,7 @@ func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body := rep.body
 	if body == "" {
 		resp := ChatResponse{
-			Choices: []Choice{{Message: ChatMessage{Role: RoleAssistant, Content: rep.content}}},
+			Choices: []Choice{{Message: ChatMessage{Role: RoleAssistant, Content: rep.content}, FinishReason: rep.finish}},
 			Usage: &TokenUsage{PromptTokens: 100, CompletionTokens: 20,
 				CompletionTokensDetails: &CompletionTokensDetails{ReasoningTokens: 5}},
 		}

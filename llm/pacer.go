@@ -19,6 +19,9 @@ type PacerOptions struct {
 	RPM         int   // requests started per minute; 0 = unlimited
 	TPM         int   // estimated tokens per minute; 0 = unlimited
 	Clock       Clock // time source of the rate buckets
+	// Stop, when closed, makes every later Acquire fail with ErrStopped (requests waiting for
+	// a slot included): a draining run starts no new request. nil never stops.
+	Stop <-chan struct{}
 }
 
 // Clock is the time source of the rate buckets; tests use a fake one.
@@ -43,6 +46,7 @@ func (SystemClock) Sleep(ctx context.Context, d time.Duration) error { return sl
 // peak in flight. A Pacer is safe for concurrent use; share one per run.
 type Pacer struct {
 	slots    chan struct{}
+	stop     <-chan struct{}
 	rpm, tpm *rate.Limiter // nil when unlimited
 	tpmBurst int
 	clock    Clock
@@ -61,7 +65,7 @@ func NewPacer(o PacerOptions) *Pacer {
 	if o.Clock == nil {
 		o.Clock = SystemClock{}
 	}
-	p := &Pacer{slots: make(chan struct{}, o.Concurrency), clock: o.Clock}
+	p := &Pacer{slots: make(chan struct{}, o.Concurrency), clock: o.Clock, stop: o.Stop}
 	if o.RPM > 0 {
 		p.rpm = rate.NewLimiter(rate.Limit(float64(o.RPM)/60*rateMargin), 1)
 	}
@@ -78,13 +82,20 @@ func NewPacer(o PacerOptions) *Pacer {
 func NewGate(n int) *Pacer { return NewPacer(PacerOptions{Concurrency: max(n, 1)}) }
 
 // Acquire waits for a free slot, then for tokens estimated tokens of the TPM bucket, then for
-// the RPM bucket, and returns when the request may start (or ctx ended). Every successful
-// Acquire must be followed by one Release.
+// the RPM bucket, and returns when the request may start (or ctx ended, or Stop closed:
+// ErrStopped). Every successful Acquire must be followed by one Release.
 func (p *Pacer) Acquire(ctx context.Context, tokens int) error {
+	select {
+	case <-p.stop:
+		return ErrStopped
+	default:
+	}
 	select {
 	case p.slots <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-p.stop:
+		return ErrStopped
 	}
 	// TPM first, RPM last: a request starts right when its RPM token is due, so the spacing
 	// of starts is the spacing of the bucket.
@@ -99,6 +110,12 @@ func (p *Pacer) Acquire(ctx context.Context, tokens int) error {
 			<-p.slots
 			return err
 		}
+	}
+	select {
+	case <-p.stop: // closed while this request waited on the buckets
+		<-p.slots
+		return ErrStopped
+	default:
 	}
 	p.mu.Lock()
 	p.inFlight++

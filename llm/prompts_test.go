@@ -28,6 +28,9 @@ func sampleInputs() map[string]any {
 			{ID: "N1", Name: "서연", Type: "Entity", Facts: []string{"서연 works at Naver."}}}, Pairs: []PairIn{{ID: "P0", A: "N0", B: "N1"}}},
 		TaskDedupeFacts: DedupeInput{Facts: []FactIn{{ID: "F0", Predicate: "LIVES_IN", Fact: "Melanie lives in Busan."},
 			{ID: "F1", Predicate: "RESIDES_IN", Fact: "Melanie resides in Busan."}}, Pairs: []PairIn{{ID: "P0", A: "F0", B: "F1"}}},
+		TaskAnswerQuestion: AnswerInput{QuestionTime: "2023-06-01T10:00:00Z", Question: "Where does Melanie live?",
+			Context: "<FACTS>\n  - Melanie lives in Busan. (Date range: 2023-05-01T00:00:00Z - present)\n</FACTS>"},
+		TaskGradeAnswer: GradeInput{Question: "Where does Melanie live?", GoldAnswer: "Busan", Answer: "In Busan."},
 	}
 }
 

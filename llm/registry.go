@@ -3,6 +3,7 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 )
@@ -22,6 +23,7 @@ type Task struct {
 	Output reflect.Type
 	Schema *Schema
 	Raw    []byte // Schema as sent on the wire; part of the cache key
+	Capped []byte // Raw with the maxLength caps of free-text strings (schemaCaps)
 }
 
 // Tasks returns every task name, sorted.
@@ -36,7 +38,7 @@ func Tasks() []string {
 
 // taskTypes pairs each task name with its input and output types (see tasks.go).
 func taskTypes() map[string][2]reflect.Type {
-	return map[string][2]reflect.Type{
+	types := map[string][2]reflect.Type{
 		TaskExtract:         {reflect.TypeFor[ExtractInput](), reflect.TypeFor[ExtractOutput]()},
 		TaskJudgeFact:       {reflect.TypeFor[JudgeInput](), reflect.TypeFor[JudgeOutput]()},
 		TaskSummarize:       {reflect.TypeFor[SummarizeInput](), reflect.TypeFor[SummarizeOutput]()},
@@ -47,6 +49,8 @@ func taskTypes() map[string][2]reflect.Type {
 		TaskResolveEntities: {reflect.TypeFor[ResolveInput](), reflect.TypeFor[ResolveOutput]()},
 		TaskDedupeFacts:     {reflect.TypeFor[DedupeInput](), reflect.TypeFor[DedupeOutput]()},
 	}
+	maps.Copy(types, qaTaskTypes())
+	return types
 }
 
 // schemaEnums restricts string fields of answers to fixed values, keyed "TypeName.json_name".
@@ -61,7 +65,32 @@ func schemaEnums() map[string][]string {
 // it comes before the dates.
 func schemaOrder() map[string][]string {
 	return map[string][]string{
-		"ExtractedFact": {"source", "predicate", "target", "fact", "kind", "valid_at", "invalid_at"},
+		"ExtractedFact": {"subject", "predicate", "object", "fact", "kind", "valid_at", "invalid_at"},
+	}
+}
+
+// maxStringCap is the largest cap llama.cpp's grammar accepts: its JSON-schema converter
+// writes maxLength as that many nested optional characters, and a grammar past about 1,100 of
+// them is refused ("exceeds sane defaults"; llama-cpp-python 0.3.36 then crashes).
+const maxStringCap = 1000
+
+// schemaCaps bounds, in characters, the free-text strings of answers, keyed
+// "TypeName.json_name" (for a list of strings, each string). A constrained decoder stops a
+// string at its cap, so a small model cannot loop inside one; the caps are far above what a
+// good answer writes, and at most maxStringCap. They are sent only in FormatJSONObjectSchema.
+func schemaCaps() map[string]int {
+	const name, sentence, summary, id, date = 200, 600, maxStringCap, 32, 40
+	return map[string]int{
+		"ExtractedEntity.name": name, "ExtractedEntity.type": name,
+		"EntityMention.name": name, "EntityMention.type": name,
+		"AttributeValue.name": name, "AttributeValue.value": sentence,
+		"ExtractedFact.subject": name, "ExtractedFact.object": name, "ExtractedFact.predicate": name,
+		"ExtractedFact.fact": sentence, "ExtractedFact.valid_at": date, "ExtractedFact.invalid_at": date,
+		"JudgeOutput.duplicate_ids": id, "JudgeOutput.contradicted_ids": id,
+		"ResolveOutput.same_ids": id, "DedupeOutput.duplicate_ids": id,
+		"EntitySummary.id": 64, "EntitySummary.summary": summary,
+		"MergeOutput.summary": summary, "NameOutput.name": name,
+		"AnswerOutput.answer": sentence,
 	}
 }
 
@@ -71,7 +100,7 @@ func LookupTask(name string) (*Task, error) {
 	if !ok {
 		return nil, fmt.Errorf("looking up task %q: unknown task", name)
 	}
-	s, err := SchemaOf(types[1], schemaEnums(), schemaOrder())
+	s, err := schemaOf(types[1], tables{enums: schemaEnums(), order: schemaOrder(), caps: schemaCaps()}, types[1].Name())
 	if err != nil {
 		return nil, fmt.Errorf("looking up task %q: %w", name, err)
 	}
@@ -79,5 +108,9 @@ func LookupTask(name string) (*Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding schema of %q: %w", name, err)
 	}
-	return &Task{Name: name, Input: types[0], Output: types[1], Schema: s, Raw: raw}, nil
+	capped, err := s.MarshalCapped()
+	if err != nil {
+		return nil, fmt.Errorf("encoding schema of %q: %w", name, err)
+	}
+	return &Task{Name: name, Input: types[0], Output: types[1], Schema: s, Raw: raw, Capped: capped}, nil
 }

@@ -12,12 +12,16 @@ import (
 // Schema is the subset of JSON Schema that strict structured output accepts and that Validate
 // checks: types (a list, so nullable values are ["string","null"]), object properties in
 // declaration order, required, additionalProperties:false, array items and string enums.
+// MaxLength caps a free-text string so that a constrained decoder cannot loop inside it; it is
+// written only by MarshalCapped (for the servers that accept it, see Format) and never checked
+// by Validate: it guards decoding, it does not judge answers.
 type Schema struct {
 	Types      []string
 	Properties []Property // objects only, in the order the model should write them
 	Required   []string
 	Items      *Schema  // arrays only
 	Enum       []string // allowed string values; empty means any
+	MaxLength  int      // strings only; 0 means no cap
 }
 
 // Property is one named property of an object schema.
@@ -27,18 +31,32 @@ type Property struct {
 }
 
 // MarshalJSON writes the schema with its properties in declaration order, so the wire schema and
-// its hash are deterministic and the model fills fields in that order.
+// its hash are deterministic and the model fills fields in that order. It leaves out MaxLength
+// (strict json_schema providers reject or ignore it).
 func (s *Schema) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
+	return s.write(&b, false)
+}
+
+// MarshalCapped writes the schema like MarshalJSON, with the maxLength of every capped string.
+func (s *Schema) MarshalCapped() ([]byte, error) {
+	var b bytes.Buffer
+	return s.write(&b, true)
+}
+
+func (s *Schema) write(b *bytes.Buffer, caps bool) ([]byte, error) {
 	b.WriteString(`{"type":`)
 	if len(s.Types) == 1 {
-		writeJSON(&b, s.Types[0])
+		writeJSON(b, s.Types[0])
 	} else {
-		writeJSON(&b, s.Types)
+		writeJSON(b, s.Types)
 	}
 	if len(s.Enum) > 0 {
 		b.WriteString(`,"enum":`)
-		writeJSON(&b, s.Enum)
+		writeJSON(b, s.Enum)
+	}
+	if caps && s.MaxLength > 0 {
+		fmt.Fprintf(b, `,"maxLength":%d`, s.MaxLength)
 	}
 	if s.has("object") {
 		b.WriteString(`,"properties":{`)
@@ -46,25 +64,21 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSON(&b, p.Name)
+			writeJSON(b, p.Name)
 			b.WriteByte(':')
-			raw, err := p.Schema.MarshalJSON()
-			if err != nil {
+			if _, err := p.Schema.write(b, caps); err != nil {
 				return nil, err
 			}
-			b.Write(raw)
 		}
 		b.WriteString(`},"required":`)
-		writeJSON(&b, append([]string{}, s.Required...))
+		writeJSON(b, append([]string{}, s.Required...))
 		b.WriteString(`,"additionalProperties":false`)
 	}
 	if s.Items != nil {
-		raw, err := s.Items.MarshalJSON()
-		if err != nil {
+		b.WriteString(`,"items":`)
+		if _, err := s.Items.write(b, caps); err != nil {
 			return nil, err
 		}
-		b.WriteString(`,"items":`)
-		b.Write(raw)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -89,11 +103,15 @@ func (s *Schema) has(typ string) bool {
 // order maps a struct type name to the order of its properties (all of them), when it should
 // differ from the declaration order.
 func SchemaOf(t reflect.Type, enums, order map[string][]string) (*Schema, error) {
-	return schemaOf(t, tables{enums, order}, t.Name())
+	return schemaOf(t, tables{enums: enums, order: order}, t.Name())
 }
 
-// tables are the per-type adjustments of SchemaOf.
-type tables struct{ enums, order map[string][]string }
+// tables are the per-type adjustments of SchemaOf; caps maps "TypeName.json_name" to the
+// MaxLength of a string property (or of the strings of a string-list property).
+type tables struct {
+	enums, order map[string][]string
+	caps         map[string]int
+}
 
 func schemaOf(t reflect.Type, tb tables, path string) (*Schema, error) {
 	switch t.Kind() {
@@ -150,6 +168,9 @@ func structSchema(t reflect.Type, tb tables, path string) (*Schema, error) {
 		if vals, ok := tb.enums[t.Name()+"."+name]; ok {
 			ps.Enum = append([]string{}, vals...)
 		}
+		if n, ok := tb.caps[t.Name()+"."+name]; ok {
+			capStrings(ps, n)
+		}
 		s.Properties = append(s.Properties, Property{Name: name, Schema: ps})
 		s.Required = append(s.Required, name)
 	}
@@ -157,6 +178,16 @@ func structSchema(t reflect.Type, tb tables, path string) (*Schema, error) {
 		return reorder(s, order, path)
 	}
 	return s, nil
+}
+
+// capStrings sets the MaxLength of a string schema, or of the items of a string list.
+func capStrings(s *Schema, n int) {
+	if s.Items != nil {
+		s = s.Items
+	}
+	if s.has("string") {
+		s.MaxLength = n
+	}
 }
 
 // reorder puts the properties of s in the given order, which must name each exactly once.

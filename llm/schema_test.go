@@ -62,7 +62,7 @@ func TestValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	fact := func(field string) string {
-		f := map[string]string{"source": `"A"`, "target": `"B"`, "predicate": `"KNOWS"`, "fact": `"A knows B."`,
+		f := map[string]string{"subject": `"A"`, "object": `"B"`, "predicate": `"KNOWS"`, "fact": `"A knows B."`,
 			"valid_at": `null`, "invalid_at": `"2024-01-01T00:00:00Z"`, "kind": `"state"`}
 		if k, v, ok := strings.Cut(field, "="); ok {
 			if v == "" {
@@ -72,7 +72,7 @@ func TestValidate(t *testing.T) {
 			}
 		}
 		var parts []string
-		for _, k := range []string{"source", "target", "predicate", "fact", "valid_at", "invalid_at", "kind", "extra"} {
+		for _, k := range []string{"subject", "object", "predicate", "fact", "valid_at", "invalid_at", "kind", "extra"} {
 			if v, ok := f[k]; ok {
 				parts = append(parts, `"`+k+`":`+v)
 			}

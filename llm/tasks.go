@@ -38,10 +38,26 @@ type EdgeTypeIn struct {
 	Targets     []string `json:"targets,omitempty"`
 }
 
+// SnapshotIn is the context of a JSON record that is a snapshot of an object: how it differs
+// from the object's previous snapshot (sources[].mapping.object).
+type SnapshotIn struct {
+	Object     string `json:"object"`      // the object's id
+	PreviousAt string `json:"previous_at"` // reference time of the previous snapshot (RFC 3339, UTC)
+	// Changes are "path: old → new", "path: + added" and "path: - removed" (array elements at
+	// "path[]"), values as JSON; long values are cut with "…".
+	Changes []string `json:"changes"`
+}
+
 // ExtractInput asks for the entities and facts of one episode.
 type ExtractInput struct {
-	Episode     EpisodeIn      `json:"episode"`
-	Previous    []EpisodeIn    `json:"previous"` // earlier episodes of the group, oldest first
+	Episode  EpisodeIn   `json:"episode"`
+	Previous []EpisodeIn `json:"previous"` // earlier episodes of the group, oldest first
+	// Snapshot is the change list of a snapshot record against its object's previous snapshot
+	// (then Previous is empty); nil otherwise.
+	Snapshot *SnapshotIn `json:"snapshot,omitempty"`
+	// Known are the facts the record's declared fields already state (sources[].facts), as
+	// sentences: context, not to be extracted again.
+	Known       []string       `json:"known_facts,omitempty"`
 	EntityTypes []EntityTypeIn `json:"entity_types,omitempty"`
 	EdgeTypes   []EdgeTypeIn   `json:"edge_types,omitempty"`
 	// ExcludedTypes are entity types never to extract (possibly "Entity" itself).
@@ -54,10 +70,13 @@ type ExtractedEntity struct {
 	Type string `json:"type"` // a custom type name, or "Entity"
 }
 
-// ExtractedFact is one statement between two extracted entities.
+// ExtractedFact is one statement between two extracted entities. On the wire its endpoints are
+// "subject" and "object": an answer field named "source" was filled by small models with the
+// episode's own "source" field ("message", "json"), so no answer field shares a name with an
+// input field the model reads next to it.
 type ExtractedFact struct {
-	Source    string  `json:"source"`    // entity name as in Entities
-	Target    string  `json:"target"`    // entity name as in Entities
+	Source    string  `json:"subject"`   // entity name as in Entities
+	Target    string  `json:"object"`    // entity name as in Entities
 	Predicate string  `json:"predicate"` // SCREAMING_SNAKE_CASE
 	Fact      string  `json:"fact"`      // one sentence, in the episode's language
 	ValidAt   *string `json:"valid_at"`  // RFC 3339 or null: when it became true
@@ -176,6 +195,8 @@ type EntitiesOutput struct {
 type FactsInput struct {
 	Episode       EpisodeIn         `json:"episode"`
 	Previous      []EpisodeIn       `json:"previous"`
+	Snapshot      *SnapshotIn       `json:"snapshot,omitempty"`
+	Known         []string          `json:"known_facts,omitempty"`
 	Entities      []ExtractedEntity `json:"entities"` // the answer of TaskExtractEntities
 	EntityTypes   []EntityTypeIn    `json:"entity_types,omitempty"`
 	EdgeTypes     []EdgeTypeIn      `json:"edge_types,omitempty"`

@@ -51,6 +51,10 @@ func ExpectedCompletion(task string) int {
 		return 250
 	case TaskResolveEntities, TaskDedupeFacts:
 		return 40 // a list of pair ids
+	case TaskAnswerQuestion:
+		return 40
+	case TaskGradeAnswer:
+		return 10
 	}
 	return 256
 }

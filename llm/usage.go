@@ -15,6 +15,7 @@ type StageUsage struct {
 	ReasoningTokens  int64   `json:"reasoning_tokens"`
 	Retries          int64   `json:"retries"`         // requests beyond the first of a call (transient or validation)
 	InvalidAnswers   int64   `json:"invalid_answers"` // answers that failed the schema
+	Truncated        int64   `json:"truncated"`       // answers cut by max_tokens (finish_reason "length")
 	MaxInFlight      int64   `json:"max_in_flight"`   // peak requests in flight at once
 	CostUSD          float64 `json:"cost_usd"`        // priced usage of the requests sent; cache hits cost 0
 }
@@ -42,6 +43,7 @@ func (s *StageUsage) Sum(o StageUsage) {
 	s.ReasoningTokens += o.ReasoningTokens
 	s.Retries += o.Retries
 	s.InvalidAnswers += o.InvalidAnswers
+	s.Truncated += o.Truncated
 	s.MaxInFlight = max(s.MaxInFlight, o.MaxInFlight)
 	s.CostUSD += o.CostUSD
 }

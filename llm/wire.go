@@ -20,13 +20,17 @@ type ChatRequest struct {
 	Model          string          `json:"model"`
 	Messages       []Message       `json:"messages"`
 	Temperature    float64         `json:"temperature"`
+	MaxTokens      int             `json:"max_tokens,omitempty"` // the answer's length limit (MaxTokens)
 	ResponseFormat *ResponseFormat `json:"response_format,omitempty"`
 }
 
-// ResponseFormat asks for structured output: {"type":"json_schema","json_schema":{…}}.
+// ResponseFormat asks for structured output in one of the Formats:
+// {"type":"json_schema","json_schema":{…}}, {"type":"json_object","schema":{…}} or
+// {"type":"json_object"}.
 type ResponseFormat struct {
-	Type       string      `json:"type"`
-	JSONSchema *JSONSchema `json:"json_schema,omitempty"`
+	Type       string          `json:"type"`
+	JSONSchema *JSONSchema     `json:"json_schema,omitempty"`
+	Schema     json.RawMessage `json:"schema,omitempty"` // FormatJSONObjectSchema
 }
 
 // JSONSchema names the schema the answer must follow; Name is the task name.
@@ -48,8 +52,11 @@ type ChatResponse struct {
 type Choice struct {
 	Index        int         `json:"index"`
 	Message      ChatMessage `json:"message"`
-	FinishReason string      `json:"finish_reason,omitempty"`
+	FinishReason string      `json:"finish_reason,omitempty"` // "length" when max_tokens cut the answer
 }
+
+// FinishLength is the finish_reason of an answer cut by max_tokens.
+const FinishLength = "length"
 
 // ChatMessage is the assistant message of a choice.
 type ChatMessage struct {

@@ -2,8 +2,10 @@ package loaders
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,8 +23,10 @@ type File interface {
 
 // FS abstracts where input files live.
 type FS interface {
-	// Glob returns the names of the files a pattern matches, sorted. A pattern without glob
-	// metacharacters names one file or a directory (its files, not recursively).
+	// Glob returns the names of the files a name or pattern matches, sorted. A name that exists
+	// is taken literally, glob metacharacters and all; otherwise a pattern matches with
+	// MatchPath's rules ("**" spans directories). A name of a directory means its files, not
+	// recursively. Anything named or matched that cannot be read is an error, never skipped.
 	Glob(ctx context.Context, pattern string) ([]string, error)
 	// Open opens one file Glob returned.
 	Open(ctx context.Context, name string) (File, error)
@@ -31,49 +35,55 @@ type FS interface {
 // LocalFS is the local file system.
 type LocalFS struct{}
 
-// Glob expands a pattern with filepath.Glob, or lists a directory; directories and hidden files
-// (".name") inside a listed directory are skipped.
+// Glob takes an existing name literally (a file, or a directory whose files, except hidden
+// ones (".name") and subdirectories, it lists), else expands it as a pattern (localGlob).
 func (LocalFS) Glob(ctx context.Context, pattern string) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if strings.ContainsAny(pattern, `*?[\`) {
-		matches, err := filepath.Glob(pattern)
-		if err != nil {
-			return nil, fmt.Errorf("globbing %s: %w", pattern, err)
-		}
-		return regularFiles(matches), nil
+	if _, err := os.Lstat(pattern); err == nil || !HasGlobMeta(pattern) {
+		return localName(pattern)
 	}
-	st, err := os.Stat(pattern)
+	return localGlob(ctx, pattern)
+}
+
+// localName lists what an existing name holds: itself when it is a file, a directory's files.
+func localName(name string) ([]string, error) {
+	file, err := inputFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("finding %s: %w", pattern, err)
+		return nil, err
 	}
-	if !st.IsDir() {
-		return []string{pattern}, nil
+	if file {
+		return []string{name}, nil
 	}
-	entries, err := os.ReadDir(pattern)
+	entries, err := os.ReadDir(name)
 	if err != nil {
-		return nil, fmt.Errorf("listing %s: %w", pattern, err)
+		return nil, fmt.Errorf("listing %s: %w", name, err)
 	}
 	var names []string
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") {
-			names = append(names, filepath.Join(pattern, e.Name()))
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		p := filepath.Join(name, e.Name())
+		if ok, err := inputFile(p); err != nil {
+			return nil, err
+		} else if ok {
+			names = append(names, p)
 		}
 	}
-	return regularFiles(names), nil
+	sort.Strings(names)
+	return names, nil
 }
 
-// regularFiles keeps the names that are not directories, sorted.
-func regularFiles(names []string) []string {
-	out := names[:0]
-	for _, n := range names {
-		if st, err := os.Stat(n); err == nil && !st.IsDir() {
-			out = append(out, n)
-		}
+// WithoutPath drops the operation and path of an *fs.PathError (errors.Is still sees its cause,
+// such as fs.ErrNotExist), for messages that name the file already: a file is named once.
+func WithoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
-	sort.Strings(out)
-	return out
+	return err
 }
 
 // Open opens a local file.
@@ -83,12 +93,12 @@ func (LocalFS) Open(ctx context.Context, name string) (File, error) {
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", name, err)
+		return nil, fmt.Errorf("opening %s: %w", name, WithoutPath(err))
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("opening %s: %w", name, err)
+		return nil, fmt.Errorf("opening %s: %w", name, WithoutPath(err))
 	}
 	if st.IsDir() {
 		f.Close()

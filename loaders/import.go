@@ -59,7 +59,7 @@ func importFile(ctx context.Context, path, format string, emit func(graph.Episod
 			return nil
 		}}
 	if err := fr.read(ctx, LocalFS{}); err != nil {
-		return fmt.Errorf("importing %s: %w", path, err)
+		return err // it names the file
 	}
 	if bads.Count > 0 {
 		return fmt.Errorf("importing %s: %w", path, &bads)
@@ -67,8 +67,13 @@ func importFile(ctx context.Context, path, format string, emit func(graph.Episod
 	return nil
 }
 
-// eachElement streams the elements of a top-level JSON array, one decoded element in memory at a
-// time; idx is 1-based.
+// EachElement streams the elements of a top-level JSON array (a benchmark file), one decoded
+// element in memory at a time; idx is 1-based. `backfill eval` reads benchmark questions with it.
+func EachElement(ctx context.Context, r io.Reader, f func(idx int64, raw json.RawMessage) error) error {
+	return eachElement(ctx, r, f)
+}
+
+// eachElement is EachElement.
 func eachElement(ctx context.Context, r io.Reader, f func(idx int64, raw json.RawMessage) error) error {
 	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<20))
 	tok, err := dec.Token()
@@ -111,7 +116,7 @@ func (t *turnEmitter) turn(elem int64, names *Mapping, v *rowValues, orig string
 		return t.fr.emit(res)
 	}
 	t.n++
-	res.OriginalGroup = orig
+	res.OriginalGroup, res.Row = orig, elem
 	return t.fr.emit(res)
 }
 

@@ -85,7 +85,11 @@ func (fr *fileReader) jsonLine(row int64, line []byte) Result {
 	} else {
 		v.body = decodeValue(lookup(obj, m.Body), true)
 	}
-	return fr.b.build(pos, m, &v)
+	res := fr.b.build(pos, m, &v)
+	if res.Bad == nil {
+		res = fr.b.withRecord(pos, m, obj, res)
+	}
+	return res
 }
 
 // readLine reads one line without its "\n" (and "\r") into buf. A line longer than limit is

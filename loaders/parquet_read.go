@@ -28,12 +28,30 @@ func (fr *fileReader) readParquet(ctx context.Context, f File) error {
 	if fr.names.Body == "*" {
 		return errors.New(`body "*" (whole record) is only supported for JSON Lines`)
 	}
+	if err := checkFooter(f, f.Size()); err != nil {
+		var fe *footerError
+		if errors.As(err, &fe) { // quarantine the file as a whole (row 0) and go on
+			return fr.emit(Result{Bad: &Bad{File: fr.name, Row: 0, Reason: fe.Error()}})
+		}
+		return err
+	}
 	pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return fmt.Errorf("opening parquet: %w", err)
 	}
 	cols, err := fr.parquetColumns(pf.Root())
 	if err != nil {
+		return err
+	}
+	leaves := make([]int, len(cols))
+	for i, c := range cols {
+		leaves[i] = c.leaf
+	}
+	if err := checkChunks(f, f.Size(), pf.Metadata(), leaves); err != nil {
+		var fe *footerError
+		if errors.As(err, &fe) {
+			return fr.emit(Result{Bad: &Bad{File: fr.name, Row: 0, Reason: fe.Error()}})
+		}
 		return err
 	}
 	var row int64

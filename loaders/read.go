@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -49,24 +50,73 @@ func Read(ctx context.Context, fsys FS, spec Spec, emit func(Result) error) erro
 			name: name, index: i, b: builder{spec: norm}, names: norm.Mapping,
 			explicit: spec.Mapping, emit: emit,
 		}
-		if err := fr.read(ctx, fsys); err != nil {
-			return fmt.Errorf("reading %s: %w", name, err)
+		if err := fr.readGuarded(ctx, fsys); err != nil {
+			return err // it names the file
 		}
 	}
 	return nil
 }
 
-// read opens one file and streams it in its format.
+// readGuarded is read with a panic inside the Parquet decoder turned into an error: parquet-go
+// panics on some corrupt footers and page headers, and bad input must not crash the caller. A
+// panic anywhere else (in emit, the caller's code, or in this package) is a bug and is passed on.
+func (fr *fileReader) readGuarded(ctx context.Context, fsys FS) (err error) {
+	emit, inEmit := fr.emit, false
+	fr.emit = func(r Result) error {
+		inEmit = true
+		err := emit(r)
+		inEmit = false
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if inEmit || !panickedIn(string(debug.Stack()), "github.com/parquet-go/") {
+				panic(r)
+			}
+			err = fmt.Errorf("reading %s: the input is corrupt (the decoder failed: %v)", fr.name, r)
+		}
+	}()
+	return fr.read(ctx, fsys)
+}
+
+// panickedIn reports whether the innermost function of a module (a "github.com/" frame) under
+// the panic of a stack trace lies in the package prefix pkg.
+func panickedIn(stack, pkg string) bool {
+	_, after, ok := strings.Cut(stack, "panic(")
+	if !ok {
+		return false
+	}
+	for _, l := range strings.Split(after, "\n") {
+		if strings.HasPrefix(l, "github.com/") {
+			return strings.HasPrefix(l, pkg)
+		}
+	}
+	return false
+}
+
+// read opens one file and streams it in its format. Its errors name the file, once: an error of
+// Open names it already (as os.Open does).
 func (fr *fileReader) read(ctx context.Context, fsys FS) error {
 	format, gz, err := fileFormat(fr.name, fr.b.spec.Format)
 	if err != nil {
-		return err
+		return fmt.Errorf("reading %s: %w", fr.name, err)
+	}
+	if format != FormatJSONL && fr.b.spec.Record.jsonlOnly(&fr.names) {
+		return fmt.Errorf("reading %s: JSON record options (json, facts, mapping.object) are only supported for JSON Lines", fr.name)
 	}
 	f, err := fsys.Open(ctx, fr.name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	if err := fr.stream(ctx, f, format, gz); err != nil {
+		return fmt.Errorf("reading %s: %w", fr.name, err)
+	}
+	return nil
+}
+
+// stream reads an open file in its format.
+func (fr *fileReader) stream(ctx context.Context, f File, format string, gz bool) error {
 	if format == FormatParquet {
 		if gz {
 			return errors.New("gzip-compressed Parquet is not supported")

@@ -14,8 +14,8 @@ import (
 )
 
 // rowValues are the values of one input row per episode attribute, as the format decoded them:
-// nil (absent or null), string, json.Number, int64, float64, bool, time.Time, jsonText or
-// badUTF8.
+// nil (absent or null), string, json.Number, int64, float64, bool, time.Time, jsonText,
+// badUTF8 or badValue.
 type rowValues struct {
 	group, refTime, speaker, body, source, description, recordKey, name any
 }
@@ -27,6 +27,10 @@ type jsonText string
 type badUTF8 struct{}
 
 var errBadUTF8 = errors.New("invalid UTF-8")
+
+// badValue stands for a stored value that cannot be read exactly (say an INT(8) column holding
+// 300, or an INT96 time whose time of day is out of range); the row is quarantined with reason.
+type badValue struct{ reason string }
 
 // rowPos locates a row: Seq = fileIndex<<32 | row.
 type rowPos struct {
@@ -46,7 +50,7 @@ func (b builder) build(pos rowPos, names *Mapping, v *rowValues) Result {
 	bad := func(field, reason string) Result {
 		return Result{Bad: &Bad{File: pos.file, Row: pos.row, Field: field, Reason: reason}}
 	}
-	var res Result
+	res := Result{File: pos.file, Row: pos.row, GroupField: names.Group}
 	group, orig, err := b.group(v.group)
 	if err != nil {
 		return bad(names.Group, err.Error())
@@ -115,7 +119,9 @@ func (b builder) group(v any) (group, orig string, err error) {
 }
 
 func (b builder) parseTime(v any) (time.Time, error) {
-	switch v.(type) {
+	switch x := v.(type) {
+	case badValue:
+		return time.Time{}, errors.New(x.reason)
 	case badUTF8:
 		return time.Time{}, errBadUTF8
 	case jsonText:
@@ -162,6 +168,8 @@ func asText(v any) (string, error) {
 		return strconv.FormatFloat(x, 'f', -1, 64), nil
 	case badUTF8:
 		return "", errBadUTF8
+	case badValue:
+		return "", errors.New(x.reason)
 	case jsonText:
 		return "", errors.New("an object or array is not text")
 	}
@@ -175,6 +183,8 @@ func asBody(v any, max int) (body string, isJSON bool, err error) {
 		return "", false, errors.New("missing")
 	case badUTF8:
 		return "", false, errBadUTF8
+	case badValue:
+		return "", false, errors.New(x.reason)
 	case jsonText:
 		body, isJSON = string(x), true
 	case string:

@@ -40,14 +40,19 @@ type Spec struct {
 	DefaultGroup string
 	// MaxBodyBytes bounds the body size; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int
+	// Record says how JSON records (JSON Lines rows whose body is an object) are pruned and what
+	// is read from them besides their content; nil: nothing (see ReadRecord).
+	Record *RecordSpec
 }
 
 // Mapping names the input field (JSON key or Parquet column; dotted paths reach into nested JSON
 // objects or Parquet groups) for each episode attribute. An empty name means the default:
 // group_id, reference_time, speaker, content, source, source_description, record_key, name.
-// Body "*" makes the whole JSON record the body, as canonical JSON (JSON Lines only).
+// Body "*" makes the whole JSON record the body, as canonical JSON (JSON Lines only). Object
+// (JSON Lines only, no default) names the field that identifies the object a record is a
+// snapshot of.
 type Mapping struct {
-	Group, ReferenceTime, Speaker, Body, Source, Description, RecordKey, Name string
+	Group, ReferenceTime, Speaker, Body, Source, Description, RecordKey, Name, Object string
 }
 
 // Bad is a row that did not become an episode.
@@ -68,6 +73,13 @@ type Result struct {
 	Bad     *Bad
 	// OriginalGroup is the group id as read when GroupPolicy "map" rewrote it; else empty.
 	OriginalGroup string
+	// FullBody is the canonical body before pruning when pruning changed it; else empty.
+	FullBody string
+	// File, Row and GroupField locate a good row as a Bad would (the file, the 1-based row and
+	// the input field of the group), for a caller that rejects the row later.
+	File       string
+	Row        int64
+	GroupField string
 }
 
 // defaultMapping holds the field names used when a Mapping entry is empty.
@@ -89,7 +101,7 @@ func (m Mapping) withDefaults() Mapping {
 		Group: or(m.Group, d.Group), ReferenceTime: or(m.ReferenceTime, d.ReferenceTime),
 		Speaker: or(m.Speaker, d.Speaker), Body: or(m.Body, d.Body), Source: or(m.Source, d.Source),
 		Description: or(m.Description, d.Description), RecordKey: or(m.RecordKey, d.RecordKey),
-		Name: or(m.Name, d.Name),
+		Name: or(m.Name, d.Name), Object: m.Object,
 	}
 }
 
@@ -136,6 +148,9 @@ func (s Spec) normalize() (Spec, error) {
 	s.Mapping = s.Mapping.withDefaults()
 	if s.Format == FormatParquet && s.Mapping.Body == "*" {
 		return s, fmt.Errorf("checking spec: body \"*\" (whole record) is only supported for JSON Lines")
+	}
+	if s.Format != "" && s.Format != FormatJSONL && s.Record.jsonlOnly(&s.Mapping) {
+		return s, fmt.Errorf("checking spec: JSON record options (json, facts, mapping.object) are only supported for JSON Lines")
 	}
 	return s, nil
 }

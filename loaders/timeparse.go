@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tkgraph/backfill/graph"
 )
 
 // Named time formats of Spec.TimeFormat; any other non-empty value is a Go layout.
@@ -106,6 +108,11 @@ func parseTimeString(s, layout string, loc *time.Location) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, errors.New("empty")
 	}
+	return graph.WithLeapSecond(s, func(s string) (time.Time, error) { return parseTimeText(s, layout, loc) })
+}
+
+// parseTimeText is parseTimeString without leap seconds.
+func parseTimeText(s, layout string, loc *time.Location) (time.Time, error) {
 	switch layout {
 	case TimeAuto:
 		if isNumeric(s) {
@@ -124,11 +131,10 @@ func parseTimeString(s, layout string, loc *time.Location) (time.Time, error) {
 		}
 		return parseEpochString(s, layout, loc)
 	}
-	t, err := time.ParseInLocation(layout, s, loc)
-	if err != nil {
+	if _, err := time.ParseInLocation(layout, s, loc); err != nil {
 		return time.Time{}, fmt.Errorf("%q does not match layout %q", clip(s), layout)
 	}
-	return t, nil
+	return parseIn(layout, s, loc)
 }
 
 func parseAuto(s string, loc *time.Location) (time.Time, error) {
@@ -138,8 +144,8 @@ func parseAuto(s string, loc *time.Location) (time.Time, error) {
 		}
 	}
 	for _, l := range naiveLayouts {
-		if t, err := time.ParseInLocation(l, s, loc); err == nil {
-			return t, nil
+		if _, err := time.ParseInLocation(l, s, loc); err == nil {
+			return parseIn(l, s, loc)
 		}
 	}
 	return time.Time{}, fmt.Errorf("unrecognized time %q", clip(s))
@@ -155,4 +161,37 @@ func clip(s string) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// wallClockIn reads the wall clock of wall (its fields, whatever its location) in loc. A wall
+// clock that loc skips (a DST gap) is an error: time.Date would move it silently.
+func wallClockIn(wall time.Time, loc *time.Location) (time.Time, error) {
+	t := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), loc)
+	if !sameWallClock(t, wall) {
+		return time.Time{}, fmt.Errorf("wall-clock time %s does not exist in %s (a daylight saving gap)",
+			wall.Format("2006-01-02T15:04:05.999999999"), loc)
+	}
+	return t, nil
+}
+
+// sameWallClock reports whether two times show the same date and time of day, each in its own
+// location.
+func sameWallClock(a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return ay == by && am == bm && ad == bd && a.Hour() == b.Hour() && a.Minute() == b.Minute() &&
+		a.Second() == b.Second() && a.Nanosecond() == b.Nanosecond()
+}
+
+// parseIn is time.ParseInLocation that fails instead of moving a wall clock loc skips (a DST
+// gap): the time must show the wall clock the text wrote.
+func parseIn(layout, s string, loc *time.Location) (time.Time, error) {
+	t, err := time.ParseInLocation(layout, s, loc)
+	if err != nil {
+		return t, err
+	}
+	if written, err := time.Parse(layout, s); err == nil && !sameWallClock(t, written) {
+		return time.Time{}, fmt.Errorf("wall-clock time %q does not exist in %s (a daylight saving gap)", clip(s), loc)
+	}
+	return t, nil
 }

@@ -11,4 +11,32 @@
 // temperature, prompt templates, schema and every other request parameter, as the LLM client
 // defines them), so a change to how a task is asked re-runs exactly the units that ask it; the
 // stages after them re-run too, answered from the cache. Units run on a bounded pool; the first error cancels the stage.
+//
+// Bad answers fail units, not runs. A call whose answer is still invalid after the LLM client's
+// retries, or that the provider refused as a request (llm.IsBadAnswer), is absorbed by the unit
+// (Degraded) and the unit is committed as failed (Commit, checkpoints.Store.CommitFailedUnit):
+// its outputs stand, its record carries the reason and the raw answer, and it reads back with
+// checkpoints.FailedPrefix before its fingerprint, so the next run re-runs exactly the failed
+// units (their good answers come from the LLM cache) and every stage downstream that hashed the
+// failed record sees a change once the unit succeeds. RunStream counts failed units in
+// Stats.Failed and stops the stage once they pass Env.MaxFailedRatio (limits.max_failed_ratio,
+// judged after MinFailedSample units). What each stage puts in place of a bad answer:
+//   - extract: the episode gets an empty extraction (no entities, no facts): downstream it counts
+//     as having no extraction (the report's episodes_without_extraction);
+//   - resolve: the pairs of the failed resolve_entities or dedupe_facts batch stay apart and are
+//     not written to the memo, so the next run asks them again;
+//   - temporal: the failed judge_fact finds no duplicate and no contradiction (nothing closes);
+//   - summarize: the entities of the failed batch get their joined facts as the summary;
+//   - community: a failed merge_summaries joins the two texts, a failed name_community takes the
+//     fallback name (the first members' names).
+//
+// The group stages degrade the one failed call rather than lose the group, because one group
+// makes many calls and a single bad answer should not discard the others; the group is retried
+// as a whole on the next run, answered from the cache except for the failed calls. Any other
+// error (a service failure, the store) still fails the stage.
+//
+// Interrupts: when Env.Stop closes, RunStream starts no new unit, and the LLM client's pacer,
+// which shares the channel, refuses every new request (llm.ErrStopped) — also the next call of
+// a unit already running. Such a unit ends uncommitted (Pool keeps its sibling calls in flight
+// running, so their answers are cached) and runs again on the next run.
 package stages

@@ -64,8 +64,23 @@ type Env struct {
 	Progress    Progress
 	Log         *slog.Logger
 	// Stop, when closed, asks the stage to start no new unit and to return ErrInterrupted once
-	// the units in flight have committed (a graceful drain); nil never stops.
+	// the units in flight have committed (a graceful drain); nil never stops. The LLM client's
+	// pacer shares it and refuses new requests (llm.ErrStopped), so a unit in flight starts no
+	// new call either: it ends uncommitted and runs again on the next run.
 	Stop <-chan struct{}
+	// MaxFailedRatio stops a stage once its failed units pass this share of the units it ran
+	// (see RunStream); nil: no limit.
+	MaxFailedRatio *float64
+	// Repairs counts the answer repairs of the stages (llm.answers_repaired); nil counts nothing.
+	Repairs *Tally
+}
+
+// logger is the env's logger, or the default one.
+func (e Env) logger() *slog.Logger {
+	if e.Log != nil {
+		return e.Log
+	}
+	return slog.Default()
 }
 
 // ErrInterrupted is returned by a stage that drained after Env.Stop was closed.
@@ -96,6 +111,7 @@ func (e Env) RecordTimeOf(ep graph.Episode) time.Time {
 type Stats struct {
 	Units   int     `json:"units"`
 	Skipped int     `json:"skipped"`
+	Failed  int     `json:"failed"` // of Units, committed as failed (see Failure)
 	Seconds float64 `json:"seconds"`
 }
 

@@ -2,10 +2,15 @@ package stages
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sourcegraph/conc/pool"
+	"github.com/tkgraph/backfill/llm"
 )
 
 // Unit is one piece of a stage's work.
@@ -35,10 +40,20 @@ func RunUnits(ctx context.Context, env Env, stage string, units []Unit, done map
 	})
 }
 
+// MinFailedSample is how many units of a stage must have run before Env.MaxFailedRatio is
+// judged (a ratio of 0 is judged at the first failure).
+const MinFailedSample = 10
+
 // RunStream runs the units a producer emits, skipping those whose Stored fingerprint equals
 // their Fingerprint, at most env.Concurrency at a time; total (the number of units, or -1 if
-// unknown) sizes the progress report. When env.Stop closes it starts no new unit, waits for the
-// units in flight and returns ErrInterrupted. The first unit error cancels the others.
+// unknown) sizes the progress report.
+//
+// A unit that returns a *Failure was committed as failed: it is counted in Stats.Failed and
+// logged, and the stage goes on, unless failed units pass env.MaxFailedRatio of the units run
+// (judged once MinFailedSample have run), which stops the stage with an error. When env.Stop
+// closes RunStream starts no new unit, waits for the units in flight (a unit whose LLM call
+// was refused by the drain, llm.ErrStopped, is left uncommitted) and returns ErrInterrupted. Any
+// other unit error cancels the others and is returned.
 func RunStream(ctx context.Context, env Env, stage string, total int, produce Producer) (Stats, error) {
 	start := time.Now()
 	prog := env.Progress
@@ -48,6 +63,9 @@ func RunStream(ctx context.Context, env Env, stage string, total int, produce Pr
 	prog.Start(stage, total)
 	defer prog.Done()
 	var st Stats
+	var mu sync.Mutex
+	finished, failed := 0, 0
+	var drained atomic.Bool
 	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
 	stopped := false
 	perr := produce(func(u Unit) error {
@@ -63,25 +81,73 @@ func RunStream(ctx context.Context, env Env, stage string, total int, produce Pr
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		st.Units++
 		p.Go(func(ctx context.Context) error {
-			if err := u.Run(ctx, u.Fingerprint); err != nil {
+			if env.Stopped() { // the stop came while this unit waited for a slot
+				drained.Store(true)
+				return nil
+			}
+			mu.Lock()
+			st.Units++
+			mu.Unlock()
+			err := u.Run(ctx, u.Fingerprint)
+			var f *Failure
+			switch {
+			case err == nil:
+			case errors.As(err, &f):
+				env.logger().Warn("unit failed: its LLM answers stayed bad; it runs again on the next run",
+					"stage", stage, "unit", u.Key, "calls", f.Calls, "reason", clipText(f.Reason, 300))
+			case errors.Is(err, llm.ErrStopped):
+				drained.Store(true)
+				return nil
+			default:
 				return fmt.Errorf("running %s unit %s: %w", stage, u.Key, err)
 			}
 			prog.Add(1)
-			return nil
+			mu.Lock()
+			defer mu.Unlock()
+			finished++
+			if f != nil {
+				failed++
+			}
+			return env.checkFailed(stage, failed, finished)
 		})
 		return nil
 	})
 	err := p.Wait()
 	st.Seconds = time.Since(start).Seconds()
+	st.Failed = failed
 	switch {
 	case err != nil:
 		return st, err
-	case stopped:
+	case stopped || drained.Load():
 		return st, ErrInterrupted
 	case perr != nil:
 		return st, fmt.Errorf("listing %s units: %w", stage, perr)
 	}
 	return st, nil
+}
+
+// ErrTooManyFailed is the error of a stage stopped by Env.MaxFailedRatio.
+var ErrTooManyFailed = errors.New("too many units failed")
+
+// checkFailed returns ErrTooManyFailed (wrapped) when failed of finished units pass the
+// env's MaxFailedRatio.
+func (e Env) checkFailed(stage string, failed, finished int) error {
+	r := e.MaxFailedRatio
+	if r == nil || failed == 0 || (*r > 0 && finished < MinFailedSample) || float64(failed) <= *r*float64(finished) {
+		return nil
+	}
+	return fmt.Errorf("running %s: %w: %d of %d units, above limits.max_failed_ratio %g (each unit's reason is in the failed-units file)",
+		stage, ErrTooManyFailed, failed, finished, *r)
+}
+
+// clipText shortens s to at most n bytes (on a rune boundary) for a log line.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
@@ -22,9 +22,11 @@ type cypherlFlags struct {
 	analytical bool
 }
 
-func (f *cypherlFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.dialect, "dialect", "", "cypherl dialect: memgraph | neo4j (default: the job's sink.kind when it is one of them, else memgraph)")
+func (f *cypherlFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.dialect, "dialect", "", "cypherl `DIALECT`: memgraph | neo4j (default: the job's sink.kind when it is one of them, else memgraph)")
 	fs.BoolVar(&f.analytical, "analytical", false, "cypherl for memgraph: load in IN_MEMORY_ANALYTICAL mode and snapshot (default: the job's sink.analytical)")
+	_ = cmd.RegisterFlagCompletionFunc("dialect", fixedCompletion("memgraph", "neo4j"))
 }
 
 // export writes src as out/graph.cypherl (through a temporary file, so a failed export leaves no

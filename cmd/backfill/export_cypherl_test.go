@@ -15,12 +15,12 @@ func TestExportCypherl(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	ck := filepath.Join(dir, "demo.db")
-	if code := cmdRun(ctx, nil, []string{"jobs/examples/demo.yaml", "--checkpoint", ck}); code != exitOK {
+	if code, _ := backfill(ctx, "run", "jobs/examples/demo.yaml", "--checkpoint", ck); code != exitOK {
 		t.Fatalf("run: exit %d", code)
 	}
 	export := func(out string, extra ...string) (int, string) {
-		args := append([]string{"jobs/examples/demo.yaml", "--checkpoint", ck, "--format", "cypherl", "--out", out}, extra...)
-		code := cmdExport(ctx, args)
+		args := append([]string{"export", "jobs/examples/demo.yaml", "--checkpoint", ck, "--format", "cypherl", "--out", out}, extra...)
+		code, _ := backfill(ctx, args...)
 		b, _ := os.ReadFile(filepath.Join(out, CypherlFile))
 		return code, string(b)
 	}
@@ -38,7 +38,7 @@ func TestExportCypherl(t *testing.T) {
 		{"memgraph analytical", []string{"--analytical"}, exitOK,
 			[]string{"STORAGE MODE IN_MEMORY_ANALYTICAL;", "CREATE SNAPSHOT;"}, nil, false},
 		{"neo4j", []string{"--dialect", "neo4j"}, exitOK,
-			[]string{"CREATE FULLTEXT INDEX edge_name_and_fact IF NOT EXISTS", "CALL db.awaitIndexes(300);"}, []string{"CREATE TEXT", "STORAGE MODE"}, false},
+			[]string{"CREATE FULLTEXT INDEX edge_name_and_fact IF NOT EXISTS", "CALL db.awaitIndex(name, 300);"}, []string{"CREATE TEXT", "STORAGE MODE"}, false},
 		{"neo4j from the job", []string{"--set", "sink.kind=neo4j"}, exitOK, []string{"FULLTEXT"}, nil, false},
 		{"analytical neo4j", []string{"--dialect", "neo4j", "--analytical"}, exitFailed, nil, nil, false},
 		{"unknown dialect", []string{"--dialect", "oracle"}, exitFailed, nil, nil, false},

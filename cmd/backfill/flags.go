@@ -1,50 +1,35 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/internal/suggestions"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/loaders"
 )
-
-// multi is a repeatable string flag.
-type multi []string
-
-func (m *multi) String() string     { return strings.Join(*m, ",") }
-func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
-
-// parse parses flags that may stand before, between or after positional arguments and returns
-// the positional ones.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	fs.SetOutput(io.Discard)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
 
 // jobFlags are the flags of every command that reads a job.
 type jobFlags struct {
 	checkpoint string
-	sets       multi
+	sets       []string
 }
 
-func (f *jobFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint store path (default: the job's checkpoint)")
-	fs.Var(&f.sets, "set", "override a job field by dotted path, KEY=VALUE (repeatable)")
+func (f *jobFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.checkpoint, "checkpoint", "", "checkpoint store `PATH` (default: the job's checkpoint key)")
+	f.registerSet(cmd, "override a job key by dotted path, `KEY=VALUE` (repeatable; a number indexes a list: sources.0.path=in.jsonl)")
+	_ = cmd.MarkFlagFilename("checkpoint", "db")
+}
+
+// registerSet registers --set with its usage line.
+func (f *jobFlags) registerSet(cmd *cobra.Command, usage string) {
+	cmd.Flags().StringArrayVar(&f.sets, "set", nil, usage)
+	_ = cmd.RegisterFlagCompletionFunc("set", cobra.NoFileCompletions)
 }
 
 func (f *jobFlags) load(path string) (*jobs.Job, error) {
@@ -58,24 +43,118 @@ func (f *jobFlags) load(path string) (*jobs.Job, error) {
 	return j, nil
 }
 
-func usageError(cmd string, err error) int {
-	fmt.Fprintf(os.Stderr, "backfill %s: %v\n\n%s", cmd, err, usage)
-	return exitUsage
+// openRun loads the job and opens the checkpoint store of a run that already happened, read-only
+// (it works while a run holds the store and on read-only media); the caller closes the store.
+func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkpoints.Store, error) {
+	return f.openRunMode(ctx, path, false)
 }
 
-// openRun loads the job and opens the checkpoint store of a run that already happened; the
-// caller closes the store.
-func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkpoints.Store, error) {
+// openRunMode is openRun, opening the store for writing (with its write lock) when write is set.
+func (f *jobFlags) openRunMode(ctx context.Context, path string, write bool) (*jobs.Job, *checkpoints.Store, error) {
 	j, err := f.load(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	if _, err := os.Stat(j.Checkpoint); err != nil {
-		return nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, err)
+		return nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, loaders.WithoutPath(err))
 	}
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	open := checkpoints.OpenReadOnly
+	if write {
+		open = checkpoints.Open
+	}
+	store, err := open(ctx, j.Checkpoint)
 	if err != nil {
 		return nil, nil, err
 	}
 	return j, store, nil
+}
+
+// storeGroup returns the store's id of a group given as the input wrote it or as stored (a
+// group id outside [A-Za-z0-9_-] is mapped, as ingest maps it), and the id as written; it
+// fails when the store has no such group.
+func storeGroup(ctx context.Context, store *checkpoints.Store, given string) (id, written string, err error) {
+	id = loaders.MapGroupID(given)
+	ok, err := store.HasGroup(ctx, id)
+	if err != nil {
+		return "", "", err
+	}
+	if !ok {
+		hint, err := knownGroups(ctx, store, given)
+		if err != nil {
+			return "", "", err
+		}
+		if id != given {
+			return "", "", fmt.Errorf("group %q (stored as %s) is not in checkpoint %s; %s", given, id, store.Path(), hint)
+		}
+		return "", "", fmt.Errorf("group %q is not in checkpoint %s; %s", given, store.Path(), hint)
+	}
+	written, _, err = store.GroupOriginal(ctx, id)
+	return id, cmp.Or(written, id), err
+}
+
+// shownGroups is how many group ids an unknown --group error lists.
+const shownGroups = 10
+
+// knownGroups says which groups the store has (the first few, and the one given most likely
+// meant), for the error of a group it does not have.
+func knownGroups(ctx context.Context, store *checkpoints.Store, given string) (string, error) {
+	groups, err := store.Groups(ctx)
+	if err != nil {
+		return "", err
+	}
+	if len(groups) == 0 {
+		return "it has no groups (has the job run?)", nil
+	}
+	var b strings.Builder
+	if near := suggestions.Near(given, groups); near != "" {
+		fmt.Fprintf(&b, "did you mean %s? ", near)
+	}
+	fmt.Fprintf(&b, "its groups: %s", strings.Join(groups[:min(len(groups), shownGroups)], ", "))
+	if len(groups) > shownGroups {
+		fmt.Fprintf(&b, ", … (%d in all)", len(groups))
+	}
+	return b.String(), nil
+}
+
+// registerGroup registers --group into group, completed with the groups of the job's store.
+func (f *jobFlags) registerGroup(cmd *cobra.Command, group *string) {
+	cmd.Flags().StringVar(group, "group", "", "only this `GROUP` (its id as the input wrote it, or as stored)")
+	f.completeGroups(cmd)
+}
+
+// openGroup is openRun for a command that takes --group: it returns the store and the store's
+// id of the group given ("" for none), or an error when the store has no such group.
+func (f *jobFlags) openGroup(ctx context.Context, path, given string) (*checkpoints.Store, string, error) {
+	_, store, err := f.openRun(ctx, path)
+	if err != nil || given == "" {
+		return store, "", err
+	}
+	id, _, err := storeGroup(ctx, store, given)
+	if err != nil {
+		store.Close()
+		return nil, "", err
+	}
+	return store, id, nil
+}
+
+// completeGroups completes --group with the groups of the job's checkpoint store.
+func (f *jobFlags) completeGroups(cmd *cobra.Command) {
+	_ = cmd.RegisterFlagCompletionFunc("group", func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		_, store, err := f.openRun(cmd.Context(), args[0])
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer store.Close()
+		groups, _ := store.Groups(cmd.Context())
+		var out []string
+		for _, g := range groups {
+			if strings.HasPrefix(g, prefix) && len(out) < 1000 {
+				out = append(out, g)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
 }

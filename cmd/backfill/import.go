@@ -3,30 +3,54 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 
+	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/loaders"
 )
 
-func cmdImport(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	out := fs.String("out", "", "episode Parquet file to write")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 2 || *out == "" {
-		return usageError("import", orErr(err, "want locomo|longmemeval FILE --out X.parquet"))
+func newImportCmd(*cli) *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "import locomo|longmemeval FILE --out episodes.parquet",
+		Short: "Convert a LoCoMo or LongMemEval file to episode Parquet",
+		Long: `Import converts the LoCoMo and LongMemEval JSON formats to episode Parquet: one episode per turn,
+one group per conversation or question, the reference time from the session date. The result
+reads back with the default field mapping (a source with format: parquet).
+
+An input without a valid record writes nothing and exits 1; skipped records give exit 3.`,
+		Example: `  backfill import locomo locomo10.json --out locomo.parquet
+  backfill import longmemeval longmemeval_s.json --out lme.parquet`,
+		Args: nArgs(2, "the format (locomo or longmemeval) and the input FILE"),
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return []string{"locomo", "longmemeval"}, cobra.ShellCompDirectiveNoFileComp
+			}
+			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return done(runImport(cmd.Context(), args[0], args[1], out))
+		},
 	}
+	cmd.Flags().StringVar(&out, "out", "", "episode Parquet `FILE` to write")
+	_ = cmd.MarkFlagRequired("out")
+	_ = cmd.MarkFlagFilename("out", "parquet")
+	return cmd
+}
+
+// runImport converts the file at in of the given format to episode Parquet at out.
+func runImport(ctx context.Context, format, in, out string) int {
 	imports := map[string]func(context.Context, string, func(graph.Episode) error) error{
 		"locomo":      loaders.ImportLoCoMo,
 		"longmemeval": loaders.ImportLongMemEval,
 	}
-	imp, ok := imports[pos[0]]
+	imp, ok := imports[format]
 	if !ok {
-		return usageError("import", fmt.Errorf("unknown format %q (want locomo or longmemeval)", pos[0]))
+		return usageError("import", fmt.Errorf("unknown format %q (want locomo or longmemeval)", format))
 	}
-	tmp := *out + ".tmp"
+	tmp := out + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return fail(ctx, fmt.Errorf("creating %s: %w", tmp, err))
@@ -35,7 +59,7 @@ func cmdImport(ctx context.Context, args []string) int {
 	w := loaders.NewEpisodeWriter(f)
 	n := 0
 	groups := map[string]bool{}
-	err = imp(ctx, pos[1], func(e graph.Episode) error {
+	err = imp(ctx, in, func(e graph.Episode) error {
 		n++
 		groups[e.GroupID] = true
 		return w.Write(e)
@@ -43,7 +67,15 @@ func cmdImport(ctx context.Context, args []string) int {
 	var bad *loaders.BadRowsError
 	if err != nil && !errors.As(err, &bad) {
 		f.Close()
-		return fail(ctx, fmt.Errorf("importing %s: %w", pos[1], err))
+		return fail(ctx, err) // it names the file
+	}
+	if n == 0 {
+		f.Close()
+		what := "no records"
+		if bad != nil {
+			what = "no valid record: " + bad.Error()
+		}
+		return fail(ctx, fmt.Errorf("importing %s: %s; nothing written to %s", in, what, out))
 	}
 	if cerr := w.Close(); cerr != nil {
 		f.Close()
@@ -52,10 +84,10 @@ func cmdImport(ctx context.Context, args []string) int {
 	if cerr := f.Close(); cerr != nil {
 		return fail(ctx, fmt.Errorf("writing %s: %w", tmp, cerr))
 	}
-	if rerr := os.Rename(tmp, *out); rerr != nil {
-		return fail(ctx, fmt.Errorf("writing %s: %w", *out, rerr))
+	if rerr := os.Rename(tmp, out); rerr != nil {
+		return fail(ctx, fmt.Errorf("writing %s: %w", out, rerr))
 	}
-	fmt.Fprintf(os.Stderr, "imported %d episodes in %d groups to %s\n", n, len(groups), *out)
+	fmt.Fprintf(os.Stderr, "imported %d episodes in %d groups to %s\n", n, len(groups), out)
 	if bad != nil {
 		fmt.Fprintf(os.Stderr, "backfill import: skipped %v\n", bad)
 		return exitPartial

@@ -31,10 +31,10 @@ func TestRunBudgetExit(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	ctx := context.Background()
-	if code := cmdRun(ctx, nil, demoArgs(srv.URL+"/v1", dir, "limits.max_cost_usd=0.002")); code != exitPartial {
+	if code, _ := backfill(ctx, append([]string{"run"}, demoArgs(srv.URL+"/v1", dir, "limits.max_cost_usd=0.002")...)...); code != exitPartial {
 		t.Fatalf("tiny budget: exit %d, want %d", code, exitPartial)
 	}
-	if code := cmdRun(ctx, nil, demoArgs(srv.URL+"/v1", dir, "limits.max_cost_usd=10")); code != exitOK {
+	if code, _ := backfill(ctx, append([]string{"run"}, demoArgs(srv.URL+"/v1", dir, "limits.max_cost_usd=10")...)...); code != exitOK {
 		t.Fatalf("raised budget: exit %d, want 0", code)
 	}
 	if st := s.Stats(); st.Repeated != 0 || st.Answered == 0 {
@@ -48,7 +48,7 @@ func TestPlanCommand(t *testing.T) {
 	out := filepath.Join(dir, "plan.json")
 	// No server: plan must not call one.
 	args := append(demoArgs("http://127.0.0.1:1/v1", dir), "--json", out)
-	if code := cmdPlan(context.Background(), args); code != exitOK {
+	if code, _ := backfill(t.Context(), append([]string{"plan"}, args...)...); code != exitOK {
 		t.Fatalf("plan: exit %d", code)
 	}
 	b, err := os.ReadFile(out)

@@ -3,23 +3,27 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/stub"
 )
 
 // stubOptions are the flags of llm-stub.
 type stubOptions struct {
-	addr   string
-	faults string
-	opts   stub.Options
+	addr     string
+	faults   string
+	badKinds string
+	badTasks string
+	opts     stub.Options
 }
 
 func (o *stubOptions) validate() error {
@@ -29,53 +33,97 @@ func (o *stubOptions) validate() error {
 	if o.opts.Latency < 0 || o.opts.Jitter < 0 {
 		return errors.New("--latency and --jitter must not be negative")
 	}
-	if o.faults != "" {
-		known := map[string]bool{}
-		for _, k := range stub.AllFaults() {
-			known[k] = true
-		}
-		for _, k := range strings.Split(o.faults, ",") {
-			if !known[k] {
-				return fmt.Errorf("--faults: unknown kind %q (want %s)", k, strings.Join(stub.AllFaults(), ","))
-			}
-			o.opts.Faults = append(o.opts.Faults, k)
-		}
+	if o.opts.BadRate < 0 || o.opts.BadRate > 1 {
+		return fmt.Errorf("--bad-rate %g is outside 0..1", o.opts.BadRate)
 	}
-	return nil
+	var err error
+	if o.opts.Faults, err = kindList("--faults", o.faults, stub.AllFaults()); err != nil {
+		return err
+	}
+	if o.opts.BadKinds, err = kindList("--bad-kinds", o.badKinds, stub.AllBadKinds()); err != nil {
+		return err
+	}
+	o.opts.BadTasks, err = kindList("--bad-tasks", o.badTasks, llm.Tasks())
+	return err
 }
 
-// cmdLLMStub serves the offline responder with latency and fault injection until interrupted.
-func cmdLLMStub(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("llm-stub", flag.ContinueOnError)
+// kindList splits a comma-separated flag value whose items must be among known ("" is none).
+func kindList(flag, value string, known []string) ([]string, error) {
+	if value == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, k := range strings.Split(value, ",") {
+		if !slices.Contains(known, k) {
+			return nil, fmt.Errorf("%s: unknown kind %q (want %s)", flag, k, strings.Join(known, ","))
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+func newLLMStubCmd(*cli) *cobra.Command {
 	var o stubOptions
-	fs.StringVar(&o.addr, "addr", "127.0.0.1:8089", "listen address")
-	fs.DurationVar(&o.opts.Latency, "latency", 0, "added to every answer")
-	fs.DurationVar(&o.opts.Jitter, "jitter", 0, "latency varies by up to ± this")
-	fs.Float64Var(&o.opts.FaultRate, "fault-rate", 0, "share of requests answered with a fault (0..1)")
-	fs.Uint64Var(&o.opts.Seed, "seed", 1, "fault pattern seed")
-	fs.StringVar(&o.faults, "faults", "", "fault kinds, comma-separated (default all: "+strings.Join(stub.AllFaults(), ",")+")")
-	fs.IntVar(&o.opts.MaxFaults, "max-faults", 0, "most faults in a row per logical request (default 2; -1: no cap)")
-	fs.DurationVar(&o.opts.RetryAfter, "retry-after", time.Second, "Retry-After sent with a 429")
-	fs.DurationVar(&o.opts.Stall, "stall", 30*time.Second, "how long a timeout fault holds a request before a 504 (set llm.timeout_seconds below it to see client timeouts)")
-	fs.DurationVar(&o.opts.Window, "window", time.Minute, "sliding window of max_calls_in_window in /stats")
-	fs.IntVar(&o.opts.Dims, "dims", 0, "embedding size when a request names none (default 256)")
-	pos, err := parse(fs, args)
-	if err == nil && len(pos) > 0 {
-		err = fmt.Errorf("unexpected arguments %q", pos)
+	cmd := &cobra.Command{
+		Use:   "llm-stub",
+		Short: "Serve the offline responder as an OpenAI-compatible API, with latency and faults",
+		Long: `The stub serves POST /v1/chat/completions and /v1/embeddings from the offline responder until
+interrupted, with --latency/--jitter and deterministic fault injection (--fault-rate, --seed,
+--faults): 429s carry Retry-After (--retry-after), a timeout fault holds the request for --stall,
+and no request faults more than --max-faults times in a row. GET /stats returns {calls,
+prompt_tokens, completion_tokens, faults, faults_by_kind, max_in_flight, answered, repeated,
+calls_per_minute, max_calls_in_window}.
+
+Its answers are a baseline for the mechanics (pacing, retries, cache, cost), not for extraction
+quality. Point a job at it with the --set flags it prints when it starts (see the example).`,
+		Example: `  backfill llm-stub --latency 50ms --fault-rate 0.1 &
+  backfill run jobs/examples/demo.yaml --checkpoint .backfill/stub.db ` + stubSets("http://127.0.0.1:8089/v1"),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.validate(); err != nil {
+				return done(usageError("llm-stub", err))
+			}
+			return done(o.serve(cmd.Context()))
+		},
 	}
-	if err == nil {
-		err = o.validate()
-	}
-	if err != nil {
-		return usageError("llm-stub", err)
-	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", "127.0.0.1:8089", "listen `ADDRESS` (host:port; port 0 picks a free one)")
+	f.DurationVar(&o.opts.Latency, "latency", 0, "added to every answer (`DURATION`, e.g. 50ms)")
+	f.DurationVar(&o.opts.Jitter, "jitter", 0, "latency varies by up to ± this `DURATION`")
+	f.Float64Var(&o.opts.FaultRate, "fault-rate", 0, "share `F` of requests answered with a fault (0..1)")
+	f.Uint64Var(&o.opts.Seed, "seed", 1, "fault pattern seed `N`")
+	f.StringVar(&o.faults, "faults", "", "fault `KINDS`, comma-separated (default all: "+strings.Join(stub.AllFaults(), ",")+")")
+	f.IntVar(&o.opts.MaxFaults, "max-faults", 0, "most faults in a row per logical request, `N` (default 2; -1: no cap)")
+	f.DurationVar(&o.opts.RetryAfter, "retry-after", time.Second, "Retry-After sent with a 429 (`DURATION`)")
+	f.DurationVar(&o.opts.Stall, "stall", 30*time.Second, "how long a timeout fault holds a request before a 504 (`DURATION`; set llm.timeout_seconds below it to see client timeouts)")
+	f.DurationVar(&o.opts.Window, "window", time.Minute, "sliding window of max_calls_in_window in /stats (`DURATION`)")
+	f.IntVar(&o.opts.Dims, "dims", 0, "embedding size `N` when a request names none (default 256)")
+	f.Float64Var(&o.opts.BadRate, "bad-rate", 0, "share `F` of chat requests answered badly on every attempt, like a weak model (0..1)")
+	f.StringVar(&o.badKinds, "bad-kinds", "", "bad-answer `KINDS`, comma-separated (default all: "+strings.Join(stub.AllBadKinds(), ",")+")")
+	f.StringVar(&o.badTasks, "bad-tasks", "", "`TASKS` that get bad answers, comma-separated (default all: "+strings.Join(llm.Tasks(), ",")+")")
+	_ = cmd.RegisterFlagCompletionFunc("faults", fixedCompletion(stub.AllFaults()...))
+	_ = cmd.RegisterFlagCompletionFunc("bad-kinds", fixedCompletion(stub.AllBadKinds()...))
+	_ = cmd.RegisterFlagCompletionFunc("bad-tasks", fixedCompletion(llm.Tasks()...))
+	return cmd
+}
+
+// stubSets are the --set flags that point a job's LLM and embedder at a stub serving baseURL.
+func stubSets(baseURL string) string {
+	return "--set llm.provider=openai --set llm.base_url=" + baseURL + " --set llm.model=stub " +
+		"--set embedder.provider=openai --set embedder.base_url=" + baseURL + " --set embedder.model=stub"
+}
+
+// serve serves the stub until ctx is cancelled.
+func (o *stubOptions) serve(ctx context.Context) int {
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fail(ctx, fmt.Errorf("listening on %s: %w", o.addr, err))
 	}
 	srv := &http.Server{Handler: stub.New(o.opts), ReadHeaderTimeout: 10 * time.Second}
-	slog.Info("llm-stub listening", "base_url", "http://"+ln.Addr().String()+"/v1", "latency", o.opts.Latency.String(),
-		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "seed", o.opts.Seed)
+	base := "http://" + ln.Addr().String() + "/v1"
+	fmt.Fprintf(os.Stderr, "llm-stub: serving %s; point a job at it with\n  %s\n", base, stubSets(base))
+	slog.Info("llm-stub listening", "base_url", base, "latency", o.opts.Latency.String(),
+		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "bad_rate", o.opts.BadRate, "seed", o.opts.Seed)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

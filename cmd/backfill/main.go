@@ -1,4 +1,3 @@
-// Command backfill builds temporal knowledge graphs from history. See README.md.
 package main
 
 import (
@@ -9,9 +8,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
-	"github.com/tkgraph/backfill/stages"
 	_ "time/tzdata" // job timezones work on machines without zoneinfo
+
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // Exit codes (DESIGN §8).
@@ -19,93 +21,75 @@ const (
 	exitOK          = 0
 	exitFailed      = 1
 	exitUsage       = 2
-	exitPartial     = 3 // finished with quarantined input or a budget stop
+	exitPartial     = 3 // finished with quarantined input, failed units or a budget stop
 	exitInterrupted = 130
 )
 
-// drainCommands drain on the first SIGINT/SIGTERM (stop closes: units in flight commit, nothing
-// new starts) and abort on the second (ctx is cancelled).
-var drainCommands = map[string]func(ctx context.Context, stop <-chan struct{}, args []string) int{
-	"run": cmdRun,
-}
-
-// commands stop at the first SIGINT/SIGTERM (ctx is cancelled).
-var commands = map[string]func(ctx context.Context, args []string) int{
-	"status":   cmdStatus,
-	"export":   cmdExport,
-	"import":   cmdImport,
-	"query":    cmdQuery,
-	"plan":     cmdPlan,
-	"llm-stub": cmdLLMStub,
-}
-
-const usage = `usage: backfill COMMAND [ARGS]
-
-commands:
-  run JOB.yaml [--checkpoint PATH] [--shard I/N] [--report FILE.json] [--cpuprofile FILE] [--set KEY=VALUE]...
-  status JOB.yaml [--checkpoint PATH] [--set KEY=VALUE]...
-  export JOB.yaml --format parquet|cypherl --out DIR [--dialect memgraph|neo4j] [--analytical] [--checkpoint PATH] [--set KEY=VALUE]...
-  import locomo|longmemeval FILE --out episodes.parquet
-  plan JOB.yaml [--json FILE] [--set KEY=VALUE]...
-  llm-stub [--addr 127.0.0.1:8089] [--latency D] [--jitter D] [--fault-rate F] [--seed N] [--faults K,...]
-  query JOB.yaml [--valid-at T] [--known-at T2] [--group G] [--entity NAME] [--json] [--checkpoint PATH]
-`
-
+// main runs the command line. The context given to the commands is cancelled at the first
+// SIGINT/SIGTERM; run drains instead (see drain).
 func main() {
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()})))
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(exitUsage)
-	}
-	cmd, ok := commands[os.Args[1]]
-	drain, drains := drainCommands[os.Args[1]]
-	if !ok && !drains {
-		if os.Args[1] == "help" || os.Args[1] == "-h" || os.Args[1] == "--help" {
-			fmt.Print(usage)
-			os.Exit(exitOK)
-		}
-		fmt.Fprintf(os.Stderr, "backfill: unknown command %q\n\n%s", os.Args[1], usage)
-		os.Exit(exitUsage)
-	}
 	soft, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	var code int
-	if drains {
-		hard, cancel := context.WithCancel(context.Background())
-		finished := make(chan struct{})
-		go func() {
-			select {
-			case <-soft.Done():
-			case <-finished:
-				return
-			}
-			slog.Warn("interrupted: finishing the units in flight; interrupt again to abort them")
-			again := make(chan os.Signal, 1)
-			signal.Notify(again, os.Interrupt, syscall.SIGTERM)
-			<-again
-			cancel()
-		}()
-		code = drain(hard, soft.Done(), os.Args[2:])
-		close(finished)
-	} else {
-		code = cmd(soft, os.Args[2:])
-	}
+	code := execute(soft, &cli{out: os.Stdout, now: func() time.Time { return time.Now().UTC() }}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
 
-func logLevel() slog.Level {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(os.Getenv("BACKFILL_LOG_LEVEL"))); err != nil {
-		return slog.LevelInfo
-	}
-	return l
+// drain gives a command that drains the context and stop channel it runs with: stop closes at
+// the first SIGINT/SIGTERM (soft is cancelled: units in flight finish and commit, nothing new
+// starts) and hard is cancelled at the second (the units in flight abort). The watch starts here,
+// once the command has checked its arguments, and finish ends it when the command returns, so a
+// command that ends for any other reason never reports an interrupt.
+func drain(soft context.Context) (hard context.Context, stop <-chan struct{}, finish func()) {
+	hard, cancel := context.WithCancel(context.WithoutCancel(soft))
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-soft.Done():
+		case <-finished:
+			return
+		}
+		select {
+		case <-finished: // the command returned first
+			return
+		default:
+		}
+		slog.Warn("interrupted: finishing the units in flight; interrupt again to abort them")
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(again)
+		select {
+		case <-again:
+			cancel()
+		case <-finished:
+		}
+	}()
+	return hard, soft.Done(), func() { close(finished); cancel() }
 }
 
-// fail prints an error and returns the exit code for it.
+// setLogger sets the default logger at BACKFILL_LOG_LEVEL (info when unset); another value than
+// debug, info, warn or error (or a level offset such as warn+2) is a usage error.
+func setLogger() error {
+	var l slog.Level
+	if v, ok := os.LookupEnv("BACKFILL_LOG_LEVEL"); ok && v != "" {
+		if err := l.UnmarshalText([]byte(v)); err != nil {
+			return fmt.Errorf("BACKFILL_LOG_LEVEL=%q: want debug, info, warn or error", v)
+		}
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})))
+	return nil
+}
+
+// fail prints an error and returns the exit code for it: a --set that cannot apply is a usage
+// error.
 func fail(ctx context.Context, err error) int {
 	if errors.Is(err, stages.ErrInterrupted) || errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "backfill: interrupted; run the same command again to resume")
 		return exitInterrupted
+	}
+	var set *jobs.SetError
+	if errors.As(err, &set) {
+		fmt.Fprintf(os.Stderr, "backfill: %v\n", err)
+		return exitUsage
 	}
 	fmt.Fprintf(os.Stderr, "backfill: %v\n", err)
 	return exitFailed

@@ -3,42 +3,71 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
+	"io"
 	"os"
 
+	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/jobs"
 )
 
-// cmdPlan prints what a job would read and an estimate of its LLM calls, tokens and cost,
-// without calling the LLM.
-func cmdPlan(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	var jf jobFlags
-	jf.register(fs)
-	shard := fs.String("shard", "", "plan shard I of N (I/N, 0-based)")
-	out := fs.String("json", "", "also write the plan as JSON to this file")
-	sample := fs.Int("sample", jobs.DefaultPlanSample, "extraction prompts rendered at most")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		return usageError("plan", orErr(err, "want exactly one JOB.yaml"))
+// planOptions are the flags of plan.
+type planOptions struct {
+	jobFlags
+	shard, json string
+	sample      int
+}
+
+func newPlanCmd(c *cli) *cobra.Command {
+	var o planOptions
+	cmd := &cobra.Command{
+		Use:   "plan JOB.yaml",
+		Short: "Dry run: what a job would read, its LLM calls, tokens and cost",
+		Long: `Plan is a dry run that calls no LLM. It ingests the sources into a temporary store (exact episodes
+and groups), renders the real extraction prompt of every episode (of a sample of --sample when
+there are more) to count extraction calls and estimate their tokens, and estimates the later
+stages' calls from stated ratios (measured on the job's checkpoint graph when one exists). Calls
+the checkpoint's cache already answers are shown as cached and cost 0. For JSON records it shows
+the tokens per record before and after pruning and how many records skip the LLM.
+
+"~" marks an estimate. Plan only reads the job's checkpoint store.`,
+		Example: `  backfill plan jobs/examples/tickets.yaml
+  backfill plan job.yaml --json plan.json --set llm.model=gpt-4.1-mini`,
+		Args:              jobArg,
+		ValidArgsFunction: completeJob,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return done(o.run(cmd.Context(), c.out, args[0]))
+		},
 	}
-	j, err := jf.load(pos[0])
-	if err != nil {
-		return fail(ctx, err)
-	}
-	sh, err := parseShard(*shard)
+	o.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.shard, "shard", "", "plan only shard `I/N` (0-based), as run --shard")
+	f.StringVar(&o.json, "json", "", "also write the plan as JSON to `FILE`")
+	f.IntVar(&o.sample, "sample", jobs.DefaultPlanSample, "extraction prompts rendered at most (`N`)")
+	return cmd
+}
+
+// run prints the plan of the job at path.
+func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
+	sh, err := parseShard(o.shard)
 	if err != nil {
 		return usageError("plan", err)
 	}
-	p, err := jobs.MakePlan(ctx, j, jobs.PlanOptions{Checkpoint: j.Checkpoint, Shard: sh, Sample: *sample})
+	if o.sample < 1 {
+		return usageError("plan", fmt.Errorf("--sample %d: want at least 1", o.sample))
+	}
+	j, err := o.load(path)
 	if err != nil {
 		return fail(ctx, err)
 	}
-	p.WriteTable(os.Stdout)
-	if *out != "" {
+	p, err := jobs.MakePlan(ctx, j, jobs.PlanOptions{Checkpoint: j.Checkpoint, Shard: sh, Sample: o.sample})
+	if err != nil {
+		return fail(ctx, err)
+	}
+	p.WriteTable(out)
+	if o.json != "" {
 		b, _ := json.MarshalIndent(p, "", "  ")
-		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(o.json, append(b, '\n'), 0o644); err != nil {
 			return fail(ctx, fmt.Errorf("writing plan: %w", err))
 		}
 	}

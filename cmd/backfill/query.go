@@ -1,91 +1,132 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/resolve"
 	"github.com/tkgraph/backfill/stages/temporal"
 )
 
-// cmdQuery answers "which facts were true at --valid-at, as the system knew at --known-at" from
-// the checkpoint store, in the context format of the Zep paper or as JSON.
-func cmdQuery(ctx context.Context, args []string) int {
-	return runQuery(ctx, os.Stdout, time.Now().UTC(), args)
+// queryOptions are the flags of query.
+type queryOptions struct {
+	jobFlags
+	validAt, knownAt, group, entity string
+	json, history                   bool
 }
 
-// runQuery is cmdQuery writing to out, with now as the default of both times.
-func runQuery(ctx context.Context, out io.Writer, now time.Time, args []string) int {
-	fs := flag.NewFlagSet("query", flag.ContinueOnError)
-	var jf jobFlags
-	jf.register(fs)
-	validAt := fs.String("valid-at", "", "facts true at this time (RFC 3339, or YYYY-MM-DD[THH:MM:SS] in UTC; default now)")
-	knownAt := fs.String("known-at", "", "as the system knew it at this record time (same forms; default now)")
-	group := fs.String("group", "", "only this group")
-	entity := fs.String("entity", "", "only facts about the entity with this name")
-	asJSON := fs.Bool("json", false, "print JSON instead of the context format")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		return usageError("query", orErr(err, "want exactly one JOB.yaml"))
+func newQueryCmd(c *cli) *cobra.Command {
+	var o queryOptions
+	cmd := &cobra.Command{
+		Use:   "query JOB.yaml",
+		Short: "Which facts were true at a time, as the system knew them at another",
+		Long: `Query answers "which facts were true at --valid-at, as the system knew it at --known-at" from the
+fact version log of the job's checkpoint store. Both default to now; a time is RFC 3339 (leap
+seconds included) or YYYY-MM-DD[THH:MM:SS], read as UTC.
+
+It prints the facts in the Zep paper's context format, one "  - FACT (Date range: from - to)"
+line each inside <FACTS>…</FACTS> ("date unknown" and "present" for open ends), or JSON with
+--json (which adds group_id_as_written for mapped groups). --history lists every fact known at
+--known-at with its interval, whatever its validity.
+
+--entity keeps the facts of the entities with that name: compared case-insensitively after
+Unicode normalization and, when no name is equal, with a Korean particle removed ("지훈은" finds
+지훈). A name that matches no entity is an error that names the closest ones. --group takes the
+id as the input wrote it or as stored; a group not in the store is an error that lists its
+groups. Query only reads the store.`,
+		Example: `  # Where did Alice work on 2024-04-01, as known now, and as the system knew it on 2024-03-01?
+  backfill query jobs/examples/demo.yaml --group alice --entity Alice --valid-at 2024-04-01
+  backfill query jobs/examples/demo.yaml --group alice --entity Alice --valid-at 2024-04-01 --known-at 2024-03-01
+
+  # A ticket's whole history
+  backfill query jobs/examples/tickets.yaml --group storefront --entity "Checkout button unresponsive on Safari" --history`,
+		Args:              jobArg,
+		ValidArgsFunction: completeJob,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return done(o.run(cmd.Context(), c.out, c.now(), args[0]))
+		},
 	}
-	va, err1 := parseWhen(*validAt, now)
-	ka, err2 := parseWhen(*knownAt, now)
-	if err1 != nil || err2 != nil {
-		return usageError("query", orErr(err1, fmt.Sprint(err2)))
+	o.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.validAt, "valid-at", "", "facts true in the world at this `TIME` (RFC 3339, or YYYY-MM-DD[THH:MM:SS] in UTC; default now)")
+	f.StringVar(&o.knownAt, "known-at", "", "as the system knew them at this record `TIME` (same forms; default now)")
+	f.StringVar(&o.entity, "entity", "", "only facts about the entities with this `NAME` (case- and particle-insensitive)")
+	f.BoolVar(&o.json, "json", false, "print JSON instead of the context format")
+	f.BoolVar(&o.history, "history", false, "every fact known at --known-at with its interval, not only those true at --valid-at")
+	o.registerGroup(cmd, &o.group)
+	return cmd
+}
+
+// run prints the facts of the job at path; now is the default of both times.
+func (o *queryOptions) run(ctx context.Context, out io.Writer, now time.Time, path string) int {
+	va, err1 := parseWhen(o.validAt, now)
+	ka, err2 := parseWhen(o.knownAt, now)
+	if err := cmp.Or(err1, err2); err != nil {
+		return usageError("query", err)
 	}
-	_, store, err := jf.openRun(ctx, pos[0])
+	store, g, err := o.openGroup(ctx, path, o.group)
 	if err != nil {
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	facts, err := queryFacts(ctx, store, *group, *entity, va, ka)
+	facts, err := queryFacts(ctx, store, g, o.entity, va, ka, o.history)
 	if err != nil {
 		return fail(ctx, err)
 	}
-	if err := writeFacts(out, facts, *asJSON); err != nil {
+	if o.json {
+		err = writeJSON(ctx, out, store, facts)
+	} else {
+		err = writeFacts(out, facts)
+	}
+	if err != nil {
 		return fail(ctx, fmt.Errorf("writing facts: %w", err))
 	}
 	return exitOK
 }
 
-// writeFacts prints facts as JSON, or one "FACT (Date range: from - to)" line each inside
-// <FACTS></FACTS>, with "date unknown" and "present" for absent ends as Graphiti writes them.
-func writeFacts(out io.Writer, facts []graph.Fact, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(factsJSON(facts))
-	}
-	if _, err := fmt.Fprintln(out, "<FACTS>"); err != nil {
-		return err
-	}
-	for _, f := range facts {
-		if _, err := fmt.Fprintf(out, "  - %s (Date range: %s - %s)\n", f.Fact, dateOr(f.ValidAt, "date unknown"), dateOr(f.InvalidAt, "present")); err != nil {
-			return err
-		}
-	}
-	_, err := fmt.Fprintln(out, "</FACTS>")
-	return err
+// writeFacts prints facts in the Zep context format (evaluation.WriteContext).
+func writeFacts(out io.Writer, facts []graph.Fact) error {
+	return evaluation.WriteContext(out, facts)
 }
 
-// queryFacts loads the facts and version log of one group (or all) and answers AsOf.
-func queryFacts(ctx context.Context, store *checkpoints.Store, group, entity string, validAt, knownAt time.Time) ([]graph.Fact, error) {
-	keep := map[string]bool{}
-	if entity != "" {
-		want := resolve.Normalize(entity)
-		if err := store.EachEntity(ctx, group, func(e graph.Entity) error {
-			if resolve.Normalize(e.Name) == want {
-				keep[e.UUID] = true
+// writeJSON prints facts as JSON with, for a group whose id was mapped, the id as the input
+// wrote it.
+func writeJSON(ctx context.Context, out io.Writer, store *checkpoints.Store, facts []graph.Fact) error {
+	rows := factsJSON(facts)
+	written := map[string]string{}
+	for i, f := range rows {
+		w, seen := written[f.GroupID]
+		if !seen {
+			orig, _, err := store.GroupOriginal(ctx, f.GroupID)
+			if err != nil {
+				return err
 			}
-			return nil
-		}); err != nil {
+			if orig != f.GroupID {
+				w = orig
+			}
+			written[f.GroupID] = w
+		}
+		rows[i].Written = w
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
+}
+
+// queryFacts loads the facts and version log of one group (or all) and answers AsOf (with
+// history, Known: every fact known at knownAt, whatever its validity).
+func queryFacts(ctx context.Context, store *checkpoints.Store, group, entity string, validAt, knownAt time.Time, history bool) ([]graph.Fact, error) {
+	var keep map[string]bool
+	if entity != "" {
+		var err error
+		if keep, err = matchEntities(ctx, store, group, entity); err != nil {
 			return nil, err
 		}
 	}
@@ -105,6 +146,9 @@ func queryFacts(ctx context.Context, store *checkpoints.Store, group, entity str
 	}); err != nil {
 		return nil, err
 	}
+	if history {
+		return temporal.Known(facts, versions, knownAt), nil
+	}
 	return temporal.AsOf(facts, versions, validAt, knownAt), nil
 }
 
@@ -112,24 +156,21 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 	if s == "" || s == "now" {
 		return now, nil
 	}
-	for _, l := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(l, s); err == nil {
-			return t.UTC(), nil
+	t, err := graph.WithLeapSecond(s, func(s string) (time.Time, error) {
+		for _, l := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+			if t, err := time.Parse(l, s); err == nil {
+				return t, nil
+			}
 		}
-	}
-	return time.Time{}, fmt.Errorf("cannot read time %q (want RFC 3339 or YYYY-MM-DD)", s)
-}
-
-func dateOr(t *time.Time, none string) string {
-	if t == nil {
-		return none
-	}
-	return t.UTC().Format(time.RFC3339)
+		return time.Time{}, fmt.Errorf("cannot read time %q (want RFC 3339 or YYYY-MM-DD)", s)
+	})
+	return t.UTC(), err
 }
 
 type factOut struct {
 	UUID      string     `json:"uuid"`
 	GroupID   string     `json:"group_id"`
+	Written   string     `json:"group_id_as_written,omitempty"` // when the input's id was mapped
 	Name      string     `json:"name"`
 	Fact      string     `json:"fact"`
 	Source    string     `json:"source_node_uuid"`

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
 )
 
 // updating reports whether -update asks to rewrite golden files; the flag is registered here
@@ -56,13 +56,7 @@ embedder: {provider: offline, dimensions: 16}
 			t.Fatal(err)
 		}
 	}
-	stdout := os.Stdout
-	os.Stdout, _ = os.Open(os.DevNull) // the run's summary table
-	code := cmdRun(context.Background(), nil, []string{jobPath})
-	os.Stdout = stdout
-	if code != exitOK {
-		t.Fatalf("run: exit %d", code)
-	}
+	mustBackfill(t, exitOK, "run", jobPath)
 	return jobPath, filepath.Join(dir, "billing.db")
 }
 
@@ -71,11 +65,7 @@ var queryNow = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
 func query(t *testing.T, args ...string) string {
 	t.Helper()
-	var out bytes.Buffer
-	if code := runQuery(context.Background(), &out, queryNow, args); code != exitOK {
-		t.Fatalf("query %v: exit %d", args, code)
-	}
-	return out.String()
+	return mustBackfill(t, exitOK, append([]string{"query"}, args...)...)
 }
 
 // TestQueryBillingAudit: valid Mar 10 as known Mar 10 answers Basic; as known now, Pro.
@@ -155,17 +145,24 @@ func TestQueryGolden(t *testing.T) {
 		{"--group", "acme", "--valid-at", "2026-03-10", "--known-at", "2026-03-10"},
 		{"--group", "acme", "--valid-at", "2026-03-10"},
 		{"--group", "acme-ko", "--valid-at", "2026-03-10", "--entity", "에이크미"},
-		{"--group", "acme", "--valid-at", "2026-03-10", "--entity", "Nobody"},
+		{"--group", "acme", "--valid-at", "2026-03-10", "--entity", "ACME corp"},
+		{"--group", "acme-ko", "--valid-at", "2026-03-10", "--entity", "에이크미는"},
 		{"--group", "acme", "--valid-at", "2026-02-01", "--json"},
 	} {
 		fmt.Fprintf(&b, "$ backfill query JOB %s\n%s\n", strings.Join(args, " "), query(t, append([]string{jobPath, "--checkpoint", db}, args...)...))
 	}
-	golden := filepath.Join("testdata", "query_billing.golden")
+	checkGolden(t, "query_billing.golden", b.String())
+}
+
+// checkGolden compares got with testdata/NAME (-update rewrites it).
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -173,8 +170,8 @@ func TestQueryGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
-	if b.String() != string(want) {
-		t.Errorf("query output differs from %s (-update rewrites it):\n%s", golden, b.String())
+	if got != string(want) {
+		t.Errorf("output differs from %s (-update rewrites it):\n%s", golden, got)
 	}
 }
 
@@ -188,11 +185,51 @@ func TestQueryUsage(t *testing.T) {
 		{jobPath, "--checkpoint", db, "--valid-at", "yesterday"},
 		{jobPath, "--checkpoint", db, "--known-at", "2026-13-01"},
 	} {
-		if code := runQuery(context.Background(), &bytes.Buffer{}, queryNow, args); code != exitUsage {
+		if code, _ := backfill(t.Context(), append([]string{"query"}, args...)...); code != exitUsage {
 			t.Errorf("query %v: exit %d, want %d", args, code, exitUsage)
 		}
 	}
-	if code := runQuery(context.Background(), &bytes.Buffer{}, queryNow, []string{jobPath, "--checkpoint", db + ".missing"}); code != exitFailed {
+	if code, _ := backfill(t.Context(), "query", jobPath, "--checkpoint", db+".missing"); code != exitFailed {
 		t.Errorf("missing checkpoint: exit %d, want %d", code, exitFailed)
+	}
+}
+
+// TestQueryEntityMatching: --entity matches case- and particle-insensitively; a name that matches
+// nothing is an error (exit 1) naming the closest entities, and an unknown --group an error
+// listing the store's groups.
+func TestQueryEntityMatching(t *testing.T) {
+	jobPath, db := billingJob(t)
+	args := func(extra ...string) []string {
+		return append([]string{"query", jobPath, "--checkpoint", db, "--valid-at", "2026-03-10"}, extra...)
+	}
+	for _, entity := range []string{"acme corp", "ＡＣＭＥ  Corp", "\"Acme Corp\""} {
+		if out := mustBackfill(t, exitOK, args("--group", "acme", "--entity", entity)...); !strings.Contains(out, "Acme Corp is on the Pro plan") {
+			t.Errorf("--entity %q:\n%s", entity, out)
+		}
+	}
+	for _, entity := range []string{"에이크미가", "에이크미의"} {
+		if out := mustBackfill(t, exitOK, args("--group", "acme-ko", "--entity", entity)...); !strings.Contains(out, "에이크미는 프로 요금제를") {
+			t.Errorf("--entity %q:\n%s", entity, out)
+		}
+	}
+	if code, out := backfill(t.Context(), args("--group", "acme", "--entity", "Acme")...); code != exitFailed || out != "" {
+		t.Errorf("--entity Acme: exit %d, stdout %q; want exit 1 and nothing printed", code, out)
+	}
+	store, err := checkpoints.OpenReadOnly(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	_, err = matchEntities(t.Context(), store, "acme", "Acme")
+	if err == nil || !strings.Contains(err.Error(), `no entity named "Acme" in group acme; closest: "Acme Corp"`) {
+		t.Errorf("--entity Acme: %v, want no match and Acme Corp suggested first", err)
+	}
+	_, _, err = storeGroup(t.Context(), store, "acme-kr")
+	if err == nil || !strings.Contains(err.Error(), `group "acme-kr" is not in checkpoint`) ||
+		!strings.Contains(err.Error(), "did you mean acme-ko? its groups: acme, acme-ko") {
+		t.Errorf("--group acme-kr: %v, want the groups listed", err)
+	}
+	if code, _ := backfill(t.Context(), args("--group", "acme-kr")...); code != exitFailed {
+		t.Errorf("--group acme-kr: exit %d, want 1", code)
 	}
 }

@@ -4,50 +4,84 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm"
 )
 
-func cmdRun(ctx context.Context, stop <-chan struct{}, args []string) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	var jf jobFlags
-	jf.register(fs)
-	shard := fs.String("shard", "", "process shard I of N (I/N, 0-based)")
-	report := fs.String("report", "", "write the run report as JSON to this file")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		return usageError("run", orErr(err, "want exactly one JOB.yaml"))
+// runOptions are the flags of run.
+type runOptions struct {
+	jobFlags
+	shard, report, cpuProfile string
+}
+
+func newRunCmd(c *cli) *cobra.Command {
+	var o runOptions
+	cmd := &cobra.Command{
+		Use:   "run JOB.yaml",
+		Short: "Ingest a job's sources and run every stage (resumable)",
+		Long: `Run ingests the job's sources into its checkpoint store and runs every stage: extract, resolve,
+temporal, summarize, embed, community, and load when sink.kind is memgraph or neo4j. It prints
+a summary table; --report also writes the JSON report.
+
+Each stage's unit (an episode or a group) commits with a fingerprint of its inputs: running the
+same command again skips every unchanged unit and answers every LLM call it made before from the
+cache, so a killed run resumes where it stopped. A run holds its checkpoint store (an OS lock on
+<checkpoint>.lock): a second run on it fails at once, naming the holder's pid and host.
+
+The first SIGINT/SIGTERM drains (units in flight finish and commit, nothing new starts, exit
+130); a second one aborts the units in flight. Exit 3: finished with quarantined rows (see
+<checkpoint>.quarantine.jsonl) or stopped at limits.max_cost_usd.`,
+		Example: `  backfill run jobs/examples/demo.yaml
+  backfill run job.yaml --report report.json --set llm.concurrency=8
+  backfill run job.yaml --shard 0/4 --checkpoint .backfill/shard0.db`,
+		Args:              jobArg,
+		ValidArgsFunction: completeJob,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return done(o.run(cmd.Context(), c.out, args[0]))
+		},
 	}
-	j, err := jf.load(pos[0])
-	if err != nil {
-		return fail(ctx, err)
-	}
-	sh, err := parseShard(*shard)
+	o.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.shard, "shard", "", "process only shard `I/N` (0-based): the groups whose stable hash modulo N is I (one checkpoint per shard)")
+	f.StringVar(&o.report, "report", "", "write the run report as JSON to `FILE`")
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof)")
+	return cmd
+}
+
+// run runs the job at path; the context is cancelled at the first interrupt, which drains.
+func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
+	sh, err := parseShard(o.shard)
 	if err != nil {
 		return usageError("run", err)
 	}
-	if *cpuProfile != "" {
-		stopProfile, err := startCPUProfile(*cpuProfile)
+	j, err := o.load(path)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	if o.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
 			return fail(ctx, err)
 		}
 		defer stopProfile()
 	}
+	ctx, stop, finish := drain(ctx)
+	defer finish()
 	prog := newProgress(os.Stderr)
 	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop})
 	if rep != nil {
-		rep.WriteTable(os.Stdout)
-		if *report != "" {
+		rep.WriteTable(out)
+		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
-			if err := os.WriteFile(*report, append(b, '\n'), 0o644); err != nil && runErr == nil {
+			if err := os.WriteFile(o.report, append(b, '\n'), 0o644); err != nil && runErr == nil {
 				runErr = fmt.Errorf("writing report: %w", err)
 			}
 		}
@@ -59,11 +93,17 @@ func cmdRun(ctx context.Context, stop <-chan struct{}, args []string) int {
 	if runErr != nil {
 		return fail(ctx, runErr)
 	}
+	code := exitOK
 	if rep.Quarantined > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, j.Checkpoint)
-		return exitPartial
+		code = exitPartial
 	}
-	return exitOK
+	if rep.FailedUnits > 0 {
+		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
+			rep.FailedUnits, jobs.FailedFile(j.Checkpoint))
+		code = exitPartial
+	}
+	return code
 }
 
 func parseShard(s string) (jobs.Shard, error) {
@@ -77,13 +117,6 @@ func parseShard(s string) (jobs.Shard, error) {
 		return jobs.Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N", s)
 	}
 	return jobs.Shard{Index: i, Count: n}, nil
-}
-
-func orErr(err error, msg string) error {
-	if err != nil {
-		return err
-	}
-	return fmt.Errorf("%s", msg)
 }
 
 // startCPUProfile starts writing a CPU profile to path and returns the function that ends it.

@@ -2,47 +2,94 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
+	"io"
+	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 )
 
-func cmdStatus(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	var jf jobFlags
-	jf.register(fs)
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		return usageError("status", orErr(err, "want exactly one JOB.yaml"))
+// statusOptions are the flags of status.
+type statusOptions struct {
+	jobFlags
+	group string
+}
+
+func newStatusCmd(c *cli) *cobra.Command {
+	var o statusOptions
+	cmd := &cobra.Command{
+		Use:   "status JOB.yaml",
+		Short: "Show a job's progress per stage from its checkpoint store",
+		Long: `Status shows, from the checkpoint store, the episodes and groups staged, the groups whose input id
+was rewritten (group_policy: map), the rows the last run quarantined, the units each stage has
+done and failed (their LLM answers stayed bad; the next run retries them) out of how many, and
+the counts of entities, facts, mentions and communities. --group shows one group (its id as the
+input wrote it, or as stored; both forms are printed).
+
+Status only reads the store: it works while a run holds it, and on read-only media.`,
+		Example: `  backfill status jobs/examples/demo.yaml
+  backfill status jobs/examples/demo.yaml --group alice`,
+		Args:              jobArg,
+		ValidArgsFunction: completeJob,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return done(o.run(cmd.Context(), c.out, args[0]))
+		},
 	}
-	j, store, err := jf.openRun(ctx, pos[0])
+	o.register(cmd)
+	o.registerGroup(cmd, &o.group)
+	return cmd
+}
+
+func (o *statusOptions) run(ctx context.Context, out io.Writer, path string) int {
+	j, store, err := o.openRun(ctx, path)
 	if err != nil {
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	c, err := store.Count(ctx)
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	if o.group != "" {
+		err = groupStatus(ctx, tw, j, store, o.group)
+	} else {
+		err = storeStatus(ctx, tw, j, store)
+	}
 	if err != nil {
 		return fail(ctx, err)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+// storeStatus prints the progress of every stage over the whole store.
+func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store) error {
+	c, err := store.Count(ctx)
+	if err != nil {
+		return err
 	}
 	groups, err := store.Groups(ctx)
 	if err != nil {
-		return fail(ctx, err)
+		return err
 	}
 	counts, err := store.StageCounts(ctx)
 	if err != nil {
-		return fail(ctx, err)
+		return err
 	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "checkpoint\t%s\n", j.Checkpoint)
-	fmt.Fprintf(tw, "episodes\t%d in %d groups\n", c.Episodes, len(groups))
-	fmt.Fprintf(tw, "quarantined\t%d\n", c.Quarantined)
-	fmt.Fprintf(tw, "\nstage\tunits done\tof\n")
-	done := map[string]int{}
+	mapped, _, err := store.MappedGroups(ctx, 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "checkpoint\t%s\n", j.Checkpoint)
+	fmt.Fprintf(w, "episodes\t%d in %d groups\n", c.Episodes, len(groups))
+	if mapped > 0 {
+		fmt.Fprintf(w, "groups mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", mapped)
+	}
+	fmt.Fprintf(w, "quarantined\t%d (last run)\n", c.Quarantined)
+	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")
+	done, failed := map[string]int{}, map[string]int{}
 	for _, s := range counts {
-		done[s.Stage] = s.Units
+		done[s.Stage], failed[s.Stage] = s.Units, s.Failed
 	}
 	for _, s := range jobs.StageOrder[1:] {
 		if s == jobs.LoadStage && j.Sink.Kind == "sqlite" {
@@ -52,10 +99,64 @@ func cmdStatus(ctx context.Context, args []string) int {
 		if s == "extract" {
 			total = c.Episodes
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\n", s, done[s], total)
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s, done[s], failed[s], total)
 	}
-	fmt.Fprintf(tw, "\nentities\t%d\nfacts\t%d (%d invalidated)\nmentions\t%d\ncommunities\t%d\n",
+	writeCounts(w, c)
+	return nil
+}
+
+// groupStatus prints one group's ids and the progress of every stage over it.
+func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store, given string) error {
+	id, written, err := storeGroup(ctx, store, given)
+	if err != nil {
+		return err
+	}
+	c, err := store.GroupCount(ctx, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "checkpoint\t%s\n", j.Checkpoint)
+	fmt.Fprintf(w, "group\t%s\n", id)
+	if written != id {
+		fmt.Fprintf(w, "written as\t%s\n", written)
+	}
+	fmt.Fprintf(w, "episodes\t%d\n", c.Episodes)
+	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")
+	for _, s := range jobs.StageOrder[1:] {
+		if s == jobs.LoadStage && j.Sink.Kind == "sqlite" {
+			continue
+		}
+		var fps []string
+		total := 1
+		if s == "extract" {
+			m, err := store.EpisodeFingerprints(ctx, s, id)
+			if err != nil {
+				return err
+			}
+			for _, fp := range m {
+				fps = append(fps, fp)
+			}
+			total = c.Episodes
+		} else if fp, ok, err := store.Fingerprint(ctx, s, id); err != nil {
+			return err
+		} else if ok {
+			fps = append(fps, fp)
+		}
+		done, failed := 0, 0
+		for _, fp := range fps {
+			if strings.HasPrefix(fp, checkpoints.FailedPrefix) {
+				failed++
+			} else {
+				done++
+			}
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s, done, failed, total)
+	}
+	writeCounts(w, c)
+	return nil
+}
+
+func writeCounts(w io.Writer, c checkpoints.Counts) {
+	fmt.Fprintf(w, "\nentities\t%d\nfacts\t%d (%d invalidated)\nmentions\t%d\ncommunities\t%d\n",
 		c.Entities, c.Facts, c.FactsInvalidated, c.Mentions, c.Communities)
-	tw.Flush()
-	return exitOK
 }

@@ -114,3 +114,27 @@ func s3From(t testing.TB, getenv func(string) string) S3Env {
 		Region:    region,
 	}
 }
+
+// Names of the variables of the local model server (scripts/local_llm.sh).
+const (
+	EnvLocalLLMURL   = "BACKFILL_LOCAL_LLM_URL"
+	EnvLocalLLMModel = "BACKFILL_LOCAL_LLM_MODEL"
+)
+
+// LocalLLM is the local model server: its base URL (ending in /v1) and the model it serves.
+type LocalLLM struct {
+	URL   string
+	Model string
+}
+
+// LocalModel returns the local model server from BACKFILL_LOCAL_LLM_URL and
+// BACKFILL_LOCAL_LLM_MODEL, failing (or, with BACKFILL_SKIP_INTEGRATION=1, skipping) t when one is
+// unset.
+func LocalModel(t testing.TB) LocalLLM {
+	t.Helper()
+	vals := require(t, os.Getenv, `eval "$(scripts/local_llm.sh start)"`, EnvLocalLLMURL, EnvLocalLLMModel)
+	if vals == nil {
+		return LocalLLM{}
+	}
+	return LocalLLM{URL: vals[EnvLocalLLMURL], Model: vals[EnvLocalLLMModel]}
+}

@@ -13,7 +13,8 @@ import (
 func knownTask(task string) bool {
 	switch task {
 	case llm.TaskExtract, llm.TaskJudgeFact, llm.TaskSummarize, llm.TaskMergeSummaries, llm.TaskNameCommunity,
-		llm.TaskExtractEntities, llm.TaskExtractFacts, llm.TaskResolveEntities, llm.TaskDedupeFacts:
+		llm.TaskExtractEntities, llm.TaskExtractFacts, llm.TaskResolveEntities, llm.TaskDedupeFacts,
+		llm.TaskAnswerQuestion, llm.TaskGradeAnswer:
 		return true
 	}
 	return false
@@ -91,6 +92,16 @@ func answer(task string, raw []byte) (string, error) {
 		var in llm.DedupeInput
 		if err = decode(raw, &in); err == nil {
 			out = dedupeFacts(in)
+		}
+	case llm.TaskAnswerQuestion:
+		var in llm.AnswerInput
+		if err = decode(raw, &in); err == nil {
+			out = answerQuestion(in)
+		}
+	case llm.TaskGradeAnswer:
+		var in llm.GradeInput
+		if err = decode(raw, &in); err == nil {
+			out = gradeAnswer(in)
 		}
 	default:
 		return "", fmt.Errorf("answering: unknown task %q", task)

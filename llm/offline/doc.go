@@ -25,7 +25,10 @@
 //     "Entity"). Facts come from predicate patterns (WORKS_AT, MEMBER_OF_TEAM, LIVES_IN, PREFERS,
 //     VISITED, IS_OUT_OF_STOCK, PLANS_TO in English and Korean) and, for JSON records, from fields
 //     (plan → HAS_PLAN, status → IS_OUT_OF_STOCK or HAS_STATUS, company → WORKS_AT, city →
-//     LOCATED_IN, manager → MANAGED_BY). First-person subjects and omitted subjects are the
+//     LOCATED_IN, manager → MANAGED_BY); a record whose subject none of these names (such as the
+//     text fields of a snapshot) has its string values of three words or more read as text of
+//     the episode's speaker. A snapshot's change list and known facts are not read: the rules see
+//     the episode's content only. First-person subjects and omitted subjects are the
 //     speaker (or the latest previous speaker); pronouns and common nouns give no fact. Dates
 //     are resolved against the reference time's UTC calendar day and follow DESIGN §6.4: a
 //     present state is valid from its stated start or the reference time; "left …"/"used to …"
@@ -54,4 +57,9 @@
 //   - summarize_entities joins an entity's facts (≤ 250 runes, cut at a word); merge_summaries
 //     joins two summaries without repeated sentences (≤ 400 runes); name_community names the
 //     three most frequent names of the summary ("Kakao, Naver and Jiyoung").
+//   - answer_question (`backfill eval --qa` through llm/stub) answers with the context fact
+//     sharing the most words of three or more letters with the question (compared by their
+//     first four letters), else "unknown";
+//     grade_answer is correct when every word of the gold answer is among the answer's words.
+//     Both exist so the QA mechanics can be tested without a model; they measure nothing.
 package offline

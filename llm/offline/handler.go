@@ -72,7 +72,7 @@ func (h *handler) serveChat(_ context.Context, w http.ResponseWriter, body []byt
 	task := req.taskName()
 	if !knownTask(task) {
 		writeError(w, http.StatusBadRequest, "unknown_task",
-			fmt.Sprintf("offline responder: unknown task %q in response_format.json_schema.name", task))
+			fmt.Sprintf("offline responder: unknown task %q (response_format names no task of package llm)", task))
 		return
 	}
 	raw, err := taskInput(req.Messages)

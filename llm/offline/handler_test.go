@@ -57,6 +57,9 @@ func TestChatAnswersEveryTask(t *testing.T) {
 			Pairs: []llm.PairIn{{ID: "P0", A: "N0", B: "N1"}}},
 		llm.TaskDedupeFacts: llm.DedupeInput{Facts: []llm.FactIn{{ID: "F0", Fact: "Alice works at Naver."}, {ID: "F1", Fact: "alice works at Naver"}},
 			Pairs: []llm.PairIn{{ID: "P0", A: "F0", B: "F1"}}},
+		llm.TaskAnswerQuestion: llm.AnswerInput{QuestionTime: testRef, Question: "Where does Alice work?",
+			Context: "<FACTS>\n  - Alice works at Naver. (Date range: 2024-03-02T00:00:00Z - present)\n</FACTS>"},
+		llm.TaskGradeAnswer: llm.GradeInput{Question: "Where does Alice work?", GoldAnswer: "Naver", Answer: "Alice works at Naver."},
 	}
 	h := NewHandler(Options{})
 	for _, task := range llm.Tasks() {

@@ -105,6 +105,7 @@ func (ex *extractor) record(content string) bool {
 	}
 	subj, subjType := ex.recordSubject(r)
 	if subj == "" {
+		ex.recordText(r)
 		return true
 	}
 	subj = ex.ents.add(subj, subjType)
@@ -122,6 +123,25 @@ func (ex *extractor) record(content string) bool {
 		}
 	}
 	return true
+}
+
+// recordText reads the free-text values of a record whose subject the rules do not know (such
+// as the text fields of a snapshot, json.text_fields): each string value of three words or more,
+// in key order, is read as text of the episode's speaker.
+func (ex *extractor) recordText(r record) {
+	for _, k := range r.keys {
+		v := r.vals[k]
+		if len(strings.Fields(v)) < 3 {
+			continue
+		}
+		for _, s := range splitSentences(v) {
+			if hasHangul(s.text) {
+				ex.korean(s)
+			} else {
+				ex.english(s)
+			}
+		}
+	}
 }
 
 // recordSubject is the record's customer, user, name, product or account, with its type.

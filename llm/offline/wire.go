@@ -3,6 +3,8 @@ package offline
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/tkgraph/backfill/llm"
 )
 
 // chatRequest is the part of an OpenAI chat completions request the responder reads.
@@ -14,6 +16,7 @@ type chatRequest struct {
 		JSONSchema *struct {
 			Name string `json:"name"`
 		} `json:"json_schema"`
+		Schema json.RawMessage `json:"schema"`
 	} `json:"response_format"`
 }
 
@@ -43,12 +46,21 @@ func (m chatMessage) text() string {
 	return b.String()
 }
 
-// taskName is response_format.json_schema.name, or "" when absent.
+// taskName is the task the request asks (llm.TaskOf: the json_schema name, the schema, or
+// the task the system message names), or "" when it names none.
 func (r chatRequest) taskName() string {
-	if r.ResponseFormat == nil || r.ResponseFormat.JSONSchema == nil {
-		return ""
+	var name, system string
+	var schema json.RawMessage
+	if rf := r.ResponseFormat; rf != nil {
+		schema = rf.Schema
+		if rf.JSONSchema != nil {
+			name = rf.JSONSchema.Name
+		}
 	}
-	return r.ResponseFormat.JSONSchema.Name
+	if len(r.Messages) > 0 && r.Messages[0].Role == "system" {
+		system = r.Messages[0].text()
+	}
+	return llm.TaskOf(name, schema, system)
 }
 
 // chatResponse is an OpenAI chat completions answer with one choice.

@@ -11,6 +11,11 @@
 //     and how many times the stub has seen it, so a run's faults do not depend on arrival
 //     order. The logical request is the model, the schema name and the messages with the
 //     client's validation feedback removed (llm.StripFeedback), or the embeddings body.
+//   - Bad answers (BadRate, BadKinds, BadTasks) are what a weak model writes: a truncated
+//     answer (a third of it, finish_reason "length"), a malformed one (half of it) or an empty
+//     one, in a valid envelope with its usage. Whether a logical chat request gets one is a
+//     hash of Seed and the request alone, so it gets the same bad answer on every attempt and
+//     the client's call fails after its retries (a fault, by contrast, goes away on a retry).
 //   - No logical request gets more than MaxFaults (default 2) faults in a row, so a client with
 //     more attempts and more validation tries than that always gets through (the defaults of
 //     package llm: 4 attempts, 3 tries).

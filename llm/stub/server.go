@@ -41,6 +41,12 @@ type Options struct {
 	Window     time.Duration // sliding window of Stats.MaxCallsInWindow (1m)
 	Dims       int           // embedding size when a request names none (the offline default)
 	Answer     http.Handler  // what answers the requests (offline.NewHandler)
+	// BadRate is the share of logical chat requests answered badly on every attempt (see
+	// AllBadKinds), fixed by Seed and the request; BadKinds are the kinds used (all when
+	// empty) and BadTasks the tasks affected (all when empty).
+	BadRate  float64
+	BadKinds []string
+	BadTasks []string
 }
 
 func (o *Options) defaults() {
@@ -61,6 +67,9 @@ func (o *Options) defaults() {
 	}
 	if o.Answer == nil {
 		o.Answer = offline.NewHandler(offline.Options{Dims: o.Dims})
+	}
+	if len(o.BadKinds) == 0 {
+		o.BadKinds = AllBadKinds()
 	}
 }
 
@@ -106,7 +115,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, chat bool) {
 		http.Error(w, "reading body", http.StatusBadRequest)
 		return
 	}
-	key := logicalKey(body, chat)
+	key, task := logicalKey(body, chat)
 	s.mu.Lock()
 	h := s.seen[key]
 	if h == nil {
@@ -140,12 +149,17 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, chat bool) {
 			writeError(w, http.StatusGatewayTimeout, "timeout", "stub: injected timeout")
 		}
 	default:
-		s.answer(w, r, body, key, chat, fault == FaultMalformed)
+		bad := ""
+		if chat {
+			bad = s.pickBad(key, task)
+		}
+		s.answer(w, r, body, key, chat, fault == FaultMalformed, bad)
 	}
 }
 
-// answer serves the request with the answering handler, cut in half when malformed.
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte, key [32]byte, chat, malformed bool) {
+// answer serves the request with the answering handler, cut in half when malformed, made bad
+// when bad names a kind.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte, key [32]byte, chat, malformed bool, bad string) {
 	rec := &recorder{header: http.Header{}}
 	req := r.Clone(r.Context())
 	req.Body = io.NopCloser(bytes.NewReader(body))
@@ -157,11 +171,17 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte, key
 		u = usageOf(out)
 		if malformed {
 			out = corrupt(out, chat)
+		} else if bad != "" {
+			out = spoil(out, bad)
 		}
 	}
+	good := ok && !malformed && bad == ""
 	s.mu.Lock()
-	s.st.answered(u, ok && !malformed, ok && !malformed && s.seen[key].answered > 0)
-	if ok && !malformed {
+	s.st.answered(u, good, good && s.seen[key].answered > 0)
+	if ok && bad != "" {
+		s.st.BadAnswers++
+	}
+	if good {
 		s.seen[key].answered++
 	}
 	s.mu.Unlock()
@@ -188,19 +208,18 @@ func (s *Server) Stats() Stats {
 	return s.st.snapshot()
 }
 
-// logicalKey identifies a request across retries: for chat, the model, the schema name and
-// the messages with validation feedback removed; for embeddings, the body.
-func logicalKey(body []byte, chat bool) [32]byte {
+// logicalKey identifies a request across retries: for chat, the model, the task (llm.RequestTask)
+// and the messages with validation feedback removed (max_tokens left out, so the retry of an
+// answer cut at the length limit is the same request); for embeddings, the body.
+// The task is the chat request's task ("" for embeddings).
+func logicalKey(body []byte, chat bool) ([32]byte, string) {
 	var req llm.ChatRequest
 	if !chat || json.Unmarshal(body, &req) != nil {
-		return sha256.Sum256(body)
+		return sha256.Sum256(body), ""
 	}
 	h := sha256.New()
-	name := ""
-	if req.ResponseFormat != nil && req.ResponseFormat.JSONSchema != nil {
-		name = req.ResponseFormat.JSONSchema.Name
-	}
-	for _, part := range []string{req.Model, name} {
+	task := llm.RequestTask(req)
+	for _, part := range []string{req.Model, task} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
@@ -209,5 +228,5 @@ func logicalKey(body []byte, chat bool) [32]byte {
 	}
 	var k [32]byte
 	copy(k[:], h.Sum(nil))
-	return k
+	return k, task
 }

@@ -17,8 +17,9 @@ type Stats struct {
 	FaultsByKind     map[string]int64 `json:"faults_by_kind"`
 	MaxInFlight      int              `json:"max_in_flight"`
 	InFlight         int              `json:"in_flight"`
-	Answered         int64            `json:"answered"` // good answers given
-	Repeated         int64            `json:"repeated"` // good answers to a logical request answered before
+	Answered         int64            `json:"answered"`    // good answers given
+	BadAnswers       int64            `json:"bad_answers"` // answers made bad on purpose (Options.BadRate)
+	Repeated         int64            `json:"repeated"`    // good answers to a logical request answered before
 	CallsPerMinute   []int64          `json:"calls_per_minute"`
 	MaxCallsInWindow int              `json:"max_calls_in_window"` // most calls started in any sliding Window
 	WindowSeconds    float64          `json:"window_seconds"`

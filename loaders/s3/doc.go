@@ -8,9 +8,11 @@
 //     instance roles), Options.Region (else the configured region, else us-east-1), and
 //     Options.Endpoint to override the endpoint for S3-compatible stores (PathStyle for stores
 //     without virtual-host buckets).
-//   - Glob returns sorted "s3://bucket/key" names. A pattern with glob metacharacters
-//     (* ? [ \) is listed from its longest literal key prefix and each key is matched with
-//     path.Match, so * never crosses '/'. A pattern without them names one object, or else a
+//   - Glob returns sorted "s3://bucket/key" names. A name with glob metacharacters
+//     (* ? [ \\) that is an existing object's key is that object, taken literally; otherwise it is
+//     a pattern, listed from its longest literal key prefix, each key matched with
+//     loaders.MatchPath: * never crosses '/', a "**" segment spans any number of "directories".
+//     A pattern without metacharacters names one object, or else a
 //     "directory": the objects directly under key+"/", without names starting with '.', like
 //     loaders.LocalFS; a name that is neither is an error wrapping fs.ErrNotExist. Keys ending
 //     in '/' (folder markers) are never returned.

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/tkgraph/backfill/loaders"
 )
 
 // globMeta are the characters that make a key a pattern for path.Match.
@@ -27,9 +29,15 @@ func (f *FS) Glob(ctx context.Context, pattern string) ([]string, error) {
 	if _, err := path.Match(key, ""); err != nil {
 		return nil, fmt.Errorf("globbing %s: %w", pattern, err)
 	}
+	// An object whose key holds metacharacters is taken literally when it exists.
+	if _, err := f.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &bucket, Key: &key}); err == nil {
+		return []string{pattern}, nil
+	} else if !isNotFound(err) {
+		return nil, fmt.Errorf("finding %s: %w", pattern, err)
+	}
 	prefix, delimiter := listPlan(key)
 	names, err := f.list(ctx, bucket, prefix, delimiter, func(k string) bool {
-		ok, _ := path.Match(key, k)
+		ok, _ := loaders.MatchPath(key, k)
 		return ok
 	})
 	if err != nil {
@@ -64,15 +72,15 @@ func (f *FS) lookup(ctx context.Context, name, bucket, key string) ([]string, er
 }
 
 // listPlan returns the longest literal prefix of a key pattern and the delimiter to list it
-// with: "/" when no '/' follows the first metacharacter (only keys directly under the prefix's
-// "directory" can match, since path.Match's * and ? never match '/'), else none.
+// with: "/" when neither '/' nor "**" follows the first metacharacter (only keys directly under
+// the prefix's "directory" can match, since * and ? never match '/'), else none.
 func listPlan(keyPattern string) (prefix, delimiter string) {
 	i := strings.IndexAny(keyPattern, globMeta)
 	if i < 0 {
 		return keyPattern, "/"
 	}
 	prefix = keyPattern[:i]
-	if !strings.Contains(keyPattern[i:], "/") {
+	if rest := keyPattern[i:]; !strings.Contains(rest, "/") && !strings.Contains(rest, "**") {
 		delimiter = "/"
 	}
 	return prefix, delimiter

@@ -33,6 +33,8 @@ func TestListPlan(t *testing.T) {
 		{"a/b[0-9]/c", "a/b", ""},
 		{`a/\*x`, "a/", "/"},
 		{"plain/key", "plain/key", "/"},
+		{"data/**", "data/", ""},
+		{"data/x**.jsonl", "data/x", ""},
 	}
 	for _, tt := range tests {
 		p, d := listPlan(tt.pattern)

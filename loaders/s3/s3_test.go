@@ -17,14 +17,16 @@ import (
 
 func TestGlob(t *testing.T) {
 	objects := map[string][]byte{
-		"data/a.parquet":     []byte("a"),
-		"data/b.parquet":     []byte("b"),
-		"data/c.jsonl":       []byte("c"),
-		"data/.hidden.jsonl": []byte("h"),
-		"data/sub/d.parquet": []byte("d"),
-		"data/sub/":          nil, // a folder marker
-		"other/e.parquet":    []byte("e"),
-		"top.jsonl":          []byte("t"),
+		"data/a.parquet":      []byte("a"),
+		"data/b.parquet":      []byte("b"),
+		"data/c.jsonl":        []byte("c"),
+		"data/.hidden.jsonl":  []byte("h"),
+		"data/sub/d.parquet":  []byte("d"),
+		"data/sub/":           nil, // a folder marker
+		"other/e.parquet":     []byte("e"),
+		"top.jsonl":           []byte("t"),
+		"lit/export[1].jsonl": []byte("l"),
+		"lit/export1.jsonl":   []byte("1"),
 	}
 	fsys, bucket, _ := newTestFS(t, objects, Options{})
 	u := func(keys ...string) []string {
@@ -50,6 +52,11 @@ func TestGlob(t *testing.T) {
 		{"data/", u("data/a.parquet", "data/b.parquet", "data/c.jsonl"), nil},
 		{"", u("top.jsonl"), nil},
 		{"top.jsonl", u("top.jsonl"), nil},
+		{"data/**/*.parquet", u("data/a.parquet", "data/b.parquet", "data/sub/d.parquet"), nil},
+		{"**/*.parquet", u("data/a.parquet", "data/b.parquet", "data/sub/d.parquet", "other/e.parquet"), nil},
+		{"data/**", u("data/.hidden.jsonl", "data/a.parquet", "data/b.parquet", "data/c.jsonl", "data/sub/d.parquet"), nil},
+		{"lit/export[1].jsonl", u("lit/export[1].jsonl"), nil}, // an existing key is taken literally
+		{"lit/export[0-9].jsonl", u("lit/export1.jsonl"), nil},
 		{"nope/*.parquet", nil, nil},
 		{"nope", nil, fs.ErrNotExist},
 		{"data/[", nil, errors.New("syntax")},

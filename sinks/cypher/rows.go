@@ -25,6 +25,10 @@ const (
 // entityProps are the Entity properties custom attributes may not overwrite.
 var entityProps = []string{"uuid", "name", "group_id", "summary", "created_at", "name_embedding", "labels"}
 
+// EntityProperty reports whether name is one of an Entity node's own properties, which an
+// ontology attribute may not replace.
+func EntityProperty(name string) bool { return slices.Contains(entityProps, name) }
+
 // EpisodeRow is the Episodic row of e; entityEdges are the fact uuids of sinks.EntityEdges.
 func EpisodeRow(e graph.Episode, entityEdges []string) Row {
 	p := Row{

@@ -28,7 +28,7 @@ func Export(ctx context.Context, src sinks.Source, dir string) error {
 	}
 	steps := []func() error{
 		func() error {
-			return writeTable(ctx, dir, "episodes.parquet", RowGroupRows, func(emit func(EpisodeRow) error) error {
+			return writeTable(ctx, dir, EpisodesFile, RowGroupRows, func(emit func(EpisodeRow) error) error {
 				return sinks.EachGroup(ctx, src, func(g string) error {
 					edges, err := sinks.EntityEdges(ctx, src, g)
 					if err != nil {
@@ -39,7 +39,7 @@ func Export(ctx context.Context, src sinks.Source, dir string) error {
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "entities.parquet", EmbeddingRowGroupRows, func(emit func(EntityRow) error) error {
+			return writeTable(ctx, dir, EntitiesFile, EmbeddingRowGroupRows, func(emit func(EntityRow) error) error {
 				return sinks.EachGroup(ctx, src, func(g string) error {
 					return src.EachEntity(ctx, g, func(e graph.Entity) error {
 						r, err := entityRow(e)
@@ -52,35 +52,35 @@ func Export(ctx context.Context, src sinks.Source, dir string) error {
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "facts.parquet", EmbeddingRowGroupRows, func(emit func(FactRow) error) error {
+			return writeTable(ctx, dir, FactsFile, EmbeddingRowGroupRows, func(emit func(FactRow) error) error {
 				return sinks.EachGroup(ctx, src, func(g string) error {
 					return src.EachFact(ctx, g, func(f graph.Fact) error { return emit(factRow(f)) })
 				})
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "fact_versions.parquet", RowGroupRows, func(emit func(FactVersionRow) error) error {
+			return writeTable(ctx, dir, FactVersionsFile, RowGroupRows, func(emit func(FactVersionRow) error) error {
 				return sinks.EachGroup(ctx, src, func(g string) error {
 					return src.EachFactVersion(ctx, g, func(v graph.FactVersion) error { return emit(factVersionRow(v)) })
 				})
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "mentions.parquet", RowGroupRows, func(emit func(EdgeRow) error) error {
+			return writeTable(ctx, dir, MentionsFile, RowGroupRows, func(emit func(EdgeRow) error) error {
 				return sinks.EachGroup(ctx, src, func(g string) error {
 					return src.EachMention(ctx, g, func(m graph.Mention) error { return emit(mentionRow(m)) })
 				})
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "communities.parquet", EmbeddingRowGroupRows, func(emit func(CommunityRow) error) error {
+			return writeTable(ctx, dir, CommunitiesFile, EmbeddingRowGroupRows, func(emit func(CommunityRow) error) error {
 				return sinks.EachGroup(ctx, src, func(g string) error {
 					return src.EachCommunity(ctx, g, func(c graph.Community) error { return emit(communityRow(c)) })
 				})
 			})
 		},
 		func() error {
-			return writeTable(ctx, dir, "has_member.parquet", RowGroupRows, func(emit func(EdgeRow) error) error {
+			return writeTable(ctx, dir, HasMemberFile, RowGroupRows, func(emit func(EdgeRow) error) error {
 				return sinks.EachGroup(ctx, src, func(g string) error {
 					return src.EachCommunity(ctx, g, func(c graph.Community) error {
 						for _, r := range hasMemberRows(c) {

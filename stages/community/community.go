@@ -66,18 +66,20 @@ func runGroup(ctx context.Context, env stages.Env, opts StageOptions, group, fp 
 		return err
 	}
 	comms := g.communities(Options{MaxIterations: opts.MaxIterations, MinSize: opts.MinSize})
-	out, err := describe(ctx, env, opts, group, g, comms)
+	var bad stages.Degraded
+	out, err := describe(ctx, env, opts, group, g, comms, &bad)
 	if err != nil {
 		return err
 	}
-	return env.Store.CommitUnit(ctx, Stage, group, fp, func(tx *checkpoints.Tx) error {
+	return stages.Commit(ctx, env, Stage, group, fp, &bad, func(tx *checkpoints.Tx) error {
 		return tx.ReplaceCommunities(ctx, group, out)
 	})
 }
 
 // describe turns the member lists of a group's communities into communities: members, id,
-// created_at (the latest member's), summary, name and name embedding, sorted by uuid.
-func describe(ctx context.Context, env stages.Env, opts StageOptions, group string, g *groupGraph, comms [][]int32) ([]graph.Community, error) {
+// created_at (the latest member's), summary, name and name embedding, sorted by uuid. Bad
+// answers are absorbed by bad (see reduceAll and nameAll).
+func describe(ctx context.Context, env stages.Env, opts StageOptions, group string, g *groupGraph, comms [][]int32, bad *stages.Degraded) ([]graph.Community, error) {
 	if len(comms) == 0 {
 		return nil, nil
 	}
@@ -95,11 +97,11 @@ func describe(ctx context.Context, env stages.Env, opts StageOptions, group stri
 		}
 		fallback[c] = strings.Join(names[:min(3, len(names))], ", ")
 	}
-	summaries, err := reduceAll(ctx, env, parts)
+	summaries, err := reduceAll(ctx, env, parts, bad)
 	if err != nil {
 		return nil, fmt.Errorf("summarizing communities of %s: %w", group, err)
 	}
-	names, err := nameAll(ctx, env, summaries, fallback)
+	names, err := nameAll(ctx, env, summaries, fallback, bad)
 	if err != nil {
 		return nil, fmt.Errorf("naming communities of %s: %w", group, err)
 	}

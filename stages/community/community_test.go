@@ -3,6 +3,8 @@ package community
 import (
 	"context"
 	"errors"
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/llm"
 	"reflect"
 	"slices"
 	"strings"
@@ -182,6 +184,34 @@ func TestRunLLMErrorWritesNothing(t *testing.T) {
 	}
 	if _, ok, err := env.Store.Fingerprint(context.Background(), Stage, "g2"); err != nil || ok {
 		t.Errorf("unit recorded after a failure (ok=%v, err=%v)", ok, err)
+	}
+}
+
+// badLLM answers every call with an answer that stays invalid.
+type badLLM struct{}
+
+func (badLLM) Call(_ context.Context, _, task string, _, _ any) error {
+	return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("empty answer")}
+}
+
+func (badLLM) TaskVersion(task string) string { return "v1-" + task }
+
+// TestRunBadAnswersDegrade: with bad answers the communities are still written, with joined
+// leaf texts for summaries and the leaves' names for names, and the unit is recorded as failed.
+func TestRunBadAnswersDegrade(t *testing.T) {
+	env, _ := testEnv(t)
+	triangle().write(t, env, "v1")
+	env.LLM = badLLM{}
+	st, err := Run(context.Background(), env, StageOptions{})
+	if err != nil || st.Failed != 1 {
+		t.Fatalf("Run = %+v, %v; want the unit failed, not the stage", st, err)
+	}
+	got := stored(t, env, "g2")
+	if len(got) != 1 || got[0].Name == "" || !strings.Contains(got[0].Summary, "\n") {
+		t.Fatalf("communities %+v: want one, named after its leaves, its summary the leaves joined", got)
+	}
+	if fp, ok, err := env.Store.Fingerprint(context.Background(), Stage, "g2"); err != nil || !ok || !strings.HasPrefix(fp, checkpoints.FailedPrefix) {
+		t.Errorf("unit record %q (ok=%v, err=%v): want it failed", fp, ok, err)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sourcegraph/conc/pool"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -43,11 +42,12 @@ func pickLeaves(comms [][]int32, deg []int32, maxLeaves int) ([][]int32, []bool)
 // reduceAll merges each community's texts pairwise, round after round, until one summary per
 // community is left: in each round the texts are paired in order (an odd last one moves on
 // unmerged) and all merges of the round, over every community, run in parallel, at most
-// env.Concurrency at once. Each merge is one LLM call, cached by the client.
-func reduceAll(ctx context.Context, env stages.Env, parts [][]string) ([]string, error) {
+// env.Concurrency at once. Each merge is one LLM call, cached by the client; a merge whose answer
+// stays bad (absorbed by bad) is the two texts joined.
+func reduceAll(ctx context.Context, env stages.Env, parts [][]string, bad *stages.Degraded) ([]string, error) {
 	for {
 		next := make([][]string, len(parts))
-		p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
+		p := stages.NewPool(ctx, env.Concurrency)
 		merges := 0
 		for c, texts := range parts {
 			next[c] = make([]string, (len(texts)+1)/2)
@@ -60,7 +60,8 @@ func reduceAll(ctx context.Context, env stages.Env, parts [][]string) ([]string,
 				p.Go(func(ctx context.Context) error {
 					var out llm.MergeOutput
 					if err := env.LLM.Call(ctx, Stage, llm.TaskMergeSummaries, llm.MergeInput{A: texts[i], B: texts[i+1]}, &out); err != nil {
-						return fmt.Errorf("merging summaries: %w", err)
+						next[c][i/2] = texts[i] + "\n" + texts[i+1]
+						return bad.Absorb(fmt.Errorf("merging summaries: %w", err))
 					}
 					next[c][i/2] = strings.TrimSpace(out.Summary)
 					return nil
@@ -85,11 +86,11 @@ func reduceAll(ctx context.Context, env stages.Env, parts [][]string) ([]string,
 }
 
 // nameAll names each community from its summary in one line, in parallel, at most
-// env.Concurrency at once. A community whose summary or answer is empty is named after its
-// first leaves instead.
-func nameAll(ctx context.Context, env stages.Env, summaries []string, fallback []string) ([]string, error) {
+// env.Concurrency at once. A community whose summary or answer is empty, or whose answer stays
+// bad (absorbed by bad), is named after its first leaves instead.
+func nameAll(ctx context.Context, env stages.Env, summaries []string, fallback []string, bad *stages.Degraded) ([]string, error) {
 	names := make([]string, len(summaries))
-	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
+	p := stages.NewPool(ctx, env.Concurrency)
 	for c, sum := range summaries {
 		if sum == "" {
 			names[c] = fallback[c]
@@ -98,7 +99,8 @@ func nameAll(ctx context.Context, env stages.Env, summaries []string, fallback [
 		p.Go(func(ctx context.Context) error {
 			var out llm.NameOutput
 			if err := env.LLM.Call(ctx, Stage, llm.TaskNameCommunity, llm.NameInput{Summary: sum}, &out); err != nil {
-				return fmt.Errorf("naming a community: %w", err)
+				names[c] = fallback[c]
+				return bad.Absorb(fmt.Errorf("naming a community: %w", err))
 			}
 			names[c] = firstLine(out.Name)
 			if names[c] == "" {

@@ -8,7 +8,7 @@ import (
 
 func TestReduceAll(t *testing.T) {
 	env, fake := testEnv(t)
-	got, err := reduceAll(context.Background(), env, [][]string{nil, {"a"}, {"a", "b", "c", "d", "e"}, {"x", "y"}})
+	got, err := reduceAll(context.Background(), env, [][]string{nil, {"a"}, {"a", "b", "c", "d", "e"}, {"x", "y"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestReduceAll(t *testing.T) {
 
 func TestNameAll(t *testing.T) {
 	env, fake := testEnv(t)
-	got, err := nameAll(context.Background(), env, []string{"(Ann: about Ann + Bo)", ""}, []string{"Ann, Bo", "Cy, Di"})
+	got, err := nameAll(context.Background(), env, []string{"(Ann: about Ann + Bo)", ""}, []string{"Ann, Bo", "Cy, Di"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

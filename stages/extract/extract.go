@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -25,6 +26,7 @@ type Options struct {
 	EntityTypes   []llm.EntityTypeIn
 	EdgeTypes     []llm.EdgeTypeIn
 	ExcludedTypes []string // entity types never extracted
+	NoLLM         bool     // ask the LLM nothing: records give their declared facts only
 }
 
 // mode returns the effective mode.
@@ -41,6 +43,15 @@ func Tasks(mode string) []string {
 		return []string{llm.TaskExtract}
 	}
 	return []string{llm.TaskExtractEntities, llm.TaskExtractFacts}
+}
+
+// unitInput is everything an extraction unit's output depends on besides the mode, the
+// ontology and the task versions: the LLM input, whether the LLM is asked, and the record (its
+// object and declared facts, copied to the output).
+type unitInput struct {
+	Input  llm.ExtractInput `json:"input"`
+	Ask    bool             `json:"ask"`
+	Record *graph.Record    `json:"record,omitempty"`
 }
 
 // Run extracts every episode whose inputs changed since its last extraction.
@@ -61,7 +72,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if err != nil {
 		return stages.Stats{}, fmt.Errorf("encoding ontology: %w", err)
 	}
-	base := append([]string{mode, string(ontology)}, env.TaskVersions(Tasks(mode)...)...)
+	base := append([]string{mode, string(ontology), HygieneVersion}, env.TaskVersions(Tasks(mode)...)...)
 	// Units are built a group at a time, so memory is bounded by the largest group, not the input.
 	return stages.RunStream(ctx, env, Stage, total, func(emit func(stages.Unit) error) error {
 		for _, g := range groups {
@@ -73,14 +84,15 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 			if err != nil {
 				return err
 			}
+			group := NewGroup(eps, opts)
 			for i, ep := range eps {
-				in := Input(eps, i, opts)
-				raw, err := json.Marshal(in)
+				p := group.Plan(i)
+				raw, err := json.Marshal(unitInput{Input: p.Input, Ask: p.Ask, Record: ep.Record})
 				if err != nil {
 					return fmt.Errorf("encoding input of %s: %w", ep.UUID, err)
 				}
 				err = emit(stages.Unit{Key: ep.UUID, Fingerprint: stages.Fingerprint(append(base, string(raw))...),
-					Stored: done[ep.UUID], Run: runUnit(env, mode, ep, in)})
+					Stored: done[ep.UUID], Run: runUnit(env, mode, ep, p)})
 				if err != nil {
 					return err
 				}

@@ -197,19 +197,3 @@ func TestModeChangeReruns(t *testing.T) {
 		t.Error("unknown mode accepted")
 	}
 }
-
-func TestCleanDropsExcludedAndRepeats(t *testing.T) {
-	in := Output{
-		Entities: []llm.EntityMention{{Name: " Alice "}, {Name: "Alice", Type: "Person"}, {Name: ""}, {Name: "Gold", Type: "Plan"}, {Name: "Bob", Type: ""}},
-		Facts:    []llm.ExtractedFact{{Source: "Alice", Target: "Gold"}, {Source: "Alice", Target: "Bob"}},
-	}
-	got := clean(in, []string{"plan", "Organization"})
-	want := Output{Entities: []llm.EntityMention{{Name: "Alice", Attributes: []llm.AttributeValue{}}, {Name: "Bob", Attributes: []llm.AttributeValue{}}},
-		Facts: []llm.ExtractedFact{{Source: "Alice", Target: "Bob"}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("clean = %+v\nwant %+v", got, want)
-	}
-	if !isExcluded("", []string{"Entity"}) || isExcluded("Person", []string{"Entity"}) {
-		t.Error("isExcluded: an empty type is Entity")
-	}
-}

@@ -18,56 +18,82 @@ import (
 type Output struct {
 	Entities []llm.EntityMention `json:"entities"`
 	Facts    []llm.ExtractedFact `json:"facts"`
+	// Object and Declared are the object and declared facts of a JSON record (graph.Record),
+	// so that an extraction holds every statement of its episode; absent for other episodes.
+	Object   string              `json:"object,omitempty"`
+	Declared []graph.Declaration `json:"declared,omitempty"`
 }
 
-// runUnit extracts one episode in the given mode and commits its output.
-func runUnit(env stages.Env, mode string, ep graph.Episode, in llm.ExtractInput) func(context.Context, string) error {
+// runUnit extracts one episode in the given mode (asking the LLM only when the plan says so)
+// and commits its output, counting the answer repairs in env.Repairs. When an answer stays bad
+// (llm.IsBadAnswer) the unit is committed as failed with an empty LLM output (a JSON record
+// keeps its declared facts): downstream the episode has no extraction until a later run
+// extracts it.
+func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan) func(context.Context, string) error {
 	return func(ctx context.Context, fp string) error {
-		out, err := Extract(ctx, env.LLM, mode, in)
-		if err != nil {
-			return err
+		var bad stages.Degraded
+		out := Output{Entities: []llm.EntityMention{}, Facts: []llm.ExtractedFact{}}
+		if p.Ask {
+			got, rep, err := Extract(ctx, env.LLM, mode, p.Input)
+			if err != nil {
+				if err := bad.Absorb(err); err != nil {
+					return err
+				}
+			} else {
+				out = got
+			}
+			env.Repairs.AddAll(Stage, rep)
+		}
+		if r := ep.Record; r != nil {
+			out.Object, out.Declared = r.Object, r.Declared
 		}
 		body, err := json.Marshal(out)
 		if err != nil {
 			return fmt.Errorf("encoding extraction: %w", err)
 		}
-		return env.Store.CommitUnit(ctx, Stage, ep.UUID, fp, func(tx *checkpoints.Tx) error {
+		return stages.Commit(ctx, env, Stage, ep.UUID, fp, &bad, func(tx *checkpoints.Tx) error {
 			return tx.PutOutput(ctx, Stage, ep.UUID, ep.GroupID, body)
 		})
 	}
 }
 
 // Extract asks the LLM for the entities and facts of one episode: one call in ModeCombined, two
-// in ModeTwoCall (one when fewer than two entities are found). Entities of excluded types and the
-// facts naming them are dropped.
-func Extract(ctx context.Context, model stages.LLM, mode string, in llm.ExtractInput) (Output, error) {
+// in ModeTwoCall (one when fewer than two entities are kept). The answers are repaired by the
+// hygiene rules (repair), which drop the entities of excluded types and the facts naming them;
+// the repairs are counted.
+func Extract(ctx context.Context, model stages.LLM, mode string, in llm.ExtractInput) (Output, Repairs, error) {
 	var out Output
 	if mode == ModeCombined {
 		var ex llm.ExtractOutput
 		if err := model.Call(ctx, Stage, llm.TaskExtract, in, &ex); err != nil {
-			return Output{}, err
+			return Output{}, nil, err
 		}
 		for _, e := range ex.Entities {
 			out.Entities = append(out.Entities, llm.EntityMention{Name: e.Name, Type: e.Type, Attributes: []llm.AttributeValue{}})
 		}
 		out.Facts = ex.Facts
-		return clean(out, in.ExcludedTypes), nil
+		out, rep := repair(out, in)
+		return out, rep, nil
 	}
 	var ents llm.EntitiesOutput
 	if err := model.Call(ctx, Stage, llm.TaskExtractEntities, in, &ents); err != nil {
-		return Output{}, err
+		return Output{}, nil, err
 	}
-	out = clean(Output{Entities: ents.Entities}, in.ExcludedTypes)
+	out, rep := repair(Output{Entities: ents.Entities}, in)
 	fin, ok := FactsInput(in, out.Entities)
 	if !ok {
-		return out, nil
+		return out, rep, nil
 	}
 	var facts llm.FactsOutput
 	if err := model.Call(ctx, Stage, llm.TaskExtractFacts, fin, &facts); err != nil {
-		return Output{}, err
+		return Output{}, nil, err
 	}
 	out.Facts = facts.Facts
-	return clean(out, in.ExcludedTypes), nil
+	out, more := repair(out, in)
+	for k, n := range more {
+		rep[k] += n
+	}
+	return out, rep, nil
 }
 
 // FactsInput is the input of the second call of two-call extraction given the cleaned entities
@@ -77,46 +103,12 @@ func FactsInput(in llm.ExtractInput, ents []llm.EntityMention) (fin llm.FactsInp
 	if len(ents) < 2 {
 		return llm.FactsInput{}, false
 	}
-	fin = llm.FactsInput{Episode: in.Episode, Previous: in.Previous, EntityTypes: in.EntityTypes, EdgeTypes: in.EdgeTypes,
-		ExcludedTypes: in.ExcludedTypes}
+	fin = llm.FactsInput{Episode: in.Episode, Previous: in.Previous, Snapshot: in.Snapshot, Known: in.Known,
+		EntityTypes: in.EntityTypes, EdgeTypes: in.EdgeTypes, ExcludedTypes: in.ExcludedTypes}
 	for _, e := range ents {
 		fin.Entities = append(fin.Entities, llm.ExtractedEntity{Name: e.Name, Type: e.Type})
 	}
 	return fin, true
-}
-
-// clean drops unnamed entities, repeated names (the first wins), entities of excluded types and
-// the facts that name an excluded entity, and turns nil lists into empty ones.
-func clean(out Output, excluded []string) Output {
-	gone := map[string]bool{}
-	seen := map[string]bool{}
-	ents := []llm.EntityMention{}
-	for _, e := range out.Entities {
-		name := strings.TrimSpace(e.Name)
-		if name == "" {
-			continue
-		}
-		if isExcluded(e.Type, excluded) {
-			gone[name] = true
-			continue
-		}
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		e.Name = name
-		if e.Attributes == nil {
-			e.Attributes = []llm.AttributeValue{}
-		}
-		ents = append(ents, e)
-	}
-	facts := []llm.ExtractedFact{}
-	for _, f := range out.Facts {
-		if !gone[strings.TrimSpace(f.Source)] && !gone[strings.TrimSpace(f.Target)] {
-			facts = append(facts, f)
-		}
-	}
-	return Output{Entities: ents, Facts: facts}
 }
 
 // isExcluded reports whether typ ("" meaning "Entity") is one of the excluded types.

@@ -101,7 +101,7 @@ func (r *resolver) adjudicate(ctx context.Context) error {
 	}
 	r.stats.EntityPairs += len(ask)
 	r.stats.EntityAsked = len(ask)
-	answers, err := r.askInBatches(ctx, ask, func(ctx context.Context, batch []int) ([]string, error) {
+	answers, answered, err := r.askInBatches(ctx, ask, func(ctx context.Context, batch []int) ([]string, error) {
 		var out llm.ResolveOutput
 		if err := r.env.LLM.Call(ctx, Stage, llm.TaskResolveEntities, r.resolveInput(pairs, batch, members), &out); err != nil {
 			return nil, fmt.Errorf("adjudicating entities of group %s: %w", r.group, err)
@@ -112,7 +112,9 @@ func (r *resolver) adjudicate(ctx context.Context) error {
 		return err
 	}
 	for k, i := range ask {
-		r.used.Entities[keys[i]] = answers[k]
+		if answered[k] {
+			r.used.Entities[keys[i]] = answers[k]
+		}
 		if answers[k] {
 			r.uf.Union(pairs[i].p[0], pairs[i].p[1])
 		}

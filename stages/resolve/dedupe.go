@@ -122,7 +122,7 @@ func (r *resolver) dedupeFacts(ctx context.Context, facts []mapped) ([]Fact, err
 		ask = nil
 	}
 	r.stats.FactAsked = len(ask)
-	answers, err := r.askInBatches(ctx, ask, func(ctx context.Context, batch []int) ([]string, error) {
+	answers, answered, err := r.askInBatches(ctx, ask, func(ctx context.Context, batch []int) ([]string, error) {
 		var out llm.DedupeOutput
 		if err := r.env.LLM.Call(ctx, Stage, llm.TaskDedupeFacts, dedupeInput(facts, pairs, batch), &out); err != nil {
 			return nil, fmt.Errorf("de-duplicating facts of group %s: %w", r.group, err)
@@ -134,7 +134,9 @@ func (r *resolver) dedupeFacts(ctx context.Context, facts []mapped) ([]Fact, err
 	}
 	for k, i := range ask {
 		dup[i] = answers[k]
-		r.used.Facts[memoKey(facts[pairs[i][0]].UUID, facts[pairs[i][1]].UUID)] = dup[i]
+		if answered[k] {
+			r.used.Facts[memoKey(facts[pairs[i][0]].UUID, facts[pairs[i][1]].UUID)] = dup[i]
+		}
 	}
 	uf := NewUnionFind(len(facts))
 	for k, p := range pairs {

@@ -29,5 +29,17 @@
 // with the facts that name them. A fact whose predicate is an edge type of the ontology but whose
 // endpoints carry labels the edge type does not allow becomes RELATES_TO.
 //
+// Declared facts (extract.Output.Declared, from sources[].facts) are not clustered as facts: their
+// subjects and objects join the name table (before the episode's LLM mentions, with the
+// declarations' types) and resolve with LLM mentions as usual; then declaredFacts walks each
+// object's snapshots in group order: a state pair opens a fact (Fact.Declared) at the first
+// snapshot that shows it, valid from its reference time, and every later snapshot of the same
+// object whose declaration no longer shows it, up to one that shows it again (which opens a new
+// fact), is one of the fact's Closures (that snapshot's episode, reference time and record
+// time); a snapshot lacking the declaration's fields closes nothing; an event pair is a fact of
+// its snapshot. A declared fact's id is
+// graph.DeclaredFactID (object and first episode included), so a pair that returns after it was
+// closed is a new fact. Declared facts are merged into the group's facts in group order.
+//
 // Nothing crosses groups: a unit reads and writes one group only.
 package resolve

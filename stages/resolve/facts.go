@@ -21,6 +21,11 @@ type Fact struct {
 	ReferenceTime time.Time  `json:"reference_time"`
 	RecordTime    time.Time  `json:"record_time"`
 	Order         int        `json:"order"` // position of the creating episode in the group
+	// Declared marks a fact of record fields (sources[].facts): never judged by the LLM; a
+	// state fact is closed by the later snapshots that no longer show it (Closures, in group
+	// order).
+	Declared bool      `json:"declared,omitempty"`
+	Closures []Closure `json:"closures,omitempty"`
 }
 
 // mapped is a fact on canonical endpoints, with the entity indexes of its endpoints.

@@ -16,6 +16,9 @@ type Result struct {
 	Facts    []Fact // de-duplicated, in group order
 	Memo     *Memo  // the LLM answers this resolution used, to store for the next run
 	Stats    Stats
+	// Bad holds the calls whose answers stayed bad: their pairs stayed apart and are not in
+	// Memo, and the group unit is committed as failed (stages.Commit), to ask again next run.
+	Bad *stages.Degraded
 }
 
 // Stats counts the work of one group's resolution.
@@ -42,6 +45,7 @@ type resolver struct {
 	prev  *Memo              // the stored memo, or nil
 	used  *Memo              // the answers this resolution used
 	stats Stats
+	bad   *stages.Degraded // the calls whose answers stayed bad
 }
 
 // Resolve resolves the mentions and facts of one group (exs[i] is the extraction of eps[i], in
@@ -67,7 +71,7 @@ func Resolve(ctx context.Context, env stages.Env, opts Options, group string, ep
 	opts = opts.withDefaults()
 	n := collect(opts, exs)
 	r := &resolver{env: env, opts: opts, group: group, eps: eps, n: n, uf: NewUnionFind(len(n.keys)),
-		amb: make([]bool, len(n.keys)), grey: map[[2]int]float64{}, prev: prev, used: newMemo(memoVersion(env))}
+		amb: make([]bool, len(n.keys)), grey: map[[2]int]float64{}, prev: prev, used: newMemo(memoVersion(env)), bad: &stages.Degraded{}}
 	for i, k := range n.keys {
 		r.amb[i] = Ambiguous(k)
 	}
@@ -86,7 +90,21 @@ func Resolve(ctx context.Context, env stages.Env, opts Options, group string, ep
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Entities: b.entities, Mentions: b.mentions, Facts: facts, Memo: r.used, Stats: r.stats}, nil
+	facts = mergeByOrder(r.declaredFacts(b, exs), facts)
+	return Result{Entities: b.entities, Mentions: b.mentions, Facts: facts, Memo: r.used, Stats: r.stats, Bad: r.bad}, nil
+}
+
+// mergeByOrder merges two lists of facts in group order into one, a's first on equal order.
+func mergeByOrder(a, b []Fact) []Fact {
+	out := make([]Fact, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].Order < a[0].Order {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // log is the env's logger, or the default one.

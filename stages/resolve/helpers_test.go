@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,7 @@ type fakeLLM struct {
 	pairs      []string
 	sameEntity func(a, b llm.CandidateIn) bool
 	sameFact   func(a, b llm.FactIn) bool
+	bad        bool // every answer stays invalid
 }
 
 func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) error {
@@ -34,6 +36,9 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++
+	if f.bad {
+		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("parsing answer as JSON: unexpected EOF"), Raw: []byte(`{"same_ids":[`)}
+	}
 	switch in := input.(type) {
 	case llm.ResolveInput:
 		if task != llm.TaskResolveEntities {

@@ -22,6 +22,7 @@ type names struct {
 	context  [][]string // a few fact sentences naming each key
 	mentions []mention
 	facts    []rawFact
+	declared []declaredMention
 }
 
 // mention is one entity mention: a key in an episode, with its ontology type ("" when generic)
@@ -45,6 +46,7 @@ type rawFact struct {
 func collect(opts Options, exs []extract.Output) *names {
 	n := &names{index: map[string]int{}}
 	for i, ex := range exs {
+		n.collectDeclared(opts, i, ex)
 		listed := map[string]bool{}
 		dropped := map[string]bool{}
 		for _, e := range ex.Entities {

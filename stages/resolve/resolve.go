@@ -87,7 +87,7 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group string, e
 	if err != nil {
 		return fmt.Errorf("encoding facts: %w", err)
 	}
-	return env.Store.CommitUnit(ctx, Stage, group, fp, func(tx *checkpoints.Tx) error {
+	return stages.Commit(ctx, env, Stage, group, fp, res.Bad, func(tx *checkpoints.Tx) error {
 		if err := tx.ReplaceEntities(ctx, group, res.Entities, res.Mentions); err != nil {
 			return err
 		}

@@ -94,3 +94,34 @@ func TestRunKeepsGroupsApart(t *testing.T) {
 		t.Errorf("changed options: %d LLM calls, want every answer from the memo", calls)
 	}
 }
+
+// TestBadAnswersKeepPairsApart: when the model's answers stay bad, the ambiguous pairs stay
+// apart, nothing is remembered, the group unit is committed as failed and the next run asks
+// again.
+func TestBadAnswersKeepPairsApart(t *testing.T) {
+	f := &fakeLLM{bad: true}
+	env := testEnv(t, f)
+	ctx := context.Background()
+	eps, exs := seoyeon()
+	store(t, env, eps, exs)
+	st, err := Run(ctx, env, personOrg)
+	if err != nil || st.Units != 1 || st.Failed != 1 {
+		t.Fatalf("Run = %+v, %v; want the group failed, not the stage", st, err)
+	}
+	var names []string
+	_ = env.Store.EachEntity(ctx, "", func(e graph.Entity) error { names = append(names, e.Name); return nil })
+	if len(names) != 6 {
+		t.Errorf("entities %q: want the 6 names apart", names)
+	}
+	if m, _ := loadMemo(ctx, env.Store, eps[0].GroupID); m == nil || len(m.Entities) != 0 {
+		t.Errorf("memo %+v: a bad answer must not be remembered", m)
+	}
+	f.take()
+	f.bad, f.sameEntity = false, func(a, b llm.CandidateIn) bool { return true }
+	if st, err := Run(ctx, env, personOrg); err != nil || st.Units != 1 || st.Failed != 0 {
+		t.Fatalf("next run = %+v, %v", st, err)
+	}
+	if calls, _ := f.take(); calls == 0 {
+		t.Error("the next run did not ask again")
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sourcegraph/conc/pool"
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
@@ -74,14 +73,27 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp strin
 		batches = append(batches, long[i:min(i+opts.BatchSize, len(long))])
 	}
 	results := make([]llm.SummarizeOutput, len(batches))
-	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
+	failed := make([]bool, len(batches))
+	var bad stages.Degraded
+	p := stages.NewPool(ctx, env.Concurrency)
 	for i, b := range batches {
 		p.Go(func(ctx context.Context) error {
-			return env.LLM.Call(ctx, Stage, llm.TaskSummarize, llm.SummarizeInput{Entities: b}, &results[i])
+			if err := env.LLM.Call(ctx, Stage, llm.TaskSummarize, llm.SummarizeInput{Entities: b}, &results[i]); err != nil {
+				failed[i] = true
+				return bad.Absorb(err)
+			}
+			return nil
 		})
 	}
 	if err := p.Wait(); err != nil {
 		return fmt.Errorf("summarizing group %s: %w", group, err)
+	}
+	for i, b := range batches {
+		if failed[i] { // a bad answer leaves the batch's entities with their joined facts
+			for _, e := range b {
+				summaries[e.ID] = strings.Join(e.Facts, " ")
+			}
+		}
 	}
 	for i, r := range results {
 		asked := map[string]bool{}
@@ -94,7 +106,7 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp strin
 			}
 		}
 	}
-	return env.Store.CommitUnit(ctx, Stage, group, fp, func(tx *checkpoints.Tx) error {
+	return stages.Commit(ctx, env, Stage, group, fp, &bad, func(tx *checkpoints.Tx) error {
 		for _, e := range ents {
 			if err := tx.SetSummary(ctx, e.UUID, summaries[e.UUID], e.Attributes); err != nil {
 				return err

@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,7 @@ import (
 type fakeLLM struct {
 	mu    sync.Mutex
 	calls []int // entities per call
+	bad   bool  // every answer stays invalid
 }
 
 func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) error {
@@ -30,6 +32,9 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	f.mu.Lock()
 	f.calls = append(f.calls, len(in.Entities))
 	f.mu.Unlock()
+	if f.bad {
+		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("empty answer")}
+	}
 	o := out.(*llm.SummarizeOutput)
 	for _, e := range in.Entities {
 		o.Summaries = append(o.Summaries, llm.EntitySummary{ID: e.ID, Summary: fmt.Sprintf(" summary of %s (%d facts) ", e.Name, len(e.Facts))})
@@ -41,15 +46,15 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 // TaskVersion is the version of a task: fixed, so fingerprints depend on inputs only.
 func (f *fakeLLM) TaskVersion(task string) string { return "v1-" + task }
 
-func TestSummaries(t *testing.T) {
+// seed stores a group "g" whose Alice has 12 long facts, Kakao one short fact and Lonely none.
+func seed(t *testing.T) *checkpoints.Store {
+	t.Helper()
 	ctx := context.Background()
 	store, err := checkpoints.Open(ctx, filepath.Join(t.TempDir(), "cp.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	f := &fakeLLM{}
-	env := stages.Env{Store: store, LLM: f, Concurrency: 2}
+	t.Cleanup(func() { store.Close() })
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	ep := graph.Episode{UUID: "e1", GroupID: "g", Source: graph.SourceText, ReferenceTime: t0}
 	if _, err := store.UpsertEpisodes(ctx, []graph.Episode{ep}, t0); err != nil {
@@ -81,6 +86,14 @@ func TestSummaries(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	return store
+}
+
+func TestSummaries(t *testing.T) {
+	ctx := context.Background()
+	store := seed(t)
+	f := &fakeLLM{}
+	env := stages.Env{Store: store, LLM: f, Concurrency: 2}
 	st, err := Run(ctx, env, Options{MaxFacts: 5})
 	if err != nil || st.Units != 1 {
 		t.Fatalf("Run = %+v, %v", st, err)
@@ -106,6 +119,33 @@ func TestSummaries(t *testing.T) {
 	}
 	if st, err := Run(ctx, env, Options{MaxFacts: 5}); err != nil || st.Skipped != 1 || len(f.calls) != 1 {
 		t.Errorf("re-run = %+v, %v, calls %v", st, err, f.calls)
+	}
+}
+
+// TestBadAnswerLeavesJoinedFacts: a summary whose answer stays bad is the joined facts, the
+// group unit is committed as failed and the next run asks again.
+func TestBadAnswerLeavesJoinedFacts(t *testing.T) {
+	ctx := context.Background()
+	store := seed(t)
+	f := &fakeLLM{bad: true}
+	env := stages.Env{Store: store, LLM: f, Concurrency: 2}
+	st, err := Run(ctx, env, Options{MaxFacts: 5})
+	if err != nil || st.Units != 1 || st.Failed != 1 {
+		t.Fatalf("Run = %+v, %v; want the unit failed, not the stage", st, err)
+	}
+	var alice graph.Entity
+	_ = store.EachEntity(ctx, "g", func(e graph.Entity) error {
+		if e.Name == "Alice" {
+			alice = e
+		}
+		return nil
+	})
+	if !strings.HasPrefix(alice.Summary, "Alice wrote a long report number 4 ") || !strings.HasSuffix(alice.Summary, "number 0 about the payments platform of Kakao.") {
+		t.Errorf("Alice: %q, want her 5 latest facts joined", alice.Summary)
+	}
+	f.bad = false
+	if st, err := Run(ctx, env, Options{MaxFacts: 5}); err != nil || st.Units != 1 || st.Failed != 0 || len(f.calls) != 2 {
+		t.Errorf("next run = %+v, %v, calls %v; want the failed unit run again", st, err, f.calls)
 	}
 }
 

@@ -1,6 +1,7 @@
 package temporal
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -13,6 +14,14 @@ import (
 // validAt (an unknown valid_at counts as "since ever"). versions must hold every version of the
 // given facts. The returned facts carry the as-known interval, ordered by valid_at then uuid.
 func AsOf(facts []graph.Fact, versions []graph.FactVersion, validAt, knownAt time.Time) []graph.Fact {
+	return slices.DeleteFunc(Known(facts, versions, knownAt), func(f graph.Fact) bool {
+		return f.ValidAt != nil && f.ValidAt.After(validAt) || f.InvalidAt != nil && !f.InvalidAt.After(validAt)
+	})
+}
+
+// Known returns every fact known at knownAt with its interval as known then (the history
+// behind AsOf, whatever its validity), ordered by valid_at then uuid.
+func Known(facts []graph.Fact, versions []graph.FactVersion, knownAt time.Time) []graph.Fact {
 	last := map[string]graph.FactVersion{}
 	for _, v := range versions {
 		if v.RecordTime.After(knownAt) {
@@ -29,12 +38,6 @@ func AsOf(facts []graph.Fact, versions []graph.FactVersion, validAt, knownAt tim
 			continue
 		}
 		f.ValidAt, f.InvalidAt, f.ExpiredAt = v.ValidAt, v.InvalidAt, v.ExpiredAt
-		if f.ValidAt != nil && f.ValidAt.After(validAt) {
-			continue
-		}
-		if f.InvalidAt != nil && !f.InvalidAt.After(validAt) {
-			continue
-		}
 		out = append(out, f)
 	}
 	sort.SliceStable(out, func(i, j int) bool {

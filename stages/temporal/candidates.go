@@ -20,13 +20,17 @@ type Candidates struct {
 	Invalidation []int
 }
 
-// FindCandidates computes the candidates of every fact of a group.
+// FindCandidates computes the candidates of every fact of a group. Declared facts (of record
+// fields) have none and are nobody's candidate: their snapshots close them.
 func FindCandidates(facts []resolve.Fact, max int) []Candidates {
 	out := make([]Candidates, len(facts))
 	bySrc := map[string][]int{} // source + predicate → fact indexes
 	byTgt := map[string][]int{}
 	byPair := map[string][]int{}
 	for i, f := range facts {
+		if f.Declared {
+			continue
+		}
 		pair := pairKey(f.Source, f.Target)
 		seen := map[int]bool{}
 		for _, j := range byPair[pair] {

@@ -17,6 +17,15 @@
 //   - ④ facts whose intervals do not overlap never close each other, and nothing closes when
 //     either valid_at is unknown; on equal valid_at the fact later in group order wins.
 //
+// Declared facts (resolve.Fact.Declared, from record fields) are never judged and are nobody's
+// candidate. A declared state fact is closed by each of its Closures at the closing snapshot's
+// reference time, from that snapshot's record time on (expired_at: the first time it was known
+// closed), with a version row naming the closing episode (reason closed_by_record); a fact
+// recorded after a closure was recorded is recorded closed, and a closing snapshot that arrives
+// late ends the fact earlier from its own record time on. So `query --known-at` between two snapshots still shows the fact open. (Deterministic
+// closures and the LLM's contradictions meet only in the interval arithmetic: the earliest end
+// wins.)
+//
 // Together ②–④ make a fact's invalid_at the earliest of its own end and the valid_at of every
 // contradicting fact that started after it: a pure function of the set of facts, independent of
 // the order in which they were heard. Facts judged duplicates of an earlier fact are merged into

@@ -1,7 +1,6 @@
 package temporal
 
 import (
-	"sort"
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
@@ -17,7 +16,7 @@ const (
 
 // RulesVersion names the behaviour of Normalize and Apply; it is part of the stage's unit
 // fingerprint, so a change of the rules re-runs every group.
-const RulesVersion = "rules-2"
+const RulesVersion = "rules-3"
 
 // Reasons of the fact version log.
 const (
@@ -25,6 +24,7 @@ const (
 	ReasonArrivedClosed      = "arrived_closed"        // ①: recorded with its own invalid_at
 	ReasonClosedByLaterStart = "closed_by_later_start" // ②: recorded closed by a fact that starts later
 	ReasonClosedByNewer      = "closed_by_newer"       // ③: an already recorded fact closed (or closed earlier)
+	ReasonClosedByRecord     = "closed_by_record"      // a later snapshot no longer shows a declared fact
 )
 
 // Judgement is the LLM's answer for facts[i], as indexes of earlier facts.
@@ -76,24 +76,20 @@ func Normalize(f resolve.Fact) resolve.Fact {
 //     is unknown; a duplicate that starts at or after the earlier fact's end is a new period of
 //     the same statement and stays a fact of its own. Merges are decided on the facts known at
 //     the time, and a fact once written to the log on its own is never merged later;
+//   - a declared state fact is closed by each of its closures (resolve.Fact.Closures: the later
+//     snapshots that no longer show it) at the closure's reference time, from the closure's
+//     record time on: the fact's invalid_at becomes the closure's time unless it already ends by
+//     then, and a fact recorded after a closure's record time is recorded closed. The version
+//     row names the closing episode (reason closed_by_record). Declared facts are never judged
+//     and never contradict others;
 //   - expired_at is the record time at which the fact was first recorded closed.
 //
 // Under record_time: reference the record order is the group order, so a late-arriving episode
 // gives the same facts and version log as if it had arrived in order.
 func Apply(group string, facts []resolve.Fact, judgements []Judgement) ([]graph.Fact, []graph.FactVersion) {
 	w := newWalker(group, facts, judgements)
-	order := make([]int, len(facts))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return facts[order[a]].RecordTime.Before(facts[order[b]].RecordTime) })
-	for start := 0; start < len(order); {
-		end := start + 1
-		for end < len(order) && facts[order[end]].RecordTime.Equal(facts[order[start]].RecordTime) {
-			end++
-		}
-		w.record(order[start:end], facts[order[start]].RecordTime.UTC())
-		start = end
+	for _, b := range recordBatches(facts) {
+		w.record(b.facts, b.closures, b.at)
 	}
 	return w.output()
 }

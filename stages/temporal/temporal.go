@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/sourcegraph/conc/pool"
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
@@ -51,7 +50,8 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp strin
 	}
 	cands := FindCandidates(facts, opts.MaxCandidates)
 	judgements := make([]Judgement, len(facts))
-	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
+	var bad stages.Degraded
+	p := stages.NewPool(ctx, env.Concurrency)
 	for i := range facts {
 		if len(cands[i].Invalidation) == 0 {
 			continue
@@ -59,7 +59,8 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp strin
 		p.Go(func(ctx context.Context) error {
 			var out llm.JudgeOutput
 			if err := env.LLM.Call(ctx, Stage, llm.TaskJudgeFact, JudgeInput(facts, i, cands[i]), &out); err != nil {
-				return fmt.Errorf("judging fact %s: %w", facts[i].UUID, err)
+				// A bad answer judges nothing: no duplicate, no contradiction.
+				return bad.Absorb(fmt.Errorf("judging fact %s: %w", facts[i].UUID, err))
 			}
 			judgements[i] = Decode(out, cands[i])
 			return nil
@@ -69,7 +70,7 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp strin
 		return err
 	}
 	out, versions := Apply(group, facts, judgements)
-	return env.Store.CommitUnit(ctx, Stage, group, fp, func(tx *checkpoints.Tx) error {
+	return stages.Commit(ctx, env, Stage, group, fp, &bad, func(tx *checkpoints.Tx) error {
 		return tx.ReplaceFacts(ctx, group, out, versions)
 	})
 }

@@ -21,6 +21,8 @@ func (w *walker) publish(i int, at time.Time) {
 	reason, ep := ReasonCreated, w.episode(i)
 	switch {
 	case !p.seen && cur.invalid == nil:
+	case w.closure(i, cur.closer) != nil:
+		reason, ep = ReasonClosedByRecord, w.closure(i, cur.closer).Episode
 	case !p.seen && cur.closer == i:
 		reason = ReasonArrivedClosed
 	case !p.seen:

@@ -66,9 +66,10 @@ func newWalker(group string, facts []resolve.Fact, judgements []Judgement) *walk
 	return w
 }
 
-// record adds the facts recorded at one record time, applies their contradictions, recomputes
-// the merged view and appends a version for every shown fact whose interval changed.
-func (w *walker) record(batch []int, at time.Time) {
+// record adds the facts recorded at one record time, applies their contradictions and the
+// closures known by then, recomputes the merged view and appends a version for every shown fact
+// whose interval changed.
+func (w *walker) record(batch []int, closures []closureRef, at time.Time) {
 	w.batch++
 	var touched []int
 	touch := func(i int) {
@@ -94,6 +95,16 @@ func (w *walker) record(batch []int, at time.Time) {
 			if loser, winner, ok := w.pair(i, j); ok && lower(&w.own[loser], w.own[winner].valid, winner) {
 				touch(loser)
 			}
+		}
+		for c, cl := range w.facts[i].Closures {
+			if !cl.RecordTime.After(at) && w.close(i, c) {
+				touch(i)
+			}
+		}
+	}
+	for _, c := range closures {
+		if w.known[c.fact] && w.close(c.fact, c.closure) {
+			touch(c.fact)
 		}
 	}
 	var clusters []int // duplicate clusters touched by the batch
@@ -149,4 +160,65 @@ func lower(s *span, t *time.Time, by int) bool {
 		s.closer = by
 	}
 	return false
+}
+
+// closedByRecord is the closer of an interval ended by Closures[0] of a declared fact;
+// Closures[c] is closedByRecord - c.
+const closedByRecord = -2
+
+// closureRef names Closures[closure] of facts[fact].
+type closureRef struct{ fact, closure int }
+
+// batch is what becomes known at one record time: facts recorded and closures of declared
+// facts.
+type batch struct {
+	at       time.Time
+	facts    []int
+	closures []closureRef
+}
+
+// recordBatches groups the facts and closures of a group by record time, in record-time order
+// (facts and closures in group order within a batch).
+func recordBatches(facts []resolve.Fact) []batch {
+	byTime := map[time.Time]*batch{}
+	var times []time.Time
+	at := func(t time.Time) *batch {
+		t = t.UTC()
+		b, ok := byTime[t]
+		if !ok {
+			b = &batch{at: t}
+			byTime[t] = b
+			times = append(times, t)
+		}
+		return b
+	}
+	for i, f := range facts {
+		b := at(f.RecordTime)
+		b.facts = append(b.facts, i)
+		for c, cl := range f.Closures {
+			b := at(cl.RecordTime)
+			b.closures = append(b.closures, closureRef{fact: i, closure: c})
+		}
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	out := make([]batch, len(times))
+	for k, t := range times {
+		out[k] = *byTime[t]
+	}
+	return out
+}
+
+// close ends known declared fact i at the time of its closure c unless it already ends by then;
+// it reports whether its interval changed.
+func (w *walker) close(i, c int) bool {
+	return lower(&w.own[i], ptr(w.facts[i].Closures[c].At), closedByRecord-c)
+}
+
+// closure is the closure of fact i that a closer value names, or nil when it names none.
+func (w *walker) closure(i, closer int) *resolve.Closure {
+	c := closedByRecord - closer
+	if closer > closedByRecord || c >= len(w.facts[i].Closures) {
+		return nil
+	}
+	return &w.facts[i].Closures[c]
 }

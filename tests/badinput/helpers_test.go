@@ -1,9 +1,7 @@
 package badinput
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,13 +24,7 @@ type qrow struct {
 }
 
 // quarantineLine is one line of <checkpoint>.quarantine.jsonl.
-type quarantineLine struct {
-	File   string `json:"file"`
-	Row    int64  `json:"row"`
-	Field  string `json:"field"`
-	Reason string `json:"reason"`
-	Raw    string `json:"raw"`
-}
+type quarantineLine = harness.QuarantineLine
 
 // buildBinary builds backfill for the test.
 func buildBinary(t *testing.T) string {
@@ -65,35 +57,18 @@ func writeJob(t *testing.T, dir, name, source, extra string) (job, checkpoint st
 // readQuarantine reads the quarantine JSONL file of a checkpoint (none: no lines).
 func readQuarantine(t *testing.T, checkpoint string) []quarantineLine {
 	t.Helper()
-	f, err := os.Open(checkpoint + ".quarantine.jsonl")
-	if os.IsNotExist(err) {
-		return nil
-	}
+	q, err := harness.ReadQuarantine(checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []quarantineLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var q quarantineLine
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			t.Fatalf("quarantine line %q: %v", sc.Text(), err)
-		}
-		out = append(out, q)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return q
 }
 
 // episodesByName returns the staged episodes of a checkpoint by name.
 func episodesByName(t *testing.T, checkpoint string) map[string]graph.Episode {
 	t.Helper()
 	ctx := context.Background()
-	s, err := checkpoints.Open(ctx, checkpoint)
+	s, err := checkpoints.OpenReadOnly(ctx, checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func stageSpans(evs []harness.Event) (order []string, spans map[string]time.Dura
 func committed(t *testing.T, checkpoint string, answers []harness.Answer) map[string]bool {
 	t.Helper()
 	ctx := context.Background()
-	s, err := checkpoints.Open(ctx, checkpoint)
+	s, err := checkpoints.OpenReadOnly(ctx, checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func committed(t *testing.T, checkpoint string, answers []harness.Answer) map[st
 func finishedUnits(t *testing.T, checkpoint string) map[string]int {
 	t.Helper()
 	ctx := context.Background()
-	s, err := checkpoints.Open(ctx, checkpoint)
+	s, err := checkpoints.OpenReadOnly(ctx, checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,8 @@
 //     and per stage from sampling /proc/PID/status when asked).
 //   - Recorder wraps an LLM server (llm/stub) and remembers every good answer it gave under the
 //     keys the client caches it by (llm.CacheKey for chat, embed.CacheKey per embedded text), so
-//     a test can tell whether a request repeats an answer already committed to a checkpoint.
+//     a test can tell whether a request repeats an answer already committed to a checkpoint,
+//     with the usage block the server reported.
 //   - CompareDirs compares two export directories file by file, byte for byte.
 //
 // Nothing here reads global state: paths, environment and seeds come from the caller.

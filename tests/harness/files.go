@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -109,4 +110,36 @@ embedder:
   base_url: %s
   model: stub-embed
 `, name, checkpoint, source, baseURL, concurrency, baseURL)
+}
+
+// QuarantineLine is one line of <checkpoint>.quarantine.jsonl.
+type QuarantineLine struct {
+	File   string `json:"file"`
+	Row    int64  `json:"row"`
+	Field  string `json:"field"`
+	Reason string `json:"reason"`
+	Raw    string `json:"raw"`
+}
+
+// ReadQuarantine reads the quarantine file of a checkpoint; no file means no lines.
+func ReadQuarantine(checkpoint string) ([]QuarantineLine, error) {
+	f, err := os.Open(checkpoint + ".quarantine.jsonl")
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the quarantine: %w", err)
+	}
+	defer f.Close()
+	var out []QuarantineLine
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var q QuarantineLine
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			return nil, fmt.Errorf("reading quarantine line %q: %w", sc.Text(), err)
+		}
+		out = append(out, q)
+	}
+	return out, sc.Err()
 }

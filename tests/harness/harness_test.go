@@ -63,7 +63,7 @@ func TestCompareDirs(t *testing.T) {
 func TestAnswerOf(t *testing.T) {
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: "user"}}
 	schema := json.RawMessage(`{"type":"object"}`)
-	want := llm.CacheKey("m", msgs, "extract_graph", schema, 0)
+	want := llm.CacheKey("m", msgs, "extract_graph", schema, 0, "format="+llm.FormatJSONSchema)
 	retry := append([]llm.Message(nil), msgs...)
 	retry[1].Content = "Your previous answer was rejected: x. Answer again with one JSON object that follows the response schema exactly.\n\nuser"
 	for _, m := range [][]llm.Message{msgs, retry} {

@@ -43,6 +43,8 @@ type Options struct {
 	SampleRSS time.Duration // sample /proc/PID/status VmRSS this often (0 = no sampling)
 	// SampleFiles are files (such as a checkpoint's -wal) whose size is sampled with the RSS.
 	SampleFiles []string
+	// SysProcAttr, when set, is the process's (e.g. a Credential to run it as another user).
+	SysProcAttr *syscall.SysProcAttr
 }
 
 // Proc is a running backfill subprocess whose log is followed live.
@@ -66,6 +68,7 @@ func Start(ctx context.Context, bin string, args []string, o Options) (*Proc, er
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = o.Dir
 	cmd.Env = append(os.Environ(), o.Env...)
+	cmd.SysProcAttr = o.SysProcAttr
 	p := &Proc{cmd: cmd, changed: make(chan struct{}), rss: map[string]int64{}, files: map[string]int64{},
 		logDone: make(chan struct{}), rssDone: make(chan struct{})}
 	cmd.Stdout = &p.stdout

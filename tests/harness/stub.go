@@ -26,8 +26,9 @@ const EmbeddingsTask = "embeddings"
 
 // Answer is one good answer a Recorder saw its server give.
 type Answer struct {
-	Task string   // the chat schema name (the task), or EmbeddingsTask
-	Keys []string // cache keys the client stores the answer under: one per chat, one per embedded text
+	Task  string         // the chat schema name (the task), or EmbeddingsTask
+	Keys  []string       // cache keys the client stores the answer under: one per chat, one per embedded text
+	Usage llm.TokenUsage // the answer's usage block as the server reported it
 }
 
 // Delay is extra latency by task name (EmbeddingsTask for embeddings).
@@ -85,6 +86,12 @@ func (r *Recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if (sw.code == 0 || sw.code == http.StatusOK) && req.Context().Err() == nil {
+		var u struct {
+			Usage llm.TokenUsage `json:"usage"`
+		}
+		if json.Unmarshal(sw.body.Bytes(), &u) == nil {
+			ans.Usage = u.Usage
+		}
 		r.seen = append(r.seen, ans)
 	} else {
 		r.aborted++
@@ -144,24 +151,21 @@ func answerOf(body []byte, embeddings bool) Answer {
 		return a
 	}
 	var req llm.ChatRequest
-	if json.Unmarshal(body, &req) != nil || req.ResponseFormat == nil || req.ResponseFormat.JSONSchema == nil {
+	if json.Unmarshal(body, &req) != nil {
 		return Answer{}
 	}
-	msgs := make([]llm.Message, len(req.Messages))
-	for i, m := range req.Messages {
-		if m.Role == llm.RoleUser {
-			m.Content = llm.StripFeedback(m.Content)
-		}
-		msgs[i] = m
+	key := llm.RequestKey(req)
+	if key == "" {
+		return Answer{}
 	}
-	s := req.ResponseFormat.JSONSchema
-	return Answer{Task: s.Name, Keys: []string{llm.CacheKey(req.Model, msgs, s.Name, s.Schema, req.Temperature)}}
+	return Answer{Task: llm.RequestTask(req), Keys: []string{key}}
 }
 
-// statusWriter remembers the status code written.
+// statusWriter remembers the status code written and a copy of the body (up to 1 MiB).
 type statusWriter struct {
 	http.ResponseWriter
 	code int
+	body bytes.Buffer
 }
 
 func (s *statusWriter) WriteHeader(code int) {
@@ -177,6 +181,9 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.code == 0 {
 		s.code = http.StatusOK
+	}
+	if s.body.Len()+len(b) <= 1<<20 {
+		s.body.Write(b)
 	}
 	return s.ResponseWriter.Write(b)
 }

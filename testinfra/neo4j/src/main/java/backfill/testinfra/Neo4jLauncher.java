@@ -56,6 +56,9 @@ public final class Neo4jLauncher {
             .setConfig(GraphDatabaseSettings.keep_logical_logs, "false")
             // No usage reports: the machine must not contact anything outside loopback.
             .setConfig(GraphDatabaseSettings.udc_enabled, false)
+            // Keep no transaction logs beyond the last checkpoint: test loads of embeddings
+            // rewrite gigabytes, and the default retention would keep every byte of them.
+            .setConfig(GraphDatabaseSettings.keep_logical_logs, "false")
             // Bolt waits 5 s twice on shutdown by default; tests want a quick stop.
             .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(500))
             .setConfig(BoltConnectorInternalSettings.connection_shutdown_wait_time, Duration.ofMillis(500))

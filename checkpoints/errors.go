@@ -1,0 +1,81 @@
+package checkpoints
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+
+	"modernc.org/sqlite"
+)
+
+// StoreError is a failure of the store's file, saying which file and what is wrong with it
+// (not a database, corrupt, read-only, disk full, …).
+type StoreError struct {
+	Path    string // the store's path
+	Problem string // what is wrong, e.g. "is not a SQLite database"
+	Err     error
+}
+
+func (e *StoreError) Error() string {
+	return fmt.Sprintf("checkpoint store %s %s: %v", e.Path, e.Problem, e.Err)
+}
+
+func (e *StoreError) Unwrap() error { return e.Err }
+
+// SQLite primary result codes (https://sqlite.org/rescode.html) the store explains.
+const (
+	sqlitePerm     = 3
+	sqliteReadOnly = 8
+	sqliteIOErr    = 10
+	sqliteCorrupt  = 11
+	sqliteFull     = 13
+	sqliteCantOpen = 14
+	sqliteNotADB   = 26
+)
+
+// describe turns an error of the store's file into a StoreError that names it and says what
+// is wrong; errors of other kinds (a stage's own, a cancelled context) pass through unchanged.
+func describe(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *StoreError
+	if errors.As(err, &se) {
+		return err
+	}
+	if p := problem(err); p != "" {
+		return &StoreError{Path: path, Problem: p, Err: err}
+	}
+	return err
+}
+
+// problem says what an error means for the store's file, or "" when it is not about the file.
+func problem(err error) string {
+	var le *sqlite.Error
+	if errors.As(err, &le) {
+		switch le.Code() & 0xff {
+		case sqliteNotADB:
+			return "is not a SQLite database (is the checkpoint path right?)"
+		case sqliteCorrupt:
+			return "is corrupt"
+		case sqliteReadOnly, sqlitePerm:
+			return "is read-only (a read-only file, directory or mount): only status, export, query and plan can use it"
+		case sqliteFull:
+			return "cannot be written: the disk is full"
+		case sqliteCantOpen:
+			return "cannot be opened (a missing or unwritable directory, or not a file)"
+		case sqliteIOErr:
+			return "had an I/O error"
+		}
+		return ""
+	}
+	switch {
+	case errors.Is(err, syscall.EROFS):
+		return "is on a read-only file system: only status, export, query and plan can use it"
+	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
+		return "is not writable (permission denied): only status, export, query and plan can use it"
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return "cannot be written: the disk is full"
+	}
+	return ""
+}

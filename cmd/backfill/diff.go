@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/graphdiff"
+)
+
+// diffOptions are the flags of diff.
+type diffOptions struct {
+	jobFlags
+	group, json, markdown string
+	limit                 int
+}
+
+func newDiffCmd(c *cli) *cobra.Command {
+	var o diffOptions
+	cmd := &cobra.Command{
+		Use:   "diff GRAPH_A GRAPH_B",
+		Short: "Show what changed between two graphs (two runs, or exports)",
+		Long: `Diff shows what changed between two graphs, typically one input built twice with two prompt
+versions, models or settings. A GRAPH is a job file with its checkpoint (the job's, or
+JOB.yaml@CHECKPOINT) or a Parquet export directory; both are read one group at a time.
+
+Entities match by id, then by normalised name, then by their mentions (renames with a new id,
+merges, splits); facts by id, then by endpoints and predicate (sentence, valid_at, invalid_at,
+expired_at changes, facts newly closed or reopened and the fact that closes them); communities
+by the Jaccard similarity of their members. It prints totals per kind and the LLM calls, tokens
+and cost of the runs that built each side. Compare runs made under record_time: reference.
+
+Exit 0 whether the graphs differ or not, 1 on an error.`,
+		Example: `  backfill diff job.yaml@.backfill/v1.db job.yaml@.backfill/v2.db --markdown diff.md
+  backfill diff export-a/ export-b/ --group alice --json changes.json`,
+		Args: nArgs(2, "two graphs: JOB.yaml, JOB.yaml@CHECKPOINT or EXPORT_DIR each"),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return done(o.run(cmd.Context(), c.out, args[0], args[1]))
+		},
+	}
+	f := cmd.Flags()
+	o.registerSet(cmd, "override a key of both jobs by dotted path, `KEY=VALUE` (repeatable)")
+	f.StringVar(&o.group, "group", "", "only this `GROUP` (its id as stored; a group in neither graph is an error)")
+	f.StringVar(&o.json, "json", "", "write every change as JSON to `FILE`")
+	f.StringVar(&o.markdown, "markdown", "", "write the totals and the most important changes with their episodes to `FILE`")
+	f.IntVar(&o.limit, "limit", graphdiff.DefaultLimit, "how many of the most important changes the Markdown report shows (`N`)")
+	return cmd
+}
+
+// run compares graphs a and b.
+func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB string) int {
+	if o.limit < 1 {
+		return usageError("diff", errors.New("--limit must be at least 1"))
+	}
+	a, err := openGraph(ctx, pathA, o.jobFlags, false)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer a.Close()
+	b, err := openGraph(ctx, pathB, o.jobFlags, false)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer b.Close()
+	emit := func(*graphdiff.GroupDiff) error { return nil }
+	var finish func(*graphdiff.Report) error
+	if o.json != "" {
+		w, done, err := createAtomic(o.json)
+		if err != nil {
+			return fail(ctx, err)
+		}
+		defer done(false)
+		jw := graphdiff.NewJSONWriter(w)
+		emit = jw.Group
+		finish = func(r *graphdiff.Report) error {
+			if err := jw.Close(r); err != nil {
+				return err
+			}
+			return done(true)
+		}
+	}
+	rep, err := graphdiff.Run(ctx, a.snap, b.snap, graphdiff.Options{Group: o.group, Limit: o.limit}, emit)
+	if err == nil && o.group != "" && rep.Groups == 0 {
+		err = fmt.Errorf("group %q is in neither graph (a group id as stored: status shows them)", o.group)
+	}
+	if err == nil && finish != nil {
+		err = finish(rep)
+	}
+	if err == nil && o.markdown != "" {
+		var md bytes.Buffer
+		rep.Markdown(&md)
+		if err = os.WriteFile(o.markdown, md.Bytes(), 0o644); err != nil {
+			err = fmt.Errorf("writing diff report: %w", err)
+		}
+	}
+	if err != nil {
+		return fail(ctx, err)
+	}
+	rep.Summary(out)
+	return exitOK
+}
+
+// createAtomic opens path+".tmp" for buffered writing; done(true) flushes it and renames it
+// into place, done(false) (after a failure, or a second call) removes what is left.
+func createAtomic(path string) (io.Writer, func(ok bool) error, error) {
+	f, err := os.Create(path + ".tmp")
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	closed := false
+	done := func(ok bool) error {
+		if closed {
+			return nil
+		}
+		closed = true
+		if !ok {
+			f.Close()
+			return os.Remove(path + ".tmp")
+		}
+		if err := bw.Flush(); err != nil {
+			f.Close()
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return os.Rename(path+".tmp", path)
+	}
+	return bw, done, nil
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/evaluation"
+	"github.com/tkgraph/backfill/jobs"
+)
+
+// evalOptions are the flags of eval.
+type evalOptions struct {
+	jobFlags
+	dataset, gold, ks, json, markdown string
+	minCosine                         float64
+	qa                                bool
+}
+
+func newEvalCmd(c *cli) *cobra.Command {
+	var o evalOptions
+	cmd := &cobra.Command{
+		Use:   "eval GRAPH [DATASET_FILE]",
+		Short: "Score a finished graph: health, retrieval, gold facts, QA",
+		Long: `Eval scores a finished graph and prints a short summary (--json, --markdown: the full report).
+GRAPH is a job file with its checkpoint (the job's, --checkpoint's, or JOB.yaml@CHECKPOINT) or a
+Parquet export directory; it is read one group at a time.
+
+Always: graph health per group and in total (entities and facts per episode, share of facts with
+a valid_at, share closed, colliding normalised names, entities without facts, community sizes,
+closures by a fact that shares no endpoint with the closed one).
+
+--dataset locomo|longmemeval with the dataset FILE after GRAPH: retrieval against the benchmark's
+ground truth without an LLM (Graphiti's hybrid search: BM25 and cosine similarity fused by
+reciprocal rank), evidence and answer recall@k by category. Question embeddings and --qa answers
+go to the checkpoint's LLM cache, so this opens the store for writing.
+
+--gold FILE: fact precision, recall and F1, interval accuracy, facts wrongly closed, closures
+missed and at the wrong time. --qa (needs --dataset and a model, not the offline provider:
+exit 2) answers each question from its top facts and grades the answer with an LLM judge; a
+budget stop exits 3. The same graph always gives the same scores.`,
+		Example: `  backfill eval jobs/examples/demo.yaml --gold examples/gold/demo.yaml --markdown eval.md
+  backfill eval jobs/examples/locomo.yaml --dataset locomo locomo10.json --k 5,10
+  backfill eval .backfill/demo/export`,
+		Args: func(_ *cobra.Command, args []string) error {
+			switch {
+			case o.dataset == "" && len(args) != 1:
+				return fmt.Errorf("want one GRAPH (and the dataset FILE only with --dataset), got %d argument(s)", len(args))
+			case o.dataset != "" && len(args) != 2:
+				return fmt.Errorf("want GRAPH, then the dataset FILE of --dataset, got %d argument(s)", len(args))
+			case o.qa && o.dataset == "":
+				return errors.New("--qa needs --dataset")
+			}
+			return nil
+		},
+		ValidArgsFunction: completeJob,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return done(o.run(cmd.Context(), c.out, args))
+		},
+	}
+	o.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.dataset, "dataset", "", "benchmark `KIND`, locomo or longmemeval; its FILE follows GRAPH")
+	f.StringVar(&o.gold, "gold", "", "gold `FILE` (examples/gold/) to score extraction and intervals against")
+	f.StringVar(&o.ks, "k", "5,10,20", "the `K`s of recall@k, comma-separated")
+	f.Float64Var(&o.minCosine, "min-cosine", evaluation.DefaultMinCosine, "similarity floor `F` of the cosine search (Graphiti's default)")
+	f.BoolVar(&o.qa, "qa", false, "answer and grade each question with the job's model (not the offline provider)")
+	f.StringVar(&o.json, "json", "", "write the full report as JSON to `FILE`")
+	f.StringVar(&o.markdown, "markdown", "", "write the full report as Markdown to `FILE`")
+	_ = cmd.RegisterFlagCompletionFunc("dataset", fixedCompletion("locomo", "longmemeval"))
+	_ = cmd.MarkFlagFilename("gold", "yaml")
+	return cmd
+}
+
+// run scores the graph of pos[0] (with the dataset file pos[1] of --dataset).
+func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int {
+	kList, err := parseKs(o.ks)
+	if err != nil {
+		return usageError("eval", err)
+	}
+	// Embedding the questions and answering them write the store's LLM cache: the store is then
+	// opened for writing (with its write lock); health and gold scores only read it.
+	g, err := openGraph(ctx, pos[0], o.jobFlags, o.dataset != "")
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer g.Close()
+	opts := evaluation.Options{Ks: kList, MinCosine: o.minCosine, GoldFile: o.gold}
+	var clients *jobs.Clients
+	if o.dataset != "" {
+		if g.job == nil {
+			return usageError("eval", errors.New("--dataset needs a job (its embedder embeds the questions), not an export directory"))
+		}
+		if o.qa && g.job.LLM.Provider == "offline" {
+			fmt.Fprintln(os.Stderr, "backfill eval: --qa needs a model: the offline provider answers no questions; set llm.provider: openai (and llm.base_url, llm.model) in the job or with --set")
+			return exitUsage
+		}
+		if opts.Dataset, err = readDataset(ctx, o.dataset, pos[1], g.job); err != nil {
+			return fail(ctx, err)
+		}
+		if clients, err = jobs.NewClients(g.job, g.store, nil, nil); err != nil {
+			return fail(ctx, err)
+		}
+		opts.Embedder, opts.Concurrency = clients.Embedder, g.job.LLM.Concurrency
+		if o.qa {
+			opts.QA = clients.LLM
+		}
+	}
+	if o.gold != "" {
+		if opts.Gold, err = evaluation.ReadGold(o.gold); err != nil {
+			return fail(ctx, err)
+		}
+	}
+	rep, err := evaluation.Run(ctx, g.snap, opts)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	if clients != nil {
+		u := clients.Usage()
+		rep.LLM = &evaluation.Usage{Calls: u.Calls, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens,
+			CompletionTokens: u.CompletionTokens, CostUSD: u.CostUSD}
+	}
+	if err := writeEval(rep, o.json, o.markdown); err != nil {
+		return fail(ctx, err)
+	}
+	rep.Summary(out)
+	if rep.QABudgetStopped {
+		return exitPartial
+	}
+	return exitOK
+}
+
+func readDataset(ctx context.Context, kind, path string, j *jobs.Job) (*evaluation.Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading dataset: %w", err)
+	}
+	defer f.Close()
+	return evaluation.ReadDataset(ctx, kind, f, j.Location())
+}
+
+func parseKs(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 1 {
+			return nil, fmt.Errorf("--k: %q is not a positive number", f)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// writeEval writes the JSON and Markdown reports that were asked for.
+func writeEval(rep *evaluation.Report, jsonPath, mdPath string) error {
+	if jsonPath != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encoding eval report: %w", err)
+		}
+		if err := os.WriteFile(jsonPath, append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("writing eval report: %w", err)
+		}
+	}
+	if mdPath != "" {
+		var b bytes.Buffer
+		rep.Markdown(&b)
+		if err := os.WriteFile(mdPath, b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("writing eval report: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,34 @@
+// Package evaluation scores a finished graph (`backfill eval`): its health, retrieval against a
+// benchmark's ground truth, extraction and temporal accuracy against a hand-written gold file,
+// and question answering with an LLM judge.
+//
+// Contract:
+//   - Run reads a snapshots.Snapshot group by group, so memory is bounded by the largest group
+//     (plus the questions of the dataset, without their haystacks). The same graph and options
+//     give the same report: every ranking breaks ties by fact uuid or first appearance, every
+//     list is in group and file order.
+//   - Health (always): per group and in total, entities and facts per episode, the share of
+//     facts with a valid_at, the share closed (invalid_at set), entities whose normalised names
+//     collide (missed merges), entities without facts, community sizes, and closures whose
+//     closing fact shares no endpoint with the closed fact (must be 0; from the version log, so
+//     not measured on a Parquet export).
+//   - Retrieval (with a Dataset, no LLM): each question searches the facts of its group valid at
+//     its time (LongMemEval's question_date; LoCoMo gives none, so the group's last episode) by
+//     Graphiti's hybrid search: BM25 (Lucene's k1 1.2, b 0.75, a fact's document is its
+//     sentence and its entities' names, statistics per group) and cosine similarity of the
+//     stored fact embeddings to the question's (embedded by the job's embedder, above
+//     MinCosine), 2×k candidates each, fused by reciprocal rank fusion with rank constant 1.
+//     Evidence recall@k: a retrieved fact lists an evidence episode (LoCoMo's evidence dia_ids,
+//     LongMemEval's has_answer turns of answer_session_ids, as the importer's record keys).
+//     Answer recall@k: the gold answer's terms (lower case, no articles) occur in a row in one
+//     retrieved fact's context line. Both by category; adversarial (LoCoMo 5) and abstention
+//     (LongMemEval "_abs") questions and questions without evidence are reported apart.
+//   - Gold (with a Gold file): see GoldReport for the matching rule, precision, recall, F1,
+//     interval accuracy and closures. Every gold episode must be found in the graph (by record
+//     key or reference time, its "says" in its content) and every gold group must exist; a gold
+//     file that does not fit the graph is an error, never a silent zero.
+//   - QA (with an Asker, needs a Dataset): answer_question from the top max(k) facts in the
+//     Zep context format (WriteContext, the one `backfill query` prints), then grade_answer
+//     against the gold answer; both are llm tasks (versioned prompts, cached, paced, budgeted,
+//     costed) under the usage stage "eval". A budget stop ends QA cleanly (QABudgetStopped).
+package evaluation

@@ -1,0 +1,204 @@
+package evaluation
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/snapshots"
+)
+
+// GoldReport is extraction and temporal accuracy against a gold file. A graph fact matches a
+// gold fact of its group when its endpoints' names and its relation agree after normalisation,
+// the aliases and the synonym table; each gold fact takes at most one graph fact (the one whose
+// interval agrees best, then the lowest uuid) and each graph fact at most one gold fact.
+// Precision is matched ÷ graph facts of the gold's groups, recall matched ÷ gold facts; graph
+// facts repeating a matched gold fact are counted as Duplicates (and not as matches).
+type GoldReport struct {
+	File       string  `json:"file"`
+	Groups     int     `json:"groups"`
+	GoldFacts  int     `json:"gold_facts"`
+	GraphFacts int     `json:"graph_facts"`
+	Matched    int     `json:"matched"`
+	Duplicates int     `json:"duplicates"`
+	Precision  float64 `json:"precision"`
+	Recall     float64 `json:"recall"`
+	F1         float64 `json:"f1"`
+	// Interval accuracy of the matched facts.
+	ValidAtCorrect    int     `json:"valid_at_correct"`
+	InvalidAtCorrect  int     `json:"invalid_at_correct"`
+	IntervalCorrect   int     `json:"interval_correct"`
+	ValidAtAccuracy   float64 `json:"valid_at_accuracy"`
+	InvalidAtAccuracy float64 `json:"invalid_at_accuracy"`
+	IntervalAccuracy  float64 `json:"interval_accuracy"`
+	// Closures of the matched facts: WronglyClosed are closed in the graph and open in the
+	// gold (share of the matched facts open in the gold); ClosuresMissed are open in the graph
+	// and closed in the gold (share of the matched facts closed in the gold); ClosedWrongTime
+	// are closed in both at different times.
+	MatchedOpen        int     `json:"matched_open_in_gold"`
+	MatchedClosed      int     `json:"matched_closed_in_gold"`
+	WronglyClosed      int     `json:"wrongly_closed"`
+	WronglyClosedShare float64 `json:"wrongly_closed_share"`
+	ClosuresMissed     int     `json:"closures_missed"`
+	ClosuresMissedRate float64 `json:"closures_missed_share"`
+	ClosedWrongTime    int     `json:"closed_at_wrong_time"`
+	// Misses are gold facts without a graph fact; Extras graph facts without a gold fact;
+	// WrongIntervals matched facts whose interval differs. Each line names the group.
+	Misses         []string    `json:"misses"`
+	Extras         []string    `json:"extras"`
+	WrongIntervals []string    `json:"wrong_intervals"`
+	PerGroup       []GoldGroup `json:"per_group"`
+}
+
+// GoldGroup is one group's share of the gold scores.
+type GoldGroup struct {
+	Group      string `json:"group"`
+	GoldFacts  int    `json:"gold_facts"`
+	GraphFacts int    `json:"graph_facts"`
+	Matched    int    `json:"matched"`
+}
+
+// checkEpisodes finds every gold episode of the group in the graph; a missing one, or one whose
+// content does not contain its "says", is an error.
+func (g *Gold) checkEpisodes(grp *snapshots.Group) []error {
+	var errs []error
+	for i, ep := range g.Episodes {
+		if ep.Group != grp.ID {
+			continue
+		}
+		var found *graph.Episode
+		for j := range grp.Episodes {
+			e := &grp.Episodes[j]
+			if ep.Key != "" && e.RecordKey == ep.Key || ep.At != "" && sameInstant(ep.At, e) {
+				found = e
+				break
+			}
+		}
+		switch {
+		case found == nil:
+			errs = append(errs, fmt.Errorf("gold episodes[%d] (group %s, %s%s) is not in the graph", i, ep.Group, ep.Key, ep.At))
+		case ep.Says != "" && !strings.Contains(squash(found.Content), squash(ep.Says)):
+			errs = append(errs, fmt.Errorf("gold episodes[%d] (group %s, %s%s) does not say %q", i, ep.Group, ep.Key, ep.At, ep.Says))
+		}
+	}
+	return errs
+}
+
+func sameInstant(at string, e *graph.Episode) bool {
+	t, err := time.Parse(time.RFC3339, at)
+	return err == nil && e.ReferenceTime.Equal(t)
+}
+
+// squash is lower case with single spaces, for the "says" check.
+func squash(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// scoreGroup matches one group's graph facts against its gold facts and adds the counts to r.
+func (g *Gold) scoreGroup(grp *snapshots.Group, r *GoldReport) {
+	names := make(map[string]string, len(grp.Entities))
+	for _, e := range grp.Entities {
+		names[e.UUID] = e.Name
+	}
+	gold := g.facts[grp.ID]
+	byKey := map[string][]int{} // graph facts by key, in uuid order
+	for i, f := range grp.Facts {
+		k := g.key(names[f.SourceUUID], f.Name, names[f.TargetUUID])
+		byKey[k] = append(byKey[k], i)
+	}
+	goldKeys := map[string]bool{}
+	taken := make([]bool, len(grp.Facts))
+	gg := GoldGroup{Group: grp.ID, GoldFacts: len(gold), GraphFacts: len(grp.Facts)}
+	for _, gf := range gold {
+		goldKeys[gf.key] = true
+		best, bestScore := -1, -1
+		for _, i := range byKey[gf.key] {
+			if taken[i] {
+				continue
+			}
+			f := grp.Facts[i]
+			score := 0
+			if gf.validAt.matches(f.ValidAt) {
+				score += 2
+			}
+			if gf.invalidAt.matches(f.InvalidAt) {
+				score++
+			}
+			if score > bestScore {
+				best, bestScore = i, score
+			}
+		}
+		if best < 0 {
+			r.Misses = append(r.Misses, fmt.Sprintf("%s: %s %s %s (%s – %s)", grp.ID, gf.source, gf.rel, gf.target, gf.validAt, gf.invalidAt))
+			continue
+		}
+		taken[best] = true
+		gg.Matched++
+		r.interval(grp.ID, gf, grp.Facts[best])
+	}
+	for i, f := range grp.Facts {
+		if taken[i] {
+			continue
+		}
+		if goldKeys[g.key(names[f.SourceUUID], f.Name, names[f.TargetUUID])] {
+			r.Duplicates++
+			continue
+		}
+		r.Extras = append(r.Extras, fmt.Sprintf("%s: %s %s %s (%s – %s) %q", grp.ID, names[f.SourceUUID], f.Name,
+			names[f.TargetUUID], timeOr(f.ValidAt), timeOr(f.InvalidAt), f.Fact))
+	}
+	r.Groups++
+	r.GoldFacts += gg.GoldFacts
+	r.GraphFacts += gg.GraphFacts
+	r.Matched += gg.Matched
+	r.PerGroup = append(r.PerGroup, gg)
+}
+
+// interval scores the interval of one matched pair.
+func (r *GoldReport) interval(group string, gf goldFact, f graph.Fact) {
+	va, inv := gf.validAt.matches(f.ValidAt), gf.invalidAt.matches(f.InvalidAt)
+	if va {
+		r.ValidAtCorrect++
+	}
+	if inv {
+		r.InvalidAtCorrect++
+	}
+	if va && inv {
+		r.IntervalCorrect++
+	} else {
+		r.WrongIntervals = append(r.WrongIntervals, fmt.Sprintf("%s: %s %s %s: gold %s – %s, graph %s – %s %q", group,
+			gf.source, gf.rel, gf.target, gf.validAt, gf.invalidAt, timeOr(f.ValidAt), timeOr(f.InvalidAt), f.Fact))
+	}
+	switch {
+	case gf.invalidAt == nil:
+		r.MatchedOpen++
+		if f.InvalidAt != nil {
+			r.WronglyClosed++
+		}
+	default:
+		r.MatchedClosed++
+		switch {
+		case f.InvalidAt == nil:
+			r.ClosuresMissed++
+		case !inv:
+			r.ClosedWrongTime++
+		}
+	}
+}
+
+func (r *GoldReport) finish() {
+	r.Precision, r.Recall = ratio(r.Matched, r.GraphFacts), ratio(r.Matched, r.GoldFacts)
+	if r.Precision+r.Recall > 0 {
+		r.F1 = 2 * r.Precision * r.Recall / (r.Precision + r.Recall)
+	}
+	r.ValidAtAccuracy, r.InvalidAtAccuracy = ratio(r.ValidAtCorrect, r.Matched), ratio(r.InvalidAtCorrect, r.Matched)
+	r.IntervalAccuracy = ratio(r.IntervalCorrect, r.Matched)
+	r.WronglyClosedShare, r.ClosuresMissedRate = ratio(r.WronglyClosed, r.MatchedOpen), ratio(r.ClosuresMissed, r.MatchedClosed)
+}
+
+// timeOr renders a graph time for a report line, "-" when absent.
+func timeOr(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}

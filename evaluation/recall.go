@@ -1,0 +1,129 @@
+package evaluation
+
+import "slices"
+
+// RetrievalReport is retrieval against a benchmark's ground truth.
+type RetrievalReport struct {
+	Dataset   string  `json:"dataset"`
+	Ks        []int   `json:"k"`
+	MinCosine float64 `json:"min_cosine"`
+	// Categories are the scored rows in the dataset's category order, then "all"; Apart holds
+	// the questions reported apart (adversarial, abstention, without evidence), by category.
+	Categories []Recall `json:"categories"`
+	Apart      []Recall `json:"apart"`
+	// GroupMissing counts questions whose group is not in the graph (not scored).
+	GroupMissing int `json:"questions_group_missing"`
+	// EvidenceMissing counts evidence record keys that name no episode of the graph;
+	// Unreadable lists evidence ids that could not be read at all.
+	EvidenceMissing int      `json:"evidence_keys_missing"`
+	Unreadable      []string `json:"evidence_unreadable,omitempty"`
+	// CosineEmpty counts questions for which the similarity search found no fact above
+	// MinCosine (their ranking is BM25's alone).
+	CosineEmpty int `json:"questions_cosine_empty"`
+}
+
+// Recall is one row of the retrieval table. Evidence recall@k is EvidenceHits[i]/WithEvidence
+// for k = Ks[i]: the share of questions with evidence in the graph for which a retrieved fact
+// was derived from an evidence episode. Answer recall@k is AnswerHits[i]/WithAnswer: the share
+// of questions with a gold answer whose normalised answer appears in the retrieved facts.
+type Recall struct {
+	Category       string    `json:"category"`
+	Questions      int       `json:"questions"`
+	WithEvidence   int       `json:"with_evidence"`
+	WithAnswer     int       `json:"with_answer"`
+	EvidenceHits   []int     `json:"evidence_hits"`
+	AnswerHits     []int     `json:"answer_hits"`
+	EvidenceRecall []float64 `json:"evidence_recall"`
+	AnswerRecall   []float64 `json:"answer_recall"`
+}
+
+func newRecall(category string, nk int) *Recall {
+	return &Recall{Category: category, EvidenceHits: make([]int, nk), AnswerHits: make([]int, nk)}
+}
+
+func (r *Recall) add(x questionResult) {
+	r.Questions++
+	if x.evidence {
+		r.WithEvidence++
+	}
+	if x.q.Answer != "" {
+		r.WithAnswer++
+	}
+	for i := range r.EvidenceHits {
+		if x.evidence && x.evHits[i] {
+			r.EvidenceHits[i]++
+		}
+		if x.q.Answer != "" && x.ansHits[i] {
+			r.AnswerHits[i]++
+		}
+	}
+}
+
+func (r *Recall) finish() {
+	r.EvidenceRecall, r.AnswerRecall = make([]float64, len(r.EvidenceHits)), make([]float64, len(r.AnswerHits))
+	for i := range r.EvidenceHits {
+		r.EvidenceRecall[i] = ratio(r.EvidenceHits[i], r.WithEvidence)
+		r.AnswerRecall[i] = ratio(r.AnswerHits[i], r.WithAnswer)
+	}
+}
+
+// recallTable accumulates question results into rows.
+type recallTable struct {
+	order     []string
+	rows      map[string]*Recall
+	apart     map[string]*Recall
+	all       *Recall
+	nk        int
+	cosine0   int
+	evMissing int
+}
+
+func newRecallTable(categories []string, nk int) *recallTable {
+	return &recallTable{order: slices.Clone(categories), rows: map[string]*Recall{}, apart: map[string]*Recall{},
+		all: newRecall("all", nk), nk: nk}
+}
+
+func (t *recallTable) add(x questionResult) {
+	if x.cosineEmpty {
+		t.cosine0++
+	}
+	rows := t.rows
+	if x.q.Apart {
+		rows = t.apart
+	} else {
+		t.all.add(x)
+	}
+	r, ok := rows[x.q.Category]
+	if !ok {
+		r = newRecall(x.q.Category, t.nk)
+		rows[x.q.Category] = r
+		if !slices.Contains(t.order, x.q.Category) {
+			t.order = append(t.order, x.q.Category)
+		}
+	}
+	r.add(x)
+}
+
+// report fills the rows of rep in category order.
+func (t *recallTable) report(rep *RetrievalReport) {
+	for _, c := range t.order {
+		if r, ok := t.rows[c]; ok {
+			r.finish()
+			rep.Categories = append(rep.Categories, *r)
+		}
+		if r, ok := t.apart[c]; ok {
+			r.finish()
+			rep.Apart = append(rep.Apart, *r)
+		}
+	}
+	t.all.finish()
+	rep.Categories = append(rep.Categories, *t.all)
+	rep.CosineEmpty, rep.EvidenceMissing = t.cosine0, t.evMissing
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

@@ -1,0 +1,190 @@
+package evaluation
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// maxListed bounds each list of examples (misses, extras, wrong intervals) in the markdown.
+const maxListed = 40
+
+// Summary writes a few lines: the health totals and, when measured, the headline of each
+// other part.
+func (r *Report) Summary(w io.Writer) {
+	h := r.Health
+	fmt.Fprintf(w, "eval %s\n", r.Graph)
+	fmt.Fprintf(w, "  health: %d groups, %d episodes, %d entities, %d facts (%.2f per episode); valid_at known %s, closed %s;\n"+
+		"          name collisions %d, entities without facts %d, closed by a fact sharing no endpoint %s\n",
+		h.Groups, h.Episodes, h.Entities, h.Facts, h.FactsPerEpisode, pct(h.ValidAtShare), pct(h.ClosedShare),
+		h.NameCollisions, h.EntitiesWithoutFacts, optInt(h.ClosedByStranger))
+	if g := r.Gold; g != nil {
+		fmt.Fprintf(w, "  gold %s: %d gold facts, %d graph facts, %d matched: precision %.2f, recall %.2f, F1 %.2f;\n"+
+			"          intervals right %s (valid_at %s, invalid_at %s); wrongly closed %d of %d open, closures missed %d of %d, closed at the wrong time %d\n",
+			g.File, g.GoldFacts, g.GraphFacts, g.Matched, g.Precision, g.Recall, g.F1, pct(g.IntervalAccuracy),
+			pct(g.ValidAtAccuracy), pct(g.InvalidAtAccuracy), g.WronglyClosed, g.MatchedOpen, g.ClosuresMissed,
+			g.MatchedClosed, g.ClosedWrongTime)
+	}
+	if rt := r.Retrieval; rt != nil {
+		all := rt.Categories[len(rt.Categories)-1]
+		var ev, ans []string
+		for i, k := range rt.Ks {
+			ev = append(ev, fmt.Sprintf("@%d %s", k, pct(all.EvidenceRecall[i])))
+			ans = append(ans, fmt.Sprintf("@%d %s", k, pct(all.AnswerRecall[i])))
+		}
+		fmt.Fprintf(w, "  retrieval %s (%d questions): evidence recall %s; answer recall %s\n", rt.Dataset, all.Questions,
+			strings.Join(ev, ", "), strings.Join(ans, ", "))
+	}
+	if q := r.QA; q != nil {
+		fmt.Fprintf(w, "  qa: %d of %d correct (%s), top %d facts\n", q.Correct, q.Questions, pct(q.Accuracy), q.K)
+	}
+}
+
+// Markdown writes the whole report as Markdown tables.
+func (r *Report) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "# backfill eval\n\nGraph: %s.\n\n", r.Graph)
+	r.healthMarkdown(w)
+	if rt := r.Retrieval; rt != nil {
+		rt.Markdown(w)
+	}
+	if g := r.Gold; g != nil {
+		g.Markdown(w)
+	}
+	if q := r.QA; q != nil {
+		fmt.Fprintf(w, "## QA (answers from the top %d facts, graded by the LLM judge)\n\n| category | questions | correct | accuracy |\n|---|---:|---:|---:|\n", q.K)
+		for _, c := range q.ByCategory {
+			fmt.Fprintf(w, "| %s | %d | %d | %s |\n", c.Category, c.Questions, c.Correct, pct(c.Accuracy))
+		}
+		fmt.Fprintf(w, "| all | %d | %d | %s |\n\n", q.Questions, q.Correct, pct(q.Accuracy))
+		if r.QABudgetStopped {
+			fmt.Fprintf(w, "The budget (limits.max_cost_usd) stopped the QA calls: the table covers the questions answered before.\n\n")
+		}
+	}
+	if u := r.LLM; u != nil {
+		fmt.Fprintf(w, "Eval's own LLM use: %d calls, %d cache hits, %d prompt / %d completion tokens, $%.4f.\n\n",
+			u.Calls, u.CacheHits, u.PromptTokens, u.CompletionTokens, u.CostUSD)
+	}
+}
+
+func (r *Report) healthMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "## Graph health\n\n| group | episodes | entities | facts | facts/episode | valid_at known | closed | name collisions | entities without facts | closed by a stranger | unattributed closures | communities |\n"+
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	rows := r.HealthByGroup
+	if len(rows) > 30 {
+		rows = nil
+	}
+	for _, h := range append(rows, r.Health) {
+		name := h.Group
+		if name == "" {
+			name = fmt.Sprintf("all (%d groups)", h.Groups)
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %.2f | %s | %s | %d | %d | %s | %s | %d |\n", name, h.Episodes, h.Entities, h.Facts,
+			h.FactsPerEpisode, pct(h.ValidAtShare), pct(h.ClosedShare), h.NameCollisions, h.EntitiesWithoutFacts,
+			optInt(h.ClosedByStranger), optInt(h.ClosuresUnattributed), h.Communities)
+	}
+	fmt.Fprintf(w, "\nCommunity sizes (members: communities): %s.\n\n", sizes(r.Health.CommunitySizes))
+	if len(r.Health.Collisions) > 0 {
+		fmt.Fprintf(w, "Name collisions (first %d): %s.\n\n", maxCollisionExamples, strings.Join(r.Health.Collisions, "; "))
+	}
+}
+
+// Markdown writes the retrieval table.
+func (rt *RetrievalReport) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "## Retrieval against %s ground truth\n\nHybrid search as Graphiti's: BM25 over fact sentences and entity names, cosine similarity over the fact\n"+
+		"embeddings (above %.2f), fused by reciprocal rank fusion, among the facts valid at the question's time.\n\n", rt.Dataset, rt.MinCosine)
+	head, sep := "| category | questions |", "|---|---:|"
+	for _, k := range rt.Ks {
+		head += fmt.Sprintf(" evidence R@%d |", k)
+		sep += "---:|"
+	}
+	for _, k := range rt.Ks {
+		head += fmt.Sprintf(" answer R@%d |", k)
+		sep += "---:|"
+	}
+	fmt.Fprintf(w, "%s\n%s\n", head, sep)
+	row := func(label string, c Recall) {
+		line := fmt.Sprintf("| %s | %d |", label, c.Questions)
+		for i := range rt.Ks {
+			line += " " + frac(c.EvidenceHits[i], c.WithEvidence) + " |"
+		}
+		for i := range rt.Ks {
+			line += " " + frac(c.AnswerHits[i], c.WithAnswer) + " |"
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, c := range rt.Categories {
+		row(c.Category, c)
+	}
+	for _, c := range rt.Apart {
+		row(c.Category+" (apart)", c)
+	}
+	fmt.Fprintf(w, "\nEach cell is the share, with hits/questions in brackets; evidence recall counts the questions whose evidence\n"+
+		"turns are in the graph, answer recall those with a gold answer. Apart: adversarial or abstention questions and\n"+
+		"questions without evidence, not in \"all\". Questions whose group is not in the graph: %d. Evidence keys naming\n"+
+		"no episode: %d; unreadable evidence ids: %d. Questions whose cosine search found nothing above the floor: %d.\n\n",
+		rt.GroupMissing, rt.EvidenceMissing, len(rt.Unreadable), rt.CosineEmpty)
+}
+
+// Markdown writes the gold scores and the lists behind them.
+func (g *GoldReport) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "## Extraction and temporal accuracy against %s\n\n", g.File)
+	fmt.Fprintf(w, "| groups | gold facts | graph facts | matched | duplicates | precision | recall | F1 |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "| %d | %d | %d | %d | %d | %.3f | %.3f | %.3f |\n\n", g.Groups, g.GoldFacts, g.GraphFacts, g.Matched, g.Duplicates,
+		g.Precision, g.Recall, g.F1)
+	fmt.Fprintf(w, "| matched facts | valid_at right | invalid_at right | both right | wrongly closed | closures missed | closed at the wrong time |\n|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %d |\n\n", g.Matched, frac(g.ValidAtCorrect, g.Matched), frac(g.InvalidAtCorrect, g.Matched),
+		frac(g.IntervalCorrect, g.Matched), frac(g.WronglyClosed, g.MatchedOpen), frac(g.ClosuresMissed, g.MatchedClosed), g.ClosedWrongTime)
+	list(w, "Gold facts the graph misses", g.Misses)
+	list(w, "Graph facts the gold does not state", g.Extras)
+	list(w, "Matched facts with another interval", g.WrongIntervals)
+}
+
+func list(w io.Writer, title string, xs []string) {
+	if len(xs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s (%d):\n\n", title, len(xs))
+	for i, x := range xs {
+		if i == maxListed {
+			fmt.Fprintf(w, "- … %d more\n", len(xs)-maxListed)
+			break
+		}
+		fmt.Fprintf(w, "- %s\n", x)
+	}
+	fmt.Fprintln(w)
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// frac renders a share with its counts, "–" when there is nothing to count.
+func frac(a, b int) string {
+	if b == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.3f (%d/%d)", float64(a)/float64(b), a, b)
+}
+
+func optInt(p *int) string {
+	if p == nil {
+		return "n/a (no version log)"
+	}
+	return fmt.Sprint(*p)
+}
+
+// sizes renders a size histogram as "1: 4, 2: 3, …".
+func sizes(m map[int]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d: %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,47 @@
+package graphdiff
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/snapshots"
+)
+
+// Usage is the LLM work of the runs that built one side, from the runs table of its checkpoint
+// store (every run that opened the store records its report there): in total over the runs, and
+// for the last one. A Parquet export records no runs.
+type Usage struct {
+	Runs        int            `json:"runs"`
+	LastOutcome string         `json:"last_outcome"`
+	Total       jobs.LLMReport `json:"total"`
+	Last        jobs.LLMReport `json:"last"`
+}
+
+func usageOf(ctx context.Context, s snapshots.Snapshot) (*Usage, error) {
+	runs, err := s.Runs(ctx)
+	if err != nil || len(runs) == 0 {
+		return nil, err
+	}
+	u := &Usage{Runs: len(runs)}
+	for i, r := range runs {
+		var rep jobs.Report
+		if err := json.Unmarshal([]byte(r.Report), &rep); err != nil {
+			return nil, fmt.Errorf("reading run %d of %s: %w", r.Seq, s.Describe(), err)
+		}
+		l := rep.LLM
+		u.Total.Calls += l.Calls
+		u.Total.CacheHits += l.CacheHits
+		u.Total.PromptTokens += l.PromptTokens
+		u.Total.CompletionTokens += l.CompletionTokens
+		u.Total.ReasoningTokens += l.ReasoningTokens
+		u.Total.Retries += l.Retries
+		u.Total.CostUSD += l.CostUSD
+		u.Total.MaxInFlight = max(u.Total.MaxInFlight, l.MaxInFlight)
+		if i == len(runs)-1 {
+			u.Last, u.LastOutcome = l, r.Outcome
+		}
+	}
+	return u, nil
+}

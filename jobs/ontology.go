@@ -1,0 +1,97 @@
+package jobs
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tkgraph/backfill/sinks/cypher"
+	"github.com/tkgraph/backfill/stages/resolve"
+)
+
+// validateOntology checks the ontology's names. Entity type names become node labels and edge
+// type names fact types: each must be an identifier ([A-Za-z_][A-Za-z0-9_]*), not a label of
+// the graph model itself (Entity, Episodic, Community), and unique (entity types
+// case-insensitively, as the stages match them; edge types by the predicate they name).
+// Attribute names become node properties: identifiers, unique within their type, none of an
+// entity's own properties. Edge endpoint types and excluded types must be entity types of the
+// ontology, or Entity.
+func (o Ontology) validate() error {
+	bad := func(key, format string, args ...any) error {
+		return fmt.Errorf("validating job: ontology.%s: %s", key, fmt.Sprintf(format, args...))
+	}
+	types := map[string]string{} // lower-case name → key
+	for i, t := range o.EntityTypes {
+		key := fmt.Sprintf("entity_types[%d]", i)
+		if err := identifier(t.Name); err != nil {
+			return bad(key+".name", "%v", err)
+		}
+		for _, r := range []string{cypher.LabelEntity, cypher.LabelEpisodic, cypher.LabelCommunity} {
+			if strings.EqualFold(t.Name, r) {
+				return bad(key+".name", "%q is a label of the graph model itself", t.Name)
+			}
+		}
+		if prev, ok := types[strings.ToLower(t.Name)]; ok {
+			return bad(key+".name", "%q repeats the name of %s (names are compared case-insensitively)", t.Name, prev)
+		}
+		types[strings.ToLower(t.Name)] = key
+		attrs := map[string]bool{}
+		for k, a := range t.Attributes {
+			akey := fmt.Sprintf("%s.attributes[%d]", key, k)
+			if err := identifier(a); err != nil {
+				return bad(akey, "%v", err)
+			}
+			if cypher.EntityProperty(a) {
+				return bad(akey, "%q is a property every entity has", a)
+			}
+			if attrs[a] {
+				return bad(akey, "%q is listed twice", a)
+			}
+			attrs[a] = true
+		}
+	}
+	entityType := func(key, name string) error {
+		if _, ok := types[strings.ToLower(name)]; !ok && !strings.EqualFold(name, cypher.LabelEntity) {
+			return bad(key, "%q is not an entity type of the ontology (or Entity)", name)
+		}
+		return nil
+	}
+	preds := map[string]string{}
+	for i, e := range o.EdgeTypes {
+		key := fmt.Sprintf("edge_types[%d]", i)
+		if err := identifier(e.Name); err != nil {
+			return bad(key+".name", "%v", err)
+		}
+		p := resolve.Predicate(e.Name)
+		if p == "RELATES_TO" || p == "MENTIONS" || p == "HAS_MEMBER" {
+			return bad(key+".name", "%q is a relationship type of the graph model itself", e.Name)
+		}
+		if prev, ok := preds[p]; ok {
+			return bad(key+".name", "%q names the predicate %s, as %s does", e.Name, p, prev)
+		}
+		preds[p] = key
+		for k, s := range e.Sources {
+			if err := entityType(fmt.Sprintf("%s.sources[%d]", key, k), s); err != nil {
+				return err
+			}
+		}
+		for k, s := range e.Targets {
+			if err := entityType(fmt.Sprintf("%s.targets[%d]", key, k), s); err != nil {
+				return err
+			}
+		}
+	}
+	for i, x := range o.ExcludedTypes {
+		if err := entityType(fmt.Sprintf("excluded_types[%d]", i), x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// identifier checks that a name can be a label, relationship type or property name.
+func identifier(name string) error {
+	if !cypher.ValidIdentifier(name) {
+		return fmt.Errorf("%q is not an identifier (a letter or _, then letters, digits or _)", name)
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package snapshots
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"os"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+)
+
+// Group is one group's part of a finished graph.
+type Group struct {
+	ID          string
+	Episodes    []graph.Episode
+	Entities    []graph.Entity
+	Facts       []graph.Fact
+	Versions    []graph.FactVersion // nil when the snapshot has no version log
+	Mentions    []graph.Mention
+	Communities []graph.Community // with Members
+}
+
+// Snapshot is a finished graph read group by group (see the package doc).
+type Snapshot interface {
+	// Groups yields the groups want accepts (nil: every group) in ascending id order. A read
+	// error is yielded once, with a nil group, and ends the sequence.
+	Groups(ctx context.Context, want func(id string) bool) iter.Seq2[*Group, error]
+	// HasVersions reports whether Groups carry the fact version log.
+	HasVersions() bool
+	// Runs lists the recorded runs, oldest first (none for an export).
+	Runs(ctx context.Context) ([]checkpoints.Run, error)
+	// Describe names the snapshot for reports.
+	Describe() string
+	Close() error
+}
+
+// Open opens path as a Parquet export directory when it is a directory, else as a checkpoint
+// store, which must exist.
+func Open(ctx context.Context, path string) (Snapshot, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening graph %s: %w", path, err)
+	}
+	if st.IsDir() {
+		return OpenParquet(path)
+	}
+	store, err := checkpoints.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return OpenStore(store, true), nil
+}
+
+// ByID indexes a group's entities by uuid.
+func (g *Group) ByID() map[string]*graph.Entity {
+	out := make(map[string]*graph.Entity, len(g.Entities))
+	for i := range g.Entities {
+		out[g.Entities[i].UUID] = &g.Entities[i]
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package stages
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+
+	"github.com/sourcegraph/conc/pool"
+	"github.com/tkgraph/backfill/llm"
+)
+
+// Pool runs the calls of one unit in parallel, at most n at a time, the first error cancelling
+// the others, except llm.ErrStopped: a call refused because the run drains does not cancel its
+// siblings in flight (they finish and their answers are cached); Wait then returns
+// llm.ErrStopped, so the unit is left uncommitted and runs again on the next run.
+type Pool struct {
+	p       *pool.ContextPool
+	stopped atomic.Bool
+}
+
+// NewPool returns a pool of at most n goroutines (n < 1 means 1).
+func NewPool(ctx context.Context, n int) *Pool {
+	return &Pool{p: pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, n))}
+}
+
+// Go runs f in the pool.
+func (p *Pool) Go(f func(ctx context.Context) error) {
+	p.p.Go(func(ctx context.Context) error {
+		err := f(ctx)
+		if errors.Is(err, llm.ErrStopped) {
+			p.stopped.Store(true)
+			return nil
+		}
+		return err
+	})
+}
+
+// Wait waits for every call and returns the first error, else llm.ErrStopped when a call was
+// refused by the drain, else nil.
+func (p *Pool) Wait() error {
+	if err := p.p.Wait(); err != nil {
+		return err
+	}
+	if p.stopped.Load() {
+		return llm.ErrStopped
+	}
+	return nil
+}
