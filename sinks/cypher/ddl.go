@@ -281,3 +281,14 @@ func neo4jProps(ix index) string {
 	}
 	return strings.Join(ps, ", ")
 }
+
+// UnreadyIndexes returns the query listing the indexes of $names that are not online (name,
+// state, populationPercent) on Neo4j, which populates vector indexes in the background; "" for
+// Memgraph, which builds an index when it creates it.
+func UnreadyIndexes(d Dialect) string {
+	if d != Neo4j {
+		return ""
+	}
+	return "SHOW INDEXES YIELD name, state, populationPercent WHERE name IN $names AND state <> 'ONLINE' " +
+		"RETURN name, state, populationPercent ORDER BY name"
+}

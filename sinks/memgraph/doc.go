@@ -15,8 +15,10 @@
 //     indexes before the first settle of a group the database held (and before analytical mode);
 //     the other range, full-text and vector indexes and Memgraph's constraints after the last
 //     write (cypher.PostLoad). On Neo4j the range and full-text indexes are awaited; the vector
-//     indexes populate in the background after Load returns (SHOW INDEXES shows them; Graphiti's
-//     search does not use them). Runs of Neo4j index statements share one transaction.
+//     indexes populate in the background after Load returns (Graphiti's search does not use
+//     them): Load then asks SHOW INDEXES which are not online, names them in
+//     Result.IndexesPopulating and the log, and fails when one failed to populate.
+//     Result.SchemaSeconds is the time of the schema after the last write. Runs of Neo4j index statements share one transaction.
 //     Statements marked AutoCommit run in auto-commit transactions.
 //   - Groups the database holds no Episodic, Entity or Community node of (asked before they are
 //     written) are written with CREATE, the others with MERGE by uuid. A CREATE batch that

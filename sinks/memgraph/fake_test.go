@@ -27,6 +27,8 @@ type fakeDB struct {
 	// failAfter, when set, decides whether a write that ran (and committed) reports an error
 	// anyway, as a connection lost before the commit's answer does.
 	failAfter func(cypher string) error
+	// indexStates are the indexes SHOW INDEXES reports not online, with their state.
+	indexStates map[string]string
 }
 
 // fakeNode is a node; copies counts the nodes with its uuid (a CREATE of a uuid that exists
@@ -220,6 +222,16 @@ func (f *fakeDB) query(_ context.Context, cypher string, params map[string]any, 
 			f.log = append(f.log, "  failed: "+err.Error())
 			return err
 		}
+	}
+	if strings.HasPrefix(cypher, "SHOW INDEXES") {
+		for _, name := range params["names"].([]string) {
+			if st, ok := f.indexStates[name]; ok {
+				if err := fn([]any{name, st, 40.0}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
 	groups := params["groups"].([]string)
 	var recs [][]any

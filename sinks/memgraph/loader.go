@@ -104,7 +104,14 @@ type Result struct {
 	Batches       int            `json:"batches"`        // write transactions committed
 	Retries       int            `json:"retries"`        // transactions tried again after a transient error
 	Counts        map[string]int `json:"counts"`         // per label ("Entity", "Entity:Person") and type, after the load
-	Seconds       float64        `json:"seconds"`
+	// SchemaSeconds is the time of the schema after the last write (cypher.PostLoad: indexes
+	// created, on Neo4j all but the vector indexes awaited); part of Seconds.
+	SchemaSeconds float64 `json:"schema_seconds"`
+	// IndexesPopulating are the vector indexes Neo4j was still populating in the background
+	// when Load returned (SHOW INDEXES shows their progress): the graph is complete, vector
+	// index queries (db.index.vector.queryNodes) see part of it until they are online.
+	IndexesPopulating []string `json:"indexes_populating,omitempty"`
+	Seconds           float64  `json:"seconds"`
 }
 
 // Loader writes groups of the graph into Memgraph or Neo4j over Bolt.
@@ -208,9 +215,14 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 			return err
 		}
 	}
+	start := time.Now()
 	if err := l.schema(ctx, cypher.PostLoad(l.o.Dialect, cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity})); err != nil {
 		return err
 	}
+	if err := l.checkIndexes(ctx); err != nil {
+		return err
+	}
+	l.res.SchemaSeconds = time.Since(start).Seconds()
 	if len(held) > 0 {
 		if err := done(ctx, held); err != nil {
 			return fmt.Errorf("recording loaded groups: %w", err)

@@ -409,6 +409,47 @@ func TestSchemaFallback(t *testing.T) {
 	}
 }
 
+// TestVectorIndexesPopulating: on Neo4j a load reports the vector indexes still populating when
+// it returns, and fails (recording no group after the schema) when one failed to populate;
+// Memgraph, which builds indexes as it creates them, is not asked.
+func TestVectorIndexesPopulating(t *testing.T) {
+	tests := []struct {
+		name    string
+		d       cypher.Dialect
+		states  map[string]string
+		pending []string
+		err     string
+	}{
+		{"online", cypher.Neo4j, nil, nil, ""},
+		{"populating", cypher.Neo4j, map[string]string{"fact_embedding_edge_index": "POPULATING", "entity_uuid": "POPULATING"},
+			[]string{"fact_embedding_edge_index"}, ""},
+		{"failed", cypher.Neo4j, map[string]string{"name_embedding_entity_index": "FAILED"}, nil, "name_embedding_entity_index failed to populate"},
+		{"memgraph", cypher.Memgraph, map[string]string{"fact_embedding_edge_index": "POPULATING"}, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			db := newFakeDB()
+			db.indexStates = tc.states
+			res, done, err := fakeLoad(t, fakeLoader(tc.d, Options{VectorDims: 3}, db), sinkstest.Sample())
+			if (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("err = %v, want %q", err, tc.err)
+			}
+			if tc.err != "" && len(done) != 0 {
+				t.Errorf("groups recorded after a failed index: %v", done)
+			}
+			if !slices.Equal(res.IndexesPopulating, tc.pending) {
+				t.Errorf("populating = %v, want %v", res.IndexesPopulating, tc.pending)
+			}
+			if asked := strings.Contains(strings.Join(db.log, "\n"), "read SHOW INDEXES"); asked != (tc.d == cypher.Neo4j) {
+				t.Errorf("SHOW INDEXES asked: %v", asked)
+			}
+			if tc.err == "" && res.SchemaSeconds <= 0 {
+				t.Errorf("schema seconds = %v", res.SchemaSeconds)
+			}
+		})
+	}
+}
+
 // TestWorkersEndWithTheContext: a load cancelled while its workers wait for groups ends with the
 // context's error (it must not go on with finished workers).
 func TestWorkersEndWithTheContext(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,11 @@ func TestNeo4jLoadReadBack(t *testing.T) {
 	}
 	if res.Nodes != 8 || res.Edges != 7 || res.Groups != 2 || res.Deleted != 0 {
 		t.Errorf("result = %+v", res)
+	}
+	for _, name := range res.IndexesPopulating {
+		if !slices.Contains(cypher.IndexNames(cypher.VectorIndex), name) {
+			t.Errorf("index %s reported populating: only vector indexes populate after the load", name)
+		}
 	}
 	// Every property reads back as written: compare each node and relationship with its row.
 	ctx := t.Context()
