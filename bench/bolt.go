@@ -27,16 +27,17 @@ func boltTables(w io.Writer, load, ceiling *GoBench) {
 			"driver writing the same rows with `UNWIND … CREATE` (2,000 rows per transaction, embeddings set\n"+
 			"with `db.create.set*VectorProperty`, the faster of 1 and 2 sessions in each iteration) into a\n"+
 			"database with only the entity uuid index. \"+ schema\": the ceiling followed by the indexes the\n"+
-			"loader leaves (Graphiti's range and full-text indexes online, vector indexes created). The\n"+
-			"loader does not wait for Neo4j to populate the vector indexes; the last column is how long that\n"+
-			"takes after it returns.\n\n")
-		fprintf(w, "| rows | ceiling rows/s | loader rows/s | %% of ceiling | ceiling + schema rows/s | %% of ceiling + schema | vector indexes online after (s) |\n")
-		fprintf(w, "|---|---:|---:|---:|---:|---:|---:|\n")
+			"loader leaves, all online (Graphiti's range and full-text indexes, the vector indexes). The loader\n"+
+			"creates the vector indexes before its first write (Neo4j maintains them as rows are written); the\n"+
+			"last column is how long after it returns Neo4j still populated indexes, and the one before it the\n"+
+			"loader's share of the ceiling counting that wait.\n\n")
+		fprintf(w, "| rows | ceiling rows/s | loader rows/s | %% of ceiling | ceiling + schema rows/s | %% of ceiling + schema | %% of ceiling, vector indexes online | vector indexes online after (s) |\n")
+		fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, name := range sortedKeys(load.Metrics) {
 			m := load.Metrics[name]
-			fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", boltCase(strings.TrimPrefix(name, boltLoadBench), m["rows"]),
+			fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", boltCase(strings.TrimPrefix(name, boltLoadBench), m["rows"]),
 				num(m["ceiling-rows/s"]), num(m["rows/s"]), num(m["pct-of-ceiling"]), num(m["ceiling-schema-rows/s"]),
-				num(m["pct-of-ceiling-schema"]), num(m["vector-index-s"]))
+				num(m["pct-of-ceiling-schema"]), num(m["pct-of-ceiling-indexed"]), num(m["vector-index-s"]))
 		}
 		fprintf(w, "\n")
 	}

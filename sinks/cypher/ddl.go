@@ -10,7 +10,7 @@ import (
 // index by its resize coefficient (2 by default).
 const DefaultVectorCapacity = 100_000
 
-// SchemaOptions configures the vector indexes of PostLoad.
+// SchemaOptions configures the vector indexes (Neo4j: PreLoad, Memgraph: PostLoad).
 type SchemaOptions struct {
 	VectorDims     int // embedding dimensions; 0 or less creates no vector index
 	VectorCapacity int // Memgraph initial vector index capacity; 0 means DefaultVectorCapacity
@@ -111,16 +111,48 @@ var uniqueLabels = []string{"Entity", "Episodic", "Community"}
 // DDL returns every schema statement of dialect d in the order of a plain (non-bulk) load:
 // PreLoad then PostLoad. vectorDims <= 0 creates no vector index.
 func DDL(d Dialect, vectorDims int) []Statement {
-	pre := PreLoad(d)
+	o := SchemaOptions{VectorDims: vectorDims}
+	pre := PreLoad(d, o)
 	if pre == nil {
 		return nil
 	}
-	return append(pre, PostLoad(d, SchemaOptions{VectorDims: vectorDims})...)
+	return append(pre, PostLoad(d, o)...)
 }
 
 // PreLoad returns the statements to run before any node is written: the node lookup indexes,
-// and on Neo4j a wait until they are online (so the first batches are planned with them).
-func PreLoad(d Dialect) []Statement { return lookups(d, nodeLookups) }
+// on Neo4j also the vector indexes (when o.VectorDims > 0), then on Neo4j a wait until they are
+// online (so the first batches are planned with them). Neo4j maintains an online vector index
+// as rows are written; one created after a load populates in the background, which measured
+// several times slower than the load itself (bench/results.md).
+func PreLoad(d Dialect, o SchemaOptions) []Statement {
+	if d != Neo4j {
+		return lookups(d, nodeLookups)
+	}
+	out := neo4jRange(nodeLookups)
+	if o.VectorDims > 0 {
+		out = append(out, neo4jVector(o.VectorDims)...)
+	}
+	return append(out, neo4jAwait(slices.Concat(nodeLookups, vectorsIf(o))))
+}
+
+// vectorsIf is vectorIndexes when o creates them, else nothing.
+func vectorsIf(o SchemaOptions) []index {
+	if o.VectorDims > 0 {
+		return vectorIndexes
+	}
+	return nil
+}
+
+// neo4jVector creates the Neo4j vector indexes (cosine, dims dimensions).
+func neo4jVector(dims int) []Statement {
+	var out []Statement
+	for _, ix := range vectorIndexes {
+		out = append(out, together(fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
+			"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}",
+			ix.name, neo4jPattern(ix), neo4jProps(ix), dims)))
+	}
+	return out
+}
 
 // EdgeLookups returns the statements that create the relationship lookup indexes (on Neo4j, and
 // wait until they are online): what settling a group the database held before needs. PostLoad
@@ -139,11 +171,10 @@ func lookups(d Dialect, ixs []index) []Statement {
 }
 
 // PostLoad returns the statements to run after every relationship is written: the relationship
-// lookup and the other range indexes, the vector indexes (when o.VectorDims > 0) and the
-// full-text indexes, and on Memgraph the uuid uniqueness constraints. On Neo4j the range and
-// full-text indexes are awaited (CALL db.awaitIndex for each) and the vector indexes come last,
-// not awaited: Neo4j populates them in the background (SHOW INDEXES shows their progress);
-// Graphiti's search does not use them. Memgraph builds every index as it creates it.
+// lookup and the other range indexes and the full-text indexes, on Memgraph also the vector
+// indexes (when o.VectorDims > 0; Neo4j has them from PreLoad) and the uuid uniqueness
+// constraints. On Neo4j they are awaited (CALL db.awaitIndex for each). Memgraph builds every
+// index as it creates it.
 func PostLoad(d Dialect, o SchemaOptions) []Statement {
 	ranges := slices.Concat(edgeLookups, rangeIndexes)
 	var out []Statement
@@ -171,13 +202,6 @@ func PostLoad(d Dialect, o SchemaOptions) []Statement {
 				ix.name, neo4jPattern(ix), neo4jProps(ix))))
 		}
 		out = append(out, neo4jAwait(slices.Concat(ranges, textIndexes)))
-		if o.VectorDims > 0 {
-			for _, ix := range vectorIndexes {
-				out = append(out, together(fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
-					"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}",
-					ix.name, neo4jPattern(ix), neo4jProps(ix), o.VectorDims)))
-			}
-		}
 	default:
 		return nil
 	}
@@ -283,7 +307,7 @@ func neo4jProps(ix index) string {
 }
 
 // UnreadyIndexes returns the query listing the indexes of $names that are not online (name,
-// state, populationPercent) on Neo4j, which populates vector indexes in the background; "" for
+// state, populationPercent) on Neo4j, where an index can populate in the background; "" for
 // Memgraph, which builds an index when it creates it.
 func UnreadyIndexes(d Dialect) string {
 	if d != Neo4j {

@@ -35,7 +35,7 @@ func renderAll(t *testing.T, d Dialect) string {
 			}
 		}
 	}
-	section("PreLoad", PreLoad(d))
+	section("PreLoad dims=1024", PreLoad(d, SchemaOptions{VectorDims: 1024}))
 	section("BulkBegin", BulkBegin(d))
 	section("BulkEnd", BulkEnd(d))
 	section("PostLoad dims=1024 capacity=5000", PostLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000}))

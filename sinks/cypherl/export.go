@@ -56,7 +56,7 @@ func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) e
 	x := &exporter{ctx: ctx, src: src, w: bw, o: o}
 	schema := cypher.SchemaOptions{VectorDims: dims, VectorCapacity: o.VectorCapacity}
 	steps := []func() error{
-		func() error { return x.statements(cypher.PreLoad(o.Dialect)) },
+		func() error { return x.statements(cypher.PreLoad(o.Dialect, schema)) },
 		func() error { return x.bulk(cypher.BulkBegin) },
 		x.episodes, x.entities, x.communities, x.facts, x.mentions, x.hasMembers,
 		func() error { return x.bulk(cypher.BulkEnd) },

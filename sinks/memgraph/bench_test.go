@@ -61,10 +61,11 @@ func synthetic(groups, entities, facts int, embeddings bool) *sinks.MemSource {
 // facts between a few entities (part of the timed load, ≤ 4% of its rows), with and without 1024-d
 // embeddings. The loader's time is a whole Load with its defaults: schema, writes, verification.
 // Metrics: rows/s of the loader and of the ceiling, the loader's percentage of the ceiling; the
-// same for the ceiling followed by Graphiti's schema (the indexes the loader leaves: created
-// after the rows, all but the vector indexes awaited), which is what the ceiling leaves out; and
-// vector-index-s, the seconds after Load returns until Neo4j has populated the vector indexes
-// (the loader does not wait for them).
+// same for the ceiling followed by Graphiti's schema and the vector indexes (what the loader
+// leaves, all online: created after the ceiling's rows and awaited), which is what the ceiling
+// leaves out; and vector-index-s, the seconds after Load returns until Neo4j reports every index
+// online (the loader creates the vector indexes before its first write, so this is near 0), and pct-of-ceiling-indexed, the loader's percentage of the
+// ceiling counting that wait.
 func BenchmarkNeo4jLoad(b *testing.B) {
 	uri, drv := benchDriver(b)
 	for _, tc := range benchCases() {
@@ -119,6 +120,7 @@ func BenchmarkNeo4jLoad(b *testing.B) {
 			b.ReportMetric(float64(tc.rows*b.N)/(ceil+schema).Seconds(), "ceiling-schema-rows/s")
 			b.ReportMetric(100*(ceil+schema).Seconds()/loaded.Seconds(), "pct-of-ceiling-schema")
 			b.ReportMetric(vectors.Seconds()/float64(b.N), "vector-index-s")
+			b.ReportMetric(100*ceil.Seconds()/(loaded+vectors).Seconds(), "pct-of-ceiling-indexed")
 			b.StopTimer()
 			freshDB(b, drv)
 		})

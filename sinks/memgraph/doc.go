@@ -11,14 +11,15 @@
 //     transaction, keeps one batch in flight while the next fills, and writes a group's
 //     relationships only after its pending node batches have committed, so endpoints exist. At
 //     most Options.Sessions groups are read at once.
-//   - Schema: the node lookup indexes (uuid, group_id) before any write; the relationship lookup
+//   - Schema: the node lookup indexes (uuid, group_id), and on Neo4j the vector indexes, before
+//     any write (cypher.PreLoad; Neo4j maintains an online vector index as rows are written, which
+//     measured several times faster than populating one after the load); the relationship lookup
 //     indexes before the first settle of a group the database held (and before analytical mode);
-//     the other range, full-text and vector indexes and Memgraph's constraints after the last
-//     write (cypher.PostLoad). On Neo4j the range and full-text indexes are awaited; the vector
-//     indexes populate in the background after Load returns (Graphiti's search does not use
-//     them): Load then asks SHOW INDEXES which are not online, names them in
-//     Result.IndexesPopulating and the log, and fails when one failed to populate.
-//     Result.SchemaSeconds is the time of the schema after the last write. Runs of Neo4j index statements share one transaction.
+//     the other range and full-text indexes, Memgraph's vector indexes and its constraints after
+//     the last write (cypher.PostLoad). On Neo4j every index is awaited; Load then asks SHOW
+//     INDEXES which vector indexes are not online, names them in Result.IndexesPopulating and
+//     the log, and fails when one failed to populate. Result.SchemaSeconds is the time of the
+//     schema after the last write. Runs of Neo4j index statements share one transaction.
 //     Statements marked AutoCommit run in auto-commit transactions.
 //   - Groups the database holds no Episodic, Entity or Community node of (asked before they are
 //     written) are written with CREATE, the others with MERGE by uuid. A CREATE batch that

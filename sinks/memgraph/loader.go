@@ -186,7 +186,7 @@ func (l *Loader) Load(ctx context.Context, src sinks.Source, groups []string, do
 }
 
 func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, done func(context.Context, []string) error) error {
-	if err := l.schema(ctx, cypher.PreLoad(l.o.Dialect)); err != nil {
+	if err := l.schema(ctx, cypher.PreLoad(l.o.Dialect, l.schemaOptions())); err != nil {
 		return err
 	}
 	bulk := l.o.Analytical && len(groups) > 0
@@ -216,7 +216,7 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 		}
 	}
 	start := time.Now()
-	if err := l.schema(ctx, cypher.PostLoad(l.o.Dialect, cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity})); err != nil {
+	if err := l.schema(ctx, cypher.PostLoad(l.o.Dialect, l.schemaOptions())); err != nil {
 		return err
 	}
 	if err := l.checkIndexes(ctx); err != nil {
@@ -232,6 +232,10 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 		return ErrStopped
 	}
 	return nil
+}
+
+func (l *Loader) schemaOptions() cypher.SchemaOptions {
+	return cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity}
 }
 
 // leaveBulk switches a failed analytical load back to transactional storage, best effort.
