@@ -201,3 +201,26 @@ func TestMarkdown(t *testing.T) {
 		t.Errorf("results.md differs from %s; got:\n%s", p, b.String())
 	}
 }
+
+// TestWriteKeepsSections: rewriting results.md from results.json keeps the sections other
+// tools wrote between their marker lines, and nothing else of the old file.
+func TestWriteKeepsSections(t *testing.T) {
+	dir := t.TempDir()
+	old := "# old\n\nstale table\n\n<!-- eval-local -->\n## eval-local\n\n| a |\n<!-- /eval-local -->\n\ntext\n<!-- x -->\nunclosed\n"
+	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &Results{}
+	if err := r.write(dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "results.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	if !strings.HasSuffix(got, "\n<!-- eval-local -->\n## eval-local\n\n| a |\n<!-- /eval-local -->\n") ||
+		strings.Contains(got, "stale table") || strings.Contains(got, "unclosed") {
+		t.Errorf("results.md:\n%s", got)
+	}
+}

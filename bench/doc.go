@@ -34,6 +34,10 @@
 // that run, so a long step (such as 1M episodes through every stage) can be measured alone;
 // results.md then lists when each step was measured.
 //
+// Sections of results.md that other tools write between a "<!-- NAME -->" and a "<!-- /NAME -->"
+// line (scripts/eval_local.sh; hand-measured tables) are kept, at the end, when the file is
+// rewritten.
+//
 // The stub's answers are the offline responder's: a baseline for the mechanics (pacing,
 // caching, memory), not a measure of extraction quality.
 package main

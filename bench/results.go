@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -147,10 +148,32 @@ func (r *Results) write(dir string) error {
 	}
 	var md strings.Builder
 	r.markdown(&md)
-	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(md.String()), 0o644); err != nil {
+	path := filepath.Join(dir, "results.md")
+	if old, err := os.ReadFile(path); err == nil {
+		for _, sec := range keptSections(string(old)) {
+			md.WriteString("\n" + sec + "\n")
+		}
+	}
+	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
 		return fmt.Errorf("writing results: %w", err)
 	}
 	return nil
+}
+
+// keptSection is a section of results.md that other tools write (scripts/eval_local.sh, the
+// measurements of an issue): from a line "<!-- NAME -->" to the line "<!-- /NAME -->".
+var keptSection = regexp.MustCompile(`(?ms)^<!-- ([a-z0-9-]+) -->$.*?^<!-- /([a-z0-9-]+) -->$`)
+
+// keptSections returns the kept sections of a results.md, in order, so rewriting the file from
+// results.json leaves them in place (at its end).
+func keptSections(md string) []string {
+	var out []string
+	for _, m := range keptSection.FindAllStringSubmatch(md, -1) {
+		if m[1] == m[2] {
+			out = append(out, m[0])
+		}
+	}
+	return out
 }
 
 // stageOrder lists the stages of a map in pipeline order.

@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "6"
+const schemaVersion = "7"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -53,7 +53,27 @@ var schema = []string{
 	`CREATE INDEX IF NOT EXISTS fact_versions_group ON fact_versions (group_id, fact_uuid, seq)`,
 	runsTable,
 	groupIDsTable,
+	batchesTable,
+	batchRequestsTable,
+	batchRequestsIndex,
 }
+
+// batchesTable records every provider batch of the store's runs (llm.BatchRecord).
+const batchesTable = `CREATE TABLE IF NOT EXISTS llm_batches (
+		id TEXT PRIMARY KEY, kind TEXT NOT NULL, endpoint TEXT NOT NULL, provider_id TEXT NOT NULL,
+		input_file TEXT NOT NULL, output_file TEXT NOT NULL, error_file TEXT NOT NULL, state TEXT NOT NULL,
+		ended TEXT NOT NULL, requests INTEGER NOT NULL, bytes INTEGER NOT NULL, est_cost REAL NOT NULL,
+		completed INTEGER NOT NULL, failed INTEGER NOT NULL, answers INTEGER NOT NULL, invalid INTEGER NOT NULL,
+		errors INTEGER NOT NULL, unfinished INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`
+
+// batchRequestsTable records the request lines of the batches (llm.BatchRequest); keys is a
+// JSON list of cache keys.
+const batchRequestsTable = `CREATE TABLE IF NOT EXISTS llm_batch_requests (
+		key TEXT NOT NULL, batch TEXT NOT NULL, stage TEXT NOT NULL, task TEXT NOT NULL, keys TEXT NOT NULL,
+		status TEXT NOT NULL, detail TEXT NOT NULL, raw BLOB, finish TEXT NOT NULL, code INTEGER NOT NULL,
+		PRIMARY KEY (key, batch))`
+
+const batchRequestsIndex = `CREATE INDEX IF NOT EXISTS llm_batch_requests_batch ON llm_batch_requests (batch, status)`
 
 // runsTable records every run of the store with its report (RecordRun).
 const runsTable = `CREATE TABLE IF NOT EXISTS runs (
@@ -85,4 +105,6 @@ var migrations = map[string][]string{
 		`ALTER TABLE units ADD COLUMN reason TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE units ADD COLUMN raw TEXT NOT NULL DEFAULT ''`,
 	},
+	// 6 → 7: provider batches and their request lines (llm.mode: batch).
+	"6": {batchesTable, batchRequestsTable, batchRequestsIndex},
 }

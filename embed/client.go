@@ -2,10 +2,12 @@ package embed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tkgraph/backfill/internal/workpool"
@@ -59,6 +61,9 @@ type Client struct {
 	pacer  *llm.Pacer
 	poster *llm.Poster
 
+	price llm.Price
+	batch *llm.Batcher // nil: online (UseBatches)
+
 	mu    sync.Mutex
 	usage Usage
 	dims  int // Options.Dimensions, or the size of the first vector received
@@ -87,7 +92,7 @@ func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
 	}
 	price, _ := opts.Prices.Lookup(opts.Model)
 	return &Client{
-		opts: opts, cache: cache, pacer: pacer, dims: max(opts.Dimensions, 0),
+		opts: opts, cache: cache, pacer: pacer, dims: max(opts.Dimensions, 0), price: price,
 		poster: &llm.Poster{
 			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Pacer: pacer, Budget: opts.Budget, Price: price,
 			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
@@ -159,12 +164,22 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	return out, nil
 }
 
-// cached returns the cached vector of text, or nil on a miss.
+// cached returns the cached vector of text, or nil on a miss, and counts a hit (not when ctx
+// replays a batch wave, llm.Replaying).
 func (c *Client) cached(ctx context.Context, text string) ([]float32, error) {
+	v, err := c.lookup(ctx, CacheKey(c.opts.Model, c.opts.Dimensions, text))
+	if v != nil && !llm.IsReplay(ctx) {
+		c.count(func(u *Usage) { u.CacheHits++ })
+	}
+	return v, err
+}
+
+// lookup returns the cached vector under key, or nil on a miss or a vector of other dimensions.
+func (c *Client) lookup(ctx context.Context, key string) ([]float32, error) {
 	if c.cache == nil {
 		return nil, nil
 	}
-	e, ok, err := c.cache.Get(ctx, CacheKey(c.opts.Model, c.opts.Dimensions, text))
+	e, ok, err := c.cache.Get(ctx, key)
 	if err != nil {
 		return nil, fmt.Errorf("reading embedding cache: %w", err)
 	}
@@ -180,17 +195,23 @@ func (c *Client) cached(ctx context.Context, text string) ([]float32, error) {
 	if len(v) != c.dims {
 		return nil, nil
 	}
-	c.usage.CacheHits++
 	return v, nil
 }
 
 // run sends the batches with at most Concurrency at a time and hands each answer to fill (under
-// no lock: batches write disjoint positions). The first error cancels the rest.
+// no lock: batches write disjoint positions). The first error cancels the rest, except
+// llm.ErrPending (batch mode: the texts wait in a provider batch): the other batches are still
+// queued, and run returns it at the end.
 func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string, [][]float32)) error {
 	p := workpool.New(ctx, c.opts.Concurrency)
+	var pending atomic.Bool
 	for _, b := range batches {
 		p.Go(func(ctx context.Context) error {
 			vecs, err := c.send(ctx, b)
+			if errors.Is(err, llm.ErrPending) {
+				pending.Store(true)
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -198,5 +219,11 @@ func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string
 			return nil
 		})
 	}
-	return p.Wait()
+	if err := p.Wait(); err != nil {
+		return err
+	}
+	if pending.Load() {
+		return fmt.Errorf("embedding %d batches: %w", len(batches), llm.ErrPending)
+	}
+	return nil
 }

@@ -12,4 +12,8 @@
 //     cached text is never sent again, and a text repeated within one call is sent once.
 //   - Usage counts requests, texts, cache hits, tokens, retries and cost (llm.Prices).
 //   - The API key goes only into the Authorization header and never into an error.
+//   - Batch mode (UseBatches, embedder.mode: batch): each request of BatchSize texts is one line
+//     of a provider batch (llm.Batcher); Embed returns llm.ErrPending until the batch has ended
+//     and then the vectors from the cache, where delivery stored them after the same checks as
+//     online. An unreadable answer is submitted again as the same request.
 package embed

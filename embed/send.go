@@ -22,6 +22,14 @@ func (c *Client) send(ctx context.Context, batch []string) ([][]float32, error) 
 	for _, text := range batch {
 		prompt += llm.EstimateTokens(text)
 	}
+	if c.batch != nil {
+		return c.sendBatch(ctx, batch, body, prompt)
+	}
+	return c.sendOnline(ctx, batch, body, prompt)
+}
+
+// sendOnline embeds one batch with online requests (see send).
+func (c *Client) sendOnline(ctx context.Context, batch []string, body []byte, prompt int) ([][]float32, error) {
 	var invalid error
 	for try := 0; try <= c.opts.MaxInvalidRetries; try++ {
 		if try > 0 {
@@ -84,18 +92,35 @@ func (c *Client) store(ctx context.Context, batch []string, vecs [][]float32, to
 	if c.cache == nil {
 		return nil
 	}
-	for j, text := range batch {
-		share := tokens / len(batch)
-		if j == 0 {
-			share += tokens % len(batch)
-		}
-		e := llm.CacheEntry{Namespace: "embed", Response: packVector(vecs[j]), PromptTokens: share}
+	for _, e := range entries(c.keys(batch), vecs, tokens) {
 		// Stored even when the run is being cancelled: the vector is paid for.
-		if err := c.cache.Put(context.WithoutCancel(ctx), CacheKey(c.opts.Model, c.opts.Dimensions, text), e); err != nil {
+		if err := c.cache.Put(context.WithoutCancel(ctx), e.Key, e.Entry); err != nil {
 			return fmt.Errorf("writing embedding cache: %w", err)
 		}
 	}
 	return nil
+}
+
+// keys are the cache keys of texts.
+func (c *Client) keys(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = CacheKey(c.opts.Model, c.opts.Dimensions, t)
+	}
+	return out
+}
+
+// entries are the cache entries of vectors under keys, with tokens spread over them.
+func entries(keys []string, vecs [][]float32, tokens int) []llm.KeyedEntry {
+	out := make([]llm.KeyedEntry, len(keys))
+	for j, k := range keys {
+		share := tokens / len(keys)
+		if j == 0 {
+			share += tokens % len(keys)
+		}
+		out[j] = llm.KeyedEntry{Key: k, Entry: llm.CacheEntry{Namespace: "embed", Response: packVector(vecs[j]), PromptTokens: share}}
+	}
+	return out
 }
 
 // order puts the vectors of resp in input order and checks there is exactly one per text and

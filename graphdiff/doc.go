@@ -21,8 +21,9 @@
 //     entities), highest first; pairs with other members are changed, the rest added or
 //     removed.
 //   - LLM calls, tokens and cost of each side come from its checkpoint store's runs table (every
-//     run that opened the store records its report there): over all runs and for the last one.
-//     A Parquet export has none.
+//     run that opened the store records its report there): over all runs and for the last one,
+//     with the last run's temporal counts (judge calls made and saved, contradictions, closures
+//     rejected by reason), shown side by side with their change. A Parquet export has none.
 //   - Importance, for the Markdown report: closures and reopenings, then interval changes,
 //     merges and splits, facts added or removed, sentence changes, entity changes, communities,
 //     labels and summaries. Each shown change carries the text of the episode behind each side.

@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // Summary writes the totals and the LLM usage of both sides as a few lines.
@@ -22,6 +26,62 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintf(w, "  communities: %d changed, %d added, %d removed\n", t.CommunitiesChanged, t.CommunitiesAdded, t.CommunitiesRemoved)
 	}
 	fmt.Fprintf(w, "  llm A: %s\n  llm B: %s\n", usageLine(r.UsageA), usageLine(r.UsageB))
+	if a, b := temporalOf(r.UsageA), temporalOf(r.UsageB); a != nil || b != nil {
+		fmt.Fprintf(w, "  closures rejected A: %s\n                    B: %s\n", rejectedLine(a), rejectedLine(b))
+	}
+}
+
+func temporalOf(u *Usage) *temporal.Counts {
+	if u == nil {
+		return nil
+	}
+	return u.Temporal
+}
+
+// rejectedLine is a side's rejected closures by reason, with its judge calls.
+func rejectedLine(t *temporal.Counts) string {
+	if t == nil {
+		return "not recorded"
+	}
+	var reasons []string
+	for _, k := range slices.Sorted(maps.Keys(t.ClosuresRejected)) {
+		reasons = append(reasons, fmt.Sprintf("%s %d", k, t.ClosuresRejected[k]))
+	}
+	return fmt.Sprintf("%d (%s); %d facts judged, %d judge calls saved, contradictions %d by cardinality and %d judged",
+		t.Rejected(), orDash(strings.Join(reasons, ", ")), t.Judged, t.JudgeCallsSaved, t.ByCardinality, t.JudgedApplied)
+}
+
+// temporalTable writes the temporal counts of both sides and their change, one row per count and
+// per rejection reason either side has.
+func temporalTable(w io.Writer, a, b *temporal.Counts) {
+	fmt.Fprintf(w, "\n## Contradictions of the last run of each side\n\n| | A | B | change |\n|---|---:|---:|---:|\n")
+	get := func(t *temporal.Counts, f func(temporal.Counts) int) (string, int) {
+		if t == nil {
+			return "–", 0
+		}
+		return fmt.Sprint(f(*t)), f(*t)
+	}
+	row := func(name string, f func(temporal.Counts) int) {
+		as, an := get(a, f)
+		bs, bn := get(b, f)
+		fmt.Fprintf(w, "| %s | %s | %s | %+d |\n", name, as, bs, bn-an)
+	}
+	row("facts judged", func(t temporal.Counts) int { return t.Judged })
+	row("judge calls saved by cardinality", func(t temporal.Counts) int { return t.JudgeCallsSaved })
+	row("contradictions by cardinality", func(t temporal.Counts) int { return t.ByCardinality })
+	row("contradictions judged", func(t temporal.Counts) int { return t.JudgedApplied })
+	row("closures rejected", func(t temporal.Counts) int { return t.Rejected() })
+	reasons := map[string]bool{}
+	for _, t := range []*temporal.Counts{a, b} {
+		if t != nil {
+			for k := range t.ClosuresRejected {
+				reasons[k] = true
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(reasons)) {
+		row("closures rejected: "+k, func(t temporal.Counts) int { return t.ClosuresRejected[k] })
+	}
 }
 
 func usageLine(u *Usage) string {
@@ -80,6 +140,9 @@ func (r *Report) Markdown(w io.Writer) {
 			}
 			fmt.Fprintf(w, "| %s, %s | %s | %d | %d | %d | %d | %.4f |\n", s.name, row.label, runs, c, h, p, q, cost)
 		}
+	}
+	if a, b := temporalOf(r.UsageA), temporalOf(r.UsageB); a != nil || b != nil {
+		temporalTable(w, a, b)
 	}
 	if len(r.Top) == 0 {
 		fmt.Fprintf(w, "\nNo changes.\n")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/snapshots"
+	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // Usage is the LLM work of the runs that built one side, from the runs table of its checkpoint
@@ -17,6 +18,9 @@ type Usage struct {
 	LastOutcome string         `json:"last_outcome"`
 	Total       jobs.LLMReport `json:"total"`
 	Last        jobs.LLMReport `json:"last"`
+	// Temporal is the temporal stage's counts in the last run's report (over the whole graph:
+	// judge calls, contradictions, closures rejected by reason); nil when it has none.
+	Temporal *temporal.Counts `json:"temporal,omitempty"`
 }
 
 func usageOf(ctx context.Context, s snapshots.Snapshot) (*Usage, error) {
@@ -40,7 +44,7 @@ func usageOf(ctx context.Context, s snapshots.Snapshot) (*Usage, error) {
 		u.Total.CostUSD += l.CostUSD
 		u.Total.MaxInFlight = max(u.Total.MaxInFlight, l.MaxInFlight)
 		if i == len(runs)-1 {
-			u.Last, u.LastOutcome = l, r.Outcome
+			u.Last, u.LastOutcome, u.Temporal = l, r.Outcome, rep.Temporal
 		}
 	}
 	return u, nil

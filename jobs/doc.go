@@ -15,6 +15,10 @@
 // not change. Run opens the store for writing (holding its lock for the whole run); ingest
 // clears the quarantine of the run before (a run's quarantine is the rows it rejected) and
 // records each group id with the id the input wrote (a row that writes another group's mapped id
-// verbatim is quarantined instead of joining that group). MakePlan estimates a job's calls, tokens and cost without calling the LLM,
+// verbatim is quarantined instead of joining that group). With llm.mode or embedder.mode batch
+// the clients send provider batches (llm.Batcher, recorded in the store): Run first settles what
+// an earlier run left half-sent, every stage runs in waves, and with RunOptions.NoWait it stops
+// at the first stage left waiting (Report.Batch.PendingStage, outcome "pending"; running again
+// continues). MakePlan estimates a job's calls, tokens and cost without calling the LLM,
 // reading the job's store read-only.
 package jobs

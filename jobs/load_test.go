@@ -92,6 +92,7 @@ func TestNumbersAndOntology(t *testing.T) {
 		{"ontology: {edge_types: [{name: WORKS_AT}, {name: works_at}]}", "edge_types[1].name"},
 		{"ontology: {edge_types: [{name: WORKS-AT}]}", "not an identifier"},
 		{"ontology: {edge_types: [{name: WORKS_AT, sources: [Persn]}]}", "sources[0]"},
+		{"ontology: {edge_types: [{name: WORKS_AT, cardinality: single}]}", "edge_types[0].cardinality"},
 		{"ontology: {excluded_types: [Plan]}", "excluded_types[0]"},
 		{"ontology: {entity_types: [{name: Plan}], excluded_types: [plan, Entity]}", ""},
 	}

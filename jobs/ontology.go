@@ -6,6 +6,7 @@ import (
 
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // validateOntology checks the ontology's names. Entity type names become node labels and edge
@@ -69,6 +70,9 @@ func (o Ontology) validate() error {
 			return bad(key+".name", "%q names the predicate %s, as %s does", e.Name, p, prev)
 		}
 		preds[p] = key
+		if c := e.Cardinality; c != "" && c != temporal.CardinalityOne && c != temporal.CardinalityMany {
+			return bad(key+".cardinality", "%q is not one or many", c)
+		}
 		for k, s := range e.Sources {
 			if err := entityType(fmt.Sprintf("%s.sources[%d]", key, k), s); err != nil {
 				return err

@@ -41,7 +41,9 @@ type Plan struct {
 	Groups         int         `json:"groups"`
 	Quarantined    int         `json:"quarantined"`
 	Model          string      `json:"model"`
-	Price          *llm.Price  `json:"price"` // nil: the model has no price; cost is then 0
+	Mode           string      `json:"mode"`           // llm.mode: which of the two costs the job pays
+	EmbeddingMode  string      `json:"embedding_mode"` // embedder.mode
+	Price          *llm.Price  `json:"price"`          // nil: the model has no price; cost is then 0
 	EmbeddingModel string      `json:"embedding_model"`
 	EmbeddingPrice *llm.Price  `json:"embedding_price"`
 	Stages         []StagePlan `json:"stages"`
@@ -62,7 +64,8 @@ type StagePlan struct {
 	CallsExact       bool    `json:"calls_exact"`
 	PromptTokens     int     `json:"prompt_tokens"`     // estimate
 	CompletionTokens int     `json:"completion_tokens"` // estimate (llm.ExpectedCompletion per call)
-	CostUSD          float64 `json:"cost_usd"`          // estimate
+	CostUSD          float64 `json:"cost_usd"`          // estimate, online prices
+	BatchCostUSD     float64 `json:"batch_cost_usd"`    // estimate, batch prices (llm.mode: batch)
 	Basis            string  `json:"basis"`
 }
 
@@ -95,13 +98,18 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 	if _, _, err := ingest(ctx, j, tmp, opts.FS, opts.Shard, graph.SystemClock{}, stages.NoProgress{}, opts.Log, nil, recs); err != nil {
 		return nil, err
 	}
-	p := &Plan{Job: j.Name, Model: j.LLM.Model, EmbeddingModel: j.Embedder.Model, Assumptions: DefaultRatios()}
+	p := &Plan{Job: j.Name, Model: j.LLM.Model, Mode: j.LLM.Mode, EmbeddingModel: j.Embedder.Model, EmbeddingMode: j.Embedder.Mode,
+		Assumptions: DefaultRatios()}
 	if recs.Records > 0 {
 		p.Records = recs
 	}
 	prices := j.prices()
 	if pr, ok := prices.Lookup(j.LLM.Model); ok {
 		p.Price = &pr
+		if pr.InputPerMTok > 0 && pr.BatchInputPerMTok == 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("model %q has no batch price: batch costs use its online price (add llm.prices.%s.batch_input_per_mtok and batch_output_per_mtok)",
+				j.LLM.Model, j.LLM.Model))
+		}
 	} else {
 		p.Notes = append(p.Notes, fmt.Sprintf("model %q has no price: costs are 0 (add llm.prices.%s)", j.LLM.Model, j.LLM.Model))
 	}
@@ -248,17 +256,22 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 	if cached > 0 {
 		st.Basis += "; cached answers in the checkpoint are free"
 	}
-	st.CostUSD = p.chatCost(st)
+	p.chatCost(&st)
 	p.Stages = append(p.Stages, st)
 	return sizes, nil
 }
 
-// chatCost prices a stage's tokens with the chat model.
-func (p *Plan) chatCost(st StagePlan) float64 {
-	if p.Price == nil {
-		return 0
+// chatCost prices a stage's tokens with the chat model, online and in batches.
+func (p *Plan) chatCost(st *StagePlan) {
+	st.CostUSD, st.BatchCostUSD = costs(p.Price, st.PromptTokens, st.CompletionTokens)
+}
+
+// costs prices tokens at a model's online and batch prices (0 without a price).
+func costs(pr *llm.Price, prompt, completion int) (online, batch float64) {
+	if pr == nil {
+		return 0, 0
 	}
-	return p.Price.Estimate(st.PromptTokens, st.CompletionTokens)
+	return pr.Estimate(prompt, completion), pr.Batch().Estimate(prompt, completion)
 }
 
 // total sums the stages.
@@ -272,6 +285,7 @@ func (p *Plan) total() {
 		t.PromptTokens += s.PromptTokens
 		t.CompletionTokens += s.CompletionTokens
 		t.CostUSD += s.CostUSD
+		t.BatchCostUSD += s.BatchCostUSD
 	}
 	p.Total = t
 }

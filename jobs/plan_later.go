@@ -16,15 +16,17 @@ type Ratios struct {
 	Source             string  `json:"source"`               // "defaults" or where they were measured
 	EntitiesPerEpisode float64 `json:"entities_per_episode"` // distinct entities after resolution
 	FactsPerEpisode    float64 `json:"facts_per_episode"`
-	JudgedShare        float64 `json:"judged_share"`       // facts with contradiction candidates (one judgement each)
+	JudgedShare        float64 `json:"judged_share"`       // facts left to the judge after the cardinality rules (one judgement each)
 	LongSummaryShare   float64 `json:"long_summary_share"` // entities whose facts are too long to be their own summary
 	CommunitySize      float64 `json:"community_size"`     // average members of a community
 	GreyPairShare      float64 `json:"grey_pair_share"`    // ambiguous pairs per entity and per fact that resolution asks the LLM about
 }
 
-// DefaultRatios are typical of chat histories.
+// DefaultRatios are typical of chat histories. JudgedShare: the temporal stage judges only the
+// facts left with candidates after the cardinality rules, 12–17% of the facts on the gold set,
+// the demo and LoCoMo with the offline responder.
 func DefaultRatios() Ratios {
-	return Ratios{Source: "defaults", EntitiesPerEpisode: 1.2, FactsPerEpisode: 1.5, JudgedShare: 0.35,
+	return Ratios{Source: "defaults", EntitiesPerEpisode: 1.2, FactsPerEpisode: 1.5, JudgedShare: 0.15,
 		LongSummaryShare: 0.25, CommunitySize: 5, GreyPairShare: 0.05}
 }
 
@@ -101,14 +103,12 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 	community.PromptTokens = merges*typical[llm.TaskMergeSummaries] + names*typical[llm.TaskNameCommunity]
 	community.CompletionTokens = merges*llm.ExpectedCompletion(llm.TaskMergeSummaries) + names*llm.ExpectedCompletion(llm.TaskNameCommunity)
 	embedding.PromptTokens = textTokens
-	if p.EmbeddingPrice != nil {
-		embedding.CostUSD = p.EmbeddingPrice.Estimate(textTokens, 0)
-	}
+	embedding.CostUSD, embedding.BatchCostUSD = costs(p.EmbeddingPrice, textTokens, 0)
 	if j.Stages.Resolve.LLM == "off" {
 		resolve.CallsExact, resolve.Basis = true, "deterministic clustering only (stages.resolve.llm: off)"
 	}
 	for _, st := range []*StagePlan{&resolve, &temporal, &summarize, &community} {
-		st.CostUSD = p.chatCost(*st)
+		p.chatCost(st)
 	}
 	p.Stages = append(p.Stages, resolve, temporal, summarize, embedding, community)
 	p.Notes = append(p.Notes, fmt.Sprintf("calls after extract are estimates from the assumptions (%s); "+

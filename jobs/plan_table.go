@@ -13,20 +13,20 @@ func (p *Plan) WriteTable(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "job\t%s\n", p.Job)
 	fmt.Fprintf(tw, "episodes\t%d in %d groups (%d rows quarantined)\n", p.Episodes, p.Groups, p.Quarantined)
-	fmt.Fprintf(tw, "model\t%s\n", priced(p.Model, p.Price))
-	fmt.Fprintf(tw, "embedding model\t%s\n", priced(p.EmbeddingModel, p.EmbeddingPrice))
+	fmt.Fprintf(tw, "model\t%s, %s\n", priced(p.Model, p.Price), p.Mode)
+	fmt.Fprintf(tw, "embedding model\t%s, %s\n", priced(p.EmbeddingModel, p.EmbeddingPrice), p.EmbeddingMode)
 	if r := p.Records; r != nil {
 		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after; %d skip the LLM\n",
 			r.Records, r.Pruned, r.TokensBefore/r.Records, r.TokensAfter/r.Records, r.SkipLLM)
 	}
-	fmt.Fprintf(tw, "\nstage\tunits\tcalls\tcached\ttokens in\ttokens out\tcost USD\tbasis\n")
+	fmt.Fprintf(tw, "\nstage\tunits\tcalls\tcached\ttokens in\ttokens out\tonline USD\tbatch USD\tbasis\n")
 	for _, s := range append(append([]StagePlan(nil), p.Stages...), p.Total) {
 		calls := fmt.Sprint(s.Calls)
 		if !s.CallsExact {
 			calls = "~" + calls
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t~%d\t~%d\t~%.4f\t%s\n", s.Stage, s.Units, calls, s.CachedCalls,
-			s.PromptTokens, s.CompletionTokens, s.CostUSD, s.Basis)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t~%d\t~%d\t~%.4f\t~%.4f\t%s\n", s.Stage, s.Units, calls, s.CachedCalls,
+			s.PromptTokens, s.CompletionTokens, s.CostUSD, s.BatchCostUSD, s.Basis)
 	}
 	a := p.Assumptions
 	fmt.Fprintf(tw, "\nassumptions\t%s: %.2f entities and %.2f facts per episode, %.0f%% of facts judged, "+
@@ -39,10 +39,12 @@ func (p *Plan) WriteTable(w io.Writer) {
 	tw.Flush()
 }
 
-// priced names a model with its price.
+// priced names a model with its online and batch prices.
 func priced(model string, p *llm.Price) string {
 	if p == nil {
 		return model + " (no price)"
 	}
-	return fmt.Sprintf("%s ($%g in, $%g out per million tokens)", model, p.InputPerMTok, p.OutputPerMTok)
+	b := p.Batch()
+	return fmt.Sprintf("%s ($%g in, $%g out per million tokens; batch $%g in, $%g out)", model, p.InputPerMTok, p.OutputPerMTok,
+		b.InputPerMTok, b.OutputPerMTok)
 }

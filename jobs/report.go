@@ -11,6 +11,7 @@ import (
 
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // Report is the run report (DESIGN §8), written as JSON by --report and as a table on stdout.
@@ -47,10 +48,24 @@ type Report struct {
 	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
 	Load *memgraph.Result `json:"load,omitempty"`
 
+	// Temporal is what the temporal stage decided over the store's groups: judge calls made and
+	// saved by the cardinality rule, contradictions by cardinality and by the judge, and the
+	// judge's closures rejected by reason (absent before the stage ran).
+	Temporal *temporal.Counts `json:"temporal,omitempty"`
+
 	// CommunitiesByGroup counts communities per group (groups with none are left out); the LLM
 	// calls spent on them are llm_by_stage["community"].
 	CommunitiesByGroup map[string]int `json:"communities_by_group,omitempty"`
+
+	// Batch is what the run did with provider batches (batch mode only).
+	Batch *BatchReport `json:"batch,omitempty"`
+
+	pendingStage string // the stage a --no-wait run stopped at
 }
+
+// Pending reports whether the run stopped with units waiting for provider batches (--no-wait):
+// it ended without error, and running again continues.
+func (r *Report) Pending() bool { return r.Batch != nil && r.Batch.PendingStage != "" }
 
 // MaxMappedShown bounds Report.MappedGroups.
 const MaxMappedShown = 100
@@ -127,6 +142,14 @@ func (r *Report) WriteTable(w io.Writer) {
 		l.Calls, l.CacheHits, l.PromptTokens, l.CompletionTokens, l.Retries, l.MaxInFlight, l.CostUSD)
 	if l.InvalidAnswers > 0 || l.Truncated > 0 || len(l.AnswersRepaired) > 0 {
 		fmt.Fprintf(tw, "answers\t%d invalid, %d cut at max_tokens; repaired:%s\n", l.InvalidAnswers, l.Truncated, kinds(l.AnswersRepaired))
+	}
+	if b := r.Batch; b != nil {
+		fmt.Fprintf(tw, "batches\t%d submitted (%d requests, %d resubmitted), %d answers, %d error lines, %d unfinished, %d unreadable lines, %d sent online; cost $%.4f at batch prices (estimated $%.4f); %d pending\n",
+			b.Batches, b.Requests, b.Resubmitted, b.Answers, b.Errors, b.Unfinished, b.InvalidLines, b.FallbackOnline, b.CostUSD, b.EstimatedUSD, b.Pending)
+	}
+	if t := r.Temporal; t != nil {
+		fmt.Fprintf(tw, "temporal\t%d facts judged, %d judge calls saved by cardinality; contradictions: %d by cardinality, %d judged; closures rejected %d:%s\n",
+			t.Judged, t.JudgeCallsSaved, t.ByCardinality, t.JudgedApplied, t.Rejected(), kinds(t.ClosuresRejected))
 	}
 	fmt.Fprintf(tw, "seconds\t%.2f\n", r.Seconds)
 	tw.Flush()

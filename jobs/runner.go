@@ -32,6 +32,10 @@ type RunOptions struct {
 	// Stop, when closed, drains the run: units in flight commit, no new unit starts, and Run
 	// returns stages.ErrInterrupted. Running again resumes.
 	Stop <-chan struct{}
+	// NoWait (batch mode) ends the run at the first stage whose units wait for provider
+	// batches, once its requests are submitted (Report.Batch.PendingStage); running again
+	// continues. Otherwise the run waits for the batches.
+	NoWait bool
 }
 
 func (o *RunOptions) defaults(j *Job) {
@@ -77,6 +81,14 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	env := stages.Env{Store: store, LLM: cl.llm, Embedder: cl.embedder, Clock: opts.Clock, RecordTime: j.RecordTime,
 		Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop,
 		MaxFailedRatio: j.Limits.MaxFailedRatio, Repairs: repairs}
+	var batches batchSet
+	if j.batchMode() {
+		batches = cl.useBatches(j, store, opts.Log, opts.Stop)
+		if err := batches.Recover(ctx); err != nil {
+			return nil, err
+		}
+		env.Batches, env.NoWait = batches, opts.NoWait
+	}
 	steps := []struct {
 		name string
 		run  func() (stages.Stats, error)
@@ -100,7 +112,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 				EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes})
 		}},
 		{temporal.Stage, func() (stages.Stats, error) {
-			return temporal.Run(ctx, env, temporal.Options{MaxCandidates: j.Stages.Temporal.MaxCandidates})
+			return temporal.Run(ctx, env, temporal.Options{MaxCandidates: j.Stages.Temporal.MaxCandidates, Cardinality: j.cardinalities()})
 		}},
 		{summarize.Stage, func() (stages.Stats, error) {
 			return summarize.Run(ctx, env, summarize.Options{ShortChars: j.Stages.Summarize.ShortChars, BatchSize: j.Stages.Summarize.BatchSize})
@@ -134,6 +146,11 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		if err == nil {
 			err = store.Checkpoint(ctx)
 		}
+		if errors.Is(err, llm.ErrPending) {
+			rep.pendingStage = s.name
+			opts.Log.Info("stage waits for provider batches: stopping here (--no-wait); run again to continue", "stage", s.name)
+			break
+		}
 		if err != nil {
 			runErr = fmt.Errorf("running stage %s: %w", s.name, err)
 			break
@@ -149,6 +166,16 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	done := context.WithoutCancel(ctx)
 	if err := fill(done, rep, store, cl.usage(), repairs); err != nil && runErr == nil {
 		runErr = err
+	}
+	if batches != nil {
+		br, err := batches.report(done, store)
+		if err != nil && runErr == nil {
+			runErr = err
+		}
+		if br != nil {
+			br.PendingStage = rep.pendingStage
+			rep.Batch = br
+		}
 	}
 	if err := writeFailed(done, store, rep); err != nil && runErr == nil {
 		runErr = err
@@ -180,6 +207,11 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	if rep.CommunitiesByGroup, err = community.CountByGroup(ctx, store); err != nil {
 		return err
 	}
+	if t, ok, err := temporal.Totals(ctx, store); err != nil {
+		return err
+	} else if ok {
+		rep.Temporal = &t
+	}
 	if rep.GroupsMapped, rep.MappedGroups, err = store.MappedGroups(ctx, MaxMappedShown); err != nil {
 		return err
 	}
@@ -203,6 +235,17 @@ func (j *Job) entityTypes() []llm.EntityTypeIn {
 	var out []llm.EntityTypeIn
 	for _, t := range j.Ontology.EntityTypes {
 		out = append(out, llm.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
+	}
+	return out
+}
+
+// cardinalities are the cardinalities the ontology's edge types set, by name.
+func (j *Job) cardinalities() map[string]string {
+	out := map[string]string{}
+	for _, t := range j.Ontology.EdgeTypes {
+		if t.Cardinality != "" {
+			out[t.Name] = t.Cardinality
+		}
 	}
 	return out
 }

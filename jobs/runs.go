@@ -17,6 +17,7 @@ const (
 	OutcomeFailed        = "failed"
 	OutcomeInterrupted   = "interrupted"
 	OutcomeBudgetStopped = "budget_stopped"
+	OutcomePending       = "pending" // --no-wait: stopped while units wait for provider batches
 )
 
 // recordRun appends the run and its report to the store's runs table, also when the run failed
@@ -27,6 +28,8 @@ func recordRun(ctx context.Context, store *checkpoints.Store, rep *Report, runEr
 	switch {
 	case rep.BudgetStopped:
 		outcome = OutcomeBudgetStopped
+	case runErr == nil && rep.pendingStage != "":
+		outcome = OutcomePending
 	case errors.Is(runErr, stages.ErrInterrupted), errors.Is(runErr, context.Canceled):
 		outcome = OutcomeInterrupted
 	case runErr != nil:

@@ -70,6 +70,21 @@ type LLM struct {
 	MaxTokens map[string]int `yaml:"max_tokens"`
 	// Prices add to or replace llm.DefaultPrices, by model name (chat and embedding models).
 	Prices map[string]llm.Price `yaml:"prices"`
+	// Mode is how requests are sent: online (default) or batch (the provider's batch API at
+	// its batch price; see BatchOpts).
+	Mode  string    `yaml:"mode"`
+	Batch BatchOpts `yaml:"batch"`
+}
+
+// BatchOpts configure provider batches (llm.mode or embedder.mode batch).
+type BatchOpts struct {
+	MaxRequests int   `yaml:"max_requests"` // request lines per batch (default 50,000)
+	MaxBytes    int64 `yaml:"max_bytes"`    // bytes per input file (default 200,000,000)
+	// MaxRetries is how often one run submits a request again after it failed, was left undone
+	// by an expired or cancelled batch, or (embeddings) came back unreadable (default 2).
+	MaxRetries     *int    `yaml:"max_retries"`
+	FallbackOnline bool    `yaml:"fallback_online"` // then send it online instead of failing the call
+	PollSeconds    float64 `yaml:"poll_seconds"`    // how often an open batch is polled (default 30)
 }
 
 // Embedder configures the embedding model.
@@ -80,6 +95,7 @@ type Embedder struct {
 	APIKeyEnv  string `yaml:"api_key_env"`
 	Dimensions int    `yaml:"dimensions"` // default 256
 	BatchSize  int    `yaml:"batch_size"` // texts per request (default 256)
+	Mode       string `yaml:"mode"`       // online (default) | batch (with llm.batch's settings)
 }
 
 // Ontology holds custom entity and edge types.
@@ -103,6 +119,9 @@ type EdgeType struct {
 	Description string   `yaml:"description"`
 	Sources     []string `yaml:"sources"`
 	Targets     []string `yaml:"targets"`
+	// Cardinality per source entity: one | many (default: temporal.DefaultCardinalities for
+	// the name, else many). Used by the temporal stage only.
+	Cardinality string `yaml:"cardinality"`
 }
 
 // StageOpts holds per-stage options.

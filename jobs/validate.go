@@ -110,6 +110,26 @@ func (j *Job) defaults() {
 	if l.ResponseFormat == "" {
 		l.ResponseFormat = llm.FormatJSONSchema
 	}
+	if l.Mode == "" {
+		l.Mode = "online"
+	}
+	if e.Mode == "" {
+		e.Mode = "online"
+	}
+	b := &l.Batch
+	if b.MaxRequests == 0 {
+		b.MaxRequests = llm.DefaultBatchMaxRequests
+	}
+	if b.MaxBytes == 0 {
+		b.MaxBytes = llm.DefaultBatchMaxBytes
+	}
+	if b.MaxRetries == nil {
+		n := llm.DefaultBatchMaxRetries
+		b.MaxRetries = &n
+	}
+	if b.PollSeconds == 0 {
+		b.PollSeconds = llm.DefaultBatchPoll.Seconds()
+	}
 }
 
 // Validate reports the first invalid setting. Numeric keys are checked first, all alike
@@ -167,6 +187,9 @@ func (j *Job) Validate() error {
 		}
 	default:
 		return bad("embedder.provider", "%q is not offline or openai", j.Embedder.Provider)
+	}
+	if err := j.validateModes(); err != nil {
+		return err
 	}
 	if err := j.validateSink(); err != nil {
 		return err

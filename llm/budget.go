@@ -80,6 +80,18 @@ func (b *Budget) Settle(est, actual float64) {
 	}
 }
 
+// Charge adds delta dollars (negative: a refund) to what was spent, outside any reservation:
+// a provider batch is booked at its estimate when submitted (Reserve, then Settle with the
+// estimate) and corrected by the difference once its answers are priced.
+func (b *Budget) Charge(delta float64) {
+	if b == nil || b.limit <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.spent = max(b.spent+delta, 0)
+}
+
 // Wait waits until every reservation is settled (no admitted request is still running), or
 // ctx ends. A budget stop uses it to let the paid requests finish before the run stops.
 func (b *Budget) Wait(ctx context.Context) error {

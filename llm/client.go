@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -56,7 +57,8 @@ type Client struct {
 	poster  *Poster
 	meter   *meter
 	price   Price
-	priced  bool // the model is in the price table
+	priced  bool     // the model is in the price table
+	batch   *Batcher // nil: online (UseBatches)
 }
 
 // NewClient returns a client. hc nil means http.DefaultClient; prompts nil means the embedded
@@ -164,7 +166,9 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			return fmt.Errorf("reading cache for %s: %w", task, err)
 		}
 		if hit && t.Schema.Validate(e.Response) == nil {
-			c.meter.update(stage, func(s *StageUsage) { s.CacheHits++ })
+			if !IsReplay(ctx) {
+				c.meter.update(stage, func(s *StageUsage) { s.CacheHits++ })
+			}
 			return decode(task, e.Response, out)
 		}
 	}
@@ -173,12 +177,23 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 	raised := false
 	var invalid error
 	var last []byte
+	var walked []string // the batch requests this call went through (batch mode)
 	requests := 0
 	for try := 0; ; {
-		answer, meta, bad, err := c.complete(ctx, stage, t, conv, limit)
+		answer, meta, bad, err := c.ask(ctx, stage, t, key, conv, limit, requests, &walked)
 		requests++
 		if err != nil {
+			if !errors.Is(err, ErrPending) {
+				c.consumed(walked)
+			}
 			return fmt.Errorf("calling %s: %w", task, err)
+		}
+		// Answers that came from a batch were counted when the batch was delivered, and
+		// their retries when they were queued.
+		count := func(f func(*StageUsage)) {
+			if !meta.batched {
+				c.meter.update(stage, f)
+			}
 		}
 		entry.PromptTokens += meta.usage.PromptTokens
 		entry.CompletionTokens += meta.usage.CompletionTokens
@@ -186,8 +201,9 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			invalid = checkAnswer(t, answer)
 		}
 		if invalid == nil {
+			c.consumed(walked)
 			entry.Namespace, entry.Response = stage, answer
-			if c.cache != nil {
+			if c.cache != nil && !meta.batched {
 				// A paid answer is stored even when the run is being cancelled, so a
 				// resume never pays for it again.
 				if err := c.cache.Put(context.WithoutCancel(ctx), key, entry); err != nil {
@@ -198,22 +214,23 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		}
 		last = answer
 		if meta.finish == FinishLength {
-			c.meter.update(stage, func(s *StageUsage) { s.Truncated++ })
+			count(func(s *StageUsage) { s.Truncated++ })
 			if !raised {
 				raised, limit = true, limit*lengthRaise
-				c.meter.update(stage, func(s *StageUsage) { s.Retries++ })
+				count(func(s *StageUsage) { s.Retries++ })
 				continue
 			}
 			invalid = &SchemaError{Msg: fmt.Sprintf("the answer was cut at the length limit of %d tokens (%v); write a shorter answer", limit, invalid)}
 		}
-		c.meter.update(stage, func(s *StageUsage) { s.InvalidAnswers++ })
+		count(func(s *StageUsage) { s.InvalidAnswers++ })
 		if try == c.opts.MaxValidationRetries {
 			break
 		}
 		try++
-		c.meter.update(stage, func(s *StageUsage) { s.Retries++ })
+		count(func(s *StageUsage) { s.Retries++ })
 		conv = withFeedback(msgs, invalid)
 	}
+	c.consumed(walked)
 	return &ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}
 }
 
@@ -222,10 +239,12 @@ func (c *Client) cacheKey(t *Task, msgs []Message) string {
 	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, "format="+c.opts.ResponseFormat)
 }
 
-// answerMeta is what complete learns besides the answer: the usage block and the finish reason.
+// answerMeta is what complete learns besides the answer: the usage block and the finish reason,
+// and whether the answer came from a provider batch (its usage was counted on delivery).
 type answerMeta struct {
-	usage  TokenUsage
-	finish string
+	usage   TokenUsage
+	finish  string
+	batched bool
 }
 
 // complete sends one chat request (with transport retries) with the given max_tokens and
@@ -233,12 +252,9 @@ type answerMeta struct {
 // answer (not a chat response, no choices, a refusal) is returned as bad, so it takes the
 // validation retry path; err is a failed request.
 func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Message, maxTokens int) (answer []byte, rp answerMeta, bad, err error) {
-	body, err := json.Marshal(ChatRequest{
-		Model: c.opts.Model, Messages: msgs, Temperature: c.opts.Temperature, MaxTokens: maxTokens,
-		ResponseFormat: responseFormat(c.opts.ResponseFormat, t),
-	})
+	body, err := c.requestBody(t, msgs, maxTokens)
 	if err != nil {
-		return nil, rp, nil, fmt.Errorf("encoding request: %w", err)
+		return nil, rp, nil, err
 	}
 	res, err := c.poster.Post(ctx, Request{Path: "/chat/completions", Body: body,
 		PromptTokens: EstimatePrompt(msgs, t.Raw), CompletionTokens: ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
@@ -259,6 +275,18 @@ func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Mes
 	}
 	answer, bad = answerText(resp)
 	return answer, rp, bad, nil
+}
+
+// requestBody is the body of a chat request.
+func (c *Client) requestBody(t *Task, msgs []Message, maxTokens int) ([]byte, error) {
+	body, err := json.Marshal(ChatRequest{
+		Model: c.opts.Model, Messages: msgs, Temperature: c.opts.Temperature, MaxTokens: maxTokens,
+		ResponseFormat: responseFormat(c.opts.ResponseFormat, t),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("encoding request: %w", err)
+	}
+	return body, nil
 }
 
 // decode unmarshals a validated answer into out.

@@ -91,6 +91,12 @@ func IsBadAnswer(err error) bool {
 // (PacerOptions.Stop): no new request starts, the ones in flight finish.
 var ErrStopped = errors.New("stopping: no new request starts while the run drains")
 
+// ErrPending is returned by a call whose request waits in a provider batch (llm.mode: batch):
+// the request is recorded in the checkpoint store and its answer is not there yet. The caller's
+// unit is left uncommitted and runs again once the batch has ended (a later wave, or a later
+// run), when the answer comes from the cache.
+var ErrPending = errors.New("pending: the request waits in a provider batch")
+
 // IsFatal reports whether err must stop the whole run (auth or quota failure).
 func IsFatal(err error) bool {
 	var a *AuthError

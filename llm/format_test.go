@@ -13,8 +13,8 @@ import (
 func TestResponseFormats(t *testing.T) {
 	for _, format := range Formats() {
 		t.Run(format, func(t *testing.T) {
-			f := &fakeServer{replies: []reply{{content: `{"duplicate_ids":[],"contradicted_ids":"x"}`},
-				{content: `{"duplicate_ids":["E0"],"contradicted_ids":[]}`}}}
+			f := &fakeServer{replies: []reply{{content: `{"duplicate_ids":[],"contradictions":"x"}`},
+				{content: `{"duplicate_ids":["E0"],"contradictions":[]}`}}}
 			cache := NewMemoryCache()
 			c := newTestClient(t, f, cache, func(o *Options) { o.ResponseFormat = format })
 			in := JudgeInput{ReferenceTime: "2024-01-01T00:00:00Z", New: FactIn{Predicate: "P", Fact: "f"}}

@@ -25,7 +25,7 @@ func tokenRules() map[string]tokenRule {
 		TaskExtract:         {512, 1},
 		TaskExtractEntities: {256, 0.5},
 		TaskExtractFacts:    {384, 1},
-		TaskJudgeFact:       {128, 0.1},
+		TaskJudgeFact:       {256, 0.25},
 		TaskResolveEntities: {128, 0.1},
 		TaskDedupeFacts:     {128, 0.1},
 		TaskSummarize:       {256, 0.5},

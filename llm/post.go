@@ -154,6 +154,18 @@ func usageOf(body []byte) TokenUsage {
 	return *v.Usage
 }
 
+// do sends req with the API key (when there is one) on the Poster's http.Client.
+func (p *Poster) do(req *http.Request) (*http.Response, error) {
+	if p.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+p.APIKey)
+	}
+	hc := p.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return hc.Do(req)
+}
+
 // attempt makes one request while holding a Pacer slot.
 func (p *Poster) attempt(ctx context.Context, url string, body []byte, tokens int, track func(int)) ([]byte, error) {
 	if err := p.Pacer.acquire(ctx, tokens); err != nil {
@@ -176,14 +188,7 @@ func (p *Poster) attempt(ctx context.Context, url string, body []byte, tokens in
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	if p.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+p.APIKey)
-	}
-	hc := p.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
+	resp, err := p.do(req)
 	if err != nil {
 		return nil, p.networkError(ctx, err)
 	}

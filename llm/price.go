@@ -11,6 +11,24 @@ type Price struct {
 	InputPerMTok       float64 `json:"input_per_mtok" yaml:"input_per_mtok"`
 	CachedInputPerMTok float64 `json:"cached_input_per_mtok,omitempty" yaml:"cached_input_per_mtok"` // 0 = InputPerMTok
 	OutputPerMTok      float64 `json:"output_per_mtok" yaml:"output_per_mtok"`
+	// BatchInputPerMTok and BatchOutputPerMTok are the prices of the provider's batch API
+	// (llm.mode: batch); 0 means the online price.
+	BatchInputPerMTok  float64 `json:"batch_input_per_mtok,omitempty" yaml:"batch_input_per_mtok"`
+	BatchOutputPerMTok float64 `json:"batch_output_per_mtok,omitempty" yaml:"batch_output_per_mtok"`
+}
+
+// Batch is the price of a request sent through a provider batch: BatchInputPerMTok and
+// BatchOutputPerMTok, each the online price when unset. Prompt caching is not counted in
+// batches: every prompt token is billed at the batch input price.
+func (p Price) Batch() Price {
+	in, out := p.BatchInputPerMTok, p.BatchOutputPerMTok
+	if in == 0 {
+		in = p.InputPerMTok
+	}
+	if out == 0 {
+		out = p.OutputPerMTok
+	}
+	return Price{InputPerMTok: in, CachedInputPerMTok: in, OutputPerMTok: out}
 }
 
 // Cost is the price of one answer's usage. Prompt tokens the provider served from its prompt
@@ -37,9 +55,10 @@ func (p Price) Estimate(prompt, completion int) float64 {
 type Prices map[string]Price
 
 // DefaultPrices are list prices (USD per million tokens, standard tier) of common models, and 0
-// for the offline models. A job's llm.prices entries replace or add to them.
+// for the offline models, with batch prices at half the online ones (the OpenAI Batch API's
+// discount). A job's llm.prices entries replace or add to them.
 func DefaultPrices() Prices {
-	return Prices{
+	return halfForBatch(Prices{
 		"offline-rules-v1":       {},
 		"hashing-v1":             {},
 		"gpt-4o":                 {InputPerMTok: 2.50, CachedInputPerMTok: 1.25, OutputPerMTok: 10.00},
@@ -56,7 +75,16 @@ func DefaultPrices() Prices {
 		"text-embedding-3-small": {InputPerMTok: 0.02},
 		"text-embedding-3-large": {InputPerMTok: 0.13},
 		"text-embedding-ada-002": {InputPerMTok: 0.10},
+	})
+}
+
+// halfForBatch sets the batch prices of every entry to half its online prices.
+func halfForBatch(p Prices) Prices {
+	for name, pr := range p {
+		pr.BatchInputPerMTok, pr.BatchOutputPerMTok = pr.InputPerMTok/2, pr.OutputPerMTok/2
+		p[name] = pr
 	}
+	return p
 }
 
 // With returns a copy of p with every entry of over added or replaced.

@@ -86,7 +86,7 @@ func schemaCaps() map[string]int {
 		"AttributeValue.name": name, "AttributeValue.value": sentence,
 		"ExtractedFact.subject": name, "ExtractedFact.object": name, "ExtractedFact.predicate": name,
 		"ExtractedFact.fact": sentence, "ExtractedFact.valid_at": date, "ExtractedFact.invalid_at": date,
-		"JudgeOutput.duplicate_ids": id, "JudgeOutput.contradicted_ids": id,
+		"JudgeOutput.duplicate_ids": id, "Contradiction.id": id, "Contradiction.quote": name,
 		"ResolveOutput.same_ids": id, "DedupeOutput.duplicate_ids": id,
 		"EntitySummary.id": 64, "EntitySummary.summary": summary,
 		"MergeOutput.summary": summary, "NameOutput.name": name,

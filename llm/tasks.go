@@ -112,11 +112,21 @@ type JudgeInput struct {
 	Candidates    []FactIn `json:"invalidation_candidates"`
 }
 
-// JudgeOutput lists the ids the new fact duplicates ("E…") and contradicts ("I…"). Malformed or
-// unknown ids are ignored by the caller.
+// JudgeOutput lists the ids the new fact duplicates ("E…") and the facts it contradicts ("I…"),
+// each with the words of the new fact that exclude the old one. The caller ignores malformed or
+// unknown ids and applies only contradictions whose quote passes its checks (stages/temporal).
 type JudgeOutput struct {
-	Duplicates     []string `json:"duplicate_ids"`
-	Contradictions []string `json:"contradicted_ids"`
+	Duplicates     []string        `json:"duplicate_ids"`
+	Contradictions []Contradiction `json:"contradictions"`
+}
+
+// Contradiction is one contradicted candidate: its id ("I…") and Quote, the part of the new
+// fact's sentence, copied word for word, that rules the old fact out ("left Acme", "no longer
+// likes tea"). It is called quote, not reason: asked for a reason, small models explain in
+// their own words, and only words of the new fact can be checked against it.
+type Contradiction struct {
+	ID    string `json:"id"`
+	Quote string `json:"quote"`
 }
 
 // EntityFactsIn is one entity with its facts, for summaries.

@@ -38,7 +38,7 @@ func ExpectedCompletion(task string) int {
 	case TaskExtract:
 		return 350
 	case TaskJudgeFact:
-		return 30
+		return 40
 	case TaskSummarize:
 		return 400 // a batch of about 8 summaries
 	case TaskMergeSummaries:

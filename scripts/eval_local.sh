@@ -62,18 +62,20 @@ for name in ("offline", "model"):
     r = json.loads((out / f"{name}.report.json").read_text())
     l = r["llm"]
     rep = ", ".join(f"{k} {v}" for k, v in sorted((l.get("answers_repaired") or {}).items())) or "none"
+    t = r.get("temporal") or {}
+    rej = ", ".join(f"{k} {v}" for k, v in sorted((t.get("closures_rejected") or {}).items())) or "none"
     rows.append(f"| {name if name == 'offline' else model} | {(out / f'{name}.seconds').read_text().strip()} | "
                 f"{r['episodes']} | {r['entities']} | {r['facts']} | {r['facts_invalidated']} | {l['calls']} | "
                 f"{l['prompt_tokens']} / {l['completion_tokens']} | {l.get('invalid_answers', 0)} | {l.get('truncated', 0)} | "
-                f"{r.get('failed_units', 0)} | {rep} |")
+                f"{r.get('failed_units', 0)} | {rep} | {t.get('judged', '–')} | {rej} |")
 section = "\n".join([
     "<!-- eval-local -->",
     "## eval-local: the gold set with a 1.5B model on 2 cores",
     "",
     f"`make eval-local`: `{job}` built with the offline responder (a baseline for the mechanics, not for extraction quality) and with {model} on llama.cpp (`scripts/local_llm.sh`), then `backfill eval --gold`.",
     "",
-    "| LLM | seconds | episodes | entities | facts | closed | calls | tokens in / out | invalid answers | cut at max_tokens | failed units | answers repaired |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| LLM | seconds | episodes | entities | facts | closed | calls | tokens in / out | invalid answers | cut at max_tokens | failed units | answers repaired | facts judged | closures rejected |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     *rows,
     "",
     "Tokens per second here: " + " ; ".join((out / "bench.txt").read_text().split("\n")).strip(" ;"),

@@ -34,6 +34,21 @@ type Embedder interface {
 	Model() string
 }
 
+// Batches is the provider batch machinery of a run whose LLM or embedder is in batch mode
+// (llm.mode, embedder.mode: batch): calls queue their requests and return llm.ErrPending, and
+// the stage runner submits what they queued (Flush), waits for the batches (Wait) and runs the
+// pending units again (a wave). *llm.Batcher satisfies it, one per client; the jobs package
+// joins them.
+type Batches interface {
+	// Flush submits the requests queued so far.
+	Flush(ctx context.Context) error
+	// Wait polls until every batch a call found pending has ended and its answers are stored,
+	// and returns how many batches it waited for; llm.ErrStopped when stop closes first.
+	Wait(ctx context.Context, stop <-chan struct{}) (int, error)
+	// Release forgets the batch requests of the calls that finished (the stage ended).
+	Release(ctx context.Context) error
+}
+
 // Progress receives a stage's progress; NoProgress ignores it.
 type Progress interface {
 	Start(stage string, total int)
@@ -73,6 +88,11 @@ type Env struct {
 	MaxFailedRatio *float64
 	// Repairs counts the answer repairs of the stages (llm.answers_repaired); nil counts nothing.
 	Repairs *Tally
+	// Batches, when not nil, runs each stage in waves over provider batches (see RunStream).
+	Batches Batches
+	// NoWait ends a stage after its first wave that left units pending, with a *PendingError,
+	// instead of waiting for the batches (backfill run --no-wait).
+	NoWait bool
 }
 
 // logger is the env's logger, or the default one.
@@ -113,6 +133,10 @@ type Stats struct {
 	Skipped int     `json:"skipped"`
 	Failed  int     `json:"failed"` // of Units, committed as failed (see Failure)
 	Seconds float64 `json:"seconds"`
+	// Waves counts the passes over the stage's units in batch mode (absent online); Pending
+	// the units left waiting for a batch when the stage ended early (--no-wait).
+	Waves   int `json:"waves,omitempty"`
+	Pending int `json:"pending,omitempty"`
 }
 
 // TaskVersions returns the version of each task (LLM.TaskVersion), in order: the one recipe by

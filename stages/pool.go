@@ -12,10 +12,13 @@ import (
 // Pool runs the calls of one unit in parallel, at most n at a time, the first error cancelling
 // the others, except llm.ErrStopped: a call refused because the run drains does not cancel its
 // siblings in flight (they finish and their answers are cached); Wait then returns
-// llm.ErrStopped, so the unit is left uncommitted and runs again on the next run.
+// llm.ErrStopped, so the unit is left uncommitted and runs again on the next run. Likewise
+// llm.ErrPending (a request waiting in a provider batch) lets the siblings queue theirs, and
+// Wait returns it, so every request of the unit's wave goes into the same batches.
 type Pool struct {
 	p       *pool.ContextPool
 	stopped atomic.Bool
+	pending atomic.Bool
 }
 
 // NewPool returns a pool of at most n goroutines (n < 1 means 1).
@@ -27,8 +30,12 @@ func NewPool(ctx context.Context, n int) *Pool {
 func (p *Pool) Go(f func(ctx context.Context) error) {
 	p.p.Go(func(ctx context.Context) error {
 		err := f(ctx)
-		if errors.Is(err, llm.ErrStopped) {
+		switch {
+		case errors.Is(err, llm.ErrStopped):
 			p.stopped.Store(true)
+			return nil
+		case errors.Is(err, llm.ErrPending):
+			p.pending.Store(true)
 			return nil
 		}
 		return err
@@ -36,13 +43,16 @@ func (p *Pool) Go(f func(ctx context.Context) error) {
 }
 
 // Wait waits for every call and returns the first error, else llm.ErrStopped when a call was
-// refused by the drain, else nil.
+// refused by the drain, else llm.ErrPending when a call waits for a batch, else nil.
 func (p *Pool) Wait() error {
 	if err := p.p.Wait(); err != nil {
 		return err
 	}
 	if p.stopped.Load() {
 		return llm.ErrStopped
+	}
+	if p.pending.Load() {
+		return llm.ErrPending
 	}
 	return nil
 }

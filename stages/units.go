@@ -54,6 +54,13 @@ const MinFailedSample = 10
 // closes RunStream starts no new unit, waits for the units in flight (a unit whose LLM call
 // was refused by the drain, llm.ErrStopped, is left uncommitted) and returns ErrInterrupted. Any
 // other unit error cancels the others and is returned.
+//
+// With env.Batches (batch mode) the stage runs in waves: a unit whose call queued a request or
+// found it in a batch that has not ended returns llm.ErrPending and is left uncommitted; after
+// the pass the queued requests are submitted (Batches.Flush), RunStream waits for the batches
+// (Batches.Wait) and runs the pending units again, until none is pending. A stage needs one
+// wave more than the longest chain of calls in one unit that wait on each other's answers. With
+// env.NoWait it returns a *PendingError after the first pass that left units pending.
 func RunStream(ctx context.Context, env Env, stage string, total int, produce Producer) (Stats, error) {
 	start := time.Now()
 	prog := env.Progress
@@ -63,12 +70,33 @@ func RunStream(ctx context.Context, env Env, stage string, total int, produce Pr
 	prog.Start(stage, total)
 	defer prog.Done()
 	var st Stats
+	var err error
+	if env.Batches == nil {
+		st, _, err = runPass(ctx, env, stage, produce, prog, nil)
+	} else {
+		st, err = runWaves(ctx, env, stage, produce, prog)
+	}
+	st.Seconds = time.Since(start).Seconds()
+	return st, err
+}
+
+// runPass runs one pass over the units a producer emits (those in only, when not nil) and
+// returns the keys of the units left pending (llm.ErrPending).
+func runPass(ctx context.Context, env Env, stage string, produce Producer, prog Progress, only keySet) (Stats, keySet, error) {
+	var st Stats
 	var mu sync.Mutex
 	finished, failed := 0, 0
+	pending := keySet{}
 	var drained atomic.Bool
+	if only != nil {
+		ctx = llm.Replaying(ctx) // the units' earlier answers come back from the cache
+	}
 	p := pool.New().WithContext(ctx).WithCancelOnError().WithFirstError().WithMaxGoroutines(max(1, env.Concurrency))
 	stopped := false
 	perr := produce(func(u Unit) error {
+		if only != nil && !only.has(u.Key) {
+			return nil
+		}
 		if u.Stored == u.Fingerprint {
 			st.Skipped++
 			prog.Add(1)
@@ -99,6 +127,11 @@ func RunStream(ctx context.Context, env Env, stage string, total int, produce Pr
 			case errors.Is(err, llm.ErrStopped):
 				drained.Store(true)
 				return nil
+			case errors.Is(err, llm.ErrPending):
+				mu.Lock()
+				pending.add(u.Key)
+				mu.Unlock()
+				return nil
 			default:
 				return fmt.Errorf("running %s unit %s: %w", stage, u.Key, err)
 			}
@@ -114,17 +147,16 @@ func RunStream(ctx context.Context, env Env, stage string, total int, produce Pr
 		return nil
 	})
 	err := p.Wait()
-	st.Seconds = time.Since(start).Seconds()
 	st.Failed = failed
 	switch {
 	case err != nil:
-		return st, err
+		return st, pending, err
 	case stopped || drained.Load():
-		return st, ErrInterrupted
+		return st, pending, ErrInterrupted
 	case perr != nil:
-		return st, fmt.Errorf("listing %s units: %w", stage, perr)
+		return st, pending, fmt.Errorf("listing %s units: %w", stage, perr)
 	}
-	return st, nil
+	return st, pending, nil
 }
 
 // ErrTooManyFailed is the error of a stage stopped by Env.MaxFailedRatio.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -103,7 +104,7 @@ func preferenceModel(next http.Handler) http.Handler {
 				w.Header().Set("Content-Type", "application/json")
 				json.NewEncoder(w).Encode(map[string]any{"id": "pref", "object": "chat.completion", "model": req.Model,
 					"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
-						"message": map[string]any{"role": "assistant", "content": `{"duplicate_ids":[],"contradicted_ids":[]}`}}},
+						"message": map[string]any{"role": "assistant", "content": `{"duplicate_ids":[],"contradictions":[]}`}}},
 					"usage": map[string]int{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
 				return
 			}
@@ -195,4 +196,70 @@ func closedPreferences(t *testing.T, path string) []string {
 	})
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// sloppyJudge answers like the offline responder, except that judge_fact claims every candidate
+// contradicted without a quote, as a weak model does.
+func sloppyJudge(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req llm.ChatRequest
+		json.Unmarshal(body, &req)
+		if req.ResponseFormat == nil || req.ResponseFormat.JSONSchema == nil || req.ResponseFormat.JSONSchema.Name != llm.TaskJudgeFact {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			next.ServeHTTP(w, r)
+			return
+		}
+		user := req.Messages[len(req.Messages)-1].Content
+		var in llm.JudgeInput
+		json.Unmarshal([]byte(strings.TrimSuffix(user[strings.LastIndex(user, llm.InputFence)+len(llm.InputFence):], "\n```")), &in)
+		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
+		for _, c := range in.Candidates {
+			out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID})
+		}
+		content, _ := json.Marshal(out)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"id": "sloppy", "object": "chat.completion", "model": req.Model,
+			"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": string(content)}}},
+			"usage":   map[string]int{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
+	})
+}
+
+// TestDiffShowsRejectedClosures builds the demo through llm/stub with the offline responder (A)
+// and with a judge that claims every candidate contradicted without a quote (B). B's claims close
+// nothing A leaves open; the run report counts them as rejected (no_quote) and diff shows the
+// change in rejected closures between the two runs.
+func TestDiffShowsRejectedClosures(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	for _, side := range []struct {
+		path    string
+		handler http.Handler
+	}{{a, offline.NewHandler(offline.Options{})}, {b, sloppyJudge(offline.NewHandler(offline.Options{}))}} {
+		srv := httptest.NewServer(stub.New(stub.Options{Answer: side.handler}))
+		runQuiet(t, demoArgs(srv.URL+"/v1", dir)...)
+		srv.Close()
+		os.Rename(filepath.Join(dir, "demo.db"), side.path)
+	}
+	summary, _, rep, md := diffJSON(t, "jobs/examples/demo.yaml@"+a, "jobs/examples/demo.yaml@"+b)
+	ta, tb := rep.UsageA.Temporal, rep.UsageB.Temporal
+	if ta == nil || tb == nil {
+		t.Fatalf("temporal counts A %+v, B %+v", ta, tb)
+	}
+	if ta.Rejected() != 0 || tb.ClosuresRejected[temporal.RejectNoQuote] == 0 || tb.Rejected() != tb.ClosuresRejected[temporal.RejectNoQuote] {
+		t.Errorf("closures rejected A %v, B %v; want none in A, only no_quote in B", ta.ClosuresRejected, tb.ClosuresRejected)
+	}
+	if ta.ByCardinality == 0 || tb.ByCardinality != ta.ByCardinality || tb.JudgedApplied != 0 {
+		t.Errorf("A %+v, B %+v: want the same closures by cardinality, none judged in B", ta, tb)
+	}
+	if rep.Totals.NewlyClosed != 0 {
+		t.Errorf("%d facts newly closed in B: unquoted claims must close nothing", rep.Totals.NewlyClosed)
+	}
+	if !strings.Contains(summary, fmt.Sprintf("B: %d (%s %d)", tb.Rejected(), temporal.RejectNoQuote, tb.Rejected())) {
+		t.Errorf("summary without B's rejected closures:\n%s", summary)
+	}
+	if !strings.Contains(md, fmt.Sprintf("| closures rejected: no_quote | 0 | %d | %+d |", tb.Rejected(), tb.Rejected())) {
+		t.Errorf("markdown without the rejected closures:\n%s", md)
+	}
 }

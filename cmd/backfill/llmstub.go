@@ -33,8 +33,17 @@ func (o *stubOptions) validate() error {
 	if o.opts.Latency < 0 || o.opts.Jitter < 0 {
 		return errors.New("--latency and --jitter must not be negative")
 	}
-	if o.opts.BadRate < 0 || o.opts.BadRate > 1 {
-		return fmt.Errorf("--bad-rate %g is outside 0..1", o.opts.BadRate)
+	for _, r := range []struct {
+		flag string
+		v    float64
+	}{{"--bad-rate", o.opts.BadRate}, {"--batch-fail-rate", o.opts.BatchFailRate}, {"--batch-expire-rate", o.opts.BatchExpireRate},
+		{"--batch-invalid-rate", o.opts.BatchInvalidRate}} {
+		if r.v < 0 || r.v > 1 {
+			return fmt.Errorf("%s %g is outside 0..1", r.flag, r.v)
+		}
+	}
+	if o.opts.BatchDelay < 0 || o.opts.BatchMaxRequests < 0 || o.opts.BatchMaxBytes < 0 {
+		return errors.New("--batch-delay, --batch-max-requests and --batch-max-bytes must not be negative")
 	}
 	var err error
 	if o.opts.Faults, err = kindList("--faults", o.faults, stub.AllFaults()); err != nil {
@@ -72,7 +81,14 @@ interrupted, with --latency/--jitter and deterministic fault injection (--fault-
 --faults): 429s carry Retry-After (--retry-after), a timeout fault holds the request for --stall,
 and no request faults more than --max-faults times in a row. GET /stats returns {calls,
 prompt_tokens, completion_tokens, faults, faults_by_kind, max_in_flight, answered, repeated,
-calls_per_minute, max_calls_in_window}.
+calls_per_minute, max_calls_in_window} and the batch counters.
+
+It also serves the Files and Batch APIs (POST /v1/files, GET /v1/files/{id}[/content], POST and
+GET /v1/batches, GET /v1/batches/{id}, POST /v1/batches/{id}/cancel) for llm.mode: batch: a
+batch ends --batch-delay after its creation with the endpoints' answers, --batch-fail-rate of
+its requests as error lines, --batch-expire-rate of the batches expired with about half of their
+requests undone, --batch-invalid-rate of its output lines cut in half; the stub counts the
+submissions of every request.
 
 Its answers are a baseline for the mechanics (pacing, retries, cache, cost), not for extraction
 quality. Point a job at it with the --set flags it prints when it starts (see the example).`,
@@ -101,6 +117,12 @@ quality. Point a job at it with the --set flags it prints when it starts (see th
 	f.Float64Var(&o.opts.BadRate, "bad-rate", 0, "share `F` of chat requests answered badly on every attempt, like a weak model (0..1)")
 	f.StringVar(&o.badKinds, "bad-kinds", "", "bad-answer `KINDS`, comma-separated (default all: "+strings.Join(stub.AllBadKinds(), ",")+")")
 	f.StringVar(&o.badTasks, "bad-tasks", "", "`TASKS` that get bad answers, comma-separated (default all: "+strings.Join(llm.Tasks(), ",")+")")
+	f.DurationVar(&o.opts.BatchDelay, "batch-delay", 0, "batches end this `DURATION` after their creation (at the first poll after it)")
+	f.Float64Var(&o.opts.BatchFailRate, "batch-fail-rate", 0, "share `F` of batch requests answered by an error line (0..1)")
+	f.Float64Var(&o.opts.BatchExpireRate, "batch-expire-rate", 0, "share `F` of batches that expire with about half of their requests undone (0..1)")
+	f.Float64Var(&o.opts.BatchInvalidRate, "batch-invalid-rate", 0, "share `F` of batch output lines written unreadable (0..1)")
+	f.IntVar(&o.opts.BatchMaxRequests, "batch-max-requests", 0, "most requests `N` in a batch file (default 50000)")
+	f.Int64Var(&o.opts.BatchMaxBytes, "batch-max-bytes", 0, "largest batch file in bytes, `N` (default 200000000)")
 	_ = cmd.RegisterFlagCompletionFunc("faults", fixedCompletion(stub.AllFaults()...))
 	_ = cmd.RegisterFlagCompletionFunc("bad-kinds", fixedCompletion(stub.AllBadKinds()...))
 	_ = cmd.RegisterFlagCompletionFunc("bad-tasks", fixedCompletion(llm.Tasks()...))
@@ -123,7 +145,8 @@ func (o *stubOptions) serve(ctx context.Context) int {
 	base := "http://" + ln.Addr().String() + "/v1"
 	fmt.Fprintf(os.Stderr, "llm-stub: serving %s; point a job at it with\n  %s\n", base, stubSets(base))
 	slog.Info("llm-stub listening", "base_url", base, "latency", o.opts.Latency.String(),
-		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "bad_rate", o.opts.BadRate, "seed", o.opts.Seed)
+		"jitter", o.opts.Jitter.String(), "fault_rate", o.opts.FaultRate, "bad_rate", o.opts.BadRate, "seed", o.opts.Seed,
+		"batch_delay", o.opts.BatchDelay.String())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

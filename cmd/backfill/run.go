@@ -20,6 +20,7 @@ import (
 type runOptions struct {
 	jobFlags
 	shard, report, cpuProfile string
+	wait, noWait              bool
 }
 
 func newRunCmd(c *cli) *cobra.Command {
@@ -38,10 +39,15 @@ cache, so a killed run resumes where it stopped. A run holds its checkpoint stor
 
 The first SIGINT/SIGTERM drains (units in flight finish and commit, nothing new starts, exit
 130); a second one aborts the units in flight. Exit 3: finished with quarantined rows (see
-<checkpoint>.quarantine.jsonl) or stopped at limits.max_cost_usd.`,
+<checkpoint>.quarantine.jsonl) or stopped at limits.max_cost_usd.
+
+In batch mode (llm.mode or embedder.mode: batch) the requests go to the provider's Batch API at
+its batch price; --wait (the default) waits for the batches with a progress line per batch,
+--no-wait submits them and exits 0 with "N batches pending"; running again continues.`,
 		Example: `  backfill run jobs/examples/demo.yaml
   backfill run job.yaml --report report.json --set llm.concurrency=8
-  backfill run job.yaml --shard 0/4 --checkpoint .backfill/shard0.db`,
+  backfill run job.yaml --shard 0/4 --checkpoint .backfill/shard0.db
+  backfill run job.yaml --set llm.mode=batch --no-wait`,
 		Args:              jobArg,
 		ValidArgsFunction: completeJob,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -53,6 +59,9 @@ The first SIGINT/SIGTERM drains (units in flight finish and commit, nothing new 
 	f.StringVar(&o.shard, "shard", "", "process only shard `I/N` (0-based): the groups whose stable hash modulo N is I (one checkpoint per shard)")
 	f.StringVar(&o.report, "report", "", "write the run report as JSON to `FILE`")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof)")
+	f.BoolVar(&o.wait, "wait", true, "batch mode: wait for the provider batches, with a progress line per batch")
+	f.BoolVar(&o.noWait, "no-wait", false, `batch mode: submit the batches, then exit 0 with "N batches pending" (run again to continue)`)
+	cmd.MarkFlagsMutuallyExclusive("wait", "no-wait")
 	return cmd
 }
 
@@ -76,7 +85,8 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	ctx, stop, finish := drain(ctx)
 	defer finish()
 	prog := newProgress(os.Stderr)
-	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop})
+	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
+		NoWait: o.noWait || !o.wait})
 	if rep != nil {
 		rep.WriteTable(out)
 		if o.report != "" {
@@ -94,6 +104,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 		return fail(ctx, runErr)
 	}
 	code := exitOK
+	if rep.Pending() {
+		fmt.Fprintf(os.Stderr, "backfill: %d batches pending (stage %s); run the same command again to continue\n",
+			rep.Batch.Pending, rep.Batch.PendingStage)
+	}
 	if rep.Quarantined > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, j.Checkpoint)
 		code = exitPartial

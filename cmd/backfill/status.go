@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
@@ -27,7 +28,8 @@ func newStatusCmd(c *cli) *cobra.Command {
 was rewritten (group_policy: map), the rows the last run quarantined, the units each stage has
 done and failed (their LLM answers stayed bad; the next run retries them) out of how many, and
 the counts of entities, facts, mentions and communities. --group shows one group (its id as the
-input wrote it, or as stored; both forms are printed).
+input wrote it, or as stored; both forms are printed). In batch mode it also lists every open
+provider batch and the last 20 delivered ones, with their state as last polled and their counts.
 
 Status only reads the store: it works while a run holds it, and on read-only media.`,
 		Example: `  backfill status jobs/examples/demo.yaml
@@ -102,6 +104,44 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s, done[s], failed[s], total)
 	}
 	writeCounts(w, c)
+	return writeBatches(ctx, w, store)
+}
+
+// maxDeliveredShown bounds the delivered batches status lists (every open batch is listed).
+const maxDeliveredShown = 20
+
+// writeBatches lists the provider batches of the store (batch mode): every open batch and the
+// last delivered ones, with their state as last polled and their counts.
+func writeBatches(ctx context.Context, w io.Writer, store *checkpoints.Store) error {
+	all, err := store.Batches(ctx)
+	if err != nil || len(all) == 0 {
+		return err
+	}
+	open, delivered := 0, 0
+	for _, b := range all {
+		if b.Open() {
+			open++
+		} else {
+			delivered++
+		}
+	}
+	fmt.Fprintf(w, "\nbatches\t%d open, %d delivered\n", open, delivered)
+	fmt.Fprintf(w, "batch\tkind\tprovider id\tstate\trequests\tcompleted\tfailed\tanswers\tinvalid\terrors\tunfinished\tupdated\n")
+	skip := max(delivered-maxDeliveredShown, 0)
+	for _, b := range all {
+		if !b.Open() {
+			if skip > 0 {
+				skip--
+				continue
+			}
+		}
+		state := b.State
+		if !b.Open() {
+			state += " (" + b.Ended + ")"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", b.ID, b.Kind, b.ProviderID, state, b.Requests,
+			b.Completed, b.Failed, b.Answers, b.Invalid, b.Errors, b.Unfinished, b.UpdatedAt.Format(time.RFC3339))
+	}
 	return nil
 }
 

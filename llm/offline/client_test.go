@@ -25,7 +25,7 @@ func TestThroughLLMClient(t *testing.T) {
 	err := c.Call(ctx, "temporal", llm.TaskJudgeFact, llm.JudgeInput{ReferenceTime: testRef,
 		New:        llm.FactIn{Predicate: ex.Facts[1].Predicate, Fact: ex.Facts[1].Fact, ValidAt: ex.Facts[1].ValidAt},
 		Candidates: []llm.FactIn{{ID: "I0", Predicate: "WORKS_AT", Fact: "지훈은 카카오에서 일한다.", ValidAt: ptr("2024-01-15T11:01:00Z")}}}, &jd)
-	if err != nil || len(jd.Contradictions) != 1 || jd.Contradictions[0] != "I0" {
+	if err != nil || len(jd.Contradictions) != 1 || jd.Contradictions[0].ID != "I0" {
 		t.Fatalf("judge: %+v %v", jd, err)
 	}
 	var sm llm.SummarizeOutput

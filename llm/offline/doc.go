@@ -41,7 +41,9 @@
 //     duplicate has the same normalised sentence, or the same predicate, subject, object and end.
 //     A contradiction has the same functional predicate, the same subject, a different object and
 //     intervals that can overlap; preferences contradict only when the new one names the old
-//     object ("coffee over tea") or the same favourite category.
+//     object ("coffee over tea") or the same favourite category. Each contradiction quotes the
+//     words of the new sentence the rule saw: "over tea" / "tea보다" for a named old object,
+//     else the new object; the temporal stage applies only the quotes its rules accept.
 //   - extract_entities lists what extract_graph lists; the subject of a JSON record gets, as
 //     attributes, the fields named like the attributes of its type. extract_facts keeps the
 //     facts extract_graph gives whose two endpoints are in the given entity list, spelt as there.

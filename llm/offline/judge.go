@@ -17,8 +17,13 @@ var functional = set(`WORKS_AT LIVES_IN MEMBER_OF_TEAM HAS_PLAN HAS_STATUS LOCAT
 // a different object, and intervals that can overlap. Subjects and objects are read back from
 // the sentences the extractor writes (templates.go); sentences it cannot read are never judged
 // contradictory. Only ids of the right namespace that were given are answered.
+//
+// Each contradiction quotes the words of the new sentence that exclude the old fact: "over Y" or
+// "Y보다" when the new preference names the old one, otherwise the new object as written. The
+// quote says what the rule saw; the temporal stage decides whether it counts (a new object
+// alone excludes nothing under a relation of cardinality many).
 func judge(in llm.JudgeInput) llm.JudgeOutput {
-	out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []string{}}
+	out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
 	n := readFact(in.New)
 	for _, e := range in.Existing {
 		if strings.HasPrefix(e.ID, "E") && duplicates(n, readFact(e)) {
@@ -26,11 +31,30 @@ func judge(in llm.JudgeInput) llm.JudgeOutput {
 		}
 	}
 	for _, c := range in.Candidates {
-		if strings.HasPrefix(c.ID, "I") && contradicts(n, readFact(c)) {
-			out.Contradictions = append(out.Contradictions, c.ID)
+		if !strings.HasPrefix(c.ID, "I") {
+			continue
+		}
+		if cf := readFact(c); contradicts(n, cf) {
+			out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID, Quote: quote(in.New.Fact, n, cf)})
 		}
 	}
 	return out
+}
+
+// quote is the part of the new sentence that excludes the old fact c: the comparison naming c's
+// object ("over green tea", "아메리카노보다"), else the new object as the sentence writes it.
+func quote(sentence string, n, c judged) string {
+	if n.parts.Y != "" && same(n.parts.Y, c.parts.O) {
+		for _, q := range []string{"over " + n.parts.Y, n.parts.Y + "보다"} {
+			if strings.Contains(sentence, q) {
+				return q
+			}
+		}
+	}
+	if strings.Contains(sentence, n.parts.O) {
+		return n.parts.O
+	}
+	return strings.TrimSpace(sentence)
 }
 
 // judged is a fact with its sentence read back.

@@ -19,6 +19,16 @@
 //   - No logical request gets more than MaxFaults (default 2) faults in a row, so a client with
 //     more attempts and more validation tries than that always gets through (the defaults of
 //     package llm: 4 attempts, 3 tries).
+//   - The Files and Batch APIs (POST …/files, GET …/files/{id}[/content], POST and GET …/batches,
+//     GET …/batches/{id}, POST …/batches/{id}/cancel) hold files and batches in memory. A batch
+//     ends BatchDelay after its creation (lazily, at the first GET after it) and answers each
+//     request line as the chat or embeddings endpoint would (bad answers included), except that
+//     BatchFailRate of the requests get an error line (HTTP 500), BatchExpireRate of the batches
+//     expire with about half of their requests undone (error lines batch_expired) and
+//     BatchInvalidRate of the output lines are cut in half; all decided by the seed and the
+//     request (a batch's expiry by the seed and the requests it carries, in whatever order), and
+//     no request meets more than MaxFaults of these in a row. The stub counts how
+//     often each request (its url, custom_id and body) was submitted.
 //   - GET /stats returns Stats as JSON: calls, tokens, faults, peak in flight, repeated answers
 //     (a logical request answered successfully more than once), per-minute call counts and
 //     the most calls seen in any sliding Window.

@@ -47,6 +47,18 @@ type Options struct {
 	BadRate  float64
 	BadKinds []string
 	BadTasks []string
+	// Batches (POST …/files, …/batches): a batch ends BatchDelay after its creation (at the
+	// first poll after it). BatchFailRate of its requests come back as error lines (HTTP 500),
+	// BatchExpireRate of the batches expire with about half of their requests undone, and
+	// BatchInvalidRate of the output lines are cut in half; each capped at MaxFaults in a row
+	// per request, like faults. Files over BatchMaxBytes (200 MB) or BatchMaxRequests (50,000)
+	// lines give a batch that fails its validation.
+	BatchDelay       time.Duration
+	BatchFailRate    float64
+	BatchExpireRate  float64
+	BatchInvalidRate float64
+	BatchMaxRequests int
+	BatchMaxBytes    int64
 }
 
 func (o *Options) defaults() {
@@ -71,6 +83,12 @@ func (o *Options) defaults() {
 	if len(o.BadKinds) == 0 {
 		o.BadKinds = AllBadKinds()
 	}
+	if o.BatchMaxRequests <= 0 {
+		o.BatchMaxRequests = llm.DefaultBatchMaxRequests
+	}
+	if o.BatchMaxBytes <= 0 {
+		o.BatchMaxBytes = llm.DefaultBatchMaxBytes
+	}
 }
 
 // Server is the stub: an http.Handler, safe for concurrent use.
@@ -78,7 +96,15 @@ type Server struct {
 	opts Options
 	mu   sync.Mutex
 	seen map[[32]byte]*history
+	subs map[[32]byte]*submissions // batch submissions by request key (guarded by mu)
 	st   counters
+
+	bmu     sync.Mutex // guards files, batches, order and the counters of ids
+	files   map[string]*file
+	batches map[string]*batch
+	order   []string // batch ids, oldest first
+	nfile   int
+	nbatch  int
 }
 
 // history is what the stub remembers of one logical request.
@@ -91,10 +117,12 @@ type history struct {
 // New returns a stub server.
 func New(opts Options) *Server {
 	opts.defaults()
-	return &Server{opts: opts, seen: map[[32]byte]*history{}, st: newCounters(time.Now(), opts.Window)}
+	return &Server{opts: opts, seen: map[[32]byte]*history{}, subs: map[[32]byte]*submissions{},
+		st: newCounters(time.Now(), opts.Window), files: map[string]*file{}, batches: map[string]*batch{}}
 }
 
-// ServeHTTP serves GET /stats and the two API endpoints (matched by path suffix).
+// ServeHTTP serves GET /stats, the two API endpoints (matched by path suffix), the files and
+// the batches.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	switch {
@@ -104,8 +132,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(path, "/chat/completions"), strings.HasSuffix(path, "/embeddings"):
 		s.serveAPI(w, r, strings.HasSuffix(path, "/chat/completions"))
 	default:
-		http.NotFound(w, r)
+		if rest, ok := route(path, "files"); ok {
+			s.serveFiles(w, r, rest)
+		} else if rest, ok := route(path, "batches"); ok {
+			s.serveBatches(w, r, rest)
+		} else {
+			http.NotFound(w, r)
+		}
 	}
+}
+
+// route matches a path with a /name segment and returns what follows it ("" or an id, with
+// any further segments).
+func route(path, name string) (string, bool) {
+	i := strings.Index(path, "/"+name)
+	if i < 0 {
+		return "", false
+	}
+	rest := path[i+1+len(name):]
+	if rest != "" && rest[0] != '/' {
+		return "", false
+	}
+	return strings.TrimPrefix(rest, "/"), true
 }
 
 // serveAPI answers one API request, or injects a fault.
@@ -160,9 +208,22 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, chat bool) {
 // answer serves the request with the answering handler, cut in half when malformed, made bad
 // when bad names a kind.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte, key [32]byte, chat, malformed bool, bad string) {
-	rec := &recorder{header: http.Header{}}
 	req := r.Clone(r.Context())
 	req.Body = io.NopCloser(bytes.NewReader(body))
+	rec := s.produce(req, key, chat, malformed, bad)
+	for k, v := range rec.header {
+		w.Header()[k] = v
+	}
+	if rec.code != 0 {
+		w.WriteHeader(rec.code)
+	}
+	_, _ = w.Write(rec.body.Bytes())
+}
+
+// produce answers req (whose body is the logical request key) with the answering handler, cut
+// in half when malformed, made bad when bad names a kind, and counts the answer.
+func (s *Server) produce(req *http.Request, key [32]byte, chat, malformed bool, bad string) *recorder {
+	rec := &recorder{header: http.Header{}}
 	s.opts.Answer.ServeHTTP(rec, req)
 	out := rec.body.Bytes()
 	ok := rec.code == 0 || rec.code == http.StatusOK
@@ -174,24 +235,25 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte, key
 		} else if bad != "" {
 			out = spoil(out, bad)
 		}
+		rec.body.Reset()
+		rec.body.Write(out)
 	}
 	good := ok && !malformed && bad == ""
 	s.mu.Lock()
-	s.st.answered(u, good, good && s.seen[key].answered > 0)
+	h := s.seen[key]
+	if h == nil {
+		h = &history{}
+		s.seen[key] = h
+	}
+	s.st.answered(u, good, good && h.answered > 0)
 	if ok && bad != "" {
 		s.st.BadAnswers++
 	}
 	if good {
-		s.seen[key].answered++
+		h.answered++
 	}
 	s.mu.Unlock()
-	for k, v := range rec.header {
-		w.Header()[k] = v
-	}
-	if rec.code != 0 {
-		w.WriteHeader(rec.code)
-	}
-	_, _ = w.Write(out)
+	return rec
 }
 
 // done counts a request as finished.

@@ -24,6 +24,21 @@ type Stats struct {
 	MaxCallsInWindow int              `json:"max_calls_in_window"` // most calls started in any sliding Window
 	WindowSeconds    float64          `json:"window_seconds"`
 	Seconds          float64          `json:"seconds"` // since the stub started
+	// Batches: files uploaded, batches created, request lines submitted, distinct requests
+	// (by the line's url, custom_id and body), lines whose request was submitted in an
+	// earlier batch, the most batches one request was submitted in, error lines, undone
+	// requests, unreadable lines, and batches that expired or were cancelled.
+	BatchFiles          int64 `json:"batch_files"`
+	Batches             int64 `json:"batches"`
+	BatchRequests       int64 `json:"batch_requests"`
+	BatchDistinct       int64 `json:"batch_distinct"`
+	BatchResubmitted    int64 `json:"batch_resubmitted"`
+	BatchMaxSubmissions int   `json:"batch_max_submissions"`
+	BatchErrorLines     int64 `json:"batch_error_lines"`
+	BatchUnfinished     int64 `json:"batch_unfinished"`
+	BatchInvalidLines   int64 `json:"batch_invalid_lines"`
+	BatchesExpired      int64 `json:"batches_expired"`
+	BatchesCancelled    int64 `json:"batches_cancelled"`
 }
 
 // counters accumulate Stats; the Server's mutex guards them.

@@ -26,6 +26,10 @@
 //     A community's uuid is graph.CommunityID(group, members), its members (the HAS_MEMBER
 //     edges the sinks write) are sorted uuids, and its created_at is its latest member's.
 //
+// Batch mode: one wave per merge round (the rounds of every community of every group run in
+// the same waves: 4 for 16 leaves), one for the names, one for the name embeddings when the
+// embedder sends batches, and the commit: up to 7 waves with the defaults.
+//
 // # Propagation and the tie problem
 //
 // Propagate is asynchronous label propagation in ascending id order: a node takes the label with

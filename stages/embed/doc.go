@@ -3,4 +3,7 @@
 // text) and writes the vectors onto the entities and facts, a bounded chunk of texts at a time,
 // so memory does not grow with the group's vectors; the unit is recorded after the last chunk.
 // Community names are embedded by the community stage, which creates them.
+//
+// Batch mode (embedder.mode: batch): 2 waves; every chunk of a group is queued in the first (a
+// chunk that waits does not stop the next one), the second writes the vectors and commits.
 package embed

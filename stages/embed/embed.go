@@ -2,10 +2,12 @@ package embed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/summarize"
 )
@@ -34,7 +36,9 @@ type item struct {
 // runGroup embeds a group chunk by chunk, writing each chunk's vectors in its own transaction,
 // then records the unit. A run killed in between leaves the unit unrecorded; the next run
 // embeds the group again (the embedder's cache answers the texts already done) and overwrites
-// the same vectors.
+// the same vectors. In batch mode a chunk whose texts wait in a provider batch is skipped and
+// the others go on, so the whole group is queued in one wave; the unit then returns
+// llm.ErrPending.
 func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 	var items []item
 	if err := env.Store.EachEntity(ctx, group, func(e graph.Entity) error {
@@ -49,6 +53,7 @@ func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 	}); err != nil {
 		return err
 	}
+	pending := false
 	for len(items) > 0 {
 		chunk := items[:min(len(items), chunkTexts)]
 		items = items[len(chunk):]
@@ -57,6 +62,10 @@ func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 			texts[i] = it.text
 		}
 		vecs, err := env.Embedder.Embed(ctx, texts)
+		if errors.Is(err, llm.ErrPending) {
+			pending = true
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("embedding group %s: %w", group, err)
 		}
@@ -77,6 +86,9 @@ func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 		}); err != nil {
 			return fmt.Errorf("writing the vectors of group %s: %w", group, err)
 		}
+	}
+	if pending {
+		return fmt.Errorf("embedding group %s: %w", group, llm.ErrPending)
 	}
 	return env.Store.CommitUnit(ctx, Stage, group, fp, nil)
 }

@@ -40,4 +40,7 @@
 // an empty output, so downstream the episode has no extraction until a later run succeeds
 // (stages.Commit). The unit fingerprint covers the mode, the hygiene rules, the task versions it
 // uses (model, prompts, schema, request parameters), the ontology and the input.
+//
+// Batch mode: ModeTwoCall takes 3 waves (every episode's entities call, then the facts calls,
+// then the commit), ModeCombined 2.
 package extract

@@ -42,4 +42,8 @@
 // closed is a new fact. Declared facts are merged into the group's facts in group order.
 //
 // Nothing crosses groups: a unit reads and writes one group only.
+//
+// Batch mode: up to 3 waves (the entity pairs, then the fact pairs, which depend on the merged
+// entities, then the commit); 5 when the embedder sends batches too (the name embeddings before
+// the entity pairs, the fact embeddings before the fact pairs).
 package resolve

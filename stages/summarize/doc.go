@@ -4,4 +4,6 @@
 // batches (several entities per call, in uuid order so batches are stable), and only the ids
 // asked for are taken from the answer. An entity without facts has an empty summary. The typed
 // attributes that resolve set from extraction (Entity.Attributes) are kept as they are.
+//
+// Batch mode: 2 waves (every batch of every group is asked at once, then the commit).
 package summarize

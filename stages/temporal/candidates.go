@@ -11,18 +11,30 @@ import (
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
-// Candidates of facts[i] among the earlier facts: Existing are those between the same two
-// entities (shown as E0…), Invalidation every earlier fact that could be contradicted (I0…): the
-// same unordered pair, or one shared endpoint in the same role with the same predicate. Each list
-// keeps the max most recent facts.
+// Candidates of facts[i] among the earlier facts. Existing are those between the same two
+// entities (shown to the judge as E0…, for duplicates). Of the earlier facts that could be
+// contradicted (the same unordered pair, or one shared endpoint in the same role with the same
+// predicate), Settled are contradicted by the relation's cardinality with no judge: a relation
+// of cardinality one from the same source with another target; Invalidation (shown as I0…) are
+// those the judge may still close (Rules.eligible); Ineligible counts the rest, which no answer
+// could close. Each list keeps the max most recent facts.
 type Candidates struct {
 	Existing     []int
 	Invalidation []int
+	Settled      []int
+	Ineligible   int
 }
 
-// FindCandidates computes the candidates of every fact of a group. Declared facts (of record
-// fields) have none and are nobody's candidate: their snapshots close them.
-func FindCandidates(facts []resolve.Fact, max int) []Candidates {
+// Judge reports whether the fact needs a judgement: it has an earlier fact to compare with.
+func (c Candidates) Judge() bool { return len(c.Existing) > 0 || len(c.Invalidation) > 0 }
+
+// Saved reports whether the fact had contradiction candidates but needs no judgement, because
+// the rules settled or excluded every one of them: a judge call the cardinality rule saved.
+func (c Candidates) Saved() bool { return !c.Judge() && (len(c.Settled) > 0 || c.Ineligible > 0) }
+
+// FindCandidates computes the candidates of every fact of a group under rules. Declared facts
+// (of record fields) have none and are nobody's candidate: their snapshots close them.
+func FindCandidates(facts []resolve.Fact, max int, rules Rules) []Candidates {
 	out := make([]Candidates, len(facts))
 	bySrc := map[string][]int{} // source + predicate → fact indexes
 	byTgt := map[string][]int{}
@@ -37,16 +49,28 @@ func FindCandidates(facts []resolve.Fact, max int) []Candidates {
 			out[i].Existing = append(out[i].Existing, j)
 			seen[j] = true
 		}
-		inv := append([]int(nil), out[i].Existing...)
+		cands := append([]int(nil), out[i].Existing...)
 		for _, j := range append(append([]int(nil), bySrc[f.Source+"\x00"+f.Predicate]...), byTgt[f.Target+"\x00"+f.Predicate]...) {
 			if !seen[j] {
 				seen[j] = true
-				inv = append(inv, j)
+				cands = append(cands, j)
 			}
 		}
-		slices.Sort(inv)
+		slices.Sort(cands)
+		var inv, settled []int
+		for _, j := range cands {
+			switch {
+			case rules.settles(f, facts[j]):
+				settled = append(settled, j)
+			case rules.eligible(f, facts[j]):
+				inv = append(inv, j)
+			default:
+				out[i].Ineligible++
+			}
+		}
 		out[i].Existing = lastN(out[i].Existing, max)
 		out[i].Invalidation = lastN(inv, max)
+		out[i].Settled = lastN(settled, max)
 		byPair[pair] = append(byPair[pair], i)
 		bySrc[f.Source+"\x00"+f.Predicate] = append(bySrc[f.Source+"\x00"+f.Predicate], i)
 		byTgt[f.Target+"\x00"+f.Predicate] = append(byTgt[f.Target+"\x00"+f.Predicate], i)
@@ -107,26 +131,29 @@ func index(s string) (int, bool) {
 	return k, err == nil
 }
 
-// Decode maps the LLM's namespaced ids back to fact indexes; malformed, unknown or repeated ids
+// pick maps namespaced duplicate ids back to fact indexes; malformed, unknown or repeated ids
 // are ignored.
-func Decode(out llm.JudgeOutput, c Candidates) Judgement {
-	return Judgement{Duplicates: pick(out.Duplicates, "E", c.Existing), Contradictions: pick(out.Contradictions, "I", c.Invalidation)}
-}
-
 func pick(ids []string, prefix string, idx []int) []int {
 	var out []int
 	seen := map[int]bool{}
 	for _, id := range ids {
-		id = strings.TrimSpace(id)
-		if !strings.HasPrefix(id, prefix) {
-			continue
+		if k, ok := lookup(id, prefix, idx); ok && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
 		}
-		k, ok := index(id[len(prefix):])
-		if !ok || k >= len(idx) || seen[idx[k]] {
-			continue
-		}
-		seen[idx[k]] = true
-		out = append(out, idx[k])
 	}
 	return out
+}
+
+// lookup reads one namespaced id ("E0", " I12 ") as the fact index it names in idx.
+func lookup(id, prefix string, idx []int) (int, bool) {
+	id = strings.TrimSpace(id)
+	if !strings.HasPrefix(id, prefix) {
+		return 0, false
+	}
+	k, ok := index(id[len(prefix):])
+	if !ok || k >= len(idx) {
+		return 0, false
+	}
+	return idx[k], true
 }

@@ -1,12 +1,16 @@
 package temporal
 
 import (
+	"maps"
 	"reflect"
 	"testing"
 
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
+
+// defaultRules are the shipped cardinalities with no entity names.
+func defaultRules() Rules { return NewRules(DefaultCardinalities(), nil) }
 
 func TestCandidatesScopedToEndpoints(t *testing.T) {
 	facts := []resolve.Fact{
@@ -20,24 +24,94 @@ func TestCandidatesScopedToEndpoints(t *testing.T) {
 		fact("h", "me", "kakao", "LIKES", "2026-01-08", "", "", "state"),
 	}
 	tests := []struct {
-		i                      int
-		existing, invalidation []int
-		why                    string
+		i                               int
+		existing, invalidation, settled []int
+		ineligible                      int
+		why                             string
 	}{
-		{0, nil, nil, "the first fact has no earlier facts"},
-		{2, nil, nil, "same subject, other predicate, other object"},
-		{3, []int{0}, []int{0}, "the same unordered pair, whatever the predicate"},
-		{4, nil, []int{0}, "the same source in the same role with the same predicate"},
-		{5, nil, []int{0}, "the same target in the same role with the same predicate"},
-		{6, []int{5}, []int{5}, "a shared endpoint in the other role is not enough; the reversed pair is"},
-		{7, []int{0, 3}, []int{0, 2, 3}, "the same pair with another predicate, and the same source with LIKES"},
+		{0, nil, nil, nil, 0, "the first fact has no earlier facts"},
+		{2, nil, nil, nil, 0, "same subject, other predicate, other object"},
+		{3, []int{0}, nil, nil, 1, "the same unordered pair with another predicate: no negation, not for the judge"},
+		{4, nil, nil, []int{0}, 0, "the same source with a relation of cardinality one: settled without the judge"},
+		{5, nil, nil, nil, 1, "the same target with the same predicate: another source's job, no negation"},
+		{6, []int{5}, []int{5}, nil, 0, "a shared endpoint in the other role is not enough; the reversed pair is"},
+		{7, []int{0, 3}, nil, nil, 3, "the same pair with other predicates, and the same source with LIKES (many)"},
 	}
-	got := FindCandidates(facts, 20)
+	got := FindCandidates(facts, 20, defaultRules())
 	for _, tt := range tests {
-		if !sameInts(got[tt.i].Existing, tt.existing) || !sameInts(got[tt.i].Invalidation, tt.invalidation) {
-			t.Errorf("%s: %s: got %+v, want existing %v invalidation %v", facts[tt.i].UUID, tt.why, got[tt.i], tt.existing, tt.invalidation)
+		c := got[tt.i]
+		if !sameInts(c.Existing, tt.existing) || !sameInts(c.Invalidation, tt.invalidation) || !sameInts(c.Settled, tt.settled) ||
+			c.Ineligible != tt.ineligible {
+			t.Errorf("%s: %s: got %+v, want existing %v invalidation %v settled %v ineligible %d", facts[tt.i].UUID, tt.why, c,
+				tt.existing, tt.invalidation, tt.settled, tt.ineligible)
 		}
 	}
+}
+
+// named builds a fact between named entities (the uuid is the lower-case name) with a sentence.
+func named(id, src, tgt, pred, ref, sentence string) resolve.Fact {
+	f := fact(id, src, tgt, pred, ref, ref, "", "state")
+	f.Fact = sentence
+	return f
+}
+
+var names = map[string]string{"emma": "Emma", "bob": "Bob", "acme": "Acme", "globex": "Globex", "tea": "green tea",
+	"coffee": "coffee", "paris": "Paris", "london": "London", "민서": "민서", "아메리카노": "아메리카노", "라떼": "라떼"}
+
+func TestCandidatesUnderCardinality(t *testing.T) {
+	facts := []resolve.Fact{
+		named("a", "emma", "acme", "WORKS_AT", "2026-01-01", "Emma works at Acme."),
+		named("b", "emma", "tea", "LIKES", "2026-01-02", "Emma likes green tea."),
+		named("c", "emma", "paris", "VISITED", "2026-01-03", "Emma visited Paris."),
+		named("d", "emma", "globex", "WORKS_AT", "2026-01-04", "Emma works at Globex."),
+		named("e", "emma", "london", "VISITED", "2026-01-05", "Emma visited London."),
+		named("f", "emma", "acme", "LEFT", "2026-01-06", "Emma left Acme."),
+		named("g", "emma", "coffee", "LIKES", "2026-01-07", "Emma likes coffee instead of green tea."),
+		named("h", "emma", "tea", "LIKES", "2026-01-08", "Emma really likes green tea."),
+		named("i", "bob", "acme", "WORKS_AT", "2026-01-09", "Bob works at Acme."),
+		named("j", "emma", "london", "VISITED", "2026-01-10", "Emma never visited Paris; she visited London."),
+		planned(named("k", "emma", "acme", "PLANS_TO", "2026-01-11", "Emma plans to quit Acme next month.")),
+		planned(named("l", "emma", "kakao", "WORKS_AT", "2026-01-12", "Emma will work at Kakao from June.")),
+	}
+	tests := []struct {
+		i                               int
+		existing, invalidation, settled []int
+		ineligible                      int
+		saved                           bool
+		why                             string
+	}{
+		{3, nil, nil, []int{0}, 0, true, "a new employer settles the old one with no call"},
+		{4, nil, nil, nil, 1, true, "visiting two places: many, no negation, no call"},
+		{5, []int{0}, []int{0}, nil, 0, false, "same pair, another relation, with a negation the old fact lacks"},
+		{6, nil, []int{1}, nil, 0, false, "a comparison naming the old fact's object"},
+		{7, []int{1}, []int{1}, nil, 1, false, "the same relation between the same entities, and coffee (many, not named)"},
+		{8, nil, nil, nil, 1, true, "another source's employer (a shared target), never this one's"},
+		{9, []int{4}, []int{2, 4}, nil, 0, false, "a negation naming Paris; the same pair (London)"},
+		{10, []int{0, 5}, nil, nil, 2, false, "a plan to quit ends no state: asked for duplicates only"},
+		{11, nil, nil, nil, 2, true, "a planned employer settles nothing (a plan is no state)"},
+	}
+	got := FindCandidates(facts, 20, NewRules(DefaultCardinalities(), names))
+	for _, tt := range tests {
+		c := got[tt.i]
+		if !sameInts(c.Existing, tt.existing) || !sameInts(c.Invalidation, tt.invalidation) || !sameInts(c.Settled, tt.settled) ||
+			c.Ineligible != tt.ineligible || c.Saved() != tt.saved {
+			t.Errorf("%s: %s: got %+v (saved %v), want existing %v invalidation %v settled %v ineligible %d saved %v", facts[tt.i].UUID,
+				tt.why, c, c.Saved(), tt.existing, tt.invalidation, tt.settled, tt.ineligible, tt.saved)
+		}
+	}
+	// A job that makes WORKS_AT many leaves the new employer to the judge, who cannot close the
+	// old one without a negation.
+	card := maps.Clone(DefaultCardinalities())
+	card["WORKS_AT"] = CardinalityMany
+	if c := FindCandidates(facts, 20, NewRules(card, names))[3]; len(c.Settled) != 0 || c.Ineligible != 1 {
+		t.Errorf("WORKS_AT many: %+v", c)
+	}
+}
+
+// planned is f as a plan.
+func planned(f resolve.Fact) resolve.Fact {
+	f.Kind = KindPlan
+	return f
 }
 
 func TestCandidatesKeepTheMostRecent(t *testing.T) {
@@ -46,11 +120,11 @@ func TestCandidatesKeepTheMostRecent(t *testing.T) {
 		facts = append(facts, fact(id, "me", "x"+id, "LIVES_IN", "2026-01-01", "", "", "state"))
 	}
 	facts = append(facts, fact("same", "me", "xe", "VISITED", "2026-01-02", "", "", "event"))
-	got := FindCandidates(facts, 2)
-	if !sameInts(got[4].Invalidation, []int{2, 3}) {
-		t.Errorf("capped candidates = %v, want the two most recent [2 3]", got[4].Invalidation)
+	got := FindCandidates(facts, 2, defaultRules())
+	if !sameInts(got[4].Settled, []int{2, 3}) {
+		t.Errorf("capped settled candidates = %v, want the two most recent [2 3]", got[4].Settled)
 	}
-	if !sameInts(got[5].Existing, []int{4}) || !sameInts(got[5].Invalidation, []int{4}) {
+	if !sameInts(got[5].Existing, []int{4}) || len(got[5].Invalidation) != 0 || got[5].Ineligible != 1 {
 		t.Errorf("candidates of same = %+v", got[5])
 	}
 }
@@ -61,7 +135,7 @@ func TestJudgeInputNamespacedIDs(t *testing.T) {
 		fact("b", "me", "naver", "WORKS_AT", "2026-01-02", "", "2025-01-01", "state"),
 		fact("c", "me", "kakao", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
 	}
-	c := FindCandidates(facts, 20)[2]
+	c := Candidates{Existing: []int{0}, Invalidation: []int{0, 1}}
 	in := JudgeInput(facts, 2, c)
 	if in.ReferenceTime != "2026-03-05T00:00:00Z" || in.New.ID != "" || in.New.Fact != "c" || *in.New.ValidAt != "2026-03-02T00:00:00Z" {
 		t.Errorf("new fact = %+v at %s", in.New, in.ReferenceTime)
@@ -73,31 +147,81 @@ func TestJudgeInputNamespacedIDs(t *testing.T) {
 		in.Candidates[1].ValidAt != nil || *in.Candidates[1].InvalidAt != "2025-01-01T00:00:00Z" {
 		t.Errorf("candidates = %+v", in.Candidates)
 	}
-	j := Decode(llm.JudgeOutput{Duplicates: []string{"E0"}, Contradictions: []string{"I1"}}, c)
-	if !sameInts(j.Duplicates, []int{0}) || !sameInts(j.Contradictions, []int{1}) {
-		t.Errorf("decoded %+v", j)
+}
+
+// TestDecodeChecksContradictions: a claimed contradiction is applied only with an I id of the
+// list, a quote of the new sentence that the old one lacks, and a pair that passes the
+// cardinality rule; every other claim is counted by reason. Settled candidates are contradicted
+// whatever the answer says.
+func TestDecodeChecksContradictions(t *testing.T) {
+	facts := []resolve.Fact{
+		named("a", "emma", "acme", "WORKS_AT", "2026-01-01", "Emma works at Acme as an intern."),
+		named("b", "emma", "tea", "LIKES", "2026-01-02", "Emma likes green tea."),
+		named("c", "emma", "paris", "VISITED", "2026-01-03", "Emma visited Paris."),
+		named("d", "emma", "globex", "WORKS_AT", "2026-01-04", "Emma works at Globex."),
+		named("e", "emma", "acme", "WORKS_AT", "2026-01-05", "Emma no longer likes green tea and works at Acme as a manager, not in Paris."),
+	}
+	// As FindCandidates would not: every earlier fact offered, to check what a judge may claim.
+	c := Candidates{Existing: []int{0}, Invalidation: []int{0, 1, 2}, Settled: []int{3}}
+	con := func(id, quote string) llm.Contradiction { return llm.Contradiction{ID: id, Quote: quote} }
+	tests := []struct {
+		name     string
+		out      llm.JudgeOutput
+		want     []int
+		rejected map[string]int
+	}{
+		{"same relation and entities, a new detail", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I0", "as a manager")}},
+			[]int{3, 0}, nil},
+		{"no quote", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I0", ""), con("I1", "  ")}},
+			[]int{3}, map[string]int{RejectNoQuote: 2}},
+		{"a quote of the old fact", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I0", "Emma works at Acme as an intern.")}},
+			[]int{3}, map[string]int{RejectNotInNewFact: 1}},
+		{"words both facts say", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I0", "works at acme")}},
+			[]int{3}, map[string]int{RejectInOldFact: 1}},
+		{"another relation with no negation", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I1", "a manager")}},
+			[]int{3}, map[string]int{RejectCardinality: 1}},
+		{"a negation naming the old object", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I1", "no longer likes green tea")}},
+			[]int{3, 1}, nil},
+		{"a negation that names another thing", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I1", "no longer")}},
+			[]int{3}, map[string]int{RejectCardinality: 1}},
+		{"a negation naming the place", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I2", "not in Paris")}},
+			[]int{3, 2}, nil},
+		{"unknown, malformed, repeated and wrong-namespace ids", llm.JudgeOutput{Contradictions: []llm.Contradiction{
+			con("I3", "x"), con("I01", "x"), con("E0", "x"), con("I0", "as a manager"), con(" I0 ", "as a manager")}},
+			[]int{3, 0}, map[string]int{RejectUnknownID: 4}},
+		{"a duplicate is not also a contradiction", llm.JudgeOutput{Duplicates: []string{"E0"},
+			Contradictions: []llm.Contradiction{con("I0", "as a manager")}}, []int{3}, map[string]int{RejectAlsoDuplicate: 1}},
+		{"the settled pair stands without an answer", llm.JudgeOutput{}, []int{3}, nil},
+	}
+	rules := NewRules(DefaultCardinalities(), names)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j, rejected := rules.Decode(facts, 4, c, tt.out)
+			if !sameInts(j.Contradictions, tt.want) || !reflect.DeepEqual(rejected, tt.rejected) {
+				t.Errorf("contradictions %v rejected %v, want %v %v", j.Contradictions, rejected, tt.want, tt.rejected)
+			}
+		})
 	}
 }
 
-func TestDecodeIgnoresMalformedIDs(t *testing.T) {
-	c := Candidates{Existing: []int{3}, Invalidation: []int{1, 3}}
+func TestDecodeDuplicatesIgnoreMalformedIDs(t *testing.T) {
+	c := Candidates{Existing: []int{3, 5}}
 	tests := []struct {
-		name        string
-		dups, contr []string
-		want        Judgement
+		name string
+		dups []string
+		want []int
 	}{
-		{"well formed", []string{"E0"}, []string{"I1", "I0"}, Judgement{[]int{3}, []int{3, 1}}},
-		{"out of range and unknown", []string{"E1", "E7"}, []string{"I2", "I99999999999"}, Judgement{}},
-		{"wrong namespace", []string{"I0", "X0"}, []string{"E0", "i0"}, Judgement{}},
-		{"no number, sign, leading zero", []string{"E", "E+0", "E00"}, []string{"I", "I-1", "I+1", "I01", "I1.0"}, Judgement{}},
-		{"repeated", nil, []string{"I1", "I1", " I1 "}, Judgement{nil, []int{3}}},
-		{"spaces around are read", []string{" E0"}, []string{"I0 "}, Judgement{[]int{3}, []int{1}}},
+		{"well formed", []string{"E1", "E0"}, []int{5, 3}},
+		{"out of range and unknown", []string{"E2", "E7", "E99999999999"}, nil},
+		{"wrong namespace", []string{"I0", "X0", "e0"}, nil},
+		{"no number, sign, leading zero", []string{"E", "E+0", "E00", "E-1", "E1.0"}, nil},
+		{"repeated", []string{"E1", "E1", " E1 "}, []int{5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Decode(llm.JudgeOutput{Duplicates: tt.dups, Contradictions: tt.contr}, c)
-			if !sameInts(got.Duplicates, tt.want.Duplicates) || !sameInts(got.Contradictions, tt.want.Contradictions) {
-				t.Errorf("got %+v, want %+v", got, tt.want)
+			j, _ := defaultRules().Decode(make([]resolve.Fact, 6), 5, c, llm.JudgeOutput{Duplicates: tt.dups})
+			if !sameInts(j.Duplicates, tt.want) {
+				t.Errorf("got %v, want %v", j.Duplicates, tt.want)
 			}
 		})
 	}

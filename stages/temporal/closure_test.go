@@ -37,8 +37,8 @@ func TestClosuresOfDeclaredFacts(t *testing.T) {
 		declared("dan", 2, 9, closedBy(3, 3)),
 		declared("carol", 3, 3),
 	}
-	for _, c := range FindCandidates(facts, 20) {
-		if len(c.Existing)+len(c.Invalidation) > 0 {
+	for _, c := range FindCandidates(facts, 20, NewRules(DefaultCardinalities(), nil)) {
+		if len(c.Existing)+len(c.Invalidation)+len(c.Settled) > 0 || c.Ineligible > 0 {
 			t.Fatalf("declared facts got judgement candidates: %+v", c)
 		}
 	}

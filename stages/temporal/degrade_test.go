@@ -14,7 +14,8 @@ import (
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
-// judgeLLM says every candidate is contradicted, or answers badly when bad is set.
+// judgeLLM says every candidate is contradicted, quoting the whole new sentence, or answers
+// badly when bad is set.
 type judgeLLM struct {
 	bad   bool
 	calls int
@@ -26,8 +27,9 @@ func (j *judgeLLM) Call(_ context.Context, _, task string, input, out any) error
 		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("answer: cut"), Raw: []byte(`{"duplicate_ids":[`)}
 	}
 	o := out.(*llm.JudgeOutput)
-	for _, c := range input.(llm.JudgeInput).Candidates {
-		o.Contradictions = append(o.Contradictions, c.ID)
+	in := input.(llm.JudgeInput)
+	for _, c := range in.Candidates {
+		o.Contradictions = append(o.Contradictions, llm.Contradiction{ID: c.ID, Quote: in.New.Fact})
 	}
 	return nil
 }
@@ -43,9 +45,10 @@ func TestBadJudgementClosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
+	// A relation of cardinality many between the same two entities: only the judge closes.
 	facts := []resolve.Fact{
-		fact("a", "alice", "pangyo", "LIVES_IN", "2024-01-01", "2024-01-01", "", "state"),
-		fact("b", "alice", "seoul", "LIVES_IN", "2024-03-01", "2024-03-01", "", "state"),
+		named("a", "alice", "tea", "LIKES", "2024-01-01", "Alice likes tea."),
+		named("b", "alice", "tea", "LIKES", "2024-03-01", "Alice likes tea with milk now."),
 	}
 	facts[1].Order = 1
 	body, _ := json.Marshal(facts)

@@ -1,9 +1,30 @@
 // Package temporal is the temporal stage: one unit per group. It finds each fact's contradiction
 // candidates among the earlier facts of its group (same unordered endpoint pair, or one shared
-// endpoint in the same role with the same predicate — never the whole group), asks the LLM for one
-// judgement per fact with candidates (all in parallel; ids E… for duplicates, I… for
-// contradictions; malformed, unknown or repeated ids are ignored), then applies the rules of
-// DESIGN §6.4:
+// endpoint in the same role with the same predicate — never the whole group) and sorts them by
+// the relation's cardinality (the ontology's edge_types[].cardinality over DefaultCardinalities;
+// relations not named are many):
+//
+//   - a fact of a relation of cardinality one from the same source with another target is
+//     contradicted with no LLM call (the time rules below then close the earlier-started one);
+//   - the judge may still close a candidate only when some answer could pass the cardinality
+//     rule: two states of the same relation between the same two entities, or an explicit
+//     negation, a cue of negation.go that the new sentence adds ("left Acme", "no longer likes
+//     tea", "over green tea") and, for a fact between other entities, the name of the old fact's
+//     other entity in the new sentence. Events and plans are never closed by another of their
+//     kind without such a cue, and a plan closes nothing but an earlier plan ("plans to resign"
+//     does not end "works at Naver"; neither fact of a cardinality-one pair may be a plan). Only these candidates are shown (ids I…), with the facts between
+//     the same two entities for duplicates (ids E…); a fact with none needs no judge call.
+//
+// One judgement per fact left with candidates runs (all in parallel). Malformed, unknown or
+// repeated duplicate ids are ignored. Each claimed contradiction carries a quote, the words of the
+// new sentence that rule the old fact out; it is applied only when the quote is a part of the new
+// sentence that the old sentence does not contain, it names a listed I id once, the answer does
+// not also call the fact a duplicate, and the pair passes the cardinality rule with the quote in
+// place of the sentence. Every claim not applied is counted by reason (Reject…). The group's
+// Counts (facts judged, judge calls saved, contradictions by cardinality and judged, closures
+// rejected) are stored as the unit's output; Totals sums them for the run report. A judgement
+// whose answer stays bad decides nothing but the settled pairs. Then the rules of DESIGN §6.4
+// apply:
 //
 //   - Normalize: plans, promises, schedules and deadlines are valid from the moment they were
 //     said, with no invalid_at; a statement cannot start a fact after the moment it was made
@@ -37,4 +58,6 @@
 // system knew at T′" exactly. The unit writes the group's facts and version log as a whole; under
 // record_time: reference a late-arriving episode, which sorts into its place by reference time,
 // gives the same facts, intervals and version log as if it had arrived in order.
+//
+// Batch mode: 2 waves (every judgement of every group at once, then the rules and the commit).
 package temporal

@@ -16,7 +16,7 @@ const (
 
 // RulesVersion names the behaviour of Normalize and Apply; it is part of the stage's unit
 // fingerprint, so a change of the rules re-runs every group.
-const RulesVersion = "rules-3"
+const RulesVersion = "rules-5"
 
 // Reasons of the fact version log.
 const (

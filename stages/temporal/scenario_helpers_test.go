@@ -35,6 +35,7 @@ type jobSpec struct {
 	dir        string // holds the inputs and the checkpoint
 	recordTime string // reference (default) or ingest
 	baseURL    string // an OpenAI-compatible server instead of the in-process offline responder
+	extra      string // more top-level YAML (an ontology)
 }
 
 // writeInputs writes the episodes as the job's JSON Lines inputs.
@@ -85,7 +86,8 @@ llm:
 embedder:
   provider: offline
   dimensions: 16
-`, s.dir, rt, llmConf)
+%[4]s
+`, s.dir, rt, llmConf, s.extra)
 	j, err := jobs.Parse([]byte(yml), nil, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(err)
@@ -93,14 +95,15 @@ embedder:
 	return j
 }
 
-// runJob runs the job with the wall clock fixed at now.
-func runJob(t *testing.T, j *jobs.Job, now time.Time) {
+// runJob runs the job with the wall clock fixed at now and returns its report.
+func runJob(t *testing.T, j *jobs.Job, now time.Time) *jobs.Report {
 	t.Helper()
-	_, err := jobs.Run(context.Background(), j, jobs.RunOptions{Clock: graph.FixedClock(now),
+	rep, err := jobs.Run(context.Background(), j, jobs.RunOptions{Clock: graph.FixedClock(now),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep
 }
 
 // state is a group's facts and version log as stored.
@@ -127,23 +130,23 @@ func readState(t *testing.T, j *jobs.Job) state {
 	return s
 }
 
-// testLLM serves the offline responder with two optional distortions:
-//   - eager: judge_fact calls every candidate with the new fact's predicate contradicted, so
-//     the rules, not the judge, must keep facts whose intervals do not overlap open;
+// testLLM serves the offline responder, counting judge_fact requests, with two optional
+// distortions:
+//   - judge: answers judge_fact in place of the offline responder, as another model would;
 //   - literal: extraction takes claimed dates at face value, as a model might: a plan is dated
 //     at the date in its sentence (valid_at = invalid_at = the deadline), and a fact stated in an
 //     episode that mentions 2027 starts on 2027-01-01, so the stage's own rules must fix them.
 type testLLM struct {
-	next          http.Handler
-	eager         bool
-	literal       bool
-	contradicting atomic.Int64 // judgements answered with at least one contradiction
-	rewritten     atomic.Int64 // extracted facts whose dates the literal mode changed
+	next      http.Handler
+	judge     func(llm.JudgeInput) llm.JudgeOutput
+	literal   bool
+	judged    atomic.Int64 // judge_fact requests
+	rewritten atomic.Int64 // extracted facts whose dates the literal mode changed
 }
 
-func newTestLLM(t *testing.T, eager, literal bool) (*testLLM, string) {
+func newTestLLM(t *testing.T, judge func(llm.JudgeInput) llm.JudgeOutput, literal bool) (*testLLM, string) {
 	t.Helper()
-	e := &testLLM{next: offline.NewHandler(offline.Options{}), eager: eager, literal: literal}
+	e := &testLLM{next: offline.NewHandler(offline.Options{}), judge: judge, literal: literal}
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 	return e, srv.URL + "/v1"
@@ -156,22 +159,16 @@ func (e *testLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if json.Unmarshal(body, &req) == nil && req.ResponseFormat != nil && req.ResponseFormat.JSONSchema != nil {
 		task = req.ResponseFormat.JSONSchema.Name
 	}
-	if task == llm.TaskJudgeFact && e.eager {
+	if task == llm.TaskJudgeFact {
+		e.judged.Add(1)
+	}
+	if task == llm.TaskJudgeFact && e.judge != nil {
 		var in llm.JudgeInput
 		if err := decodeInput(req, &in); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []string{}}
-		for _, c := range in.Candidates {
-			if c.Predicate == in.New.Predicate {
-				out.Contradictions = append(out.Contradictions, c.ID)
-			}
-		}
-		if len(out.Contradictions) > 0 {
-			e.contradicting.Add(1)
-		}
-		answer(w, out, len(body))
+		answer(w, e.judge(in), len(body))
 		return
 	}
 	rec := httptest.NewRecorder()

@@ -40,14 +40,14 @@ func scenarios() []scenario {
 			asOf:  []asOfWant{{"2026-02-15", "now", []string{"판교"}, []string{"분당"}}},
 		},
 		{
-			name: "en/a college job judged contradictory but not overlapping closes nothing", eager: true,
+			name: "en/a college job, contradicted by cardinality but not overlapping, closes nothing",
 			eps: []ep{{"2026-01-10T09:00:00Z", en, "I've been working at Kakao since 2024."},
 				{"2026-02-01T09:00:00Z", en, "I worked at Starbucks from 2015 until 2017."}},
 			facts: []factWant{{"Kakao", "2024-01-01", "", ""}, {"Starbucks", "2015-01-01", "2017-01-01", "@1"}},
 			asOf:  []asOfWant{{"2026-01-01", "now", []string{"Kakao"}, []string{"Starbucks"}}},
 		},
 		{
-			name: "ko/a college job judged contradictory but not overlapping closes nothing", eager: true,
+			name: "ko/a college job, contradicted by cardinality but not overlapping, closes nothing",
 			eps: []ep{{"2026-01-10T09:00:00Z", ko, "2024년부터 카카오에서 일하고 있어요."},
 				{"2026-02-01T09:00:00Z", ko, "2015년부터 2017년까지 스타벅스에서 일했어요."}},
 			facts: []factWant{{"카카오", "2024-01-01", "", ""}, {"스타벅스", "2015-01-01", "2017-01-01", "@1"}},
@@ -107,6 +107,24 @@ func scenarios() []scenario {
 				{"2026-02-01T09:00:00Z", ko, "2027년에 악덕회사에 입사했어요."}},
 			facts: []factWant{{"카카오", "2024-01-01", "@1", "@1"}, {"악덕회사", "@1", "", ""}},
 			asOf:  []asOfWant{{"2026-02-01T08:59:59Z", "now", []string{"카카오"}, []string{"악덕회사"}}},
+		},
+		{
+			name: "en/a preference over the old one closes it (a judged comparison naming it)",
+			eps: []ep{{"2026-01-10T09:00:00Z", en, "My favorite drink is green tea."},
+				{"2026-03-10T09:00:00Z", en, "These days I prefer coffee over green tea."}},
+			facts: []factWant{{"favorite drink is green tea", "@0", "@1", "@1"}, {"coffee", "@1", "", ""}},
+		},
+		{
+			name: "ko/a preference over the old one closes it (a judged comparison naming it)",
+			eps: []ep{{"2026-01-10T09:00:00Z", ko, "아메리카노를 제일 좋아해요."},
+				{"2026-03-10T09:00:00Z", ko, "아메리카노보다 라떼를 더 좋아해요."}},
+			facts: []factWant{{"아메리카노를", "@0", "@1", "@1"}, {"라떼", "@1", "", ""}},
+		},
+		{
+			name: "en/a new favourite of another category leaves the old one open (many, no negation)",
+			eps: []ep{{"2026-01-10T09:00:00Z", en, "My favorite drink is green tea."},
+				{"2026-03-10T09:00:00Z", en, "My favorite city is Lisbon."}},
+			facts: []factWant{{"green tea", "@0", "", ""}, {"Lisbon", "@1", "", ""}},
 		},
 	}
 }

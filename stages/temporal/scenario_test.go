@@ -27,7 +27,6 @@ type asOfWant struct {
 type scenario struct {
 	name       string
 	eps        []ep
-	eager      bool   // judge every same-predicate candidate contradictory (see testLLM)
 	literal    bool   // extraction takes claimed future dates at face value (see testLLM)
 	literalToo bool   // run a second time with literal extraction, wanting the same result
 	recordTime string // reference (default) or ingest
@@ -74,16 +73,13 @@ func TestScenarios(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			spec := jobSpec{dir: t.TempDir(), recordTime: sc.recordTime}
 			var model *testLLM
-			if sc.eager || sc.literal {
-				model, spec.baseURL = newTestLLM(t, sc.eager, sc.literal)
+			if sc.literal {
+				model, spec.baseURL = newTestLLM(t, nil, sc.literal)
 			}
 			writeInputs(t, spec.dir, sc.eps)
 			j := loadJob(t, spec)
 			runJob(t, j, now)
 			st := readState(t, j)
-			if sc.eager && model.contradicting.Load() == 0 {
-				t.Fatalf("the eager judge judged nothing contradictory")
-			}
 			if sc.literal && model.rewritten.Load() == 0 {
 				t.Fatalf("the literal extraction changed no date")
 			}

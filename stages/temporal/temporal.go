@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/resolve"
@@ -18,6 +19,9 @@ const Stage = "temporal"
 // Options of the stage.
 type Options struct {
 	MaxCandidates int // most recent candidates shown per list (default 20)
+	// Cardinality overrides the shipped cardinality of relations by predicate (one | many; see
+	// Cardinalities): the job's edge_types[].cardinality.
+	Cardinality map[string]string
 }
 
 // Run applies the temporal rules to every group whose resolution changed.
@@ -25,13 +29,14 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if opts.MaxCandidates <= 0 {
 		opts.MaxCandidates = 20
 	}
-	parts := append(env.TaskVersions(llm.TaskJudgeFact), fmt.Sprint(opts.MaxCandidates), RulesVersion)
+	card := Cardinalities(opts.Cardinality)
+	parts := append(env.TaskVersions(llm.TaskJudgeFact), fmt.Sprint(opts.MaxCandidates), RulesVersion, cardinalityKey(card))
 	return stages.RunGroups(ctx, env, Stage, resolve.Stage, parts, func(ctx context.Context, g, fp string) error {
-		return runGroup(ctx, env, opts, g, fp)
+		return runGroup(ctx, env, opts.MaxCandidates, card, g, fp)
 	})
 }
 
-func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp string) error {
+func runGroup(ctx context.Context, env stages.Env, maxCandidates int, card map[string]string, group, fp string) error {
 	body, ok, err := env.Store.Output(ctx, resolve.Stage, group)
 	if err != nil {
 		return fmt.Errorf("reading resolution of %s: %w", group, err)
@@ -43,34 +48,60 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp strin
 	if err := json.Unmarshal(body, &facts); err != nil {
 		return fmt.Errorf("decoding resolution of %s: %w", group, err)
 	}
+	names := map[string]string{}
+	if err := env.Store.EachEntity(ctx, group, func(e graph.Entity) error { names[e.UUID] = e.Name; return nil }); err != nil {
+		return fmt.Errorf("reading entities of %s: %w", group, err)
+	}
+	rules := NewRules(card, names)
 	// Group order: the creating episode's position, as resolution numbers it.
 	sort.SliceStable(facts, func(a, b int) bool { return facts[a].Order < facts[b].Order })
 	for i := range facts {
 		facts[i] = Normalize(facts[i])
 	}
-	cands := FindCandidates(facts, opts.MaxCandidates)
+	cands := FindCandidates(facts, maxCandidates, rules)
 	judgements := make([]Judgement, len(facts))
+	rejected := make([]map[string]int, len(facts))
+	var counts Counts
 	var bad stages.Degraded
 	p := stages.NewPool(ctx, env.Concurrency)
 	for i := range facts {
-		if len(cands[i].Invalidation) == 0 {
+		c := cands[i]
+		judgements[i].Contradictions = c.Settled // whatever the judge says, or whether it answers
+		counts.ByCardinality += len(c.Settled)
+		if c.Saved() {
+			counts.JudgeCallsSaved++
+		}
+		if !c.Judge() {
 			continue
 		}
+		counts.Judged++
 		p.Go(func(ctx context.Context) error {
 			var out llm.JudgeOutput
-			if err := env.LLM.Call(ctx, Stage, llm.TaskJudgeFact, JudgeInput(facts, i, cands[i]), &out); err != nil {
-				// A bad answer judges nothing: no duplicate, no contradiction.
+			if err := env.LLM.Call(ctx, Stage, llm.TaskJudgeFact, JudgeInput(facts, i, c), &out); err != nil {
+				// A bad answer judges nothing: no duplicate, no contradiction beyond the settled.
 				return bad.Absorb(fmt.Errorf("judging fact %s: %w", facts[i].UUID, err))
 			}
-			judgements[i] = Decode(out, cands[i])
+			judgements[i], rejected[i] = rules.Decode(facts, i, c, out)
 			return nil
 		})
 	}
 	if err := p.Wait(); err != nil {
 		return err
 	}
+	for i, j := range judgements {
+		counts.JudgedApplied += len(j.Contradictions) - len(cands[i].Settled)
+		counts.Add(Counts{ClosuresRejected: rejected[i]})
+	}
+	counts.JudgementsFailed = bad.Calls()
 	out, versions := Apply(group, facts, judgements)
+	stats, err := json.Marshal(counts)
+	if err != nil {
+		return fmt.Errorf("encoding the temporal counts of %s: %w", group, err)
+	}
 	return stages.Commit(ctx, env, Stage, group, fp, &bad, func(tx *checkpoints.Tx) error {
-		return tx.ReplaceFacts(ctx, group, out, versions)
+		if err := tx.ReplaceFacts(ctx, group, out, versions); err != nil {
+			return err
+		}
+		return tx.PutOutput(ctx, Stage, group, group, stats)
 	})
 }

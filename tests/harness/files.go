@@ -3,6 +3,7 @@ package harness
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -55,6 +56,19 @@ func fileNames(dir string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// Export runs `backfill export JOB --format parquet --out out` with the extra arguments and
+// returns an error naming the exit code and the log's end when it fails.
+func Export(ctx context.Context, bin, job, out string, extra ...string) error {
+	res, err := Run(ctx, bin, append([]string{"export", job, "--format", "parquet", "--out", out}, extra...), Options{})
+	if err != nil {
+		return err
+	}
+	if res.Code != 0 {
+		return fmt.Errorf("backfill export %s: exit %d\n%s", job, res.Code, res.Stderr)
+	}
+	return nil
 }
 
 // FilterLoCoMo writes the first n samples (conversations) of a LoCoMo JSON file to dst.

@@ -156,47 +156,65 @@ func (p *Proc) Stage() string {
 // WaitStage waits until stage has started and returns true, or returns false when the process
 // ended first or ctx is done.
 func (p *Proc) WaitStage(ctx context.Context, stage string) bool {
-	for {
-		p.mu.Lock()
+	return p.await(ctx, func() bool {
 		for _, ev := range p.events {
 			if ev.Stage == stage && !ev.Finished {
-				p.mu.Unlock()
 				return true
 			}
 		}
-		exited, changed := p.exited, p.changed
-		p.mu.Unlock()
-		if exited {
-			return false
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return false
-		}
-	}
+		return false
+	})
 }
 
 // WaitLine waits for a log line containing substr and returns it, or returns false when the
 // process ended first or ctx is done.
 func (p *Proc) WaitLine(ctx context.Context, substr string) (string, bool) {
+	var found string
+	ok := p.await(ctx, func() bool {
+		lines := p.lines(substr)
+		if len(lines) > 0 {
+			found = lines[0]
+		}
+		return len(lines) > 0
+	})
+	return found, ok
+}
+
+// WaitLines waits until n log lines contain substr and returns true, or returns false when the
+// process ended first or ctx is done.
+func (p *Proc) WaitLines(ctx context.Context, substr string, n int) bool {
+	return p.await(ctx, func() bool { return len(p.lines(substr)) >= n })
+}
+
+// lines are the complete log lines so far that contain substr, without their newline; p.mu is
+// held.
+func (p *Proc) lines(substr string) []string {
+	var out []string
+	for _, l := range strings.SplitAfter(p.stderr.String(), "\n") {
+		if strings.HasSuffix(l, "\n") && strings.Contains(l, substr) {
+			out = append(out, strings.TrimSuffix(l, "\n"))
+		}
+	}
+	return out
+}
+
+// await waits until found (called with p.mu held, whenever the log or the events change)
+// reports true, and returns true; or returns false when the process ended first or ctx is done.
+func (p *Proc) await(ctx context.Context, found func() bool) bool {
 	for {
 		p.mu.Lock()
-		for _, l := range strings.SplitAfter(p.stderr.String(), "\n") {
-			if strings.HasSuffix(l, "\n") && strings.Contains(l, substr) {
-				p.mu.Unlock()
-				return strings.TrimSuffix(l, "\n"), true
-			}
-		}
-		exited, changed := p.exited, p.changed
+		ok, exited, changed := found(), p.exited, p.changed
 		p.mu.Unlock()
+		if ok {
+			return true
+		}
 		if exited {
-			return "", false
+			return false
 		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return "", false
+			return false
 		}
 	}
 }

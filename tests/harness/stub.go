@@ -226,19 +226,22 @@ func StartProxy(upstream string, delay Delay) (*Stub, error) {
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	proxy.ErrorLog = log.New(io.Discard, "", 0) // a killed client's cancelled requests are expected
 	s := &Stub{Recorder: NewRecorder(proxy, delay)}
-	s.stats = func() (stub.Stats, error) {
-		var st stub.Stats
-		resp, err := http.Get(u.String() + "/stats")
-		if err != nil {
-			return st, fmt.Errorf("reading stub stats: %w", err)
-		}
-		defer resp.Body.Close()
-		if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
-			return st, fmt.Errorf("reading stub stats: %w", err)
-		}
-		return st, nil
-	}
+	s.stats = func() (stub.Stats, error) { return StubStats(upstream) }
 	return s, serve(s, s.Recorder)
+}
+
+// StubStats reads GET /stats of the stub whose base URL (ending in /v1) is base.
+func StubStats(base string) (stub.Stats, error) {
+	var st stub.Stats
+	resp, err := http.Get(strings.TrimSuffix(base, "/v1") + "/stats")
+	if err != nil {
+		return st, fmt.Errorf("reading stub stats: %w", err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		return st, fmt.Errorf("reading stub stats: %w", err)
+	}
+	return st, nil
 }
 
 // Stats returns the stub's counters.

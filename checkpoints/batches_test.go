@@ -1,0 +1,110 @@
+package checkpoints
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/tkgraph/backfill/llm"
+)
+
+// TestBatchRecords: batches and their request rows round-trip; settling deletes valid rows and
+// caches their answers, records the others, and finishing marks the rest unfinished; a
+// forgotten key keeps only its pending rows; a dropped batch takes its rows with it.
+func TestBatchRecords(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	at := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
+	b := llm.BatchRecord{ID: "b1", Kind: llm.KindChat, Endpoint: llm.EndpointChat, State: llm.BatchQueued, CreatedAt: at, UpdatedAt: at}
+	if err := s.AddBatch(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddBatch(ctx, b); err == nil {
+		t.Fatal("a batch id was recorded twice")
+	}
+	for _, k := range []string{"k1", "k2", "k3", "k4"} {
+		r := llm.BatchRequest{Key: k, Batch: "b1", Stage: "extract", Task: llm.TaskExtractEntities, Keys: []string{"cache-" + k}, Status: llm.ReqPending}
+		if err := s.AddBatchRequest(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.State, b.ProviderID, b.InputFile, b.Requests, b.Bytes, b.EstCostUSD = llm.BatchInProgress, "batch_x", "file_x", 4, 1234, 0.5
+	if err := s.UpdateBatch(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := s.BatchRecord(ctx, "b1")
+	if err != nil || !ok || !reflect.DeepEqual(got, b) {
+		t.Fatalf("batch %+v %v %v, want %+v", got, ok, err, b)
+	}
+	if open, err := s.OpenBatches(ctx, llm.KindChat); err != nil || len(open) != 1 {
+		t.Fatalf("open chat batches %+v %v", open, err)
+	}
+	if open, _ := s.OpenBatches(ctx, llm.KindEmbeddings); len(open) != 0 {
+		t.Fatalf("open embeddings batches %+v", open)
+	}
+	entry := llm.CacheEntry{Namespace: "extract", Response: []byte(`{"entities":[]}`), PromptTokens: 10, CompletionTokens: 2}
+	rows := []llm.BatchRequest{
+		{Key: "k1", Batch: "b1", Status: llm.ReqValid},
+		{Key: "k2", Batch: "b1", Status: llm.ReqInvalid, Detail: "answer: empty answer", Raw: []byte("x"), Finish: llm.FinishLength},
+		{Key: "k3", Batch: "b1", Status: llm.ReqFailed, Code: 500, Detail: "server_error: boom"},
+	}
+	if err := s.SettleBatchRequests(ctx, rows, []llm.KeyedEntry{{Key: "cache-k1", Entry: entry}}); err != nil {
+		t.Fatal(err)
+	}
+	if e, hit, _ := s.Get(ctx, "cache-k1"); !hit || string(e.Response) != `{"entities":[]}` || e.PromptTokens != 10 {
+		t.Fatalf("cached answer %+v %v", e, hit)
+	}
+	if r, _ := s.BatchRequests(ctx, "k1"); len(r) != 0 {
+		t.Fatalf("a valid row is kept: %+v", r)
+	}
+	if r, ok, _ := s.BatchRequestIn(ctx, "b1", "k2"); !ok || r.Status != llm.ReqInvalid || string(r.Raw) != "x" || r.Finish != llm.FinishLength ||
+		r.Keys[0] != "cache-k2" || r.Task != llm.TaskExtractEntities {
+		t.Fatalf("invalid row %+v", r)
+	}
+	b.State, b.Ended, b.Answers, b.Invalid, b.Errors = llm.BatchDelivered, llm.BatchExpired, 2, 1, 1
+	n, err := s.FinishBatch(ctx, b)
+	if err != nil || n != 1 {
+		t.Fatalf("finish: %d unfinished, %v", n, err)
+	}
+	if r, _, _ := s.BatchRequestIn(ctx, "b1", "k4"); r.Status != llm.ReqUnfinished {
+		t.Fatalf("k4 %+v", r)
+	}
+	if got, _, _ := s.BatchRecord(ctx, "b1"); got.Unfinished != 1 || got.Open() {
+		t.Fatalf("finished batch %+v", got)
+	}
+	// k3 is submitted again in b2 and still pending there.
+	b2 := llm.BatchRecord{ID: "b2", Kind: llm.KindChat, Endpoint: llm.EndpointChat, State: llm.BatchQueued, CreatedAt: at.Add(time.Second), UpdatedAt: at}
+	if err := s.AddBatch(ctx, b2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddBatchRequest(ctx, llm.BatchRequest{Key: "k3", Batch: "b2", Keys: []string{"c"}, Status: llm.ReqPending}); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := s.BatchRequests(ctx, "k3"); len(r) != 2 || r[0].Batch != "b1" || r[1].Batch != "b2" {
+		t.Fatalf("k3's rows, oldest first: %+v", r)
+	}
+	if err := s.ForgetBatchRequests(ctx, []string{"k2", "k3"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := s.BatchRequests(ctx, "k3"); len(r) != 1 || r[0].Status != llm.ReqPending {
+		t.Fatalf("after forgetting k3: %+v (its pending row stays)", r)
+	}
+	if r, _ := s.BatchRequests(ctx, "k2"); len(r) != 0 {
+		t.Fatalf("after forgetting k2: %+v", r)
+	}
+	if err := s.DropBatch(ctx, "b2"); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := s.BatchRequests(ctx, "k3"); len(r) != 0 {
+		t.Fatalf("a dropped batch left %+v", r)
+	}
+	if all, _ := s.Batches(ctx); len(all) != 1 || all[0].ID != "b1" {
+		t.Fatalf("batches %+v", all)
+	}
+}

@@ -1,0 +1,105 @@
+package embed
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tkgraph/backfill/llm"
+)
+
+// UseBatches makes the client send its requests through provider batches (embedder.mode:
+// batch) recorded in store, and returns the Batcher. The batch price is the model's
+// (llm.Price.Batch) and the budget the client's. Call it before the first Embed; batch mode
+// needs a cache (the vectors reach the caller through it).
+func (c *Client) UseBatches(store llm.BatchStore, opts llm.BatchOptions) *llm.Batcher {
+	opts.Price = c.price.Batch()
+	opts.Budget = c.opts.Budget
+	c.batch = llm.NewBatcher(llm.NewBatchAPI(c.poster), store, embedKind{c}, opts)
+	return c.batch
+}
+
+// sendBatch embeds one batch of texts through the batcher: llm.ErrPending until its provider
+// batch has ended, then the vectors from the cache. A request whose batch retries are used up
+// goes online (llm.batch.fallback_online) or fails.
+func (c *Client) sendBatch(ctx context.Context, batch []string, body []byte, prompt int) ([][]float32, error) {
+	it := llm.BatchItem{Key: llm.BatchKey(llm.EndpointEmbeddings, body, 0), Body: body, Stage: "embed", Task: "embeddings",
+		Keys: c.keys(batch), Prompt: prompt}
+	out, err := c.batch.Request(ctx, it)
+	if err != nil {
+		return nil, fmt.Errorf("embedding %d texts: %w", len(batch), err)
+	}
+	if out.Status == llm.ReqValid {
+		vecs := make([][]float32, len(batch))
+		for i, k := range it.Keys {
+			v, err := c.lookup(ctx, k)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil {
+				return nil, fmt.Errorf("embedding %d texts: the batch answer is not in the cache", len(batch))
+			}
+			vecs[i] = v
+		}
+		return vecs, nil
+	}
+	c.batch.Consumed(it.Key) // its row records the failure: a later run asks again
+	if c.batch.FallbackOnline() {
+		c.batch.CountFallback()
+		return c.sendOnline(ctx, batch, body, prompt)
+	}
+	return nil, fmt.Errorf("embedding %d texts: %w", len(batch), out.Err())
+}
+
+// embedKind is the embeddings client as an llm.BatchKind.
+type embedKind struct{ c *Client }
+
+func (embedKind) Kind() string          { return llm.KindEmbeddings }
+func (embedKind) Endpoint() string      { return llm.EndpointEmbeddings }
+func (embedKind) ResubmitInvalid() bool { return true }
+
+// Answered reports whether every text of the request has a cached vector.
+func (k embedKind) Answered(ctx context.Context, it llm.BatchItem) (bool, error) {
+	for _, key := range it.Keys {
+		v, err := k.c.lookup(ctx, key)
+		if err != nil || v == nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// Settle checks an embeddings answer exactly as an online one (one vector per text, the
+// client's dimensions) and makes one cache entry per text.
+func (k embedKind) Settle(row llm.BatchRequest, body []byte) llm.Settled {
+	var resp llm.EmbeddingsResponse
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return llm.Settled{Detail: fmt.Sprintf("parsing embeddings response: %v", err)}
+	}
+	var s llm.Settled
+	if resp.Usage != nil {
+		s.Usage = *resp.Usage
+	}
+	vecs, err := k.c.order(resp, len(row.Keys))
+	if err != nil {
+		s.Detail = fmt.Sprintf("checking embeddings response: %v", err)
+		return s
+	}
+	s.Valid, s.Entries = true, entries(row.Keys, vecs, s.Usage.PromptTokens)
+	k.c.count(func(u *Usage) { u.Texts += int64(len(row.Keys)) })
+	return s
+}
+
+// Count adds a stage's counters to the client's usage (every stage's embeddings count as the
+// embedder's).
+func (k embedKind) Count(_ string, f func(*llm.StageUsage)) {
+	var s llm.StageUsage
+	f(&s)
+	k.c.count(func(u *Usage) {
+		u.Requests += s.Calls
+		u.PromptTokens += s.PromptTokens
+		u.Retries += s.Retries
+		u.InvalidAnswers += s.InvalidAnswers
+		u.CostUSD += s.CostUSD
+	})
+}

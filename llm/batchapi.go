@@ -1,0 +1,163 @@
+package llm
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+)
+
+// maxBatchLine bounds one line of a batch output or error file (an answer with its envelope).
+const maxBatchLine = 64 << 20
+
+// BatchAPI is the client of a provider's Files and Batches API (the OpenAI shape, also served by
+// `backfill llm-stub`): upload a JSONL file, create a batch over it, get, list and cancel
+// batches, read a file's content. Every exchange retries like a chat request (Poster) but holds
+// no Pacer slot and reserves no budget.
+type BatchAPI struct {
+	p *Poster
+}
+
+// NewBatchAPI returns the batch API client of the provider behind p (its BaseURL, key, HTTP
+// client and retry settings; its Pacer and Budget are not used).
+func NewBatchAPI(p *Poster) *BatchAPI { return &BatchAPI{p: p} }
+
+// Upload sends the file at path as a batch input file (multipart, purpose "batch"). The file is
+// read again for every attempt.
+func (a *BatchAPI) Upload(ctx context.Context, path string) (FileObject, error) {
+	var out FileObject
+	body := func() (io.Reader, string, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("opening batch file: %w", err)
+		}
+		pr, pw := io.Pipe()
+		mw := multipart.NewWriter(pw)
+		go func() {
+			defer f.Close()
+			err := mw.WriteField("purpose", "batch")
+			if err == nil {
+				var part io.Writer
+				if part, err = mw.CreateFormFile("file", filepath.Base(path)); err == nil {
+					if _, err = io.Copy(part, f); err == nil {
+						err = mw.Close()
+					}
+				}
+			}
+			pw.CloseWithError(err)
+		}()
+		return pr, mw.FormDataContentType(), nil
+	}
+	err := a.p.exchange(ctx, http.MethodPost, "/files", body, decodeInto(&out))
+	if err == nil && out.ID == "" {
+		err = errors.New("uploading batch file: the answer names no file id")
+	}
+	return out, err
+}
+
+// Create creates a batch.
+func (a *BatchAPI) Create(ctx context.Context, req BatchCreate) (Batch, error) {
+	raw, err := json.Marshal(req)
+	if err != nil {
+		return Batch{}, fmt.Errorf("encoding batch: %w", err)
+	}
+	var out Batch
+	err = a.p.exchange(ctx, http.MethodPost, "/batches", jsonBody(raw), decodeInto(&out))
+	if err == nil && out.ID == "" {
+		err = errors.New("creating batch: the answer names no batch id")
+	}
+	return out, err
+}
+
+// Get returns a batch as the provider sees it now.
+func (a *BatchAPI) Get(ctx context.Context, id string) (Batch, error) {
+	var out Batch
+	err := a.p.exchange(ctx, http.MethodGet, "/batches/"+url.PathEscape(id), nil, decodeInto(&out))
+	return out, err
+}
+
+// Cancel asks the provider to cancel a batch; it ends as cancelled with what it finished.
+func (a *BatchAPI) Cancel(ctx context.Context, id string) (Batch, error) {
+	var out Batch
+	err := a.p.exchange(ctx, http.MethodPost, "/batches/"+url.PathEscape(id)+"/cancel", nil, decodeInto(&out))
+	return out, err
+}
+
+// List returns a page of batches, newest first, starting after the batch id after ("" for the
+// newest).
+func (a *BatchAPI) List(ctx context.Context, after string, limit int) (BatchList, error) {
+	q := url.Values{}
+	q.Set("limit", fmt.Sprint(limit))
+	if after != "" {
+		q.Set("after", after)
+	}
+	var out BatchList
+	err := a.p.exchange(ctx, http.MethodGet, "/batches?"+q.Encode(), nil, decodeInto(&out))
+	return out, err
+}
+
+// Lines streams a file's content line by line to fn (empty lines are skipped). When the
+// download breaks it starts again from the first line, so fn must be idempotent.
+func (a *BatchAPI) Lines(ctx context.Context, fileID string, fn func(line []byte) error) error {
+	return a.p.exchange(ctx, http.MethodGet, "/files/"+url.PathEscape(fileID)+"/content", nil, func(r io.Reader) error {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, err := readLine(br, maxBatchLine)
+			if len(bytes.TrimSpace(line)) > 0 {
+				if ferr := fn(line); ferr != nil {
+					return ferr
+				}
+			}
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+		}
+	})
+}
+
+// readLine reads one line (without its newline) of at most limit bytes; a longer line is an
+// error.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		out = append(out, chunk...)
+		if len(out) > limit {
+			return nil, fmt.Errorf("a batch file line is longer than %d bytes", limit)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimRight(out, "\r\n"), err
+	}
+}
+
+// jsonBody is the payload of a JSON request body.
+func jsonBody(raw []byte) payload {
+	return func() (io.Reader, string, error) { return bytes.NewReader(raw), "application/json", nil }
+}
+
+// decodeInto reads a JSON answer into v.
+func decodeInto(v any) func(io.Reader) error {
+	return func(r io.Reader) error {
+		data, err := io.ReadAll(io.LimitReader(r, 16<<20))
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(data, v); err != nil {
+			return fmt.Errorf("parsing batch api answer: %w", err)
+		}
+		return nil
+	}
+}

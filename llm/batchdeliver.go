@@ -1,0 +1,138 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// settleChunk is how many request rows one store transaction settles.
+const settleChunk = 256
+
+// delivery is the work of delivering one batch.
+type delivery struct {
+	b       *Batcher
+	rec     *BatchRecord
+	seen    map[string]bool
+	rows    []BatchRequest
+	entries []KeyedEntry
+	usage   BatchUsage
+	invalid int
+}
+
+// deliver reads an ended batch's output and error files, settles every request row still
+// pending (a valid answer into the cache, an invalid one, an error line or an expiry into its
+// row), marks the rest unfinished and records the batch as delivered. It can run again after a
+// crash: rows already settled are skipped. t.mu is held.
+func (b *Batcher) deliver(ctx context.Context, t *tracked) error {
+	ended := t.rec.State
+	d := &delivery{b: b, rec: &t.rec, seen: map[string]bool{}}
+	for _, file := range []string{t.rec.OutputFile, t.rec.ErrorFile} {
+		if file == "" {
+			continue
+		}
+		if err := b.api.Lines(ctx, file, func(line []byte) error { return d.line(ctx, line) }); err != nil {
+			return fmt.Errorf("reading the results of batch %s: %w", t.rec.ID, err)
+		}
+		if err := d.flush(ctx); err != nil {
+			return err
+		}
+	}
+	rec := t.rec
+	rec.State, rec.Ended, rec.UpdatedAt = BatchDelivered, ended, time.Now().UTC()
+	rec.Answers, rec.Invalid, rec.Errors, rec.Unfinished = d.usage.Answers, d.invalid, d.usage.Errors, d.usage.Unfinished
+	unfinished, err := b.store.FinishBatch(context.WithoutCancel(ctx), rec)
+	if err != nil {
+		return fmt.Errorf("recording batch %s: %w", rec.ID, err)
+	}
+	rec.Unfinished += unfinished
+	d.usage.Unfinished = rec.Unfinished
+	t.rec = rec
+	if t.mine {
+		b.opts.Budget.Charge(d.usage.CostUSD - rec.EstCostUSD)
+	}
+	b.mu.Lock()
+	b.usage.Sum(d.usage)
+	b.mu.Unlock()
+	b.opts.Log.Info("batch delivered", "kind", rec.Kind, "batch", rec.ID, "provider_id", rec.ProviderID, "ended", ended,
+		"answers", rec.Answers, "invalid", rec.Invalid, "errors", rec.Errors, "unfinished", rec.Unfinished,
+		"invalid_lines", d.usage.InvalidLines, "cost_usd", fmt.Sprintf("%.4f", d.usage.CostUSD))
+	return nil
+}
+
+// line settles one line of an output or error file.
+func (d *delivery) line(ctx context.Context, line []byte) error {
+	var ol BatchOutputLine
+	if json.Unmarshal(line, &ol) != nil || ol.CustomID == "" {
+		d.usage.InvalidLines++ // its request stays pending, ends unfinished and is asked again
+		return nil
+	}
+	if d.seen[ol.CustomID] {
+		return nil
+	}
+	d.seen[ol.CustomID] = true
+	row, ok, err := d.b.store.BatchRequestIn(ctx, d.rec.ID, ol.CustomID)
+	if err != nil {
+		return fmt.Errorf("reading batch request: %w", err)
+	}
+	if !ok || row.Status != ReqPending { // settled by an earlier delivery
+		return nil
+	}
+	switch {
+	case ol.Response != nil && ol.Response.StatusCode == 200:
+		s := d.b.kind.Settle(row, ol.Response.Body)
+		cost := d.b.opts.Price.Cost(s.Usage)
+		d.usage.Answers++
+		d.usage.CostUSD += cost
+		d.b.kind.Count(row.Stage, func(u *StageUsage) {
+			u.add(s.Usage, cost)
+			if !s.Valid {
+				u.InvalidAnswers++
+				if s.Finish == FinishLength {
+					u.Truncated++
+				}
+			}
+		})
+		if s.Valid {
+			row.Status = ReqValid
+			d.entries = append(d.entries, s.Entries...)
+		} else {
+			d.invalid++
+			row.Status, row.Detail, row.Raw, row.Finish = ReqInvalid, s.Detail, clip(s.Raw, maxRawAnswer), s.Finish
+		}
+	case ol.Error != nil && (ol.Error.Code == LineExpired || ol.Error.Code == LineCancelled):
+		d.usage.Unfinished++
+		row.Status, row.Detail = ReqUnfinished, ol.Error.Code+": "+ol.Error.Message
+	default:
+		d.usage.Errors++
+		row.Status = ReqFailed
+		switch {
+		case ol.Response != nil:
+			msg, code := errorDetails(ol.Response.Body)
+			row.Code, row.Detail = ol.Response.StatusCode, redactText(d.b.api.p.APIKey, code+": "+msg, maxErrorText)
+		case ol.Error != nil:
+			row.Detail = redactText(d.b.api.p.APIKey, ol.Error.Code+": "+ol.Error.Message, maxErrorText)
+		default:
+			row.Detail = "an error line without a response or an error"
+		}
+	}
+	d.rows = append(d.rows, row)
+	if len(d.rows) >= settleChunk {
+		return d.flush(ctx)
+	}
+	return nil
+}
+
+// flush writes the settled rows and cache entries gathered so far in one transaction. A paid
+// answer is stored even when the run is being cancelled.
+func (d *delivery) flush(ctx context.Context) error {
+	if len(d.rows) == 0 {
+		return nil
+	}
+	if err := d.b.store.SettleBatchRequests(context.WithoutCancel(ctx), d.rows, d.entries); err != nil {
+		return fmt.Errorf("settling batch %s: %w", d.rec.ID, err)
+	}
+	d.rows, d.entries = d.rows[:0], d.entries[:0]
+	return nil
+}

@@ -1,0 +1,206 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// Defaults of BatchOptions.
+const (
+	DefaultBatchMaxRequests = 50_000      // the OpenAI Batch API's limit per batch
+	DefaultBatchMaxBytes    = 200_000_000 // the OpenAI Batch API's limit per input file
+	DefaultBatchMaxRetries  = 2
+	DefaultBatchPoll        = 30 * time.Second
+)
+
+// BatchOptions configure a Batcher. Zero values take the defaults.
+type BatchOptions struct {
+	MaxRequests int   // request lines per batch
+	MaxBytes    int64 // bytes per input file
+	// MaxRetries bounds how often one run submits a request again after it failed, was left
+	// undone by an expired or cancelled batch, or (embeddings) came back unreadable; negative
+	// means never.
+	MaxRetries int
+	// FallbackOnline sends a request online once its batch retries are used up (else the call
+	// fails with the last error).
+	FallbackOnline bool
+	Poll           time.Duration // how often an open batch is polled
+	SpoolDir       string        // where input files are written before upload (os.TempDir() when "")
+	SpoolPrefix    string        // file name prefix of the input files; Recover removes stale ones
+	Job            string        // the job name, in each batch's metadata
+	Price          Price         // the model's batch price (Price.Batch)
+	Budget         *Budget       // the run's budget: each request reserves its estimate when queued
+	// Stop, when closed, refuses every new request (ErrStopped) and makes Flush drop what is
+	// queued: a draining run submits nothing new.
+	Stop <-chan struct{}
+	Log  *slog.Logger
+}
+
+func (o *BatchOptions) defaults() {
+	if o.MaxRequests <= 0 {
+		o.MaxRequests = DefaultBatchMaxRequests
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultBatchMaxBytes
+	}
+	if o.MaxRetries == 0 {
+		o.MaxRetries = DefaultBatchMaxRetries
+	}
+	o.MaxRetries = max(o.MaxRetries, 0)
+	if o.Poll <= 0 {
+		o.Poll = DefaultBatchPoll
+	}
+	if o.SpoolPrefix == "" {
+		o.SpoolPrefix = "backfill-batch-"
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Batcher sends requests through a provider's batch API (see doc.go, "Batch mode"). Safe for
+// concurrent use.
+type Batcher struct {
+	api   *BatchAPI
+	store BatchStore
+	kind  BatchKind
+	opts  BatchOptions
+
+	mu        sync.Mutex // guards the fields below
+	cur       *spool     // the batch being filled
+	waiting   map[string]bool
+	resubmits map[string]int  // request key → submissions again by this run
+	consumed  map[string]bool // request keys of finished calls (Release deletes their rows)
+	usage     BatchUsage
+
+	tmu     sync.Mutex
+	tracked map[string]*tracked
+}
+
+// NewBatcher returns a batcher for requests of kind, recorded in store.
+func NewBatcher(api *BatchAPI, store BatchStore, kind BatchKind, opts BatchOptions) *Batcher {
+	opts.defaults()
+	return &Batcher{api: api, store: store, kind: kind, opts: opts, waiting: map[string]bool{},
+		resubmits: map[string]int{}, consumed: map[string]bool{}, tracked: map[string]*tracked{}}
+}
+
+// FallbackOnline reports whether an exhausted request goes online.
+func (b *Batcher) FallbackOnline() bool { return b.opts.FallbackOnline }
+
+// Usage returns the counters.
+func (b *Batcher) Usage() BatchUsage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.usage
+}
+
+// Request answers it from the batches: a request no batch carries yet is queued for the next
+// batch (ErrPending); one in a batch that has not ended polls that batch (at most once per
+// Poll) and waits (ErrPending); one whose batch ended returns its outcome. A request that failed
+// or was left undone is queued again, at most MaxRetries times per run, then returned
+// Exhausted. Nothing is ever queued twice: the store records every request before it is sent.
+func (b *Batcher) Request(ctx context.Context, it BatchItem) (BatchOutcome, error) {
+	for range 3 { // a pending row, then its batch delivered, then the settled row
+		rows, err := b.store.BatchRequests(ctx, it.Key)
+		if err != nil {
+			return BatchOutcome{}, fmt.Errorf("reading batch requests: %w", err)
+		}
+		if len(rows) == 0 {
+			ok, err := b.kind.Answered(ctx, it)
+			if err != nil {
+				return BatchOutcome{}, err
+			}
+			if ok {
+				return BatchOutcome{Status: ReqValid}, nil
+			}
+			return BatchOutcome{}, b.enqueue(ctx, it, false)
+		}
+		last := rows[len(rows)-1]
+		switch last.Status {
+		case ReqPending:
+			ended, err := b.refresh(ctx, last.Batch)
+			if err != nil {
+				return BatchOutcome{}, err
+			}
+			if ended {
+				continue
+			}
+			b.await(last.Batch)
+			return BatchOutcome{}, ErrPending
+		case ReqValid:
+			return BatchOutcome{Status: ReqValid}, nil
+		case ReqInvalid:
+			if !b.kind.ResubmitInvalid() {
+				return BatchOutcome{Status: ReqInvalid, Detail: last.Detail, Raw: last.Raw, Finish: last.Finish}, nil
+			}
+		}
+		if b.exhausted(it.Key) {
+			return BatchOutcome{Status: last.Status, Detail: last.Detail, Code: last.Code, Exhausted: true}, nil
+		}
+		return BatchOutcome{}, b.enqueue(ctx, it, true)
+	}
+	return BatchOutcome{}, fmt.Errorf("requesting %s: its batch ended but the request was not settled", it.Key)
+}
+
+// exhausted reports whether this run has submitted key again MaxRetries times already.
+func (b *Batcher) exhausted(key string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.resubmits[key] >= b.opts.MaxRetries
+}
+
+// await notes that a call waits for the batch id.
+func (b *Batcher) await(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.waiting[id] = true
+}
+
+// CountFallback counts a request sent online after its batch retries.
+func (b *Batcher) CountFallback() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.usage.FallbackOnline++
+}
+
+// Consumed notes the request keys a finished call went through, so Release deletes their rows:
+// a later run asks such a request again instead of reusing an answer that failed.
+func (b *Batcher) Consumed(keys ...string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, k := range keys {
+		b.consumed[k] = true
+	}
+}
+
+// Release deletes the rows of the consumed keys that are no longer pending. The stage runner
+// calls it when a stage ends, when no call of the stage can walk these keys again.
+func (b *Batcher) Release(ctx context.Context) error {
+	b.mu.Lock()
+	keys := make([]string, 0, len(b.consumed))
+	for k := range b.consumed {
+		keys = append(keys, k)
+	}
+	clear(b.consumed)
+	b.mu.Unlock()
+	if len(keys) == 0 {
+		return nil
+	}
+	if err := b.store.ForgetBatchRequests(ctx, keys); err != nil {
+		return fmt.Errorf("releasing batch requests: %w", err)
+	}
+	return nil
+}
+
+// stopped reports whether the run drains.
+func (b *Batcher) stopped() bool {
+	select {
+	case <-b.opts.Stop:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,97 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+)
+
+// BatchKind is what a Batcher needs to know about the requests it carries; the chat client and
+// the embeddings client each implement it.
+type BatchKind interface {
+	Kind() string     // KindChat or KindEmbeddings
+	Endpoint() string // EndpointChat or EndpointEmbeddings
+	// Answered reports whether the cache holds the answer of it (delivered earlier).
+	Answered(ctx context.Context, it BatchItem) (bool, error)
+	// Settle checks the body of a 200 answer to the request of row.
+	Settle(row BatchRequest, body []byte) Settled
+	// ResubmitInvalid: an invalid answer is asked again as the same request (embeddings),
+	// instead of going back to the caller for a retry with feedback (chat).
+	ResubmitInvalid() bool
+	// Count applies f to the usage counters of stage.
+	Count(stage string, f func(*StageUsage))
+}
+
+// Settled is what Settle makes of an answer.
+type Settled struct {
+	Valid   bool
+	Entries []KeyedEntry // the cache entries of a valid answer
+	Detail  string       // why the answer is invalid
+	Raw     []byte       // the invalid answer
+	Finish  string       // its finish reason
+	Usage   TokenUsage
+}
+
+// BatchItem is one request a call wants answered through a batch.
+type BatchItem struct {
+	Key        string // BatchKey(endpoint, Body, attempt)
+	Body       []byte // the request body
+	Stage      string
+	Task       string
+	Keys       []string // the cache keys of the answer
+	Prompt     int      // estimated prompt tokens, for the budget
+	Completion int      // expected completion tokens
+	Retry      bool     // a validation retry of an earlier request (counted in Retries when queued)
+}
+
+// BatchOutcome is what became of a request whose batch ended.
+type BatchOutcome struct {
+	Status string // ReqValid (the answer is in the cache), ReqInvalid, or ReqFailed/ReqUnfinished
+	Detail string
+	Raw    []byte
+	Finish string
+	Code   int
+	// Exhausted: the request failed (or was left undone) and this run has no batch retry left
+	// for it: send it online (BatchOptions.FallbackOnline) or fail the call with Err.
+	Exhausted bool
+}
+
+// Err is the error of an exhausted request: a 4xx status (not 408, 409, 429) is a *StatusError
+// (a bad request: it fails the caller's unit), anything else a *TransientError (the run stops;
+// a later run asks again).
+func (o BatchOutcome) Err() error {
+	msg := fmt.Sprintf("batch request %s: %s", o.Status, o.Detail)
+	if o.Code >= 400 && o.Code < 500 && o.Code != http.StatusRequestTimeout && o.Code != http.StatusConflict &&
+		o.Code != http.StatusTooManyRequests {
+		return &StatusError{Status: o.Code, Message: msg}
+	}
+	return &TransientError{Status: o.Code, Message: msg}
+}
+
+// BatchUsage counts a Batcher's work in one run.
+type BatchUsage struct {
+	Batches        int     `json:"batches"`         // batches submitted
+	Requests       int     `json:"requests"`        // request lines submitted
+	Resubmitted    int     `json:"resubmitted"`     // of Requests, submitted again after a failure, an expiry or an unreadable answer
+	Answers        int     `json:"answers"`         // answers received (valid or not)
+	Errors         int     `json:"errors"`          // error lines received
+	Unfinished     int     `json:"unfinished"`      // requests a batch ended without (expired, cancelled, failed)
+	InvalidLines   int     `json:"invalid_lines"`   // output lines that could not be read
+	FallbackOnline int     `json:"fallback_online"` // requests sent online after their batch retries
+	CostUSD        float64 `json:"cost_usd"`        // the answers received, at batch prices
+	EstimatedUSD   float64 `json:"estimated_usd"`   // the estimate of the batches submitted
+}
+
+// Sum adds o to u.
+func (u *BatchUsage) Sum(o BatchUsage) {
+	u.Batches += o.Batches
+	u.Requests += o.Requests
+	u.Resubmitted += o.Resubmitted
+	u.Answers += o.Answers
+	u.Errors += o.Errors
+	u.Unfinished += o.Unfinished
+	u.InvalidLines += o.InvalidLines
+	u.FallbackOnline += o.FallbackOnline
+	u.CostUSD += o.CostUSD
+	u.EstimatedUSD += o.EstimatedUSD
+}

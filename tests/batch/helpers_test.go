@@ -1,0 +1,146 @@
+package batch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/tests/harness"
+)
+
+// conversations is how many LoCoMo conversations the tests read (788 episodes).
+const conversations = 2
+
+// priced runs every job under models with list prices, so costs can be compared.
+var priced = []string{"--set", "llm.model=gpt-4o-mini", "--set", "embedder.model=text-embedding-3-small"}
+
+// batchMode puts a job's chat model and embedder in batch mode, polling fast.
+var batchMode = []string{"--set", "llm.mode=batch", "--set", "embedder.mode=batch", "--set", "llm.batch.poll_seconds=0.05"}
+
+// fixture is the built binary and the LoCoMo subset of a test.
+type fixture struct {
+	bin, dir, input string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	root, err := harness.RepoRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, ok := harness.LoCoMoPath(root, os.Getenv("LOCOMO"))
+	if !ok {
+		t.Skipf("LoCoMo dataset not found at %s (set LOCOMO)", src)
+	}
+	f := &fixture{dir: t.TempDir()}
+	if f.bin, err = harness.Build(t.Context(), root, f.dir); err != nil {
+		t.Fatal(err)
+	}
+	f.input = filepath.Join(f.dir, "locomo.json")
+	if err := harness.FilterLoCoMo(src, f.input, conversations); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// stub starts a `backfill llm-stub` subprocess of its own with flags and returns its base URL.
+func (f *fixture) stub(t *testing.T, flags ...string) string {
+	t.Helper()
+	p, base, err := harness.StartLLMStub(t.Context(), f.bin, flags...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = p.Signal(os.Interrupt)
+		_, _ = p.Wait()
+	})
+	return base
+}
+
+// stats reads a stub's counters.
+func stats(t *testing.T, base string) stub.Stats {
+	t.Helper()
+	st, err := harness.StubStats(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// job writes a job named name with its own checkpoint that sends everything to base.
+func (f *fixture) job(t *testing.T, name, base string) (job, checkpoint string) {
+	t.Helper()
+	checkpoint = filepath.Join(f.dir, name+".db")
+	job = filepath.Join(f.dir, name+".yaml")
+	yaml := harness.StubJobYAML(name, checkpoint, fmt.Sprintf("path: %s\n    format: locomo", f.input), base, 4)
+	if err := os.WriteFile(job, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return job, checkpoint
+}
+
+// start starts `backfill run JOB` with the priced models, a report and args.
+func (f *fixture) start(t *testing.T, job string, args ...string) *harness.Proc {
+	t.Helper()
+	all := append([]string{"run", job, "--report", job + ".report.json"}, priced...)
+	p, err := harness.Start(t.Context(), f.bin, append(all, args...), harness.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// run runs the job to its end and returns how it ended and its report.
+func (f *fixture) run(t *testing.T, job string, args ...string) (harness.Result, jobs.Report) {
+	t.Helper()
+	res, err := f.start(t, job, args...).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep jobs.Report
+	if res.Code == 0 {
+		harness.ReadJSON(t, job+".report.json", &rep)
+	}
+	return res, rep
+}
+
+// mustRun runs the job and requires exit 0.
+func (f *fixture) mustRun(t *testing.T, job string, args ...string) jobs.Report {
+	t.Helper()
+	res, rep := f.run(t, job, args...)
+	if res.Code != 0 {
+		t.Fatalf("backfill run %s: exit %d\n%s", job, res.Code, tail(res.Stderr))
+	}
+	return rep
+}
+
+// export writes the job's Parquet export and returns its directory.
+func (f *fixture) export(t *testing.T, job, name string) string {
+	t.Helper()
+	out := filepath.Join(f.dir, name+"-export")
+	if err := harness.Export(t.Context(), f.bin, job, out, priced...); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// tail is the end of a log.
+func tail(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-25):], "\n")
+}
+
+// waves lists the waves of each stage of a report.
+func waves(rep jobs.Report) string {
+	var b strings.Builder
+	for _, s := range jobs.StageOrder[1:] {
+		if st, ok := rep.Stages[s]; ok && st.Waves > 0 {
+			fmt.Fprintf(&b, " %s %d", s, st.Waves)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
