@@ -33,8 +33,11 @@
 //     mapping.object, facts, json.text_fields) and once with stages.extract.llm: off: prompt
 //     tokens and calls per record, and whether the declared facts with their intervals are the
 //     same with and without the LLM for text.
-//   - bolt: BenchmarkNeo4jLoad of sinks/memgraph (Bolt load rows/s) against the Neo4j of
-//     BACKFILL_NEO4J_URI, or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto.
+//   - bolt: BenchmarkNeo4jCeiling (the plain driver's configurations) and BenchmarkNeo4jLoad (a
+//     fresh Bolt load against the best ceiling of the same iteration, with and without
+//     embeddings) of sinks/memgraph, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
+//     or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto. results.md shows
+//     ceiling and loader rows/s and the loader's share of the ceiling.
 //   - parquet: BenchmarkParquetReaders of loaders (build tag arrowbench): 1M generated rows
 //     read by the parquet-go input reader and by arrow-go's pqarrow record reader, to episodes
 //     and decoded only: time, rows/s, allocations and the peak live heap.

@@ -11,10 +11,10 @@ import (
 	"strings"
 )
 
-// runGoBench runs one benchmark pattern of a package once (-benchtime 1x) and parses its
-// metrics. env is added to the environment.
-func runGoBench(ctx context.Context, root, pkg, pattern string, env []string) (*GoBench, error) {
-	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchtime", "1x", "-count", "1", "-timeout", "30m", pkg}
+// runGoBench runs one benchmark pattern of a package for times iterations (-benchtime Nx) and
+// parses its metrics. env is added to the environment.
+func runGoBench(ctx context.Context, root, pkg, pattern string, times int, env []string) (*GoBench, error) {
+	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchtime", strconv.Itoa(times) + "x", "-count", "1", "-timeout", "30m", pkg}
 	g := &GoBench{Command: "go " + strings.Join(args, " ")}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root

@@ -70,7 +70,7 @@ func (r *Results) markdown(w io.Writer) {
 	tokensMarkdown(w, r.Tokens)
 	tickets(w, r.Tickets)
 	goBench(w, "Label propagation on 1M facts (stages/community BenchmarkPropagate1M)", r.Propagate)
-	goBench(w, "Bolt load (sinks/memgraph BenchmarkNeo4jLoad, Neo4j 5.26)", r.Bolt)
+	boltTables(w, r.Bolt, r.BoltCeiling)
 	goBench(w, "Parquet input readers on 1M rows: parquet-go against arrow-go pqarrow (loaders BenchmarkParquetReaders)", r.Parquet)
 	if len(r.Errors) > 0 {
 		fprintf(w, "## Steps that failed\n\n")

@@ -25,10 +25,12 @@ type Results struct {
 	Memory    []MemoryResult `json:"memory,omitempty"`
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
-	Tickets   *TicketsResult `json:"tickets,omitempty"`
-	Tokens    *TokensResult  `json:"tokens,omitempty"`
-	Parquet   *GoBench       `json:"parquet_readers_1m,omitempty"`
-	Errors    []string       `json:"errors,omitempty"` // steps that failed, with why
+	// BoltCeiling is the plain driver's configurations (BenchmarkNeo4jCeiling).
+	BoltCeiling *GoBench       `json:"bolt_ceiling,omitempty"`
+	Tickets     *TicketsResult `json:"tickets,omitempty"`
+	Tokens      *TokensResult  `json:"tokens,omitempty"`
+	Parquet     *GoBench       `json:"parquet_readers_1m,omitempty"`
+	Errors      []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
 }
@@ -63,7 +65,7 @@ func (r *Results) forget(step string) {
 	case "propagate":
 		r.Propagate = nil
 	case "bolt":
-		r.Bolt = nil
+		r.Bolt, r.BoltCeiling = nil, nil
 	case "tickets":
 		r.Tickets = nil
 	case "tokens":

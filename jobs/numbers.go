@@ -36,6 +36,8 @@ var maxima = map[string]float64{
 	"stages.community.max_iterations":    100_000,
 	"stages.community.max_summarized":    10_000,
 	"sink.batch_size":                    100_000,
+	"sink.batch_bytes":                   256 << 20,
+	"sink.sessions":                      16,
 	"sink.max_attempts":                  100,
 	"sink.retry_seconds":                 60,
 	"limits.max_error_ratio":             1,

@@ -138,6 +138,11 @@ func (r *Report) WriteTable(w io.Writer) {
 	if ld := r.Load; ld != nil {
 		fmt.Fprintf(tw, "\nload\t%d groups: %d nodes, %d relationships in %d batches; %d stale removed, %d labels removed, %d retries\n",
 			ld.Groups, ld.Nodes, ld.Edges, ld.Batches, ld.Deleted, ld.LabelsRemoved, ld.Retries)
+		fmt.Fprintf(tw, "indexes\t%.2f s after the last write", ld.SchemaSeconds)
+		if len(ld.IndexesPopulating) > 0 {
+			fmt.Fprintf(tw, "; still populating in the background: %s (SHOW INDEXES shows their progress)", strings.Join(ld.IndexesPopulating, ", "))
+		}
+		fmt.Fprintln(tw)
 	}
 	if len(r.ExtractUnits) > 0 {
 		not := maps.Clone(r.ExtractUnits)

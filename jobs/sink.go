@@ -19,8 +19,9 @@ import (
 // group, whose fingerprint chains the group's community fingerprint with the sink's identity.
 const LoadStage = stages.Load
 
-// loaderVersion changes when the loader writes a group differently, so every group reloads.
-const loaderVersion = "load-v1"
+// loaderVersion changes when the loader writes a group differently, so every group reloads
+// (v2: embeddings stored as float32 arrays on Neo4j).
+const loaderVersion = "load-v2"
 
 // Default names of the variables holding the sink credentials.
 const (
@@ -125,6 +126,7 @@ func runLoad(ctx context.Context, j *Job, store *checkpoints.Store, opts RunOpti
 	}
 	l, err := memgraph.Open(ctx, memgraph.Options{Dialect: cypher.Dialect(j.Sink.Kind), URI: j.Sink.URI,
 		Username: user, Password: password, Database: j.Sink.Database, BatchSize: j.Sink.BatchSize,
+		BatchBytes: j.Sink.BatchBytes, Sessions: j.Sink.Sessions,
 		Analytical: j.Sink.Analytical, VectorDims: j.Embedder.Dimensions, MaxAttempts: j.Sink.MaxAttempts,
 		RetryBase: time.Duration(j.Sink.RetrySecs * float64(time.Second)), Progress: opts.Progress,
 		Log: opts.Log, Stop: opts.Stop})

@@ -134,6 +134,10 @@ func TestSinkValidation(t *testing.T) {
 		{[]string{"sink.kind=neo4j", "sink.max_attempts=-2"}, "sink.max_attempts"},
 		{[]string{"sink.kind=neo4j", "sink.retry_seconds=-1"}, "sink.retry_seconds"},
 		{[]string{"sink.kind=neo4j", "sink.retry_seconds=600"}, "sink.retry_seconds"},
+		{[]string{"sink.kind=neo4j", "sink.batch_bytes=65536", "sink.sessions=4"}, ""},
+		{[]string{"sink.kind=neo4j", "sink.batch_bytes=1073741824"}, "sink.batch_bytes"},
+		{[]string{"sink.kind=neo4j", "sink.sessions=-1"}, "sink.sessions"},
+		{[]string{"sink.kind=memgraph", "sink.sessions=17"}, "sink.sessions"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.sets, ","), func(t *testing.T) {
@@ -144,7 +148,8 @@ func TestSinkValidation(t *testing.T) {
 		})
 	}
 	j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: memgraph}\n"), nil, func(string) (string, bool) { return "", false })
-	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 500 || j.Sink.MaxAttempts != 10 || j.Sink.RetrySecs != 0.2 {
+	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 2000 || j.Sink.BatchBytes != 4<<20 ||
+		j.Sink.Sessions != 2 || j.Sink.MaxAttempts != 10 || j.Sink.RetrySecs != 0.2 {
 		t.Errorf("defaults: %+v, %v", j.Sink, err)
 	}
 }

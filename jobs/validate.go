@@ -93,7 +93,13 @@ func (j *Job) defaults() {
 		j.Sink.URI = "bolt://127.0.0.1:7687"
 	}
 	if j.Sink.BatchSize == 0 {
-		j.Sink.BatchSize = 500
+		j.Sink.BatchSize = memgraph.DefaultBatchSize
+	}
+	if j.Sink.BatchBytes == 0 {
+		j.Sink.BatchBytes = memgraph.DefaultBatchBytes
+	}
+	if j.Sink.Sessions == 0 {
+		j.Sink.Sessions = memgraph.DefaultSessions
 	}
 	if j.Sink.MaxAttempts == 0 {
 		j.Sink.MaxAttempts = memgraph.DefaultMaxAttempts

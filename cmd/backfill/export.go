@@ -27,8 +27,9 @@ func newExportCmd(c *cli) *cobra.Command {
 --format parquet writes episodes, entities, facts, fact_versions, mentions, communities and
 has_member .parquet files with the Graphiti property names. --format cypherl writes
 DIR/graph.cypherl, one statement per line, for mgconsole (Memgraph, the default dialect) or
-cypher-shell -f (--dialect neo4j): indexes, nodes and relationships as UNWIND … MERGE batches of
-sink.batch_size, then full-text indexes and constraints.
+cypher-shell -f (--dialect neo4j): the uuid and group_id indexes, nodes and relationships as
+UNWIND … MERGE lines of at most sink.batch_size rows and sink.batch_bytes bytes, then the other
+range, vector and full-text indexes and constraints.
 
 An export is atomic: it is written into a temporary directory beside --out that then takes its
 place, so a failed export leaves the previous one as it was. --out is replaced as a whole: it

@@ -56,7 +56,7 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 		return fmt.Errorf("creating %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
-	err = cypherl.ExportWith(ctx, src, tmp, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize,
+	err = cypherl.ExportWith(ctx, src, tmp, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: j.Sink.BatchBytes,
 		VectorDims: j.Embedder.Dimensions, Bulk: bulk})
 	if cerr := tmp.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("writing %s: %w", path, cerr)

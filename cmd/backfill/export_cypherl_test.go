@@ -38,7 +38,7 @@ func TestExportCypherl(t *testing.T) {
 		{"memgraph analytical", []string{"--analytical"}, exitOK,
 			[]string{"STORAGE MODE IN_MEMORY_ANALYTICAL;", "CREATE SNAPSHOT;"}, nil, false},
 		{"neo4j", []string{"--dialect", "neo4j"}, exitOK,
-			[]string{"CREATE FULLTEXT INDEX edge_name_and_fact IF NOT EXISTS", "CALL db.awaitIndexes(300);"}, []string{"CREATE TEXT", "STORAGE MODE"}, false},
+			[]string{"CREATE FULLTEXT INDEX edge_name_and_fact IF NOT EXISTS", "CALL db.awaitIndex(name, 300);"}, []string{"CREATE TEXT", "STORAGE MODE"}, false},
 		{"neo4j from the job", []string{"--set", "sink.kind=neo4j"}, exitOK, []string{"FULLTEXT"}, nil, false},
 		{"analytical neo4j", []string{"--dialect", "neo4j", "--analytical"}, exitFailed, nil, nil, false},
 		{"unknown dialect", []string{"--dialect", "oracle"}, exitFailed, nil, nil, false},

@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -9,7 +10,7 @@ import (
 // index by its resize coefficient (2 by default).
 const DefaultVectorCapacity = 100_000
 
-// SchemaOptions configures the vector indexes of PreLoad.
+// SchemaOptions configures the vector indexes (Neo4j: PreLoad, Memgraph: PostLoad).
 type SchemaOptions struct {
 	VectorDims     int // embedding dimensions; 0 or less creates no vector index
 	VectorCapacity int // Memgraph initial vector index capacity; 0 means DefaultVectorCapacity
@@ -23,20 +24,34 @@ type index struct {
 	props []string // one for range and vector indexes, several for text indexes
 }
 
-// rangeIndexes are Graphiti's range indexes, in Graphiti's order, plus has_member_group_id.
-var rangeIndexes = []index{
+// nodeLookups are the range indexes the load reads nodes through: every uuid (MERGE, the
+// endpoints of relationships, settle deletes) and group_id (which groups the database holds,
+// settle lists and counts). Graphiti creates them too, with these names.
+var nodeLookups = []index{
 	{"entity_uuid", "Entity", false, []string{"uuid"}},
 	{"episode_uuid", "Episodic", false, []string{"uuid"}},
 	{"community_uuid", "Community", false, []string{"uuid"}},
-	{"relation_uuid", "RELATES_TO", true, []string{"uuid"}},
-	{"mention_uuid", "MENTIONS", true, []string{"uuid"}},
-	{"has_member_uuid", "HAS_MEMBER", true, []string{"uuid"}},
 	{"entity_group_id", "Entity", false, []string{"group_id"}},
 	{"episode_group_id", "Episodic", false, []string{"group_id"}},
 	{"community_group_id", "Community", false, []string{"group_id"}},
+}
+
+// edgeLookups are the range indexes settling a group that was in the database before reads
+// relationships through (lists by group_id, deletes by uuid). A load of new groups does not need
+// them (relationships are counted from their source nodes): Graphiti's names, plus
+// has_member_group_id.
+var edgeLookups = []index{
+	{"relation_uuid", "RELATES_TO", true, []string{"uuid"}},
+	{"mention_uuid", "MENTIONS", true, []string{"uuid"}},
+	{"has_member_uuid", "HAS_MEMBER", true, []string{"uuid"}},
 	{"relation_group_id", "RELATES_TO", true, []string{"group_id"}},
 	{"mention_group_id", "MENTIONS", true, []string{"group_id"}},
 	{"has_member_group_id", "HAS_MEMBER", true, []string{"group_id"}},
+}
+
+// rangeIndexes are Graphiti's other range indexes, in Graphiti's order: searches use them, the
+// load does not.
+var rangeIndexes = []index{
 	{"name_entity_index", "Entity", false, []string{"name"}},
 	{"created_at_entity_index", "Entity", false, []string{"created_at"}},
 	{"created_at_episodic_index", "Episodic", false, []string{"created_at"}},
@@ -76,7 +91,7 @@ func IndexNames(kind string) []string {
 	var ixs []index
 	switch kind {
 	case RangeIndex:
-		ixs = rangeIndexes
+		ixs = slices.Concat(nodeLookups, edgeLookups, rangeIndexes)
 	case TextIndex:
 		ixs = textIndexes
 	case VectorIndex:
@@ -93,63 +108,86 @@ func IndexNames(kind string) []string {
 // would need its own index and clash with Graphiti's range index on the same property.
 var uniqueLabels = []string{"Entity", "Episodic", "Community"}
 
-// neo4jAwait waits (up to 300 s) until every index is online.
-const neo4jAwait = "CALL db.awaitIndexes(300)"
-
 // DDL returns every schema statement of dialect d in the order of a plain (non-bulk) load:
 // PreLoad then PostLoad. vectorDims <= 0 creates no vector index.
 func DDL(d Dialect, vectorDims int) []Statement {
-	pre := PreLoad(d, SchemaOptions{VectorDims: vectorDims})
+	o := SchemaOptions{VectorDims: vectorDims}
+	pre := PreLoad(d, o)
 	if pre == nil {
 		return nil
 	}
-	return append(pre, PostLoad(d)...)
+	return append(pre, PostLoad(d, o)...)
 }
 
-// PreLoad returns the statements to run before any node is written: range and vector indexes.
+// PreLoad returns the statements to run before any node is written: the node lookup indexes,
+// on Neo4j also the vector indexes (when o.VectorDims > 0), then on Neo4j a wait until they are
+// online (so the first batches are planned with them). Neo4j maintains an online vector index
+// as rows are written; one created after a load populates in the background, which measured
+// several times slower than the load itself (bench/results.md).
 func PreLoad(d Dialect, o SchemaOptions) []Statement {
-	capacity := o.VectorCapacity
-	if capacity <= 0 {
-		capacity = DefaultVectorCapacity
+	if d != Neo4j {
+		return lookups(d, nodeLookups)
 	}
+	out := neo4jRange(nodeLookups)
+	if o.VectorDims > 0 {
+		out = append(out, neo4jVector(o.VectorDims)...)
+	}
+	return append(out, neo4jAwait(slices.Concat(nodeLookups, vectorsIf(o))))
+}
+
+// vectorsIf is vectorIndexes when o creates them, else nothing.
+func vectorsIf(o SchemaOptions) []index {
+	if o.VectorDims > 0 {
+		return vectorIndexes
+	}
+	return nil
+}
+
+// neo4jVector creates the Neo4j vector indexes (cosine, dims dimensions).
+func neo4jVector(dims int) []Statement {
 	var out []Statement
-	switch d {
-	case Memgraph:
-		for _, ix := range rangeIndexes {
-			out = append(out, auto(fmt.Sprintf("CREATE %sINDEX ON :%s(%s)", edgeWord(ix), ix.label, ix.props[0])))
-		}
-		if o.VectorDims > 0 {
-			for _, ix := range vectorIndexes {
-				out = append(out, auto(fmt.Sprintf(
-					`CREATE VECTOR %sINDEX %s ON :%s(%s) WITH CONFIG {"dimension": %d, "capacity": %d, "metric": "cos"}`,
-					edgeWord(ix), ix.name, ix.label, ix.props[0], o.VectorDims, capacity)))
-			}
-		}
-	case Neo4j:
-		for _, ix := range rangeIndexes {
-			out = append(out, tx(fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)",
-				ix.name, neo4jPattern(ix), neo4jProps(ix))))
-		}
-		if o.VectorDims > 0 {
-			for _, ix := range vectorIndexes {
-				out = append(out, tx(fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
-					"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}",
-					ix.name, neo4jPattern(ix), neo4jProps(ix), o.VectorDims)))
-			}
-		}
-		out = append(out, tx(neo4jAwait))
-	default:
-		return nil
+	for _, ix := range vectorIndexes {
+		out = append(out, together(fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
+			"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}",
+			ix.name, neo4jPattern(ix), neo4jProps(ix), dims)))
 	}
 	return out
 }
 
-// PostLoad returns the statements to run after every edge is written: full-text indexes and, on
-// Memgraph, uuid uniqueness constraints.
-func PostLoad(d Dialect) []Statement {
+// EdgeLookups returns the statements that create the relationship lookup indexes (on Neo4j, and
+// wait until they are online): what settling a group the database held before needs. PostLoad
+// creates them too.
+func EdgeLookups(d Dialect) []Statement { return lookups(d, edgeLookups) }
+
+// lookups creates range indexes and, on Neo4j, waits until they are online.
+func lookups(d Dialect, ixs []index) []Statement {
+	switch d {
+	case Memgraph:
+		return memgraphRange(ixs)
+	case Neo4j:
+		return append(neo4jRange(ixs), neo4jAwait(ixs))
+	}
+	return nil
+}
+
+// PostLoad returns the statements to run after every relationship is written: the relationship
+// lookup and the other range indexes and the full-text indexes, on Memgraph also the vector
+// indexes (when o.VectorDims > 0; Neo4j has them from PreLoad) and the uuid uniqueness
+// constraints. On Neo4j they are awaited (CALL db.awaitIndex for each). Memgraph builds every
+// index as it creates it.
+func PostLoad(d Dialect, o SchemaOptions) []Statement {
+	ranges := slices.Concat(edgeLookups, rangeIndexes)
 	var out []Statement
 	switch d {
 	case Memgraph:
+		out = memgraphRange(ranges)
+		if o.VectorDims > 0 {
+			for _, ix := range vectorIndexes {
+				out = append(out, auto(fmt.Sprintf(
+					`CREATE VECTOR %sINDEX %s ON :%s(%s) WITH CONFIG {"dimension": %d, "capacity": %d, "metric": "cos"}`,
+					edgeWord(ix), ix.name, ix.label, ix.props[0], o.VectorDims, o.capacity())))
+			}
+		}
 		for _, ix := range textIndexes {
 			out = append(out, auto(fmt.Sprintf("CREATE TEXT %sINDEX %s ON :%s(%s)",
 				edgeWord(ix), ix.name, ix.label, strings.Join(ix.props, ", "))))
@@ -158,24 +196,71 @@ func PostLoad(d Dialect) []Statement {
 			out = append(out, auto(fmt.Sprintf("CREATE CONSTRAINT ON (n:%s) ASSERT n.uuid IS UNIQUE", l)))
 		}
 	case Neo4j:
+		out = neo4jRange(ranges)
 		for _, ix := range textIndexes {
-			out = append(out, tx(fmt.Sprintf("CREATE FULLTEXT INDEX %s IF NOT EXISTS FOR %s ON EACH [%s]",
+			out = append(out, together(fmt.Sprintf("CREATE FULLTEXT INDEX %s IF NOT EXISTS FOR %s ON EACH [%s]",
 				ix.name, neo4jPattern(ix), neo4jProps(ix))))
 		}
-		out = append(out, tx(neo4jAwait))
+		out = append(out, neo4jAwait(slices.Concat(ranges, textIndexes)))
 	default:
 		return nil
 	}
 	return out
 }
 
-// BulkBegin returns the statements that switch to bulk-load mode after PreLoad: Memgraph's
-// IN_MEMORY_ANALYTICAL storage mode (no WAL, no rollback). Empty for Neo4j.
+func (o SchemaOptions) capacity() int {
+	if o.VectorCapacity <= 0 {
+		return DefaultVectorCapacity
+	}
+	return o.VectorCapacity
+}
+
+// memgraphRange creates Memgraph label-property and edge-type-property indexes.
+func memgraphRange(ixs []index) []Statement {
+	out := make([]Statement, 0, len(ixs))
+	for _, ix := range ixs {
+		out = append(out, auto(fmt.Sprintf("CREATE %sINDEX ON :%s(%s)", edgeWord(ix), ix.label, ix.props[0])))
+	}
+	return out
+}
+
+// neo4jRange creates Neo4j range indexes.
+func neo4jRange(ixs []index) []Statement {
+	out := make([]Statement, 0, len(ixs))
+	for _, ix := range ixs {
+		out = append(out, together(fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)",
+			ix.name, neo4jPattern(ix), neo4jProps(ix))))
+	}
+	return out
+}
+
+// neo4jAwait waits (up to 300 s each) until the named indexes are online; it fails when one
+// failed to populate. Naming them spares waiting for other indexes still populating (the vector
+// indexes of an earlier or concurrent load); the fallback waits for every index.
+func neo4jAwait(ixs []index) Statement {
+	names := make([]string, len(ixs))
+	for i, ix := range ixs {
+		names[i] = "'" + ix.name + "'"
+	}
+	st := tx("UNWIND [" + strings.Join(names, ", ") + "] AS name CALL db.awaitIndex(name, 300)")
+	st.Fallback = "CALL db.awaitIndexes(300)"
+	return st
+}
+
+// BulkBegin returns the statements that switch to bulk-load mode after PreLoad: on Memgraph the
+// uuid uniqueness constraints are dropped (Memgraph ≥ 3.8 refuses the switch while constraints
+// exist; dropping one that does not exist is only a notification) and the storage mode becomes
+// IN_MEMORY_ANALYTICAL (no WAL, no rollback). PostLoad creates the constraints again. Empty for
+// Neo4j.
 func BulkBegin(d Dialect) []Statement {
 	if d != Memgraph {
 		return nil
 	}
-	return []Statement{auto("STORAGE MODE IN_MEMORY_ANALYTICAL")}
+	var out []Statement
+	for _, l := range uniqueLabels {
+		out = append(out, auto(fmt.Sprintf("DROP CONSTRAINT ON (n:%s) ASSERT n.uuid IS UNIQUE", l)))
+	}
+	return append(out, auto("STORAGE MODE IN_MEMORY_ANALYTICAL"))
 }
 
 // BulkEnd returns the statements that end bulk-load mode after the last edge: a snapshot (the only
@@ -189,6 +274,8 @@ func BulkEnd(d Dialect) []Statement {
 
 func auto(c string) Statement { return Statement{Cypher: c, AutoCommit: true} }
 func tx(c string) Statement   { return Statement{Cypher: c} }
+
+func together(c string) Statement { return Statement{Cypher: c, Together: true} }
 
 // edgeWord is "EDGE " for a Memgraph index on a relationship type.
 func edgeWord(ix index) string {
@@ -217,4 +304,15 @@ func neo4jProps(ix index) string {
 		ps[i] = v + p
 	}
 	return strings.Join(ps, ", ")
+}
+
+// UnreadyIndexes returns the query listing the indexes of $names that are not online (name,
+// state, populationPercent) on Neo4j, where an index can populate in the background; "" for
+// Memgraph, which builds an index when it creates it.
+func UnreadyIndexes(d Dialect) string {
+	if d != Neo4j {
+		return ""
+	}
+	return "SHOW INDEXES YIELD name, state, populationPercent WHERE name IN $names AND state <> 'ONLINE' " +
+		"RETURN name, state, populationPercent ORDER BY name"
 }

@@ -24,6 +24,13 @@ func ParseDialect(s string) (Dialect, error) {
 type Statement struct {
 	Cypher     string
 	AutoCommit bool // run with session.Run, outside any explicit transaction
+	// Together marks a schema statement that may share one transaction with the adjacent
+	// Together statements (Neo4j index creation: one transaction saves a round trip per index).
+	Together bool
+	// Fallback, when set, is run instead once Cypher has failed: awaiting indexes by name fails
+	// on Neo4j when an equivalent index exists under another name (CREATE … IF NOT EXISTS then
+	// creates none), so the named wait falls back to waiting for every index.
+	Fallback string
 }
 
 // ValidIdentifier reports whether s may be interpolated into Cypher text as a label, relationship

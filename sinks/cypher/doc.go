@@ -1,15 +1,21 @@
 // Package cypher is the Cypher text of the Graphiti schema (DESIGN §5) for the Memgraph and
 // Neo4j dialects: schema statements (indexes, constraints, storage mode, snapshot), the batch
-// MERGE statements and the rows they read, and the statements that settle a load (list, delete,
-// remove label, count). The Bolt loader (sinks/memgraph) runs them with $rows parameters; the
-// CYPHERL export (sinks/cypherl) writes the same statements with the rows as literals.
+// CREATE and MERGE statements and the rows they read, and the statements that settle a load
+// (which groups are held, list, delete, remove label, count). The Bolt loader (sinks/memgraph)
+// runs them with $rows parameters; the CYPHERL export (sinks/cypherl) writes the same MERGE
+// statements with the rows as literals.
 //
 // Statement contract:
 //   - Every batch statement starts with RowsPrefix ("UNWIND $rows AS row ") and reads a list of
-//     rows from the $rows parameter. A node row is {uuid, props}; an edge row is
-//     {uuid, source, target, props}. The statement MERGEs on uuid and replaces all properties
+//     rows from the $rows parameter. A node row is {uuid, props, embedding?}; an edge row is
+//     {uuid, source, target, props, embedding?}. Write Merge MERGEs on uuid, Write Create
+//     CREATEs (only for rows the database does not hold); both replace all properties
 //     (SET n = row.props), so props always carries uuid too. Edges MATCH both endpoints by uuid
 //     first; an edge whose endpoint is missing is silently not written.
+//   - Embeddings (entities and communities: name_embedding, facts: fact_embedding) travel in
+//     row.embedding, outside props. Neo4j sets them with db.create.setNodeVectorProperty and
+//     db.create.setRelationshipVectorProperty (stored as float32 arrays, as Graphiti stores them;
+//     faster than a float list in the property map); Memgraph with SET.
 //   - Labels and relationship types are interpolated into the text only after ValidIdentifier
 //     accepts them (^[A-Za-z_][A-Za-z0-9_]*$); no statement uses dynamic labels (SET n:$(…)).
 //     Rows of entities with different label sets go to different statements (EntityLabels gives
@@ -22,14 +28,19 @@
 //     JSON text, nil values are omitted.
 //   - Statement.AutoCommit marks statements that must run in an auto-commit transaction
 //     (session.Run): on Memgraph every index, constraint, storage-mode and snapshot statement.
-//     Neo4j schema statements are idempotent (IF NOT EXISTS) and may run in a managed transaction.
+//     Neo4j schema statements are idempotent (IF NOT EXISTS) and may run in a managed
+//     transaction; Statement.Together marks the Neo4j index statements that may share one.
 //   - Unknown dialects: the schema functions return nil and the statement builders an error;
 //     callers should check with ParseDialect first.
 //
-// Migration order (Memgraph, DESIGN §5): PreLoad (range and vector indexes), BulkBegin (storage
-// mode IN_MEMORY_ANALYTICAL), nodes, edges, BulkEnd (CREATE SNAPSHOT, back to
-// IN_MEMORY_TRANSACTIONAL), PostLoad (text indexes and uuid uniqueness constraints). On Neo4j
-// BulkBegin and BulkEnd are empty and PreLoad/PostLoad end with CALL db.awaitIndexes.
+// Load order (Memgraph's documented bulk path: indexes for lookups first, constraints and the
+// other indexes after): PreLoad (node lookup indexes: uuid and group_id), [EdgeLookups,
+// BulkBegin (drop the uuid constraints, STORAGE MODE IN_MEMORY_ANALYTICAL)], nodes, edges,
+// [BulkEnd (CREATE SNAPSHOT, back to IN_MEMORY_TRANSACTIONAL)], PostLoad (relationship lookup and
+// other range indexes, vector indexes, text indexes, uuid uniqueness constraints). On Neo4j
+// BulkBegin and BulkEnd are empty, PreLoad and EdgeLookups end by awaiting their indexes, and
+// PostLoad awaits the range and full-text indexes and creates the vector indexes last, not
+// awaited.
 //
 // Index names are Graphiti's (range: entity_uuid … invalid_at_edge_index; full-text:
 // episode_content, node_name_and_summary, community_name, edge_name_and_fact). Graphiti has no
@@ -37,13 +48,15 @@
 // name_embedding_community_index, cosine. Memgraph range indexes carry no names.
 //
 // Syntax checked against public sources: Neo4j range, full-text and vector index syntax
-// (relationship vector indexes exist since Neo4j 5.18); Memgraph CREATE INDEX ON :L(p),
-// CREATE EDGE INDEX ON :T(p) (needs --storage-properties-on-edges=true), CREATE TEXT INDEX n ON
-// :L(p, …) and CREATE TEXT EDGE INDEX (property lists need Memgraph ≥ 3.6; text search was an
+// (relationship vector indexes exist since Neo4j 5.18), db.awaitIndex, and the vector property
+// procedures (run against the test server, Neo4j 5.26); Memgraph CREATE INDEX ON :L(p), CREATE
+// EDGE INDEX ON :T(p) (needs --storage-properties-on-edges=true), CREATE TEXT INDEX n ON :L(p, …)
+// and CREATE TEXT EDGE INDEX (property lists need Memgraph ≥ 3.6; text search was an
 // experimental flag before 3.6), CREATE VECTOR [EDGE] INDEX n ON :L(p) WITH CONFIG {"dimension",
-// "capacity", "metric": "cos"}, STORAGE MODE …, CREATE SNAPSHOT, CREATE CONSTRAINT ON (n:L)
-// ASSERT n.p IS UNIQUE. Not verified against a running Memgraph: whether vector indexes may be
-// created in IN_MEMORY_ANALYTICAL mode, and that re-running CREATE TEXT/VECTOR INDEX with an
-// existing name fails (Memgraph has no IF NOT EXISTS for them): a loader re-running PostLoad
-// must tolerate "already exists" errors.
+// "capacity", "metric": "cos"}, STORAGE MODE …, CREATE SNAPSHOT, CREATE/DROP CONSTRAINT ON (n:L)
+// ASSERT n.p IS UNIQUE (dropping a missing one is a notification), the analytical-mode rules of
+// Memgraph 3.8 (no switch while constraints exist, no constraints or text indexes created in
+// it). Not verified against a running Memgraph: CREATE TEXT/VECTOR INDEX with an existing name
+// fails (Memgraph has no IF NOT EXISTS for them): a loader re-running PostLoad must tolerate
+// "already exists" errors.
 package cypher

@@ -17,6 +17,9 @@ const (
 	KeySource = "source"
 	KeyTarget = "target"
 	KeyProps  = "props"
+	// KeyEmbedding holds the embedding of entity, community and fact rows, outside props: the
+	// statements set it with their dialect's vector call (see NodeStatement).
+	KeyEmbedding = "embedding"
 )
 
 // entityProps are the Entity properties custom attributes may not overwrite.
@@ -55,16 +58,14 @@ func EntityRow(e graph.Entity) Row {
 	p["summary"] = e.Summary
 	p["labels"] = append([]string{LabelEntity}, EntityLabels(e)...)
 	putTime(p, "created_at", e.CreatedAt)
-	putEmbedding(p, "name_embedding", e.NameEmbedding)
-	return nodeRow(e.UUID, p)
+	return withEmbedding(nodeRow(e.UUID, p), e.NameEmbedding)
 }
 
 // CommunityRow is the Community row of c.
 func CommunityRow(c graph.Community) Row {
 	p := Row{"uuid": c.UUID, "name": c.Name, "group_id": c.GroupID, "summary": c.Summary}
 	putTime(p, "created_at", c.CreatedAt)
-	putEmbedding(p, "name_embedding", c.NameEmbedding)
-	return nodeRow(c.UUID, p)
+	return withEmbedding(nodeRow(c.UUID, p), c.NameEmbedding)
 }
 
 // FactRow is the RELATES_TO row of f.
@@ -83,8 +84,7 @@ func FactRow(f graph.Fact) Row {
 	putTimePtr(p, "valid_at", f.ValidAt)
 	putTimePtr(p, "invalid_at", f.InvalidAt)
 	putTime(p, "reference_time", f.ReferenceTime)
-	putEmbedding(p, "fact_embedding", f.Embedding)
-	return edgeRow(f.UUID, f.SourceUUID, f.TargetUUID, p)
+	return withEmbedding(edgeRow(f.UUID, f.SourceUUID, f.TargetUUID, p), f.Embedding)
 }
 
 // MentionRow is the MENTIONS row of m (episode → entity).
@@ -129,14 +129,15 @@ func putTimePtr(p Row, k string, t *time.Time) {
 	}
 }
 
-// putEmbedding sets p[k] to v as []float64, or leaves it absent when v is empty.
-func putEmbedding(p Row, k string, v []float32) {
+// withEmbedding sets row[KeyEmbedding] to v as []float64, or leaves it absent when v is empty.
+func withEmbedding(row Row, v []float32) Row {
 	if len(v) == 0 {
-		return
+		return row
 	}
 	f := make([]float64, len(v))
 	for i, x := range v {
 		f[i] = float64(x)
 	}
-	p[k] = f
+	row[KeyEmbedding] = f
+	return row
 }

@@ -43,9 +43,13 @@ func TestRowsGolden(t *testing.T) {
 
 func TestRowTypes(t *testing.T) {
 	src := sinkstest.Sample()
-	alice := EntityRow(src.EntityList[3])[KeyProps].(Row)
-	if _, ok := alice["name_embedding"].([]float64); !ok {
-		t.Errorf("name_embedding is %T, want []float64", alice["name_embedding"])
+	aliceRow := EntityRow(src.EntityList[3])
+	alice := aliceRow[KeyProps].(Row)
+	if _, ok := aliceRow[KeyEmbedding].([]float64); !ok {
+		t.Errorf("embedding is %T, want []float64", aliceRow[KeyEmbedding])
+	}
+	if _, ok := alice["name_embedding"]; ok {
+		t.Errorf("name_embedding is in props; the statements set it from row.embedding")
 	}
 	if ca, ok := alice["created_at"].(time.Time); !ok || ca.Location() != time.UTC {
 		t.Errorf("created_at = %#v, want a UTC time.Time", alice["created_at"])
@@ -59,8 +63,7 @@ func TestRowTypes(t *testing.T) {
 	if got := alice["labels"]; !reflect.DeepEqual(got, []string{"Entity", "Person"}) {
 		t.Errorf("labels = %v", got)
 	}
-	lyon := EntityRow(src.EntityList[2])[KeyProps].(Row)
-	if _, ok := lyon["name_embedding"]; ok {
+	if _, ok := EntityRow(src.EntityList[2])[KeyEmbedding]; ok {
 		t.Errorf("absent embedding was written")
 	}
 	paris := FactRow(src.FactList[1])[KeyProps].(Row)

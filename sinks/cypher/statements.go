@@ -12,21 +12,38 @@ const RowsPrefix = "UNWIND $rows AS row "
 
 // Labels and relationship types of the Graphiti schema.
 const (
-	LabelEntity     = "Entity"
-	LabelEpisodic   = "Episodic"
-	LabelCommunity  = "Community"
-	TypeRelatesTo   = "RELATES_TO"
-	TypeMentions    = "MENTIONS"
-	TypeHasMember   = "HAS_MEMBER"
-	mergeNodeFormat = RowsPrefix + "MERGE (n:%s {uuid: row.uuid}) SET n = row.props"
-	mergeEdgeFormat = RowsPrefix + "MATCH (a:%s {uuid: row.source}) MATCH (b:%s {uuid: row.target}) " +
-		"MERGE (a)-[r:%s {uuid: row.uuid}]->(b) SET r = row.props"
+	LabelEntity    = "Entity"
+	LabelEpisodic  = "Episodic"
+	LabelCommunity = "Community"
+	TypeRelatesTo  = "RELATES_TO"
+	TypeMentions   = "MENTIONS"
+	TypeHasMember  = "HAS_MEMBER"
 )
 
-// NodeMerge returns the batch statement that MERGEs nodes of label by uuid, replaces their
-// properties with row.props and adds extraLabels. extraLabels are sorted and de-duplicated, and
-// label itself is dropped from them, so the text depends only on the label set.
-func NodeMerge(d Dialect, label string, extraLabels ...string) (string, error) {
+// embeddingProps names the embedding property of the labels and types whose rows carry one
+// (row.embedding).
+var embeddingProps = map[string]string{
+	LabelEntity:    "name_embedding",
+	LabelCommunity: "name_embedding",
+	TypeRelatesTo:  "fact_embedding",
+}
+
+// Write is how a batch statement writes its rows.
+type Write int
+
+const (
+	// Merge MERGEs each row by uuid: idempotent, it updates what the database holds.
+	Merge Write = iota
+	// Create CREATEs each row: only for rows the database does not hold yet (a group it has no
+	// node of); running it twice duplicates.
+	Create
+)
+
+// NodeStatement returns the batch statement that writes nodes of label (MERGE by uuid or CREATE),
+// replaces their properties with row.props, adds extraLabels and, for labels with an embedding,
+// sets it from row.embedding (see embeddingClause). extraLabels are sorted and de-duplicated,
+// and label itself is dropped from them, so the text depends only on the label set.
+func NodeStatement(d Dialect, w Write, label string, extraLabels ...string) (string, error) {
 	if _, err := ParseDialect(string(d)); err != nil {
 		return "", fmt.Errorf("building node statement: %w", err)
 	}
@@ -39,17 +56,26 @@ func NodeMerge(d Dialect, label string, extraLabels ...string) (string, error) {
 			return "", fmt.Errorf("building node statement: invalid label %q", l)
 		}
 	}
-	s := fmt.Sprintf(mergeNodeFormat, label)
-	if len(extra) > 0 {
-		s += " SET n:" + strings.Join(extra, ":")
+	var s string
+	switch w {
+	case Merge:
+		s = RowsPrefix + "MERGE (n:" + label + " {uuid: row.uuid}) SET n = row.props"
+		if len(extra) > 0 {
+			s += " SET n:" + strings.Join(extra, ":")
+		}
+	case Create:
+		s = RowsPrefix + "CREATE (n:" + strings.Join(append([]string{label}, extra...), ":") + ") SET n = row.props"
+	default:
+		return "", fmt.Errorf("building node statement: unknown write %d", w)
 	}
-	return s, nil
+	return s + embeddingClause(d, "n", label), nil
 }
 
-// EdgeMerge returns the batch statement that MATCHes the endpoints (fromLabel by row.source,
-// toLabel by row.target), MERGEs a relType relationship between them by uuid and replaces its
-// properties with row.props.
-func EdgeMerge(d Dialect, relType, fromLabel, toLabel string) (string, error) {
+// EdgeStatement returns the batch statement that MATCHes the endpoints (fromLabel by row.source,
+// toLabel by row.target), writes a relType relationship between them (MERGE by uuid or CREATE),
+// replaces its properties with row.props and, for types with an embedding, sets it from
+// row.embedding.
+func EdgeStatement(d Dialect, w Write, relType, fromLabel, toLabel string) (string, error) {
 	if _, err := ParseDialect(string(d)); err != nil {
 		return "", fmt.Errorf("building edge statement: %w", err)
 	}
@@ -58,7 +84,36 @@ func EdgeMerge(d Dialect, relType, fromLabel, toLabel string) (string, error) {
 			return "", fmt.Errorf("building edge statement: invalid identifier %q", id)
 		}
 	}
-	return fmt.Sprintf(mergeEdgeFormat, fromLabel, toLabel, relType), nil
+	s := RowsPrefix + "MATCH (a:" + fromLabel + " {uuid: row.source}) MATCH (b:" + toLabel + " {uuid: row.target}) "
+	switch w {
+	case Merge:
+		s += "MERGE (a)-[r:" + relType + " {uuid: row.uuid}]->(b)"
+	case Create:
+		s += "CREATE (a)-[r:" + relType + "]->(b)"
+	default:
+		return "", fmt.Errorf("building edge statement: unknown write %d", w)
+	}
+	return s + " SET r = row.props" + embeddingClause(d, "r", relType), nil
+}
+
+// embeddingClause sets the embedding of variable v (a node or relationship of label) from
+// row.embedding. Neo4j stores it with db.create.setNodeVectorProperty or
+// db.create.setRelationshipVectorProperty (a float32 array, as Graphiti stores embeddings; the
+// procedures reject null, so rows without one skip the call); Memgraph with SET (a null removes
+// the property). Empty for labels without an embedding.
+func embeddingClause(d Dialect, v, label string) string {
+	prop, ok := embeddingProps[label]
+	if !ok {
+		return ""
+	}
+	if d == Memgraph {
+		return " SET " + v + "." + prop + " = row.embedding"
+	}
+	proc := "db.create.setNodeVectorProperty"
+	if v == "r" {
+		proc = "db.create.setRelationshipVectorProperty"
+	}
+	return " WITH " + v + ", row WHERE row.embedding IS NOT NULL CALL " + proc + "(" + v + ", '" + prop + "', row.embedding)"
 }
 
 // NormalizeLabels returns labels sorted, de-duplicated and without base and empty strings.
@@ -73,28 +128,30 @@ func NormalizeLabels(base string, labels []string) []string {
 	return slices.Compact(out)
 }
 
-// EpisodeMerge is the statement for Episodic rows (EpisodeRow).
-func EpisodeMerge(d Dialect) (string, error) { return NodeMerge(d, LabelEpisodic) }
+// EpisodeStatement is the statement for Episodic rows (EpisodeRow).
+func EpisodeStatement(d Dialect, w Write) (string, error) { return NodeStatement(d, w, LabelEpisodic) }
 
-// EntityMerge is the statement for Entity rows whose extra labels are labels (EntityLabels).
-func EntityMerge(d Dialect, labels []string) (string, error) {
-	return NodeMerge(d, LabelEntity, labels...)
+// EntityStatement is the statement for Entity rows whose extra labels are labels (EntityLabels).
+func EntityStatement(d Dialect, w Write, labels []string) (string, error) {
+	return NodeStatement(d, w, LabelEntity, labels...)
 }
 
-// CommunityMerge is the statement for Community rows (CommunityRow).
-func CommunityMerge(d Dialect) (string, error) { return NodeMerge(d, LabelCommunity) }
-
-// FactMerge is the statement for RELATES_TO rows (FactRow).
-func FactMerge(d Dialect) (string, error) {
-	return EdgeMerge(d, TypeRelatesTo, LabelEntity, LabelEntity)
+// CommunityStatement is the statement for Community rows (CommunityRow).
+func CommunityStatement(d Dialect, w Write) (string, error) {
+	return NodeStatement(d, w, LabelCommunity)
 }
 
-// MentionMerge is the statement for MENTIONS rows (MentionRow).
-func MentionMerge(d Dialect) (string, error) {
-	return EdgeMerge(d, TypeMentions, LabelEpisodic, LabelEntity)
+// FactStatement is the statement for RELATES_TO rows (FactRow).
+func FactStatement(d Dialect, w Write) (string, error) {
+	return EdgeStatement(d, w, TypeRelatesTo, LabelEntity, LabelEntity)
 }
 
-// HasMemberMerge is the statement for HAS_MEMBER rows (HasMemberRows).
-func HasMemberMerge(d Dialect) (string, error) {
-	return EdgeMerge(d, TypeHasMember, LabelCommunity, LabelEntity)
+// MentionStatement is the statement for MENTIONS rows (MentionRow).
+func MentionStatement(d Dialect, w Write) (string, error) {
+	return EdgeStatement(d, w, TypeMentions, LabelEpisodic, LabelEntity)
+}
+
+// HasMemberStatement is the statement for HAS_MEMBER rows (HasMemberRows).
+func HasMemberStatement(d Dialect, w Write) (string, error) {
+	return EdgeStatement(d, w, TypeHasMember, LabelCommunity, LabelEntity)
 }

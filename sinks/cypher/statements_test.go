@@ -23,29 +23,46 @@ func renderAll(t *testing.T, d Dialect) string {
 		fmt.Fprintf(&b, "# %s\n", title)
 		for _, s := range sts {
 			mode := "tx  "
-			if s.AutoCommit {
+			switch {
+			case s.AutoCommit:
 				mode = "auto"
+			case s.Together:
+				mode = "tx+ "
 			}
 			fmt.Fprintf(&b, "%s %s\n", mode, s.Cypher)
+			if s.Fallback != "" {
+				fmt.Fprintf(&b, "     or else %s\n", s.Fallback)
+			}
 		}
 	}
-	section("PreLoad dims=1024 capacity=5000", PreLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000}))
+	section("PreLoad dims=1024", PreLoad(d, SchemaOptions{VectorDims: 1024}))
 	section("BulkBegin", BulkBegin(d))
 	section("BulkEnd", BulkEnd(d))
-	section("PostLoad", PostLoad(d))
+	section("PostLoad dims=1024 capacity=5000", PostLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000}))
 	section("DDL dims=0", DDL(d, 0))
 	b.WriteString("# batch statements\n")
 	builders := []struct {
 		name string
 		fn   func() (string, error)
 	}{
-		{"episode", func() (string, error) { return EpisodeMerge(d) }},
-		{"entity", func() (string, error) { return EntityMerge(d, nil) }},
-		{"entity labels", func() (string, error) { return EntityMerge(d, []string{"Person", "Entity", "Agent", "Person"}) }},
-		{"community", func() (string, error) { return CommunityMerge(d) }},
-		{"fact", func() (string, error) { return FactMerge(d) }},
-		{"mention", func() (string, error) { return MentionMerge(d) }},
-		{"has_member", func() (string, error) { return HasMemberMerge(d) }},
+		{"episode merge", func() (string, error) { return EpisodeStatement(d, Merge) }},
+		{"entity merge", func() (string, error) { return EntityStatement(d, Merge, nil) }},
+		{"entity labels merge", func() (string, error) {
+			return EntityStatement(d, Merge, []string{"Person", "Entity", "Agent", "Person"})
+		}},
+		{"community merge", func() (string, error) { return CommunityStatement(d, Merge) }},
+		{"fact merge", func() (string, error) { return FactStatement(d, Merge) }},
+		{"mention merge", func() (string, error) { return MentionStatement(d, Merge) }},
+		{"has_member merge", func() (string, error) { return HasMemberStatement(d, Merge) }},
+		{"episode create", func() (string, error) { return EpisodeStatement(d, Create) }},
+		{"entity create", func() (string, error) { return EntityStatement(d, Create, nil) }},
+		{"entity labels create", func() (string, error) {
+			return EntityStatement(d, Create, []string{"Person", "Entity", "Agent", "Person"})
+		}},
+		{"community create", func() (string, error) { return CommunityStatement(d, Create) }},
+		{"fact create", func() (string, error) { return FactStatement(d, Create) }},
+		{"mention create", func() (string, error) { return MentionStatement(d, Create) }},
+		{"has_member create", func() (string, error) { return HasMemberStatement(d, Create) }},
 		{"list nodes", func() (string, error) { return ListNodes(d, LabelEntity) }},
 		{"list edges", func() (string, error) { return ListEdges(d, TypeRelatesTo) }},
 		{"delete nodes", func() (string, error) { return DeleteNodes(d, LabelCommunity) }},
@@ -100,7 +117,7 @@ func TestDDLCoversGraphitiIndexes(t *testing.T) {
 			t.Errorf("bad memgraph statement %+v", s)
 		}
 	}
-	if DDL("oracle", 8) != nil || PostLoad("x") != nil || BulkBegin(Neo4j) != nil {
+	if DDL("oracle", 8) != nil || PostLoad("x", SchemaOptions{}) != nil || BulkBegin(Neo4j) != nil {
 		t.Errorf("unexpected statements for a non-memgraph dialect")
 	}
 	if n := len(DDL(Memgraph, 0)); n != len(mg)-len(vectorIndexes) {
@@ -129,12 +146,15 @@ func TestBuilderErrors(t *testing.T) {
 		name string
 		fn   func() (string, error)
 	}{
-		{"unknown dialect node", func() (string, error) { return NodeMerge("sql", "Entity") }},
-		{"unknown dialect edge", func() (string, error) { return EdgeMerge("", "R", "A", "B") }},
-		{"bad label", func() (string, error) { return NodeMerge(Memgraph, "En tity") }},
-		{"bad extra label", func() (string, error) { return EntityMerge(Neo4j, []string{"Person", "x}) SET n.a=1 //"}) }},
-		{"bad rel type", func() (string, error) { return EdgeMerge(Neo4j, "RELATES-TO", "A", "B") }},
-		{"bad endpoint label", func() (string, error) { return EdgeMerge(Memgraph, "R", "A", "") }},
+		{"unknown dialect node", func() (string, error) { return NodeStatement("sql", Merge, "Entity") }},
+		{"unknown dialect edge", func() (string, error) { return EdgeStatement("", Merge, "R", "A", "B") }},
+		{"bad label", func() (string, error) { return NodeStatement(Memgraph, Merge, "En tity") }},
+		{"bad extra label", func() (string, error) {
+			return EntityStatement(Neo4j, Create, []string{"Person", "x}) SET n.a=1 //"})
+		}},
+		{"bad rel type", func() (string, error) { return EdgeStatement(Neo4j, Merge, "RELATES-TO", "A", "B") }},
+		{"bad endpoint label", func() (string, error) { return EdgeStatement(Memgraph, Create, "R", "A", "") }},
+		{"unknown write", func() (string, error) { return NodeStatement(Neo4j, Write(7), "Entity") }},
 		{"bad list label", func() (string, error) { return ListNodes(Neo4j, "En tity") }},
 		{"bad removed label", func() (string, error) { return RemoveLabel(Memgraph, "Entity", "x) DETACH DELETE (n") }},
 		{"unknown dialect count", func() (string, error) { return CountEdges("sql", "R") }},
@@ -151,10 +171,12 @@ func TestBuilderErrors(t *testing.T) {
 
 func TestBatchStatementsStartWithRowsPrefix(t *testing.T) {
 	for _, d := range []Dialect{Memgraph, Neo4j} {
-		for _, fn := range []func(Dialect) (string, error){EpisodeMerge, CommunityMerge, FactMerge, MentionMerge, HasMemberMerge} {
-			s, err := fn(d)
-			if err != nil || !strings.HasPrefix(s, RowsPrefix) || strings.Contains(s, "$(") {
-				t.Errorf("%s: %q, %v", d, s, err)
+		for _, fn := range []func(Dialect, Write) (string, error){EpisodeStatement, CommunityStatement, FactStatement, MentionStatement, HasMemberStatement} {
+			for _, w := range []Write{Merge, Create} {
+				s, err := fn(d, w)
+				if err != nil || !strings.HasPrefix(s, RowsPrefix) || strings.Contains(s, "$(") {
+					t.Errorf("%s: %q, %v", d, s, err)
+				}
 			}
 		}
 	}

@@ -1,11 +1,15 @@
 package cypher
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The statements below keep the loaded groups equal to the source after a load: they list what
 // the database holds for a set of groups ($groups, a list of group ids), delete what the source
 // no longer has ($uuids, a list of uuids), remove stale labels and count what is left. They read
-// the same in both dialects and go through the uuid and group_id indexes.
+// the same in both dialects and go through the uuid and group_id indexes (relationships: see
+// EdgeLookups).
 
 // ListNodes lists uuid and labels of the label nodes of $groups.
 func ListNodes(d Dialect, label string) (string, error) {
@@ -40,9 +44,18 @@ func CountNodes(d Dialect, base, label string) (string, error) {
 	return build(d, "UNWIND $groups AS g MATCH (n:%s:%s {group_id: g}) RETURN count(n) AS n", base, label)
 }
 
-// CountEdges counts the relType relationships of $groups.
+// edgeSources are the source labels of the relationship types.
+var edgeSources = map[string]string{TypeRelatesTo: LabelEntity, TypeMentions: LabelEpisodic, TypeHasMember: LabelCommunity}
+
+// CountEdges counts the relType relationships of $groups, from their source nodes of the same
+// group (through the node group_id index: a load of new groups creates no relationship index
+// before its end).
 func CountEdges(d Dialect, relType string) (string, error) {
-	return build(d, "UNWIND $groups AS g MATCH ()-[r:%s {group_id: g}]->() RETURN count(r) AS n", relType)
+	src, ok := edgeSources[relType]
+	if !ok {
+		return "", fmt.Errorf("building statement: unknown relationship type %q", relType)
+	}
+	return build(d, "UNWIND $groups AS g MATCH (:%s {group_id: g})-[r:%s]->() WHERE r.group_id = g RETURN count(r) AS n", src, relType)
 }
 
 // build checks the dialect and the identifiers, then formats the statement.
@@ -58,4 +71,18 @@ func build(d Dialect, format string, ids ...string) (string, error) {
 		args[i] = id
 	}
 	return fmt.Sprintf(format, args...), nil
+}
+
+// HeldGroups returns the groups of $groups that hold an Episodic, Entity or Community node. A
+// group without any is new to the database: the loader writes it with CREATE.
+func HeldGroups(d Dialect) (string, error) {
+	var parts []string
+	for _, l := range []string{LabelEpisodic, LabelEntity, LabelCommunity} {
+		s, err := build(d, "UNWIND $groups AS g MATCH (n:%s {group_id: g}) RETURN DISTINCT g", l)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " UNION "), nil
 }

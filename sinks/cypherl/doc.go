@@ -3,12 +3,13 @@
 // the neo4j dialect).
 //
 // Contract:
-//   - Order: the schema statements of sinks/cypher PreLoad (range and vector indexes), with
+//   - Order: the schema statements of sinks/cypher PreLoad (node lookup indexes), with
 //     Options.Bulk the BulkBegin statements, then nodes (Episodic, Entity, Community), then edges
 //     (RELATES_TO, MENTIONS, HAS_MEMBER), with Options.Bulk the BulkEnd statements, then PostLoad
-//     (text indexes, constraints).
+//     (the other range indexes, vector and text indexes, constraints).
 //   - Nodes and edges are written as `UNWIND [ {…}, … ] AS row <statement>;` with the exact
-//     statements and rows of sinks/cypher, at most BatchSize rows per line (default 500).
+//     MERGE statements and rows of sinks/cypher, at most BatchSize rows (default 2000) and
+//     BatchBytes bytes of row literals (default 4 MiB) per line.
 //     Entities with different label sets go to separate statements within a batch, in order of
 //     first appearance.
 //   - Literals: strings in double quotes with \\ \" \n \r \t \b \f escapes; other control

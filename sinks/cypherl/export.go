@@ -13,13 +13,17 @@ import (
 	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
-// DefaultBatchSize is the number of rows per UNWIND statement when Options.BatchSize is 0.
-const DefaultBatchSize = 500
+// Defaults of Options.
+const (
+	DefaultBatchSize  = 2000    // rows per UNWIND statement
+	DefaultBatchBytes = 4 << 20 // bytes of row literals per UNWIND statement
+)
 
 // Options configures ExportWith.
 type Options struct {
 	Dialect        cypher.Dialect
-	BatchSize      int  // rows per UNWIND statement; 0 means DefaultBatchSize
+	BatchSize      int  // most rows per UNWIND statement; 0 means DefaultBatchSize
+	BatchBytes     int  // most bytes of row literals per UNWIND statement; 0 means DefaultBatchBytes
 	VectorDims     int  // embedding dimensions; 0 detects them from the data, < 0 creates no vector index
 	VectorCapacity int  // Memgraph initial vector index capacity; 0 means memgraph.DefaultVectorCapacity
 	Bulk           bool // wrap the load in memgraph.BulkBegin / BulkEnd (analytical storage mode)
@@ -38,6 +42,9 @@ func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) e
 	if o.BatchSize <= 0 {
 		o.BatchSize = DefaultBatchSize
 	}
+	if o.BatchBytes <= 0 {
+		o.BatchBytes = DefaultBatchBytes
+	}
 	dims := o.VectorDims
 	if dims == 0 {
 		var err error
@@ -53,7 +60,7 @@ func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) e
 		func() error { return x.bulk(cypher.BulkBegin) },
 		x.episodes, x.entities, x.communities, x.facts, x.mentions, x.hasMembers,
 		func() error { return x.bulk(cypher.BulkEnd) },
-		func() error { return x.statements(cypher.PostLoad(o.Dialect)) },
+		func() error { return x.statements(cypher.PostLoad(o.Dialect, schema)) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -121,10 +128,12 @@ func (x *exporter) bulk(fn func(cypher.Dialect) []cypher.Statement) error {
 // pending is one rendered row and the statement that reads it.
 type pending struct{ stmt, lit string }
 
-// batch collects rows and writes them as UNWIND statements of at most size rows.
+// batch collects rows and writes them as UNWIND statements of at most Options.BatchSize rows and
+// Options.BatchBytes bytes of literals.
 type batch struct {
-	x    *exporter
-	rows []pending
+	x     *exporter
+	rows  []pending
+	bytes int
 }
 
 // add renders row for stmt and writes the batch once it is full.
@@ -134,7 +143,8 @@ func (b *batch) add(stmt string, row cypher.Row) error {
 		return fmt.Errorf("row %v: %w", row[cypher.KeyUUID], err)
 	}
 	b.rows = append(b.rows, pending{stmt, s.String()})
-	if len(b.rows) >= b.x.o.BatchSize {
+	b.bytes += s.Len()
+	if len(b.rows) >= b.x.o.BatchSize || b.bytes >= b.x.o.BatchBytes {
 		return b.flush()
 	}
 	return nil
@@ -167,5 +177,6 @@ func (b *batch) flush() error {
 		}
 		b.rows = rest
 	}
+	b.bytes = 0
 	return nil
 }

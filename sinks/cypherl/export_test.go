@@ -82,9 +82,14 @@ func TestExportShape(t *testing.T) {
 	if strings.Contains(out, "STORAGE MODE") {
 		t.Errorf("storage mode statements without Options.Bulk")
 	}
+	// Node lookup indexes (uuid, group_id) before the rows; the other indexes and the constraints
+	// after.
 	first := strings.Index(out, "UNWIND")
-	if strings.Contains(out[first:], "CREATE INDEX") || strings.Contains(out[:first], "CREATE TEXT INDEX") {
-		t.Errorf("schema statements out of order")
+	for _, l := range lines {
+		lookup := strings.HasPrefix(l, "CREATE INDEX") && (strings.HasSuffix(l, "(uuid);") || strings.HasSuffix(l, "(group_id);"))
+		if at := strings.Index(out, l); strings.HasPrefix(l, "CREATE") && lookup != (at < first) {
+			t.Errorf("schema statement out of order: %s", l)
+		}
 	}
 }
 
@@ -143,5 +148,17 @@ func TestExportErrors(t *testing.T) {
 	cancel()
 	if err := Export(ctx, sinkstest.Sample(), &b, cypher.Memgraph); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled export: err = %v", err)
+	}
+}
+
+// TestExportBatchBytes bounds each line by the bytes of its row literals: one row per line once
+// a single row passes the bound.
+func TestExportBatchBytes(t *testing.T) {
+	out := exportString(t, sinkstest.Sample(), Options{Dialect: cypher.Neo4j, BatchBytes: 1})
+	if n := strings.Count(out, "UNWIND [{"); n != 15 {
+		t.Errorf("%d UNWIND lines, want one per row (15)", n)
+	}
+	if all := exportString(t, sinkstest.Sample(), Options{Dialect: cypher.Neo4j}); strings.Count(all, "UNWIND [{") != 8 {
+		t.Errorf("default bounds: %d UNWIND lines, want one per statement (8)", strings.Count(all, "UNWIND [{"))
 	}
 }

@@ -21,7 +21,7 @@ func (x *exporter) stream(what string, read func(b *batch, group string) error) 
 }
 
 func (x *exporter) episodes() error {
-	stmt, err := cypher.EpisodeMerge(x.o.Dialect)
+	stmt, err := cypher.EpisodeStatement(x.o.Dialect, cypher.Merge)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func (x *exporter) episodes() error {
 func (x *exporter) entities() error {
 	return x.stream("entities", func(b *batch, g string) error {
 		return x.src.EachEntity(x.ctx, g, func(e graph.Entity) error {
-			stmt, err := cypher.EntityMerge(x.o.Dialect, cypher.EntityLabels(e))
+			stmt, err := cypher.EntityStatement(x.o.Dialect, cypher.Merge, cypher.EntityLabels(e))
 			if err != nil {
 				return fmt.Errorf("entity %s: %w", e.UUID, err)
 			}
@@ -49,7 +49,7 @@ func (x *exporter) entities() error {
 }
 
 func (x *exporter) communities() error {
-	stmt, err := cypher.CommunityMerge(x.o.Dialect)
+	stmt, err := cypher.CommunityStatement(x.o.Dialect, cypher.Merge)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (x *exporter) communities() error {
 }
 
 func (x *exporter) facts() error {
-	stmt, err := cypher.FactMerge(x.o.Dialect)
+	stmt, err := cypher.FactStatement(x.o.Dialect, cypher.Merge)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (x *exporter) facts() error {
 }
 
 func (x *exporter) mentions() error {
-	stmt, err := cypher.MentionMerge(x.o.Dialect)
+	stmt, err := cypher.MentionStatement(x.o.Dialect, cypher.Merge)
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func (x *exporter) mentions() error {
 }
 
 func (x *exporter) hasMembers() error {
-	stmt, err := cypher.HasMemberMerge(x.o.Dialect)
+	stmt, err := cypher.HasMemberStatement(x.o.Dialect, cypher.Merge)
 	if err != nil {
 		return err
 	}

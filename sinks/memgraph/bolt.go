@@ -15,6 +15,8 @@ type executor interface {
 	// exec runs a write: AutoCommit statements in an auto-commit transaction (session.Run),
 	// the others in an explicit transaction that it commits.
 	exec(ctx context.Context, st cypher.Statement, params map[string]any) error
+	// execAll runs statements without parameters in one explicit transaction that it commits.
+	execAll(ctx context.Context, sts []cypher.Statement) error
 	// query runs a read in an auto-commit transaction and calls fn with each record's values in
 	// RETURN order.
 	query(ctx context.Context, text string, params map[string]any, fn func([]any) error) error
@@ -27,15 +29,16 @@ type boltExec struct {
 	database string
 }
 
-// dial creates a driver for uri. Empty user and password mean no authentication.
-func dial(uri, user, password, database string) (*boltExec, error) {
+// dial creates a driver for uri with room for sessions concurrent sessions. Empty user and
+// password mean no authentication.
+func dial(uri, user, password, database string, sessions int) (*boltExec, error) {
 	auth := neo4j.NoAuth()
 	if user != "" || password != "" {
 		auth = neo4j.BasicAuth(user, password, "")
 	}
 	drv, err := neo4j.NewDriverWithContext(uri, auth, func(c *neo4j.Config) {
 		c.UserAgent = "backfill"
-		c.MaxConnectionPoolSize = 8
+		c.MaxConnectionPoolSize = max(8, sessions+2)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("creating bolt driver for %s: %w", uri, err)
@@ -61,27 +64,40 @@ func cancelled(ctx context.Context, err error) error {
 }
 
 func (b *boltExec) run(ctx context.Context, st cypher.Statement, params map[string]any) error {
+	if !st.AutoCommit {
+		return b.runTx(ctx, []cypher.Statement{st}, params)
+	}
 	sess := b.session(ctx, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
-	if st.AutoCommit {
-		res, err := sess.Run(ctx, st.Cypher, params)
-		if err != nil {
-			return err
-		}
-		_, err = res.Consume(ctx)
+	res, err := sess.Run(ctx, st.Cypher, params)
+	if err != nil {
 		return err
 	}
+	_, err = res.Consume(ctx)
+	return err
+}
+
+func (b *boltExec) execAll(ctx context.Context, sts []cypher.Statement) error {
+	return cancelled(ctx, b.runTx(ctx, sts, nil))
+}
+
+// runTx runs statements with params in one explicit transaction and commits it.
+func (b *boltExec) runTx(ctx context.Context, sts []cypher.Statement, params map[string]any) error {
+	sess := b.session(ctx, neo4j.AccessModeWrite)
+	defer sess.Close(ctx)
 	tx, err := sess.BeginTransaction(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Close(ctx) // rolls back unless committed
-	res, err := tx.Run(ctx, st.Cypher, params)
-	if err != nil {
-		return err
-	}
-	if _, err := res.Consume(ctx); err != nil {
-		return err
+	for _, st := range sts {
+		res, err := tx.Run(ctx, st.Cypher, params)
+		if err != nil {
+			return err
+		}
+		if _, err := res.Consume(ctx); err != nil {
+			return err
+		}
 	}
 	return tx.Commit(ctx)
 }

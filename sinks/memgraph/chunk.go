@@ -3,18 +3,20 @@ package memgraph
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
+	"sync"
 
-	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
 // chunk is a run of whole groups written together and then settled: it remembers the uuid of
 // every node and relationship written, per label or type, and the extra labels of each entity.
+// The workers writing its groups share it.
 type chunk struct {
+	mu     sync.Mutex
 	groups []string
+	held   bool                       // some group of the chunk held nodes before it was written
 	keep   map[string]map[string]bool // label or type → uuids written
 	labels map[string][]string        // entity uuid → extra labels written
 	rows   int
@@ -24,29 +26,115 @@ func newChunk() *chunk {
 	return &chunk{keep: map[string]map[string]bool{}, labels: map[string][]string{}}
 }
 
-func (c *chunk) add(kind, uuid string) {
+// add records a row of kind (and, for an entity, its extra labels); a uuid written twice for one
+// kind is an error (the source must not repeat a record, and CREATE would duplicate it).
+func (c *chunk) add(kind, uuid string, labels []string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.keep[kind] == nil {
 		c.keep[kind] = map[string]bool{}
 	}
+	if c.keep[kind][uuid] {
+		return fmt.Errorf("%s %s appears twice in the source", kind, uuid)
+	}
 	c.keep[kind][uuid] = true
+	if kind == cypher.LabelEntity {
+		c.labels[uuid] = labels
+	}
 	c.rows++
+	return nil
 }
 
-// reservedLabels may not be custom entity labels: their counts would mix with other nodes.
-var reservedLabels = []string{cypher.LabelEpisodic, cypher.LabelCommunity}
+func (c *chunk) size() (rows, groups int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rows, len(c.groups)
+}
 
-// chunks writes groups chunk by chunk; each chunk is flushed and settled. The groups of every
-// settled chunk but the last go to early (when not nil); the others are returned as held. It
-// stops before the next group once Options.Stop is closed, and reports that.
+// job is one group for a worker, with how its rows are written.
+type job struct {
+	group string
+	mode  cypher.Write
+}
+
+// workers write one chunk's groups: Options.Sessions goroutines, each with its own writer
+// (batches, one session per transaction), take the groups one at a time. Groups share no node,
+// so their writes never conflict, and a worker writes a group's nodes before its relationships.
+type workers struct {
+	jobs   chan job      // groups to write
+	free   chan struct{} // holds a token per group given out and not yet written
+	ctx    context.Context
+	cancel context.CancelFunc // called when a worker fails
+	wait   func() error
+}
+
+func (l *Loader) startWorkers(ctx context.Context, c *chunk, stmts *statements, src sinks.Source) *workers {
+	wctx, cancel := context.WithCancel(ctx)
+	n := l.o.Sessions
+	ws := &workers{jobs: make(chan job, n), free: make(chan struct{}, n), ctx: wctx, cancel: cancel}
+	p := workpool.New(wctx, n)
+	for range n {
+		p.Go(func(ctx context.Context) error {
+			w := newWriter(l)
+			for j := range ws.jobs {
+				if err := l.writeGroup(ctx, w, c, stmts, src, j.group, j.mode); err != nil {
+					cancel()
+					return fmt.Errorf("writing group %s: %w", j.group, err)
+				}
+				<-ws.free
+			}
+			if err := w.flush(ctx); err != nil {
+				cancel()
+				return err
+			}
+			return nil
+		})
+	}
+	ws.wait = p.Wait
+	return ws
+}
+
+// acquire waits until a worker is free: fewer than Options.Sessions groups are being written
+// (with one session: the group before is written). Once a worker has failed or the context has
+// ended it finishes the workers and returns the error.
+func (ws *workers) acquire() error {
+	select {
+	case ws.free <- struct{}{}:
+		return nil
+	case <-ws.ctx.Done():
+		if err := ws.finish(); err != nil {
+			return err
+		}
+		return ws.ctx.Err()
+	}
+}
+
+// finish lets the workers write what they hold and returns the first error.
+func (ws *workers) finish() error {
+	close(ws.jobs)
+	err := ws.wait()
+	ws.cancel()
+	return err
+}
+
+// chunks writes groups chunk by chunk; each chunk is written by the workers, then settled.
+// Groups the database holds no node of (heldGroups, asked for up to maxChunkGroups groups at a
+// time before they are written) are written with CREATE, the others with MERGE. A chunk ends
+// once it holds Options.ChunkRows rows or maxChunkGroups groups (checked whenever a worker is
+// free, so it may exceed that by up to Options.Sessions-1 groups). The groups of every settled
+// chunk but the last go to early (when not nil); the others are returned as held. It stops
+// before the next group once Options.Stop is closed, and reports that.
 func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, early func(context.Context, []string) error) (held []string, stopped bool, err error) {
-	w := newWriter(l)
-	c := newChunk()
-	stmts := map[string]string{}
+	stmts := &statements{l: l, m: map[string]stmt{}}
+	var c *chunk
+	var ws *workers
 	end := func() error {
-		if len(c.groups) == 0 {
+		if ws == nil {
 			return nil
 		}
-		if err := w.flush(ctx); err != nil {
+		err := ws.finish()
+		ws = nil
+		if err != nil {
 			return err
 		}
 		if err := l.settle(ctx, c); err != nil {
@@ -60,28 +148,77 @@ func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, 
 			held = nil
 		}
 		held = append(held, c.groups...)
-		c = newChunk()
 		return nil
 	}
-	for _, g := range groups {
+	var inDB map[string]bool
+	looked := 0 // groups[:looked] have been looked up
+	for i, g := range groups {
+		if ws != nil {
+			if err := ws.acquire(); err != nil {
+				return nil, false, err
+			}
+			if rows, n := c.size(); rows >= l.o.ChunkRows || n >= maxChunkGroups {
+				if err := end(); err != nil {
+					return nil, false, err
+				}
+			}
+		}
 		if l.stopped() {
 			stopped = true
 			break
 		}
-		c.groups = append(c.groups, g)
-		if err := l.writeGroup(ctx, w, c, stmts, src, g); err != nil {
-			return nil, false, fmt.Errorf("writing group %s: %w", g, err)
-		}
-		if c.rows >= l.o.ChunkRows || len(c.groups) >= maxChunkGroups {
-			if err := end(); err != nil {
+		if i == looked {
+			window := groups[i:min(len(groups), i+maxChunkGroups)]
+			if inDB, err = l.heldGroups(ctx, window); err != nil {
+				if ws != nil {
+					ws.cancel()
+					_ = ws.finish()
+				}
 				return nil, false, err
 			}
+			looked += len(window)
 		}
+		if ws == nil {
+			c = newChunk()
+			ws = l.startWorkers(ctx, c, stmts, src)
+			ws.free <- struct{}{} // a new pool has every worker free
+		}
+		mode := cypher.Create
+		c.mu.Lock()
+		if inDB[g] {
+			mode, c.held = cypher.Merge, true
+		} else {
+			l.res.FreshGroups++
+		}
+		c.groups = append(c.groups, g)
+		c.mu.Unlock()
+		ws.jobs <- job{g, mode}
 	}
 	if err := end(); err != nil {
 		return nil, false, err
 	}
 	return held, stopped, nil
+}
+
+// heldGroups returns which of groups hold an Episodic, Entity or Community node.
+func (l *Loader) heldGroups(ctx context.Context, groups []string) (map[string]bool, error) {
+	q, err := cypher.HeldGroups(l.o.Dialect)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]bool
+	err = l.retrier().do(ctx, func(ctx context.Context) error {
+		out = map[string]bool{}
+		return l.ex.query(ctx, q, map[string]any{"groups": groups}, func(vals []any) error {
+			g, _ := vals[0].(string)
+			out[g] = true
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("looking up which groups the database holds: %w", err)
+	}
+	return out, nil
 }
 
 // stopped reports whether Options.Stop has been closed.
@@ -92,103 +229,4 @@ func (l *Loader) stopped() bool {
 	default:
 		return false
 	}
-}
-
-// stmt builds a statement once per text key.
-func (l *Loader) stmt(cache map[string]string, key string, build func() (string, error)) (string, error) {
-	if s, ok := cache[key]; ok {
-		return s, nil
-	}
-	s, err := build()
-	if err != nil {
-		return "", err
-	}
-	cache[key] = s
-	return s, nil
-}
-
-// writeGroup queues every node of group, then every relationship.
-func (l *Loader) writeGroup(ctx context.Context, w *writer, c *chunk, stmts map[string]string, src sinks.Source, group string) error {
-	d := l.o.Dialect
-	edges, err := sinks.EntityEdges(ctx, src, group)
-	if err != nil {
-		return err
-	}
-	node := func(kind, uuid, stmt string, row cypher.Row) error {
-		c.add(kind, uuid)
-		return w.node(ctx, stmt, row)
-	}
-	edge := func(kind, uuid, stmt string, row cypher.Row) error {
-		c.add(kind, uuid)
-		return w.edge(ctx, stmt, row)
-	}
-	episode, err := l.stmt(stmts, "episode", func() (string, error) { return cypher.EpisodeMerge(d) })
-	if err != nil {
-		return err
-	}
-	if err := sinks.EachEpisode(ctx, src, group, func(e graph.Episode) error {
-		return node(cypher.LabelEpisodic, e.UUID, episode, cypher.EpisodeRow(e, edges[e.UUID]))
-	}); err != nil {
-		return fmt.Errorf("writing episodes: %w", err)
-	}
-	if err := src.EachEntity(ctx, group, func(e graph.Entity) error {
-		labels := cypher.EntityLabels(e)
-		for _, r := range reservedLabels {
-			if slices.Contains(labels, r) {
-				return fmt.Errorf("entity %s: label %s is reserved", e.UUID, r)
-			}
-		}
-		s, err := l.stmt(stmts, "entity:"+strings.Join(labels, ":"), func() (string, error) { return cypher.EntityMerge(d, labels) })
-		if err != nil {
-			return fmt.Errorf("entity %s: %w", e.UUID, err)
-		}
-		c.labels[e.UUID] = labels
-		return node(cypher.LabelEntity, e.UUID, s, cypher.EntityRow(e))
-	}); err != nil {
-		return fmt.Errorf("writing entities: %w", err)
-	}
-	community, err := l.stmt(stmts, "community", func() (string, error) { return cypher.CommunityMerge(d) })
-	if err != nil {
-		return err
-	}
-	if err := src.EachCommunity(ctx, group, func(x graph.Community) error {
-		return node(cypher.LabelCommunity, x.UUID, community, cypher.CommunityRow(x))
-	}); err != nil {
-		return fmt.Errorf("writing communities: %w", err)
-	}
-	return l.writeEdges(ctx, src, group, stmts, edge)
-}
-
-// writeEdges queues the RELATES_TO, MENTIONS and HAS_MEMBER rows of one group.
-func (l *Loader) writeEdges(ctx context.Context, src sinks.Source, group string, stmts map[string]string, edge func(kind, uuid, stmt string, row cypher.Row) error) error {
-	d := l.o.Dialect
-	fact, err := l.stmt(stmts, "fact", func() (string, error) { return cypher.FactMerge(d) })
-	if err != nil {
-		return err
-	}
-	mention, err := l.stmt(stmts, "mention", func() (string, error) { return cypher.MentionMerge(d) })
-	if err != nil {
-		return err
-	}
-	member, err := l.stmt(stmts, "has_member", func() (string, error) { return cypher.HasMemberMerge(d) })
-	if err != nil {
-		return err
-	}
-	if err := src.EachFact(ctx, group, func(f graph.Fact) error { return edge(cypher.TypeRelatesTo, f.UUID, fact, cypher.FactRow(f)) }); err != nil {
-		return fmt.Errorf("writing facts: %w", err)
-	}
-	if err := src.EachMention(ctx, group, func(m graph.Mention) error { return edge(cypher.TypeMentions, m.UUID, mention, cypher.MentionRow(m)) }); err != nil {
-		return fmt.Errorf("writing mentions: %w", err)
-	}
-	if err := src.EachCommunity(ctx, group, func(x graph.Community) error {
-		for _, r := range cypher.HasMemberRows(x) {
-			if err := edge(cypher.TypeHasMember, r[cypher.KeyUUID].(string), member, r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		return fmt.Errorf("writing community members: %w", err)
-	}
-	return nil
 }

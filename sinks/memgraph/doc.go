@@ -1,29 +1,56 @@
 // Package memgraph loads a graph into Memgraph or Neo4j over Bolt in the Graphiti schema
 // (DESIGN §5) with the Neo4j Go driver (Loader). The Cypher text it runs (schema statements for
-// each dialect, batch MERGE statements and their rows, the statements that settle a load) comes
-// from sinks/cypher, which the CYPHERL export (sinks/cypherl) uses too.
+// each dialect, batch CREATE and MERGE statements and their rows, the statements that settle a
+// load) comes from sinks/cypher, which the CYPHERL export (sinks/cypherl) uses too.
 //
 // Loader contract:
-//   - Load writes whole groups, read from a sinks.Source one group at a time. Rows are batched
-//     per statement, Options.BatchSize rows per explicit transaction; relationship batches go out only after every pending node batch, so
-//     endpoints exist. Schema statements marked AutoCommit run in auto-commit transactions.
+//   - Load writes whole groups, read from a sinks.Source. Options.Sessions workers (default 2)
+//     write groups at once, each group whole by one worker with its own session: groups share no
+//     node, so their writes never conflict. A worker batches rows per statement, at most
+//     Options.BatchSize rows and Options.BatchBytes bytes (estimated as sent) per explicit
+//     transaction, keeps one batch in flight while the next fills, and writes a group's
+//     relationships only after its pending node batches have committed, so endpoints exist. At
+//     most Options.Sessions groups are read at once.
+//   - Schema: the node lookup indexes (uuid, group_id), and on Neo4j the vector indexes, before
+//     any write (cypher.PreLoad; Neo4j maintains an online vector index as rows are written, which
+//     measured several times faster than populating one after the load); the relationship lookup
+//     indexes before the first settle of a group the database held (and before analytical mode);
+//     the other range and full-text indexes, Memgraph's vector indexes and its constraints after
+//     the last write (cypher.PostLoad). On Neo4j every index is awaited; Load then asks SHOW
+//     INDEXES which vector indexes are not online, names them in Result.IndexesPopulating and
+//     the log, and fails when one failed to populate. Result.SchemaSeconds is the time of the
+//     schema after the last write. Runs of Neo4j index statements share one transaction.
+//     Statements marked AutoCommit run in auto-commit transactions.
+//   - Groups the database holds no Episodic, Entity or Community node of (asked before they are
+//     written) are written with CREATE, the others with MERGE by uuid. A CREATE batch that
+//     fails is tried again as MERGE, so a commit whose outcome was lost (or a partial write in
+//     Memgraph's analytical mode) is not duplicated. A group repeating a uuid is an error. One
+//     loader at a time per group: two loads writing the same new group at once would both
+//     CREATE it, which verification reports.
 //   - Every transaction is retried on Transient errors (the driver's retryable errors,
 //     connectivity errors including an unknown commit outcome, network errors) up to
-//     Options.MaxAttempts tries with exponential backoff and jitter; all writes are idempotent.
-//   - Groups are settled chunk by chunk (about Options.ChunkRows rows): the loader lists each
-//     label's nodes and each type's relationships of the chunk's groups, deletes those it did not
-//     write, removes Entity labels it did not write, fails when something it wrote is missing,
-//     and compares the count of every label (and Entity:CustomLabel) and type with the rows
-//     written. The loader therefore owns every node and relationship of the groups it loads.
+//     Options.MaxAttempts tries with exponential backoff and jitter; every retried write is
+//     idempotent (MERGE, DELETE, REMOVE, IF NOT EXISTS).
+//   - Groups are settled chunk by chunk (about Options.ChunkRows rows, at most Sessions-1 groups
+//     more): for a chunk with a group the database held, the loader lists each label's nodes and
+//     each type's relationships of the chunk's groups, deletes those it did not write, removes
+//     Entity labels it did not write and fails when something it wrote is missing; for every
+//     chunk it compares the count of every label (and Entity:CustomLabel) and type with the rows
+//     written (a chunk of new groups has nothing stale: the counts alone catch what is missing or
+//     duplicated). The loader therefore owns every node and relationship of the groups it loads.
 //     Memory is bounded by one chunk's uuids (a single group larger than a chunk is one chunk).
 //   - done receives the groups of each verified chunk except the last; the rest follow after
 //     PostLoad (in analytical mode all of them, after CREATE SNAPSHOT and PostLoad). A load
 //     killed at any point therefore leaves the unrecorded groups to the next Load, which
-//     writes them again and removes what no longer belongs.
-//   - Options.Stop ends a load gracefully: the chunk in progress is finished and recorded, the
-//     schema completed, and Load returns ErrStopped. Context cancellation aborts at once; the
-//     returned error then wraps context.Canceled.
-//   - Memgraph has no IF NOT EXISTS for text indexes and constraints: on that dialect a schema
-//     statement failing with "already exists" is ignored. A failed analytical load switches the
-//     storage mode back to IN_MEMORY_TRANSACTIONAL (best effort) and records nothing.
+//     writes them again (the partly written ones with MERGE) and removes what no longer belongs.
+//   - Options.Stop ends a load gracefully: the groups in progress and their chunk are finished
+//     and recorded, the schema completed, and Load returns ErrStopped. Context cancellation
+//     aborts at once; the returned error then wraps context.Canceled.
+//   - Memgraph has no IF NOT EXISTS for text and vector indexes and constraints: on that dialect
+//     a schema statement failing with "already exists" is ignored. Analytical mode follows
+//     Memgraph's bulk path: lookup indexes, the uuid constraints dropped (Memgraph ≥ 3.8 refuses
+//     the switch while constraints exist), STORAGE MODE IN_MEMORY_ANALYTICAL, nodes, edges,
+//     CREATE SNAPSHOT, back to IN_MEMORY_TRANSACTIONAL, then the other indexes and the
+//     constraints. A failed analytical load switches the storage mode back to
+//     IN_MEMORY_TRANSACTIONAL (best effort) and records nothing.
 package memgraph

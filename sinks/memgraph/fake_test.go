@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -17,28 +18,43 @@ import (
 // fakeDB is an in-memory executor that understands exactly the statements the loader sends,
 // keeps nodes and relationships by uuid, and records a transcript of every call.
 type fakeDB struct {
+	mu    sync.Mutex // the loader's workers call it concurrently
 	nodes map[string]*fakeNode
 	edges map[string]*fakeEdge
 	log   []string
 	// fail, when set, decides whether a call fails and with which error (nil: it runs).
 	fail func(cypher string) error
+	// failAfter, when set, decides whether a write that ran (and committed) reports an error
+	// anyway, as a connection lost before the commit's answer does.
+	failAfter func(cypher string) error
+	// indexStates are the indexes SHOW INDEXES reports not online, with their state.
+	indexStates map[string]string
 }
 
+// fakeNode is a node; copies counts the nodes with its uuid (a CREATE of a uuid that exists
+// adds a copy, as a database without a uniqueness constraint would).
 type fakeNode struct {
 	labels []string
 	group  string
+	copies int
 }
 
 type fakeEdge struct {
 	typ, group, from, to string
+	copies               int
 }
 
 func newFakeDB() *fakeDB {
 	return &fakeDB{nodes: map[string]*fakeNode{}, edges: map[string]*fakeEdge{}}
 }
 
+// fakeLoader is a loader on db; one session unless o says otherwise, so that the transcript
+// has one order.
 func fakeLoader(d cypher.Dialect, o Options, db *fakeDB) *Loader {
 	o.Dialect = d
+	if o.Sessions == 0 {
+		o.Sessions = 1
+	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -48,19 +64,31 @@ func fakeLoader(d cypher.Dialect, o Options, db *fakeDB) *Loader {
 	return &Loader{o: o, ex: db}
 }
 
+// embedding matches the clause that sets an embedding, in either dialect.
+const embedding = `(?: SET [nr]\.\w+ = row\.embedding| WITH [nr], row WHERE row\.embedding IS NOT NULL CALL db\.create\.set(?:Node|Relationship)VectorProperty\([nr], '\w+', row\.embedding\))?`
+
 var (
-	reMergeNode = regexp.MustCompile(`^UNWIND \$rows AS row MERGE \(n:(\w+) \{uuid: row\.uuid\}\) SET n = row\.props(?: SET n:([\w:]+))?$`)
-	reMergeEdge = regexp.MustCompile(`^UNWIND \$rows AS row MATCH \(a:(\w+) \{uuid: row\.source\}\) MATCH \(b:(\w+) \{uuid: row\.target\}\) MERGE \(a\)-\[r:(\w+) \{uuid: row\.uuid\}\]->\(b\) SET r = row\.props$`)
-	reDelNode   = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH \(n:(\w+) \{uuid: id\}\) DETACH DELETE n$`)
-	reDelEdge   = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH \(\)-\[r:(\w+) \{uuid: id\}\]->\(\) DELETE r$`)
-	reRemove    = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH \(n:(\w+) \{uuid: id\}\) REMOVE n:(\w+)$`)
-	reListNode  = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:(\w+) \{group_id: g\}\) RETURN n\.uuid AS uuid, labels\(n\) AS labels$`)
-	reListEdge  = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(\)-\[r:(\w+) \{group_id: g\}\]->\(\) RETURN r\.uuid AS uuid$`)
-	reCountNode = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:([\w:]+) \{group_id: g\}\) RETURN count\(n\) AS n$`)
-	reCountEdge = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(\)-\[r:(\w+) \{group_id: g\}\]->\(\) RETURN count\(r\) AS n$`)
+	reMergeNode  = regexp.MustCompile(`^UNWIND \$rows AS row MERGE \(n:(\w+) \{uuid: row\.uuid\}\) SET n = row\.props(?: SET n:([\w:]+))?` + embedding + `$`)
+	reCreateNode = regexp.MustCompile(`^UNWIND \$rows AS row CREATE \(n:([\w:]+)\) SET n = row\.props` + embedding + `$`)
+	reWriteEdge  = regexp.MustCompile(`^UNWIND \$rows AS row MATCH \(a:(\w+) \{uuid: row\.source\}\) MATCH \(b:(\w+) \{uuid: row\.target\}\) (MERGE|CREATE) \(a\)-\[r:(\w+)(?: \{uuid: row\.uuid\})?\]->\(b\) SET r = row\.props` + embedding + `$`)
+	reDelNode    = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH \(n:(\w+) \{uuid: id\}\) DETACH DELETE n$`)
+	reDelEdge    = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH \(\)-\[r:(\w+) \{uuid: id\}\]->\(\) DELETE r$`)
+	reRemove     = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH \(n:(\w+) \{uuid: id\}\) REMOVE n:(\w+)$`)
+	reAwait      = regexp.MustCompile(`^UNWIND \[[\w', ]+\] AS name CALL db\.awaitIndex\(name, 300\)$`)
+	reListNode   = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:(\w+) \{group_id: g\}\) RETURN n\.uuid AS uuid, labels\(n\) AS labels$`)
+	reListEdge   = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(\)-\[r:(\w+) \{group_id: g\}\]->\(\) RETURN r\.uuid AS uuid$`)
+	reCountNode  = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:([\w:]+) \{group_id: g\}\) RETURN count\(n\) AS n$`)
+	reCountEdge  = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(:\w+ \{group_id: g\}\)-\[r:(\w+)\]->\(\) WHERE r\.group_id = g RETURN count\(r\) AS n$`)
+	reHeldPart   = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:(\w+) \{group_id: g\}\) RETURN DISTINCT g$`)
 )
 
 func (f *fakeDB) exec(_ context.Context, st cypher.Statement, params map[string]any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.execLocked(st, params)
+}
+
+func (f *fakeDB) execLocked(st cypher.Statement, params map[string]any) error {
 	mode := "tx  "
 	if st.AutoCommit {
 		mode = "auto"
@@ -78,20 +106,57 @@ func (f *fakeDB) exec(_ context.Context, st cypher.Statement, params map[string]
 			return err
 		}
 	}
-	c := st.Cypher
-	switch {
-	case reMergeNode.MatchString(c):
-		m := reMergeNode.FindStringSubmatch(c)
-		labels := []string{m[1]}
-		if m[2] != "" {
-			labels = append(labels, strings.Split(m[2], ":")...)
+	if err := f.run(st.Cypher, params); err != nil {
+		return err
+	}
+	if f.failAfter != nil {
+		if err := f.failAfter(st.Cypher); err != nil {
+			f.log = append(f.log, "  failed after commit: "+err.Error())
+			return err
 		}
-		for _, r := range params["rows"].([]any) {
+	}
+	return nil
+}
+
+func (f *fakeDB) execAll(_ context.Context, sts []cypher.Statement) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.log = append(f.log, fmt.Sprintf("begin %d statements", len(sts)))
+	for _, st := range sts {
+		if err := f.execLocked(st, nil); err != nil {
+			return err
+		}
+	}
+	f.log = append(f.log, "commit")
+	return nil
+}
+
+// run applies a write to the fake graph.
+func (f *fakeDB) run(c string, params map[string]any) error {
+	rows, _ := params["rows"].([]any)
+	switch {
+	case reMergeNode.MatchString(c), reCreateNode.MatchString(c):
+		create := reCreateNode.MatchString(c)
+		var labels []string
+		if create {
+			labels = strings.Split(reCreateNode.FindStringSubmatch(c)[1], ":")
+		} else {
+			m := reMergeNode.FindStringSubmatch(c)
+			labels = []string{m[1]}
+			if m[2] != "" {
+				labels = append(labels, strings.Split(m[2], ":")...)
+			}
+		}
+		for _, r := range rows {
 			row := r.(cypher.Row)
-			nd := f.nodes[row[cypher.KeyUUID].(string)]
+			id := row[cypher.KeyUUID].(string)
+			nd := f.nodes[id]
 			if nd == nil {
 				nd = &fakeNode{}
-				f.nodes[row[cypher.KeyUUID].(string)] = nd
+				f.nodes[id] = nd
+			}
+			if create || nd.copies == 0 {
+				nd.copies++
 			}
 			nd.group = row[cypher.KeyProps].(cypher.Row)["group_id"].(string)
 			for _, l := range labels {
@@ -101,16 +166,25 @@ func (f *fakeDB) exec(_ context.Context, st cypher.Statement, params map[string]
 			}
 			slices.Sort(nd.labels)
 		}
-	case reMergeEdge.MatchString(c):
-		m := reMergeEdge.FindStringSubmatch(c)
-		for _, r := range params["rows"].([]any) {
+	case reWriteEdge.MatchString(c):
+		m := reWriteEdge.FindStringSubmatch(c)
+		for _, r := range rows {
 			row := r.(cypher.Row)
 			a, b := f.nodes[row[cypher.KeySource].(string)], f.nodes[row[cypher.KeyTarget].(string)]
 			if a == nil || b == nil || !slices.Contains(a.labels, m[1]) || !slices.Contains(b.labels, m[2]) {
 				continue // MATCH found no endpoint: nothing written
 			}
-			f.edges[row[cypher.KeyUUID].(string)] = &fakeEdge{typ: m[3], group: row[cypher.KeyProps].(cypher.Row)["group_id"].(string),
-				from: row[cypher.KeySource].(string), to: row[cypher.KeyTarget].(string)}
+			id := row[cypher.KeyUUID].(string)
+			e := f.edges[id]
+			if e == nil {
+				e = &fakeEdge{}
+				f.edges[id] = e
+			}
+			if m[3] == "CREATE" || e.copies == 0 {
+				e.copies++
+			}
+			e.typ, e.group = m[4], row[cypher.KeyProps].(cypher.Row)["group_id"].(string)
+			e.from, e.to = row[cypher.KeySource].(string), row[cypher.KeyTarget].(string)
 		}
 	case reDelNode.MatchString(c):
 		for _, id := range params["uuids"].([]string) {
@@ -132,6 +206,7 @@ func (f *fakeDB) exec(_ context.Context, st cypher.Statement, params map[string]
 				nd.labels = slices.DeleteFunc(nd.labels, func(l string) bool { return l == label })
 			}
 		}
+	case reAwait.MatchString(c):
 	case strings.HasPrefix(c, "UNWIND"):
 		return fmt.Errorf("fakeDB: unknown statement %q", c)
 	}
@@ -139,12 +214,24 @@ func (f *fakeDB) exec(_ context.Context, st cypher.Statement, params map[string]
 }
 
 func (f *fakeDB) query(_ context.Context, cypher string, params map[string]any, fn func([]any) error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.log = append(f.log, "read "+cypher)
 	if f.fail != nil {
 		if err := f.fail(cypher); err != nil {
 			f.log = append(f.log, "  failed: "+err.Error())
 			return err
 		}
+	}
+	if strings.HasPrefix(cypher, "SHOW INDEXES") {
+		for _, name := range params["names"].([]string) {
+			if st, ok := f.indexStates[name]; ok {
+				if err := fn([]any{name, st, 40.0}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
 	groups := params["groups"].([]string)
 	var recs [][]any
@@ -172,7 +259,7 @@ func (f *fakeDB) query(_ context.Context, cypher string, params map[string]any, 
 		var n int64
 		for _, nd := range f.nodes {
 			if slices.Contains(groups, nd.group) && !slices.ContainsFunc(want, func(l string) bool { return !slices.Contains(nd.labels, l) }) {
-				n++
+				n += int64(nd.copies)
 			}
 		}
 		recs = append(recs, []any{n})
@@ -181,10 +268,26 @@ func (f *fakeDB) query(_ context.Context, cypher string, params map[string]any, 
 		var n int64
 		for _, e := range f.edges {
 			if slices.Contains(groups, e.group) && e.typ == typ {
-				n++
+				n += int64(e.copies)
 			}
 		}
 		recs = append(recs, []any{n})
+	case strings.Contains(cypher, "RETURN DISTINCT g"):
+		held := map[string]bool{}
+		for _, part := range strings.Split(cypher, " UNION ") {
+			m := reHeldPart.FindStringSubmatch(part)
+			if m == nil {
+				return fmt.Errorf("fakeDB: unknown query %q", cypher)
+			}
+			for _, nd := range f.nodes {
+				if slices.Contains(groups, nd.group) && slices.Contains(nd.labels, m[1]) {
+					held[nd.group] = true
+				}
+			}
+		}
+		for g := range held {
+			recs = append(recs, []any{g})
+		}
 	default:
 		return fmt.Errorf("fakeDB: unknown query %q", cypher)
 	}
@@ -203,10 +306,14 @@ func (f *fakeDB) close(context.Context) error { return nil }
 func (f *fakeDB) state() string {
 	var lines []string
 	for id, nd := range f.nodes {
-		lines = append(lines, fmt.Sprintf("node %s %s %v", nd.group, id, nd.labels))
+		for range nd.copies {
+			lines = append(lines, fmt.Sprintf("node %s %s %v", nd.group, id, nd.labels))
+		}
 	}
 	for id, e := range f.edges {
-		lines = append(lines, fmt.Sprintf("edge %s %s %s %s->%s", e.group, id, e.typ, e.from, e.to))
+		for range e.copies {
+			lines = append(lines, fmt.Sprintf("edge %s %s %s %s->%s", e.group, id, e.typ, e.from, e.to))
+		}
 	}
 	slices.Sort(lines)
 	return strings.Join(lines, "\n")

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tkgraph/backfill/sinks"
@@ -15,9 +16,11 @@ import (
 
 // Loader defaults.
 const (
-	DefaultBatchSize = 500
-	DefaultChunkRows = 20_000
-	maxChunkGroups   = 1000
+	DefaultSessions   = 2
+	DefaultBatchSize  = 2000
+	DefaultBatchBytes = 4 << 20
+	DefaultChunkRows  = 20_000
+	maxChunkGroups    = 1000
 )
 
 // Progress receives the loader's progress in rows; stages.Progress satisfies it.
@@ -35,7 +38,9 @@ type Options struct {
 	Password string
 	Database string // empty: the server's default database
 
-	BatchSize      int  // rows per UNWIND transaction; 0 means DefaultBatchSize
+	Sessions       int  // groups written at once, each by its own worker and session; 0 means DefaultSessions
+	BatchSize      int  // most rows per UNWIND transaction; 0 means DefaultBatchSize
+	BatchBytes     int  // most bytes of rows (estimated as sent) per UNWIND transaction; 0 means DefaultBatchBytes
 	ChunkRows      int  // rows after which a chunk of groups is settled; 0 means DefaultChunkRows
 	Analytical     bool // Memgraph only: load in IN_MEMORY_ANALYTICAL storage mode (see the package doc)
 	VectorDims     int  // embedding dimensions for the vector indexes; 0 creates none
@@ -55,8 +60,14 @@ func (o *Options) defaults() error {
 	if o.Analytical && o.Dialect != cypher.Memgraph {
 		return errors.New("analytical mode needs the memgraph dialect")
 	}
+	if o.Sessions <= 0 {
+		o.Sessions = DefaultSessions
+	}
 	if o.BatchSize <= 0 {
 		o.BatchSize = DefaultBatchSize
+	}
+	if o.BatchBytes <= 0 {
+		o.BatchBytes = DefaultBatchBytes
 	}
 	if o.ChunkRows <= 0 {
 		o.ChunkRows = DefaultChunkRows
@@ -85,6 +96,7 @@ func (noProgress) Done()             {}
 // Result is what a Load did.
 type Result struct {
 	Groups        int            `json:"groups"`         // groups loaded
+	FreshGroups   int            `json:"fresh_groups"`   // of them, groups the database held no node of: written with CREATE
 	Nodes         int            `json:"nodes"`          // node rows written
 	Edges         int            `json:"edges"`          // relationship rows written
 	Deleted       int            `json:"deleted"`        // stale nodes and relationships removed
@@ -92,14 +104,24 @@ type Result struct {
 	Batches       int            `json:"batches"`        // write transactions committed
 	Retries       int            `json:"retries"`        // transactions tried again after a transient error
 	Counts        map[string]int `json:"counts"`         // per label ("Entity", "Entity:Person") and type, after the load
-	Seconds       float64        `json:"seconds"`
+	// SchemaSeconds is the time of the schema after the last write (cypher.PostLoad: indexes
+	// created, on Neo4j all but the vector indexes awaited); part of Seconds.
+	SchemaSeconds float64 `json:"schema_seconds"`
+	// IndexesPopulating are the vector indexes Neo4j was still populating in the background
+	// when Load returned (SHOW INDEXES shows their progress): the graph is complete, vector
+	// index queries (db.index.vector.queryNodes) see part of it until they are online.
+	IndexesPopulating []string `json:"indexes_populating,omitempty"`
+	Seconds           float64  `json:"seconds"`
 }
 
 // Loader writes groups of the graph into Memgraph or Neo4j over Bolt.
 type Loader struct {
 	o   Options
 	ex  executor
+	mu  sync.Mutex // guards res while workers write
 	res Result
+
+	edgeIndexes bool // this Load created the relationship lookup indexes
 }
 
 // Open validates o and connects to the database.
@@ -107,7 +129,7 @@ func Open(ctx context.Context, o Options) (*Loader, error) {
 	if err := o.defaults(); err != nil {
 		return nil, fmt.Errorf("opening loader: %w", err)
 	}
-	ex, err := dial(o.URI, o.Username, o.Password, o.Database)
+	ex, err := dial(o.URI, o.Username, o.Password, o.Database, o.Sessions)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +147,9 @@ func (l *Loader) Close(ctx context.Context) error { return l.ex.close(ctx) }
 
 func (l *Loader) retrier() retrier {
 	return retrier{attempts: l.o.MaxAttempts, base: l.o.RetryBase, onRetry: func(attempt int, err error) {
+		l.mu.Lock()
 		l.res.Retries++
+		l.mu.Unlock()
 		l.o.Log.Warn("retrying after a transient error", "attempt", attempt, "err", err)
 	}}
 }
@@ -144,7 +168,7 @@ var ErrStopped = errors.New("load stopped")
 // groups that the next Load writes again.
 func (l *Loader) Load(ctx context.Context, src sinks.Source, groups []string, done func(ctx context.Context, groups []string) error) (Result, error) {
 	start := time.Now()
-	l.res = Result{Counts: map[string]int{}}
+	l.res, l.edgeIndexes = Result{Counts: map[string]int{}}, false
 	groups = slices.Clone(groups)
 	slices.Sort(groups)
 	groups = slices.Compact(groups)
@@ -162,12 +186,18 @@ func (l *Loader) Load(ctx context.Context, src sinks.Source, groups []string, do
 }
 
 func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, done func(context.Context, []string) error) error {
-	if err := l.schema(ctx, cypher.PreLoad(l.o.Dialect, cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity})); err != nil {
+	if err := l.schema(ctx, cypher.PreLoad(l.o.Dialect, l.schemaOptions())); err != nil {
 		return err
 	}
 	bulk := l.o.Analytical && len(groups) > 0
 	early := done
 	if bulk {
+		// Every lookup index exists before the switch to analytical mode (Memgraph's bulk path):
+		// settling held groups reads relationships through the edge ones.
+		if err := l.schema(ctx, cypher.EdgeLookups(l.o.Dialect)); err != nil {
+			return err
+		}
+		l.edgeIndexes = true
 		if err := l.schema(ctx, cypher.BulkBegin(l.o.Dialect)); err != nil {
 			return err
 		}
@@ -185,9 +215,14 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 			return err
 		}
 	}
-	if err := l.schema(ctx, cypher.PostLoad(l.o.Dialect)); err != nil {
+	start := time.Now()
+	if err := l.schema(ctx, cypher.PostLoad(l.o.Dialect, l.schemaOptions())); err != nil {
 		return err
 	}
+	if err := l.checkIndexes(ctx); err != nil {
+		return err
+	}
+	l.res.SchemaSeconds = time.Since(start).Seconds()
 	if len(held) > 0 {
 		if err := done(ctx, held); err != nil {
 			return fmt.Errorf("recording loaded groups: %w", err)
@@ -197,6 +232,10 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 		return ErrStopped
 	}
 	return nil
+}
+
+func (l *Loader) schemaOptions() cypher.SchemaOptions {
+	return cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity}
 }
 
 // leaveBulk switches a failed analytical load back to transactional storage, best effort.
@@ -209,18 +248,45 @@ func (l *Loader) leaveBulk() {
 	}
 }
 
-// schema runs schema statements. On Memgraph, which has no IF NOT EXISTS for text indexes and
-// constraints, an "already exists" error means the statement ran before and is ignored.
+// schema runs schema statements; a run of adjacent Together statements goes in one
+// transaction.
 func (l *Loader) schema(ctx context.Context, sts []cypher.Statement) error {
-	for _, st := range sts {
-		err := l.retrier().do(ctx, func(ctx context.Context) error { return l.ex.exec(ctx, st, nil) })
-		if err != nil && l.o.Dialect == cypher.Memgraph && strings.Contains(strings.ToLower(err.Error()), "already exists") {
-			l.o.Log.Debug("schema element exists", "statement", st.Cypher)
-			continue
+	for len(sts) > 0 {
+		n := 1
+		for sts[0].Together && n < len(sts) && sts[n].Together {
+			n++
 		}
-		if err != nil {
-			return fmt.Errorf("running %q: %w", st.Cypher, err)
+		if err := l.schemaRun(ctx, sts[:n]); err != nil {
+			return err
 		}
+		sts = sts[n:]
+	}
+	return nil
+}
+
+// schemaRun runs one statement, or several in one transaction. On Memgraph, which has no IF NOT
+// EXISTS for text indexes and constraints, an "already exists" error means the statement ran
+// before and is ignored. A failed statement with a Fallback runs the fallback instead.
+func (l *Loader) schemaRun(ctx context.Context, run []cypher.Statement) error {
+	err := l.retrier().do(ctx, func(ctx context.Context) error {
+		if len(run) == 1 {
+			return l.ex.exec(ctx, run[0], nil)
+		}
+		return l.ex.execAll(ctx, run)
+	})
+	if err != nil && l.o.Dialect == cypher.Memgraph && strings.Contains(strings.ToLower(err.Error()), "already exists") {
+		l.o.Log.Debug("schema element exists", "statement", run[0].Cypher)
+		return nil
+	}
+	if fb := run[0].Fallback; err != nil && len(run) == 1 && fb != "" && ctx.Err() == nil {
+		l.o.Log.Info("schema statement failed; running its fallback", "statement", run[0].Cypher, "fallback", fb, "err", err)
+		return l.schemaRun(ctx, []cypher.Statement{{Cypher: fb, AutoCommit: run[0].AutoCommit}})
+	}
+	if err != nil && len(run) > 1 {
+		return fmt.Errorf("running %q and %d more in one transaction: %w", run[0].Cypher, len(run)-1, err)
+	}
+	if err != nil {
+		return fmt.Errorf("running %q: %w", run[0].Cypher, err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -36,8 +37,9 @@ func fakeLoad(t *testing.T, l *Loader, src sinks.Source) (Result, [][]string, er
 	return res, done, err
 }
 
-// TestLoadTranscriptGolden records every statement a load sends, in order, for Memgraph in
-// analytical mode and Neo4j, with batches of 2 rows and a chunk per group.
+// TestLoadTranscriptGolden records every statement two loads send, in order, for Memgraph in
+// analytical and in transactional mode and for Neo4j, with batches of 2 rows and a chunk per
+// group: a load of new groups, then of the same groups changed.
 func TestLoadTranscriptGolden(t *testing.T) {
 	tests := []struct {
 		file string
@@ -45,6 +47,7 @@ func TestLoadTranscriptGolden(t *testing.T) {
 		o    Options
 	}{
 		{"load.memgraph.golden", cypher.Memgraph, Options{BatchSize: 2, ChunkRows: 1, Analytical: true, VectorDims: 3, VectorCapacity: 64}},
+		{"load.memgraph-transactional.golden", cypher.Memgraph, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3, VectorCapacity: 64}},
 		{"load.neo4j.golden", cypher.Neo4j, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3}},
 	}
 	for _, tc := range tests {
@@ -57,13 +60,26 @@ func TestLoadTranscriptGolden(t *testing.T) {
 			if res.Nodes != 8 || res.Edges != 7 || res.Groups != 2 {
 				t.Errorf("result = %+v", res)
 			}
-			if want := [][]string{{"user-1"}, {"user_2"}}; tc.d == cypher.Neo4j && !slices.EqualFunc(done, want, slices.Equal) {
+			if want := [][]string{{"user-1"}, {"user_2"}}; !tc.o.Analytical && !slices.EqualFunc(done, want, slices.Equal) {
 				t.Errorf("done = %v, want one call per chunk %v", done, want)
 			}
-			if want := [][]string{{"user-1", "user_2"}}; tc.d == cypher.Memgraph && !slices.EqualFunc(done, want, slices.Equal) {
+			if want := [][]string{{"user-1", "user_2"}}; tc.o.Analytical && !slices.EqualFunc(done, want, slices.Equal) {
 				t.Errorf("done = %v, want one call after the snapshot %v", done, want)
 			}
-			golden.Check(t, filepath.Join("testdata", tc.file), []byte(strings.Join(db.log, "\n")+"\n\n# final graph\n"+db.state()+"\n"))
+			first := strings.Join(db.log, "\n") + "\n\n# graph\n" + db.state() + "\n"
+			// A second load of the sample as a later run changes it: the groups are held now, so
+			// they are written with MERGE and settled (stale elements deleted, labels removed).
+			db.log = nil
+			again, _, err := fakeLoad(t, fakeLoader(tc.d, tc.o, db), changed())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.FreshGroups != 0 || again.Deleted != 4 || again.LabelsRemoved != 1 {
+				t.Errorf("second load: %+v", again)
+			}
+			second := strings.Join(db.log, "\n") + "\n\n# graph\n" + db.state() + "\n"
+			golden.Check(t, filepath.Join("testdata", tc.file), []byte("# first load: new groups (CREATE)\n"+first+
+				"\n# second load: the sample changed by a later run (MERGE, settle)\n"+second))
 		})
 	}
 }
@@ -88,7 +104,7 @@ func TestLoadRetriesTransientErrors(t *testing.T) {
 			db := newFakeDB()
 			left := tc.failures
 			db.fail = func(c string) error {
-				if strings.Contains(c, "RELATES_TO {uuid: row.uuid}") && left > 0 {
+				if strings.Contains(c, "[r:RELATES_TO") && left > 0 {
 					left--
 					return tc.err
 				}
@@ -111,7 +127,7 @@ func TestLoadRetriesTransientErrors(t *testing.T) {
 func TestAnalyticalLoadFailureLeavesBulkMode(t *testing.T) {
 	db := newFakeDB()
 	db.fail = func(c string) error {
-		if strings.Contains(c, "MENTIONS {uuid: row.uuid}") {
+		if strings.Contains(c, "[r:MENTIONS") {
 			return &neo4j.Neo4jError{Code: "Memgraph.ClientError.MemgraphError.MemgraphError", Msg: "out of memory"}
 		}
 		return nil
@@ -178,6 +194,7 @@ func TestLoadRejectsBadInput(t *testing.T) {
 		{"reserved label", func(s *sinks.MemSource) { s.EntityList[0].Labels = []string{"Community"} }, "reserved"},
 		{"invalid label", func(s *sinks.MemSource) { s.EntityList[0].Labels = []string{"Bad Label"} }, "invalid label"},
 		{"dangling fact", func(s *sinks.MemSource) { s.FactList[0].SourceUUID = "nobody" }, "missing"},
+		{"repeated entity", func(s *sinks.MemSource) { s.EntityList = append(s.EntityList, s.EntityList[1]) }, "appears twice"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -250,5 +267,198 @@ func TestLoadStopFinishesTheChunk(t *testing.T) {
 				t.Errorf("PostLoad did not run before the groups were recorded: %v", db.log[len(db.log)-3:])
 			}
 		})
+	}
+}
+
+// manyGroups is the sample plus 12 synthetic groups of entities and facts.
+func manyGroups() *sinks.MemSource {
+	src := sinkstest.Sample()
+	more := synthetic(12, 5, 7, false)
+	src.EntityList = append(src.EntityList, more.EntityList...)
+	src.FactList = append(src.FactList, more.FactList...)
+	return src
+}
+
+// TestLoadSessionsSameGraph loads with several workers and small chunks and requires the graph,
+// the counts and the recorded groups of a one-session load.
+func TestLoadSessionsSameGraph(t *testing.T) {
+	one := newFakeDB()
+	want, wantDone, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{ChunkRows: 30, BatchSize: 4}, one), manyGroups())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sessions := range []int{2, 5} {
+		db := newFakeDB()
+		got, done, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{Sessions: sessions, ChunkRows: 30, BatchSize: 4}, db), manyGroups())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if db.state() != one.state() {
+			t.Errorf("sessions=%d: graph differs", sessions)
+		}
+		if !reflect.DeepEqual(got.Counts, want.Counts) || got.Nodes != want.Nodes || got.Edges != want.Edges || got.FreshGroups != 14 {
+			t.Errorf("sessions=%d: result %+v, want %+v", sessions, got, want)
+		}
+		if all := slices.Concat(done...); !slices.Equal(all, slices.Concat(wantDone...)) || len(done) < 2 {
+			t.Errorf("sessions=%d: recorded %v, want every group once, in order, over several chunks", sessions, done)
+		}
+	}
+}
+
+// TestCreateRetriedAsMerge loses the answer of a committed CREATE batch: the batch is tried
+// again as MERGE, so nothing is written twice.
+func TestCreateRetriedAsMerge(t *testing.T) {
+	clean := newFakeDB()
+	if _, _, err := fakeLoad(t, fakeLoader(cypher.Memgraph, Options{}, clean), sinkstest.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"CREATE (n:Entity:Location)", "CREATE (a)-[r:RELATES_TO]"} {
+		db := newFakeDB()
+		lost := false
+		db.failAfter = func(c string) error {
+			if strings.Contains(c, kind) && !lost {
+				lost = true
+				return connErr()
+			}
+			return nil
+		}
+		res, _, err := fakeLoad(t, fakeLoader(cypher.Memgraph, Options{RetryBase: 1}, db), sinkstest.Sample())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !lost || res.Retries != 1 {
+			t.Errorf("%s: lost %v, retries %d", kind, lost, res.Retries)
+		}
+		retried := slices.IndexFunc(db.log, func(s string) bool { return strings.HasPrefix(s, "  failed after commit") })
+		if retried < 0 || !strings.Contains(db.log[retried+1], "MERGE") {
+			t.Errorf("%s: the retry after %q is %q, want the MERGE form", kind, db.log[retried], db.log[retried+1])
+		}
+		if db.state() != clean.state() {
+			t.Errorf("%s: graph after a lost answer:\n%s\nwant:\n%s", kind, db.state(), clean.state())
+		}
+	}
+}
+
+// TestFailedFreshLoadCompletes fails a fresh load for good in the middle (after the nodes of a
+// group), then loads again: the partial group is held now, written with MERGE and settled, and
+// the graph equals a clean load.
+func TestFailedFreshLoadCompletes(t *testing.T) {
+	clean := newFakeDB()
+	if _, _, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{}, clean), manyGroups()); err != nil {
+		t.Fatal(err)
+	}
+	db := newFakeDB()
+	db.fail = func(c string) error {
+		if strings.Contains(c, "[r:MENTIONS") {
+			return &neo4j.Neo4jError{Code: "Neo.ClientError.Statement.SemanticError", Msg: "failed for good"}
+		}
+		return nil
+	}
+	if _, _, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{}, db), manyGroups()); err == nil {
+		t.Fatal("the failing load succeeded")
+	}
+	db.fail = nil
+	res, _, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{}, db), manyGroups())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FreshGroups == res.Groups || !slices.ContainsFunc(db.log, func(s string) bool { return strings.Contains(s, "MERGE (n:Episodic") }) {
+		t.Errorf("result %+v: the partial groups were not written with MERGE", res)
+	}
+	if db.state() != clean.state() {
+		t.Errorf("graph after a failed and a full load:\n%s\nwant:\n%s", db.state(), clean.state())
+	}
+}
+
+func TestLoadBatchBounds(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+		want int // batches
+	}{
+		{"rows", Options{BatchSize: 1}, 15},
+		{"bytes", Options{BatchBytes: 1}, 15},
+		{"defaults", Options{}, 8}, // one batch per statement and chunk: 4 node and 3 edge statements, group user_2 in the same chunk
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, _, err := fakeLoad(t, fakeLoader(cypher.Neo4j, tc.o, newFakeDB()), sinkstest.Sample())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Batches != tc.want {
+				t.Errorf("batches = %d, want %d", res.Batches, tc.want)
+			}
+		})
+	}
+}
+
+func TestSchemaFallback(t *testing.T) {
+	db := newFakeDB()
+	db.fail = func(c string) error {
+		if strings.Contains(c, "CALL db.awaitIndex(name") {
+			return &neo4j.Neo4jError{Code: "Neo.ClientError.Schema.IndexNotFound", Msg: "No such index 'entity_uuid'"}
+		}
+		return nil
+	}
+	if _, _, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{}, db), sinkstest.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(strings.Join(db.log, "\n"), "tx   CALL db.awaitIndexes(300)"); n != 2 {
+		t.Errorf("%d fallbacks run, want one per failed wait (PreLoad, PostLoad)", n)
+	}
+}
+
+// TestVectorIndexesPopulating: on Neo4j a load reports the vector indexes still populating when
+// it returns, and fails (recording no group after the schema) when one failed to populate;
+// Memgraph, which builds indexes as it creates them, is not asked.
+func TestVectorIndexesPopulating(t *testing.T) {
+	tests := []struct {
+		name    string
+		d       cypher.Dialect
+		states  map[string]string
+		pending []string
+		err     string
+	}{
+		{"online", cypher.Neo4j, nil, nil, ""},
+		{"populating", cypher.Neo4j, map[string]string{"fact_embedding_edge_index": "POPULATING", "entity_uuid": "POPULATING"},
+			[]string{"fact_embedding_edge_index"}, ""},
+		{"failed", cypher.Neo4j, map[string]string{"name_embedding_entity_index": "FAILED"}, nil, "name_embedding_entity_index failed to populate"},
+		{"memgraph", cypher.Memgraph, map[string]string{"fact_embedding_edge_index": "POPULATING"}, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			db := newFakeDB()
+			db.indexStates = tc.states
+			res, done, err := fakeLoad(t, fakeLoader(tc.d, Options{VectorDims: 3}, db), sinkstest.Sample())
+			if (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("err = %v, want %q", err, tc.err)
+			}
+			if tc.err != "" && len(done) != 0 {
+				t.Errorf("groups recorded after a failed index: %v", done)
+			}
+			if !slices.Equal(res.IndexesPopulating, tc.pending) {
+				t.Errorf("populating = %v, want %v", res.IndexesPopulating, tc.pending)
+			}
+			if asked := strings.Contains(strings.Join(db.log, "\n"), "read SHOW INDEXES"); asked != (tc.d == cypher.Neo4j) {
+				t.Errorf("SHOW INDEXES asked: %v", asked)
+			}
+			if tc.err == "" && res.SchemaSeconds <= 0 {
+				t.Errorf("schema seconds = %v", res.SchemaSeconds)
+			}
+		})
+	}
+}
+
+// TestWorkersEndWithTheContext: a load cancelled while its workers wait for groups ends with the
+// context's error (it must not go on with finished workers).
+func TestWorkersEndWithTheContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	l := fakeLoader(cypher.Neo4j, Options{}, newFakeDB())
+	ws := l.startWorkers(ctx, newChunk(), &statements{l: l, m: map[string]stmt{}}, sinkstest.Sample())
+	ws.free <- struct{}{} // the one worker is busy, as far as acquire knows
+	cancel()
+	if err := ws.acquire(); !errors.Is(err, context.Canceled) {
+		t.Errorf("acquire after cancellation: %v, want context.Canceled", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +89,11 @@ func TestNeo4jLoadReadBack(t *testing.T) {
 	if res.Nodes != 8 || res.Edges != 7 || res.Groups != 2 || res.Deleted != 0 {
 		t.Errorf("result = %+v", res)
 	}
+	for _, name := range res.IndexesPopulating {
+		if !slices.Contains(cypher.IndexNames(cypher.VectorIndex), name) {
+			t.Errorf("index %s reported populating: only vector indexes populate after the load", name)
+		}
+	}
 	// Every property reads back as written: compare each node and relationship with its row.
 	ctx := t.Context()
 	edges, err := sinkstest.AllEntityEdges(ctx, src)
@@ -95,13 +101,23 @@ func TestNeo4jLoadReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rows []cypher.Row
+	// The stored properties: row.props, and the embedding (row.embedding) under its property name.
+	embedded := func(row cypher.Row, prop string) cypher.Row {
+		if v, ok := row[cypher.KeyEmbedding]; ok {
+			row[cypher.KeyProps].(cypher.Row)[prop] = v
+		}
+		return row
+	}
 	_ = sinkstest.Walk(ctx, src, sinkstest.Visitor{
 		Episode:   func(e graph.Episode) { rows = append(rows, cypher.EpisodeRow(e, edges[e.UUID])) },
-		Entity:    func(e graph.Entity) { rows = append(rows, cypher.EntityRow(e)) },
-		Community: func(c graph.Community) { rows = append(rows, cypher.CommunityRow(c)) },
-		Fact:      func(f graph.Fact) { rows = append(rows, cypher.FactRow(f)) },
+		Entity:    func(e graph.Entity) { rows = append(rows, embedded(cypher.EntityRow(e), "name_embedding")) },
+		Community: func(c graph.Community) { rows = append(rows, embedded(cypher.CommunityRow(c), "name_embedding")) },
+		Fact:      func(f graph.Fact) { rows = append(rows, embedded(cypher.FactRow(f), "fact_embedding")) },
 		Mention:   func(m graph.Mention) { rows = append(rows, cypher.MentionRow(m)) },
 	})
+	if len(rows) != 13 {
+		t.Fatalf("%d rows, want 13", len(rows))
+	}
 	for _, row := range rows {
 		uuid := row[cypher.KeyUUID].(string)
 		query := "MATCH (n {uuid: $u}) RETURN properties(n) AS p"
@@ -162,9 +178,13 @@ func compareProps(want cypher.Row, got map[string]any) string {
 	return ""
 }
 
-// checkIndexes requires every Graphiti index name and our vector indexes to be online.
+// checkIndexes requires every Graphiti index name and our vector indexes to exist and, once the
+// vector indexes have finished populating (the loader does not wait for them), to be online.
 func checkIndexes(t *testing.T, drv neo4j.DriverWithContext) {
 	t.Helper()
+	if _, err := neo4j.ExecuteQuery(t.Context(), drv, "CALL db.awaitIndexes(300)", nil, neo4j.EagerResultTransformer); err != nil {
+		t.Fatal(err)
+	}
 	res, err := neo4j.ExecuteQuery(t.Context(), drv, "SHOW INDEXES YIELD name, type, state RETURN name, type, state", nil, neo4j.EagerResultTransformer)
 	if err != nil {
 		t.Fatal(err)
@@ -288,5 +308,27 @@ func TestNeo4jLoadFailsOnMissingEndpoint(t *testing.T) {
 	_, err := loadErr(t.Context(), t, uri, src, Options{})
 	if err == nil || !strings.Contains(err.Error(), "RELATES_TO") || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("err = %v, want a missing RELATES_TO relationship", err)
+	}
+}
+
+// TestNeo4jLoadBesideForeignIndexNames loads into a database that already holds an index
+// equivalent to one of ours under another name: CREATE … IF NOT EXISTS creates none, so the
+// wait for our index by name fails and falls back to waiting for every index.
+func TestNeo4jLoadBesideForeignIndexNames(t *testing.T) {
+	uri, drv := neo4jDB(t)
+	exec := func(q string) {
+		t.Helper()
+		if _, err := neo4j.ExecuteQuery(t.Context(), drv, q, nil, neo4j.EagerResultTransformer); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec("DROP INDEX entity_uuid IF EXISTS")
+	exec("CREATE INDEX someone_elses_entity_uuid FOR (n:Entity) ON (n.uuid)")
+	t.Cleanup(func() {
+		_, _ = neo4j.ExecuteQuery(context.Background(), drv, "DROP INDEX someone_elses_entity_uuid IF EXISTS", nil, neo4j.EagerResultTransformer)
+	})
+	res := load(t, uri, sinkstest.Sample(), Options{})
+	if res.Counts["Entity"] != 4 || res.FreshGroups != 2 {
+		t.Errorf("result = %+v", res)
 	}
 }

@@ -19,8 +19,20 @@ var (
 // label's nodes and each type's relationships of the groups, deletes those not written (facts
 // merged away, communities recomputed, …), removes entity labels not written, fails when
 // something written is missing (a relationship whose endpoint was absent), and finally checks
-// the count of every label and type against the rows written.
+// the count of every label and type against the rows written. A chunk of groups that held no
+// node before it was written (all CREATEd) has nothing stale: only the counts are checked, which
+// also catch what is missing or written twice. The first chunk with a held group creates the
+// relationship lookup indexes (cypher.EdgeLookups) the lists and deletes read through.
 func (l *Loader) settle(ctx context.Context, c *chunk) error {
+	if !c.held {
+		return l.verify(ctx, c)
+	}
+	if !l.edgeIndexes {
+		if err := l.schema(ctx, cypher.EdgeLookups(l.o.Dialect)); err != nil {
+			return err
+		}
+		l.edgeIndexes = true
+	}
 	groups := c.groups
 	for _, t := range settleEdges {
 		list, err := cypher.ListEdges(l.o.Dialect, t)

@@ -77,8 +77,11 @@ func (l *Loader) verify(ctx context.Context, c *chunk) error {
 		if err != nil {
 			return fmt.Errorf("counting %s: %w", x.key, err)
 		}
-		if int(got) != x.want {
-			bad = append(bad, fmt.Sprintf("%s: %d in the database, %d written", x.key, got, x.want))
+		switch {
+		case int(got) < x.want:
+			bad = append(bad, fmt.Sprintf("%s: %d in the database, %d written (%d missing: an endpoint node was absent?)", x.key, got, x.want, x.want-int(got)))
+		case int(got) > x.want:
+			bad = append(bad, fmt.Sprintf("%s: %d in the database, %d written (written twice, or by another load at the same time?)", x.key, got, x.want))
 		}
 		l.res.Counts[x.key] += int(got)
 	}

@@ -3,95 +3,141 @@ package memgraph
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
+// stmt is one batch statement.
+type stmt struct {
+	text  string
+	retry string // a CREATE statement's MERGE form: a batch tried again runs it instead
+	edge  bool   // writes relationships
+}
+
+// pending holds the rows waiting for one statement.
+type pending struct {
+	st    stmt
+	rows  []any
+	bytes int
+}
+
 // writer batches rows per statement and writes each batch in its own transaction, retried on
-// transient errors. Relationship batches are written only after every pending node batch, so
-// the endpoints of each relationship exist when it is MERGEd.
+// transient errors. A batch is written once it holds Options.BatchSize rows or
+// Options.BatchBytes bytes (rowBytes). One batch at a time is in flight, sent from a goroutine
+// while the next one fills; each write first waits for the one before, so batches commit in the
+// order they are written. Relationship batches are written only after every pending node batch,
+// so the endpoints of each relationship exist when it is written.
 type writer struct {
-	l         *Loader
-	pending   map[string][]any // statement → rows waiting
-	nodeStmts []string         // node statements in order of first use
-	edgeStmts []string         // relationship statements in order of first use
-	isEdge    map[string]bool
+	l        *Loader
+	pending  map[string]*pending // statement text → rows waiting
+	nodes    []*pending          // node statements in order of first use
+	edges    []*pending          // relationship statements in order of first use
+	inflight chan error          // the batch in flight reports here; nil when none
 }
 
 func newWriter(l *Loader) *writer {
-	return &writer{l: l, pending: map[string][]any{}, isEdge: map[string]bool{}}
+	return &writer{l: l, pending: map[string]*pending{}}
 }
 
-// node queues a node row and writes its batch once full.
-func (w *writer) node(ctx context.Context, stmt string, row cypher.Row) error {
-	if _, ok := w.pending[stmt]; !ok {
-		w.nodeStmts = append(w.nodeStmts, stmt)
+// add queues a row for st and writes the batch once it is full; a full relationship batch is
+// written after all pending node rows.
+func (w *writer) add(ctx context.Context, st stmt, row map[string]any) error {
+	p := w.pending[st.text]
+	if p == nil {
+		p = &pending{st: st}
+		w.pending[st.text] = p
+		if st.edge {
+			w.edges = append(w.edges, p)
+		} else {
+			w.nodes = append(w.nodes, p)
+		}
 	}
-	w.pending[stmt] = append(w.pending[stmt], row)
-	if len(w.pending[stmt]) >= w.l.o.BatchSize {
-		return w.write(ctx, stmt)
-	}
-	return nil
-}
-
-// edge queues a relationship row; a full batch is written after all pending node rows.
-func (w *writer) edge(ctx context.Context, stmt string, row cypher.Row) error {
-	if _, ok := w.pending[stmt]; !ok {
-		w.edgeStmts = append(w.edgeStmts, stmt)
-		w.isEdge[stmt] = true
-	}
-	w.pending[stmt] = append(w.pending[stmt], row)
-	if len(w.pending[stmt]) < w.l.o.BatchSize {
+	p.rows = append(p.rows, row)
+	p.bytes += rowBytes(row)
+	if len(p.rows) < w.l.o.BatchSize && p.bytes < w.l.o.BatchBytes {
 		return nil
 	}
-	if err := w.flushNodes(ctx); err != nil {
-		return err
+	if st.edge {
+		if err := w.flushAll(ctx, w.nodes); err != nil {
+			return err
+		}
 	}
-	return w.write(ctx, stmt)
+	return w.write(ctx, p)
 }
 
-// flush writes every pending row: nodes first, then relationships.
+// flush writes every pending row, nodes first, then relationships, and waits until all are
+// committed.
 func (w *writer) flush(ctx context.Context) error {
-	if err := w.flushNodes(ctx); err != nil {
+	if err := w.flushAll(ctx, w.nodes); err != nil {
 		return err
 	}
-	for _, s := range w.edgeStmts {
-		if err := w.write(ctx, s); err != nil {
+	if err := w.flushAll(ctx, w.edges); err != nil {
+		return err
+	}
+	return w.wait()
+}
+
+func (w *writer) flushAll(ctx context.Context, ps []*pending) error {
+	for _, p := range ps {
+		if err := w.write(ctx, p); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (w *writer) flushNodes(ctx context.Context) error {
-	for _, s := range w.nodeStmts {
-		if err := w.write(ctx, s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// write sends the pending rows of stmt as one transaction.
-func (w *writer) write(ctx context.Context, stmt string) error {
-	rows := w.pending[stmt]
-	if len(rows) == 0 {
+// wait waits for the batch in flight and returns its error.
+func (w *writer) wait() error {
+	if w.inflight == nil {
 		return nil
 	}
+	err := <-w.inflight
+	w.inflight = nil
+	return err
+}
+
+// write waits for the batch in flight, then sends the pending rows of p from a goroutine.
+func (w *writer) write(ctx context.Context, p *pending) error {
+	if len(p.rows) == 0 {
+		return nil
+	}
+	if err := w.wait(); err != nil {
+		return err
+	}
+	st, rows, bytes := p.st, p.rows, p.bytes
+	p.rows, p.bytes = nil, 0
+	w.inflight = make(chan error, 1)
+	go func(done chan<- error) { done <- w.send(ctx, st, rows, bytes) }(w.inflight)
+	return nil
+}
+
+// send writes rows with st as one transaction. A CREATE batch that fails is tried again as MERGE
+// (st.retry): its first try may have committed (an unknown commit outcome) or, in Memgraph's
+// analytical mode, written part of its rows.
+func (w *writer) send(ctx context.Context, st stmt, rows []any, bytes int) error {
 	params := map[string]any{"rows": rows}
+	text := st.text
+	start := time.Now()
 	err := w.l.retrier().do(ctx, func(ctx context.Context) error {
-		return w.l.ex.exec(ctx, cypher.Statement{Cypher: stmt}, params)
+		err := w.l.ex.exec(ctx, cypher.Statement{Cypher: text}, params)
+		if err != nil && st.retry != "" {
+			text = st.retry
+		}
+		return err
 	})
 	if err != nil {
-		return fmt.Errorf("writing a batch of %d rows (%.60s…): %w", len(rows), stmt[len(cypher.RowsPrefix):], err)
+		return fmt.Errorf("writing a batch of %d rows (%.60s…): %w", len(rows), st.text[len(cypher.RowsPrefix):], err)
 	}
-	w.pending[stmt] = rows[:0:0]
-	if w.isEdge[stmt] {
+	w.l.o.Log.Debug("batch written", "rows", len(rows), "bytes", bytes, "seconds", time.Since(start).Seconds())
+	w.l.mu.Lock()
+	if st.edge {
 		w.l.res.Edges += len(rows)
 	} else {
 		w.l.res.Nodes += len(rows)
 	}
 	w.l.res.Batches++
+	w.l.mu.Unlock()
 	w.l.o.Progress.Add(len(rows))
 	return nil
 }

@@ -50,6 +50,10 @@ public final class Neo4jLauncher {
             .setConfig(HttpConnector.enabled, false)
             .setConfig(GraphDatabaseSettings.auth_enabled, false)
             .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(256))
+            // Keep only the newest transaction log file (pruned at each checkpoint): by default
+            // Neo4j keeps two days of logs, and benchmarks writing embeddings over and over filled
+            // the disk (71 GB of logs in 90 minutes), which panics the database.
+            .setConfig(GraphDatabaseSettings.keep_logical_logs, "false")
             // No usage reports: the machine must not contact anything outside loopback.
             .setConfig(GraphDatabaseSettings.udc_enabled, false)
             // Keep no transaction logs beyond the last checkpoint: test loads of embeddings

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Names of the Bolt benchmarks in the metrics.
+const (
+	boltLoadBench    = "BenchmarkNeo4jLoad/"
+	boltCeilingBench = "BenchmarkNeo4jCeiling/"
+)
+
+// boltTables renders the Bolt load against the ceiling (load) and the ceiling's configurations
+// (ceiling); either may be nil. A run without metrics falls back to goBench.
+func boltTables(w io.Writer, load, ceiling *GoBench) {
+	if load == nil && ceiling == nil {
+		return
+	}
+	if load == nil || len(load.Metrics) == 0 {
+		goBench(w, "Bolt load into Neo4j (sinks/memgraph BenchmarkNeo4jLoad)", load)
+	} else {
+		fprintf(w, "## Bolt load into Neo4j against the plain driver (sinks/memgraph)\n\n`%s`\n\n", load.Command)
+		fprintf(w, "A fresh load into an empty database, schema and verification included. Ceiling: the plain Go\n"+
+			"driver writing the same rows with `UNWIND … CREATE` (2,000 rows per transaction, embeddings set\n"+
+			"with `db.create.set*VectorProperty`, the faster of 1 and 2 sessions in each iteration) into a\n"+
+			"database with only the entity uuid index. \"+ schema\": the ceiling followed by the indexes the\n"+
+			"loader leaves, all online (Graphiti's range and full-text indexes, the vector indexes). The loader\n"+
+			"creates the vector indexes before its first write (Neo4j maintains them as rows are written); the\n"+
+			"last column is how long after it returns Neo4j still populated indexes, and the one before it the\n"+
+			"loader's share of the ceiling counting that wait.\n\n")
+		fprintf(w, "| rows | ceiling rows/s | loader rows/s | %% of ceiling | ceiling + schema rows/s | %% of ceiling + schema | %% of ceiling, vector indexes online | vector indexes online after (s) |\n")
+		fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, name := range sortedKeys(load.Metrics) {
+			m := load.Metrics[name]
+			fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", boltCase(strings.TrimPrefix(name, boltLoadBench), m["rows"]),
+				num(m["ceiling-rows/s"]), num(m["rows/s"]), num(m["pct-of-ceiling"]), num(m["ceiling-schema-rows/s"]),
+				num(m["pct-of-ceiling-schema"]), num(m["pct-of-ceiling-indexed"]), num(m["vector-index-s"]))
+		}
+		fprintf(w, "\n")
+	}
+	if ceiling == nil || len(ceiling.Metrics) == 0 {
+		goBench(w, "Bolt ceiling configurations (sinks/memgraph BenchmarkNeo4jCeiling)", ceiling)
+		return
+	}
+	fprintf(w, "### Ceiling configurations (rows/s)\n\n`%s`\n\n", ceiling.Command)
+	var cases, configs []string
+	rate := map[[2]string]float64{}
+	for name, m := range ceiling.Metrics {
+		parts := strings.SplitN(strings.TrimPrefix(name, boltCeilingBench), "/", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		c, cfg := parts[0]+"/"+parts[1], parts[2]
+		if !slices.Contains(cases, c) {
+			cases = append(cases, c)
+		}
+		if !slices.Contains(configs, cfg) {
+			configs = append(configs, cfg)
+		}
+		rate[[2]string{c, cfg}] = m["rows/s"]
+	}
+	slices.Sort(cases)
+	slices.Sort(configs)
+	fprintf(w, "| configuration | %s |\n|---|%s\n", strings.Join(cases, " | "), strings.Repeat("---:|", len(cases)))
+	for _, cfg := range configs {
+		cells := make([]string, len(cases))
+		for i, c := range cases {
+			cells[i] = "–"
+			if v, ok := rate[[2]string{c, cfg}]; ok {
+				cells[i] = num(v)
+			}
+		}
+		fprintf(w, "| %s | %s |\n", cfg, strings.Join(cells, " | "))
+	}
+	fprintf(w, "\n")
+}
+
+// boltCase names a load benchmark case: "entities/embeddings=true" with its rows.
+func boltCase(c string, rows float64) string {
+	if rows > 0 {
+		return fmt.Sprintf("%s (%.0f)", c, rows)
+	}
+	return c
+}
