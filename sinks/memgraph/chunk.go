@@ -79,6 +79,10 @@ func (l *Loader) startWorkers(ctx context.Context, c *chunk, stmts *statements, 
 			for j := range ws.jobs {
 				if err := l.writeGroup(ctx, w, c, stmts, src, j.group, j.mode); err != nil {
 					cancel()
+					// The batch in flight ends before the worker does, so no write outlives
+					// the load (and races the driver's Close); the first error is the one
+					// reported.
+					_ = w.wait()
 					return fmt.Errorf("writing group %s: %w", j.group, err)
 				}
 				<-ws.free

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -221,7 +222,7 @@ func TestNeo4jLoadTwiceAndKilled(t *testing.T) {
 	// Kill loads at several points (cancel the context from inside the source stream, with
 	// batches in flight), then load again: the result equals the clean load.
 	// A full load streams 11 of these records.
-	for _, after := range []int{1, 3, 5, 7, 9} {
+	for _, after := range []int64{1, 3, 5, 7, 9} {
 		t.Run(fmt.Sprintf("killed after %d rows", after), func(t *testing.T) {
 			clearDB(t, drv)
 			ctx, cancel := context.WithCancel(t.Context())
@@ -244,15 +245,16 @@ func TestNeo4jLoadTwiceAndKilled(t *testing.T) {
 }
 
 // cancelling cancels a context once its streams have produced after entities, facts and
-// mentions together.
+// mentions together. The loader's sessions stream groups at once, so the count is atomic.
 type cancelling struct {
 	*sinks.MemSource
-	after, n int
-	cancel   func()
+	after  int64
+	n      atomic.Int64
+	cancel func()
 }
 
 func (c *cancelling) tick() {
-	if c.n++; c.n == c.after {
+	if c.n.Add(1) == c.after {
 		c.cancel()
 	}
 }
