@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# Shared helpers for scripts/neo4j.sh and scripts/versitygw.sh: the state directory, pid files,
-# waiting for a server, and stopping it. Sourced, never run. All messages go to stderr so that a
-# script's stdout carries only the "export VAR=value" lines meant for eval.
+# Shared helpers for scripts/neo4j.sh, scripts/versitygw.sh and scripts/local_llm.sh: the state
+# directory, pid files, waiting for a server, and stopping it. Sourced, never run. All messages go
+# to stderr so that a script's stdout carries only the "export VAR=value" lines meant for eval.
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Everything the scripts build, install or record lives under one cache directory.
@@ -64,6 +64,25 @@ spawn() {
     sleep 0.1
   done
   die "could not start $1"
+}
+
+# await_ready NAME CHECK LOGFILE SECONDS: runs the command CHECK every 0.1 s until it succeeds,
+# for at most SECONDS of wall time (a slow CHECK counts), while the process of $STATE/pid (command
+# line matching $MATCH) lives. Returns 0 once CHECK succeeds; otherwise prints LOGFILE's tail,
+# runs the script's stop and dies saying whether the server timed out or exited.
+await_ready() {
+  local name=$1 check=$2 logfile=$3 seconds=$4
+  local deadline=$((SECONDS + seconds))
+  while ((SECONDS < deadline)); do
+    "$check" && return 0
+    pid_alive "$STATE/pid" "$MATCH" || break
+    sleep 0.1
+  done
+  local why="did not become ready within ${seconds}s"
+  pid_alive "$STATE/pid" "$MATCH" || why="exited before it was ready"
+  tail -n 40 "$logfile" >&2 || true
+  stop
+  die "$name $why (log above)"
 }
 
 # remove_data_dir FILE: delete the temporary directory whose path FILE records, then FILE.

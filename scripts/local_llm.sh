@@ -201,22 +201,10 @@ start() {
     --model_alias "$MODEL" --host 127.0.0.1 --port "$PORT" --n_threads "$THREADS" \
     --n_threads_batch "$THREADS" --n_ctx "$CTX" --n_batch 128 --logits_all False --cache True --cache_type ram --cache_size "$((512 << 20))" --verbose False
   echo "$PORT" >"$STATE/port"
-  local i
-  for ((i = 0; i < START_TIMEOUT * 5; i++)); do
-    if answers; then
-      log "ready on http://127.0.0.1:$PORT/v1, model $MODEL (pid $(cat "$STATE/pid"))"
-      print_env
-      log "point a job at it with: $(print_env | sed -n "s/^export BACKFILL_LOCAL_LLM_FLAGS='\(.*\)'$/\1/p")"
-      return 0
-    fi
-    pid_alive "$STATE/pid" "$MATCH" || break
-    sleep 0.2
-  done
-  local why="did not answer within ${START_TIMEOUT}s"
-  pid_alive "$STATE/pid" "$MATCH" || why="exited before it answered"
-  tail -n 40 "$STATE/server.log" >&2 || true
-  stop
-  die "local model server $why (log above)"
+  await_ready "local model server" answers "$STATE/server.log" "$START_TIMEOUT"
+  log "ready on http://127.0.0.1:$PORT/v1, model $MODEL (pid $(cat "$STATE/pid"))"
+  print_env
+  log "point a job at it with: $(print_env | sed -n "s/^export BACKFILL_LOCAL_LLM_FLAGS='\(.*\)'$/\1/p")"
 }
 
 stop() {

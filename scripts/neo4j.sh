@@ -48,6 +48,9 @@ build_jar() {
 
 print_env() { echo "export BACKFILL_NEO4J_URI=bolt://127.0.0.1:$(cat "$STATE/port")"; }
 
+# neo4j_ready: the launcher prints READY once the database accepts Bolt connections.
+neo4j_ready() { grep -q '^READY' "$STATE/neo4j.log" 2>/dev/null; }
+
 start() {
   ensure_cache
   mkdir -p "$STATE"
@@ -66,21 +69,9 @@ start() {
   spawn "$STATE/neo4j.log" "$STATE/pid" "$(java_bin)" "-Xmx$HEAP" -XX:+UseSerialGC \
     -jar "$JAR" "$home" "$PORT"
   echo "$PORT" >"$STATE/port"
-  local i
-  for ((i = 0; i < START_TIMEOUT * 10; i++)); do
-    if grep -q '^READY' "$STATE/neo4j.log" 2>/dev/null; then
-      log "ready on bolt://127.0.0.1:$PORT (pid $(cat "$STATE/pid"))"
-      print_env
-      return 0
-    fi
-    pid_alive "$STATE/pid" "$MATCH" || break
-    sleep 0.1
-  done
-  local why="did not become ready within ${START_TIMEOUT}s"
-  pid_alive "$STATE/pid" "$MATCH" || why="exited before it was ready"
-  tail -n 40 "$STATE/neo4j.log" >&2 || true
-  stop
-  die "neo4j $why (log above)"
+  await_ready neo4j neo4j_ready "$STATE/neo4j.log" "$START_TIMEOUT"
+  log "ready on bolt://127.0.0.1:$PORT (pid $(cat "$STATE/pid"))"
+  print_env
 }
 
 stop() {

@@ -73,21 +73,9 @@ start() {
     spawn "$STATE/versitygw.log" "$STATE/pid" "$BIN" --port "127.0.0.1:$PORT" \
     --region "$REGION" --quiet posix "$data"
   echo "$PORT" >"$STATE/port"
-  local i
-  for ((i = 0; i < START_TIMEOUT * 10; i++)); do
-    if answers; then
-      log "ready on http://127.0.0.1:$PORT (pid $(cat "$STATE/pid"))"
-      print_env
-      return 0
-    fi
-    pid_alive "$STATE/pid" "$MATCH" || break
-    sleep 0.1
-  done
-  local why="did not become ready within ${START_TIMEOUT}s"
-  pid_alive "$STATE/pid" "$MATCH" || why="exited before it was ready"
-  tail -n 40 "$STATE/versitygw.log" >&2 || true
-  stop
-  die "versitygw $why (log above)"
+  await_ready versitygw answers "$STATE/versitygw.log" "$START_TIMEOUT"
+  log "ready on http://127.0.0.1:$PORT (pid $(cat "$STATE/pid"))"
+  print_env
 }
 
 stop() {
