@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	"os"
 	"time"
@@ -15,19 +14,6 @@ import (
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
 )
-
-// Shard selects the groups of one shard: a stable hash of group_id modulo Count equals Index.
-type Shard struct{ Index, Count int }
-
-// Owns reports whether the shard processes a group (every group when Count ≤ 1).
-func (s Shard) Owns(group string) bool {
-	if s.Count <= 1 {
-		return true
-	}
-	h := fnv.New64a()
-	h.Write([]byte(group))
-	return int(h.Sum64()%uint64(s.Count)) == s.Index
-}
 
 // Stage is the name of the stage in the store and in reports.
 const Stage = stages.Ingest
