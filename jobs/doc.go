@@ -10,8 +10,9 @@
 // identifiers, each source's loader settings.
 //
 // The runner (Run) wires loaders → checkpoint store → stages in order (ingest, extract, resolve,
-// temporal, summarize, embed, community, and load when the sink is Memgraph or Neo4j) and returns
-// the run report. It is resumable: running the same job again skips every unit whose inputs did
+// temporal, summarize, embed, community, and load when the sink is Memgraph or Neo4j; each a
+// package of stages/ called with the run's stages.Env and the Options options.go translates from
+// the job) and returns the run report. It is resumable: running the same job again skips every unit whose inputs did
 // not change. Run opens the store for writing (holding its lock for the whole run); ingest
 // clears the quarantine of the run before (a run's quarantine is the rows it rejected) and
 // records each group id with the id the input wrote (a row that writes another group's mapped id

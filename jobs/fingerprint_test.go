@@ -42,3 +42,25 @@ func TestRequestParametersRerunTheirUnits(t *testing.T) {
 		t.Errorf("an unchanged job made %d calls", again.LLM.Calls)
 	}
 }
+
+// TestLoadFingerprintPinned: the load unit fingerprint of a group, from the job's sink keys and
+// embedder dimensions through loadOptions, is the one the loader has recorded since load-v2 (the
+// values were computed by the runner's own load before the stage moved to stages/load). A change
+// here reloads every group of every existing checkpoint: bump the loader's version instead.
+func TestLoadFingerprintPinned(t *testing.T) {
+	for _, c := range []struct {
+		kind, uri, db string
+		dims          int
+		upstream      string
+		want          string
+	}{
+		{"neo4j", "bolt://db:7687", "graph", 1024, "c0ffee", "64ff6d65af7c7f69eaf192dfa0214a97"},
+		{"", "", "", 0, "", "b2599178cfe7bc8ec9d1e337f7a40617"},
+	} {
+		j := &Job{}
+		j.Sink.Kind, j.Sink.URI, j.Sink.Database, j.Embedder.Dimensions = c.kind, c.uri, c.db, c.dims
+		if got := j.loadOptions(nil, nil).Fingerprint(c.upstream); got != c.want {
+			t.Errorf("%+v: load fingerprint %s, want %s", c, got, c.want)
+		}
+	}
+}

@@ -1,7 +1,16 @@
 package jobs
 
 import (
+	"fmt"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/sinks/cypher"
+	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages/community"
+	"github.com/tkgraph/backfill/stages/ingest"
+	"github.com/tkgraph/backfill/stages/load"
 	"github.com/tkgraph/backfill/stages/resolve"
 	"github.com/tkgraph/backfill/stages/summarize"
 	"github.com/tkgraph/backfill/stages/temporal"
@@ -9,6 +18,42 @@ import (
 
 // The job's keys translated into each stage's Options, one function per stage, used by both the
 // run and the plan; the stages own the defaults (their WithDefaults).
+
+// ingestOptions are the ingest stage's options of the job: its sources' loader specs, read from
+// fsys, the groups of shard.
+func (j *Job) ingestOptions(fsys loaders.FS, shard Shard) (ingest.Options, error) {
+	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio}
+	for i, src := range j.Sources {
+		spec := j.loaderSpec(src)
+		var err error
+		if spec.Record, err = src.recordSpec(); err != nil {
+			return o, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
+		}
+		o.Sources = append(o.Sources, spec)
+	}
+	return o, nil
+}
+
+// loaderSpec is the loaders.Spec of one of the job's sources.
+func (j *Job) loaderSpec(src Source) loaders.Spec {
+	return loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
+		TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
+		DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
+}
+
+// loadOptions are the load stage's options of the job: the sink keys, the credentials read from
+// env when a group is to be loaded, the store as the sink reads it.
+func (j *Job) loadOptions(store *checkpoints.Store, env LookupEnv) load.Options {
+	s := j.Sink
+	return load.Options{
+		Sink: memgraph.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
+			BatchBytes: s.BatchBytes, Sessions: s.Sessions, Analytical: s.Analytical, VectorDims: j.Embedder.Dimensions,
+			MaxAttempts: s.MaxAttempts, RetryBase: time.Duration(s.RetrySecs * float64(time.Second))},
+		Reload:      s.Reload,
+		Source:      GraphSource(j, store),
+		Credentials: func() (string, string, error) { return sinkCredentials(s, env) },
+	}
+}
 
 func (j *Job) resolveOptions() resolve.Options {
 	r := j.Stages.Resolve

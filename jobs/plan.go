@@ -15,6 +15,7 @@ import (
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages/ingest"
 )
 
 // DefaultPlanSample is how many extraction prompts a plan renders at most.
@@ -52,7 +53,7 @@ type Plan struct {
 	Notes          []string    `json:"notes"`
 	// Records is what the JSON records hold (absent when there are none); SkipLLM counts the
 	// records whose extraction asks the LLM nothing.
-	Records *RecordsReport `json:"records,omitempty"`
+	Records *ingest.Records `json:"records,omitempty"`
 }
 
 // StagePlan is the estimate of one stage.
@@ -94,10 +95,15 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 		return nil, err
 	}
 	defer tmp.Close()
-	recs := &RecordsReport{}
-	if _, _, err := ingest(ctx, j, tmp, opts.FS, opts.Shard, graph.SystemClock{}, stages.NoProgress{}, opts.Log, nil, recs); err != nil {
+	io, err := j.ingestOptions(opts.FS, opts.Shard)
+	if err != nil {
 		return nil, err
 	}
+	_, ingested, err := ingest.Run(ctx, stages.Env{Store: tmp, Clock: graph.SystemClock{}, Progress: stages.NoProgress{}, Log: opts.Log}, io)
+	if err != nil {
+		return nil, err
+	}
+	recs := &ingested.Records
 	p := &Plan{Job: j.Name, Model: j.LLM.Model, Mode: j.LLM.Mode, EmbeddingModel: j.Embedder.Model, EmbeddingMode: j.Embedder.Mode,
 		Assumptions: DefaultRatios()}
 	if recs.Records > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages/ingest"
 	"github.com/tkgraph/backfill/stages/temporal"
 )
 
@@ -35,7 +36,7 @@ type Report struct {
 	GroupsMapped  int               `json:"groups_mapped"`
 	MappedGroups  map[string]string `json:"mapped_groups,omitempty"`
 	BudgetStopped bool              `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
-	Records       *RecordsReport    `json:"records,omitempty"`        // JSON records read (absent when none)
+	Records       *ingest.Records   `json:"records,omitempty"`        // JSON records read (absent when none)
 	// FailedUnits counts the units recorded as failed in the store after the run (see
 	// FailedFile): they run again on the next run. EpisodesWithoutExtraction are those of the
 	// extract stage: downstream, their episodes count as having no extraction.

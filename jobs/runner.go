@@ -15,10 +15,15 @@ import (
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/embed"
 	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages/ingest"
+	"github.com/tkgraph/backfill/stages/load"
 	"github.com/tkgraph/backfill/stages/resolve"
 	"github.com/tkgraph/backfill/stages/summarize"
 	"github.com/tkgraph/backfill/stages/temporal"
 )
+
+// Shard selects the groups of one shard (ingest.Shard).
+type Shard = ingest.Shard
 
 // RunOptions are the per-invocation settings of a run.
 type RunOptions struct {
@@ -93,12 +98,15 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		name string
 		run  func() (stages.Stats, error)
 	}{
-		{stages.Ingest, func() (stages.Stats, error) {
-			recs := &RecordsReport{}
-			st, replaced, err := ingest(ctx, j, store, opts.FS, opts.Shard, opts.Clock, opts.Progress, opts.Log, opts.Stop, recs)
-			rep.EpisodesReplaced = replaced
-			if recs.Records > 0 {
-				rep.Records = recs
+		{ingest.Stage, func() (stages.Stats, error) {
+			o, err := j.ingestOptions(opts.FS, opts.Shard)
+			if err != nil {
+				return stages.Stats{}, err
+			}
+			st, res, err := ingest.Run(ctx, env, o)
+			rep.EpisodesReplaced = res.Replaced
+			if res.Records.Records > 0 {
+				rep.Records = &res.Records
 			}
 			return st, err
 		}},
@@ -127,8 +135,8 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		steps = append(steps, struct {
 			name string
 			run  func() (stages.Stats, error)
-		}{LoadStage, func() (stages.Stats, error) {
-			st, res, err := runLoad(ctx, j, store, opts)
+		}{load.Stage, func() (stages.Stats, error) {
+			st, res, err := load.Run(ctx, env, j.loadOptions(store, opts.Env))
 			rep.Load = res
 			return st, err
 		}})

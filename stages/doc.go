@@ -1,7 +1,11 @@
 // Package stages holds what every pipeline stage shares: the environment a stage runs in (store,
 // LLM, embedder, clock, record-time mode, concurrency, progress), unit fingerprints and the
 // bounded unit runner. The stages themselves live in the sub-packages, one per stage, in pipeline
-// order: extract, resolve, temporal, summarize, embed, community.
+// order: ingest, extract, resolve, temporal, summarize, embed, community, load. Each has the same
+// shape: Run(ctx, Env, Options) (embed has no options), reading only its Env and its Options,
+// which the jobs package translates from the job (jobs/options.go); ingest and load return a
+// result of their own beside their Stats (rows replaced and JSON records read; the loader's
+// result).
 //
 // The step table (Steps, steps.go) names every step of a run, ingest and load included, in run
 // order with its upstream: a group stage chains its upstream's fingerprints (Upstream), and

@@ -95,8 +95,8 @@ type Env struct {
 	NoWait bool
 }
 
-// logger is the env's logger, or the default one.
-func (e Env) logger() *slog.Logger {
+// Logger is the env's logger, or the default one.
+func (e Env) Logger() *slog.Logger {
 	if e.Log != nil {
 		return e.Log
 	}

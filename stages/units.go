@@ -122,7 +122,7 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 			switch {
 			case err == nil:
 			case errors.As(err, &f):
-				env.logger().Warn("unit failed: its LLM answers stayed bad; it runs again on the next run",
+				env.Logger().Warn("unit failed: its LLM answers stayed bad; it runs again on the next run",
 					"stage", stage, "unit", u.Key, "calls", f.Calls, "reason", clipText(f.Reason, 300))
 			case errors.Is(err, llm.ErrStopped):
 				drained.Store(true)

@@ -49,7 +49,7 @@ func runWaves(ctx context.Context, env Env, stage string, produce Producer, prog
 				st.Pending = len(pending)
 				return &PendingError{Stage: stage, Units: len(pending)}
 			}
-			env.logger().Info("waiting for provider batches", "stage", stage, "wave", st.Waves, "pending_units", len(pending))
+			env.Logger().Info("waiting for provider batches", "stage", stage, "wave", st.Waves, "pending_units", len(pending))
 			n, err := env.Batches.Wait(ctx, env.Stop)
 			if errors.Is(err, llm.ErrStopped) {
 				return ErrInterrupted

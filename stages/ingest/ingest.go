@@ -1,11 +1,10 @@
-package jobs
+package ingest
 
 import (
 	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	"os"
 	"time"
@@ -16,20 +15,32 @@ import (
 	"github.com/tkgraph/backfill/stages"
 )
 
-// Shard selects the groups of one shard: a stable hash of group_id modulo Count equals Index.
-type Shard struct{ Index, Count int }
+// Stage is the name of the stage in the store and in reports.
+const Stage = stages.Ingest
 
-// Owns reports whether the shard processes a group (every group when Count ≤ 1).
-func (s Shard) Owns(group string) bool {
-	if s.Count <= 1 {
-		return true
-	}
-	h := fnv.New64a()
-	h.Write([]byte(group))
-	return int(h.Sum64()%uint64(s.Count)) == s.Index
+// batchSize is the rows (episodes and rejected rows) written to the store at once.
+const batchSize = 1000
+
+// Options of the stage: what to read and how much of it may be bad.
+type Options struct {
+	// Sources are the loader specs of the job's sources, in order (their Record spec compiled).
+	Sources []loaders.Spec
+	// FS is where the sources are read.
+	FS loaders.FS
+	// Shard selects the groups this run ingests.
+	Shard Shard
+	// MaxErrorRatio fails the stage once more than this share of the rows read are quarantined.
+	MaxErrorRatio float64
 }
 
-const ingestBatch = 1000
+// Result is what the stage read besides its Stats, also when it fails part way.
+type Result struct {
+	// Replaced counts the rows that replaced an earlier row of this run with the same record key
+	// and other content.
+	Replaced int
+	// Records is what the JSON records held.
+	Records Records
+}
 
 // ingester streams sources into the store in batches and quarantines bad rows.
 type ingester struct {
@@ -43,7 +54,7 @@ type ingester struct {
 	replaced   int             // rows that replaced an earlier row of this run with the same record key
 	mapped     map[string]bool // mapped group ids logged this run (at most maxMappedLogged)
 	log        *slog.Logger
-	records    *RecordsReport // what the JSON records held (nil: not tallied)
+	records    *Records // what the JSON records held
 }
 
 // maxReplacedLogged bounds the warnings about repeated record keys; the report counts them all.
@@ -52,36 +63,37 @@ const maxReplacedLogged = 10
 // maxMappedLogged bounds the log lines about rewritten group ids; the report counts them all.
 const maxMappedLogged = 10
 
-// ingest reads every source of the job into the store. It also returns how many rows replaced
-// an earlier row of this run with the same record key and other content, and tallies the JSON
-// records into recs (when not nil).
-func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.FS, shard Shard, clock graph.Clock, prog stages.Progress, log *slog.Logger, stop <-chan struct{}, recs *RecordsReport) (stages.Stats, int, error) {
+// Run reads every source into the store (env.Store), quarantining the rows it rejects: the
+// quarantine table and the JSON Lines file beside the store start empty each run. Record times
+// are env.Clock's now.
+func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, Result, error) {
 	start := time.Now()
+	store, log, prog := env.Store, env.Logger(), env.Progress
+	if prog == nil {
+		prog = stages.NoProgress{}
+	}
+	res := Result{}
 	// The quarantine is the rows this run rejects: the file and the table start empty.
 	qname := store.Path() + ".quarantine.jsonl"
 	qf, err := os.OpenFile(qname, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
-		return stages.Stats{}, 0, fmt.Errorf("opening quarantine file %s: %w", qname, err)
+		return stages.Stats{}, res, fmt.Errorf("opening quarantine file %s: %w", qname, err)
 	}
 	defer qf.Close()
 	if err := store.ClearQuarantine(ctx); err != nil {
-		return stages.Stats{}, 0, err
+		return stages.Stats{}, res, err
 	}
-	in := &ingester{store: store, shard: shard, now: clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log, records: recs}
-	prog.Start(stages.Ingest, -1)
+	in := &ingester{store: store, shard: o.Shard, now: env.Clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log, records: &res.Records}
+	prog.Start(Stage, -1)
 	defer prog.Done()
-	for i, src := range j.Sources {
-		spec := j.loaderSpec(src)
-		if spec.Record, err = src.recordSpec(); err != nil {
-			return stages.Stats{}, 0, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
-		}
-		err := loaders.Read(ctx, fsys, spec, func(r loaders.Result) error {
+	for i, spec := range o.Sources {
+		err := loaders.Read(ctx, o.FS, spec, func(r loaders.Result) error {
 			prog.Add(1)
-			in.tally(i, src, r)
+			in.tally(i, spec, r)
 			if err := in.add(ctx, r); err != nil {
 				return err
 			}
-			if in.rows%ingestBatch == 0 && stages.Closed(stop) {
+			if in.rows%batchSize == 0 && stages.Closed(env.Stop) {
 				if err := in.flush(ctx); err != nil {
 					return err
 				}
@@ -90,30 +102,26 @@ func ingest(ctx context.Context, j *Job, store *checkpoints.Store, fsys loaders.
 			return nil
 		})
 		if err != nil {
-			return stages.Stats{}, in.replaced, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
+			res.Replaced = in.replaced
+			return stages.Stats{}, res, fmt.Errorf("ingesting source %d (%s): %w", i, spec.Path, err)
 		}
 	}
 	if err := in.flush(ctx); err != nil {
-		return stages.Stats{}, in.replaced, err
+		res.Replaced = in.replaced
+		return stages.Stats{}, res, err
 	}
+	res.Replaced = in.replaced
 	in.records.warn(log)
 	if in.replaced > maxReplacedLogged {
 		log.Warn("more rows repeated a record key of this run; the later row replaced the earlier each time",
 			"rows", in.replaced, "logged", maxReplacedLogged)
 	}
 	st := stages.Stats{Units: in.rows, Seconds: time.Since(start).Seconds()}
-	if in.rows > 0 && float64(in.nBad)/float64(in.rows) > *j.Limits.MaxErrorRatio {
-		return st, in.replaced, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s)",
-			in.nBad, in.rows, *j.Limits.MaxErrorRatio, qf.Name())
+	if in.rows > 0 && float64(in.nBad)/float64(in.rows) > o.MaxErrorRatio {
+		return st, res, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s)",
+			in.nBad, in.rows, o.MaxErrorRatio, qf.Name())
 	}
-	return st, in.replaced, nil
-}
-
-// loaderSpec is the loaders.Spec of one of the job's sources.
-func (j *Job) loaderSpec(src Source) loaders.Spec {
-	return loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
-		TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
-		DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
+	return st, res, nil
 }
 
 func (in *ingester) add(ctx context.Context, r loaders.Result) error {
@@ -129,7 +137,7 @@ func (in *ingester) add(ctx context.Context, r loaders.Result) error {
 			in.log.Info("group id outside [A-Za-z0-9_-] rewritten", "group", r.Episode.GroupID, "as_written", r.OriginalGroup)
 		}
 	}
-	if len(in.batch)+len(in.bad) >= ingestBatch {
+	if len(in.batch)+len(in.bad) >= batchSize {
 		return in.flush(ctx)
 	}
 	return nil

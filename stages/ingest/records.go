@@ -1,4 +1,4 @@
-package jobs
+package ingest
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"github.com/tkgraph/backfill/loaders"
 )
 
-// RecordsReport is what ingest read from JSON records (JSON Lines rows with a JSON object body
-// of source json), in the run report and the plan.
-type RecordsReport struct {
+// Records is what ingest read from JSON records (JSON Lines rows with a JSON object body of
+// source json), in the run report and the plan.
+type Records struct {
 	Records      int `json:"records"`       // JSON records read (of the shard's groups)
 	Pruned       int `json:"pruned"`        // records whose content pruning shortened
 	TokensBefore int `json:"tokens_before"` // estimated tokens of their bodies before pruning
@@ -31,7 +31,7 @@ type RecordsReport struct {
 }
 
 // tally counts one row of source number i.
-func (in *ingester) tally(i int, src Source, r loaders.Result) {
+func (in *ingester) tally(i int, src loaders.Spec, r loaders.Result) {
 	t := in.records
 	ep := r.Episode
 	if t == nil || r.Bad != nil || !in.shard.Owns(ep.GroupID) || ep.Source != graph.SourceJSON || len(ep.Content) == 0 || ep.Content[0] != '{' {
@@ -68,7 +68,7 @@ func (in *ingester) tally(i int, src Source, r loaders.Result) {
 }
 
 // warn logs one line per declaration whose fields some records lacked.
-func (t *RecordsReport) warn(log *slog.Logger) {
+func (t *Records) warn(log *slog.Logger) {
 	if t == nil {
 		return
 	}

@@ -1,0 +1,12 @@
+// Package load is the load stage: it writes the graph of the store into Memgraph or Neo4j through
+// the Bolt loader (sinks/memgraph), one unit per group. A group's fingerprint chains its upstream
+// fingerprint (stages.Steps: community) with the sink's identity and the loader's version, so a
+// group loads again when its graph, the sink or the loader changed, and every group with Reload.
+// A unit is committed once its group is written and verified; a stop (env.Stop) lets the chunk in
+// flight finish and returns stages.ErrInterrupted. With nothing to load the stage neither reads
+// the credentials nor connects.
+//
+// The stage reads only its Env (store, progress, log, stop) and Options; the jobs package
+// translates the job into Options (the sink keys, the embedder's dimensions, the credentials from
+// the variables the job names, the store under the job's record-time mode).
+package load

@@ -1,0 +1,104 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/tkgraph/backfill/sinks"
+	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/stages"
+)
+
+// Stage is the name of the graph-database load in the store and in reports: one unit per group,
+// whose fingerprint chains the group's upstream (community) fingerprint with the sink's identity.
+const Stage = stages.Load
+
+// loaderVersion changes when the loader writes a group differently, so every group reloads
+// (v2: embeddings stored as float32 arrays on Neo4j).
+const loaderVersion = "load-v2"
+
+// Options of the stage.
+type Options struct {
+	// Sink is the loader's settings. Run sets its Username and Password from Credentials and its
+	// Progress, Log and Stop from the Env.
+	Sink memgraph.Options
+	// Reload loads every group, whether its fingerprint changed or not (sink.reload).
+	Reload bool
+	// Source is the graph as the sink reads it (the store under the job's record-time mode).
+	Source sinks.Source
+	// Credentials returns the sink's user and password; it is called only when a group is to be
+	// loaded. Nil: no authentication.
+	Credentials func() (user, password string, err error)
+}
+
+// Fingerprint is the load unit fingerprint of a group whose upstream unit fingerprint is
+// upstreamFP: the sink's identity (dialect, URI, database, vector dimensions) and the loader's
+// version.
+func (o Options) Fingerprint(upstreamFP string) string {
+	return stages.Fingerprint(upstreamFP, string(o.Sink.Dialect), o.Sink.URI, o.Sink.Database,
+		strconv.Itoa(o.Sink.VectorDims), loaderVersion)
+}
+
+// Run writes the groups whose load fingerprint changed (all of them with Reload) into the graph
+// database and records a load unit per group once it is verified. With nothing to load it
+// neither reads the credentials nor connects. It returns the loader's result (nil when nothing
+// was loaded).
+func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgraph.Result, error) {
+	start := time.Now()
+	store := env.Store
+	done, err := store.Fingerprints(ctx, Stage)
+	if err != nil {
+		return stages.Stats{}, nil, err
+	}
+	upstream, err := store.Fingerprints(ctx, stages.Upstream(Stage))
+	if err != nil {
+		return stages.Stats{}, nil, err
+	}
+	groups, err := store.Groups(ctx)
+	if err != nil {
+		return stages.Stats{}, nil, err
+	}
+	fps := map[string]string{}
+	var todo []string
+	var st stages.Stats
+	for _, g := range groups {
+		fps[g] = o.Fingerprint(upstream[g])
+		if !o.Reload && done[g] == fps[g] {
+			st.Skipped++
+			continue
+		}
+		todo = append(todo, g)
+	}
+	st.Units = len(todo)
+	if len(todo) == 0 {
+		st.Seconds = time.Since(start).Seconds()
+		return st, nil, nil
+	}
+	sink := o.Sink
+	if o.Credentials != nil {
+		if sink.Username, sink.Password, err = o.Credentials(); err != nil {
+			return st, nil, err
+		}
+	}
+	sink.Progress, sink.Log, sink.Stop = env.Progress, env.Logger(), env.Stop
+	l, err := memgraph.Open(ctx, sink)
+	if err != nil {
+		return st, nil, err
+	}
+	defer l.Close(context.WithoutCancel(ctx))
+	res, err := l.Load(ctx, o.Source, todo, func(ctx context.Context, gs []string) error {
+		for _, g := range gs {
+			if err := store.CommitUnit(ctx, Stage, g, fps[g], nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	st.Seconds = time.Since(start).Seconds()
+	if errors.Is(err, memgraph.ErrStopped) {
+		err = stages.ErrInterrupted
+	}
+	return st, &res, err
+}
