@@ -72,10 +72,10 @@ func (j *Job) defaults() {
 		j.Stages.Extract.Context = extract.DefaultContext
 	}
 	if j.Stages.Extract.ContextTokens == 0 {
-		j.Stages.Extract.ContextTokens = 120
+		j.Stages.Extract.ContextTokens = extract.DefaultContextTokens
 	}
 	if j.Stages.Extract.Mode == "" {
-		j.Stages.Extract.Mode = "combined"
+		j.Stages.Extract.Mode = extract.DefaultMode
 	}
 	if j.Stages.Extract.Chitchat == "" {
 		j.Stages.Extract.Chitchat = "skip"
@@ -202,8 +202,8 @@ func (j *Job) Validate() error {
 	if err := j.validateSink(); err != nil {
 		return err
 	}
-	if m := j.Stages.Extract.Mode; m != "two_call" && m != "combined" {
-		return bad("stages.extract.mode", "%q is not combined or two_call", m)
+	if m := j.Stages.Extract.Mode; m != extract.ModeTwoCall && m != extract.ModeCombined {
+		return bad("stages.extract.mode", "%q is not %s or %s", m, extract.ModeCombined, extract.ModeTwoCall)
 	}
 	if c := j.Stages.Extract.Chitchat; c != "skip" && c != "ask" {
 		return bad("stages.extract.chitchat", "%q is not skip or ask", c)

@@ -15,8 +15,8 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultBatchSize  = 2000    // rows per UNWIND statement
-	DefaultBatchBytes = 4 << 20 // bytes of row literals per UNWIND statement
+	DefaultBatchSize  = cypher.DefaultBatchSize  // rows per UNWIND statement
+	DefaultBatchBytes = cypher.DefaultBatchBytes // bytes of row literals per UNWIND statement
 )
 
 // Options configures ExportWith.

@@ -17,8 +17,8 @@ import (
 // Loader defaults.
 const (
 	DefaultSessions   = 2
-	DefaultBatchSize  = 2000
-	DefaultBatchBytes = 4 << 20
+	DefaultBatchSize  = cypher.DefaultBatchSize
+	DefaultBatchBytes = cypher.DefaultBatchBytes
 	DefaultChunkRows  = 20_000
 	maxChunkGroups    = 1000
 )

@@ -44,7 +44,7 @@ const Asked = "asked"
 // mode returns the effective mode.
 func (o Options) mode() string {
 	if o.Mode == "" {
-		return ModeCombined
+		return DefaultMode
 	}
 	return o.Mode
 }
