@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 	_ "time/tzdata" // Asia/Seoul etc. without the system zone database
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+	goldenfile "github.com/tkgraph/backfill/internal/golden"
+)
 
 // readAll runs Read and collects its results.
 func readAll(t *testing.T, spec Spec) []Result {
@@ -75,23 +74,7 @@ func render(t *testing.T, rs []Result) []byte {
 // golden compares got with testdata/golden/name, or rewrites it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create it): %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "golden", name), got)
 }
 
 func mustLoc(t testing.TB, name string) *time.Location {

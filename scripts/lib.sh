@@ -85,6 +85,18 @@ await_ready() {
   die "$name $why (log above)"
 }
 
+# report_status [NOTE]: logs whether the server of $STATE/pid (matching $MATCH) runs, with its pid,
+# its port and NOTE, and prints its environment (print_env); returns 1 when it is stopped.
+report_status() {
+  if pid_alive "$STATE/pid" "$MATCH"; then
+    log "running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port")${1:+, $1})"
+    print_env
+  else
+    log "stopped${1:+ ($1)}"
+    return 1
+  fi
+}
+
 # remove_data_dir FILE: delete the temporary directory whose path FILE records, then FILE.
 remove_data_dir() {
   local file=$1 dir

@@ -213,15 +213,7 @@ stop() {
   rm -f "$STATE/port"
 }
 
-status() {
-  if pid_alive "$STATE/pid" "$MATCH"; then
-    log "running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port"), model $MODEL)"
-    print_env
-  else
-    log "stopped ($MODEL)"
-    return 1
-  fi
-}
+status() { report_status "model $MODEL"; }
 
 # bench measures the model file with llama.cpp itself, like llama-bench: prompt processing (a
 # 512-token text in one batch) and generation (128 decodes of one token each) in tokens per

@@ -85,15 +85,7 @@ stop() {
   rm -f "$STATE/port"
 }
 
-status() {
-  if pid_alive "$STATE/pid" "$MATCH"; then
-    log "running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port"))"
-    print_env
-  else
-    log "stopped"
-    return 1
-  fi
-}
+status() { report_status; }
 
 case "${1:-}" in
 start) start ;;
