@@ -25,13 +25,30 @@ const (
 	exitInterrupted = 130
 )
 
+// secondInterrupt closes at the process' second SIGINT/SIGTERM (see watchSignals).
+var secondInterrupt = make(chan struct{})
+
 // main runs the command line. The context given to the commands is cancelled at the first
 // SIGINT/SIGTERM; run drains instead (see drain).
 func main() {
-	soft, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	soft, cancel := context.WithCancel(context.Background())
+	go watchSignals(sigs, cancel, secondInterrupt)
 	code := execute(soft, &cli{out: os.Stdout, now: func() time.Time { return time.Now().UTC() }}, os.Args[1:])
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
+}
+
+// watchSignals calls first at the first signal from sigs and closes second at the next. One
+// channel, registered before the command starts and holding two signals, sees both: a second
+// signal that follows the first closely (a double Ctrl-C on a loaded machine) is never lost
+// between two registrations.
+func watchSignals(sigs <-chan os.Signal, first context.CancelFunc, second chan<- struct{}) {
+	<-sigs
+	first()
+	<-sigs
+	close(second)
 }
 
 // drain gives a command that drains the context and stop channel it runs with: stop closes at
@@ -54,11 +71,8 @@ func drain(soft context.Context) (hard context.Context, stop <-chan struct{}, fi
 		default:
 		}
 		slog.Warn("interrupted: finishing the units in flight; interrupt again to abort them")
-		again := make(chan os.Signal, 1)
-		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(again)
 		select {
-		case <-again:
+		case <-secondInterrupt:
 			cancel()
 		case <-finished:
 		}
