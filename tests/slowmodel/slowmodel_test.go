@@ -75,8 +75,8 @@ func TestInterruptsWithASlowModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Both units in flight are in their first call (entities); each would make a
-			// second (facts) when it ends.
+			// Both units in flight are in their extraction call; the units after them would
+			// start their own calls once these end.
 			for arr.count() < 2 {
 				time.Sleep(10 * time.Millisecond)
 			}
