@@ -7,19 +7,6 @@ import (
 	"testing"
 )
 
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
-}
-
 func TestHashingSimilarity(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -43,7 +30,7 @@ func TestHashingSimilarity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := cosine(v[0], v[1])
+			c := Cosine(v[0], v[1])
 			if c < tt.atLeast || c > tt.atMost {
 				t.Errorf("cosine(%q, %q) = %.3f, want in [%.2f, %.2f]", tt.a, tt.b, c, tt.atLeast, tt.atMost)
 			}

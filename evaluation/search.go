@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/graph"
 )
 
@@ -116,24 +117,11 @@ func (ix *index) cosine(q []float32, allowed []bool, minScore float64, limit int
 		if !allowed[i] || len(f.Embedding) != len(q) {
 			continue
 		}
-		if s := cosineOf(q, f.Embedding); s > minScore {
+		if s := embed.Cosine(q, f.Embedding); s > minScore {
 			xs = append(xs, scored{i, s})
 		}
 	}
 	return ix.rank(xs, limit)
-}
-
-func cosineOf(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
 
 // rrf fuses rankings: each item scores Σ 1/(position + rrfRankConstant) with positions from 0;
