@@ -71,6 +71,14 @@ func renderAll(t *testing.T, d Dialect) string {
 		{"count nodes", func() (string, error) { return CountNodes(d, LabelEpisodic, "") }},
 		{"count labelled nodes", func() (string, error) { return CountNodes(d, LabelEntity, "Person") }},
 		{"count edges", func() (string, error) { return CountEdges(d, TypeMentions) }},
+		{"counts", func() (string, error) {
+			a, err := CountNodes(d, LabelEntity, "")
+			if err != nil {
+				return "", err
+			}
+			b, err := CountEdges(d, TypeRelatesTo)
+			return CountsQuery([]string{a, b}), err
+		}},
 	}
 	for _, bl := range builders {
 		s, err := bl.fn()

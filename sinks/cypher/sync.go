@@ -44,6 +44,18 @@ func CountNodes(d Dialect, base, label string) (string, error) {
 	return build(d, "UNWIND $groups AS g MATCH (n:%s:%s {group_id: g}) RETURN count(n) AS n", base, label)
 }
 
+// CountsQuery joins count statements (CountNodes, CountEdges) into one query with UNION ALL:
+// one round trip instead of one per statement. Each row is (n, i): the count of statement i.
+// A statement whose pattern matches nothing may return no row (i is a grouping key); its
+// count is 0.
+func CountsQuery(counts []string) string {
+	parts := make([]string, len(counts))
+	for i, c := range counts {
+		parts[i] = fmt.Sprintf("%s, %d AS i", c, i)
+	}
+	return strings.Join(parts, " UNION ALL ")
+}
+
 // edgeSources are the source labels of the relationship types.
 var edgeSources = map[string]string{TypeRelatesTo: LabelEntity, TypeMentions: LabelEpisodic, TypeHasMember: LabelCommunity}
 

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -79,6 +80,7 @@ var (
 	reListEdge   = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(\)-\[r:(\w+) \{group_id: g\}\]->\(\) RETURN r\.uuid AS uuid$`)
 	reCountNode  = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:([\w:]+) \{group_id: g\}\) RETURN count\(n\) AS n$`)
 	reCountEdge  = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(:\w+ \{group_id: g\}\)-\[r:(\w+)\]->\(\) WHERE r\.group_id = g RETURN count\(r\) AS n$`)
+	reCountsPart = regexp.MustCompile(`^(.*), (\d+) AS i$`)
 	reHeldPart   = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:(\w+) \{group_id: g\}\) RETURN DISTINCT g$`)
 )
 
@@ -234,6 +236,9 @@ func (f *fakeDB) query(_ context.Context, cypher string, params map[string]any, 
 		return nil
 	}
 	groups := params["groups"].([]string)
+	if strings.Contains(cypher, " UNION ALL ") {
+		return f.counts(cypher, groups, fn)
+	}
 	var recs [][]any
 	switch {
 	case reListNode.MatchString(cypher):
@@ -254,24 +259,8 @@ func (f *fakeDB) query(_ context.Context, cypher string, params map[string]any, 
 				recs = append(recs, []any{id})
 			}
 		}
-	case reCountNode.MatchString(cypher):
-		want := strings.Split(reCountNode.FindStringSubmatch(cypher)[1], ":")
-		var n int64
-		for _, nd := range f.nodes {
-			if slices.Contains(groups, nd.group) && !slices.ContainsFunc(want, func(l string) bool { return !slices.Contains(nd.labels, l) }) {
-				n += int64(nd.copies)
-			}
-		}
-		recs = append(recs, []any{n})
-	case reCountEdge.MatchString(cypher):
-		typ := reCountEdge.FindStringSubmatch(cypher)[1]
-		var n int64
-		for _, e := range f.edges {
-			if slices.Contains(groups, e.group) && e.typ == typ {
-				n += int64(e.copies)
-			}
-		}
-		recs = append(recs, []any{n})
+	case reCountNode.MatchString(cypher), reCountEdge.MatchString(cypher):
+		recs = append(recs, []any{f.count(cypher, groups)})
 	case strings.Contains(cypher, "RETURN DISTINCT g"):
 		held := map[string]bool{}
 		for _, part := range strings.Split(cypher, " UNION ") {
@@ -298,6 +287,45 @@ func (f *fakeDB) query(_ context.Context, cypher string, params map[string]any, 
 		}
 	}
 	return nil
+}
+
+// counts answers a cypher.CountsQuery: a row (n, i) per part, none for a part that counts 0
+// (as Neo4j and Memgraph return no row when i is a grouping key and nothing matched).
+func (f *fakeDB) counts(q string, groups []string, fn func([]any) error) error {
+	for _, part := range strings.Split(q, " UNION ALL ") {
+		m := reCountsPart.FindStringSubmatch(part)
+		if m == nil || !reCountNode.MatchString(m[1]) && !reCountEdge.MatchString(m[1]) {
+			return fmt.Errorf("fakeDB: unknown count %q", part)
+		}
+		i, _ := strconv.ParseInt(m[2], 10, 64)
+		if n := f.count(m[1], groups); n > 0 {
+			if err := fn([]any{n, i}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// count answers one count statement (cypher.CountNodes, cypher.CountEdges).
+func (f *fakeDB) count(q string, groups []string) int64 {
+	var n int64
+	if m := reCountNode.FindStringSubmatch(q); m != nil {
+		want := strings.Split(m[1], ":")
+		for _, nd := range f.nodes {
+			if slices.Contains(groups, nd.group) && !slices.ContainsFunc(want, func(l string) bool { return !slices.Contains(nd.labels, l) }) {
+				n += int64(nd.copies)
+			}
+		}
+		return n
+	}
+	typ := reCountEdge.FindStringSubmatch(q)[1]
+	for _, e := range f.edges {
+		if slices.Contains(groups, e.group) && e.typ == typ {
+			n += int64(e.copies)
+		}
+	}
+	return n
 }
 
 func (f *fakeDB) close(context.Context) error { return nil }

@@ -56,34 +56,45 @@ func (l *Loader) counts(c *chunk) ([]count, error) {
 	return out, nil
 }
 
-// verify counts every label and type of the chunk's groups in the database and fails on any
-// difference from the rows written. The counts are added to the result.
+// verify counts every label and type of the chunk's groups in the database, in one query
+// (cypher.CountsQuery), and fails on any difference from the rows written. The counts are added
+// to the result.
 func (l *Loader) verify(ctx context.Context, c *chunk) error {
 	cs, err := l.counts(c)
 	if err != nil {
 		return err
 	}
+	stmts := make([]string, len(cs))
+	for i, x := range cs {
+		stmts[i] = x.stmt
+	}
+	q := cypher.CountsQuery(stmts)
 	params := map[string]any{"groups": c.groups}
-	var bad []string
-	for _, x := range cs {
-		var got int64
-		err := l.retrier().do(ctx, func(ctx context.Context) error {
-			got = 0
-			return l.ex.query(ctx, x.stmt, params, func(vals []any) error {
-				got, _ = vals[0].(int64)
-				return nil
-			})
+	got := make([]int, len(cs))
+	err = l.retrier().do(ctx, func(ctx context.Context) error {
+		clear(got)
+		return l.ex.query(ctx, q, params, func(vals []any) error {
+			n, _ := vals[0].(int64)
+			i, ok := vals[1].(int64)
+			if !ok || i < 0 || int(i) >= len(got) {
+				return fmt.Errorf("unexpected count row %v", vals)
+			}
+			got[i] = int(n)
+			return nil
 		})
-		if err != nil {
-			return fmt.Errorf("counting %s: %w", x.key, err)
-		}
+	})
+	if err != nil {
+		return fmt.Errorf("counting the nodes and relationships of %d groups: %w", len(c.groups), err)
+	}
+	var bad []string
+	for i, x := range cs {
 		switch {
-		case int(got) < x.want:
-			bad = append(bad, fmt.Sprintf("%s: %d in the database, %d written (%d missing: an endpoint node was absent?)", x.key, got, x.want, x.want-int(got)))
-		case int(got) > x.want:
-			bad = append(bad, fmt.Sprintf("%s: %d in the database, %d written (written twice, or by another load at the same time?)", x.key, got, x.want))
+		case got[i] < x.want:
+			bad = append(bad, fmt.Sprintf("%s: %d in the database, %d written (%d missing: an endpoint node was absent?)", x.key, got[i], x.want, x.want-got[i]))
+		case got[i] > x.want:
+			bad = append(bad, fmt.Sprintf("%s: %d in the database, %d written (written twice, or by another load at the same time?)", x.key, got[i], x.want))
 		}
-		l.res.Counts[x.key] += int(got)
+		l.res.Counts[x.key] += got[i]
 	}
 	if len(bad) > 0 {
 		return fmt.Errorf("verifying counts of %d groups: %s", len(c.groups), strings.Join(bad, "; "))
