@@ -164,8 +164,8 @@ type Sink struct {
 	UsernameEnv string  `yaml:"username_env"`  // variable holding the user (default BACKFILL_SINK_USERNAME; unset: no auth)
 	PasswordEnv string  `yaml:"password_env"`  // variable holding the password (default BACKFILL_SINK_PASSWORD)
 	BatchSize   int     `yaml:"batch_size"`    // most rows per UNWIND transaction (default 2000)
-	BatchBytes  int     `yaml:"batch_bytes"`   // most bytes of rows per UNWIND transaction (default 4 MiB)
-	Sessions    int     `yaml:"sessions"`      // groups loaded at once, one session each (default 2)
+	BatchBytes  int     `yaml:"batch_bytes"`   // most bytes of rows per UNWIND transaction (default 2 MiB)
+	Sessions    int     `yaml:"sessions"`      // groups loaded at once, one session each (default 1)
 	Analytical  bool    `yaml:"analytical"`    // memgraph only: one-off migration in IN_MEMORY_ANALYTICAL mode
 	Reload      bool    `yaml:"reload"`        // write every group, not only those that changed since the last load
 	MaxAttempts int     `yaml:"max_attempts"`  // tries per transaction on transient errors (default 10)

@@ -5,5 +5,5 @@ package cypher
 // DefaultBatchBytes bytes of rows, unless the job sets sink.batch_size / sink.batch_bytes.
 const (
 	DefaultBatchSize  = 2000
-	DefaultBatchBytes = 4 << 20
+	DefaultBatchBytes = 2 << 20
 )

@@ -9,7 +9,7 @@
 //     (the other range indexes, vector and text indexes, constraints).
 //   - Nodes and edges are written as `UNWIND [ {…}, … ] AS row <statement>;` with the exact
 //     MERGE statements and rows of sinks/cypher, at most BatchSize rows (default 2000) and
-//     BatchBytes bytes of row literals (default 4 MiB) per line.
+//     BatchBytes bytes of row literals (default 2 MiB) per line.
 //     Entities with different label sets go to separate statements within a batch, in order of
 //     first appearance.
 //   - Literals: strings in double quotes with \\ \" \n \r \t \b \f escapes; other control

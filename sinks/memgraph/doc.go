@@ -4,10 +4,12 @@
 // load) comes from sinks/cypher, which the CYPHERL export (sinks/cypherl) uses too.
 //
 // Loader contract:
-//   - Load writes whole groups, read from a sinks.Source. Options.Sessions workers (default 2)
-//     write groups at once, each group whole by one worker with its own session: groups share no
-//     node, so their writes never conflict. A worker batches rows per statement, at most
-//     Options.BatchSize rows and Options.BatchBytes bytes (estimated as sent) per explicit
+//   - Load writes whole groups, read from a sinks.Source. Options.Sessions workers (default 1:
+//     a second one measured slower with Neo4j on 2 cores, bench/results.md) write groups at
+//     once, each group whole by one worker with its own session: groups share no node, so their
+//     writes never conflict. A worker batches rows per statement, at most Options.BatchSize
+//     rows and Options.BatchBytes bytes (estimated as sent; default 2 MiB, which measured faster
+//     than 1 or 4 MiB with 1024-d embeddings and Neo4j's vector indexes online) per explicit
 //     transaction, keeps one batch in flight while the next fills, and writes a group's
 //     relationships only after its pending node batches have committed, so endpoints exist. At
 //     most Options.Sessions groups are read at once.
@@ -35,10 +37,11 @@
 //     more): for a chunk with a group the database held, the loader lists each label's nodes and
 //     each type's relationships of the chunk's groups, deletes those it did not write, removes
 //     Entity labels it did not write and fails when something it wrote is missing; for every
-//     chunk it compares the count of every label (and Entity:CustomLabel) and type with the rows
-//     written (a chunk of new groups has nothing stale: the counts alone catch what is missing or
-//     duplicated). The loader therefore owns every node and relationship of the groups it loads.
-//     Memory is bounded by one chunk's uuids (a single group larger than a chunk is one chunk).
+//     chunk it compares the count of every label (and Entity:CustomLabel) and type, counted in
+//     one query (cypher.CountsQuery), with the rows written (a chunk of new groups has nothing
+//     stale: the counts alone catch what is missing or duplicated). The loader therefore owns
+//     every node and relationship of the groups it loads. Memory is bounded by one chunk's
+//     uuids (a single group larger than a chunk is one chunk).
 //   - done receives the groups of each verified chunk except the last; the rest follow after
 //     PostLoad (in analytical mode all of them, after CREATE SNAPSHOT and PostLoad). A load
 //     killed at any point therefore leaves the unrecorded groups to the next Load, which

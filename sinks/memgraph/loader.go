@@ -16,7 +16,7 @@ import (
 
 // Loader defaults.
 const (
-	DefaultSessions   = 2
+	DefaultSessions   = 1
 	DefaultBatchSize  = cypher.DefaultBatchSize
 	DefaultBatchBytes = cypher.DefaultBatchBytes
 	DefaultChunkRows  = 20_000
