@@ -60,7 +60,8 @@ func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logge
 	budget := llm.NewBudget(j.Limits.MaxCostUSD)
 	prices := j.prices()
 	c := llm.NewClient(llm.Options{BaseURL: base, Model: j.LLM.Model, APIKey: key, Temperature: j.LLM.Temperature,
-		MaxAttempts: j.LLM.MaxAttempts, Timeout: time.Duration(j.LLM.TimeoutSecs * float64(time.Second)),
+		FrequencyPenalty: j.LLM.FrequencyPenalty,
+		MaxAttempts:      j.LLM.MaxAttempts, Timeout: time.Duration(j.LLM.TimeoutSecs * float64(time.Second)),
 		Pacer: pacer, Budget: budget, Prices: prices, Log: log, ResponseFormat: j.LLM.ResponseFormat, MaxTokens: j.LLM.MaxTokens},
 		hc, prompts, cache)
 	ehc, ebase, ekey, err := endpoint(j.Embedder.Provider, j.Embedder.BaseURL, j.Embedder.APIKeyEnv, j.Embedder.Dimensions, env)

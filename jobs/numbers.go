@@ -16,6 +16,7 @@ var maxima = map[string]float64{
 	"sources[].max_body_bytes":           1 << 30,
 	"llm.concurrency":                    1024,
 	"llm.temperature":                    2,
+	"llm.frequency_penalty":              2,
 	"llm.max_attempts":                   100,
 	"llm.timeout_seconds":                86400,
 	"llm.batch.max_requests":             1_000_000,

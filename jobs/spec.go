@@ -58,10 +58,12 @@ type LLM struct {
 	RPM         int     `yaml:"rpm"`
 	TPM         int     `yaml:"tpm"`
 	Temperature float64 `yaml:"temperature"`
-	MaxAttempts int     `yaml:"max_attempts"`    // attempts per call (default 4)
-	TimeoutSecs float64 `yaml:"timeout_seconds"` // per attempt; fractions allowed
-	Cache       string  `yaml:"cache"`           // on (default) | off
-	PromptsDir  string  `yaml:"prompts_dir"`
+	// FrequencyPenalty is the requests' frequency_penalty (0, the default, sends none).
+	FrequencyPenalty float64 `yaml:"frequency_penalty"`
+	MaxAttempts      int     `yaml:"max_attempts"`    // attempts per call (default 4)
+	TimeoutSecs      float64 `yaml:"timeout_seconds"` // per attempt; fractions allowed
+	Cache            string  `yaml:"cache"`           // on (default) | off
+	PromptsDir       string  `yaml:"prompts_dir"`
 	// ResponseFormat is how requests ask for structured output: json_schema (default) |
 	// json_object_schema (llama.cpp) | json_object (llm.Formats).
 	ResponseFormat string `yaml:"response_format"`

@@ -73,7 +73,17 @@ func RequestKey(req ChatRequest) string {
 			f = FormatJSONObjectSchema
 		}
 	}
-	return CacheKey(req.Model, msgs, task, schema, req.Temperature, "format="+f)
+	return CacheKey(req.Model, msgs, task, schema, req.Temperature, requestExtras(f, req.FrequencyPenalty)...)
+}
+
+// requestExtras are CacheKey's extra fields of a request in response format f with the given
+// frequency penalty (no field when 0, so the keys of answers cached without one stay valid).
+func requestExtras(f string, frequencyPenalty float64) []string {
+	out := []string{"format=" + f}
+	if frequencyPenalty != 0 {
+		out = append(out, "frequency_penalty="+strconv.FormatFloat(frequencyPenalty, 'g', -1, 64))
+	}
+	return out
 }
 
 // field writes one length-prefixed field into h.

@@ -24,7 +24,10 @@ type Options struct {
 	Model       string
 	APIKey      string // sent only as "Authorization: Bearer …"; never in errors or logs
 	Temperature float64
-	MaxAttempts int // HTTP attempts per request (DefaultMaxAttempts)
+	// FrequencyPenalty is sent as frequency_penalty when not 0: it keeps a small model from
+	// repeating one list item until max_tokens.
+	FrequencyPenalty float64
+	MaxAttempts      int // HTTP attempts per request (DefaultMaxAttempts)
 	// MaxValidationRetries bounds the extra requests made when an answer breaks the schema
 	// (DefaultMaxValidationRetries when 0; negative means none).
 	MaxValidationRetries int
@@ -126,6 +129,9 @@ func (c *Client) TaskVersion(task string) string {
 	h := sha256.New()
 	field(h, c.opts.Model)
 	field(h, fmt.Sprint(c.opts.Temperature))
+	if c.opts.FrequencyPenalty != 0 { // absent when 0, so existing fingerprints stay valid
+		field(h, "frequency_penalty="+fmt.Sprint(c.opts.FrequencyPenalty))
+	}
 	field(h, c.prompts.Hash(task))
 	if t, ok := c.tasks[task]; ok {
 		field(h, string(t.Raw))
@@ -236,7 +242,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 
 // cacheKey is the cache key of a task's request with the rendered messages msgs.
 func (c *Client) cacheKey(t *Task, msgs []Message) string {
-	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, "format="+c.opts.ResponseFormat)
+	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, requestExtras(c.opts.ResponseFormat, c.opts.FrequencyPenalty)...)
 }
 
 // answerMeta is what complete learns besides the answer: the usage block and the finish reason,
@@ -281,7 +287,7 @@ func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Mes
 func (c *Client) requestBody(t *Task, msgs []Message, maxTokens int) ([]byte, error) {
 	body, err := json.Marshal(ChatRequest{
 		Model: c.opts.Model, Messages: msgs, Temperature: c.opts.Temperature, MaxTokens: maxTokens,
-		ResponseFormat: responseFormat(c.opts.ResponseFormat, t),
+		FrequencyPenalty: c.opts.FrequencyPenalty, ResponseFormat: responseFormat(c.opts.ResponseFormat, t),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("encoding request: %w", err)

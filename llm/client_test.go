@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -47,6 +48,35 @@ func TestCallTemperatureOnTheWire(t *testing.T) {
 	}
 	if !strings.Contains(string(raw), `"temperature":0`) {
 		t.Fatalf("temperature 0 not sent: %s", raw)
+	}
+}
+
+// TestCallFrequencyPenalty: a frequency penalty goes on the wire and into the cache key (the
+// client's and the one a server computes from the request, RequestKey); without one the request
+// carries none and the key is the one answers were cached under before the option existed.
+func TestCallFrequencyPenalty(t *testing.T) {
+	for _, penalty := range []float64{0, 0.5} {
+		var raw []byte
+		cache := NewMemoryCache()
+		c := newTestClient(t, recordBody(&raw, validExtract), cache, func(o *Options) { o.FrequencyPenalty = penalty })
+		if err := c.Call(context.Background(), "s", TaskExtract, sampleExtractInput(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(raw), `"frequency_penalty":0.5`); got != (penalty != 0) || penalty == 0 && strings.Contains(string(raw), "frequency_penalty") {
+			t.Fatalf("penalty %v: request %s", penalty, raw)
+		}
+		var req ChatRequest
+		if err := json.Unmarshal(raw, &req); err != nil {
+			t.Fatal(err)
+		}
+		key := RequestKey(req)
+		if _, ok, _ := cache.Get(context.Background(), key); !ok {
+			t.Fatalf("penalty %v: the answer is not cached under the request's key", penalty)
+		}
+		old := CacheKey(req.Model, req.Messages, TaskExtract, c.tasks[TaskExtract].Raw, 0, "format="+FormatJSONSchema)
+		if (key == old) != (penalty == 0) {
+			t.Errorf("penalty %v: key %s, key without the option %s", penalty, key, old)
+		}
 	}
 }
 
@@ -204,12 +234,13 @@ func TestTaskVersion(t *testing.T) {
 	changed.Raw = append(append([]byte(nil), changed.Raw...), ' ')
 	schema.tasks[TaskExtract] = &changed
 	for name, c := range map[string]*Client{
-		"model":       NewClient(Options{Model: "b"}, nil, nil, nil),
-		"temperature": NewClient(Options{Model: "a", Temperature: 0.5}, nil, nil, nil),
-		"prompt":      NewClient(Options{Model: "a"}, nil, prompts, nil),
-		"schema":      schema,
-		"format":      NewClient(Options{Model: "a", ResponseFormat: FormatJSONObjectSchema}, nil, nil, nil),
-		"max_tokens":  NewClient(Options{Model: "a", MaxTokens: map[string]int{TaskExtract: 100}}, nil, nil, nil),
+		"model":             NewClient(Options{Model: "b"}, nil, nil, nil),
+		"temperature":       NewClient(Options{Model: "a", Temperature: 0.5}, nil, nil, nil),
+		"prompt":            NewClient(Options{Model: "a"}, nil, prompts, nil),
+		"schema":            schema,
+		"format":            NewClient(Options{Model: "a", ResponseFormat: FormatJSONObjectSchema}, nil, nil, nil),
+		"max_tokens":        NewClient(Options{Model: "a", MaxTokens: map[string]int{TaskExtract: 100}}, nil, nil, nil),
+		"frequency penalty": NewClient(Options{Model: "a", FrequencyPenalty: 0.5}, nil, nil, nil),
 	} {
 		if c.TaskVersion(TaskExtract) == v {
 			t.Errorf("a %s change keeps the task version", name)

@@ -17,11 +17,14 @@ type Message struct {
 
 // ChatRequest is the body of POST {base_url}/chat/completions.
 type ChatRequest struct {
-	Model          string          `json:"model"`
-	Messages       []Message       `json:"messages"`
-	Temperature    float64         `json:"temperature"`
-	MaxTokens      int             `json:"max_tokens,omitempty"` // the answer's length limit (MaxTokens)
-	ResponseFormat *ResponseFormat `json:"response_format,omitempty"`
+	Model       string    `json:"model"`
+	Messages    []Message `json:"messages"`
+	Temperature float64   `json:"temperature"`
+	MaxTokens   int       `json:"max_tokens,omitempty"` // the answer's length limit (MaxTokens)
+	// FrequencyPenalty lowers the odds of a token by how often the answer already holds it
+	// (OpenAI's and llama.cpp's -2..2); 0 is not sent.
+	FrequencyPenalty float64         `json:"frequency_penalty,omitempty"`
+	ResponseFormat   *ResponseFormat `json:"response_format,omitempty"`
 }
 
 // ResponseFormat asks for structured output in one of the Formats:
