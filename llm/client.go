@@ -24,8 +24,8 @@ type Options struct {
 	Model       string
 	APIKey      string // sent only as "Authorization: Bearer …"; never in errors or logs
 	Temperature float64
-	// FrequencyPenalty is sent as frequency_penalty when not 0: it keeps a small model from
-	// repeating one list item until max_tokens.
+	// FrequencyPenalty is sent as frequency_penalty when not 0: it stops most of a small local
+	// model's loops that repeat one list item until max_tokens (bench/results.md, eval-local).
 	FrequencyPenalty float64
 	MaxAttempts      int // HTTP attempts per request (DefaultMaxAttempts)
 	// MaxValidationRetries bounds the extra requests made when an answer breaks the schema
