@@ -90,6 +90,7 @@ type LLMReport struct {
 	MaxInFlight        int     `json:"max_in_flight"`
 	InvalidAnswers     int     `json:"invalid_answers"` // answers that failed the schema (each retried, or failing its call)
 	Truncated          int     `json:"truncated"`       // answers cut at max_tokens (finish_reason "length")
+	Salvaged           int     `json:"salvaged"`        // cut answers kept up to their last complete list item (llm.Client.Call)
 	// AnswersRepaired counts the repairs the answer hygiene made, by kind (extract.Repair…).
 	AnswersRepaired map[string]int `json:"answers_repaired,omitempty"`
 }
@@ -154,7 +155,8 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(tw, "\nllm\tcalls %d, cache hits %d, tokens %d in (%d cached by the provider) / %d out, retries %d, max in flight %d, cost $%.4f\n",
 		l.Calls, l.CacheHits, l.PromptTokens, l.CachedPromptTokens, l.CompletionTokens, l.Retries, l.MaxInFlight, l.CostUSD)
 	if l.InvalidAnswers > 0 || l.Truncated > 0 || len(l.AnswersRepaired) > 0 {
-		fmt.Fprintf(tw, "answers\t%d invalid, %d cut at max_tokens; repaired:%s\n", l.InvalidAnswers, l.Truncated, kinds(l.AnswersRepaired))
+		fmt.Fprintf(tw, "answers\t%d invalid, %d cut at max_tokens (%d kept up to their last complete item); repaired:%s\n",
+			l.InvalidAnswers, l.Truncated, l.Salvaged, kinds(l.AnswersRepaired))
 	}
 	if b := r.Batch; b != nil {
 		fmt.Fprintf(tw, "batches\t%d submitted (%d requests, %d resubmitted), %d answers, %d error lines, %d unfinished, %d unreadable lines, %d sent online; cost $%.4f at batch prices (estimated $%.4f); %d pending\n",

@@ -229,7 +229,7 @@ func llmReport(s llm.StageUsage, repaired map[string]int) LLMReport {
 	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens), CachedPromptTokens: int(s.CachedTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
 		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD, InvalidAnswers: int(s.InvalidAnswers),
-		Truncated: int(s.Truncated), AnswersRepaired: repaired}
+		Truncated: int(s.Truncated), Salvaged: int(s.Salvaged), AnswersRepaired: repaired}
 }
 
 // extractOptions are the extract stage's options of the job (run and plan).

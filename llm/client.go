@@ -152,9 +152,13 @@ func (c *Client) Usage() Usage { return c.meter.snapshot(c.pacer.Peak()) }
 // counters and the cache namespace.
 //
 // Every request carries the task's max_tokens (MaxTokens). An answer the limit cut
-// (finish_reason "length") that does not validate is asked again once with lengthRaise times the
-// limit before it counts as invalid. An answer still invalid after the retries is a
-// *ValidationError carrying the last raw answer.
+// (finish_reason "length") that does not validate is salvaged (salvage: kept up to its last
+// complete list item, repeated items dropped) when it repeats a list item, a loop a longer limit
+// would pay for again; otherwise it is asked again once with lengthRaise times the limit before
+// it counts as invalid. When the last answer is still cut after the retries, its salvage is the
+// answer if there is one. Salvaged answers are counted (StageUsage.Salvaged) and cached like
+// valid ones. An answer still invalid after the retries is a *ValidationError carrying the last
+// raw answer.
 func (c *Client) Call(ctx context.Context, stage, task string, input, out any) error {
 	t, ok := c.tasks[task]
 	if !ok {
@@ -183,8 +187,23 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 	raised := false
 	var invalid error
 	var last []byte
+	lastCut := false    // whether max_tokens cut the last answer
 	var walked []string // the batch requests this call went through (batch mode)
 	requests := 0
+	// accept ends the call with a valid answer: it is cached (unless it came from the cache,
+	// where a provider batch puts its valid answers) and decoded.
+	accept := func(answer []byte, cached bool) error {
+		c.consumed(walked)
+		entry.Namespace, entry.Response = stage, answer
+		if c.cache != nil && !cached {
+			// A paid answer is stored even when the run is being cancelled, so a resume never
+			// pays for it again.
+			if err := c.cache.Put(context.WithoutCancel(ctx), key, entry); err != nil {
+				return fmt.Errorf("writing cache for %s: %w", task, err)
+			}
+		}
+		return decode(task, answer, out)
+	}
 	for try := 0; ; {
 		answer, meta, bad, err := c.ask(ctx, stage, t, key, conv, limit, requests, &walked)
 		requests++
@@ -207,20 +226,18 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			invalid = checkAnswer(t, answer)
 		}
 		if invalid == nil {
-			c.consumed(walked)
-			entry.Namespace, entry.Response = stage, answer
-			if c.cache != nil && !meta.batched {
-				// A paid answer is stored even when the run is being cancelled, so a
-				// resume never pays for it again.
-				if err := c.cache.Put(context.WithoutCancel(ctx), key, entry); err != nil {
-					return fmt.Errorf("writing cache for %s: %w", task, err)
-				}
-			}
-			return decode(task, answer, out)
+			return accept(answer, meta.batched)
 		}
-		last = answer
-		if meta.finish == FinishLength {
+		last, lastCut = answer, meta.finish == FinishLength
+		if lastCut {
 			count(func(s *StageUsage) { s.Truncated++ })
+			// A cut answer that repeats a list item ran in a loop: a longer limit pays for
+			// the loop again, what came before it is the answer.
+			if fixed, repeats, ok := salvage(t, answer); ok && repeats > 0 {
+				c.meter.update(stage, func(s *StageUsage) { s.Salvaged++ })
+				slog.Warn("answer cut in a loop, kept up to its last complete item", "stage", stage, "task", task, "repeated_items", repeats)
+				return accept(fixed, false)
+			}
 			if !raised {
 				raised, limit = true, limit*lengthRaise
 				count(func(s *StageUsage) { s.Retries++ })
@@ -235,6 +252,14 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		try++
 		count(func(s *StageUsage) { s.Retries++ })
 		conv = withFeedback(msgs, invalid)
+	}
+	if lastCut {
+		// The last answer was cut too: its complete items are kept rather than none.
+		if fixed, _, ok := salvage(t, last); ok {
+			c.meter.update(stage, func(s *StageUsage) { s.Salvaged++ })
+			slog.Warn("answer still cut at the length limit after the retries, kept up to its last complete item", "stage", stage, "task", task, "attempts", requests)
+			return accept(fixed, false)
+		}
 	}
 	c.consumed(walked)
 	return &ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}

@@ -15,12 +15,13 @@
 //   - Every request carries max_tokens (Client.MaxTokens: the task's base plus a share of the
 //     input's estimated tokens, at most MaxTokensCap, or the job's override). An answer cut at the
 //     limit (finish_reason "length") that does not validate is asked again once with twice the
-//     limit before it counts as invalid.
+//     limit before it counts as invalid, unless it repeats a list item (a loop): then, as when the
+//     last retry is cut too, it is salvaged, kept up to its last complete list item (salvage.go).
 //   - Prompts.Hash(task) changes whenever either template of the task (or the message format)
 //     changes; a prompts directory overrides embedded templates file by file.
 //   - Client.TaskVersion(task) hashes everything besides the input that can change a task's
-//     answer: model, temperature, prompt hash, schema and its caps, response format and the
-//     max_tokens rule. It is the one recipe stages put into unit fingerprints; a new request
+//     answer: model, temperature, prompt hash, schema and its caps, response format, the
+//     max_tokens rule and the salvage rules. It is the one recipe stages put into unit fingerprints; a new request
 //     parameter goes into it, not into the stages.
 //   - Client.Call answers from the Cache when the key (model, rendered messages, schema name and
 //     text, temperature, response format) is known; it never caches an answer that failed

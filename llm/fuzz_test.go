@@ -144,3 +144,29 @@ func TestAnswerSeedsReachBothPaths(t *testing.T) {
 		t.Fatalf("%d valid and %d invalid seed answers; want both", valid, invalid)
 	}
 }
+
+// FuzzSalvage feeds any cut answer, for every task, to salvage: it must not panic, and an
+// answer it salvages must pass the task's schema and decode.
+func FuzzSalvage(f *testing.F) {
+	for i, s := range answerSeeds {
+		f.Add(uint8(i), s[:len(s)*2/3])
+		f.Add(uint8(i), s)
+	}
+	names := Tasks()
+	f.Fuzz(func(t *testing.T, which uint8, cut string) {
+		task, err := LookupTask(names[int(which)%len(names)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, repeats, ok := salvage(task, []byte(cut))
+		if !ok {
+			return
+		}
+		if err := task.Schema.Validate(answer); err != nil || repeats < 0 {
+			t.Fatalf("%s: salvage of %q gave %q (%d repeats), invalid: %v", task.Name, cut, answer, repeats, err)
+		}
+		if err := decode(task.Name, answer, reflect.New(task.Output).Interface()); err != nil {
+			t.Fatalf("%s: salvaged answer %q does not decode: %v", task.Name, answer, err)
+		}
+	})
+}

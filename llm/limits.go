@@ -61,17 +61,17 @@ func (c *Client) MaxTokens(task string, msgs []Message) int {
 	return min(r.base+int(math.Ceil(r.perInput*float64(in))), MaxTokensCap)
 }
 
-// tokenPolicy describes how the client sizes a task's max_tokens, for TaskVersion: the
-// override, or the rule.
+// tokenPolicy describes how the client sizes a task's max_tokens and treats the answers the limit
+// cuts, for TaskVersion: the override, or the rule, and the salvage rules.
 func (c *Client) tokenPolicy(task string) string {
 	if n, ok := c.opts.MaxTokens[task]; ok {
-		return fmt.Sprintf("max_tokens=%d", n)
+		return fmt.Sprintf("max_tokens=%d,%s", n, salvageVersion)
 	}
 	r, ok := tokenRules()[task]
 	if !ok {
 		r = defaultTokenRule
 	}
-	return fmt.Sprintf("max_tokens=%d+%g*input<=%d,raise*%d", r.base, r.perInput, MaxTokensCap, lengthRaise)
+	return fmt.Sprintf("max_tokens=%d+%g*input<=%d,raise*%d,%s", r.base, r.perInput, MaxTokensCap, lengthRaise, salvageVersion)
 }
 
 // CheckMaxTokens reports an override naming an unknown task or a limit below 1.

@@ -16,6 +16,7 @@ type StageUsage struct {
 	Retries          int64   `json:"retries"`         // requests beyond the first of a call (transient or validation)
 	InvalidAnswers   int64   `json:"invalid_answers"` // answers that failed the schema
 	Truncated        int64   `json:"truncated"`       // answers cut by max_tokens (finish_reason "length")
+	Salvaged         int64   `json:"salvaged"`        // cut answers kept up to their last complete list item (Client.Call)
 	MaxInFlight      int64   `json:"max_in_flight"`   // peak requests in flight at once
 	CostUSD          float64 `json:"cost_usd"`        // priced usage of the requests sent; cache hits cost 0
 }
@@ -44,6 +45,7 @@ func (s *StageUsage) Sum(o StageUsage) {
 	s.Retries += o.Retries
 	s.InvalidAnswers += o.InvalidAnswers
 	s.Truncated += o.Truncated
+	s.Salvaged += o.Salvaged
 	s.MaxInFlight = max(s.MaxInFlight, o.MaxInFlight)
 	s.CostUSD += o.CostUSD
 }

@@ -127,6 +127,9 @@ who = {"offline": "offline responder", "model": model, "before": model + " (EVAL
 def runs(kind):
     return [n for n in ("offline", "model", "before") if (out / f"{kind}-{n}.report.json").exists()]
 
+def salvaged(l):
+    return f" ({l['salvaged']} kept)" if l.get("salvaged") else ""
+
 def row(kind, n):
     r = json.loads((out / f"{kind}-{n}.report.json").read_text())
     l, eps = r["llm"], max(r["episodes"], 1)
@@ -136,7 +139,7 @@ def row(kind, n):
     rej = ", ".join(f"{k} {v}" for k, v in sorted((t.get("closures_rejected") or {}).items())) or "none"
     return (f"| {who[n]} | {(out / f'{kind}-{n}.seconds').read_text().strip()} | {r['episodes']} | {r['entities']} | {r['facts']} | "
             f"{r['facts_invalidated']} | {l['calls']} | {l['calls'] / eps:.2f} | {l['prompt_tokens']} / {l['completion_tokens']} | "
-            f"{l['prompt_tokens'] / eps:.0f} | {units} | {l.get('invalid_answers', 0)} | {l.get('truncated', 0)} | "
+            f"{l['prompt_tokens'] / eps:.0f} | {units} | {l.get('invalid_answers', 0)} | {l.get('truncated', 0)}{salvaged(l)} | "
             f"{r.get('failed_units', 0)} | {rep} | {t.get('judged', '–')} | {rej} |")
 
 head = ["| LLM | seconds | episodes | entities | facts | closed | calls | calls/episode | tokens in / out | tokens in/episode | extract units | invalid answers | cut at max_tokens | failed units | answers repaired | facts judged | closures rejected |",

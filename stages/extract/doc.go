@@ -48,8 +48,10 @@
 // model answered: entities without a name, of an excluded type (Options.ExcludedTypes,
 // case-insensitive), that are numbers, amounts, dates or words of the input (source types, input
 // field names, a record's field names) are dropped (the speaker always stays); entities named
-// twice are merged; facts are kept only between two different kept entities. Each repair is
-// counted by kind in Env.Repairs (the report's llm.answers_repaired).
+// twice are merged; facts are kept only between two different entities, a fact endpoint no
+// entity had being added as one when it is the speaker or a name the episode's content contains
+// (repairer.addable). Each repair is counted by kind in Env.Repairs (the report's
+// llm.answers_repaired).
 //
 // An answer still bad after the client's retries fails the unit: it is committed as failed with
 // an empty output, so downstream the episode has no extraction until a later run succeeds

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tkgraph/backfill/llm"
 )
@@ -17,10 +19,11 @@ const (
 	RepairDate           = "date_entity"             // a date, time or relative day offered as an entity, dropped
 	RepairInputWord      = "input_word_entity"       // a word of the input itself (source type, field name), dropped
 	RepairExcluded       = "excluded_type_entity"    // an entity of an excluded type, dropped
-	RepairUnknownEnd     = "fact_unknown_endpoint"   // a fact whose subject or object is not a kept entity, dropped
-	RepairRespelledEnd   = "fact_endpoint_respelled" // a fact endpoint written with other case or spaces, given the entity's spelling
+	RepairUnknownEnd     = "fact_unknown_endpoint"   // a fact whose subject or object is not a kept entity and cannot be added, dropped
+	RepairRespelledEnd   = "fact_endpoint_respelled" // a fact endpoint written with other case, spaces or a trailing full stop, given the entity's spelling
 	RepairSelfLoop       = "fact_self_loop"          // a fact linking an entity to itself, dropped
-	hygieneVersionNumber = "1"
+	RepairAddedEnd       = "fact_endpoint_added"     // a fact endpoint no entity had, the speaker or a name in the content, added as an entity
+	hygieneVersionNumber = "2"
 )
 
 // HygieneVersion names the rules of repair; it is part of every unit fingerprint, so a change
@@ -56,41 +59,57 @@ func inputWords(in llm.ExtractInput) map[string]bool {
 	return words
 }
 
-// repair applies the answer hygiene rules to an extraction, in order: entities without a name,
-// of an excluded type, that are numbers, dates or words of the input are dropped; entities named
-// twice are merged (the first spelling wins, a specific type over "Entity", attributes joined);
-// then facts are kept only between two different kept entities, an endpoint matching one only
-// by case or spacing taking its spelling. Nil lists become empty ones. The speaker is never
-// dropped. Every repair is counted by kind.
+// repair applies the answer hygiene rules to an extraction (repairer.entities, then
+// repairer.facts). Nil lists become empty ones. Every repair is counted by kind.
 func repair(out Output, in llm.ExtractInput) (Output, Repairs) {
-	rep := Repairs{}
-	words := inputWords(in)
-	speaker := fold(in.Episode.Speaker)
-	kept := map[string]int{} // folded name → index in ents
+	r := newRepairer(in)
+	ents := r.entities(out.Entities)
+	ents, facts := r.facts(ents, out.Facts)
+	return Output{Entities: ents, Facts: facts}, r.rep
+}
+
+// repairer applies the hygiene rules to the answers about one episode, remembering the entities
+// it kept and dropped, so that the facts of a later answer (two-call mode) are judged against
+// them.
+type repairer struct {
+	in      llm.ExtractInput
+	rep     Repairs
+	words   map[string]bool
+	speaker string
+	kept    map[string]int  // folded name → index in the kept entities
+	dropped map[string]bool // folded names of the entities dropped
+}
+
+func newRepairer(in llm.ExtractInput) *repairer {
+	return &repairer{in: in, rep: Repairs{}, words: inputWords(in), speaker: fold(in.Episode.Speaker),
+		kept: map[string]int{}, dropped: map[string]bool{}}
+}
+
+// entities cleans an entity list: entities without a name, of an excluded type, that are
+// numbers, dates or words of the input are dropped; entities named twice are merged (the first
+// spelling wins, a specific type over "Entity", attributes joined). The speaker is never dropped
+// for being a word of the input.
+func (r *repairer) entities(list []llm.EntityMention) []llm.EntityMention {
 	ents := []llm.EntityMention{}
-	for _, e := range out.Entities {
+	for _, e := range list {
 		name := strings.TrimSpace(e.Name)
 		key := fold(name)
 		kind := ""
 		switch {
 		case name == "":
 			kind = RepairEmptyName
-		case isExcluded(e.Type, in.ExcludedTypes):
+		case isExcluded(e.Type, r.in.ExcludedTypes):
 			kind = RepairExcluded
-		case key == speaker:
-		case words[key]:
-			kind = RepairInputWord
-		case isDate(key):
-			kind = RepairDate
-		case isNumber(key):
-			kind = RepairNumber
+		default:
+			kind = r.unfit(key)
 		}
 		if kind != "" {
-			rep[kind]++
+			r.rep[kind]++
+			r.dropped[key] = true
 			continue
 		}
-		if i, ok := kept[key]; ok {
-			rep[RepairDuplicate]++
+		if i, ok := r.kept[key]; ok {
+			r.rep[RepairDuplicate]++
 			ents[i] = merge(ents[i], e)
 			continue
 		}
@@ -98,38 +117,124 @@ func repair(out Output, in llm.ExtractInput) (Output, Repairs) {
 		if e.Attributes == nil {
 			e.Attributes = []llm.AttributeValue{}
 		}
-		kept[key] = len(ents)
+		r.kept[key] = len(ents)
 		ents = append(ents, e)
 	}
+	return ents
+}
+
+// unfit is the repair kind of a folded entity name that is a word of the input, a date or a
+// number, or "" for a name fit to be an entity (the speaker always is).
+func (r *repairer) unfit(key string) string {
+	switch {
+	case key == r.speaker:
+	case r.words[key]:
+		return RepairInputWord
+	case isDate(key):
+		return RepairDate
+	case isNumber(key):
+		return RepairNumber
+	}
+	return ""
+}
+
+// facts keeps the facts between two different entities of ents (the kept entities): an
+// endpoint matching one only by case, spacing or trailing punctuation takes its spelling; an
+// endpoint that is no entity is added as one (of type "Entity") when it is addable; other facts
+// are dropped. It returns the entities, with those added, and the facts.
+func (r *repairer) facts(ents []llm.EntityMention, list []llm.ExtractedFact) ([]llm.EntityMention, []llm.ExtractedFact) {
 	facts := []llm.ExtractedFact{}
-	for _, f := range out.Facts {
-		src, okS := endpoint(f.Source, ents, kept, rep)
-		tgt, okT := endpoint(f.Target, ents, kept, rep)
+	for _, f := range list {
+		var okS, okT bool
+		f.Source, okS = r.endpoint(f.Source, &ents)
+		f.Target, okT = r.endpoint(f.Target, &ents)
 		switch {
 		case !okS || !okT:
-			rep[RepairUnknownEnd]++
-		case src == tgt:
-			rep[RepairSelfLoop]++
+			r.rep[RepairUnknownEnd]++
+		case f.Source == f.Target:
+			r.rep[RepairSelfLoop]++
 		default:
-			f.Source, f.Target = src, tgt
 			facts = append(facts, f)
 		}
 	}
-	return Output{Entities: ents, Facts: facts}, rep
+	return ents, facts
 }
 
-// endpoint finds a fact endpoint among the kept entities: the entity's spelling, and whether
-// there is one. A match by case or spacing only is counted as respelled.
-func endpoint(name string, ents []llm.EntityMention, kept map[string]int, rep Repairs) (string, bool) {
-	i, ok := kept[fold(name)]
-	if !ok {
+// endpoint finds a fact endpoint among the kept entities, adding it when it is addable: the
+// entity's spelling, and whether there is one. A match by case, spacing or trailing punctuation
+// only is counted as respelled, an addition as added.
+func (r *repairer) endpoint(name string, ents *[]llm.EntityMention) (string, bool) {
+	name = strings.TrimSpace(name)
+	trimmed := strings.TrimSpace(strings.TrimRight(name, endPunct))
+	for _, n := range []string{name, trimmed} {
+		if i, ok := r.kept[fold(n)]; ok {
+			if (*ents)[i].Name != name {
+				r.rep[RepairRespelledEnd]++
+			}
+			return (*ents)[i].Name, true
+		}
+	}
+	if !r.addable(trimmed) {
 		return "", false
 	}
-	if ents[i].Name != strings.TrimSpace(name) {
-		rep[RepairRespelledEnd]++
-	}
-	return ents[i].Name, true
+	r.rep[RepairAddedEnd]++
+	r.kept[fold(trimmed)] = len(*ents)
+	*ents = append(*ents, llm.EntityMention{Name: trimmed, Type: "Entity", Attributes: []llm.AttributeValue{}})
+	return trimmed, true
 }
+
+// endPunct is the punctuation a fact endpoint may carry after a name ("Leeds.").
+const endPunct = ".,;:!?"
+
+// maxAddedWords bounds the words of an endpoint added as an entity: longer ones are phrases or
+// sentences ("Sam has been a nurse since 2021"), not names.
+const maxAddedWords = 4
+
+// addable reports whether a fact endpoint that is no kept entity can be added as one: the type
+// "Entity" is not excluded, no rule dropped an entity of that name, and it is the speaker, or a
+// name (at most maxAddedWords words, starting with an upper-case letter, a digit or a letter of a
+// script without case) that no rule makes unfit and that the episode's content contains as a
+// word or words.
+func (r *repairer) addable(name string) bool {
+	key := fold(name)
+	if key == "" || r.dropped[key] || isExcluded("Entity", r.in.ExcludedTypes) {
+		return false
+	}
+	if key == r.speaker {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(name)
+	named := unicode.IsUpper(first) || unicode.IsDigit(first) || caseless(first)
+	return named && len(strings.Fields(name)) <= maxAddedWords && r.unfit(key) == "" && mentions(r.in.Episode.Content, name)
+}
+
+// caseless reports whether r is a letter of a script without case (Hangul, Han, Kana…).
+func caseless(r rune) bool { return unicode.IsLetter(r) && !unicode.IsLower(r) && !unicode.IsUpper(r) }
+
+// mentions reports whether content contains name (case and spacing aside) as a word or words:
+// not inside a longer word, except that a name ending in a letter of a script without case may
+// be followed by more letters (a Korean particle: "아이스티를"; so "아이스" is found there too,
+// as scripts without spaces between words cannot tell).
+func mentions(content, name string) bool {
+	text, key := fold(content), fold(name)
+	last, _ := utf8.DecodeLastRuneInString(key)
+	for from := 0; ; {
+		i := strings.Index(text[from:], key)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+len(key):])
+		if (i == 0 || !wordRune(before)) && (i+len(key) == len(text) || !wordRune(after) || caseless(last)) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// wordRune reports whether r is part of a word: a letter or a digit.
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // merge folds a repeated entity into the first: a specific type replaces "Entity", and the
 // attributes it adds are appended.

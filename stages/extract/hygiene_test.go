@@ -70,3 +70,54 @@ func TestRepair(t *testing.T) {
 		t.Error("isExcluded: an empty type is Entity")
 	}
 }
+
+// TestRepairAddsEndpoints: a fact endpoint no entity had is added when it is the speaker or a
+// name the episode's content contains as a word; phrases, lower-case words, dates, parts of
+// longer words and names a rule dropped are not.
+func TestRepairAddsEndpoints(t *testing.T) {
+	in := llm.ExtractInput{Episode: llm.EpisodeIn{Source: "message", Speaker: "Emma",
+		Content: "I live in Leeds, close to the office. Gold product on May 7! 준호는 아이스티를 좋아해요. I got a new job at Big Blue Widget Company Ltd."},
+		ExcludedTypes: []string{"Plan"}}
+	tests := []struct {
+		name        string
+		out         Output
+		want        Output
+		wantRepairs Repairs
+	}{
+		{"the speaker and names in the content added",
+			Output{Entities: ents("Office"), Facts: []llm.ExtractedFact{fact("Emma", "Leeds."), fact("준호", "아이스티")}},
+			Output{Entities: ents("Office", "Emma", "Leeds", "준호", "아이스티"), Facts: []llm.ExtractedFact{fact("Emma", "Leeds"), fact("준호", "아이스티")}},
+			Repairs{RepairAddedEnd: 4}},
+		{"a trailing full stop respelled to a listed entity",
+			Output{Entities: ents("Emma", "Leeds"), Facts: []llm.ExtractedFact{fact("Emma", "Leeds.")}},
+			Output{Entities: ents("Emma", "Leeds"), Facts: []llm.ExtractedFact{fact("Emma", "Leeds")}},
+			Repairs{RepairRespelledEnd: 1}},
+		{"lower-case words, phrases, dates, word parts, absent names and dropped names not added",
+			Output{Entities: []llm.EntityMention{{Name: "Emma"}, {Name: "Gold", Type: "Plan"}},
+				Facts: []llm.ExtractedFact{fact("Emma", "new job"), fact("Emma", "Big Blue Widget Company Ltd"), fact("Emma", "May 7"),
+					fact("Emma", "Pro"), fact("Emma", "Paris"), fact("Emma", "Gold")}},
+			Output{Entities: []llm.EntityMention{{Name: "Emma", Attributes: []llm.AttributeValue{}}}, Facts: []llm.ExtractedFact{}},
+			Repairs{RepairExcluded: 1, RepairUnknownEnd: 6}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range tt.want.Facts { // the fact text is the model's; endpoints are respelled
+				tt.want.Facts[i].Fact = tt.out.Facts[i].Fact
+			}
+			got, rep := repair(tt.out, in)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("repair =\n%+v\nwant\n%+v", got, tt.want)
+			}
+			if !reflect.DeepEqual(rep, tt.wantRepairs) {
+				t.Errorf("repairs = %v, want %v", rep, tt.wantRepairs)
+			}
+		})
+	}
+	// Two-call mode: a name the entity answer gave with an excluded type is not added back by
+	// the facts answer.
+	r := newRepairer(in)
+	kept := r.entities([]llm.EntityMention{{Name: "Emma"}, {Name: "Gold", Type: "plan"}})
+	if _, facts := r.facts(kept, []llm.ExtractedFact{fact("Emma", "Gold")}); len(facts) != 0 || r.rep[RepairUnknownEnd] != 1 {
+		t.Errorf("facts %+v, repairs %v: want the fact naming the excluded entity dropped", facts, r.rep)
+	}
+}

@@ -89,21 +89,18 @@ func Extract(ctx context.Context, model stages.LLM, mode string, in llm.ExtractI
 	if err := model.Call(ctx, Stage, llm.TaskExtractEntities, in, &ents); err != nil {
 		return Output{}, nil, err
 	}
-	out, rep := repair(Output{Entities: ents.Entities}, in)
+	r := newRepairer(in)
+	out.Entities, out.Facts = r.entities(ents.Entities), []llm.ExtractedFact{}
 	fin, ok := FactsInput(in, out.Entities)
 	if !ok {
-		return out, rep, nil
+		return out, r.rep, nil
 	}
 	var facts llm.FactsOutput
 	if err := model.Call(ctx, Stage, llm.TaskExtractFacts, fin, &facts); err != nil {
 		return Output{}, nil, err
 	}
-	out.Facts = facts.Facts
-	out, more := repair(out, in)
-	for k, n := range more {
-		rep[k] += n
-	}
-	return out, rep, nil
+	out.Entities, out.Facts = r.facts(out.Entities, facts.Facts)
+	return out, r.rep, nil
 }
 
 // FactsInput is the input of the second call of two-call extraction given the cleaned entities
