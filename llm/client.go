@@ -187,7 +187,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 	raised := false
 	var invalid error
 	var last []byte
-	lastCut := false    // whether max_tokens cut the last answer
+	var kept []byte     // the salvage of the last answer when max_tokens cut it and it has one
 	var walked []string // the batch requests this call went through (batch mode)
 	requests := 0
 	// accept ends the call with a valid answer: it is cached (unless it came from the cache,
@@ -228,15 +228,19 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		if invalid == nil {
 			return accept(answer, meta.batched)
 		}
-		last, lastCut = answer, meta.finish == FinishLength
-		if lastCut {
+		last, kept = answer, nil
+		if meta.finish == FinishLength {
 			count(func(s *StageUsage) { s.Truncated++ })
+			fixed, repeats, ok := salvage(t, answer)
 			// A cut answer that repeats a list item ran in a loop: a longer limit pays for
 			// the loop again, what came before it is the answer.
-			if fixed, repeats, ok := salvage(t, answer); ok && repeats > 0 {
+			if ok && repeats > 0 {
 				c.meter.update(stage, func(s *StageUsage) { s.Salvaged++ })
 				slog.Warn("answer cut in a loop, kept up to its last complete item", "stage", stage, "task", task, "repeated_items", repeats)
 				return accept(fixed, false)
+			}
+			if ok {
+				kept = fixed
 			}
 			if !raised {
 				raised, limit = true, limit*lengthRaise
@@ -253,13 +257,11 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		count(func(s *StageUsage) { s.Retries++ })
 		conv = withFeedback(msgs, invalid)
 	}
-	if lastCut {
+	if kept != nil {
 		// The last answer was cut too: its complete items are kept rather than none.
-		if fixed, _, ok := salvage(t, last); ok {
-			c.meter.update(stage, func(s *StageUsage) { s.Salvaged++ })
-			slog.Warn("answer still cut at the length limit after the retries, kept up to its last complete item", "stage", stage, "task", task, "attempts", requests)
-			return accept(fixed, false)
-		}
+		c.meter.update(stage, func(s *StageUsage) { s.Salvaged++ })
+		slog.Warn("answer still cut at the length limit after the retries, kept up to its last complete item", "stage", stage, "task", task, "attempts", requests)
+		return accept(kept, false)
 	}
 	c.consumed(walked)
 	return &ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}
