@@ -20,12 +20,12 @@
 //   - Prompts.Hash(task) changes whenever either template of the task (or the message format)
 //     changes; a prompts directory overrides embedded templates file by file.
 //   - Client.TaskVersion(task) hashes everything besides the input that can change a task's
-//     answer: model, temperature, prompt hash, schema and its caps, response format, the
-//     max_tokens rule and the salvage rules. It is the one recipe stages put into unit fingerprints; a new request
-//     parameter goes into it, not into the stages.
+//     answer: model, temperature, frequency penalty, prompt hash, schema and its caps, response
+//     format, the max_tokens rule and the salvage rules. It is the one recipe stages put into
+//     unit fingerprints; a new request parameter goes into it, not into the stages.
 //   - Client.Call answers from the Cache when the key (model, rendered messages, schema name and
-//     text, temperature, response format) is known; it never caches an answer that failed
-//     validation. Answers failing the schema (or empty) are retried with the error fed back, a
+//     text, temperature, response format, frequency penalty when set) is known; it never caches
+//     an answer that failed validation (a salvaged answer is cached: it passed once cut short). Answers failing the schema (or empty) are retried with the error fed back, a
 //     bounded number of times; then Call returns a *ValidationError carrying the raw answer.
 //     IsBadAnswer tells such an error (or a request the server refused, *StatusError) from a
 //     failure of the service: it fails the caller's unit, not the run.
