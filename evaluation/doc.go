@@ -24,7 +24,13 @@
 //     retrieved fact's context line. Both by category; adversarial (LoCoMo 5) and abstention
 //     (LongMemEval "_abs") questions and questions without evidence are reported apart.
 //   - Gold (with a Gold file): see GoldReport for the matching rule, precision, recall, F1,
-//     interval accuracy and closures. Every gold episode must be found in the graph (by record
+//     interval accuracy and closures. Each episode of the gold groups gets its counts
+//     (EpisodeScore: a matched graph fact under its gold fact's episode, any other under the
+//     first episode stating it), and Spread is the 95% percentile bootstrap interval of the
+//     scores over Resamples draws of the episodes from a fixed seed. CompareGold pairs two
+//     reports' episodes by group and record key and bootstraps the change of the scores with
+//     the same draws for both (`backfill diff --gold`); reports of other episodes or other gold
+//     facts are an error. Every gold episode must be found in the graph (by record
 //     key or reference time, its "says" in its content) and every gold group must exist; a gold
 //     file that does not fit the graph is an error, never a silent zero.
 //   - QA (with an Asker, needs a Dataset): answer_question from the top max(k) facts in the

@@ -49,6 +49,11 @@ type GoldReport struct {
 	Extras         []string    `json:"extras"`
 	WrongIntervals []string    `json:"wrong_intervals"`
 	PerGroup       []GoldGroup `json:"per_group"`
+	// PerEpisode are the counts of every episode of the gold groups, in group and episode
+	// order: what Spread and CompareGold resample.
+	PerEpisode []EpisodeScore `json:"per_episode"`
+	// Spread is the 95% bootstrap interval of precision, recall and F1 over the episodes.
+	Spread *Spread `json:"spread,omitempty"`
 }
 
 // GoldGroup is one group's share of the gold scores.
@@ -67,22 +72,25 @@ func (g *Gold) checkEpisodes(grp *snapshots.Group) []error {
 		if ep.Group != grp.ID {
 			continue
 		}
-		var found *graph.Episode
-		for j := range grp.Episodes {
-			e := &grp.Episodes[j]
-			if ep.Key != "" && e.RecordKey == ep.Key || ep.At != "" && sameInstant(ep.At, e) {
-				found = e
-				break
-			}
-		}
-		switch {
-		case found == nil:
+		switch j := findEpisode(ep, grp); {
+		case j < 0:
 			errs = append(errs, fmt.Errorf("gold episodes[%d] (group %s, %s%s) is not in the graph", i, ep.Group, ep.Key, ep.At))
-		case ep.Says != "" && !strings.Contains(squash(found.Content), squash(ep.Says)):
+		case ep.Says != "" && !strings.Contains(squash(grp.Episodes[j].Content), squash(ep.Says)):
 			errs = append(errs, fmt.Errorf("gold episodes[%d] (group %s, %s%s) does not say %q", i, ep.Group, ep.Key, ep.At, ep.Says))
 		}
 	}
 	return errs
+}
+
+// findEpisode is the position of the gold episode in the group's episodes, -1 when absent.
+func findEpisode(ep GoldEpisode, grp *snapshots.Group) int {
+	for j := range grp.Episodes {
+		e := &grp.Episodes[j]
+		if ep.Key != "" && e.RecordKey == ep.Key || ep.At != "" && sameInstant(ep.At, e) {
+			return j
+		}
+	}
+	return -1
 }
 
 func sameInstant(at string, e *graph.Episode) bool {
@@ -107,8 +115,10 @@ func (g *Gold) scoreGroup(grp *snapshots.Group, r *GoldReport) {
 	}
 	goldKeys := map[string]bool{}
 	taken := make([]bool, len(grp.Facts))
+	matchOf := make([]int, len(gold))
 	gg := GoldGroup{Group: grp.ID, GoldFacts: len(gold), GraphFacts: len(grp.Facts)}
-	for _, gf := range gold {
+	for n, gf := range gold {
+		matchOf[n] = -1
 		goldKeys[gf.key] = true
 		best, bestScore := -1, -1
 		for _, i := range byKey[gf.key] {
@@ -132,6 +142,7 @@ func (g *Gold) scoreGroup(grp *snapshots.Group, r *GoldReport) {
 			continue
 		}
 		taken[best] = true
+		matchOf[n] = best
 		gg.Matched++
 		r.interval(grp.ID, gf, grp.Facts[best])
 	}
@@ -146,6 +157,13 @@ func (g *Gold) scoreGroup(grp *snapshots.Group, r *GoldReport) {
 		r.Extras = append(r.Extras, fmt.Sprintf("%s: %s %s %s (%s – %s) %q", grp.ID, names[f.SourceUUID], f.Name,
 			names[f.TargetUUID], timeOr(f.ValidAt), timeOr(f.InvalidAt), f.Fact))
 	}
+	goldAt := map[int]int{}
+	for i, ep := range g.Episodes {
+		if ep.Group == grp.ID {
+			goldAt[i] = max(findEpisode(ep, grp), 0) // a missing episode fails the whole Run
+		}
+	}
+	r.PerEpisode = append(r.PerEpisode, g.episodeScores(grp, goldAt, matchOf)...)
 	r.Groups++
 	r.GoldFacts += gg.GoldFacts
 	r.GraphFacts += gg.GraphFacts
@@ -186,10 +204,9 @@ func (r *GoldReport) interval(group string, gf goldFact, f graph.Fact) {
 }
 
 func (r *GoldReport) finish() {
-	r.Precision, r.Recall = ratio(r.Matched, r.GraphFacts), ratio(r.Matched, r.GoldFacts)
-	if r.Precision+r.Recall > 0 {
-		r.F1 = 2 * r.Precision * r.Recall / (r.Precision + r.Recall)
-	}
+	s := scores(r.GoldFacts, r.GraphFacts, r.Matched)
+	r.Precision, r.Recall, r.F1 = s.Precision, s.Recall, s.F1
+	r.Spread = spreadOf(r.PerEpisode)
 	r.ValidAtAccuracy, r.InvalidAtAccuracy = ratio(r.ValidAtCorrect, r.Matched), ratio(r.InvalidAtCorrect, r.Matched)
 	r.IntervalAccuracy = ratio(r.IntervalCorrect, r.Matched)
 	r.WronglyClosedShare, r.ClosuresMissedRate = ratio(r.WronglyClosed, r.MatchedOpen), ratio(r.ClosuresMissed, r.MatchedClosed)

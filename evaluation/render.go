@@ -20,9 +20,9 @@ func (r *Report) Summary(w io.Writer) {
 		h.Groups, h.Episodes, h.Entities, h.Facts, h.FactsPerEpisode, pct(h.ValidAtShare), pct(h.ClosedShare),
 		h.NameCollisions, h.EntitiesWithoutFacts, optInt(h.ClosedByStranger))
 	if g := r.Gold; g != nil {
-		fmt.Fprintf(w, "  gold %s: %d gold facts, %d graph facts, %d matched: precision %.2f, recall %.2f, F1 %.2f;\n"+
+		fmt.Fprintf(w, "  gold %s: %d gold facts, %d graph facts, %d matched: precision %.2f, recall %.2f, F1 %.2f%s;\n"+
 			"          intervals right %s (valid_at %s, invalid_at %s); wrongly closed %d of %d open, closures missed %d of %d, closed at the wrong time %d\n",
-			g.File, g.GoldFacts, g.GraphFacts, g.Matched, g.Precision, g.Recall, g.F1, pct(g.IntervalAccuracy),
+			g.File, g.GoldFacts, g.GraphFacts, g.Matched, g.Precision, g.Recall, g.F1, g.Spread.f1Text(), pct(g.IntervalAccuracy),
 			pct(g.ValidAtAccuracy), pct(g.InvalidAtAccuracy), g.WronglyClosed, g.MatchedOpen, g.ClosuresMissed,
 			g.MatchedClosed, g.ClosedWrongTime)
 	}
@@ -132,6 +132,12 @@ func (g *GoldReport) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "| groups | gold facts | graph facts | matched | duplicates | precision | recall | F1 |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(w, "| %d | %d | %d | %d | %d | %.3f | %.3f | %.3f |\n\n", g.Groups, g.GoldFacts, g.GraphFacts, g.Matched, g.Duplicates,
 		g.Precision, g.Recall, g.F1)
+	if sp := g.Spread; sp != nil {
+		fmt.Fprintf(w, "95%% bootstrap intervals (%d resamples of the %d episodes; a change of prompt, model or setting that stays inside them is\n"+
+			"within what the choice of episodes moves; `backfill diff --gold` compares two graphs episode by episode): precision\n"+
+			"%.3f–%.3f, recall %.3f–%.3f, F1 %.3f–%.3f.\n\n", sp.Resamples, sp.Episodes, sp.Precision[0], sp.Precision[1],
+			sp.Recall[0], sp.Recall[1], sp.F1[0], sp.F1[1])
+	}
 	fmt.Fprintf(w, "| matched facts | valid_at right | invalid_at right | both right | wrongly closed | closures missed | closed at the wrong time |\n|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %d |\n\n", g.Matched, frac(g.ValidAtCorrect, g.Matched), frac(g.InvalidAtCorrect, g.Matched),
 		frac(g.IntervalCorrect, g.Matched), frac(g.WronglyClosed, g.MatchedOpen), frac(g.ClosuresMissed, g.MatchedClosed), g.ClosedWrongTime)
@@ -153,6 +159,14 @@ func list(w io.Writer, title string, xs []string) {
 		fmt.Fprintf(w, "- %s\n", x)
 	}
 	fmt.Fprintln(w)
+}
+
+// f1Text is the F1 interval for the summary line, empty without one.
+func (sp *Spread) f1Text() string {
+	if sp == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (95%% interval %.2f–%.2f over %d episodes)", sp.F1[0], sp.F1[1], sp.Episodes)
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }

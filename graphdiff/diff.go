@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/snapshots"
 )
 
@@ -76,6 +77,8 @@ type Report struct {
 	UsageA        *Usage    `json:"llm_a"` // nil when the side records no runs (an export)
 	UsageB        *Usage    `json:"llm_b"`
 	Top           []Notable `json:"top"`
+	// Gold compares both graphs' gold scores episode by episode (diff --gold); nil without.
+	Gold *evaluation.GoldChange `json:"gold,omitempty"`
 }
 
 // Empty reports whether the two graphs are the same.

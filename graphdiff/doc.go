@@ -24,6 +24,8 @@
 //     run that opened the store records its report there): over all runs and for the last one,
 //     with the last run's temporal counts (judge calls made and saved, contradictions, closures
 //     rejected by reason), shown side by side with their change. A Parquet export has none.
+//   - Report.Gold is set by the caller (`backfill diff --gold`): both graphs' gold scores
+//     compared episode by episode (evaluation.CompareGold); Summary and Markdown show it.
 //   - Importance, for the Markdown report: closures and reopenings, then interval changes,
 //     merges and splits, facts added or removed, sentence changes, entity changes, communities,
 //     labels and summaries. Each shown change carries the text of the episode behind each side.

@@ -26,6 +26,10 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintf(w, "  communities: %d changed, %d added, %d removed\n", t.CommunitiesChanged, t.CommunitiesAdded, t.CommunitiesRemoved)
 	}
 	fmt.Fprintf(w, "  llm A: %s\n  llm B: %s\n", usageLine(r.UsageA), usageLine(r.UsageB))
+	if g := r.Gold; g != nil {
+		fmt.Fprintf(w, "  gold: F1 A %.3f, B %.3f (%+.3f, 95%% interval %+.3f … %+.3f); precision %.3f → %.3f, recall %.3f → %.3f\n        %s\n",
+			g.A.F1, g.B.F1, g.Change.F1, g.Low.F1, g.High.F1, g.A.Precision, g.B.Precision, g.A.Recall, g.B.Recall, g.Verdict())
+	}
 	if a, b := temporalOf(r.UsageA), temporalOf(r.UsageB); a != nil || b != nil {
 		fmt.Fprintf(w, "  closures rejected A: %s\n                    B: %s\n", rejectedLine(a), rejectedLine(b))
 	}
@@ -143,6 +147,10 @@ func (r *Report) Markdown(w io.Writer) {
 	}
 	if a, b := temporalOf(r.UsageA), temporalOf(r.UsageB); a != nil || b != nil {
 		temporalTable(w, a, b)
+	}
+	if r.Gold != nil {
+		fmt.Fprintln(w)
+		r.Gold.Markdown(w)
 	}
 	if len(r.Top) == 0 {
 		fmt.Fprintf(w, "\nNo changes.\n")

@@ -10,14 +10,15 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graphdiff"
 )
 
 // diffOptions are the flags of diff.
 type diffOptions struct {
 	jobFlags
-	group, json, markdown string
-	limit                 int
+	group, json, markdown, gold string
+	limit                       int
 }
 
 func newDiffCmd(c *cli) *cobra.Command {
@@ -35,9 +36,15 @@ expired_at changes, facts newly closed or reopened and the fact that closes them
 by the Jaccard similarity of their members. It prints totals per kind and the LLM calls, tokens
 and cost of the runs that built each side. Compare runs made under record_time: reference.
 
+--gold FILE also scores both graphs against a gold file (as eval --gold does) and compares the
+scores episode by episode with a paired bootstrap (2,000 draws of the episodes, the same for
+both sides): the change of precision, recall and F1, its 95% interval, and whether B's F1 differs
+from A's beyond what the choice of episodes moves. Graphs of other episodes are an error.
+
 Exit 0 whether the graphs differ or not, 1 on an error.`,
 		Example: `  backfill diff job.yaml@.backfill/v1.db job.yaml@.backfill/v2.db --markdown diff.md
-  backfill diff export-a/ export-b/ --group alice --json changes.json`,
+  backfill diff export-a/ export-b/ --group alice --json changes.json
+  backfill diff gold.yaml@.backfill/one-call.db gold.yaml@.backfill/two-call.db --gold examples/gold/gold.yaml`,
 		Args: nArgs(2, "two graphs: JOB.yaml, JOB.yaml@CHECKPOINT or EXPORT_DIR each"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveDefault
@@ -51,6 +58,7 @@ Exit 0 whether the graphs differ or not, 1 on an error.`,
 	f.StringVar(&o.group, "group", "", "only this `GROUP` (its id as stored; a group in neither graph is an error)")
 	f.StringVar(&o.json, "json", "", "write every change as JSON to `FILE`")
 	f.StringVar(&o.markdown, "markdown", "", "write the totals and the most important changes with their episodes to `FILE`")
+	f.StringVar(&o.gold, "gold", "", "also score both graphs against the gold `FILE` and compare the scores episode by episode (a paired bootstrap)")
 	f.IntVar(&o.limit, "limit", graphdiff.DefaultLimit, "how many of the most important changes the Markdown report shows (`N`)")
 	return cmd
 }
@@ -59,6 +67,13 @@ Exit 0 whether the graphs differ or not, 1 on an error.`,
 func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB string) int {
 	if o.limit < 1 {
 		return usageError("diff", errors.New("--limit must be at least 1"))
+	}
+	var gold *evaluation.Gold
+	if o.gold != "" {
+		var err error
+		if gold, err = evaluation.ReadGold(o.gold); err != nil {
+			return fail(ctx, err)
+		}
 	}
 	a, err := openGraph(ctx, pathA, o.jobFlags, false)
 	if err != nil {
@@ -88,6 +103,9 @@ func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB strin
 		}
 	}
 	rep, err := graphdiff.Run(ctx, a.snap, b.snap, graphdiff.Options{Group: o.group, Limit: o.limit}, emit)
+	if err == nil && gold != nil {
+		rep.Gold, err = o.compareGold(ctx, gold, a, b)
+	}
 	if err == nil && o.group != "" && rep.Groups == 0 {
 		err = fmt.Errorf("group %q is in neither graph (a group id as stored: status shows them)", o.group)
 	}
@@ -106,6 +124,18 @@ func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB strin
 	}
 	rep.Summary(out)
 	return exitOK
+}
+
+// compareGold scores both graphs against the gold file and compares the scores.
+func (o *diffOptions) compareGold(ctx context.Context, gold *evaluation.Gold, a, b *graphArg) (*evaluation.GoldChange, error) {
+	var reps [2]*evaluation.Report
+	for i, g := range []*graphArg{a, b} {
+		var err error
+		if reps[i], err = evaluation.Run(ctx, g.snap, evaluation.Options{Gold: gold, GoldFile: o.gold}); err != nil {
+			return nil, fmt.Errorf("graph %s: %w", "AB"[i:i+1], err)
+		}
+	}
+	return evaluation.CompareGold(reps[0].Gold, reps[1].Gold)
 }
 
 // createAtomic opens path+".tmp" for buffered writing; done(true) flushes it and renames it

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/graphdiff"
 	"github.com/tkgraph/backfill/llm"
@@ -261,5 +262,74 @@ func TestDiffShowsRejectedClosures(t *testing.T) {
 	}
 	if !strings.Contains(md, fmt.Sprintf("| closures rejected: no_quote | 0 | %d | %+d |", tb.Rejected(), tb.Rejected())) {
 		t.Errorf("markdown without the rejected closures:\n%s", md)
+	}
+}
+
+// factlessExtraction answers like the offline responder, except that every extraction answer
+// loses its facts: a model that finds the entities and no relation between them.
+func factlessExtraction(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req llm.ChatRequest
+		json.Unmarshal(body, &req)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if req.ResponseFormat == nil || req.ResponseFormat.JSONSchema == nil || req.ResponseFormat.JSONSchema.Name != llm.TaskExtract {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		var resp map[string]any
+		json.Unmarshal(rec.Body.Bytes(), &resp)
+		msg := resp["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)
+		var answer map[string]any
+		json.Unmarshal([]byte(msg["content"].(string)), &answer)
+		answer["facts"] = []any{}
+		content, _ := json.Marshal(answer)
+		msg["content"] = string(content)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(resp)
+	})
+}
+
+// TestDiffComparesGoldScores builds the gold set with the offline responder (A) and through
+// llm/stub with extraction answers stripped of their facts (B). diff --gold scores both: A's F1
+// is eval's, B's is 0, and the change is below zero beyond the gold set's spread; A against
+// itself changes nothing. A gold file that does not fit the graphs is an error.
+func TestDiffComparesGoldScores(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	srv := httptest.NewServer(stub.New(stub.Options{Answer: factlessExtraction(offline.NewHandler(offline.Options{}))}))
+	defer srv.Close()
+	dir := t.TempDir()
+	job, gold := "jobs/examples/gold.yaml", "examples/gold/gold.yaml"
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	runQuiet(t, job, "--checkpoint", a)
+	runQuiet(t, job, "--checkpoint", b, "--set", "llm.provider=openai", "--set", "llm.base_url="+srv.URL+"/v1", "--set", "llm.model=gpt-4o-mini")
+	_, _, ev := evalJSON(t, job, "--checkpoint", a, "--gold", gold)
+
+	summary, _, rep, md := diffJSON(t, job+"@"+a, job+"@"+b, "--gold", gold)
+	g := rep.Gold
+	if g == nil {
+		t.Fatal("diff --gold: no gold comparison in the JSON report")
+	}
+	if g.Episodes != len(ev.Gold.PerEpisode) || g.Resamples != evaluation.Resamples {
+		t.Errorf("compared %d episodes in %d resamples, want %d in %d", g.Episodes, g.Resamples, len(ev.Gold.PerEpisode), evaluation.Resamples)
+	}
+	if g.A.F1 != ev.Gold.F1 || g.A.F1 == 0 || g.B.F1 != 0 || g.Change.F1 != -g.A.F1 {
+		t.Errorf("F1 A %v (eval %v), B %v, change %v: want eval's, 0 and minus A's", g.A.F1, ev.Gold.F1, g.B.F1, g.Change.F1)
+	}
+	if !(g.High.F1 < 0) || g.BLower < 0.99 || !strings.Contains(g.Verdict(), "lower beyond") {
+		t.Errorf("interval %v … %v, lower in %v of the draws, verdict %q", g.Low.F1, g.High.F1, g.BLower, g.Verdict())
+	}
+	if !strings.Contains(summary, "gold: F1 A") || !strings.Contains(md, fmt.Sprintf("Gold scores, paired over %d episodes", g.Episodes)) {
+		t.Errorf("summary or markdown without the gold comparison:\n%s\n%s", summary, md)
+	}
+
+	if _, _, rep, _ := diffJSON(t, job+"@"+a, job+"@"+a, "--gold", gold); rep.Gold == nil || rep.Gold.Change != (evaluation.Scores{}) ||
+		rep.Gold.Low != rep.Gold.High || rep.Gold.BHigher+rep.Gold.BLower != 0 {
+		t.Errorf("A against itself: %+v", rep.Gold)
+	}
+	if code, _ := backfill(t.Context(), "diff", job+"@"+a, job+"@"+b, "--gold", "examples/gold/demo.yaml"); code != exitFailed {
+		t.Errorf("a gold file of another job: exit %d, want %d", code, exitFailed)
 	}
 }

@@ -54,7 +54,18 @@ func TestGoldFilesFitTheirGraphs(t *testing.T) {
 			if g == nil || g.GoldFacts == 0 || g.Matched == 0 || g.Matched > g.GoldFacts || g.Matched > g.GraphFacts {
 				t.Fatalf("gold report %+v", g)
 			}
-			if !strings.Contains(summary, "precision") || !strings.Contains(summary, "wrongly closed") {
+			// The episode counts add up to the totals, and the spread holds the F1.
+			var gold, graph, matched int
+			for _, e := range g.PerEpisode {
+				gold, graph, matched = gold+e.GoldFacts, graph+e.GraphFacts, matched+e.Matched
+			}
+			if gold != g.GoldFacts || graph != g.GraphFacts || matched != g.Matched {
+				t.Errorf("episode counts add up to %d gold, %d graph, %d matched; totals %d, %d, %d", gold, graph, matched, g.GoldFacts, g.GraphFacts, g.Matched)
+			}
+			if sp := g.Spread; sp == nil || sp.Episodes != len(g.PerEpisode) || sp.F1[0] > g.F1 || g.F1 > sp.F1[1] {
+				t.Errorf("spread %+v of F1 %v over %d episodes", sp, g.F1, len(g.PerEpisode))
+			}
+			if !strings.Contains(summary, "precision") || !strings.Contains(summary, "wrongly closed") || !strings.Contains(summary, "95% interval") {
 				t.Errorf("summary without the gold scores:\n%s", summary)
 			}
 			_, _, b := evalJSON(t, tc.job, "--checkpoint", ck, "--gold", tc.gold)
