@@ -21,8 +21,9 @@
 //     Evidence recall@k: a retrieved fact lists an evidence episode (LoCoMo's evidence dia_ids,
 //     LongMemEval's has_answer turns of answer_session_ids, as the importer's record keys).
 //     Answer recall@k: the gold answer's terms (lower case, no articles) occur in a row in one
-//     retrieved fact's context line. Both by category; adversarial (LoCoMo 5) and abstention
-//     (LongMemEval "_abs") questions and questions without evidence are reported apart.
+//     retrieved fact's context line. Both by category, each with its 95% Wilson score
+//     interval; adversarial (LoCoMo 5) and abstention (LongMemEval "_abs") questions and
+//     questions without evidence are reported apart.
 //   - Gold (with a Gold file): see GoldReport for the matching rule, precision, recall, F1,
 //     interval accuracy and closures. Each episode of the gold groups gets its counts
 //     (EpisodeScore: a matched graph fact under its gold fact's episode, any other under the

@@ -2,6 +2,7 @@ package evaluation
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -178,5 +179,47 @@ func TestCompareGoldRejects(t *testing.T) {
 		if _, err := CompareGold(report(base), b); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+func TestWilson(t *testing.T) {
+	for _, tc := range []struct {
+		hits, n int
+		want    [2]float64
+	}{
+		{0, 10, [2]float64{0, 0.2775}},      // z²/(n+z²)
+		{10, 10, [2]float64{0.7225, 1}},     // its mirror
+		{7, 20, [2]float64{0.1812, 0.5671}}, // textbook value
+		{50, 100, [2]float64{0.4038, 0.5962}},
+		{0, 0, [2]float64{0, 0}},
+	} {
+		got := wilson(tc.hits, tc.n)
+		if math.Abs(got[0]-tc.want[0]) > 5e-5 || math.Abs(got[1]-tc.want[1]) > 5e-5 {
+			t.Errorf("wilson(%d, %d) = %v, want %v", tc.hits, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestRetrievalIntervals: every recall of the tiny graph's retrieval lies in its Wilson
+// interval, and the Markdown prints those of "all".
+func TestRetrievalIntervals(t *testing.T) {
+	rt := tinyRun(t).Retrieval
+	for _, c := range append(rt.Categories, rt.Apart...) {
+		for i := range rt.Ks {
+			for _, pair := range []struct {
+				x  float64
+				iv [2]float64
+			}{{c.EvidenceRecall[i], c.EvidenceRecall95[i]}, {c.AnswerRecall[i], c.AnswerRecall95[i]}} {
+				if pair.x < pair.iv[0] || pair.x > pair.iv[1] {
+					t.Errorf("%s @%d: recall %v outside %v", c.Category, rt.Ks[i], pair.x, pair.iv)
+				}
+			}
+		}
+	}
+	all := rt.Categories[len(rt.Categories)-1]
+	var md strings.Builder
+	rt.Markdown(&md)
+	if want := fmt.Sprintf("evidence R@%d %.3f–%.3f", rt.Ks[0], all.EvidenceRecall95[0][0], all.EvidenceRecall95[0][1]); !strings.Contains(md.String(), want) {
+		t.Errorf("markdown without %q:\n%s", want, md.String())
 	}
 }

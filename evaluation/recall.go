@@ -1,6 +1,9 @@
 package evaluation
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // RetrievalReport is retrieval against a benchmark's ground truth.
 type RetrievalReport struct {
@@ -35,6 +38,10 @@ type Recall struct {
 	AnswerHits     []int     `json:"answer_hits"`
 	EvidenceRecall []float64 `json:"evidence_recall"`
 	AnswerRecall   []float64 `json:"answer_recall"`
+	// EvidenceRecall95 and AnswerRecall95 are the 95% Wilson score intervals of the recalls:
+	// how far a recall of this many questions moves with the choice of questions.
+	EvidenceRecall95 [][2]float64 `json:"evidence_recall_95"`
+	AnswerRecall95   [][2]float64 `json:"answer_recall_95"`
 }
 
 func newRecall(category string, nk int) *Recall {
@@ -61,10 +68,25 @@ func (r *Recall) add(x questionResult) {
 
 func (r *Recall) finish() {
 	r.EvidenceRecall, r.AnswerRecall = make([]float64, len(r.EvidenceHits)), make([]float64, len(r.AnswerHits))
+	r.EvidenceRecall95, r.AnswerRecall95 = make([][2]float64, len(r.EvidenceHits)), make([][2]float64, len(r.AnswerHits))
 	for i := range r.EvidenceHits {
 		r.EvidenceRecall[i] = ratio(r.EvidenceHits[i], r.WithEvidence)
 		r.AnswerRecall[i] = ratio(r.AnswerHits[i], r.WithAnswer)
+		r.EvidenceRecall95[i] = wilson(r.EvidenceHits[i], r.WithEvidence)
+		r.AnswerRecall95[i] = wilson(r.AnswerHits[i], r.WithAnswer)
 	}
+}
+
+// wilson is the 95% Wilson score interval of the share hits/n; [0, 0] when n is 0.
+func wilson(hits, n int) [2]float64 {
+	if n == 0 {
+		return [2]float64{}
+	}
+	const z = 1.959963984540054
+	p, nn := float64(hits)/float64(n), float64(n)
+	d := 1 + z*z/nn
+	mid, half := (p+z*z/(2*nn))/d, z/d*math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn))
+	return [2]float64{max(mid-half, 0), min(mid+half, 1)}
 }
 
 // recallTable accumulates question results into rows.

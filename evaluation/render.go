@@ -124,6 +124,18 @@ func (rt *RetrievalReport) Markdown(w io.Writer) {
 		"questions without evidence, not in \"all\". Questions whose group is not in the graph: %d. Evidence keys naming\n"+
 		"no episode: %d; unreadable evidence ids: %d. Questions whose cosine search found nothing above the floor: %d.\n\n",
 		rt.GroupMissing, rt.EvidenceMissing, len(rt.Unreadable), rt.CosineEmpty)
+	all := rt.Categories[len(rt.Categories)-1]
+	if len(all.EvidenceRecall95) < len(rt.Ks) || len(all.AnswerRecall95) < len(rt.Ks) {
+		return // a report stored before the intervals existed
+	}
+	var parts []string
+	for i, k := range rt.Ks {
+		parts = append(parts, fmt.Sprintf("evidence R@%d %.3f–%.3f", k, all.EvidenceRecall95[i][0], all.EvidenceRecall95[i][1]))
+	}
+	for i, k := range rt.Ks {
+		parts = append(parts, fmt.Sprintf("answer R@%d %.3f–%.3f", k, all.AnswerRecall95[i][0], all.AnswerRecall95[i][1]))
+	}
+	fmt.Fprintf(w, "95%% Wilson intervals of \"all\" (how far the recalls move with the choice of questions): %s.\n\n", strings.Join(parts, ", "))
 }
 
 // Markdown writes the gold scores and the lists behind them.
