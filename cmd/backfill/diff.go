@@ -58,7 +58,7 @@ Exit 0 whether the graphs differ or not, 1 on an error.`,
 	f.StringVar(&o.group, "group", "", "only this `GROUP` (its id as stored; a group in neither graph is an error)")
 	f.StringVar(&o.json, "json", "", "write every change as JSON to `FILE`")
 	f.StringVar(&o.markdown, "markdown", "", "write the totals and the most important changes with their episodes to `FILE`")
-	f.StringVar(&o.gold, "gold", "", "also score both graphs against the gold `FILE` and compare the scores episode by episode (a paired bootstrap)")
+	f.StringVar(&o.gold, "gold", "", "also score both graphs against the gold `FILE` and compare the scores episode by episode (a paired bootstrap; every gold group, whatever --group)")
 	f.IntVar(&o.limit, "limit", graphdiff.DefaultLimit, "how many of the most important changes the Markdown report shows (`N`)")
 	return cmd
 }
