@@ -13,7 +13,8 @@
 # questions whose evidence lies in them, written to a temporary file outside the clone (the
 # dataset's licence: evaluation use, no copies in the repository). With EVAL_BEFORE_BIN (another
 # build of backfill, such as the one before a change) the model runs are made again with that
-# binary, as "before" rows.
+# binary, as "before" rows, and `backfill diff --gold` compares the two gold graphs episode by
+# episode (the change of F1 with its 95% interval).
 #
 # A run whose report is already in EVAL_OUT is not made again (the model takes hours on 2
 # cores), and the checkpoints in EVAL_OUT are kept between runs: an interrupted model run
@@ -111,6 +112,10 @@ for f in "$OUT"/gold-*.report.json; do
   "$BIN" eval "$JOB" --checkpoint "$OUT/$name.db" --gold "$GOLD" --json "$OUT/$name.eval.json" \
     --markdown "$OUT/$name.eval.md" >"$OUT/$name.eval.out"
 done
+# The model's gold scores against the before build's, episode by episode (a paired bootstrap).
+if [ -f "$OUT/gold-before.report.json" ] && [ -f "$OUT/gold-model.report.json" ]; then
+  "$BIN" diff "$JOB@$OUT/gold-before.db" "$JOB@$OUT/gold-model.db" --gold "$GOLD" --json "$OUT/gold-diff.json" >"$OUT/gold-diff.out"
+fi
 if [ "$SESSIONS" -gt 0 ]; then
   for f in "$OUT"/locomo-*.report.json; do
     name=$(basename "$f" .report.json)
@@ -150,6 +155,14 @@ lines = ["<!-- eval-local -->", "## eval-local: the gold set and a LoCoMo slice 
          f"for extraction quality) and with {model} on llama.cpp (`scripts/local_llm.sh`), then `backfill eval`."
          + (f" Every run with `{sets}`." if sets else ""), "",
          "### The gold set", "", *head, *[row("gold", n) for n in runs("gold")], ""]
+diff = out / "gold-diff.json"
+if diff.exists() and runs("gold") and "before" in runs("gold"):
+    g = json.loads(diff.read_text())["report"]["gold"]
+    lines += [f"Gold scores of {who['model']} against {who['before']}, paired over {g['episodes']} episodes "
+              f"(`backfill diff --gold`, {g['resamples']} draws): F1 {g['a']['f1']:.3f} → {g['b']['f1']:.3f} "
+              f"({g['change']['f1']:+.3f}, 95% interval {g['low']['f1']:+.3f} … {g['high']['f1']:+.3f}); precision "
+              f"{g['a']['precision']:.3f} → {g['b']['precision']:.3f}, recall {g['a']['recall']:.3f} → {g['b']['recall']:.3f}; "
+              f"the model's F1 higher in {100 * g['b_higher']:.1f}% and lower in {100 * g['b_lower']:.1f}% of the draws.", ""]
 for n in runs("gold"):
     lines += [f"#### {who[n]}", "", (out / f"gold-{n}.eval.md").read_text().strip(), ""]
 if runs("locomo"):
