@@ -91,6 +91,9 @@ func (c *GoldChange) Markdown(w io.Writer) {
 
 // Verdict says in one sentence whether B's F1 differs from A's beyond the spread.
 func (c *GoldChange) Verdict() string {
+	if c.BHigher == 0 && c.BLower == 0 {
+		return fmt.Sprintf("B's F1 equals A's in every one of %d paired resamples of the episodes.", c.Resamples)
+	}
 	how := "within the spread of the gold set (its 95% interval holds 0)"
 	switch {
 	case c.Low.F1 > 0:
