@@ -31,7 +31,9 @@
 //     scores over Resamples draws of the episodes from a fixed seed. CompareGold pairs two
 //     reports' episodes by group and record key and bootstraps the change of the scores with
 //     the same draws for both (`backfill diff --gold`); reports of other episodes or other gold
-//     facts are an error. Every gold episode must be found in the graph (by record
+//     facts are an error. Retrieval keeps every question's hits (QuestionScore);
+//     CompareRetrieval pairs two reports' scored questions by group and id and bootstraps the
+//     change of each recall the same way; Compare does both for `backfill eval --against`. Every gold episode must be found in the graph (by record
 //     key or reference time, its "says" in its content) and every gold group must exist; a gold
 //     file that does not fit the graph is an error, never a silent zero.
 //   - QA (with an Asker, needs a Dataset): answer_question from the top max(k) facts in the

@@ -43,6 +43,9 @@ type Report struct {
 	QABudgetStopped bool `json:"qa_budget_stopped,omitempty"`
 	// LLM is the eval's own usage (question embeddings, QA calls), filled in by the caller.
 	LLM *Usage `json:"llm,omitempty"`
+	// Against compares this report with an earlier one of the same input (Compare), filled in
+	// by the caller.
+	Against *Comparison `json:"against,omitempty"`
 }
 
 // Usage is the calls, tokens and cost an eval spent.

@@ -217,6 +217,13 @@ func TestRetrievalIntervals(t *testing.T) {
 		}
 	}
 	all := rt.Categories[len(rt.Categories)-1]
+	apart := 0
+	for _, c := range rt.Apart {
+		apart += c.Questions
+	}
+	if len(rt.PerQuestion) != all.Questions+apart {
+		t.Errorf("%d per-question results, want %d scored and %d apart", len(rt.PerQuestion), all.Questions, apart)
+	}
 	var md strings.Builder
 	rt.Markdown(&md)
 	if want := fmt.Sprintf("evidence R@%d %.3f–%.3f", rt.Ks[0], all.EvidenceRecall95[0][0], all.EvidenceRecall95[0][1]); !strings.Contains(md.String(), want) {

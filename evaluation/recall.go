@@ -23,6 +23,22 @@ type RetrievalReport struct {
 	// CosineEmpty counts questions for which the similarity search found no fact above
 	// MinCosine (their ranking is BM25's alone).
 	CosineEmpty int `json:"questions_cosine_empty"`
+	// PerQuestion are the hits of every question asked, in group and dataset order: what
+	// CompareRetrieval pairs.
+	PerQuestion []QuestionScore `json:"per_question"`
+}
+
+// QuestionScore is one question's hits at each k.
+type QuestionScore struct {
+	Group    string `json:"group"`
+	ID       string `json:"id"`
+	Category string `json:"category"`
+	Apart    bool   `json:"apart,omitempty"`
+	// Evidence: some evidence episode is in the graph; Answer: the dataset gives an answer.
+	Evidence     bool   `json:"evidence"`
+	Answer       bool   `json:"answer"`
+	EvidenceHits []bool `json:"evidence_hits"`
+	AnswerHits   []bool `json:"answer_hits"`
 }
 
 // Recall is one row of the retrieval table. Evidence recall@k is EvidenceHits[i]/WithEvidence
@@ -98,6 +114,7 @@ type recallTable struct {
 	nk        int
 	cosine0   int
 	evMissing int
+	scores    []QuestionScore
 }
 
 func newRecallTable(categories []string, nk int) *recallTable {
@@ -109,6 +126,8 @@ func (t *recallTable) add(x questionResult) {
 	if x.cosineEmpty {
 		t.cosine0++
 	}
+	t.scores = append(t.scores, QuestionScore{Group: x.q.Group, ID: x.q.ID, Category: x.q.Category, Apart: x.q.Apart,
+		Evidence: x.evidence, Answer: x.q.Answer != "", EvidenceHits: slices.Clone(x.evHits), AnswerHits: slices.Clone(x.ansHits)})
 	rows := t.rows
 	if x.q.Apart {
 		rows = t.apart
@@ -140,7 +159,7 @@ func (t *recallTable) report(rep *RetrievalReport) {
 	}
 	t.all.finish()
 	rep.Categories = append(rep.Categories, *t.all)
-	rep.CosineEmpty, rep.EvidenceMissing = t.cosine0, t.evMissing
+	rep.CosineEmpty, rep.EvidenceMissing, rep.PerQuestion = t.cosine0, t.evMissing, t.scores
 }
 
 func ratio(a, b int) float64 {

@@ -39,6 +39,9 @@ func (r *Report) Summary(w io.Writer) {
 	if q := r.QA; q != nil {
 		fmt.Fprintf(w, "  qa: %d of %d correct (%s), top %d facts\n", q.Correct, q.Questions, pct(q.Accuracy), q.K)
 	}
+	if r.Against != nil {
+		r.Against.Summary(w)
+	}
 }
 
 // Markdown writes the whole report as Markdown tables.
@@ -64,6 +67,9 @@ func (r *Report) Markdown(w io.Writer) {
 	if u := r.LLM; u != nil {
 		fmt.Fprintf(w, "Eval's own LLM use: %d calls, %d cache hits, %d prompt / %d completion tokens, $%.4f.\n\n",
 			u.Calls, u.CacheHits, u.PromptTokens, u.CompletionTokens, u.CostUSD)
+	}
+	if r.Against != nil {
+		r.Against.Markdown(w)
 	}
 }
 

@@ -19,9 +19,9 @@ import (
 // evalOptions are the flags of eval.
 type evalOptions struct {
 	jobFlags
-	dataset, gold, ks, json, markdown string
-	minCosine                         float64
-	qa                                bool
+	dataset, gold, ks, json, markdown, against string
+	minCosine                                  float64
+	qa                                         bool
 }
 
 func newEvalCmd(c *cli) *cobra.Command {
@@ -43,12 +43,19 @@ reciprocal rank), evidence and answer recall@k by category. Question embeddings 
 go to the checkpoint's LLM cache, so this opens the store for writing.
 
 --gold FILE: fact precision, recall and F1, interval accuracy, facts wrongly closed, closures
-missed and at the wrong time. --qa (needs --dataset and a model, not the offline provider:
-exit 2) answers each question from its top facts and grades the answer with an LLM judge; a
-budget stop exits 3. The same graph always gives the same scores.`,
+missed and at the wrong time, each score with its 95% bootstrap interval over the episodes.
+--qa (needs --dataset and a model, not the offline provider: exit 2) answers each question from
+its top facts and grades the answer with an LLM judge; a budget stop exits 3. The same graph
+always gives the same scores.
+
+--against FILE compares this eval with an earlier one's --json report of the same input (A: that
+report, B: this graph): the gold scores episode by episode and the recalls question by question,
+each change with its 95% paired-bootstrap interval. Reports of other episodes or questions are
+an error.`,
 		Example: `  backfill eval jobs/examples/demo.yaml --gold examples/gold/demo.yaml --markdown eval.md
   backfill eval jobs/examples/locomo.yaml --dataset locomo locomo10.json --k 5,10
-  backfill eval .backfill/demo/export`,
+  backfill eval .backfill/demo/export
+  backfill eval jobs/examples/locomo.yaml@v2.db --dataset locomo locomo10.json --against v1.eval.json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			switch {
 			case o.dataset == "" && len(args) != 1:
@@ -74,6 +81,7 @@ budget stop exits 3. The same graph always gives the same scores.`,
 	f.BoolVar(&o.qa, "qa", false, "answer and grade each question with the job's model (not the offline provider)")
 	f.StringVar(&o.json, "json", "", "write the full report as JSON to `FILE`")
 	f.StringVar(&o.markdown, "markdown", "", "write the full report as Markdown to `FILE`")
+	f.StringVar(&o.against, "against", "", "compare the gold scores and retrieval, episode by episode and question by question, with an earlier eval's --json `FILE` of the same input")
 	_ = cmd.RegisterFlagCompletionFunc("dataset", fixedCompletion("locomo", "longmemeval"))
 	_ = cmd.MarkFlagFilename("gold", "yaml")
 	return cmd
@@ -84,6 +92,12 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	kList, err := parseKs(o.ks)
 	if err != nil {
 		return usageError("eval", err)
+	}
+	var earlier *evaluation.Report
+	if o.against != "" {
+		if earlier, err = readReport(o.against); err != nil {
+			return fail(ctx, err)
+		}
 	}
 	// Embedding the questions and answering them write the store's LLM cache: the store is then
 	// opened for writing (with its write lock); health and gold scores only read it.
@@ -122,6 +136,11 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	if err != nil {
 		return fail(ctx, err)
 	}
+	if earlier != nil {
+		if rep.Against, err = evaluation.Compare(o.against, earlier, rep); err != nil {
+			return fail(ctx, err)
+		}
+	}
 	if clients != nil {
 		u := clients.Usage()
 		rep.LLM = &evaluation.Usage{Calls: u.Calls, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens,
@@ -135,6 +154,19 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 		return exitPartial
 	}
 	return exitOK
+}
+
+// readReport reads an eval --json report.
+func readReport(path string) (*evaluation.Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading --against: %w", err)
+	}
+	var r evaluation.Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("reading --against %s: not an eval --json report: %w", path, err)
+	}
+	return &r, nil
 }
 
 func readDataset(ctx context.Context, kind, path string, j *jobs.Job) (*evaluation.Dataset, error) {

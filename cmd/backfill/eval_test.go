@@ -201,3 +201,58 @@ embedder: {provider: offline, dimensions: 32}
 		t.Errorf("apart %+v, want the abstention question", rt.Apart)
 	}
 }
+
+// TestEvalAgainst: an eval compared with its own earlier --json report changes nothing, for the
+// gold scores and for retrieval; a report of another input, a file that is no eval report and a
+// report with nothing in common are errors.
+func TestEvalAgainst(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	dir := t.TempDir()
+	gold, demo := filepath.Join(dir, "gold.db"), filepath.Join(dir, "demo.db")
+	runQuiet(t, "jobs/examples/gold.yaml", "--checkpoint", gold)
+	runQuiet(t, "jobs/examples/demo.yaml", "--checkpoint", demo)
+	data := filepath.Join(dir, "locomo.json")
+	os.WriteFile(data, []byte(qaLoCoMo), 0o644)
+	job := filepath.Join(dir, "qa.yaml")
+	os.WriteFile(job, []byte(fmt.Sprintf("name: qa\ncheckpoint: %s/qa.db\nrecord_time: reference\nsources:\n  - {path: %s, format: locomo}\n"+
+		"llm: {provider: offline}\nembedder: {provider: offline, dimensions: 32}\n", dir, data)), 0o644)
+	runQuiet(t, job)
+
+	earlier := filepath.Join(dir, "gold.eval.json")
+	mustBackfill(t, exitOK, "eval", "jobs/examples/gold.yaml", "--checkpoint", gold, "--gold", "examples/gold/gold.yaml", "--json", earlier)
+	code, summary, rep := evalJSON(t, "jobs/examples/gold.yaml", "--checkpoint", gold, "--gold", "examples/gold/gold.yaml", "--against", earlier)
+	if code != exitOK || rep.Against == nil || rep.Against.Gold == nil || rep.Against.Retrieval != nil {
+		t.Fatalf("gold against itself: exit %d, %+v", code, rep.Against)
+	}
+	if g := rep.Against.Gold; g.Change != (evaluation.Scores{}) || g.BHigher+g.BLower != 0 || g.A.F1 != rep.Gold.F1 {
+		t.Errorf("gold against itself: %+v", g)
+	}
+	if !strings.Contains(summary, "against "+earlier+": gold F1") {
+		t.Errorf("summary without the comparison:\n%s", summary)
+	}
+
+	questions := filepath.Join(dir, "qa.eval.json")
+	mustBackfill(t, exitOK, "eval", job, "--dataset", "locomo", data, "--json", questions)
+	code, _, rep = evalJSON(t, job, "--dataset", "locomo", data, "--against", questions)
+	if code != exitOK || rep.Against == nil || rep.Against.Retrieval == nil || rep.Against.Retrieval.Questions != rep.Retrieval.Categories[len(rep.Retrieval.Categories)-1].Questions {
+		t.Fatalf("retrieval against itself: exit %d, %+v", code, rep.Against)
+	}
+	for _, r := range append(rep.Against.Retrieval.Evidence, rep.Against.Retrieval.Answer...) {
+		if r.Change != 0 || r.Low != 0 || r.High != 0 {
+			t.Errorf("retrieval against itself: %+v", r)
+		}
+	}
+
+	notJSON := filepath.Join(dir, "not.json")
+	os.WriteFile(notJSON, []byte("episodes: 3\n"), 0o644)
+	for name, args := range map[string][]string{
+		"another input":     {"jobs/examples/demo.yaml", "--checkpoint", demo, "--gold", "examples/gold/demo.yaml", "--against", earlier},
+		"not a report":      {"jobs/examples/gold.yaml", "--checkpoint", gold, "--gold", "examples/gold/gold.yaml", "--against", notJSON},
+		"nothing in common": {job, "--dataset", "locomo", data, "--against", earlier},
+		"no such file":      {"jobs/examples/gold.yaml", "--checkpoint", gold, "--against", filepath.Join(dir, "missing.json")},
+	} {
+		if code, _ := backfill(t.Context(), append([]string{"eval"}, args...)...); code != exitFailed {
+			t.Errorf("%s: exit %d, want %d", name, code, exitFailed)
+		}
+	}
+}

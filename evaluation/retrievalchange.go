@@ -1,0 +1,204 @@
+package evaluation
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// RecallChange is the paired change of one recall@k from graph A to graph B: both sides'
+// questions drawn with the same Resamples draws, the 95% interval (2.5th and 97.5th
+// percentiles) of the change over the draws, and the shares of draws in which B is higher and
+// lower.
+type RecallChange struct {
+	K         int     `json:"k"`
+	Questions int     `json:"questions"` // the questions it counts: with evidence, or with an answer
+	A         float64 `json:"a"`
+	B         float64 `json:"b"`
+	Change    float64 `json:"change"`
+	Low       float64 `json:"low"`
+	High      float64 `json:"high"`
+	BHigher   float64 `json:"b_higher"`
+	BLower    float64 `json:"b_lower"`
+}
+
+// RetrievalChange compares the retrieval of two graphs of the same input against the same
+// questions, question by question, over the scored questions (not those reported apart).
+type RetrievalChange struct {
+	Questions int            `json:"questions"`
+	Resamples int            `json:"resamples"`
+	Evidence  []RecallChange `json:"evidence_recall"`
+	Answer    []RecallChange `json:"answer_recall"`
+}
+
+// CompareRetrieval pairs the scored questions of two retrieval reports by group and id and
+// bootstraps the change of every evidence and answer recall@k from a to b. Reports of other
+// ks, other questions, or graphs holding other evidence episodes are an error.
+func CompareRetrieval(a, b *RetrievalReport) (*RetrievalChange, error) {
+	if !slices.Equal(a.Ks, b.Ks) {
+		return nil, fmt.Errorf("comparing retrieval: k %v in A, %v in B", a.Ks, b.Ks)
+	}
+	if len(a.PerQuestion) == 0 || len(b.PerQuestion) == 0 {
+		return nil, errors.New("comparing retrieval: no per-question results (a report of an older build, or no question asked)")
+	}
+	type key struct{ group, id string }
+	inB := map[key]QuestionScore{}
+	scoredB := 0
+	for _, q := range b.PerQuestion {
+		if !q.Apart {
+			inB[key{q.Group, q.ID}] = q
+			scoredB++
+		}
+	}
+	var qa, qb []QuestionScore
+	for _, q := range a.PerQuestion {
+		if q.Apart {
+			continue
+		}
+		p, ok := inB[key{q.Group, q.ID}]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("comparing retrieval: question %s of group %s is scored in A only: not the same questions", q.ID, q.Group)
+		case p.Evidence != q.Evidence:
+			return nil, fmt.Errorf("comparing retrieval: question %s of group %s has its evidence in one graph only: not the same input", q.ID, q.Group)
+		}
+		qa, qb = append(qa, q), append(qb, p)
+	}
+	if len(qa) != scoredB {
+		return nil, fmt.Errorf("comparing retrieval: %d scored questions in A, %d in B: not the same questions", len(qa), scoredB)
+	}
+	c := &RetrievalChange{Questions: len(qa), Resamples: Resamples}
+	ds := draws(len(qa))
+	for i, k := range a.Ks {
+		c.Evidence = append(c.Evidence, recallChange(k, qa, qb, ds,
+			func(q QuestionScore) bool { return q.Evidence }, func(q QuestionScore) bool { return q.EvidenceHits[i] }))
+		c.Answer = append(c.Answer, recallChange(k, qa, qb, ds,
+			func(q QuestionScore) bool { return q.Answer }, func(q QuestionScore) bool { return q.AnswerHits[i] }))
+	}
+	return c, nil
+}
+
+// recallChange bootstraps the change of the share of counted questions (counts) that hit.
+func recallChange(k int, qa, qb []QuestionScore, ds [][]int, counts, hit func(QuestionScore) bool) RecallChange {
+	share := func(qs []QuestionScore, draw []int) float64 {
+		n, h := 0, 0
+		for _, i := range draw {
+			if counts(qs[i]) {
+				n++
+				if hit(qs[i]) {
+					h++
+				}
+			}
+		}
+		return ratio(h, n)
+	}
+	all := make([]int, len(qa))
+	for i := range all {
+		all[i] = i
+	}
+	r := RecallChange{K: k, A: share(qa, all), B: share(qb, all)}
+	for _, q := range qa {
+		if counts(q) {
+			r.Questions++
+		}
+	}
+	r.Change = r.B - r.A
+	deltas := make([]float64, 0, len(ds))
+	higher, lower := 0, 0
+	for _, d := range ds {
+		x := share(qb, d) - share(qa, d)
+		deltas = append(deltas, x)
+		switch {
+		case x > 0:
+			higher++
+		case x < 0:
+			lower++
+		}
+	}
+	iv := interval95(deltas)
+	r.Low, r.High = iv[0], iv[1]
+	r.BHigher, r.BLower = float64(higher)/float64(len(ds)), float64(lower)/float64(len(ds))
+	return r
+}
+
+// beyond says whether the change's interval leaves out 0.
+func (r RecallChange) beyond() string {
+	switch {
+	case r.Low > 0:
+		return "higher beyond the spread"
+	case r.High < 0:
+		return "lower beyond the spread"
+	case r.BHigher == 0 && r.BLower == 0:
+		return "the same"
+	}
+	return "within the spread"
+}
+
+// Markdown writes the comparison as a table.
+func (c *RetrievalChange) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "## Retrieval, paired over %d questions\n\n| recall | questions | A | B | change | 95%% interval of the change | B higher / lower in | |\n|---|---:|---:|---:|---:|---|---|---|\n", c.Questions)
+	for _, rows := range []struct {
+		name string
+		rs   []RecallChange
+	}{{"evidence", c.Evidence}, {"answer", c.Answer}} {
+		for _, r := range rows.rs {
+			fmt.Fprintf(w, "| %s R@%d | %d | %.3f | %.3f | %+.3f | %+.3f … %+.3f | %.1f%% / %.1f%% | %s |\n", rows.name, r.K, r.Questions,
+				r.A, r.B, r.Change, r.Low, r.High, 100*r.BHigher, 100*r.BLower, r.beyond())
+		}
+	}
+	fmt.Fprintf(w, "\n%d paired resamples of the questions; a change whose interval holds 0 is within what the choice of questions moves.\n\n", c.Resamples)
+}
+
+// Comparison is a report compared with an earlier one of the same input (`backfill eval
+// --against`): A is the earlier report, B this one.
+type Comparison struct {
+	File      string           `json:"file"`
+	Gold      *GoldChange      `json:"gold,omitempty"`
+	Retrieval *RetrievalChange `json:"retrieval,omitempty"`
+}
+
+// Compare compares what both reports scored: the gold scores when both have them, the
+// retrieval when both have it; nothing in common is an error.
+func Compare(file string, a, b *Report) (*Comparison, error) {
+	c := &Comparison{File: file}
+	var err error
+	if a.Gold != nil && b.Gold != nil {
+		if c.Gold, err = CompareGold(a.Gold, b.Gold); err != nil {
+			return nil, err
+		}
+	}
+	if a.Retrieval != nil && b.Retrieval != nil {
+		if c.Retrieval, err = CompareRetrieval(a.Retrieval, b.Retrieval); err != nil {
+			return nil, err
+		}
+	}
+	if c.Gold == nil && c.Retrieval == nil {
+		return nil, fmt.Errorf("comparing with %s: it has no gold scores or retrieval that this eval has", file)
+	}
+	return c, nil
+}
+
+// Summary writes the comparison's headline lines.
+func (c *Comparison) Summary(w io.Writer) {
+	if g := c.Gold; g != nil {
+		fmt.Fprintf(w, "  against %s: gold F1 %.3f → %.3f (%+.3f, 95%% interval %+.3f … %+.3f)\n", c.File, g.A.F1, g.B.F1, g.Change.F1, g.Low.F1, g.High.F1)
+	}
+	if rt := c.Retrieval; rt != nil {
+		for _, r := range rt.Evidence {
+			fmt.Fprintf(w, "  against %s: evidence R@%d %.3f → %.3f (%+.3f, 95%% interval %+.3f … %+.3f: %s)\n", c.File, r.K, r.A, r.B, r.Change,
+				r.Low, r.High, r.beyond())
+		}
+	}
+}
+
+// Markdown writes both comparisons.
+func (c *Comparison) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "# Against %s (A: that report, B: this one)\n\n", c.File)
+	if c.Gold != nil {
+		c.Gold.Markdown(w)
+	}
+	if c.Retrieval != nil {
+		c.Retrieval.Markdown(w)
+	}
+}
