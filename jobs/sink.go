@@ -17,6 +17,13 @@ const (
 	DefaultSinkPasswordEnv = "BACKFILL_SINK_PASSWORD"
 )
 
+// Values of sink.indexes: whether a Neo4j load returns with every index online (the default)
+// or once its rows are written, Neo4j populating the indexes after it in the background.
+const (
+	IndexesOnline     = "online"
+	IndexesBackground = "background"
+)
+
 // graphSink reports whether the job loads into Memgraph or Neo4j.
 func (j *Job) graphSink() bool { return j.Sink.Kind == "memgraph" || j.Sink.Kind == "neo4j" }
 
@@ -39,6 +46,15 @@ func (j *Job) validateSink() error {
 	}
 	if j.Sink.Analytical && j.Sink.Kind != "memgraph" {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")
+	}
+	switch j.Sink.Indexes {
+	case IndexesOnline:
+	case IndexesBackground:
+		if j.Sink.Kind != "neo4j" {
+			return bad("sink.indexes", "background needs the neo4j sink (Memgraph builds every index as it creates it; sqlite has none)")
+		}
+	default:
+		return bad("sink.indexes", "%q is not %s or %s", j.Sink.Indexes, IndexesOnline, IndexesBackground)
 	}
 	if e := j.S3.Endpoint; e != "" && !strings.HasPrefix(e, "http://") && !strings.HasPrefix(e, "https://") {
 		return bad("s3.endpoint", "%q is not an http:// or https:// URL", e)

@@ -138,6 +138,11 @@ func TestSinkValidation(t *testing.T) {
 		{[]string{"sink.kind=neo4j", "sink.batch_bytes=1073741824"}, "sink.batch_bytes"},
 		{[]string{"sink.kind=neo4j", "sink.sessions=-1"}, "sink.sessions"},
 		{[]string{"sink.kind=memgraph", "sink.sessions=17"}, "sink.sessions"},
+		{[]string{"sink.kind=neo4j", "sink.indexes=background"}, ""},
+		{[]string{"sink.kind=neo4j", "sink.indexes=online"}, ""},
+		{[]string{"sink.kind=memgraph", "sink.indexes=background"}, "sink.indexes"},
+		{[]string{"sink.indexes=background"}, "sink.indexes"},
+		{[]string{"sink.kind=neo4j", "sink.indexes=later"}, "sink.indexes"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.sets, ","), func(t *testing.T) {

@@ -169,6 +169,7 @@ type Sink struct {
 	BatchBytes  int     `yaml:"batch_bytes"`   // most bytes of rows per UNWIND transaction (default 2 MiB)
 	Sessions    int     `yaml:"sessions"`      // groups loaded at once, one session each (default 1)
 	Analytical  bool    `yaml:"analytical"`    // memgraph only: one-off migration in IN_MEMORY_ANALYTICAL mode
+	Indexes     string  `yaml:"indexes"`       // neo4j: online (default: Load returns with every index online) | background
 	Reload      bool    `yaml:"reload"`        // write every group, not only those that changed since the last load
 	MaxAttempts int     `yaml:"max_attempts"`  // tries per transaction on transient errors (default 10)
 	RetrySecs   float64 `yaml:"retry_seconds"` // first backoff, doubled per try up to 10 s (default 0.2)

@@ -95,6 +95,9 @@ func (j *Job) defaults() {
 	if j.Sink.BatchSize == 0 {
 		j.Sink.BatchSize = memgraph.DefaultBatchSize
 	}
+	if j.Sink.Indexes == "" {
+		j.Sink.Indexes = IndexesOnline
+	}
 	if j.Sink.BatchBytes == 0 {
 		j.Sink.BatchBytes = memgraph.DefaultBatchBytes
 	}

@@ -10,10 +10,30 @@ import (
 // index by its resize coefficient (2 by default).
 const DefaultVectorCapacity = 100_000
 
-// SchemaOptions configures the vector indexes (Neo4j: PreLoad, Memgraph: PostLoad).
+// SchemaOptions configures the vector indexes (Neo4j: PreLoad, Memgraph: PostLoad) and, on
+// Neo4j, whether the indexes after the load are awaited.
 type SchemaOptions struct {
 	VectorDims     int // embedding dimensions; 0 or less creates no vector index
 	VectorCapacity int // Memgraph initial vector index capacity; 0 means DefaultVectorCapacity
+	// Background (Neo4j only): PostLoad creates every index the load does not read through,
+	// the vector indexes included (PreLoad then creates none), and awaits none of them: Neo4j
+	// populates them in the background after the load returns. Memgraph builds each index as
+	// it creates it, so there it changes nothing.
+	Background bool
+}
+
+// IndexesAfterLoad lists the names of the indexes PostLoad creates on Neo4j with o: the ones
+// Neo4j may still populate when a Background load returns.
+func IndexesAfterLoad(o SchemaOptions) []string {
+	ixs := slices.Concat(edgeLookups, rangeIndexes, textIndexes)
+	if o.Background {
+		ixs = append(ixs, vectorsIf(o)...)
+	}
+	out := make([]string, len(ixs))
+	for i, ix := range ixs {
+		out[i] = ix.name
+	}
+	return out
 }
 
 // index is one index of the Graphiti schema.
@@ -129,6 +149,9 @@ func PreLoad(d Dialect, o SchemaOptions) []Statement {
 		return lookups(d, nodeLookups)
 	}
 	out := neo4jRange(nodeLookups)
+	if o.Background {
+		return append(out, neo4jAwait(nodeLookups))
+	}
 	if o.VectorDims > 0 {
 		out = append(out, neo4jVector(o.VectorDims)...)
 	}
@@ -173,7 +196,8 @@ func lookups(d Dialect, ixs []index) []Statement {
 // PostLoad returns the statements to run after every relationship is written: the relationship
 // lookup and the other range indexes and the full-text indexes, on Memgraph also the vector
 // indexes (when o.VectorDims > 0; Neo4j has them from PreLoad) and the uuid uniqueness
-// constraints. On Neo4j they are awaited (CALL db.awaitIndex for each). Memgraph builds every
+// constraints. On Neo4j they are awaited (CALL db.awaitIndex for each), unless o.Background:
+// then the vector indexes are created here too and nothing is awaited. Memgraph builds every
 // index as it creates it.
 func PostLoad(d Dialect, o SchemaOptions) []Statement {
 	ranges := slices.Concat(edgeLookups, rangeIndexes)
@@ -200,6 +224,12 @@ func PostLoad(d Dialect, o SchemaOptions) []Statement {
 		for _, ix := range textIndexes {
 			out = append(out, together(fmt.Sprintf("CREATE FULLTEXT INDEX %s IF NOT EXISTS FOR %s ON EACH [%s]",
 				ix.name, neo4jPattern(ix), neo4jProps(ix))))
+		}
+		if o.Background {
+			if o.VectorDims > 0 {
+				out = append(out, neo4jVector(o.VectorDims)...)
+			}
+			break
 		}
 		out = append(out, neo4jAwait(slices.Concat(ranges, textIndexes)))
 	default:

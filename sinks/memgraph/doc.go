@@ -21,7 +21,11 @@
 //     the last write (cypher.PostLoad). On Neo4j every index is awaited; Load then asks SHOW
 //     INDEXES which vector indexes are not online, names them in Result.IndexesPopulating and
 //     the log, and fails when one failed to populate. Result.SchemaSeconds is the time of the
-//     schema after the last write. Runs of Neo4j index statements share one transaction.
+//     schema after the last write. With Options.BackgroundIndexes (Neo4j only; sink.indexes:
+//     background) only the node lookup indexes are awaited: every other index, the vector ones
+//     included, is created after the last write and populated by Neo4j after Load returns;
+//     Result.IndexesPopulating names those not online then. Runs of Neo4j index statements
+//     share one transaction.
 //     Statements marked AutoCommit run in auto-commit transactions.
 //   - Groups the database holds no Episodic, Entity or Community node of (asked before they are
 //     written) are written with CREATE, the others with MERGE by uuid. A CREATE batch that

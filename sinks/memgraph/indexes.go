@@ -7,19 +7,26 @@ import (
 	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
-// checkIndexes runs after PostLoad: on Neo4j it asks which vector indexes are not online yet.
-// Neo4j populates them in the background and Load does not wait: their names go into
-// Result.IndexesPopulating and the log says so. An index that failed to populate fails the
-// load. Memgraph builds its indexes as it creates them: nothing to ask.
+// checkIndexes runs after PostLoad: on Neo4j it asks which of the indexes Load does not await
+// are not online yet (the vector indexes; with BackgroundIndexes every index PostLoad created).
+// Neo4j populates them in the background: their names go into Result.IndexesPopulating and the
+// log says so. An index that failed to populate fails the load. Memgraph builds its indexes as
+// it creates them: nothing to ask.
 func (l *Loader) checkIndexes(ctx context.Context) error {
 	q := cypher.UnreadyIndexes(l.o.Dialect)
-	if q == "" || l.o.VectorDims <= 0 {
+	names := cypher.IndexNames(cypher.VectorIndex)
+	if l.o.BackgroundIndexes {
+		names = cypher.IndexesAfterLoad(l.schemaOptions())
+	} else if l.o.VectorDims <= 0 {
+		names = nil
+	}
+	if q == "" || len(names) == 0 {
 		return nil
 	}
 	var pending []string
 	err := l.retrier().do(ctx, func(ctx context.Context) error {
 		pending = pending[:0]
-		params := map[string]any{"names": cypher.IndexNames(cypher.VectorIndex)}
+		params := map[string]any{"names": names}
 		return l.ex.query(ctx, q, params, func(v []any) error {
 			name, state := fmt.Sprint(v[0]), fmt.Sprint(v[1])
 			if state == "FAILED" {
@@ -34,7 +41,7 @@ func (l *Loader) checkIndexes(ctx context.Context) error {
 	}
 	l.res.IndexesPopulating = pending
 	if len(pending) > 0 {
-		l.o.Log.Info("the load is written; Neo4j populates the vector indexes in the background (SHOW INDEXES shows their progress)",
+		l.o.Log.Info("the load is written; Neo4j populates these indexes in the background (SHOW INDEXES shows their progress)",
 			"indexes", pending)
 	}
 	return nil

@@ -45,6 +45,11 @@ type Options struct {
 	Analytical     bool // Memgraph only: load in IN_MEMORY_ANALYTICAL storage mode (see the package doc)
 	VectorDims     int  // embedding dimensions for the vector indexes; 0 creates none
 	VectorCapacity int  // Memgraph vector index capacity; 0 means DefaultVectorCapacity
+	// BackgroundIndexes (Neo4j only): Load returns when the rows are written and verified; the
+	// indexes the load does not read through (Graphiti's range and full-text indexes, the
+	// vector indexes) are created after the last write and Neo4j populates them in the
+	// background (Result.IndexesPopulating names those not online yet). See cypher.SchemaOptions.
+	BackgroundIndexes bool
 
 	MaxAttempts int             // tries per transaction; 0 means DefaultMaxAttempts
 	RetryBase   time.Duration   // first backoff; 0 means DefaultRetryBase
@@ -59,6 +64,9 @@ func (o *Options) defaults() error {
 	}
 	if o.Analytical && o.Dialect != cypher.Memgraph {
 		return errors.New("analytical mode needs the memgraph dialect")
+	}
+	if o.BackgroundIndexes && o.Dialect != cypher.Neo4j {
+		return errors.New("background indexes need the neo4j dialect (Memgraph builds every index as it creates it)")
 	}
 	if o.Sessions <= 0 {
 		o.Sessions = DefaultSessions
@@ -105,11 +113,12 @@ type Result struct {
 	Retries       int            `json:"retries"`        // transactions tried again after a transient error
 	Counts        map[string]int `json:"counts"`         // per label ("Entity", "Entity:Person") and type, after the load
 	// SchemaSeconds is the time of the schema after the last write (cypher.PostLoad: indexes
-	// created, on Neo4j all but the vector indexes awaited); part of Seconds.
+	// created, on Neo4j all but the vector indexes awaited, none with BackgroundIndexes); part
+	// of Seconds.
 	SchemaSeconds float64 `json:"schema_seconds"`
-	// IndexesPopulating are the vector indexes Neo4j was still populating in the background
-	// when Load returned (SHOW INDEXES shows their progress): the graph is complete, vector
-	// index queries (db.index.vector.queryNodes) see part of it until they are online.
+	// IndexesPopulating are the indexes Neo4j was still populating in the background when Load
+	// returned (SHOW INDEXES shows their progress): the graph is complete, queries through
+	// those indexes (full-text and vector searches) see part of it until they are online.
 	IndexesPopulating []string `json:"indexes_populating,omitempty"`
 	Seconds           float64  `json:"seconds"`
 }
@@ -235,7 +244,7 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 }
 
 func (l *Loader) schemaOptions() cypher.SchemaOptions {
-	return cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity}
+	return cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity, Background: l.o.BackgroundIndexes}
 }
 
 // leaveBulk switches a failed analytical load back to transactional storage, best effort.

@@ -462,3 +462,53 @@ func TestWorkersEndWithTheContext(t *testing.T) {
 		t.Errorf("acquire after cancellation: %v, want context.Canceled", err)
 	}
 }
+
+// TestBackgroundIndexes: with BackgroundIndexes a Neo4j load awaits only the node lookup indexes
+// (before its first write); the vector indexes are created after its last write with Graphiti's
+// other indexes, none of them awaited, and the ones SHOW INDEXES reports not online are named in
+// the result. Memgraph refuses the option. Without it, the vector indexes come before the first
+// write and PostLoad awaits the range and full-text indexes.
+func TestBackgroundIndexes(t *testing.T) {
+	for _, background := range []bool{false, true} {
+		t.Run(fmt.Sprint("background=", background), func(t *testing.T) {
+			db := newFakeDB()
+			db.indexStates = map[string]string{"edge_name_and_fact": "POPULATING", "fact_embedding_edge_index": "POPULATING"}
+			res, done, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{VectorDims: 3, BackgroundIndexes: background}, db), sinkstest.Sample())
+			if err != nil || len(done) == 0 {
+				t.Fatalf("load: %v, done %v", err, done)
+			}
+			firstWrite, lastWrite, vector, awaits := -1, -1, -1, 0
+			for i, line := range db.log {
+				switch {
+				case strings.Contains(line, "UNWIND $rows"):
+					if firstWrite < 0 {
+						firstWrite = i
+					}
+					lastWrite = i
+				case strings.Contains(line, "CREATE VECTOR INDEX fact_embedding_edge_index"):
+					vector = i
+				case strings.Contains(line, "db.awaitIndex("):
+					awaits++
+				}
+			}
+			if firstWrite < 0 || vector < 0 {
+				t.Fatalf("no write or no vector index in the transcript:\n%s", strings.Join(db.log, "\n"))
+			}
+			wantPending := []string{"fact_embedding_edge_index"} // online mode asks for the vector indexes only
+			if background {
+				wantPending = []string{"edge_name_and_fact", "fact_embedding_edge_index"}
+				if vector < lastWrite || awaits != 1 {
+					t.Errorf("vector index at line %d (last write %d), %d awaits; want it after the writes and one await (the node lookups)", vector, lastWrite, awaits)
+				}
+			} else if vector > firstWrite || awaits != 2 {
+				t.Errorf("vector index at line %d (first write %d), %d awaits; want it before the writes and two awaits", vector, firstWrite, awaits)
+			}
+			if !slices.Equal(res.IndexesPopulating, wantPending) {
+				t.Errorf("populating %v, want %v", res.IndexesPopulating, wantPending)
+			}
+		})
+	}
+	if err := (&Options{Dialect: cypher.Memgraph, BackgroundIndexes: true}).defaults(); err == nil {
+		t.Error("memgraph with background indexes: no error")
+	}
+}

@@ -334,3 +334,42 @@ func TestNeo4jLoadBesideForeignIndexNames(t *testing.T) {
 		t.Errorf("result = %+v", res)
 	}
 }
+
+// dropIndexes drops every index but Neo4j's own token lookups.
+func dropIndexes(t *testing.T, drv neo4j.DriverWithContext) {
+	t.Helper()
+	res, err := neo4j.ExecuteQuery(t.Context(), drv, "SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP' RETURN name", nil, neo4j.EagerResultTransformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Records {
+		name, _ := r.Get("name")
+		if _, err := neo4j.ExecuteQuery(t.Context(), drv, "DROP INDEX `"+name.(string)+"`", nil, neo4j.EagerResultTransformer); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestNeo4jLoadBackgroundIndexes: a load with BackgroundIndexes into a database without
+// Graphiti's indexes writes the same graph as a load that awaits them, names as populating only
+// indexes it created after its last write, and leaves every index of the schema, with its type,
+// to come online.
+func TestNeo4jLoadBackgroundIndexes(t *testing.T) {
+	uri, drv := neo4jDB(t)
+	src := sinkstest.Sample()
+	load(t, uri, src, Options{BatchSize: 2})
+	want := snapshot(t, uri)
+	clearDB(t, drv)
+	dropIndexes(t, drv)
+	res := load(t, uri, src, Options{BatchSize: 2, BackgroundIndexes: true})
+	after := cypher.IndexesAfterLoad(cypher.SchemaOptions{VectorDims: 3, Background: true})
+	for _, name := range res.IndexesPopulating {
+		if !slices.Contains(after, name) {
+			t.Errorf("index %s reported populating: not one created after the load", name)
+		}
+	}
+	if got := snapshot(t, uri); got != want {
+		t.Errorf("the background load's graph differs from the online load's")
+	}
+	checkIndexes(t, drv)
+}
