@@ -154,8 +154,19 @@ func TestSinkValidation(t *testing.T) {
 	}
 	j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: memgraph}\n"), nil, func(string) (string, bool) { return "", false })
 	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 2000 || j.Sink.BatchBytes != 2<<20 ||
-		j.Sink.Sessions != 1 || j.Sink.MaxAttempts != 10 || j.Sink.RetrySecs != 0.2 {
+		j.Sink.Sessions != 1 || j.Sink.MaxAttempts != 10 || j.Sink.RetrySecs != 0.2 || j.Sink.Indexes != IndexesOnline {
 		t.Errorf("defaults: %+v, %v", j.Sink, err)
+	}
+	// Background indexes bring their own bytes bound; a job's own bound wins.
+	for sets, want := range map[string]int{"": 8 << 20, "sink.batch_bytes=1048576": 1 << 20} {
+		args := []string{"sink.kind=neo4j", "sink.indexes=background"}
+		if sets != "" {
+			args = append(args, sets)
+		}
+		j, err := Parse([]byte("sources: [{path: x.jsonl}]\n"), args, func(string) (string, bool) { return "", false })
+		if err != nil || j.Sink.BatchBytes != want || j.loadOptions(nil, nil).Sink.BatchBytes != want || !j.loadOptions(nil, nil).Sink.BackgroundIndexes {
+			t.Errorf("background indexes %q: batch bytes %d, want %d (%v)", sets, j.Sink.BatchBytes, want, err)
+		}
 	}
 }
 

@@ -99,7 +99,7 @@ func (j *Job) defaults() {
 		j.Sink.Indexes = IndexesOnline
 	}
 	if j.Sink.BatchBytes == 0 {
-		j.Sink.BatchBytes = memgraph.DefaultBatchBytes
+		j.Sink.BatchBytes = memgraph.DefaultBatchBytesFor(j.Sink.Indexes == IndexesBackground)
 	}
 	if j.Sink.Sessions == 0 {
 		j.Sink.Sessions = memgraph.DefaultSessions
