@@ -57,7 +57,7 @@ func benchEval(ctx context.Context, bin, root, work, dataset string) (*EvalResul
 		return nil, err
 	}
 	r.LoCoMo, r.LoCoMoHealth = rep.Retrieval, &rep.Health
-	r.LoCoMoHealth.Collisions = nil
+	r.LoCoMoHealth.Collisions, r.LoCoMo.PerQuestion = nil, nil // the totals and intervals are what the results keep
 	for _, name := range []string{"gold", "demo"} {
 		job := "jobs/examples/" + name + ".yaml"
 		ck := filepath.Join(work, name+".db")
@@ -69,7 +69,7 @@ func benchEval(ctx context.Context, bin, root, work, dataset string) (*EvalResul
 			return nil, err
 		}
 		g := rep.Gold
-		g.Misses, g.Extras, g.WrongIntervals, g.PerGroup = nil, nil, nil, nil
+		g.Misses, g.Extras, g.WrongIntervals, g.PerGroup, g.PerEpisode = nil, nil, nil, nil, nil
 		r.Gold = append(r.Gold, GoldScore{Job: job, Report: g})
 	}
 	return r, nil

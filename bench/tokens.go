@@ -196,7 +196,7 @@ func benchLever(ctx context.Context, bin, root, dir, dataset string, l lever, ca
 		return nil, err
 	}
 	if g := ev.Gold; g != nil {
-		g.Misses, g.Extras, g.WrongIntervals, g.PerGroup = nil, nil, nil, nil
+		g.Misses, g.Extras, g.WrongIntervals, g.PerGroup, g.PerEpisode = nil, nil, nil, nil, nil
 		run.Gold = g
 	}
 	return run, nil

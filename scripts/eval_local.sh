@@ -13,8 +13,9 @@
 # questions whose evidence lies in them, written to a temporary file outside the clone (the
 # dataset's licence: evaluation use, no copies in the repository). With EVAL_BEFORE_BIN (another
 # build of backfill, such as the one before a change) the model runs are made again with that
-# binary, as "before" rows, and `backfill diff --gold` compares the two gold graphs episode by
-# episode (the change of F1 with its 95% interval).
+# binary, as "before" rows; `backfill diff --gold` compares the two gold graphs episode by
+# episode and `backfill eval --against` the two slices question by question (each change with
+# its 95% interval).
 #
 # A run whose report is already in EVAL_OUT is not made again (the model takes hours on 2
 # cores), and the checkpoints in EVAL_OUT are kept between runs: an interrupted model run
@@ -117,10 +118,13 @@ if [ -f "$OUT/gold-before.report.json" ] && [ -f "$OUT/gold-model.report.json" ]
   "$BIN" diff "$JOB@$OUT/gold-before.db" "$JOB@$OUT/gold-model.db" --gold "$GOLD" --json "$OUT/gold-diff.json" >"$OUT/gold-diff.out"
 fi
 if [ "$SESSIONS" -gt 0 ]; then
+  # locomo-before sorts first: the model's slice is then compared with it question by question.
   for f in "$OUT"/locomo-*.report.json; do
     name=$(basename "$f" .report.json)
+    against=()
+    if [ "$name" = locomo-model ] && [ -f "$OUT/locomo-before.report.json" ]; then against=(--against "$OUT/locomo-before.eval.json"); fi
     LOCOMO="$SLICE" "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/$name.db" --dataset locomo "$SLICE" \
-      --json "$OUT/$name.eval.json" --markdown "$OUT/$name.eval.md" >"$OUT/$name.eval.out"
+      --json "$OUT/$name.eval.json" --markdown "$OUT/$name.eval.md" "${against[@]}" >"$OUT/$name.eval.out"
   done
 fi
 
@@ -175,6 +179,11 @@ if runs("locomo"):
         lines.append(f"| {who[n]} | {a.get('questions', 0)} | {cell(a.get('evidence_hits', []), a.get('evidence_recall', []), a.get('with_evidence', 0))} | "
                      f"{cell(a.get('answer_hits', []), a.get('answer_recall', []), a.get('with_answer', 0))} |")
     lines.append("")
+    cmp = (json.loads((out / "locomo-model.eval.json").read_text()).get("against") or {}).get("retrieval") if "model" in runs("locomo") else None
+    if cmp:
+        lines += [f"Retrieval of {who['model']} against {who['before']}, paired over {cmp['questions']} questions (`backfill eval --against`, "
+                  f"{cmp['resamples']} draws): " + "; ".join(f"evidence R@{r['k']} {r['a']:.3f} → {r['b']:.3f} ({r['change']:+.3f}, 95% interval "
+                  f"{r['low']:+.3f} … {r['high']:+.3f})" for r in cmp["evidence_recall"]) + ".", ""]
 bench = out / "bench.txt"
 if bench.exists():
     lines += ["Tokens per second here: " + " ; ".join(bench.read_text().split("\n")).strip(" ;"), ""]
