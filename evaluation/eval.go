@@ -121,8 +121,9 @@ func Run(ctx context.Context, snap snapshots.Snapshot, o Options) (*Report, erro
 			}
 		}
 		if goldGroups[g.ID] {
-			goldErrs = append(goldErrs, o.Gold.checkEpisodes(g)...)
-			o.Gold.scoreGroup(g, rep.Gold)
+			at, errs := o.Gold.checkEpisodes(g)
+			goldErrs = append(goldErrs, errs...)
+			o.Gold.scoreGroup(g, at, rep.Gold)
 		}
 	}
 	rep.Health.finish()

@@ -64,22 +64,25 @@ type GoldGroup struct {
 	Matched    int    `json:"matched"`
 }
 
-// checkEpisodes finds every gold episode of the group in the graph; a missing one, or one whose
-// content does not contain its "says", is an error.
-func (g *Gold) checkEpisodes(grp *snapshots.Group) []error {
-	var errs []error
+// checkEpisodes finds every gold episode of the group in the graph: at maps a gold episode
+// (index in Gold.Episodes) to the position of its graph episode (0 for a missing one, which is
+// an error, as is one whose content does not contain its "says").
+func (g *Gold) checkEpisodes(grp *snapshots.Group) (at map[int]int, errs []error) {
+	at = map[int]int{}
 	for i, ep := range g.Episodes {
 		if ep.Group != grp.ID {
 			continue
 		}
-		switch j := findEpisode(ep, grp); {
+		j := findEpisode(ep, grp)
+		at[i] = max(j, 0)
+		switch {
 		case j < 0:
 			errs = append(errs, fmt.Errorf("gold episodes[%d] (group %s, %s%s) is not in the graph", i, ep.Group, ep.Key, ep.At))
 		case ep.Says != "" && !strings.Contains(squash(grp.Episodes[j].Content), squash(ep.Says)):
 			errs = append(errs, fmt.Errorf("gold episodes[%d] (group %s, %s%s) does not say %q", i, ep.Group, ep.Key, ep.At, ep.Says))
 		}
 	}
-	return errs
+	return at, errs
 }
 
 // findEpisode is the position of the gold episode in the group's episodes, -1 when absent.
@@ -101,8 +104,9 @@ func sameInstant(at string, e *graph.Episode) bool {
 // squash is lower case with single spaces, for the "says" check.
 func squash(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
-// scoreGroup matches one group's graph facts against its gold facts and adds the counts to r.
-func (g *Gold) scoreGroup(grp *snapshots.Group, r *GoldReport) {
+// scoreGroup matches one group's graph facts against its gold facts and adds the counts to r;
+// goldAt is checkEpisodes' map of the group's gold episodes to graph episodes.
+func (g *Gold) scoreGroup(grp *snapshots.Group, goldAt map[int]int, r *GoldReport) {
 	names := make(map[string]string, len(grp.Entities))
 	for _, e := range grp.Entities {
 		names[e.UUID] = e.Name
@@ -156,12 +160,6 @@ func (g *Gold) scoreGroup(grp *snapshots.Group, r *GoldReport) {
 		}
 		r.Extras = append(r.Extras, fmt.Sprintf("%s: %s %s %s (%s – %s) %q", grp.ID, names[f.SourceUUID], f.Name,
 			names[f.TargetUUID], timeOr(f.ValidAt), timeOr(f.InvalidAt), f.Fact))
-	}
-	goldAt := map[int]int{}
-	for i, ep := range g.Episodes {
-		if ep.Group == grp.ID {
-			goldAt[i] = max(findEpisode(ep, grp), 0) // a missing episode fails the whole Run
-		}
 	}
 	r.PerEpisode = append(r.PerEpisode, g.episodeScores(grp, goldAt, matchOf)...)
 	r.Groups++
