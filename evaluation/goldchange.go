@@ -58,20 +58,14 @@ func CompareGold(a, b *GoldReport) (*GoldChange, error) {
 		A: scores(a.GoldFacts, a.GraphFacts, a.Matched), B: scores(b.GoldFacts, b.GraphFacts, b.Matched)}
 	c.Change = Scores{c.B.Precision - c.A.Precision, c.B.Recall - c.A.Recall, c.B.F1 - c.A.F1}
 	var dp, dr, df []float64
-	higher, lower := 0, 0
 	for _, d := range draws(len(ea)) {
 		sa, sb := scores(sum(ea, d)), scores(sum(eb, d))
 		dp, dr, df = append(dp, sb.Precision-sa.Precision), append(dr, sb.Recall-sa.Recall), append(df, sb.F1-sa.F1)
-		switch {
-		case sb.F1 > sa.F1:
-			higher++
-		case sb.F1 < sa.F1:
-			lower++
-		}
 	}
-	p, r, f := interval95(dp), interval95(dr), interval95(df)
+	p, r := interval95(dp), interval95(dr)
+	f, higher, lower := pairedSpread(df)
 	c.Low, c.High = Scores{p[0], r[0], f[0]}, Scores{p[1], r[1], f[1]}
-	c.BHigher, c.BLower = float64(higher)/Resamples, float64(lower)/Resamples
+	c.BHigher, c.BLower = higher, lower
 	return c, nil
 }
 
@@ -91,15 +85,14 @@ func (c *GoldChange) Markdown(w io.Writer) {
 
 // Verdict says in one sentence whether B's F1 differs from A's beyond the spread.
 func (c *GoldChange) Verdict() string {
-	if c.BHigher == 0 && c.BLower == 0 {
+	how := direction(c.Low.F1, c.High.F1, c.BHigher, c.BLower)
+	switch how {
+	case "the same":
 		return fmt.Sprintf("B's F1 equals A's in every one of %d paired resamples of the episodes.", c.Resamples)
-	}
-	how := "within the spread of the gold set (its 95% interval holds 0)"
-	switch {
-	case c.Low.F1 > 0:
-		how = "higher beyond the spread of the gold set"
-	case c.High.F1 < 0:
-		how = "lower beyond the spread of the gold set"
+	case "within the spread":
+		how = "within the spread of the gold set (its 95% interval holds 0)"
+	default:
+		how += " of the gold set"
 	}
 	return fmt.Sprintf("B's F1 is %s: higher in %.1f%% and lower in %.1f%% of %d paired resamples of the episodes.",
 		how, 100*c.BHigher, 100*c.BLower, c.Resamples)

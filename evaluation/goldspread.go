@@ -135,6 +135,37 @@ func spreadOf(eps []EpisodeScore) *Spread {
 	return &Spread{Episodes: len(eps), Resamples: Resamples, Precision: interval95(p), Recall: interval95(r), F1: interval95(f)}
 }
 
+// pairedSpread summarises the changes of one score over the paired draws: the 95% interval
+// (interval95) and the shares of draws in which B is higher and lower.
+func pairedSpread(deltas []float64) (interval [2]float64, higher, lower float64) {
+	h, l := 0, 0
+	for _, x := range deltas {
+		switch {
+		case x > 0:
+			h++
+		case x < 0:
+			l++
+		}
+	}
+	n := float64(len(deltas))
+	return interval95(deltas), float64(h) / n, float64(l) / n
+}
+
+// direction classifies a paired change by its interval and shares: "the same" (no draw moved),
+// "higher beyond the spread", "lower beyond the spread" (the interval leaves out 0) or
+// "within the spread".
+func direction(low, high, higher, lower float64) string {
+	switch {
+	case higher == 0 && lower == 0:
+		return "the same"
+	case low > 0:
+		return "higher beyond the spread"
+	case high < 0:
+		return "lower beyond the spread"
+	}
+	return "within the spread"
+}
+
 // interval95 is the 2.5th and 97.5th percentile (nearest rank) of xs, which it sorts.
 func interval95(xs []float64) [2]float64 {
 	slices.Sort(xs)

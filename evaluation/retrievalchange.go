@@ -105,35 +105,17 @@ func recallChange(k int, qa, qb []QuestionScore, ds [][]int, counts, hit func(Qu
 	}
 	r.Change = r.B - r.A
 	deltas := make([]float64, 0, len(ds))
-	higher, lower := 0, 0
 	for _, d := range ds {
-		x := share(qb, d) - share(qa, d)
-		deltas = append(deltas, x)
-		switch {
-		case x > 0:
-			higher++
-		case x < 0:
-			lower++
-		}
+		deltas = append(deltas, share(qb, d)-share(qa, d))
 	}
-	iv := interval95(deltas)
+	var iv [2]float64
+	iv, r.BHigher, r.BLower = pairedSpread(deltas)
 	r.Low, r.High = iv[0], iv[1]
-	r.BHigher, r.BLower = float64(higher)/float64(len(ds)), float64(lower)/float64(len(ds))
 	return r
 }
 
-// beyond says whether the change's interval leaves out 0.
-func (r RecallChange) beyond() string {
-	switch {
-	case r.Low > 0:
-		return "higher beyond the spread"
-	case r.High < 0:
-		return "lower beyond the spread"
-	case r.BHigher == 0 && r.BLower == 0:
-		return "the same"
-	}
-	return "within the spread"
-}
+// beyond says whether the change's interval leaves out 0 (direction).
+func (r RecallChange) beyond() string { return direction(r.Low, r.High, r.BHigher, r.BLower) }
 
 // Markdown writes the comparison as a table.
 func (c *RetrievalChange) Markdown(w io.Writer) {
@@ -148,57 +130,4 @@ func (c *RetrievalChange) Markdown(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "\n%d paired resamples of the questions; a change whose interval holds 0 is within what the choice of questions moves.\n\n", c.Resamples)
-}
-
-// Comparison is a report compared with an earlier one of the same input (`backfill eval
-// --against`): A is the earlier report, B this one.
-type Comparison struct {
-	File      string           `json:"file"`
-	Gold      *GoldChange      `json:"gold,omitempty"`
-	Retrieval *RetrievalChange `json:"retrieval,omitempty"`
-}
-
-// Compare compares what both reports scored: the gold scores when both have them, the
-// retrieval when both have it; nothing in common is an error.
-func Compare(file string, a, b *Report) (*Comparison, error) {
-	c := &Comparison{File: file}
-	var err error
-	if a.Gold != nil && b.Gold != nil {
-		if c.Gold, err = CompareGold(a.Gold, b.Gold); err != nil {
-			return nil, err
-		}
-	}
-	if a.Retrieval != nil && b.Retrieval != nil {
-		if c.Retrieval, err = CompareRetrieval(a.Retrieval, b.Retrieval); err != nil {
-			return nil, err
-		}
-	}
-	if c.Gold == nil && c.Retrieval == nil {
-		return nil, fmt.Errorf("comparing with %s: it has no gold scores or retrieval that this eval has", file)
-	}
-	return c, nil
-}
-
-// Summary writes the comparison's headline lines.
-func (c *Comparison) Summary(w io.Writer) {
-	if g := c.Gold; g != nil {
-		fmt.Fprintf(w, "  against %s: gold F1 %.3f → %.3f (%+.3f, 95%% interval %+.3f … %+.3f)\n", c.File, g.A.F1, g.B.F1, g.Change.F1, g.Low.F1, g.High.F1)
-	}
-	if rt := c.Retrieval; rt != nil {
-		for _, r := range rt.Evidence {
-			fmt.Fprintf(w, "  against %s: evidence R@%d %.3f → %.3f (%+.3f, 95%% interval %+.3f … %+.3f: %s)\n", c.File, r.K, r.A, r.B, r.Change,
-				r.Low, r.High, r.beyond())
-		}
-	}
-}
-
-// Markdown writes both comparisons.
-func (c *Comparison) Markdown(w io.Writer) {
-	fmt.Fprintf(w, "# Against %s (A: that report, B: this one)\n\n", c.File)
-	if c.Gold != nil {
-		c.Gold.Markdown(w)
-	}
-	if c.Retrieval != nil {
-		c.Retrieval.Markdown(w)
-	}
 }

@@ -25,8 +25,10 @@
 //     unit fingerprints; a new request parameter goes into it, not into the stages.
 //   - Client.Call answers from the Cache when the key (model, rendered messages, schema name and
 //     text, temperature, response format, frequency penalty when set) is known; it never caches
-//     an answer that failed validation (a salvaged answer is cached: it passed once cut short). Answers failing the schema (or empty) are retried with the error fed back, a
-//     bounded number of times; then Call returns a *ValidationError carrying the raw answer.
+//     an answer that failed validation (a salvaged answer is cached: closed after its last
+//     complete item, it passes the schema). Answers failing the schema (or empty) are retried
+//     with the error fed back, a bounded number of times; then Call returns a
+//     *ValidationError carrying the raw answer.
 //     IsBadAnswer tells such an error (or a request the server refused, *StatusError) from a
 //     failure of the service: it fails the caller's unit, not the run.
 //     Client.Estimate renders the same request and reports its size, cost and cache state

@@ -29,11 +29,7 @@ func IndexesAfterLoad(o SchemaOptions) []string {
 	if o.Background {
 		ixs = append(ixs, vectorsIf(o)...)
 	}
-	out := make([]string, len(ixs))
-	for i, ix := range ixs {
-		out[i] = ix.name
-	}
-	return out
+	return indexNames(ixs)
 }
 
 // index is one index of the Graphiti schema.
@@ -117,6 +113,11 @@ func IndexNames(kind string) []string {
 	case VectorIndex:
 		ixs = vectorIndexes
 	}
+	return indexNames(ixs)
+}
+
+// indexNames lists the names of ixs in order.
+func indexNames(ixs []index) []string {
 	out := make([]string, len(ixs))
 	for i, ix := range ixs {
 		out[i] = ix.name
