@@ -32,10 +32,12 @@
 //     reports' episodes by group and record key and bootstraps the change of the scores with
 //     the same draws for both (`backfill diff --gold`); reports of other episodes or other gold
 //     facts are an error. Retrieval keeps every question's hits (QuestionScore);
-//     CompareRetrieval pairs two reports' scored questions by group and id and bootstraps the
-//     change of each recall the same way; Compare does both for `backfill eval --against`. Every gold episode must be found in the graph (by record
-//     key or reference time, its "says" in its content) and every gold group must exist; a gold
-//     file that does not fit the graph is an error, never a silent zero.
+//     CompareRetrieval pairs two reports' scored questions by group and id, checks that each
+//     pair is the same question (QuestionScore.Digest of its text, answer and evidence), and
+//     bootstraps the change of each recall the same way; Compare does both for `backfill eval
+//     --against`. Every gold episode must be found in the graph (by record key or reference
+//     time, its "says" in its content) and every gold group must exist; a gold file that does
+//     not fit the graph is an error, never a silent zero.
 //   - QA (with an Asker, needs a Dataset): answer_question from the top max(k) facts in the
 //     Zep context format (WriteContext, the one `backfill query` prints), then grade_answer
 //     against the gold answer; both are llm tasks (versioned prompts, cached, paced, budgeted,

@@ -1,6 +1,9 @@
 package evaluation
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"math"
 	"slices"
 )
@@ -34,6 +37,9 @@ type QuestionScore struct {
 	ID       string `json:"id"`
 	Category string `json:"category"`
 	Apart    bool   `json:"apart,omitempty"`
+	// Digest identifies the question's text, answer and evidence (digest): reports of two
+	// datasets that share an id pair only when it is the same question.
+	Digest string `json:"digest,omitempty"`
 	// Evidence: some evidence episode is in the graph; Answer: the dataset gives an answer.
 	Evidence     bool   `json:"evidence"`
 	Answer       bool   `json:"answer"`
@@ -105,6 +111,14 @@ func wilson(hits, n int) [2]float64 {
 	return [2]float64{max(mid-half, 0), min(mid+half, 1)}
 }
 
+// digest is the first 12 bytes, in hex, of the SHA-256 of q's text, answer and evidence keys
+// (as a JSON array, so no two lists share one).
+func digest(q *Question) string {
+	b, _ := json.Marshal(append([]string{q.Text, q.Answer}, q.Evidence...)) // strings always marshal
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
 // recallTable accumulates question results into rows.
 type recallTable struct {
 	order     []string
@@ -127,7 +141,7 @@ func (t *recallTable) add(x questionResult) {
 		t.cosine0++
 	}
 	t.scores = append(t.scores, QuestionScore{Group: x.q.Group, ID: x.q.ID, Category: x.q.Category, Apart: x.q.Apart,
-		Evidence: x.evidence, Answer: x.q.Answer != "", EvidenceHits: slices.Clone(x.evHits), AnswerHits: slices.Clone(x.ansHits)})
+		Digest: digest(x.q), Evidence: x.evidence, Answer: x.q.Answer != "", EvidenceHits: slices.Clone(x.evHits), AnswerHits: slices.Clone(x.ansHits)})
 	rows := t.rows
 	if x.q.Apart {
 		rows = t.apart

@@ -34,7 +34,8 @@ type RetrievalChange struct {
 
 // CompareRetrieval pairs the scored questions of two retrieval reports by group and id and
 // bootstraps the change of every evidence and answer recall@k from a to b. Reports of other
-// ks, other questions, or graphs holding other evidence episodes are an error.
+// ks, other questions (other ids, or the same id with another digest), or graphs holding other
+// evidence episodes are an error. Reports written before digests existed pair by id alone.
 func CompareRetrieval(a, b *RetrievalReport) (*RetrievalChange, error) {
 	if !slices.Equal(a.Ks, b.Ks) {
 		return nil, fmt.Errorf("comparing retrieval: k %v in A, %v in B", a.Ks, b.Ks)
@@ -60,6 +61,8 @@ func CompareRetrieval(a, b *RetrievalReport) (*RetrievalChange, error) {
 		switch {
 		case !ok:
 			return nil, fmt.Errorf("comparing retrieval: question %s of group %s is scored in A only: not the same questions", q.ID, q.Group)
+		case p.Digest != "" && q.Digest != "" && p.Digest != q.Digest:
+			return nil, fmt.Errorf("comparing retrieval: question %s of group %s differs between the reports (text, answer or evidence): not the same questions", q.ID, q.Group)
 		case p.Evidence != q.Evidence:
 			return nil, fmt.Errorf("comparing retrieval: question %s of group %s has its evidence in one graph only: not the same input", q.ID, q.Group)
 		}

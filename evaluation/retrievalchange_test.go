@@ -77,8 +77,14 @@ func TestCompareRetrievalRejects(t *testing.T) {
 	fewer := questions(make([]bool, 4))
 	noEvidence := questions(make([]bool, 5))
 	noEvidence.PerQuestion[0].Evidence = false
+	for i := range base.PerQuestion {
+		base.PerQuestion[i].Digest = digest(&Question{Text: fmt.Sprint("question ", i), Answer: "yes", Evidence: []string{"D1:1"}})
+	}
+	otherText := questions(make([]bool, 5))
+	otherText.PerQuestion = slices.Clone(base.PerQuestion)
+	otherText.PerQuestion[3].Digest = digest(&Question{Text: "question 3", Answer: "no", Evidence: []string{"D1:1"}})
 	for name, b := range map[string]*RetrievalReport{
-		"other ks": otherKs, "another question": renamed, "a question less": fewer,
+		"other ks": otherKs, "another question": renamed, "a question less": fewer, "the same id, another answer": otherText,
 		"evidence in one graph only": noEvidence, "no per-question results": {Ks: []int{5, 10}},
 	} {
 		if _, err := CompareRetrieval(base, b); err == nil {
@@ -99,5 +105,37 @@ func TestCompare(t *testing.T) {
 	}
 	if _, err := Compare("old.json", &Report{Gold: gold}, &Report{Retrieval: rt}); err == nil {
 		t.Error("nothing in common: no error")
+	}
+}
+
+// TestQuestionDigest: the digest changes with the text, the answer and the evidence, and not
+// when the same strings are split differently; a report without digests (an older build) pairs
+// with one that has them.
+func TestQuestionDigest(t *testing.T) {
+	q := Question{ID: "q1", Group: "g", Text: "Where does Emma live?", Answer: "Bristol", Evidence: []string{"D1:3", "D2:1"}}
+	same := q
+	same.ID, same.Category, same.Apart = "q9", "4", true // not part of the digest
+	if digest(&q) != digest(&same) {
+		t.Error("the digest depends on more than text, answer and evidence")
+	}
+	for name, change := range map[string]func(*Question){
+		"text":           func(x *Question) { x.Text = "Where did Emma live?" },
+		"answer":         func(x *Question) { x.Answer = "Manchester" },
+		"evidence":       func(x *Question) { x.Evidence = []string{"D1:3"} },
+		"evidence order": func(x *Question) { x.Evidence = []string{"D2:1", "D1:3"} },
+		"split":          func(x *Question) { x.Text, x.Answer = "Where does Emma live?Bristol", "" },
+	} {
+		x := q
+		change(&x)
+		if digest(&x) == digest(&q) {
+			t.Errorf("%s: same digest", name)
+		}
+	}
+	old, now := questions(make([]bool, 4)), questions(make([]bool, 4))
+	for i := range now.PerQuestion {
+		now.PerQuestion[i].Digest = digest(&Question{Text: fmt.Sprint(i)})
+	}
+	if _, err := CompareRetrieval(old, now); err != nil {
+		t.Errorf("a report without digests: %v", err)
 	}
 }

@@ -245,10 +245,14 @@ func TestEvalAgainst(t *testing.T) {
 
 	notJSON := filepath.Join(dir, "not.json")
 	os.WriteFile(notJSON, []byte("episodes: 3\n"), 0o644)
+	// The same turns and question ids, one question asked differently: the ids alone would pair.
+	reworded := filepath.Join(dir, "reworded.json")
+	os.WriteFile(reworded, []byte(strings.Replace(qaLoCoMo, "Where does Ben live?", "Where did Ben live?", 1)), 0o644)
 	for name, args := range map[string][]string{
 		"another input":     {"jobs/examples/demo.yaml", "--checkpoint", demo, "--gold", "examples/gold/demo.yaml", "--against", earlier},
 		"not a report":      {"jobs/examples/gold.yaml", "--checkpoint", gold, "--gold", "examples/gold/gold.yaml", "--against", notJSON},
 		"nothing in common": {job, "--dataset", "locomo", data, "--against", earlier},
+		"another question":  {job, "--dataset", "locomo", reworded, "--against", questions},
 		"no such file":      {"jobs/examples/gold.yaml", "--checkpoint", gold, "--against", filepath.Join(dir, "missing.json")},
 	} {
 		if code, _ := backfill(t.Context(), append([]string{"eval"}, args...)...); code != exitFailed {
