@@ -51,12 +51,16 @@ type SnapshotIn struct {
 }
 
 // ExtractInput asks for the entities and facts of one episode. Its JSON writes the ontology
-// first and the episode last, after its context, next to the answer.
+// first (the same for every episode of a job, so a provider's prompt cache can keep it), then
+// the episode, then its context. The episode before its context measured better on a 1.5B
+// model's gold F1 than the episode last (0.368 against 0.279 in one call, 0.359 against 0.284
+// in two; bench/results.md, eval-local-order).
 type ExtractInput struct {
 	EntityTypes []EntityTypeIn `json:"entity_types,omitempty"`
 	EdgeTypes   []EdgeTypeIn   `json:"edge_types,omitempty"`
 	// ExcludedTypes are entity types never to extract (possibly "Entity" itself).
 	ExcludedTypes []string    `json:"excluded_types,omitempty"`
+	Episode       EpisodeIn   `json:"episode"`
 	Previous      []EpisodeIn `json:"previous"` // earlier episodes of the group, oldest first
 	// Snapshot is the change list of a snapshot record against its object's previous snapshot
 	// (then Previous is empty); nil otherwise.
@@ -64,7 +68,6 @@ type ExtractInput struct {
 	// Known are the facts the record's declared fields already state (sources[].facts), as
 	// sentences: context, not to be extracted again.
 	Known   []string  `json:"known_facts,omitempty"`
-	Episode EpisodeIn `json:"episode"`
 }
 
 // ExtractedEntity is one entity named in the episode.

@@ -7,7 +7,7 @@
 // them and while their contents fit in Options.ContextTokens (llm.EstimateTokens); when even the
 // latest does not fit, it is shown cut to its last ContextTokens after "…". A previous episode
 // leaves out the reference time and source it shares with the episode. The JSON input writes the
-// ontology first and the episode last.
+// ontology first, then the episode, then its context (llm.ExtractInput).
 //
 // Chit-chat (IsChitchat): a message whose every sentence is an English question that names no one
 // but the speakers of the conversation (the episode's and those of the SpeakerWindow episodes
