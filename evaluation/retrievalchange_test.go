@@ -108,9 +108,9 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-// TestQuestionDigest: the digest changes with the text, the answer and the evidence, and not
-// when the same strings are split differently; a report without digests (an older build) pairs
-// with one that has them.
+// TestQuestionDigest: the digest changes with the text, the answer and the evidence (their
+// order, and where one string ends and the next begins, included), not with the id, category or
+// apart flag; a report without digests (an older build) pairs with one that has them.
 func TestQuestionDigest(t *testing.T) {
 	q := Question{ID: "q1", Group: "g", Text: "Where does Emma live?", Answer: "Bristol", Evidence: []string{"D1:3", "D2:1"}}
 	same := q

@@ -52,9 +52,8 @@ type SnapshotIn struct {
 
 // ExtractInput asks for the entities and facts of one episode. Its JSON writes the ontology
 // first (the same for every episode of a job, so a provider's prompt cache can keep it), then
-// the episode, then its context. The episode before its context measured better on a 1.5B
-// model's gold F1 than the episode last (0.368 against 0.279 in one call, 0.359 against 0.284
-// in two; bench/results.md, eval-local-order).
+// the episode, then its context: with the episode last, a 1.5B model's gold F1 in one call
+// was 0.279 against 0.368 (bench/results.md, eval-local-order).
 type ExtractInput struct {
 	EntityTypes []EntityTypeIn `json:"entity_types,omitempty"`
 	EdgeTypes   []EdgeTypeIn   `json:"edge_types,omitempty"`
@@ -67,7 +66,7 @@ type ExtractInput struct {
 	Snapshot *SnapshotIn `json:"snapshot,omitempty"`
 	// Known are the facts the record's declared fields already state (sources[].facts), as
 	// sentences: context, not to be extracted again.
-	Known   []string  `json:"known_facts,omitempty"`
+	Known []string `json:"known_facts,omitempty"`
 }
 
 // ExtractedEntity is one entity named in the episode.
