@@ -68,11 +68,16 @@ func benchEval(ctx context.Context, bin, root, work, dataset string) (*EvalResul
 		if err != nil {
 			return nil, err
 		}
-		g := rep.Gold
-		g.Misses, g.Extras, g.WrongIntervals, g.PerGroup, g.PerEpisode = nil, nil, nil, nil, nil
-		r.Gold = append(r.Gold, GoldScore{Job: job, Report: g})
+		r.Gold = append(r.Gold, GoldScore{Job: job, Report: goldTotals(rep.Gold)})
 	}
 	return r, nil
+}
+
+// goldTotals drops the lists of a gold report (misses, extras, wrong intervals, per group and
+// per episode) and returns it: the totals and intervals are what the results keep.
+func goldTotals(g *evaluation.GoldReport) *evaluation.GoldReport {
+	g.Misses, g.Extras, g.WrongIntervals, g.PerGroup, g.PerEpisode = nil, nil, nil, nil, nil
+	return g
 }
 
 // evalMarkdown renders the eval baselines.

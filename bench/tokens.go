@@ -195,9 +195,8 @@ func benchLever(ctx context.Context, bin, root, dir, dataset string, l lever, ca
 	if ev, err = evalJSON(ctx, bin, root, dir, gold, goldCP, nil, append([]string{"--gold", "examples/gold/gold.yaml"}, sets...)); err != nil {
 		return nil, err
 	}
-	if g := ev.Gold; g != nil {
-		g.Misses, g.Extras, g.WrongIntervals, g.PerGroup, g.PerEpisode = nil, nil, nil, nil, nil
-		run.Gold = g
+	if ev.Gold != nil {
+		run.Gold = goldTotals(ev.Gold)
 	}
 	return run, nil
 }
