@@ -48,8 +48,8 @@ func (j *Job) loadOptions(store *checkpoints.Store, env LookupEnv) load.Options 
 	return load.Options{
 		Sink: memgraph.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
 			BatchBytes: s.BatchBytes, Sessions: s.Sessions, Analytical: s.Analytical, VectorDims: j.Embedder.Dimensions,
-			BackgroundIndexes: s.Indexes == IndexesBackground,
-			MaxAttempts:       s.MaxAttempts, RetryBase: time.Duration(s.RetrySecs * float64(time.Second))},
+			Indexes:     cypher.IndexMode(s.Indexes),
+			MaxAttempts: s.MaxAttempts, RetryBase: time.Duration(s.RetrySecs * float64(time.Second))},
 		Reload:      s.Reload,
 		Source:      GraphSource(j, store),
 		Credentials: func() (string, string, error) { return sinkCredentials(s, env) },

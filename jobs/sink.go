@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/stages/load"
 )
 
@@ -17,11 +18,13 @@ const (
 	DefaultSinkPasswordEnv = "BACKFILL_SINK_PASSWORD"
 )
 
-// Values of sink.indexes: whether a Neo4j load returns with every index online (the default)
-// or once its rows are written, Neo4j populating the indexes after it in the background.
+// Values of sink.indexes (cypher.IndexMode): which indexes a Neo4j load has online when it
+// returns. graphiti (the default): Graphiti's range and full-text indexes, with the vector
+// indexes populating after it; online: every index; background: only the lookup indexes.
 const (
-	IndexesOnline     = "online"
-	IndexesBackground = "background"
+	IndexesOnline     = string(cypher.IndexesOnline)
+	IndexesGraphiti   = string(cypher.IndexesGraphiti)
+	IndexesBackground = string(cypher.IndexesBackground)
 )
 
 // graphSink reports whether the job loads into Memgraph or Neo4j.
@@ -48,13 +51,13 @@ func (j *Job) validateSink() error {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")
 	}
 	switch j.Sink.Indexes {
-	case IndexesOnline:
+	case IndexesOnline, IndexesGraphiti:
 	case IndexesBackground:
 		if j.Sink.Kind != "neo4j" {
 			return bad("sink.indexes", "background needs the neo4j sink (Memgraph builds every index as it creates it; sqlite has none)")
 		}
 	default:
-		return bad("sink.indexes", "%q is not %s or %s", j.Sink.Indexes, IndexesOnline, IndexesBackground)
+		return bad("sink.indexes", "%q is not %s, %s or %s", j.Sink.Indexes, IndexesGraphiti, IndexesOnline, IndexesBackground)
 	}
 	if e := j.S3.Endpoint; e != "" && !strings.HasPrefix(e, "http://") && !strings.HasPrefix(e, "https://") {
 		return bad("s3.endpoint", "%q is not an http:// or https:// URL", e)

@@ -140,6 +140,9 @@ func TestSinkValidation(t *testing.T) {
 		{[]string{"sink.kind=memgraph", "sink.sessions=17"}, "sink.sessions"},
 		{[]string{"sink.kind=neo4j", "sink.indexes=background"}, ""},
 		{[]string{"sink.kind=neo4j", "sink.indexes=online"}, ""},
+		{[]string{"sink.kind=neo4j", "sink.indexes=graphiti"}, ""},
+		{[]string{"sink.kind=memgraph", "sink.indexes=graphiti"}, ""},
+		{[]string{"sink.indexes=graphiti"}, ""},
 		{[]string{"sink.kind=memgraph", "sink.indexes=background"}, "sink.indexes"},
 		{[]string{"sink.indexes=background"}, "sink.indexes"},
 		{[]string{"sink.kind=neo4j", "sink.indexes=later"}, "sink.indexes"},
@@ -154,18 +157,28 @@ func TestSinkValidation(t *testing.T) {
 	}
 	j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: memgraph}\n"), nil, func(string) (string, bool) { return "", false })
 	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 2000 || j.Sink.BatchBytes != 2<<20 ||
-		j.Sink.Sessions != 1 || j.Sink.MaxAttempts != 10 || j.Sink.RetrySecs != 0.2 || j.Sink.Indexes != IndexesOnline {
+		j.Sink.Sessions != 1 || j.Sink.MaxAttempts != 10 || j.Sink.RetrySecs != 0.2 || j.Sink.Indexes != IndexesGraphiti {
 		t.Errorf("defaults: %+v, %v", j.Sink, err)
 	}
-	// Background indexes bring their own bytes bound; a job's own bound wins.
-	for sets, want := range map[string]int{"": 8 << 20, "sink.batch_bytes=1048576": 1 << 20} {
-		args := []string{"sink.kind=neo4j", "sink.indexes=background"}
-		if sets != "" {
-			args = append(args, sets)
+	// A Neo4j load that creates the vector indexes after its writes (graphiti, the default, and
+	// background) has its own bytes bound; online and Memgraph keep 2 MiB; a job's own bound wins.
+	for _, tc := range []struct {
+		sets []string
+		want int
+	}{
+		{[]string{"sink.kind=neo4j"}, 8 << 20},
+		{[]string{"sink.kind=neo4j", "sink.indexes=background"}, 8 << 20},
+		{[]string{"sink.kind=neo4j", "sink.indexes=background", "sink.batch_bytes=1048576"}, 1 << 20},
+		{[]string{"sink.kind=neo4j", "sink.indexes=online"}, 2 << 20},
+		{[]string{"sink.kind=memgraph", "sink.indexes=graphiti"}, 2 << 20},
+	} {
+		j, err := Parse([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
+		if err != nil {
+			t.Fatalf("%v: %v", tc.sets, err)
 		}
-		j, err := Parse([]byte("sources: [{path: x.jsonl}]\n"), args, func(string) (string, bool) { return "", false })
-		if err != nil || j.Sink.BatchBytes != want || j.loadOptions(nil, nil).Sink.BatchBytes != want || !j.loadOptions(nil, nil).Sink.BackgroundIndexes {
-			t.Errorf("background indexes %q: batch bytes %d, want %d (%v)", sets, j.Sink.BatchBytes, want, err)
+		o := j.loadOptions(nil, nil).Sink
+		if j.Sink.BatchBytes != tc.want || o.BatchBytes != tc.want || string(o.Indexes) != j.Sink.Indexes {
+			t.Errorf("%v: batch bytes %d (loader %d), want %d; loader indexes %q, job %q", tc.sets, j.Sink.BatchBytes, o.BatchBytes, tc.want, o.Indexes, j.Sink.Indexes)
 		}
 	}
 }

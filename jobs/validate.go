@@ -7,6 +7,7 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages/extract"
 )
@@ -96,10 +97,10 @@ func (j *Job) defaults() {
 		j.Sink.BatchSize = memgraph.DefaultBatchSize
 	}
 	if j.Sink.Indexes == "" {
-		j.Sink.Indexes = IndexesOnline
+		j.Sink.Indexes = string(cypher.DefaultIndexMode)
 	}
 	if j.Sink.BatchBytes == 0 {
-		j.Sink.BatchBytes = memgraph.DefaultBatchBytesFor(j.Sink.Indexes == IndexesBackground)
+		j.Sink.BatchBytes = memgraph.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
 	}
 	if j.Sink.Sessions == 0 {
 		j.Sink.Sessions = memgraph.DefaultSessions

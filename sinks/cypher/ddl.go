@@ -10,26 +10,63 @@ import (
 // index by its resize coefficient (2 by default).
 const DefaultVectorCapacity = 100_000
 
-// SchemaOptions configures the vector indexes (Neo4j: PreLoad, Memgraph: PostLoad) and, on
-// Neo4j, whether the indexes after the load are awaited.
+// IndexMode says which indexes a Neo4j load has online when it returns (sink.indexes). Memgraph
+// builds every index as it creates it, so there the modes differ in nothing.
+type IndexMode string
+
+// Index modes. The node lookup indexes are online before the first write in every mode.
+const (
+	// IndexesOnline: every index is online when the load returns. The vector indexes are
+	// created before the first write and Neo4j keeps them up to date row by row; Graphiti's
+	// range and full-text indexes are created after the last write and awaited.
+	IndexesOnline IndexMode = "online"
+	// IndexesGraphiti (the default): the indexes Graphiti's search reads (range and full-text)
+	// are created after the last write and awaited, as in IndexesOnline; the vector indexes,
+	// which Graphiti's search does not use (it computes vector.similarity.cosine over the
+	// group's rows), are created after them and Neo4j populates them after the load returns.
+	IndexesGraphiti IndexMode = "graphiti"
+	// IndexesBackground: only the node lookup indexes are awaited; every other index is
+	// created after the last write and Neo4j populates it after the load returns.
+	IndexesBackground IndexMode = "background"
+)
+
+// DefaultIndexMode is the index mode of a load that names none.
+const DefaultIndexMode = IndexesGraphiti
+
+// ParseIndexMode checks an index mode name; "" is DefaultIndexMode.
+func ParseIndexMode(s string) (IndexMode, error) {
+	switch m := IndexMode(s); m {
+	case "":
+		return DefaultIndexMode, nil
+	case IndexesOnline, IndexesGraphiti, IndexesBackground:
+		return m, nil
+	}
+	return "", fmt.Errorf("index mode %q is not %s, %s or %s", s, IndexesOnline, IndexesGraphiti, IndexesBackground)
+}
+
+// VectorsAfter reports whether m creates the Neo4j vector indexes after the last write.
+func (m IndexMode) VectorsAfter() bool { return m == IndexesGraphiti || m == IndexesBackground }
+
+// SchemaOptions configures the vector indexes (Neo4j: PreLoad, or PostLoad when
+// Indexes.VectorsAfter; Memgraph: PostLoad) and, on Neo4j, which indexes after the load are
+// awaited.
 type SchemaOptions struct {
 	VectorDims     int // embedding dimensions; 0 or less creates no vector index
 	VectorCapacity int // Memgraph initial vector index capacity; 0 means DefaultVectorCapacity
-	// Background (Neo4j only): PostLoad creates every index the load does not read through,
-	// the vector indexes included (PreLoad then creates none), and awaits none of them: Neo4j
-	// populates them in the background after the load returns. Memgraph builds each index as
-	// it creates it, so there it changes nothing.
-	Background bool
+	// Indexes is the index mode on Neo4j; "" is IndexesOnline here (the statements of a
+	// plain load, DDL), while the loader's default is DefaultIndexMode.
+	Indexes IndexMode
 }
 
-// IndexesAfterLoad lists the names of the indexes PostLoad creates on Neo4j with o: the ones
-// Neo4j may still populate when a Background load returns.
+// IndexesAfterLoad lists the names of the indexes a Neo4j load with o does not await after its
+// last write: the ones Neo4j may still populate when the load returns (with IndexesOnline the
+// vector indexes, online since before the first write and asked about as a check).
 func IndexesAfterLoad(o SchemaOptions) []string {
-	ixs := slices.Concat(edgeLookups, rangeIndexes, textIndexes)
-	if o.Background {
-		ixs = append(ixs, vectorsIf(o)...)
+	var ixs []index
+	if o.Indexes == IndexesBackground {
+		ixs = slices.Concat(edgeLookups, rangeIndexes, textIndexes)
 	}
-	return indexNames(ixs)
+	return indexNames(append(ixs, vectorsIf(o)...))
 }
 
 // index is one index of the Graphiti schema.
@@ -141,16 +178,17 @@ func DDL(d Dialect, vectorDims int) []Statement {
 }
 
 // PreLoad returns the statements to run before any node is written: the node lookup indexes,
-// on Neo4j also the vector indexes (when o.VectorDims > 0), then on Neo4j a wait until they are
-// online (so the first batches are planned with them). Neo4j maintains an online vector index
-// as rows are written; one created after a load populates in the background, which measured
-// several times slower than the load itself (bench/results.md).
+// on Neo4j also the vector indexes (when o.VectorDims > 0 and not o.Indexes.VectorsAfter), then
+// on Neo4j a wait until they are online (so the first batches are planned with them). Neo4j
+// maintains an online vector index as rows are written; one created after a load populates in
+// the background, which measured several times slower than the load itself (bench/results.md),
+// but leaves the load's writes about twice as fast.
 func PreLoad(d Dialect, o SchemaOptions) []Statement {
 	if d != Neo4j {
 		return lookups(d, nodeLookups)
 	}
 	out := neo4jRange(nodeLookups)
-	if o.Background {
+	if o.Indexes.VectorsAfter() {
 		return append(out, neo4jAwait(nodeLookups))
 	}
 	if o.VectorDims > 0 {
@@ -196,10 +234,10 @@ func lookups(d Dialect, ixs []index) []Statement {
 
 // PostLoad returns the statements to run after every relationship is written: the relationship
 // lookup and the other range indexes and the full-text indexes, on Memgraph also the vector
-// indexes (when o.VectorDims > 0; Neo4j has them from PreLoad) and the uuid uniqueness
-// constraints. On Neo4j they are awaited (CALL db.awaitIndex for each), unless o.Background:
-// then the vector indexes are created here too and nothing is awaited. Memgraph builds every
-// index as it creates it.
+// indexes (when o.VectorDims > 0) and the uuid uniqueness constraints. On Neo4j they are
+// awaited (CALL db.awaitIndex for each), except with IndexesBackground; with
+// o.Indexes.VectorsAfter the vector indexes are created here, last (after the wait), and not
+// awaited. Memgraph builds every index as it creates it.
 func PostLoad(d Dialect, o SchemaOptions) []Statement {
 	ranges := slices.Concat(edgeLookups, rangeIndexes)
 	var out []Statement
@@ -226,13 +264,12 @@ func PostLoad(d Dialect, o SchemaOptions) []Statement {
 			out = append(out, together(fmt.Sprintf("CREATE FULLTEXT INDEX %s IF NOT EXISTS FOR %s ON EACH [%s]",
 				ix.name, neo4jPattern(ix), neo4jProps(ix))))
 		}
-		if o.Background {
-			if o.VectorDims > 0 {
-				out = append(out, neo4jVector(o.VectorDims)...)
-			}
-			break
+		if o.Indexes != IndexesBackground {
+			out = append(out, neo4jAwait(slices.Concat(ranges, textIndexes)))
 		}
-		out = append(out, neo4jAwait(slices.Concat(ranges, textIndexes)))
+		if o.Indexes.VectorsAfter() && o.VectorDims > 0 {
+			out = append(out, neo4jVector(o.VectorDims)...)
+		}
 	default:
 		return nil
 	}

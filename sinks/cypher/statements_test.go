@@ -39,8 +39,10 @@ func renderAll(t *testing.T, d Dialect) string {
 	section("BulkBegin", BulkBegin(d))
 	section("BulkEnd", BulkEnd(d))
 	section("PostLoad dims=1024 capacity=5000", PostLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000}))
-	section("PreLoad dims=1024 background", PreLoad(d, SchemaOptions{VectorDims: 1024, Background: true}))
-	section("PostLoad dims=1024 capacity=5000 background", PostLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000, Background: true}))
+	for _, m := range []IndexMode{IndexesGraphiti, IndexesBackground} {
+		section("PreLoad dims=1024 "+string(m), PreLoad(d, SchemaOptions{VectorDims: 1024, Indexes: m}))
+		section("PostLoad dims=1024 capacity=5000 "+string(m), PostLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000, Indexes: m}))
+	}
 	section("DDL dims=0", DDL(d, 0))
 	b.WriteString("# batch statements\n")
 	builders := []struct {

@@ -64,33 +64,29 @@ func synthetic(groups, entities, facts int, embeddings bool) *sinks.MemSource {
 // same for the ceiling followed by Graphiti's schema and the vector indexes (what the loader
 // leaves, all online: created after the ceiling's rows and awaited), which is what the ceiling
 // leaves out; and vector-index-s, the seconds after Load returns until Neo4j reports every index
-// online (the loader creates the vector indexes before its first write, so this is near 0), and pct-of-ceiling-indexed, the loader's percentage of the
-// ceiling counting that wait.
+// online, and pct-of-ceiling-indexed, the loader's percentage of the ceiling counting that wait.
 //
-// The sub-benchmarks ending in /indexes=background load with BackgroundIndexes (sink.indexes:
-// background): Load returns when the rows are written and verified, and vector-index-s is then
-// the wait until Neo4j has populated every index created after the last write.
+// Each case runs in every index mode (sub-benchmarks ending in /indexes=MODE, cypher.IndexMode):
+// online creates the vector indexes before its first write, so vector-index-s is near 0;
+// graphiti (the default) and background create them after the last write, and vector-index-s is
+// the wait until Neo4j has populated every index Load did not await.
 func BenchmarkNeo4jLoad(b *testing.B) {
 	uri, drv := benchDriver(b)
 	for _, tc := range benchCases() {
-		for _, background := range []bool{false, true} {
-			name := tc.name
-			if background {
-				name += "/indexes=background"
-			}
-			benchNeo4jLoad(b, uri, drv, name, tc, background)
+		for _, mode := range []cypher.IndexMode{cypher.IndexesOnline, cypher.IndexesGraphiti, cypher.IndexesBackground} {
+			benchNeo4jLoad(b, uri, drv, tc.name+"/indexes="+string(mode), tc, mode)
 		}
 	}
 }
 
 // benchNeo4jLoad is one sub-benchmark of BenchmarkNeo4jLoad.
-func benchNeo4jLoad(b *testing.B, uri string, drv neo4j.DriverWithContext, name string, tc benchCase, background bool) {
+func benchNeo4jLoad(b *testing.B, uri string, drv neo4j.DriverWithContext, name string, tc benchCase, mode cypher.IndexMode) {
 	b.Run(name, func(b *testing.B) {
 		groups, err := tc.src.Groups(b.Context())
 		if err != nil {
 			b.Fatal(err)
 		}
-		l, err := Open(b.Context(), Options{Dialect: cypher.Neo4j, URI: uri, VectorDims: benchDims, BackgroundIndexes: background,
+		l, err := Open(b.Context(), Options{Dialect: cypher.Neo4j, URI: uri, VectorDims: benchDims, Indexes: mode,
 			Log: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			b.Fatal(err)

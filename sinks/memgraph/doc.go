@@ -13,19 +13,24 @@
 //     transaction, keeps one batch in flight while the next fills, and writes a group's
 //     relationships only after its pending node batches have committed, so endpoints exist. At
 //     most Options.Sessions groups are read at once.
-//   - Schema: the node lookup indexes (uuid, group_id), and on Neo4j the vector indexes, before
-//     any write (cypher.PreLoad; Neo4j maintains an online vector index as rows are written, which
-//     measured several times faster than populating one after the load); the relationship lookup
-//     indexes before the first settle of a group the database held (and before analytical mode);
-//     the other range and full-text indexes, Memgraph's vector indexes and its constraints after
-//     the last write (cypher.PostLoad). On Neo4j every index is awaited; Load then asks SHOW
-//     INDEXES which vector indexes are not online, names them in Result.IndexesPopulating and
-//     the log, and fails when one failed to populate. Result.SchemaSeconds is the time of the
-//     schema after the last write. With Options.BackgroundIndexes (Neo4j only; sink.indexes:
-//     background) only the node lookup indexes are awaited: every other index, the vector ones
-//     included, is created after the last write and populated by Neo4j after Load returns;
-//     Result.IndexesPopulating names those not online then. Runs of Neo4j index statements
-//     share one transaction.
+//   - Schema: the node lookup indexes (uuid, group_id) before any write (cypher.PreLoad); the
+//     relationship lookup indexes before the first settle of a group the database held (and
+//     before analytical mode); the other range and full-text indexes, Memgraph's vector indexes
+//     and its constraints after the last write (cypher.PostLoad). On Neo4j Options.Indexes
+//     (cypher.IndexMode, sink.indexes) decides the rest. With graphiti (the default) the range
+//     and full-text indexes are awaited after the last write, and the vector indexes, which
+//     Graphiti's search does not use, are created after that wait and populated by Neo4j after
+//     Load returns (maintaining them during the load halved its rows/s, bench/results.md). With
+//     online the vector indexes are created and awaited before the first write (Neo4j keeps an
+//     online vector index up to date as rows are written, several times faster than populating
+//     one afterwards) and the range and full-text indexes are awaited after the last write, so
+//     every index is online when Load returns. With background only the node lookup indexes
+//     are awaited; every other index is created after the last write and populated by Neo4j
+//     after Load returns.
+//     Load then asks SHOW INDEXES which of the indexes it did not await are not online
+//     (cypher.IndexesAfterLoad), names them in Result.IndexesPopulating and the log, and fails
+//     when one failed to populate. Result.SchemaSeconds is the time of the schema after the last
+//     write. Runs of Neo4j index statements share one transaction.
 //     Statements marked AutoCommit run in auto-commit transactions.
 //   - Groups the database holds no Episodic, Entity or Community node of (asked before they are
 //     written) are written with CREATE, the others with MERGE by uuid. A CREATE batch that

@@ -8,18 +8,13 @@ import (
 )
 
 // checkIndexes runs after PostLoad: on Neo4j it asks which of the indexes Load does not await
-// are not online yet (the vector indexes; with BackgroundIndexes every index PostLoad created).
-// Neo4j populates them in the background: their names go into Result.IndexesPopulating and the
-// log says so. An index that failed to populate fails the load. Memgraph builds its indexes as
-// it creates them: nothing to ask.
+// after its last write (cypher.IndexesAfterLoad: the vector indexes; with IndexesBackground every
+// index PostLoad created) are not online yet. Neo4j populates them in the background: their
+// names go into Result.IndexesPopulating and the log says so. An index that failed to populate
+// fails the load. Memgraph builds its indexes as it creates them: nothing to ask.
 func (l *Loader) checkIndexes(ctx context.Context) error {
 	q := cypher.UnreadyIndexes(l.o.Dialect)
-	names := cypher.IndexNames(cypher.VectorIndex)
-	if l.o.BackgroundIndexes {
-		names = cypher.IndexesAfterLoad(l.schemaOptions())
-	} else if l.o.VectorDims <= 0 {
-		names = nil
-	}
+	names := cypher.IndexesAfterLoad(l.schemaOptions())
 	if q == "" || len(names) == 0 {
 		return nil
 	}
@@ -37,7 +32,7 @@ func (l *Loader) checkIndexes(ctx context.Context) error {
 		})
 	})
 	if err != nil {
-		return fmt.Errorf("checking the vector indexes: %w", err)
+		return fmt.Errorf("checking the indexes created after the load: %w", err)
 	}
 	l.res.IndexesPopulating = pending
 	if len(pending) > 0 {

@@ -19,12 +19,13 @@ const (
 	DefaultSessions   = 1
 	DefaultBatchSize  = cypher.DefaultBatchSize
 	DefaultBatchBytes = cypher.DefaultBatchBytes
-	// DefaultBackgroundBatchBytes is the bytes bound with BackgroundIndexes: without vector
-	// indexes to maintain during the load, 8 MiB transactions of 1024-d rows measured 81-83% of
-	// the plain driver's ceiling against 74-76% with 2 MiB (16 MiB: 81%; bench/results.md).
-	DefaultBackgroundBatchBytes = 8 << 20
-	DefaultChunkRows            = 20_000
-	maxChunkGroups              = 1000
+	// DefaultVectorsAfterBatchBytes is the bytes bound of a Neo4j load that creates the vector
+	// indexes after its last write (cypher.IndexMode.VectorsAfter): without vector indexes to
+	// maintain during the load, 8 MiB transactions of 1024-d rows measured 81-83% of the plain
+	// driver's ceiling against 74-76% with 2 MiB (16 MiB: 81%; bench/results.md).
+	DefaultVectorsAfterBatchBytes = 8 << 20
+	DefaultChunkRows              = 20_000
+	maxChunkGroups                = 1000
 )
 
 // Progress receives the loader's progress in rows; stages.Progress satisfies it.
@@ -44,16 +45,15 @@ type Options struct {
 
 	Sessions       int  // groups written at once, each by its own worker and session; 0 means DefaultSessions
 	BatchSize      int  // most rows per UNWIND transaction; 0 means DefaultBatchSize
-	BatchBytes     int  // most bytes of rows (estimated as sent) per UNWIND transaction; 0 means DefaultBatchBytesFor(BackgroundIndexes)
+	BatchBytes     int  // most bytes of rows (estimated as sent) per UNWIND transaction; 0 means DefaultBatchBytesFor(Dialect, Indexes)
 	ChunkRows      int  // rows after which a chunk of groups is settled; 0 means DefaultChunkRows
 	Analytical     bool // Memgraph only: load in IN_MEMORY_ANALYTICAL storage mode (see the package doc)
 	VectorDims     int  // embedding dimensions for the vector indexes; 0 creates none
 	VectorCapacity int  // Memgraph vector index capacity; 0 means DefaultVectorCapacity
-	// BackgroundIndexes (Neo4j only): Load returns when the rows are written and verified; the
-	// indexes the load does not read through (Graphiti's range and full-text indexes, the
-	// vector indexes) are created after the last write and Neo4j populates them in the
-	// background (Result.IndexesPopulating names those not online yet). See cypher.SchemaOptions.
-	BackgroundIndexes bool
+	// Indexes says which indexes are online when Load returns on Neo4j (cypher.IndexMode); ""
+	// means cypher.DefaultIndexMode. IndexesBackground needs the neo4j dialect. The indexes
+	// Neo4j may still populate then are named in Result.IndexesPopulating.
+	Indexes cypher.IndexMode
 
 	MaxAttempts int             // tries per transaction; 0 means DefaultMaxAttempts
 	RetryBase   time.Duration   // first backoff; 0 means DefaultRetryBase
@@ -63,10 +63,14 @@ type Options struct {
 }
 
 // DefaultBatchBytesFor is the default bytes bound of a transaction: DefaultBatchBytes, or
-// DefaultBackgroundBatchBytes when the indexes are built in the background.
-func DefaultBatchBytesFor(backgroundIndexes bool) int {
-	if backgroundIndexes {
-		return DefaultBackgroundBatchBytes
+// DefaultVectorsAfterBatchBytes on Neo4j when the vector indexes are created after the last
+// write (mode "" is cypher.DefaultIndexMode).
+func DefaultBatchBytesFor(d cypher.Dialect, mode cypher.IndexMode) int {
+	if mode == "" {
+		mode = cypher.DefaultIndexMode
+	}
+	if d == cypher.Neo4j && mode.VectorsAfter() {
+		return DefaultVectorsAfterBatchBytes
 	}
 	return DefaultBatchBytes
 }
@@ -78,7 +82,12 @@ func (o *Options) defaults() error {
 	if o.Analytical && o.Dialect != cypher.Memgraph {
 		return errors.New("analytical mode needs the memgraph dialect")
 	}
-	if o.BackgroundIndexes && o.Dialect != cypher.Neo4j {
+	mode, err := cypher.ParseIndexMode(string(o.Indexes))
+	if err != nil {
+		return err
+	}
+	o.Indexes = mode
+	if mode == cypher.IndexesBackground && o.Dialect != cypher.Neo4j {
 		return errors.New("background indexes need the neo4j dialect (Memgraph builds every index as it creates it)")
 	}
 	if o.Sessions <= 0 {
@@ -88,7 +97,7 @@ func (o *Options) defaults() error {
 		o.BatchSize = DefaultBatchSize
 	}
 	if o.BatchBytes <= 0 {
-		o.BatchBytes = DefaultBatchBytesFor(o.BackgroundIndexes)
+		o.BatchBytes = DefaultBatchBytesFor(o.Dialect, o.Indexes)
 	}
 	if o.ChunkRows <= 0 {
 		o.ChunkRows = DefaultChunkRows
@@ -126,8 +135,7 @@ type Result struct {
 	Retries       int            `json:"retries"`        // transactions tried again after a transient error
 	Counts        map[string]int `json:"counts"`         // per label ("Entity", "Entity:Person") and type, after the load
 	// SchemaSeconds is the time of the schema after the last write (cypher.PostLoad: indexes
-	// created, on Neo4j all but the vector indexes awaited, none with BackgroundIndexes); part
-	// of Seconds.
+	// created, on Neo4j awaited as Options.Indexes says); part of Seconds.
 	SchemaSeconds float64 `json:"schema_seconds"`
 	// IndexesPopulating are the indexes Neo4j was still populating in the background when Load
 	// returned (SHOW INDEXES shows their progress): the graph is complete, queries through
@@ -257,7 +265,7 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 }
 
 func (l *Loader) schemaOptions() cypher.SchemaOptions {
-	return cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity, Background: l.o.BackgroundIndexes}
+	return cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity, Indexes: l.o.Indexes}
 }
 
 // leaveBulk switches a failed analytical load back to transactional storage, best effort.

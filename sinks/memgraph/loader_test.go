@@ -38,8 +38,8 @@ func fakeLoad(t *testing.T, l *Loader, src sinks.Source) (Result, [][]string, er
 }
 
 // TestLoadTranscriptGolden records every statement two loads send, in order, for Memgraph in
-// analytical and in transactional mode and for Neo4j, with batches of 2 rows and a chunk per
-// group: a load of new groups, then of the same groups changed.
+// analytical and in transactional mode and for Neo4j (the default index mode and online), with
+// batches of 2 rows and a chunk per group: a load of new groups, then of the same groups changed.
 func TestLoadTranscriptGolden(t *testing.T) {
 	tests := []struct {
 		file string
@@ -49,6 +49,7 @@ func TestLoadTranscriptGolden(t *testing.T) {
 		{"load.memgraph.golden", cypher.Memgraph, Options{BatchSize: 2, ChunkRows: 1, Analytical: true, VectorDims: 3, VectorCapacity: 64}},
 		{"load.memgraph-transactional.golden", cypher.Memgraph, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3, VectorCapacity: 64}},
 		{"load.neo4j.golden", cypher.Neo4j, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3}},
+		{"load.neo4j-online.golden", cypher.Neo4j, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3, Indexes: cypher.IndexesOnline}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -463,21 +464,34 @@ func TestWorkersEndWithTheContext(t *testing.T) {
 	}
 }
 
-// TestBackgroundIndexes: with BackgroundIndexes a Neo4j load awaits only the node lookup indexes
-// (before its first write); the vector indexes are created after its last write with Graphiti's
-// other indexes, none of them awaited, and the ones SHOW INDEXES reports not online are named in
-// the result. Memgraph refuses the option. Without it, the vector indexes come before the first
-// write and PostLoad awaits the range and full-text indexes.
-func TestBackgroundIndexes(t *testing.T) {
-	for _, background := range []bool{false, true} {
-		t.Run(fmt.Sprint("background=", background), func(t *testing.T) {
+// TestIndexModes: a Neo4j load in each index mode. online: the vector indexes are created
+// before the first write and PostLoad awaits the range and full-text indexes (two awaits).
+// graphiti (the default, ""): the vector indexes are created after the last write and after
+// PostLoad's wait, so the range and full-text indexes are online and only the vector indexes
+// may still populate. background: only the node lookup indexes are awaited; every other index
+// comes after the last write, and those SHOW INDEXES reports not online are named in the result.
+// Memgraph refuses background and an unknown mode is an error.
+func TestIndexModes(t *testing.T) {
+	tests := []struct {
+		mode         cypher.IndexMode
+		vectorBefore bool     // the vector index comes before the first write
+		awaits       int      // db.awaitIndex statements
+		pending      []string // of edge_name_and_fact and fact_embedding_edge_index, both POPULATING
+	}{
+		{cypher.IndexesOnline, true, 2, []string{"fact_embedding_edge_index"}},
+		{"", false, 2, []string{"fact_embedding_edge_index"}},
+		{cypher.IndexesGraphiti, false, 2, []string{"fact_embedding_edge_index"}},
+		{cypher.IndexesBackground, false, 1, []string{"edge_name_and_fact", "fact_embedding_edge_index"}},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint("indexes=", tc.mode), func(t *testing.T) {
 			db := newFakeDB()
 			db.indexStates = map[string]string{"edge_name_and_fact": "POPULATING", "fact_embedding_edge_index": "POPULATING"}
-			res, done, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{VectorDims: 3, BackgroundIndexes: background}, db), sinkstest.Sample())
+			res, done, err := fakeLoad(t, fakeLoader(cypher.Neo4j, Options{VectorDims: 3, Indexes: tc.mode}, db), sinkstest.Sample())
 			if err != nil || len(done) == 0 {
 				t.Fatalf("load: %v, done %v", err, done)
 			}
-			firstWrite, lastWrite, vector, awaits := -1, -1, -1, 0
+			firstWrite, lastWrite, vector, awaits, lastAwait := -1, -1, -1, 0, -1
 			for i, line := range db.log {
 				switch {
 				case strings.Contains(line, "UNWIND $rows"):
@@ -489,26 +503,30 @@ func TestBackgroundIndexes(t *testing.T) {
 					vector = i
 				case strings.Contains(line, "db.awaitIndex("):
 					awaits++
+					lastAwait = i
 				}
 			}
 			if firstWrite < 0 || vector < 0 {
 				t.Fatalf("no write or no vector index in the transcript:\n%s", strings.Join(db.log, "\n"))
 			}
-			wantPending := []string{"fact_embedding_edge_index"} // online mode asks for the vector indexes only
-			if background {
-				wantPending = []string{"edge_name_and_fact", "fact_embedding_edge_index"}
-				if vector < lastWrite || awaits != 1 {
-					t.Errorf("vector index at line %d (last write %d), %d awaits; want it after the writes and one await (the node lookups)", vector, lastWrite, awaits)
-				}
-			} else if vector > firstWrite || awaits != 2 {
-				t.Errorf("vector index at line %d (first write %d), %d awaits; want it before the writes and two awaits", vector, firstWrite, awaits)
+			switch {
+			case tc.vectorBefore && vector > firstWrite:
+				t.Errorf("vector index at line %d, after the first write (%d)", vector, firstWrite)
+			case !tc.vectorBefore && (vector < lastWrite || vector < lastAwait):
+				t.Errorf("vector index at line %d, before the last write (%d) or the last await (%d)", vector, lastWrite, lastAwait)
 			}
-			if !slices.Equal(res.IndexesPopulating, wantPending) {
-				t.Errorf("populating %v, want %v", res.IndexesPopulating, wantPending)
+			if awaits != tc.awaits {
+				t.Errorf("%d awaits, want %d", awaits, tc.awaits)
+			}
+			if !slices.Equal(res.IndexesPopulating, tc.pending) {
+				t.Errorf("populating %v, want %v", res.IndexesPopulating, tc.pending)
 			}
 		})
 	}
-	if err := (&Options{Dialect: cypher.Memgraph, BackgroundIndexes: true}).defaults(); err == nil {
+	if err := (&Options{Dialect: cypher.Memgraph, Indexes: cypher.IndexesBackground}).defaults(); err == nil {
 		t.Error("memgraph with background indexes: no error")
+	}
+	if err := (&Options{Dialect: cypher.Neo4j, Indexes: "later"}).defaults(); err == nil {
+		t.Error("an unknown index mode: no error")
 	}
 }

@@ -350,26 +350,57 @@ func dropIndexes(t *testing.T, drv neo4j.DriverWithContext) {
 	}
 }
 
-// TestNeo4jLoadBackgroundIndexes: a load with BackgroundIndexes into a database without
-// Graphiti's indexes writes the same graph as a load that awaits them, names as populating only
-// indexes it created after its last write, and leaves every index of the schema, with its type,
-// to come online.
-func TestNeo4jLoadBackgroundIndexes(t *testing.T) {
+// TestNeo4jLoadIndexModes: a load in each index mode into a database without Graphiti's
+// indexes writes the same graph as an online load, names as populating only indexes it does not
+// await (cypher.IndexesAfterLoad), and leaves every index of the schema, with its type, to come
+// online. In the graphiti mode (the default) every range and full-text index is online when Load
+// returns.
+func TestNeo4jLoadIndexModes(t *testing.T) {
 	uri, drv := neo4jDB(t)
 	src := sinkstest.Sample()
-	load(t, uri, src, Options{BatchSize: 2})
+	load(t, uri, src, Options{BatchSize: 2, Indexes: cypher.IndexesOnline})
 	want := snapshot(t, uri)
-	clearDB(t, drv)
-	dropIndexes(t, drv)
-	res := load(t, uri, src, Options{BatchSize: 2, BackgroundIndexes: true})
-	after := cypher.IndexesAfterLoad(cypher.SchemaOptions{VectorDims: 3, Background: true})
-	for _, name := range res.IndexesPopulating {
-		if !slices.Contains(after, name) {
-			t.Errorf("index %s reported populating: not one created after the load", name)
+	for _, mode := range []cypher.IndexMode{cypher.IndexesGraphiti, cypher.IndexesBackground} {
+		t.Run(string(mode), func(t *testing.T) {
+			clearDB(t, drv)
+			dropIndexes(t, drv)
+			res := load(t, uri, src, Options{BatchSize: 2, Indexes: mode})
+			after := cypher.IndexesAfterLoad(cypher.SchemaOptions{VectorDims: 3, Indexes: mode})
+			for _, name := range res.IndexesPopulating {
+				if !slices.Contains(after, name) {
+					t.Errorf("index %s reported populating: not one created after the load", name)
+				}
+			}
+			if mode == cypher.IndexesGraphiti {
+				if bad := notOnline(t, drv, slices.Concat(cypher.IndexNames(cypher.RangeIndex), cypher.IndexNames(cypher.TextIndex))); len(bad) > 0 {
+					t.Errorf("Graphiti's indexes not online when Load returned: %v", bad)
+				}
+			}
+			if got := snapshot(t, uri); got != want {
+				t.Errorf("the %s load's graph differs from the online load's", mode)
+			}
+			checkIndexes(t, drv)
+		})
+	}
+}
+
+// notOnline lists those of names that SHOW INDEXES reports missing or not ONLINE.
+func notOnline(t *testing.T, drv neo4j.DriverWithContext, names []string) []string {
+	t.Helper()
+	res, err := neo4j.ExecuteQuery(t.Context(), drv, "SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name", nil, neo4j.EagerResultTransformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	online := map[string]bool{}
+	for _, r := range res.Records {
+		n, _ := r.Get("name")
+		online[n.(string)] = true
+	}
+	var bad []string
+	for _, n := range names {
+		if !online[n] {
+			bad = append(bad, n)
 		}
 	}
-	if got := snapshot(t, uri); got != want {
-		t.Errorf("the background load's graph differs from the online load's")
-	}
-	checkIndexes(t, drv)
+	return bad
 }
