@@ -39,8 +39,10 @@
 // [BulkEnd (CREATE SNAPSHOT, back to IN_MEMORY_TRANSACTIONAL)], PostLoad (relationship lookup and
 // other range indexes, vector indexes, text indexes, uuid uniqueness constraints). On Neo4j
 // BulkBegin and BulkEnd are empty, PreLoad and EdgeLookups end by awaiting their indexes, and
-// PostLoad awaits the range and full-text indexes and creates the vector indexes last, not
-// awaited.
+// SchemaOptions.Indexes (IndexMode) places the vector indexes: IndexesGraphiti (the loader's
+// default) creates them last in PostLoad, after awaiting the range and full-text indexes, and
+// does not await them; IndexesOnline (and "", the order of DDL) creates and awaits them in
+// PreLoad; IndexesBackground creates them in PostLoad and awaits nothing there.
 //
 // Index names are Graphiti's (range: entity_uuid … invalid_at_edge_index; full-text:
 // episode_content, node_name_and_summary, community_name, edge_name_and_fact). Graphiti has no
