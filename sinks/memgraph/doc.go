@@ -20,13 +20,13 @@
 //     (cypher.IndexMode, sink.indexes) decides the rest. With graphiti (the default) the range
 //     and full-text indexes are awaited after the last write, and the vector indexes, which
 //     Graphiti's search does not use, are created after that wait and populated by Neo4j after
-//     Load returns (maintaining them during the load halved its rows/s, bench/results.md). With
-//     online the vector indexes are created and awaited before the first write (Neo4j keeps an
-//     online vector index up to date as rows are written, several times faster than populating
-//     one afterwards) and the range and full-text indexes are awaited after the last write, so
-//     every index is online when Load returns. With background only the node lookup indexes
-//     are awaited; every other index is created after the last write and populated by Neo4j
-//     after Load returns.
+//     Load returns (maintaining them during the load cost half to two thirds of its rows/s,
+//     bench/results.md). With online the vector indexes are created and awaited before the
+//     first write (Neo4j keeps an online vector index up to date as rows are written, several
+//     times faster than populating one afterwards) and the range and full-text indexes are
+//     awaited after the last write, so every index is online when Load returns. With background
+//     only the node lookup indexes are awaited; every other index is created after the last
+//     write and populated by Neo4j after Load returns.
 //     Load then asks SHOW INDEXES which of the indexes it did not await are not online
 //     (cypher.IndexesAfterLoad), names them in Result.IndexesPopulating and the log, and fails
 //     when one failed to populate. Result.SchemaSeconds is the time of the schema after the last
