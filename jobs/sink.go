@@ -18,15 +18,6 @@ const (
 	DefaultSinkPasswordEnv = "BACKFILL_SINK_PASSWORD"
 )
 
-// Values of sink.indexes (cypher.IndexMode): which indexes a Neo4j load has online when it
-// returns. graphiti (the default): Graphiti's range and full-text indexes, with the vector
-// indexes populating after it; online: every index; background: only the lookup indexes.
-const (
-	IndexesOnline     = string(cypher.IndexesOnline)
-	IndexesGraphiti   = string(cypher.IndexesGraphiti)
-	IndexesBackground = string(cypher.IndexesBackground)
-)
-
 // graphSink reports whether the job loads into Memgraph or Neo4j.
 func (j *Job) graphSink() bool { return j.Sink.Kind == "memgraph" || j.Sink.Kind == "neo4j" }
 
@@ -50,14 +41,12 @@ func (j *Job) validateSink() error {
 	if j.Sink.Analytical && j.Sink.Kind != "memgraph" {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")
 	}
-	switch j.Sink.Indexes {
-	case IndexesOnline, IndexesGraphiti:
-	case IndexesBackground:
-		if j.Sink.Kind != "neo4j" {
-			return bad("sink.indexes", "background needs the neo4j sink (Memgraph builds every index as it creates it; sqlite has none)")
-		}
-	default:
-		return bad("sink.indexes", "%q is not %s, %s or %s", j.Sink.Indexes, IndexesGraphiti, IndexesOnline, IndexesBackground)
+	// sink.indexes: a cypher.IndexMode (the job's default is cypher.DefaultIndexMode).
+	if _, err := cypher.ParseIndexMode(j.Sink.Indexes); err != nil {
+		return bad("sink.indexes", "%v", err)
+	}
+	if cypher.IndexMode(j.Sink.Indexes) == cypher.IndexesBackground && j.Sink.Kind != "neo4j" {
+		return bad("sink.indexes", "background needs the neo4j sink (Memgraph builds every index as it creates it; sqlite has none)")
 	}
 	if e := j.S3.Endpoint; e != "" && !strings.HasPrefix(e, "http://") && !strings.HasPrefix(e, "https://") {
 		return bad("s3.endpoint", "%q is not an http:// or https:// URL", e)
