@@ -31,7 +31,9 @@ func boltTables(w io.Writer, load, ceiling *GoBench) {
 			"runs in each index mode (`sink.indexes`): online creates the vector indexes before its first write\n"+
 			"(Neo4j maintains them as rows are written) and returns with every index online; graphiti (the\n"+
 			"default) returns with Graphiti's range and full-text indexes online and creates the vector indexes\n"+
-			"after them; background awaits only the lookup indexes. The last column is how long after Load\n"+
+			"after them; background awaits only the lookup indexes. The loader writes with its default session\n"+
+			"count (`sink.sessions`, 2; 4 groups); the default mode runs once more with the other count\n"+
+			"(`/sessions=1`). The last column is how long after Load\n"+
 			"returns Neo4j still populated indexes, and the one before it the loader's share of the ceiling\n"+
 			"counting that wait.\n\n")
 		fprintf(w, "| rows | ceiling rows/s | loader rows/s | %% of ceiling | ceiling + schema rows/s | %% of ceiling + schema | %% of ceiling, vector indexes online | vector indexes online after (s) |\n")

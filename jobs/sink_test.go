@@ -158,7 +158,7 @@ func TestSinkValidation(t *testing.T) {
 	}
 	j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: memgraph}\n"), nil, func(string) (string, bool) { return "", false })
 	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 2000 || j.Sink.BatchBytes != 2<<20 ||
-		j.Sink.Sessions != 1 || j.Sink.MaxAttempts != 10 || j.Sink.RetrySecs != 0.2 || j.Sink.Indexes != string(cypher.IndexesGraphiti) {
+		j.Sink.Sessions != 2 || j.Sink.MaxAttempts != 10 || j.Sink.RetrySecs != 0.2 || j.Sink.Indexes != string(cypher.IndexesGraphiti) {
 		t.Errorf("defaults: %+v, %v", j.Sink, err)
 	}
 	// A Neo4j load that creates the vector indexes after its writes (graphiti, the default, and

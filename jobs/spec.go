@@ -167,7 +167,7 @@ type Sink struct {
 	PasswordEnv string  `yaml:"password_env"`  // variable holding the password (default BACKFILL_SINK_PASSWORD)
 	BatchSize   int     `yaml:"batch_size"`    // most rows per UNWIND transaction (default 2000)
 	BatchBytes  int     `yaml:"batch_bytes"`   // most bytes of rows per UNWIND transaction (default 2 MiB; 8 MiB on neo4j with indexes graphiti, the default, or background)
-	Sessions    int     `yaml:"sessions"`      // groups loaded at once, one session each (default 1)
+	Sessions    int     `yaml:"sessions"`      // groups loaded at once, one session each (default 2)
 	Analytical  bool    `yaml:"analytical"`    // memgraph only: one-off migration in IN_MEMORY_ANALYTICAL mode
 	Indexes     string  `yaml:"indexes"`       // neo4j: graphiti (default: Load returns with Graphiti's indexes online, the vector indexes populating) | online (every index online) | background (only the lookup indexes)
 	Reload      bool    `yaml:"reload"`        // write every group, not only those that changed since the last load

@@ -69,25 +69,29 @@ func synthetic(groups, entities, facts int, embeddings bool) *sinks.MemSource {
 // Each case runs in every index mode (sub-benchmarks ending in /indexes=MODE, cypher.IndexMode):
 // online creates the vector indexes before its first write, so vector-index-s is near 0;
 // graphiti (the default) and background create them after the last write, and vector-index-s is
-// the wait until Neo4j has populated every index Load did not await.
+// the wait until Neo4j has populated every index Load did not await. The default mode also runs
+// with the other session count of bestCeilings (/sessions=N, sink.sessions).
 func BenchmarkNeo4jLoad(b *testing.B) {
 	uri, drv := benchDriver(b)
 	for _, tc := range benchCases() {
 		for _, mode := range []cypher.IndexMode{cypher.IndexesOnline, cypher.IndexesGraphiti, cypher.IndexesBackground} {
-			benchNeo4jLoad(b, uri, drv, tc.name+"/indexes="+string(mode), tc, mode)
+			benchNeo4jLoad(b, uri, drv, tc.name+"/indexes="+string(mode), tc, mode, DefaultSessions)
 		}
+		other := 3 - DefaultSessions // 1 ↔ 2
+		benchNeo4jLoad(b, uri, drv, fmt.Sprintf("%s/indexes=%s/sessions=%d", tc.name, cypher.DefaultIndexMode, other), tc, cypher.DefaultIndexMode, other)
 	}
 }
 
-// benchNeo4jLoad is one sub-benchmark of BenchmarkNeo4jLoad.
-func benchNeo4jLoad(b *testing.B, uri string, drv neo4j.DriverWithContext, name string, tc benchCase, mode cypher.IndexMode) {
+// benchNeo4jLoad is one sub-benchmark of BenchmarkNeo4jLoad: a loader with the given index mode
+// and session count.
+func benchNeo4jLoad(b *testing.B, uri string, drv neo4j.DriverWithContext, name string, tc benchCase, mode cypher.IndexMode, sessions int) {
 	b.Run(name, func(b *testing.B) {
 		groups, err := tc.src.Groups(b.Context())
 		if err != nil {
 			b.Fatal(err)
 		}
 		l, err := Open(b.Context(), Options{Dialect: cypher.Neo4j, URI: uri, VectorDims: benchDims, Indexes: mode,
-			Log: slog.New(slog.DiscardHandler)})
+			Sessions: sessions, Log: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -16,7 +16,11 @@ import (
 
 // Loader defaults.
 const (
-	DefaultSessions   = 1
+	// DefaultSessions is 2: on a quiet 2-core machine two sessions reached 83-84% of the plain
+	// driver's ceiling with 1024-d embeddings and 52-53% without, against 68-84% and 41-47%
+	// with one (default index mode, bench/results.md); one measured faster only when other work
+	// loaded the cores Neo4j runs on.
+	DefaultSessions   = 2
 	DefaultBatchSize  = cypher.DefaultBatchSize
 	DefaultBatchBytes = cypher.DefaultBatchBytes
 	// DefaultVectorsAfterBatchBytes is the bytes bound of a Neo4j load that creates the vector
