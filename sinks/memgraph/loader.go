@@ -16,8 +16,8 @@ import (
 
 // Loader defaults.
 const (
-	// DefaultSessions is 2: on a quiet 2-core machine two sessions reached 83-84% of the plain
-	// driver's ceiling with 1024-d embeddings and 52-53% without, against 68-84% and 41-47%
+	// DefaultSessions is 2: on a quiet 2-core machine two sessions reached 77-84% of the plain
+	// driver's ceiling with 1024-d embeddings and 52-62% without, against 68-84% and 41-47%
 	// with one (default index mode, bench/results.md); one measured faster only when other work
 	// loaded the cores Neo4j runs on.
 	DefaultSessions   = 2
