@@ -42,10 +42,11 @@ func (j *Job) validateSink() error {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")
 	}
 	// sink.indexes: a cypher.IndexMode (the job's default is cypher.DefaultIndexMode).
-	if _, err := cypher.ParseIndexMode(j.Sink.Indexes); err != nil {
+	mode, err := cypher.ParseIndexMode(j.Sink.Indexes)
+	if err != nil {
 		return bad("sink.indexes", "%v", err)
 	}
-	if cypher.IndexMode(j.Sink.Indexes) == cypher.IndexesBackground && j.Sink.Kind != "neo4j" {
+	if mode == cypher.IndexesBackground && j.Sink.Kind != "neo4j" {
 		return bad("sink.indexes", "background needs the neo4j sink (Memgraph builds every index as it creates it; sqlite has none)")
 	}
 	if e := j.S3.Endpoint; e != "" && !strings.HasPrefix(e, "http://") && !strings.HasPrefix(e, "https://") {

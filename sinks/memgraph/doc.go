@@ -7,12 +7,14 @@
 //   - Load writes whole groups, read from a sinks.Source. Options.Sessions workers (default 2:
 //     faster than one on a quiet 2-core machine, slower only when other work loads Neo4j's
 //     cores, bench/results.md) write groups at once, each group whole by one worker with its
-//     own session: groups share no node, so their writes never conflict. A worker batches rows per statement, at most Options.BatchSize
-//     rows and Options.BatchBytes bytes (estimated as sent; default 2 MiB, which measured faster
-//     than 1 or 4 MiB with 1024-d embeddings and Neo4j's vector indexes online) per explicit
-//     transaction, keeps one batch in flight while the next fills, and writes a group's
-//     relationships only after its pending node batches have committed, so endpoints exist. At
-//     most Options.Sessions groups are read at once.
+//     own session: groups share no node, so their writes never conflict. A worker batches rows
+//     per statement, at most Options.BatchSize rows and Options.BatchBytes bytes (estimated as
+//     sent; default DefaultBatchBytesFor: 2 MiB, which measured faster than 1 or 4 MiB with
+//     1024-d embeddings and Neo4j's vector indexes online, or 8 MiB on Neo4j when the vector
+//     indexes come after the last write) per explicit transaction, keeps one batch in flight
+//     while the next fills, and writes a group's relationships only after its pending node
+//     batches have committed, so endpoints exist. At most Options.Sessions groups are read at
+//     once.
 //   - Schema: the node lookup indexes (uuid, group_id) before any write (cypher.PreLoad); the
 //     relationship lookup indexes before the first settle of a group the database held (and
 //     before analytical mode); the other range and full-text indexes, Memgraph's vector indexes
