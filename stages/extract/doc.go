@@ -50,7 +50,11 @@
 // field names, a record's field names) are dropped (the speaker always stays); entities named
 // twice are merged; facts are kept only between two different entities, a fact endpoint no
 // entity had being added as one when it is the speaker or a name the episode's content contains
-// (repairer.addable). Each repair is counted by kind in Env.Repairs (the report's
+// (repairer.addable). A kept fact whose sentence repeats a previous episode of the context
+// rather than the extracted one (at least quoteWords words, quoteShare of them that episode's
+// speaker and content words, under ownShare the extracted episode's) is cited to that episode
+// (Output.Quoted; the resolve stage gives it that episode's place, reference time and
+// citation). Each repair is counted by kind in Env.Repairs (the report's
 // llm.answers_repaired).
 //
 // An answer still bad after the client's retries fails the unit: it is committed as failed with

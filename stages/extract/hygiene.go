@@ -23,7 +23,8 @@ const (
 	RepairRespelledEnd   = "fact_endpoint_respelled" // a fact endpoint written with other case, spaces or a trailing full stop, given the entity's spelling
 	RepairSelfLoop       = "fact_self_loop"          // a fact linking an entity to itself, dropped
 	RepairAddedEnd       = "fact_endpoint_added"     // a fact endpoint no entity had, the speaker or a name in the content, added as an entity
-	hygieneVersionNumber = "2"
+	RepairQuotedContext  = "fact_quotes_context"     // a fact whose sentence quotes a previous episode, not this one: cited to that episode (Output.Quoted)
+	hygieneVersionNumber = "3"
 )
 
 // HygieneVersion names the rules of repair; it is part of every unit fingerprint, so a change
@@ -65,7 +66,7 @@ func repair(out Output, in llm.ExtractInput) (Output, Repairs) {
 	r := newRepairer(in)
 	ents := r.entities(out.Entities)
 	ents, facts := r.facts(ents, out.Facts)
-	return Output{Entities: ents, Facts: facts}, r.rep
+	return Output{Entities: ents, Facts: facts, Quoted: r.quoted}, r.rep
 }
 
 // repairer applies the hygiene rules to the answers about one episode, remembering the entities
@@ -76,8 +77,11 @@ type repairer struct {
 	rep     Repairs
 	words   map[string]bool
 	speaker string
-	kept    map[string]int  // folded name → index in the kept entities
-	dropped map[string]bool // folded names of the entities dropped
+	kept    map[string]int    // folded name → index in the kept entities
+	dropped map[string]bool   // folded names of the entities dropped
+	quoted  []Quote           // the kept facts cited to a previous episode (cite)
+	own     map[string]bool   // the episode's words (cite), built on first use
+	prev    []map[string]bool // the words of each previous episode, in input order
 }
 
 func newRepairer(in llm.ExtractInput) *repairer {
@@ -154,6 +158,10 @@ func (r *repairer) facts(ents []llm.EntityMention, list []llm.ExtractedFact) ([]
 		case f.Source == f.Target:
 			r.rep[RepairSelfLoop]++
 		default:
+			if back := r.cite(f.Fact); back > 0 {
+				r.rep[RepairQuotedContext]++
+				r.quoted = append(r.quoted, Quote{Fact: len(facts), Back: back})
+			}
 			facts = append(facts, f)
 		}
 	}

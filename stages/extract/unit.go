@@ -25,6 +25,9 @@ type Output struct {
 	// so that an extraction holds every statement of its episode; absent for other episodes.
 	Object   string              `json:"object,omitempty"`
 	Declared []graph.Declaration `json:"declared,omitempty"`
+	// Quoted cites the facts whose sentence repeats a previous episode of the context rather
+	// than this one to that episode (repairer.cite), in fact order; absent when none does.
+	Quoted []Quote `json:"quoted,omitempty"`
 }
 
 // runUnit extracts one episode in the given mode (asking the LLM only when the plan says so)
@@ -100,6 +103,7 @@ func Extract(ctx context.Context, model stages.LLM, mode string, in llm.ExtractI
 		return Output{}, nil, err
 	}
 	out.Entities, out.Facts = r.facts(out.Entities, facts.Facts)
+	out.Quoted = r.quoted
 	return out, r.rep, nil
 }
 

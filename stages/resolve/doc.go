@@ -13,7 +13,9 @@
 // LLM (llm.TaskResolveEntities) in batches, as pairs of clusters; union-find makes merges
 // transitive. Facts: exact normalized text between the same endpoints merges; similar facts
 // (3-gram Jaccard ≥ 0.5 or embedding cosine ≥ 0.85) go to the LLM (llm.TaskDedupeFacts); a merged
-// fact keeps the earliest statement, and its episodes list starts with the creating episode.
+// fact keeps the earliest statement, and its episodes list starts with the creating episode. A
+// fact the extraction cites to a previous episode (extract.Output.Quoted: its sentence repeats
+// that episode) is that episode's fact: its episode, reference time and place in the group order.
 //
 // Ids: an entity's uuid is graph.EntityID(group, canonical key), the canonical key being the
 // Normalize key of the cluster's earliest mention (or its stem, when the bare stem is in the

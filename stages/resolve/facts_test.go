@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -66,5 +67,46 @@ func TestResolveFactsNotDuplicates(t *testing.T) {
 	}
 	if len(res.Facts) != 2 {
 		t.Fatalf("%d facts, want 2", len(res.Facts))
+	}
+}
+
+// A fact the extraction cites to a previous episode (extract.Output.Quoted) is that episode's:
+// its episodes, reference time and order, and it is merged with the same fact that episode
+// gave. A Back beyond the group's start is ignored.
+func TestResolveQuotedFacts(t *testing.T) {
+	env := testEnv(t, &fakeLLM{})
+	eps := episodes("g", 4)
+	exs := []extract.Output{
+		{Entities: ents("Alice", "York"), Facts: []llm.ExtractedFact{fact("Alice", "LIVES_IN", "York", "Alice lived in York.", "")}},
+		{Entities: ents("Bob", "Leeds")},
+		{Entities: ents("Alice", "York", "Bob", "Leeds"), Facts: []llm.ExtractedFact{
+			fact("Bob", "MOVED_TO", "Leeds", "Bob moved to Leeds.", ""),
+			fact("Alice", "LIVES_IN", "York", "Alice lived in York.", ""),
+			fact("Bob", "LIKES", "Leeds", "Bob likes Leeds.", "")},
+			Quoted: []extract.Quote{{Fact: 0, Back: 1}, {Fact: 1, Back: 2}}},
+		{Entities: ents("Bob", "Hull"), Facts: []llm.ExtractedFact{fact("Bob", "VISITED", "Hull", "Bob visited Hull.", "")},
+			Quoted: []extract.Quote{{Fact: 0, Back: 4}}},
+	}
+	res := resolveT(t, env, Options{}, "g", eps, exs, nil)
+	var got []string
+	for _, f := range res.Facts {
+		var at []int
+		for _, u := range f.Episodes {
+			for i, ep := range eps {
+				if ep.UUID == u {
+					at = append(at, i)
+				}
+			}
+		}
+		got = append(got, fmt.Sprintf("%s %v order %d at +%.0fh", f.Fact, at, f.Order, f.ReferenceTime.Sub(t0).Hours()))
+	}
+	want := []string{
+		"Alice lived in York. [0] order 0 at +0h",
+		"Bob moved to Leeds. [1] order 1 at +1h",
+		"Bob likes Leeds. [2] order 2 at +2h",
+		"Bob visited Hull. [3] order 3 at +3h",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("facts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -43,7 +43,9 @@ type rawFact struct {
 
 // collect builds the name table of a group's extractions (exs[i] is the episode at position i).
 // A mention of an excluded type is dropped, with every fact of its episode that names it; a fact
-// endpoint the episode's entity list does not name is a generic mention.
+// endpoint the episode's entity list does not name is a generic mention. A fact the extraction
+// cites to a previous episode (extract.Output.Quoted) is that episode's fact; the mentions of its
+// endpoints stay the extracted episode's. The facts are in group order.
 func collect(opts Options, exs []extract.Output) *names {
 	n := &names{index: map[string]int{}}
 	for i, ex := range exs {
@@ -61,7 +63,13 @@ func collect(opts Options, exs []extract.Output) *names {
 				n.add(k, strings.TrimSpace(e.Name), i, opts.entityType(e.Type), e.Attributes)
 			}
 		}
-		for _, f := range ex.Facts {
+		quoted := map[int]int{}
+		for _, q := range ex.Quoted {
+			if q.Back > 0 && q.Back <= i {
+				quoted[q.Fact] = i - q.Back
+			}
+		}
+		for j, f := range ex.Facts {
 			sk, tk := namekey.Normalize(f.Source), namekey.Normalize(f.Target)
 			if sk == "" || tk == "" || strings.TrimSpace(f.Fact) == "" || dropped[sk] || dropped[tk] {
 				continue
@@ -76,9 +84,15 @@ func collect(opts Options, exs []extract.Output) *names {
 					n.context[k] = append(n.context[k], strings.TrimSpace(f.Fact))
 				}
 			}
-			n.facts = append(n.facts, rawFact{episode: i, src: s, tgt: t, fact: f})
+			ep, ok := quoted[j]
+			if !ok {
+				ep = i
+			}
+			n.facts = append(n.facts, rawFact{episode: ep, src: s, tgt: t, fact: f})
 		}
 	}
+	// A quoted fact belongs to an earlier episode: the facts go in group order.
+	slices.SortStableFunc(n.facts, func(a, b rawFact) int { return a.episode - b.episode })
 	return n
 }
 
