@@ -209,7 +209,7 @@ func vectorsIf(o SchemaOptions) []index {
 func neo4jVector(dims int) []Statement {
 	var out []Statement
 	for _, ix := range vectorIndexes {
-		out = append(out, together(fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
+		out = append(out, together(TogetherVector, fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR %s ON (%s) "+
 			"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}",
 			ix.name, neo4jPattern(ix), neo4jProps(ix), dims)))
 	}
@@ -261,7 +261,7 @@ func PostLoad(d Dialect, o SchemaOptions) []Statement {
 	case Neo4j:
 		out = neo4jRange(ranges)
 		for _, ix := range textIndexes {
-			out = append(out, together(fmt.Sprintf("CREATE FULLTEXT INDEX %s IF NOT EXISTS FOR %s ON EACH [%s]",
+			out = append(out, together(TogetherText, fmt.Sprintf("CREATE FULLTEXT INDEX %s IF NOT EXISTS FOR %s ON EACH [%s]",
 				ix.name, neo4jPattern(ix), neo4jProps(ix))))
 		}
 		if o.Indexes != IndexesBackground {
@@ -296,7 +296,7 @@ func memgraphRange(ixs []index) []Statement {
 func neo4jRange(ixs []index) []Statement {
 	out := make([]Statement, 0, len(ixs))
 	for _, ix := range ixs {
-		out = append(out, together(fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)",
+		out = append(out, together(TogetherRange, fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)",
 			ix.name, neo4jPattern(ix), neo4jProps(ix))))
 	}
 	return out
@@ -343,7 +343,14 @@ func BulkEnd(d Dialect) []Statement {
 func auto(c string) Statement { return Statement{Cypher: c, AutoCommit: true} }
 func tx(c string) Statement   { return Statement{Cypher: c} }
 
-func together(c string) Statement { return Statement{Cypher: c, Together: true} }
+// Together values of the Neo4j index statements (Statement.Together).
+const (
+	TogetherRange  = "range"
+	TogetherText   = "text"
+	TogetherVector = "vector"
+)
+
+func together(kind, c string) Statement { return Statement{Cypher: c, Together: kind} }
 
 // edgeWord is "EDGE " for a Memgraph index on a relationship type.
 func edgeWord(ix index) string {

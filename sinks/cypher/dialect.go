@@ -24,9 +24,14 @@ func ParseDialect(s string) (Dialect, error) {
 type Statement struct {
 	Cypher     string
 	AutoCommit bool // run with session.Run, outside any explicit transaction
-	// Together marks a schema statement that may share one transaction with the adjacent
-	// Together statements (Neo4j index creation: one transaction saves a round trip per index).
-	Together bool
+	// Together, when not empty, lets a schema statement share one transaction with the
+	// adjacent statements of the same Together value (Neo4j index creation: one transaction
+	// saves a round trip per index). The Neo4j indexes of one kind share a transaction, each
+	// kind its own (TogetherRange, TogetherText, TogetherVector): Neo4j populates the indexes
+	// of separate transactions concurrently, and after a load Graphiti's range and full-text
+	// indexes came online in 0.6-0.9 of the time they took from one transaction
+	// (bench/results.md, issue-19-bolt-split).
+	Together string
 	// Fallback, when set, is run instead once Cypher has failed: awaiting indexes by name fails
 	// on Neo4j when an equivalent index exists under another name (CREATE … IF NOT EXISTS then
 	// creates none), so the named wait falls back to waiting for every index.

@@ -29,7 +29,8 @@
 //   - Statement.AutoCommit marks statements that must run in an auto-commit transaction
 //     (session.Run): on Memgraph every index, constraint, storage-mode and snapshot statement.
 //     Neo4j schema statements are idempotent (IF NOT EXISTS) and may run in a managed
-//     transaction; Statement.Together marks the Neo4j index statements that may share one.
+//     transaction; Statement.Together marks the Neo4j index statements that may share one
+//     (the indexes of one kind: range, full-text, vector).
 //   - Unknown dialects: the schema functions return nil and the statement builders an error;
 //     callers should check with ParseDialect first.
 //

@@ -26,8 +26,8 @@ func renderAll(t *testing.T, d Dialect) string {
 			switch {
 			case s.AutoCommit:
 				mode = "auto"
-			case s.Together:
-				mode = "tx+ "
+			case s.Together != "":
+				mode = "tx+" + s.Together[:1]
 			}
 			fmt.Fprintf(&b, "%s %s\n", mode, s.Cypher)
 			if s.Fallback != "" {

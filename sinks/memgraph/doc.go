@@ -32,7 +32,9 @@
 //     Load then asks SHOW INDEXES which of the indexes it did not await are not online
 //     (cypher.IndexesAfterLoad), names them in Result.IndexesPopulating and the log, and fails
 //     when one failed to populate. Result.SchemaSeconds is the time of the schema after the last
-//     write. Runs of Neo4j index statements share one transaction.
+//     write. Neo4j index statements of one kind (range, full-text, vector) share one
+//     transaction, each kind its own, so Neo4j populates the kinds concurrently
+//     (cypher.Statement.Together).
 //     Statements marked AutoCommit run in auto-commit transactions.
 //   - Groups the database holds no Episodic, Entity or Community node of (asked before they are
 //     written) are written with CREATE, the others with MERGE by uuid. A CREATE batch that

@@ -282,12 +282,12 @@ func (l *Loader) leaveBulk() {
 	}
 }
 
-// schema runs schema statements; a run of adjacent Together statements goes in one
-// transaction.
+// schema runs schema statements; a run of adjacent statements with the same Together value goes
+// in one transaction.
 func (l *Loader) schema(ctx context.Context, sts []cypher.Statement) error {
 	for len(sts) > 0 {
 		n := 1
-		for sts[0].Together && n < len(sts) && sts[n].Together {
+		for sts[0].Together != "" && n < len(sts) && sts[n].Together == sts[0].Together {
 			n++
 		}
 		if err := l.schemaRun(ctx, sts[:n]); err != nil {
