@@ -43,7 +43,9 @@ func main() {
 // watchSignals calls first at the first signal from sigs and closes second at the next. One
 // channel, registered before the command starts and holding two signals, sees both: a second
 // signal that follows the first closely (a double Ctrl-C on a loaded machine) is never lost
-// between two registrations.
+// between two registrations. A second signal sent before the runtime took the first still
+// merges with it (the kernel and the Go runtime hold one pending signal of a kind): the warning
+// drain logs marks when the next one counts.
 func watchSignals(sigs <-chan os.Signal, first context.CancelFunc, second chan<- struct{}) {
 	<-sigs
 	first()

@@ -14,16 +14,23 @@ import (
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// latency is how long the slow model takes per chat request.
-const latency = 1500 * time.Millisecond
+// latency is how long the slow model takes per chat request when one SIGINT lets the requests in
+// flight finish; abortable is its latency when a second SIGINT must abort them: long enough
+// that a loaded machine still sends the second signal while they are in flight, and a run
+// that failed to abort them ends only after it.
+const (
+	latency   = 1500 * time.Millisecond
+	abortable = 20 * time.Second
+)
 
 // grace is how late a request that was sent before the signal may arrive at the server.
 const grace = 200 * time.Millisecond
 
-// arrivals records when each chat request reached the server.
+// arrivals records when each chat request reached the server; each takes latency.
 type arrivals struct {
-	mu sync.Mutex
-	at []time.Time
+	latency time.Duration
+	mu      sync.Mutex
+	at      []time.Time
 }
 
 func (a *arrivals) delay(task string) time.Duration {
@@ -33,7 +40,7 @@ func (a *arrivals) delay(task string) time.Duration {
 	a.mu.Lock()
 	a.at = append(a.at, time.Now())
 	a.mu.Unlock()
-	return latency
+	return a.latency
 }
 
 func (a *arrivals) count() int {
@@ -63,7 +70,10 @@ func TestInterruptsWithASlowModel(t *testing.T) {
 	bin := harness.BuildBinary(t)
 	for _, signals := range []int{1, 2} {
 		t.Run(fmt.Sprint(signals, " SIGINT"), func(t *testing.T) {
-			arr := &arrivals{}
+			arr := &arrivals{latency: latency}
+			if signals == 2 {
+				arr.latency = abortable
+			}
 			s, err := harness.StartStub(stub.Options{}, arr.delay)
 			if err != nil {
 				t.Fatal(err)
@@ -85,7 +95,13 @@ func TestInterruptsWithASlowModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			if signals == 2 {
-				time.Sleep(100 * time.Millisecond)
+				// The second Ctrl-C of a user who read the warning. One sent before the process
+				// took the first can merge with it (the kernel and the Go runtime keep one pending
+				// signal of a kind), so the test waits for the warning as a user would.
+				if _, ok := p.WaitLine(t.Context(), "interrupt again to abort"); !ok {
+					res, _ := p.Wait()
+					t.Fatalf("no warning after the first SIGINT\n%s", res.Stderr)
+				}
 				if err := p.Signal(syscall.SIGINT); err != nil {
 					t.Fatal(err)
 				}
