@@ -44,8 +44,8 @@ func main() {
 // channel, registered before the command starts and holding two signals, sees both: a second
 // signal that follows the first closely (a double Ctrl-C on a loaded machine) is never lost
 // between two registrations. A second signal sent before the runtime took the first still
-// merges with it (the kernel and the Go runtime hold one pending signal of a kind): the warning
-// drain logs marks when the next one counts.
+// merges with it (the kernel and the Go runtime hold one pending signal of a kind); drain's
+// warning ("interrupt again to abort them") shows when the next one counts.
 func watchSignals(sigs <-chan os.Signal, first context.CancelFunc, second chan<- struct{}) {
 	<-sigs
 	first()
