@@ -54,13 +54,9 @@ func (r *repairer) cite(sentence string) int {
 	return back
 }
 
-// episodeWords is the set of words of an episode's speaker and content.
+// episodeWords is the set of lower-case words of an episode's speaker and content.
 func episodeWords(ep llm.EpisodeIn) map[string]bool {
-	set := map[string]bool{}
-	for _, w := range words(strings.ToLower(ep.Speaker + " " + ep.Content)) {
-		set[w] = true
-	}
-	return set
+	return nameWords([]string{ep.Speaker, ep.Content})
 }
 
 // share is the fraction of ws found in set.
