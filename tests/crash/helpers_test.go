@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/llm/stub"
@@ -207,31 +209,31 @@ func (f *fixture) clearGraph(t *testing.T) {
 // graph renders the fixture's Neo4j database as sorted lines.
 func (f *fixture) graph(t *testing.T) []string { return harness.Graph(t, f.neo4j) }
 
-// rows counts the nodes and relationships in the fixture's Neo4j.
-func (f *fixture) rows(ctx context.Context) (int, error) {
-	recs, err := harness.Neo4jQuery(ctx, f.neo4j, "CALL { MATCH (n) RETURN count(n) AS c UNION ALL MATCH ()-[r]->() RETURN count(r) AS c } RETURN sum(c) AS n")
-	if err != nil {
-		return 0, err
-	}
-	n, _ := recs[0]["n"].(int64)
-	return int(n), nil
-}
+// rowsQuery counts the nodes and relationships of a database.
+const rowsQuery = "CALL { MATCH (n) RETURN count(n) AS c UNION ALL MATCH ()-[r]->() RETURN count(r) AS c } RETURN sum(c) AS n"
 
 // waitLoad waits until p has started its load stage and the database holds at least want
 // nodes and relationships, so that a signal lands while the load writes. Load times vary more
 // than the other stages' (a fresh schema, Neo4j's own checkpoints and garbage collection), so
-// the load is aimed at by progress, not by time. It returns false when p ended first.
+// the load is aimed at by progress, not by time. It polls through one driver, so that a poll is
+// one round trip rather than a new connection: a slow poll on a loaded machine can miss the
+// load's last rows. It returns false when p ended first.
 func (f *fixture) waitLoad(t *testing.T, p *harness.Proc, want int) bool {
 	t.Helper()
 	if !p.WaitStage(t.Context(), "load") {
 		return false
 	}
+	drv, err := neo4j.NewDriverWithContext(f.neo4j, neo4j.NoAuth())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close(context.WithoutCancel(t.Context()))
 	for {
-		n, err := f.rows(t.Context())
+		res, err := neo4j.ExecuteQuery(t.Context(), drv, rowsQuery, nil, neo4j.EagerResultTransformer)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n >= want {
+		if n, _ := res.Records[0].Values[0].(int64); int(n) >= want {
 			return true
 		}
 		tick, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
