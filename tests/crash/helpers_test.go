@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/llm/stub"
@@ -215,35 +213,14 @@ const rowsQuery = "CALL { MATCH (n) RETURN count(n) AS c UNION ALL MATCH ()-[r]-
 // waitLoad waits until p has started its load stage and the database holds at least want
 // nodes and relationships, so that a signal lands while the load writes. Load times vary more
 // than the other stages' (a fresh schema, Neo4j's own checkpoints and garbage collection), so
-// the load is aimed at by progress, not by time. It polls through one driver, so that a poll is
-// one round trip rather than a new connection: a slow poll on a loaded machine can miss the
-// load's last rows. It returns false when p ended first.
+// the load is aimed at by progress, not by time. It returns false when p ended first.
 func (f *fixture) waitLoad(t *testing.T, p *harness.Proc, want int) bool {
 	t.Helper()
-	if !p.WaitStage(t.Context(), "load") {
-		return false
-	}
-	drv, err := neo4j.NewDriverWithContext(f.neo4j, neo4j.NoAuth())
+	ok, err := harness.WaitNeo4jCount(t.Context(), p, f.neo4j, "load", rowsQuery, int64(want))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer drv.Close(context.WithoutCancel(t.Context()))
-	for {
-		res, err := neo4j.ExecuteQuery(t.Context(), drv, rowsQuery, nil, neo4j.EagerResultTransformer)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n, _ := res.Records[0].Values[0].(int64); int(n) >= want {
-			return true
-		}
-		tick, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
-		_, finished := p.WaitLine(tick, `msg="stage finished" stage=load`)
-		ended := !finished && tick.Err() == nil
-		cancel()
-		if finished || ended {
-			return false
-		}
-	}
+	return ok
 }
 
 // reference is an uninterrupted run: its export, the graph it loaded, stage spans and the

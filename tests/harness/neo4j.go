@@ -132,3 +132,41 @@ func DiffLines(want, got []string) string {
 	return fmt.Sprintf("%d lines wanted, %d got; only wanted (%d):\n    %s\n  only got (%d):\n    %s",
 		len(want), len(got), len(onlyWant), first(onlyWant), len(onlyGot), first(onlyGot))
 }
+
+// WaitNeo4jCount waits until p has started stage and count, a query returning one integer, run
+// on the Neo4j server at uri, reaches want; it returns true then, and false when the stage
+// finished or p ended first or ctx is done. It polls through one driver, so that a poll is one
+// round trip rather than a new connection (on a loaded machine a slow poll can miss the point
+// a test aims a fault at), and waits up to 10 ms for the log between polls.
+func WaitNeo4jCount(ctx context.Context, p *Proc, uri, stage, count string, want int64) (bool, error) {
+	if !p.WaitStage(ctx, stage) {
+		return false, nil
+	}
+	drv, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
+	if err != nil {
+		return false, fmt.Errorf("connecting to %s: %w", uri, err)
+	}
+	defer drv.Close(context.WithoutCancel(ctx))
+	finished := `msg="stage finished" stage=` + stage
+	for {
+		res, err := neo4j.ExecuteQuery(ctx, drv, count, nil, neo4j.EagerResultTransformer)
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, nil
+			}
+			return false, fmt.Errorf("running %q: %w", count, err)
+		}
+		if len(res.Records) == 1 && len(res.Records[0].Values) == 1 {
+			if n, _ := res.Records[0].Values[0].(int64); n >= want {
+				return true, nil
+			}
+		}
+		tick, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+		_, done := p.WaitLine(tick, finished)
+		ended := !done && tick.Err() == nil
+		cancel()
+		if done || ended || ctx.Err() != nil {
+			return false, nil
+		}
+	}
+}

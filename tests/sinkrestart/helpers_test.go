@@ -129,19 +129,9 @@ func (f *fixture) clear(t *testing.T) {
 	}
 }
 
-// nodeCount counts the nodes in the test's Neo4j.
-func (f *fixture) nodeCount(ctx context.Context) (int64, error) {
-	recs, err := harness.Neo4jQuery(ctx, f.neo.URI, "MATCH (n) RETURN count(n) AS c")
-	if err != nil {
-		return 0, err
-	}
-	c, _ := recs[0]["c"].(int64)
-	return c, nil
-}
-
 // waitNodes waits, once p has started its load stage, until the database holds at least want
 // nodes, so that a fault lands while the load is writing. It returns how long after the load
-// started that was, or fails t when p ends first.
+// started that was, or fails t when the load finishes or p ends first.
 func (f *fixture) waitNodes(t *testing.T, p *harness.Proc, want int64) time.Duration {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
@@ -151,25 +141,19 @@ func (f *fixture) waitNodes(t *testing.T, p *harness.Proc, want int64) time.Dura
 		t.Fatalf("the run ended (exit %d) before its load stage\n%s", res.Code, tail(res.Stderr, 20))
 	}
 	loadStart := time.Now()
-	for {
-		if n, err := f.nodeCount(ctx); err == nil && n >= want {
-			return time.Since(loadStart)
-		}
-		// Wait a little for the load to finish or the process to end, which both fail t.
-		tick, stop := context.WithTimeout(ctx, 20*time.Millisecond)
-		_, finished := p.WaitLine(tick, `msg="stage finished" stage=load`)
-		ended := !finished && tick.Err() == nil
-		stop()
-		switch {
-		case finished:
-			t.Fatalf("the load finished before the fault: the database never held %d nodes", want)
-		case ended:
-			res, _ := p.Wait()
-			t.Fatalf("the run ended (exit %d) before the fault\n%s", res.Code, tail(res.Stderr, 20))
-		case ctx.Err() != nil:
-			t.Fatalf("timed out waiting for the load to write %d nodes", want)
-		}
+	ok, err := harness.WaitNeo4jCount(ctx, p, f.neo.URI, "load", "MATCH (n) RETURN count(n) AS c", want)
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case ok:
+		return time.Since(loadStart)
+	case ctx.Err() != nil:
+		t.Fatalf("timed out waiting for the load to write %d nodes", want)
 	}
+	res, _ := p.Wait()
+	t.Fatalf("the load finished or the run ended (exit %d) before the fault: the database never held %d nodes\n%s",
+		res.Code, want, tail(res.Stderr, 20))
+	return 0
 }
 
 // lastLine returns the last non-empty line of a log.
