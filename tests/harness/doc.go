@@ -13,6 +13,8 @@
 //     a test can tell whether a request repeats an answer already committed to a checkpoint,
 //     with the usage block the server reported.
 //   - CompareDirs compares two export directories file by file, byte for byte.
+//   - Neo4jQuery, Neo4jSnapshot and Graph read a Neo4j server; WaitNeo4jCount polls a count
+//     through one connection until a running stage has written what a test aims a fault at.
 //
 // Nothing here reads global state: paths, environment and seeds come from the caller.
 package harness
