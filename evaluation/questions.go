@@ -75,14 +75,22 @@ func (d *Dataset) Count() int {
 // the sample or question id, mapped to [A-Za-z0-9_-] the way loaders.MapGroupID does; evidence
 // record keys are the importer's record keys. loc is the zone of LongMemEval's naive
 // question_date (the job's timezone).
+// A file without any question is an error.
 func ReadDataset(ctx context.Context, kind string, r io.Reader, loc *time.Location) (*Dataset, error) {
+	var d *Dataset
+	var err error
 	switch kind {
 	case "locomo":
-		return readLoCoMo(ctx, r)
+		d, err = readLoCoMo(ctx, r)
 	case "longmemeval":
-		return readLongMemEval(ctx, r, loc)
+		d, err = readLongMemEval(ctx, r, loc)
+	default:
+		return nil, fmt.Errorf("reading dataset: unknown kind %q (want locomo or longmemeval)", kind)
 	}
-	return nil, fmt.Errorf("reading dataset: unknown kind %q (want locomo or longmemeval)", kind)
+	if err == nil && d.Count() == 0 {
+		err = fmt.Errorf("no questions: not a %s file, or one without its questions", kind)
+	}
+	return d, err
 }
 
 // LoCoMo's category numbers, as its evaluation code names them (task_eval/evaluation.py).
