@@ -208,6 +208,9 @@ func parseKs(s string) ([]int, error) {
 			out = append(out, k)
 		}
 	}
+	if len(out) > evaluation.MaxKs {
+		return nil, fmt.Errorf("--k: %d values, at most %d", len(out), evaluation.MaxKs)
+	}
 	return out, nil
 }
 

@@ -63,6 +63,9 @@ func (f *jobFlags) openRunMode(ctx context.Context, path string, write bool) (*j
 		open = checkpoints.Open
 	}
 	store, err := open(ctx, j.Checkpoint)
+	if err != nil && !strings.Contains(err.Error(), j.Checkpoint) {
+		err = fmt.Errorf("opening checkpoint %s: %w", j.Checkpoint, err)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
