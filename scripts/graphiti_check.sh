@@ -3,8 +3,9 @@
 #
 # Loads the demo graph into the Neo4j at $BACKFILL_NEO4J_URI with bin/backfill (offline
 # provider, neo4j sink), serves the same hashing embeddings with `backfill llm-stub`, installs
-# graphiti-core $GRAPHITI_VERSION from PyPI into $CACHE_DIR/venv, and runs Graphiti's own search
-# on the graph (scripts/graphiti_check.py), which prints the facts it returns.
+# graphiti-core $GRAPHITI_VERSION from PyPI into its venv in the user cache
+# (scripts/graphiti_venv.sh), and runs Graphiti's own search on the graph
+# (scripts/graphiti_check.py), which prints the facts it returns.
 #
 # Environment: BACKFILL_NEO4J_URI (required), GRAPHITI_VERSION (default 0.31.2),
 # BACKFILL_STUB_PORT (default 8099), BACKFILL_CACHE_DIR.
@@ -17,23 +18,9 @@ GRAPHITI_VERSION="${GRAPHITI_VERSION:-0.31.2}"
 PORT="${BACKFILL_STUB_PORT:-8099}"
 DIMS=256
 BIN="$REPO_ROOT/bin/backfill"
-VENV="$CACHE_DIR/venv"
 
 ensure_cache
-if [ ! -x "$VENV/bin/python" ]; then
-  log "creating $VENV"
-  python3 -m venv "$VENV"
-fi
-if [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("graphiti-core"))' 2>/dev/null)" != "$GRAPHITI_VERSION" ]; then
-  log "installing graphiti-core==$GRAPHITI_VERSION"
-  "$VENV/bin/pip" install -q "graphiti-core==$GRAPHITI_VERSION" >&2
-fi
-# graphiti-core imports httpx without declaring it; openai releases that moved to httpx2 no
-# longer bring it along.
-if ! "$VENV/bin/python" -c 'import httpx' 2>/dev/null; then
-  log "installing httpx"
-  "$VENV/bin/pip" install -q httpx >&2
-fi
+PY=$(GRAPHITI_VERSION="$GRAPHITI_VERSION" "$REPO_ROOT/scripts/graphiti_venv.sh")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/backfill-graphiti.XXXXXX")
 stub_pid=""
@@ -58,4 +45,4 @@ done
 port_open "$PORT" || { cat "$work/stub.log" >&2; die "llm-stub did not start"; }
 
 EMBEDDER_BASE_URL="http://127.0.0.1:$PORT/v1" EMBEDDING_DIM="$DIMS" EMBEDDER_MODEL=hashing-v1 \
-  "$VENV/bin/python" "$REPO_ROOT/scripts/graphiti_check.py" "$@"
+  "$PY" "$REPO_ROOT/scripts/graphiti_check.py" "$@"
