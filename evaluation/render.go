@@ -154,7 +154,7 @@ func (rt *RetrievalReport) Markdown(w io.Writer) {
 
 // modeMarkdown writes one mode's table.
 func (rt *RetrievalReport) modeMarkdown(w io.Writer, mode string, categories, apart []Recall) {
-	fmt.Fprintf(w, "### %s\n\n%s.\n\n", mode, modeText[mode])
+	fmt.Fprintf(w, "**%s**: %s.\n\n", mode, modeText[mode])
 	head, sep := "| category | questions |", "|---|---:|"
 	for _, name := range []string{"evidence", "session", "answer"} {
 		for _, k := range rt.Ks {
