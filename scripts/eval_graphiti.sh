@@ -23,8 +23,11 @@
 # locomo-add_episode backfill-gold locomo-bulk gold-add_episode gold-bulk": the slice's pair
 # first, the smaller; backfill-KIND is eval_local.sh's offline and model runs of that input).
 #
+# score may run while build does: a run being built is read through its own server, the others
+# through a server on the next port.
+#
 # Environment: EVAL_GRAPHITI_OUT (work directory, default .backfill/eval-graphiti),
-# EVAL_GRAPHITI_RUNS, EVAL_GRAPHITI_NEO4J_PORT (default 7701), EVAL_GRAPHITI_STUB_PORT (default
+# EVAL_GRAPHITI_RUNS, EVAL_GRAPHITI_NEO4J_PORT (default 7701; score also uses the next port), EVAL_GRAPHITI_STUB_PORT (default
 # 8098), EVAL_BIN (the backfill binary of the runs, default bin/backfill; the scores always use
 # bin/backfill), EVAL_SET (default "--set llm.frequency_penalty=0.5", also the shim's
 # frequency_penalty), EVAL_LOCOMO, EVAL_LOCOMO_SESSIONS (default 2), EVAL_RESULTS (default
@@ -39,6 +42,7 @@ PHASE="${1:-all}"
 OUT="${EVAL_GRAPHITI_OUT:-.backfill/eval-graphiti}"
 RUNS="${EVAL_GRAPHITI_RUNS:-backfill-locomo locomo-add_episode backfill-gold locomo-bulk gold-add_episode gold-bulk}"
 NEO4J_PORT="${EVAL_GRAPHITI_NEO4J_PORT:-7701}"
+SCORE_PORT=$((NEO4J_PORT + 1)) # score's own server, beside a build that may be running
 STUB_PORT="${EVAL_GRAPHITI_STUB_PORT:-8098}"
 export EVAL_SET="${EVAL_SET:---set llm.frequency_penalty=0.5}"
 export EVAL_LOCOMO="${EVAL_LOCOMO:-../shared/datasets/locomo/locomo10.json}"
@@ -126,6 +130,7 @@ graphiti_run() {
   start_llm
   start_stub
   start_neo4j "$run"
+  echo "$NEO4J_PORT" >"$OUT/$run/serving" # score reads a running build through its server
   local in=(--jsonl "examples/gold/conversations.jsonl:message:chat history" --jsonl "examples/gold/records.jsonl:json:business records")
   [ "$input" = locomo ] && in=(--locomo "$SLICE")
   log "$run: building (log: $OUT/$run/build.log)"
@@ -134,6 +139,7 @@ graphiti_run() {
     "${in[@]}" --llm-url "$BACKFILL_LOCAL_LLM_URL" --model "$BACKFILL_LOCAL_LLM_MODEL" --frequency-penalty "${PENALTY:-0}" \
     --embedder-url "http://127.0.0.1:$STUB_PORT/v1" >>"$OUT/$run/build.log" 2>&1 || log "$run: exit $? (log: $OUT/$run/build.log)"
   echo $(($(date +%s) - start)) >>"$OUT/$run/wall-seconds"
+  rm -f "$OUT/$run/serving"
   stop_neo4j
 }
 
@@ -156,3 +162,109 @@ if [ "$PHASE" != score ]; then
   done
 fi
 [ "$PHASE" = build ] && exit 0
+
+# --- score ---------------------------------------------------------------------------------
+mkdir -p "$OUT/scores"
+: >"$OUT/commands.txt"
+# cmd ARGS...: runs bin/backfill ARGS, recording the command line (paths relative to OUT shown
+# as $OUT/…).
+cmd() {
+  local line="${LOCOMO:+LOCOMO=$LOCOMO }$*"
+  echo "${line//$OUT/\$OUT}" >>"$OUT/commands.txt"
+  "$@"
+}
+
+# groups_done RUN INPUT: the groups all of whose episodes RUN handed to graphiti-core, one a line;
+# "all" alone when that is every group.
+groups_done() {
+  python3 - "$OUT/$1" "$2" "$SLICE" <<'PY'
+import collections, json, os, sys
+run, kind, slice_ = sys.argv[1:]
+want = collections.Counter()
+if kind == "gold":
+    for f in ("examples/gold/conversations.jsonl", "examples/gold/records.jsonl"):
+        for line in open(f):
+            if line.strip():
+                want[json.loads(line)["group_id"]] += 1
+else:
+    for s in json.load(open(slice_)):
+        want[str(s["sample_id"])] += sum(len(v) for k, v in s["conversation"].items() if k.startswith("session_") and isinstance(v, list))
+got = collections.Counter()
+for line in open(os.path.join(run, "progress.jsonl")):
+    r = json.loads(line)
+    got[r["group"]] += r["episodes"]
+done = sorted(g for g in want if got[g] >= want[g])
+print("all" if len(done) == len(want) else "\n".join(done))
+PY
+}
+
+score_backfill() {
+  local name kind
+  for f in "$OUT"/backfill/*.report.json; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .report.json)
+    kind=${name%%-*}
+    if [ "$kind" = gold ]; then
+      cmd "$BIN" eval "$GOLD_JOB" --checkpoint "$OUT/backfill/$name.db" --gold "$GOLD" --json "$OUT/scores/$name.json" \
+        --markdown "$OUT/scores/$name.md" >"$OUT/scores/$name.out"
+    else
+      LOCOMO="$SLICE" cmd "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/backfill/$name.db" --dataset locomo "$SLICE" \
+        --json "$OUT/scores/$name.json" --markdown "$OUT/scores/$name.md" >"$OUT/scores/$name.out"
+    fi
+  done
+}
+
+# score_graphiti RUN: scores RUN's graph in its Neo4j: the gold set against the gold file (only
+# its complete groups while it runs, beside backfill's graph of the same groups) and against
+# backfill's graph episode by episode (diff --gold); the slice against its questions and
+# backfill's answers to them (eval --against).
+score_graphiti() {
+  local run=$1 input=${1%%-*} uri done g
+  [ -f "$OUT/$run/progress.jsonl" ] || { log "$run: not built yet"; return 0; }
+  done=$(groups_done "$run" "$input")
+  [ -n "$done" ] || { log "$run: no group complete yet"; return 0; }
+  rm -f "$OUT/$run/partial.txt"
+  local own=0
+  if [ -f "$OUT/$run/serving" ] && port_open "$(cat "$OUT/$run/serving")"; then
+    uri="bolt://127.0.0.1:$(cat "$OUT/$run/serving")" # a build is running: read its server
+  else
+    NEO4J_PORT=$SCORE_PORT start_neo4j "$run"
+    uri="bolt://127.0.0.1:$SCORE_PORT" own=1
+  fi
+  if [ "$input" = gold ]; then
+    local only=()
+    if [ "$done" != all ]; then
+      for g in $done; do only+=(--group "$g"); done
+      echo "$run is still running: its row scores the $(wc -w <<<"$done") groups it finished ($(tr '\n' ' ' <<<"$done" | sed 's/ $//')); backfill on the same groups: F1 $(
+        cmd "$BIN" eval "$GOLD_JOB" --checkpoint "$OUT/backfill/gold-model.db" --gold "$GOLD" "${only[@]}" --json "$OUT/$run/backfill-same-groups.json" >/dev/null &&
+          python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gold"]; print("%.3f (P %.3f, R %.3f)" % (g["f1"], g["precision"], g["recall"]))' "$OUT/$run/backfill-same-groups.json")." >"$OUT/$run/partial.txt"
+    fi
+    cmd "$BIN" eval "$GOLD_JOB@$uri" --gold "$GOLD" "${only[@]}" --json "$OUT/$run/eval.json" --markdown "$OUT/$run/eval.md" >"$OUT/$run/eval.out" ||
+      log "$run: eval failed (see $OUT/$run/eval.out)"
+    if [ "$done" = all ] && [ -f "$OUT/backfill/gold-model.report.json" ]; then
+      cmd "$BIN" diff "$uri" "$GOLD_JOB@$OUT/backfill/gold-model.db" --gold "$GOLD" --json "$OUT/$run/diff.json" \
+        --markdown "$OUT/$run/diff.md" >"$OUT/$run/diff.out" || log "$run: diff failed (see $OUT/$run/diff.out)"
+    fi
+  elif [ "$done" = all ]; then
+    local against=()
+    [ -f "$OUT/scores/locomo-model.json" ] && against=(--against "$OUT/scores/locomo-model.json")
+    LOCOMO="$SLICE" cmd "$BIN" eval "jobs/examples/locomo.yaml@$uri" --dataset locomo "$SLICE" "${against[@]}" \
+      --json "$OUT/$run/eval.json" --markdown "$OUT/$run/eval.md" >"$OUT/$run/eval.out" 2>&1 ||
+      LOCOMO="$SLICE" cmd "$BIN" eval "jobs/examples/locomo.yaml@$uri" --dataset locomo "$SLICE" \
+        --json "$OUT/$run/eval.json" --markdown "$OUT/$run/eval.md" >"$OUT/$run/eval.out" || log "$run: eval failed"
+  else
+    log "$run: still running; the slice is one group, scored once it is complete"
+  fi
+  if [ "$own" = 1 ]; then stop_neo4j; fi
+}
+
+# The offline responder on all of LoCoMo, for the three modes' full-run table.
+if [ ! -f "$OUT/locomo-full.report.json" ]; then
+  LOCOMO="$EVAL_LOCOMO" cmd "$BIN" run jobs/examples/locomo.yaml --checkpoint "$OUT/locomo-full.db" --report "$OUT/locomo-full.report.json" \
+    >"$OUT/locomo-full.out" 2>"$OUT/locomo-full.log" || [ $? = 3 ] || die "the full LoCoMo run failed (log: $OUT/locomo-full.log)"
+fi
+LOCOMO="$EVAL_LOCOMO" cmd "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/locomo-full.db" --dataset locomo "$EVAL_LOCOMO" \
+  --json "$OUT/scores/locomo-full.json" --markdown "$OUT/scores/locomo-full.md" >"$OUT/scores/locomo-full.out"
+score_backfill
+for run in locomo-add_episode locomo-bulk gold-add_episode gold-bulk; do score_graphiti "$run"; done
+python3 scripts/eval_graphiti_report.py "$OUT" "${EVAL_RESULTS:-bench/results.md}" "$BACKFILL_LOCAL_LLM_MODEL" "$EVAL_SET" "$EVAL_LOCOMO_SESSIONS"
