@@ -20,8 +20,9 @@ the same groups, episode names and reference times:
 Every episode is named by its record key (sample_id/dia_id for LoCoMo), which Graphiti stores as
 the Episodic node's name and `backfill eval` reads as the record key of a Graphiti graph.
 
---mode add_episode adds the episodes one at a time, group after group, each group in reference
-time order (ties in input order); --mode bulk hands each group's episodes to one
+--mode add_episode adds the episodes one at a time, group after group (the smaller first, so a
+run still going has finished groups to score; each group is a graph of its own), each group in
+reference time order (ties in input order); --mode bulk hands each group's episodes to one
 add_episode_bulk call. An episode whose add_episode failed (every episode of a group whose
 add_episode_bulk failed) is recorded and stored as its Episodic node alone, so the graph holds
 every episode and `backfill eval --gold` counts its facts as missed, as backfill's graph keeps
@@ -128,7 +129,7 @@ async def build(args, episodes, shim, done, progress):
         groups = {}
         for i, ep in enumerate(episodes):
             groups.setdefault(ep["group"], []).append((ep["time"], i, ep))
-        for g in sorted(groups):
+        for g in sorted(groups, key=lambda g: (len(groups[g]), g)):  # small groups first: a run still going scores by finished groups
             eps = [ep for _, _, ep in sorted(groups[g], key=lambda x: (x[0], x[1]))]
             if args.mode == "bulk":
                 if g in done:

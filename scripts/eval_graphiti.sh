@@ -20,8 +20,9 @@
 # summary says it is complete is kept, an interrupted one resumes where it stopped: backfill from
 # its checkpoint, Graphiti from its progress file and its Neo4j); score scores them and writes
 # the section; all does both. Runs in EVAL_GRAPHITI_RUNS order (default "backfill-locomo
-# locomo-add_episode backfill-gold locomo-bulk gold-add_episode gold-bulk": the slice's pair
-# first, the smaller; backfill-KIND is eval_local.sh's offline and model runs of that input).
+# locomo-bulk backfill-gold gold-bulk locomo-add_episode gold-add_episode": the cheaper first, so
+# that complete pairs come early; backfill-KIND is eval_local.sh's offline and model runs of that
+# input).
 #
 # score may run while build does: a run being built is read through its own server, the others
 # through a server on the next port.
@@ -40,7 +41,7 @@ cd "$REPO_ROOT"
 
 PHASE="${1:-all}"
 OUT="${EVAL_GRAPHITI_OUT:-.backfill/eval-graphiti}"
-RUNS="${EVAL_GRAPHITI_RUNS:-backfill-locomo locomo-add_episode backfill-gold locomo-bulk gold-add_episode gold-bulk}"
+RUNS="${EVAL_GRAPHITI_RUNS:-backfill-locomo locomo-bulk backfill-gold gold-bulk locomo-add_episode gold-add_episode}"
 NEO4J_PORT="${EVAL_GRAPHITI_NEO4J_PORT:-7701}"
 SCORE_PORT=$((NEO4J_PORT + 1)) # score's own server, beside a build that may be running
 STUB_PORT="${EVAL_GRAPHITI_STUB_PORT:-8098}"

@@ -8,9 +8,13 @@ LoCoMo full-run recall table of the offline responder in the three retrieval mod
 section. What a run has not finished is shown as such, never as a zero.
 """
 import json
+import os
 import pathlib
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from runs_usage import usage  # noqa: E402
 
 out, results, model, sets, sessions = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 
@@ -47,13 +51,15 @@ def graphiti_cost(run, episodes):
 
 
 def backfill_cost(name):
+    """The work of every run that built the checkpoint (an interrupted build's resumed run reports
+    only its own part)."""
     r = load("backfill/%s.report.json" % name)
     if r is None:
         return None
-    llm = r["llm"]
-    return {"done": r["episodes"], "failed": r.get("failed_units", 0), "episodes": r["episodes"], "calls": llm["calls"],
-            "pt": llm["prompt_tokens"], "ct": llm["completion_tokens"], "secs": float(text("backfill/%s.seconds" % name) or 0),
-            "cut": llm.get("truncated", 0), "errors": llm.get("invalid_answers", 0), "where": [], "kinds": [], "complete": True}
+    u = usage(out / "backfill" / ("%s.db" % name))
+    return {"done": r["episodes"], "failed": r.get("failed_units", 0), "episodes": r["episodes"], "calls": u["calls"],
+            "pt": u["prompt_tokens"], "ct": u["completion_tokens"], "secs": u["seconds"], "cut": u["truncated"],
+            "errors": u["invalid_answers"], "where": [], "kinds": [], "complete": True}
 
 
 def cost_cells(c):

@@ -131,9 +131,16 @@ def runs(kind):
 def salvaged(l):
     return f" ({l['salvaged']} kept)" if l.get("salvaged") else ""
 
+sys.path.insert(0, "scripts")
+from runs_usage import usage  # noqa: E402
+
 def row(kind, n):
     r = json.loads((out / f"{kind}-{n}.report.json").read_text())
-    l, eps = r["llm"], max(r["episodes"], 1)
+    l, eps = dict(r["llm"]), max(r["episodes"], 1)
+    u = usage(out / f"{kind}-{n}.db")  # every run of an interrupted and resumed build, not the last alone
+    if u:
+        l.update({k: u[k] for k in ("calls", "prompt_tokens", "completion_tokens", "truncated", "invalid_answers")})
+        (out / f"{kind}-{n}.seconds").write_text("%.0f\n" % u["seconds"])
     rep = ", ".join(f"{k} {v}" for k, v in sorted((l.get("answers_repaired") or {}).items())) or "none"
     units = ", ".join(f"{k} {v}" for k, v in sorted((r.get("extract_units") or {}).items())) or "–"
     t = r.get("temporal") or {}
