@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "7"
+const schemaVersion = "8"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -11,7 +11,7 @@ var schema = []string{
 		source_description TEXT NOT NULL, content TEXT NOT NULL, speaker TEXT NOT NULL,
 		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL,
 		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0,
-		record TEXT NOT NULL DEFAULT '')`,
+		record TEXT NOT NULL DEFAULT '', origin TEXT NOT NULL DEFAULT '')`,
 	`CREATE INDEX IF NOT EXISTS episodes_order ON episodes (group_id, reference_time, seq, uuid)`,
 	`CREATE TABLE IF NOT EXISTS quarantine (
 		file TEXT NOT NULL, row INTEGER NOT NULL, field TEXT NOT NULL, reason TEXT NOT NULL,
@@ -56,6 +56,12 @@ var schema = []string{
 	batchesTable,
 	batchRequestsTable,
 	batchRequestsIndex,
+	cacheGroupsTable,
+	cacheGroupsIndex,
+	forgottenTable,
+	deletionsTable,
+	forgetPendingTable,
+	episodesOriginIndex,
 }
 
 // batchesTable records every provider batch of the store's runs (llm.BatchRecord).
@@ -107,4 +113,11 @@ var migrations = map[string][]string{
 	},
 	// 6 → 7: provider batches and their request lines (llm.mode: batch).
 	"6": {batchesTable, batchRequestsTable, batchRequestsIndex},
+	// 7 → 8: forgetting (forget.go): the groups each cached answer carried, the forgotten
+	// episodes, the deletion record, the groups whose forgetting is not complete, and the source
+	// each episode was read from (sources[].sync: mirror).
+	"7": {
+		`ALTER TABLE episodes ADD COLUMN origin TEXT NOT NULL DEFAULT ''`,
+		cacheGroupsTable, cacheGroupsIndex, forgottenTable, deletionsTable, forgetPendingTable, episodesOriginIndex,
+	},
 }
