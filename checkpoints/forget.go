@@ -379,9 +379,14 @@ func (s *Store) LastPurged(ctx context.Context) (int64, error) {
 	return n.Int64, nil
 }
 
-// QuarantineMatching counts the quarantined rows whose raw text holds one of values and, with
-// del, deletes them.
-func (s *Store) QuarantineMatching(ctx context.Context, values []string, del bool) (int, error) {
+// forgottenRow is the HashValue kind of the raw text of a quarantined row a deletion removed.
+const forgottenRow = "quarantined-row"
+
+// QuarantineMatching counts the quarantined rows whose raw text holds one of values and, with a
+// deletion (its Seq; 0: count only), deletes them and records a hash of each one's raw text, so
+// ingest skips the row while the source holds it (ForgottenRow) instead of quarantining its
+// text again.
+func (s *Store) QuarantineMatching(ctx context.Context, values []string, deletion int64) (int, error) {
 	var or []string
 	var args []any
 	for _, v := range values {
@@ -394,14 +399,45 @@ func (s *Store) QuarantineMatching(ctx context.Context, values []string, del boo
 		return 0, nil
 	}
 	where := strings.Join(or, " OR ")
-	if !del {
+	if deletion == 0 {
 		return s.count(ctx, `SELECT count(*) FROM quarantine WHERE `+where, args...)
 	}
 	var n int
 	err := s.Write(ctx, func(tx *Tx) error {
-		var err error
+		rows, err := tx.tx.QueryContext(ctx, `SELECT DISTINCT raw FROM quarantine WHERE raw <> '' AND (`+where+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("reading quarantined rows: %w", err)
+		}
+		var raws []string
+		for rows.Next() {
+			var raw string
+			if err := rows.Scan(&raw); err != nil {
+				rows.Close()
+				return fmt.Errorf("reading quarantined rows: %w", err)
+			}
+			raws = append(raws, raw)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("reading quarantined rows: %w", err)
+		}
+		for _, raw := range raws {
+			if err := tx.exec(ctx, "recording a forgotten quarantined row", `INSERT OR IGNORE INTO forgotten(hash, deletion) VALUES(?, ?)`,
+				HashValue(forgottenRow, raw), deletion); err != nil {
+				return err
+			}
+		}
 		n, err = tx.deleted(ctx, "removing quarantined rows", `DELETE FROM quarantine WHERE `+where, args...)
 		return err
 	})
 	return n, err
+}
+
+// ForgottenRow reports whether a deletion removed a quarantined row with this raw text.
+func (s *Store) ForgottenRow(ctx context.Context, raw string) (bool, error) {
+	if raw == "" {
+		return false, nil
+	}
+	n, err := s.count(ctx, `SELECT count(*) FROM forgotten WHERE hash = ?`, HashValue(forgottenRow, raw))
+	return n > 0, err
 }

@@ -42,7 +42,8 @@ type Forgetting struct {
 	Episodes []checkpoints.EpisodeRef
 	Impact   checkpoints.Impact
 	// Quarantined counts the quarantined rows whose raw text holds a selected value (a speaker,
-	// a text to match, a group id or record key in quotes): Forget removes them.
+	// a text to match, a group id or record key in quotes): Forget removes them, and later runs
+	// skip their rows while the source holds them (counted as forgotten).
 	Quarantined int
 	// Pending are the groups an earlier deletion left to compute again (completed by this run).
 	Pending  []string
@@ -111,7 +112,7 @@ func markForgetting(ctx context.Context, j *Job, o ForgetOptions) (*Forgetting, 
 	values := quarantineValues(o)
 	qpath := ingest.QuarantineFile(store.Path())
 	if o.DryRun {
-		f.Quarantined, err = store.QuarantineMatching(ctx, values, false)
+		f.Quarantined, err = store.QuarantineMatching(ctx, values, 0)
 		return f, err
 	}
 	if len(f.Episodes) > 0 {
@@ -122,8 +123,10 @@ func markForgetting(ctx context.Context, j *Job, o ForgetOptions) (*Forgetting, 
 		}
 		f.Deletion = &d
 	}
-	if f.Quarantined, err = store.QuarantineMatching(ctx, values, true); err != nil {
-		return nil, err
+	if f.Deletion != nil {
+		if f.Quarantined, err = store.QuarantineMatching(ctx, values, f.Deletion.Seq); err != nil {
+			return nil, err
+		}
 	}
 	if err := scrubLines(qpath, values); err != nil {
 		return nil, err
@@ -250,7 +253,7 @@ func purge(ctx context.Context, store *checkpoints.Store, rep *Report, opts RunO
 // writeForgetting prints the report's forgetting lines (none when nothing was forgotten).
 func (r *Report) writeForgetting(w io.Writer) {
 	if r.Forgotten > 0 {
-		fmt.Fprintf(w, "forgotten\t%d rows skipped: a deletion forgot their episodes (remove them from the source)\n", r.Forgotten)
+		fmt.Fprintf(w, "forgotten\t%d rows skipped: a deletion forgot them (remove them from the source)\n", r.Forgotten)
 	}
 	if r.Vanished > 0 {
 		fmt.Fprintf(w, "vanished\t%d episodes forgotten: their rows left a mirror source\n", r.Vanished)

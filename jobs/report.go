@@ -66,8 +66,8 @@ type Report struct {
 	// Batch is what the run did with provider batches (batch mode only).
 	Batch *BatchReport `json:"batch,omitempty"`
 
-	// Forgotten counts the input rows skipped because a deletion forgot their episodes
-	// (backfill forget); Vanished the episodes forgotten because their rows vanished from a
+	// Forgotten counts the input rows skipped because a deletion forgot them (backfill forget:
+	// their episodes, or a bad row whose quarantined text it removed); Vanished the episodes forgotten because their rows vanished from a
 	// mirror source; Purged what the run completed of the forgetting of groups (forget.go).
 	Forgotten int                 `json:"forgotten"`
 	Vanished  int                 `json:"vanished,omitempty"`

@@ -8,7 +8,8 @@
 // when env.Stop closes (stages.ErrInterrupted). Its Result counts the rows that replaced an
 // earlier row of the run and tallies the JSON records.
 //
-// Forgetting: a row whose episode a deletion forgot (checkpoints.Store.Forget) is skipped and
+// Forgetting: a row whose episode a deletion forgot (checkpoints.Store.Forget), or a bad row
+// whose quarantined text a deletion removed (checkpoints.Store.ForgottenRow), is skipped and
 // counted (Result.Forgotten). Each episode is stored with its source's path (graph.Episode
 // Origin). For a mirror source (Options.Mirror, sources[].sync: mirror), once every source is
 // read the episodes of that source the run did not stage again are forgotten, one deletion per

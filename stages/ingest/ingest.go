@@ -132,7 +132,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, Result, 
 	}
 	res.Replaced, res.Forgotten = in.replaced, in.forgotten
 	if in.forgotten > 0 {
-		log.Info("rows skipped: a deletion forgot their episodes (remove them from the source to stop this)", "rows", in.forgotten)
+		log.Info("rows skipped: a deletion forgot them (remove them from the source to stop this)", "rows", in.forgotten)
 	}
 	in.records.warn(log)
 	if in.replaced > maxReplacedLogged {
@@ -151,6 +151,10 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, Result, 
 func (in *ingester) add(ctx context.Context, r loaders.Result) error {
 	in.rows++
 	if r.Bad != nil {
+		if gone, err := in.store.ForgottenRow(ctx, r.Bad.Raw); err != nil || gone {
+			in.forgotten++ // a deletion removed this row from the quarantine: its text stays out
+			return err
+		}
 		if err := in.reject(checkpoints.Quarantined{File: r.Bad.File, Row: r.Bad.Row, Field: r.Bad.Field, Reason: r.Bad.Reason, Raw: r.Bad.Raw}); err != nil {
 			return err
 		}
