@@ -13,7 +13,7 @@ import (
 // asks any more is deleted.
 const cacheGroupsTable = `CREATE TABLE IF NOT EXISTS llm_cache_groups (
 		key TEXT NOT NULL, group_id TEXT NOT NULL, live INTEGER NOT NULL DEFAULT 1,
-		PRIMARY KEY (key, group_id))`
+		PRIMARY KEY (key, group_id)) WITHOUT ROWID`
 
 const cacheGroupsIndex = `CREATE INDEX IF NOT EXISTS llm_cache_groups_group ON llm_cache_groups (group_id, live)`
 

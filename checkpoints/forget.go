@@ -27,8 +27,6 @@ const deletionsTable = `CREATE TABLE IF NOT EXISTS deletions (
 // stages have not all run again since, or the cache rows they no longer ask are not yet deleted.
 const forgetPendingTable = `CREATE TABLE IF NOT EXISTS forget_pending (group_id TEXT PRIMARY KEY, deletion INTEGER NOT NULL)`
 
-const episodesOriginIndex = `CREATE INDEX IF NOT EXISTS episodes_origin ON episodes (origin, staged_run)`
-
 // Selector kinds of a deletion.
 const (
 	SelectGroup    = "group"

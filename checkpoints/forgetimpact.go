@@ -26,10 +26,10 @@ type FactRef struct {
 // the entities only those episodes mention and the facts only they support, and the cached
 // answers the units of their groups asked (Forget keeps those the recomputed groups ask again).
 type Impact struct {
-	Groups    []string
-	Entities  []EntityRef
-	Facts     []FactRef
-	CacheRows int
+	Groups    []string    `json:"groups"`
+	Entities  []EntityRef `json:"entities"`
+	Facts     []FactRef   `json:"facts"`
+	CacheRows int         `json:"cache_rows"` // cached answers the groups' units asked
 }
 
 // Impact computes the Impact of forgetting the episodes, reading one group at a time.

@@ -188,7 +188,8 @@ func (s *Store) walCheckpoint(ctx context.Context) error {
 
 // Vanished returns the episodes whose source is origin that the staging at stagedAt (the
 // ingested-at time given to UpsertEpisodes) did not stage again, in group order, and how many
-// episodes of origin staged earlier it did stage again.
+// episodes of origin staged earlier it did stage again. It reads every episode (no index
+// serves it: a run that mirrors has just read every row of its sources).
 func (s *Store) Vanished(ctx context.Context, origin string, stagedAt time.Time) (gone []EpisodeRef, kept int, err error) {
 	at := micros(stagedAt)
 	gone, err = s.episodeRefs(ctx, `origin = ? AND staged_run <> ?`, origin, at)

@@ -61,7 +61,6 @@ var schema = []string{
 	forgottenTable,
 	deletionsTable,
 	forgetPendingTable,
-	episodesOriginIndex,
 }
 
 // batchesTable records every provider batch of the store's runs (llm.BatchRecord).
@@ -118,6 +117,6 @@ var migrations = map[string][]string{
 	// each episode was read from (sources[].sync: mirror).
 	"7": {
 		`ALTER TABLE episodes ADD COLUMN origin TEXT NOT NULL DEFAULT ''`,
-		cacheGroupsTable, cacheGroupsIndex, forgottenTable, deletionsTable, forgetPendingTable, episodesOriginIndex,
+		cacheGroupsTable, cacheGroupsIndex, forgottenTable, deletionsTable, forgetPendingTable,
 	},
 }

@@ -39,16 +39,16 @@ type ForgetOptions struct {
 
 // Forgetting is what Forget did, or with DryRun would do.
 type Forgetting struct {
-	Episodes []checkpoints.EpisodeRef
-	Impact   checkpoints.Impact
+	Episodes []checkpoints.EpisodeRef `json:"episodes"`
+	Impact   checkpoints.Impact       `json:"impact"`
 	// Quarantined counts the quarantined rows whose raw text holds a selected value (a speaker,
 	// a text to match, a group id or record key in quotes): Forget removes them, and later runs
 	// skip their rows while the source holds them (counted as forgotten).
-	Quarantined int
+	Quarantined int `json:"quarantined"`
 	// Pending are the groups an earlier deletion left to compute again (completed by this run).
-	Pending  []string
-	Deletion *checkpoints.Deletion // nil on a dry run or when nothing matched
-	Report   *Report               // the run that computed the groups again (nil on a dry run or with nothing to do)
+	Pending  []string              `json:"pending,omitempty"`
+	Deletion *checkpoints.Deletion `json:"deletion,omitempty"` // nil on a dry run or when nothing matched
+	Report   *Report               `json:"run,omitempty"`      // the run that computed the groups again (nil on a dry run or with nothing to do)
 }
 
 // Forget removes the episodes the selection chooses from the job's store and computes what
