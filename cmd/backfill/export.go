@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -62,7 +64,10 @@ func (o *exportOptions) run(ctx context.Context, path string) int {
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	if err := o.writeExport(ctx, j, store, o.out); err != nil {
+	var unrecorded *recordError
+	if err := o.writeExport(ctx, j, store, o.out); errors.As(err, &unrecorded) {
+		slog.Warn("export written but not recorded beside the store", "error", unrecorded)
+	} else if err != nil {
 		return fail(ctx, err)
 	}
 	fmt.Fprintf(os.Stderr, "exported %s to %s\n", o.format, o.out)

@@ -78,7 +78,18 @@ func recordExport(checkpoint string, r exportRecord) error {
 	return writeExports(checkpoint, append(out, r))
 }
 
-// writeExport writes the job's graph from store into dir (replaceDir) as o asks and records it.
+// recordError is the error of an export written but not recorded (the store's directory is
+// read-only): forgetting cannot rewrite it.
+type recordError struct{ err error }
+
+func (e *recordError) Error() string {
+	return fmt.Sprintf("%v: forget will not rewrite this export (remove it by hand after forgetting)", e.err)
+}
+
+func (e *recordError) Unwrap() error { return e.err }
+
+// writeExport writes the job's graph from store into dir (replaceDir) as o asks and records it;
+// a *recordError says it was written but not recorded.
 func (o *exportOptions) writeExport(ctx context.Context, j *jobs.Job, store *checkpoints.Store, dir string) error {
 	var write func(dir string) error
 	switch o.format {
@@ -97,11 +108,14 @@ func (o *exportOptions) writeExport(ctx context.Context, j *jobs.Job, store *che
 		return err
 	}
 	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return fmt.Errorf("recording the export: %w", err)
+	if err == nil {
+		err = recordExport(store.Path(), exportRecord{Dir: abs, Format: o.format, Dialect: o.cy.dialect, Analytical: o.cy.analytical,
+			Deletion: seen, WrittenAt: time.Now().UTC()})
 	}
-	return recordExport(store.Path(), exportRecord{Dir: abs, Format: o.format, Dialect: o.cy.dialect, Analytical: o.cy.analytical,
-		Deletion: seen, WrittenAt: time.Now().UTC()})
+	if err != nil {
+		return &recordError{err: err}
+	}
+	return nil
 }
 
 // refreshExports rewrites every recorded export of the job's store written before its last
