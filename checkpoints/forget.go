@@ -230,7 +230,7 @@ func (d Deletion) keepsOut() bool {
 			return true
 		}
 	}
-	return false
+	return len(d.Selectors) == 0
 }
 
 // episodeGroups returns the distinct groups of the episodes, sorted.

@@ -8,9 +8,13 @@ import (
 )
 
 // Purged is what Purge completed.
+// Its JSON form (in run reports, which the store keeps) counts the groups instead of naming
+// them: a group id may be what was forgotten.
 type Purged struct {
-	Groups        []string `json:"groups"`         // the groups whose forgetting completed
+	Groups        []string `json:"-"`              // the groups whose forgetting completed
 	Gone          []string `json:"-"`              // of them, those left without episodes
+	GroupsDone    int      `json:"groups"`         // len(Groups)
+	GroupsEmptied int      `json:"groups_emptied"` // len(Gone)
 	CacheRows     int      `json:"cache_rows"`     // cached answers deleted
 	BatchRequests int      `json:"batch_requests"` // provider batch request rows deleted with them
 }
@@ -64,6 +68,7 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (Purged, error) {
 				p.Gone = append(p.Gone, g)
 			}
 		}
+		p.GroupsDone, p.GroupsEmptied = len(p.Groups), len(p.Gone)
 		if err := scrubRunReports(ctx, tx, p.Gone); err != nil {
 			return err
 		}

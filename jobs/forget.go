@@ -51,6 +51,23 @@ type Forgetting struct {
 	Report   *Report               `json:"run,omitempty"`      // the run that computed the groups again (nil on a dry run or with nothing to do)
 }
 
+// Redact leaves out of f what the forgotten episodes said or named (speakers, record keys,
+// entity names, fact sentences, group ids), keeping uuids and counts: what Forget reports once
+// the episodes are gone.
+func (f *Forgetting) Redact() {
+	for i := range f.Episodes {
+		f.Episodes[i].Speaker, f.Episodes[i].RecordKey, f.Episodes[i].GroupID = "", "", ""
+	}
+	for i := range f.Impact.Entities {
+		f.Impact.Entities[i].Name, f.Impact.Entities[i].GroupID = "", ""
+	}
+	for i := range f.Impact.Facts {
+		f.Impact.Facts[i].Name, f.Impact.Facts[i].Fact, f.Impact.Facts[i].GroupID = "", "", ""
+	}
+	f.Pending = make([]string, len(f.Pending))
+	f.Impact.Groups = make([]string, len(f.Impact.Groups))
+}
+
 // Forget removes the episodes the selection chooses from the job's store and computes what
 // depended on them again (checkpoints.Store.Forget, then Run without ingest, and without load
 // unless o.Load; the run's end completes the forgetting: Purge, Compact): entities only they

@@ -70,7 +70,7 @@ running it (or run) again.`,
 	f.StringArrayVar(&o.matches, "match", nil, "forget the episodes that hold `TEXT` (repeatable; case-sensitive)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "list what would go (episodes, entities, facts, cache rows, files) and change nothing")
 	f.BoolVar(&o.loadNow, "load", false, "load the changed groups into the graph database now (otherwise at the next run)")
-	f.StringVar(&o.report, "report", "", "write what went (or would go) as JSON to `FILE`")
+	f.StringVar(&o.report, "report", "", "write as JSON to `FILE` what would go (--dry-run: with names and facts) or what went (counts and ids)")
 	o.completeGroups(cmd)
 	return cmd
 }
@@ -96,6 +96,9 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 		Selection: sel, Originals: originals, DryRun: o.dryRun, Load: o.loadNow}
 	f, err := jobs.Forget(ctx, j, fo)
 	if f != nil {
+		if !o.dryRun {
+			f.Redact() // what went is not written out again
+		}
 		exports, _ := readExports(j.Checkpoint)
 		writeForgetting(out, j, f, exports, o.dryRun)
 		if o.report != "" {
@@ -254,7 +257,7 @@ func joinShown(names []string, n int) string {
 	return out
 }
 
-// shownForgotten is how many items of each kind the forget table lists (--report lists all).
+// shownForgotten is how many items of each kind a dry run lists (--report lists all).
 const shownForgotten = 200
 
 // writeForgetting prints what a forgetting removed, or with dryRun would remove.
@@ -269,29 +272,10 @@ func writeForgetting(w io.Writer, j *jobs.Job, f *jobs.Forgetting, exports []exp
 		fmt.Fprintf(tw, "nothing to forget\n")
 		return
 	}
-	groups := f.Impact.Groups
 	fmt.Fprintf(tw, "%s\t%d episodes of %d groups; %d entities only they mentioned; %d facts only they supported\n",
-		verb, len(f.Episodes), len(groups), len(f.Impact.Entities), len(f.Impact.Facts))
-	for i, e := range f.Episodes {
-		if i == shownForgotten {
-			fmt.Fprintf(tw, "\t… %d more episodes (--report lists them all)\n", len(f.Episodes)-i)
-			break
-		}
-		fmt.Fprintf(tw, "episode\t%s\tgroup %s\t%s\tspeaker %q\tkey %q\n", e.UUID, e.GroupID, e.ReferenceTime.Format("2006-01-02T15:04:05Z07:00"), e.Speaker, e.RecordKey)
-	}
-	for i, e := range f.Impact.Entities {
-		if i == shownForgotten {
-			fmt.Fprintf(tw, "\t… %d more entities\n", len(f.Impact.Entities)-i)
-			break
-		}
-		fmt.Fprintf(tw, "entity\t%s\tgroup %s\t%q\n", e.UUID, e.GroupID, e.Name)
-	}
-	for i, x := range f.Impact.Facts {
-		if i == shownForgotten {
-			fmt.Fprintf(tw, "\t… %d more facts\n", len(f.Impact.Facts)-i)
-			break
-		}
-		fmt.Fprintf(tw, "fact\t%s\tgroup %s\t%s: %q\n", x.UUID, x.GroupID, x.Name, x.Fact)
+		verb, len(f.Episodes), len(f.Impact.Groups), len(f.Impact.Entities), len(f.Impact.Facts))
+	if dryRun {
+		listForgetting(tw, f)
 	}
 	if len(f.Pending) > 0 {
 		fmt.Fprintf(tw, "pending\t%d groups an earlier deletion left to compute again: completed now\n", len(f.Pending))
@@ -318,6 +302,31 @@ func writeForgetting(w io.Writer, j *jobs.Job, f *jobs.Forgetting, exports []exp
 		fmt.Fprintf(tw, "recorded\tdeletion %d at %s (kinds and hashes of the values, never the text)\n", d.Seq, d.At.Format("2006-01-02T15:04:05Z07:00"))
 	}
 	if r := f.Report; r != nil && r.Purged != nil {
-		fmt.Fprintf(tw, "purged\t%d groups computed again; %d cached answers deleted\n", len(r.Purged.Groups), r.Purged.CacheRows)
+		fmt.Fprintf(tw, "purged\t%d groups computed again; %d cached answers deleted\n", r.Purged.GroupsDone, r.Purged.CacheRows)
+	}
+}
+
+// listForgetting lists what a dry run found, up to shownForgotten items of each kind.
+func listForgetting(tw io.Writer, f *jobs.Forgetting) {
+	for i, e := range f.Episodes {
+		if i == shownForgotten {
+			fmt.Fprintf(tw, "\t… %d more episodes (--report lists them all)\n", len(f.Episodes)-i)
+			break
+		}
+		fmt.Fprintf(tw, "episode\t%s\tgroup %s\t%s\tspeaker %q\tkey %q\n", e.UUID, e.GroupID, e.ReferenceTime.Format("2006-01-02T15:04:05Z07:00"), e.Speaker, e.RecordKey)
+	}
+	for i, e := range f.Impact.Entities {
+		if i == shownForgotten {
+			fmt.Fprintf(tw, "\t… %d more entities\n", len(f.Impact.Entities)-i)
+			break
+		}
+		fmt.Fprintf(tw, "entity\t%s\tgroup %s\t%q\n", e.UUID, e.GroupID, e.Name)
+	}
+	for i, x := range f.Impact.Facts {
+		if i == shownForgotten {
+			fmt.Fprintf(tw, "\t… %d more facts\n", len(f.Impact.Facts)-i)
+			break
+		}
+		fmt.Fprintf(tw, "fact\t%s\tgroup %s\t%s: %q\n", x.UUID, x.GroupID, x.Name, x.Fact)
 	}
 }

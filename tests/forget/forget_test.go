@@ -91,6 +91,12 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 			t.Errorf("forget's output lacks %q:\n%s", want, res.Stdout)
 		}
 	}
+	if strings.Contains(res.Stdout+res.Stderr, planted) {
+		t.Errorf("forget wrote what it forgot to its output (logs keep it):\n%s\n%s", res.Stdout, res.Stderr)
+	}
+	if files := filesHolding(t, planted, filepath.Join(dir, "forget.json")); len(files) > 0 {
+		t.Errorf("forget's report holds %q", planted)
+	}
 
 	// No trace: no file of the job, no export, no row, no database property.
 	if files := filesHolding(t, planted, cpDir, pq, cy); len(files) > 0 {
@@ -135,5 +141,37 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 	}
 	if fr := report(t, filepath.Join(dir, "fresh.json")); fr.Load == nil || fr.Load.Deleted != 0 {
 		t.Errorf("the fresh run's load: %+v; want it to remove nothing", fr.Load)
+	}
+
+	// A whole group: emptied in Neo4j by the load, gone from the exports and the store's
+	// records (group ids, load records, run reports).
+	mustExit(t, "forget a group", backfill(t, bin, "forget", job, "--group", "g3", "--load"), 0, 3)
+	recs, err := harness.Neo4jQuery(t.Context(), uri, `MATCH (n {group_id: 'g3'}) RETURN count(n) AS n`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := recs[0]["n"].(int64); n != 0 {
+		t.Errorf("%d nodes of the forgotten group g3 are left in Neo4j", n)
+	}
+	rowsNow := exportRows(t, pq, false)
+	if len(rowsNow["g3"]) != 0 || harness.DiffLines(before["g1"], rowsNow["g1"]) != "" {
+		t.Errorf("after forgetting g3 the export holds %d of its rows, or changed g1", len(rowsNow["g3"]))
+	}
+	store := harness.OpenStore(t, cp)
+	defer store.Close()
+	if _, ok, err := store.GroupOriginal(t.Context(), "g3"); err != nil || ok {
+		t.Errorf("the store still records group g3 (%v)", err)
+	}
+	if _, ok, err := store.Fingerprint(t.Context(), "load", "g3"); err != nil || ok {
+		t.Errorf("the store still has g3's load record (%v)", err)
+	}
+	runs, err := store.Runs(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if strings.Contains(r.Report, `"g3"`) {
+			t.Errorf("run report %d still names g3", r.Seq)
+		}
 	}
 }

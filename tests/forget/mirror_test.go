@@ -79,7 +79,7 @@ func TestMirrorGuard(t *testing.T) {
 	writeRows(t, input, kept, "")
 	rep := filepath.Join(dir, "mirror.json")
 	mustExit(t, "run with two rows removed", backfill(t, bin, "run", job, "--report", rep), 0)
-	if r := report(t, rep); r.Vanished != 2 || r.Purged == nil || len(r.Purged.Groups) != 2 {
+	if r := report(t, rep); r.Vanished != 2 || r.Purged == nil || r.Purged.GroupsDone != 2 {
 		t.Errorf("report: vanished %d, purged %+v; want 2 episodes of 2 groups", r.Vanished, r.Purged)
 	}
 	left := episodeUUIDs(t, cp)
