@@ -1,5 +1,6 @@
 // Package embed turns texts into vectors: the Embedder interface the stages consume, an
-// OpenAI-compatible embeddings client (Client) and, in hashing.go, an offline hashing embedder.
+// OpenAI-compatible embeddings client (Client) and Cosine. The offline hashing embedder is
+// package embed/hashing.
 //
 // Contract:
 //   - Embed returns one vector per input text, in input order, each of Dimensions() floats.

@@ -16,7 +16,7 @@
 //     choices[0].message.content matching the task's output type, finish_reason "stop", with
 //     usage estimated as ceil(bytes/4) of all prompt messages and of the answer.
 //   - The same request always gets the same answer, byte for byte.
-//   - Embeddings come from embed.Hashing with the requested dimensions (Options.Dims, then 256,
+//   - Embeddings come from hashing.Embedder (embed/hashing) with the requested dimensions (Options.Dims, then 256,
 //     when absent); input is a string or a list of strings.
 //   - Paths are matched by suffix, so base URLs with or without /v1 work.
 //

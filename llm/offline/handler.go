@@ -11,7 +11,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/tkgraph/backfill/embed"
+	"github.com/tkgraph/backfill/embed/hashing"
 )
 
 // maxBody bounds the size of a request body the handler reads.
@@ -127,12 +127,12 @@ func (h *handler) serveEmbeddings(ctx context.Context, w http.ResponseWriter, bo
 		writeError(w, http.StatusBadRequest, "invalid_dimensions", "dimensions must be at most 65536")
 		return
 	}
-	hashing := embed.Hashing{Dims: dims}
+	hasher := hashing.Embedder{Dims: dims}
 	model := req.Model
 	if model == "" {
-		model = hashing.Model()
+		model = hasher.Model()
 	}
-	vecs, err := hashing.Embed(ctx, texts)
+	vecs, err := hasher.Embed(ctx, texts)
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, "cancelled", err.Error())
 		return

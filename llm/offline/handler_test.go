@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/embed"
+	"github.com/tkgraph/backfill/embed/hashing"
 	"github.com/tkgraph/backfill/llm"
 )
 
@@ -198,7 +198,7 @@ func TestEmbeddings(t *testing.T) {
 			if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
 				t.Fatal(err)
 			}
-			want, _ := embed.Hashing{Dims: tt.dims}.Embed(t.Context(), tt.texts)
+			want, _ := hashing.Embedder{Dims: tt.dims}.Embed(t.Context(), tt.texts)
 			if resp.Model != tt.model || len(resp.Data) != len(tt.texts) || resp.Usage.PromptTokens == 0 {
 				t.Fatalf("response %+v", resp)
 			}

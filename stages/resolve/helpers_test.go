@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/embed"
+	"github.com/tkgraph/backfill/embed/hashing"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
@@ -95,7 +95,7 @@ func testEnv(t *testing.T, f *fakeLLM) stages.Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return stages.Env{Store: store, LLM: f, Embedder: embed.Hashing{Dims: 256}, Clock: graph.FixedClock(time.Unix(0, 0)), RecordTime: stages.RecordReference, Concurrency: 2}
+	return stages.Env{Store: store, LLM: f, Embedder: hashing.Embedder{Dims: 256}, Clock: graph.FixedClock(time.Unix(0, 0)), RecordTime: stages.RecordReference, Concurrency: 2}
 }
 
 var t0 = time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)

@@ -1,4 +1,4 @@
-package embed
+package hashing
 
 import (
 	"context"
@@ -9,23 +9,23 @@ import (
 	"unicode"
 )
 
-// HashingModel is the model name the hashing embedder reports.
-const HashingModel = "hashing-v1"
+// Model is the model name the hashing embedder reports.
+const Model = "hashing-v1"
 
-// DefaultHashingDims is the vector size of a Hashing embedder whose Dims is zero.
-const DefaultHashingDims = 256
+// DefaultDims is the vector size of an Embedder whose Dims is zero.
+const DefaultDims = 256
 
-// Hashing is an offline embedder: feature hashing of lower-cased word tokens and character
+// Embedder is an offline embedder: feature hashing of lower-cased word tokens and character
 // 3-grams (FNV-1a, signed buckets), L2-normalised. It needs no model and no network, works on
 // runes (so Korean and other scripts hash by character, not by byte), and gives similar strings
 // a high cosine similarity. It is a baseline for mechanics, not a semantic embedding.
-type Hashing struct {
-	Dims int // vector size; 0 means DefaultHashingDims
+type Embedder struct {
+	Dims int // vector size; 0 means DefaultDims
 }
 
 // Embed returns one L2-normalised vector per text, in input order. An empty text (no letters or
 // digits) gets the zero vector.
-func (h Hashing) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+func (h Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	dims := h.Dimensions()
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
@@ -38,15 +38,15 @@ func (h Hashing) Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
 // Dimensions is the vector size.
-func (h Hashing) Dimensions() int {
+func (h Embedder) Dimensions() int {
 	if h.Dims <= 0 {
-		return DefaultHashingDims
+		return DefaultDims
 	}
 	return h.Dims
 }
 
 // Model is the model name, "hashing-v1".
-func (h Hashing) Model() string { return HashingModel }
+func (h Embedder) Model() string { return Model }
 
 // Feature weights: whole words count more than their 3-grams.
 const (

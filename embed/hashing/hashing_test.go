@@ -1,10 +1,13 @@
-package embed
+package hashing_test
 
 import (
 	"context"
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/tkgraph/backfill/embed"
+	"github.com/tkgraph/backfill/embed/hashing"
 )
 
 func TestHashingSimilarity(t *testing.T) {
@@ -23,14 +26,14 @@ func TestHashingSimilarity(t *testing.T) {
 		{"korean particle", "카카오에서", "카카오", 0.2, 1},
 		{"korean unrelated", "지훈은 카카오에서 일한다", "수아는 부산에 산다", -1, 0.3},
 	}
-	h := Hashing{}
+	h := hashing.Embedder{}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v, err := h.Embed(context.Background(), []string{tt.a, tt.b})
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := Cosine(v[0], v[1])
+			c := embed.Cosine(v[0], v[1])
 			if c < tt.atLeast || c > tt.atMost {
 				t.Errorf("cosine(%q, %q) = %.3f, want in [%.2f, %.2f]", tt.a, tt.b, c, tt.atLeast, tt.atMost)
 			}
@@ -43,9 +46,9 @@ func TestHashingShapeAndNorm(t *testing.T) {
 		dims, want int
 	}{{0, 256}, {-3, 256}, {64, 64}, {1536, 1536}}
 	for _, tt := range tests {
-		h := Hashing{Dims: tt.dims}
+		h := hashing.Embedder{Dims: tt.dims}
 		if h.Dimensions() != tt.want || h.Model() != "hashing-v1" {
-			t.Fatalf("Hashing{%d}: dims %d model %q", tt.dims, h.Dimensions(), h.Model())
+			t.Fatalf("hashing.Embedder{%d}: dims %d model %q", tt.dims, h.Dimensions(), h.Model())
 		}
 		vs, err := h.Embed(context.Background(), []string{"Pangyo 판교", "", "!!!"})
 		if err != nil {
@@ -75,7 +78,7 @@ func TestHashingShapeAndNorm(t *testing.T) {
 }
 
 func TestHashingDeterministic(t *testing.T) {
-	h := Hashing{Dims: 32}
+	h := hashing.Embedder{Dims: 32}
 	a, _ := h.Embed(context.Background(), []string{"보고서는 금요일까지 끝낼 거예요"})
 	b, _ := h.Embed(context.Background(), []string{"보고서는 금요일까지 끝낼 거예요"})
 	for i := range a[0] {
@@ -88,9 +91,9 @@ func TestHashingDeterministic(t *testing.T) {
 func TestHashingCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := (Hashing{}).Embed(ctx, []string{"x"}); !errors.Is(err, context.Canceled) {
+	if _, err := (hashing.Embedder{}).Embed(ctx, []string{"x"}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
 
-var _ Embedder = Hashing{}
+var _ embed.Embedder = hashing.Embedder{}
