@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // TestBatchRecords: batches and their request rows round-trip; settling deletes valid rows and
@@ -21,7 +22,7 @@ func TestBatchRecords(t *testing.T) {
 	}
 	defer s.Close()
 	at := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
-	b := llm.BatchRecord{ID: "b1", Kind: llm.KindChat, Endpoint: llm.EndpointChat, State: llm.BatchQueued, CreatedAt: at, UpdatedAt: at}
+	b := llm.BatchRecord{ID: "b1", Kind: llm.KindChat, Endpoint: wire.EndpointChat, State: llm.BatchQueued, CreatedAt: at, UpdatedAt: at}
 	if err := s.AddBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}
@@ -29,12 +30,12 @@ func TestBatchRecords(t *testing.T) {
 		t.Fatal("a batch id was recorded twice")
 	}
 	for _, k := range []string{"k1", "k2", "k3", "k4"} {
-		r := llm.BatchRequest{Key: k, Batch: "b1", Stage: "extract", Task: llm.TaskExtractEntities, Keys: []string{"cache-" + k}, Status: llm.ReqPending}
+		r := llm.BatchRequest{Key: k, Batch: "b1", Stage: "extract", Task: wire.TaskExtractEntities, Keys: []string{"cache-" + k}, Status: llm.ReqPending}
 		if err := s.AddBatchRequest(ctx, r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	b.State, b.ProviderID, b.InputFile, b.Requests, b.Bytes, b.EstCostUSD = llm.BatchInProgress, "batch_x", "file_x", 4, 1234, 0.5
+	b.State, b.ProviderID, b.InputFile, b.Requests, b.Bytes, b.EstCostUSD = wire.BatchInProgress, "batch_x", "file_x", 4, 1234, 0.5
 	if err := s.UpdateBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestBatchRecords(t *testing.T) {
 	entry := llm.CacheEntry{Namespace: "extract", Response: []byte(`{"entities":[]}`), PromptTokens: 10, CompletionTokens: 2}
 	rows := []llm.BatchRequest{
 		{Key: "k1", Batch: "b1", Status: llm.ReqValid},
-		{Key: "k2", Batch: "b1", Status: llm.ReqInvalid, Detail: "answer: empty answer", Raw: []byte("x"), Finish: llm.FinishLength},
+		{Key: "k2", Batch: "b1", Status: llm.ReqInvalid, Detail: "answer: empty answer", Raw: []byte("x"), Finish: wire.FinishLength},
 		{Key: "k3", Batch: "b1", Status: llm.ReqFailed, Code: 500, Detail: "server_error: boom"},
 	}
 	if err := s.SettleBatchRequests(ctx, rows, []llm.KeyedEntry{{Key: "cache-k1", Entry: entry}}); err != nil {
@@ -63,11 +64,11 @@ func TestBatchRecords(t *testing.T) {
 	if r, _ := s.BatchRequests(ctx, "k1"); len(r) != 0 {
 		t.Fatalf("a valid row is kept: %+v", r)
 	}
-	if r, ok, _ := s.BatchRequestIn(ctx, "b1", "k2"); !ok || r.Status != llm.ReqInvalid || string(r.Raw) != "x" || r.Finish != llm.FinishLength ||
-		r.Keys[0] != "cache-k2" || r.Task != llm.TaskExtractEntities {
+	if r, ok, _ := s.BatchRequestIn(ctx, "b1", "k2"); !ok || r.Status != llm.ReqInvalid || string(r.Raw) != "x" || r.Finish != wire.FinishLength ||
+		r.Keys[0] != "cache-k2" || r.Task != wire.TaskExtractEntities {
 		t.Fatalf("invalid row %+v", r)
 	}
-	b.State, b.Ended, b.Answers, b.Invalid, b.Errors = llm.BatchDelivered, llm.BatchExpired, 2, 1, 1
+	b.State, b.Ended, b.Answers, b.Invalid, b.Errors = llm.BatchDelivered, wire.BatchExpired, 2, 1, 1
 	n, err := s.FinishBatch(ctx, b)
 	if err != nil || n != 1 {
 		t.Fatalf("finish: %d unfinished, %v", n, err)
@@ -79,7 +80,7 @@ func TestBatchRecords(t *testing.T) {
 		t.Fatalf("finished batch %+v", got)
 	}
 	// k3 is submitted again in b2 and still pending there.
-	b2 := llm.BatchRecord{ID: "b2", Kind: llm.KindChat, Endpoint: llm.EndpointChat, State: llm.BatchQueued, CreatedAt: at.Add(time.Second), UpdatedAt: at}
+	b2 := llm.BatchRecord{ID: "b2", Kind: llm.KindChat, Endpoint: wire.EndpointChat, State: llm.BatchQueued, CreatedAt: at.Add(time.Second), UpdatedAt: at}
 	if err := s.AddBatch(ctx, b2); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // UseBatches makes the client send its requests through provider batches (embedder.mode:
@@ -23,7 +24,7 @@ func (c *Client) UseBatches(store llm.BatchStore, opts llm.BatchOptions) *llm.Ba
 // batch has ended, then the vectors from the cache. A request whose batch retries are used up
 // goes online (llm.batch.fallback_online) or fails.
 func (c *Client) sendBatch(ctx context.Context, batch []string, body []byte, prompt int) ([][]float32, error) {
-	it := llm.BatchItem{Key: llm.BatchKey(llm.EndpointEmbeddings, body, 0), Body: body, Stage: "embed", Task: "embeddings",
+	it := llm.BatchItem{Key: llm.BatchKey(wire.EndpointEmbeddings, body, 0), Body: body, Stage: "embed", Task: "embeddings",
 		Keys: c.keys(batch), Prompt: prompt}
 	out, err := c.batch.Request(ctx, it)
 	if err != nil {
@@ -55,7 +56,7 @@ func (c *Client) sendBatch(ctx context.Context, batch []string, body []byte, pro
 type embedKind struct{ c *Client }
 
 func (embedKind) Kind() string          { return llm.KindEmbeddings }
-func (embedKind) Endpoint() string      { return llm.EndpointEmbeddings }
+func (embedKind) Endpoint() string      { return wire.EndpointEmbeddings }
 func (embedKind) ResubmitInvalid() bool { return true }
 
 // Answered reports whether every text of the request has a cached vector.
@@ -72,7 +73,7 @@ func (k embedKind) Answered(ctx context.Context, it llm.BatchItem) (bool, error)
 // Settle checks an embeddings answer exactly as an online one (one vector per text, the
 // client's dimensions) and makes one cache entry per text.
 func (k embedKind) Settle(row llm.BatchRequest, body []byte) llm.Settled {
-	var resp llm.EmbeddingsResponse
+	var resp wire.EmbeddingsResponse
 	if err := json.Unmarshal(body, &resp); err != nil {
 		return llm.Settled{Detail: fmt.Sprintf("parsing embeddings response: %v", err)}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // fakeEmbeddings answers /embeddings with vectors derived from each text (its length and its
@@ -34,7 +35,7 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	var req llm.EmbeddingsRequest
+	var req wire.EmbeddingsRequest
 	raw, _ := io.ReadAll(r.Body)
 	_ = json.Unmarshal(raw, &req)
 	f.mu.Lock()
@@ -54,12 +55,12 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	dims := max(req.Dimensions, 3)
-	var resp llm.EmbeddingsResponse
+	var resp wire.EmbeddingsResponse
 	for i := len(req.Input) - 1 + extra; i >= 0; i-- {
 		text := req.Input[min(i, len(req.Input)-1)]
-		resp.Data = append(resp.Data, llm.EmbeddingData{Index: i, Embedding: vectorOf(text, dims)})
+		resp.Data = append(resp.Data, wire.EmbeddingData{Index: i, Embedding: vectorOf(text, dims)})
 	}
-	resp.Usage = &llm.TokenUsage{PromptTokens: 2 * len(req.Input)}
+	resp.Usage = &wire.TokenUsage{PromptTokens: 2 * len(req.Input)}
 	_ = json.NewEncoder(w).Encode(resp)
 }
 

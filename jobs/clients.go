@@ -11,6 +11,7 @@ import (
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/offline"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func osLookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
@@ -43,7 +44,7 @@ func (c clients) usage() llm.Usage {
 // in-process by the offline responder through the same HTTP client code as a real provider.
 // stop, when closed, makes the shared pacer refuse new requests (llm.PacerOptions.Stop).
 func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logger, stop <-chan struct{}) (clients, error) {
-	prompts, err := llm.LoadPrompts(j.LLM.PromptsDir)
+	prompts, err := wire.LoadPrompts(j.LLM.PromptsDir)
 	if err != nil {
 		return clients{}, err
 	}

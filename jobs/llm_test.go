@@ -18,6 +18,7 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // startStub serves h on loopback and returns its base URL.
@@ -125,11 +126,11 @@ func TestPromptOverrideRerunsOneStage(t *testing.T) {
 		t.Fatalf("the demo makes no temporal or community calls: %+v", first.LLMByStage)
 	}
 	dir := t.TempDir()
-	sys, err := os.ReadFile(filepath.Join("..", "llm", "prompts", llm.TaskJudgeFact+".system.tmpl"))
+	sys, err := os.ReadFile(filepath.Join("..", "llm", "wire", "prompts", wire.TaskJudgeFact+".system.tmpl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, llm.TaskJudgeFact+".system.tmpl"), append(sys, "\nBe brief."...), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, wire.TaskJudgeFact+".system.tmpl"), append(sys, "\nBe brief."...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	j.LLM.PromptsDir = dir
@@ -235,8 +236,8 @@ func TestClientsSharePacer(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 4 {
 		wg.Go(func() {
-			in := llm.NameInput{Summary: fmt.Sprint("Alice and Bob play chess ", i)}
-			if err := cl.llm.Call(ctx, "community", llm.TaskNameCommunity, in, nil); err != nil {
+			in := wire.NameInput{Summary: fmt.Sprint("Alice and Bob play chess ", i)}
+			if err := cl.llm.Call(ctx, "community", wire.TaskNameCommunity, in, nil); err != nil {
 				t.Error(err)
 			}
 		})

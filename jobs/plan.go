@@ -12,6 +12,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
@@ -35,7 +36,7 @@ type PlanOptions struct {
 // Extraction calls are exact and their prompt tokens are estimated from the real rendered
 // prompts; a call the job's checkpoint store already answers is counted as cached and free.
 // The calls of later stages depend on what extraction finds and are estimates from the ratios
-// in Assumptions. Every token count is an estimate (llm.EstimateTokens).
+// in Assumptions. Every token count is an estimate (wire.EstimateTokens).
 type Plan struct {
 	Job            string      `json:"job"`
 	Episodes       int         `json:"episodes"`
@@ -64,7 +65,7 @@ type StagePlan struct {
 	CachedCalls      int     `json:"cached_calls"` // calls the cache already answers (extract only)
 	CallsExact       bool    `json:"calls_exact"`
 	PromptTokens     int     `json:"prompt_tokens"`     // estimate
-	CompletionTokens int     `json:"completion_tokens"` // estimate (llm.ExpectedCompletion per call)
+	CompletionTokens int     `json:"completion_tokens"` // estimate (wire.ExpectedCompletion per call)
 	CostUSD          float64 `json:"cost_usd"`          // estimate, online prices
 	BatchCostUSD     float64 `json:"batch_cost_usd"`    // estimate, batch prices (llm.mode: batch)
 	Basis            string  `json:"basis"`
@@ -141,7 +142,7 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 			}
 		}
 	}
-	prompts, err := llm.LoadPrompts(j.LLM.PromptsDir)
+	prompts, err := wire.LoadPrompts(j.LLM.PromptsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -245,9 +246,9 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 		st.CachedCalls = int(float64(cached)*scale + 0.5)
 		st.Calls = int(float64(calls)*scale+0.5) - st.CachedCalls
 		st.PromptTokens = int(float64(prompt)*scale + 0.5)
-		per := llm.ExpectedCompletion(tasks[0])
+		per := wire.ExpectedCompletion(tasks[0])
 		if len(tasks) == 2 { // entities and facts calls, about as many of each
-			per = (per + llm.ExpectedCompletion(tasks[1])) / 2
+			per = (per + wire.ExpectedCompletion(tasks[1])) / 2
 		}
 		st.CompletionTokens = st.Calls * per
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
@@ -239,10 +240,10 @@ func (j *Job) extractOptions() extract.Options {
 		EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: x.LLM == "off"}
 }
 
-func (j *Job) entityTypes() []llm.EntityTypeIn {
-	var out []llm.EntityTypeIn
+func (j *Job) entityTypes() []wire.EntityTypeIn {
+	var out []wire.EntityTypeIn
 	for _, t := range j.Ontology.EntityTypes {
-		out = append(out, llm.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
+		out = append(out, wire.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
 	}
 	return out
 }
@@ -258,10 +259,10 @@ func (j *Job) cardinalities() map[string]string {
 	return out
 }
 
-func (j *Job) edgeTypes() []llm.EdgeTypeIn {
-	var out []llm.EdgeTypeIn
+func (j *Job) edgeTypes() []wire.EdgeTypeIn {
+	var out []wire.EdgeTypeIn
 	for _, t := range j.Ontology.EdgeTypes {
-		out = append(out, llm.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
+		out = append(out, wire.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
 	}
 	return out
 }

@@ -65,7 +65,7 @@ type LLM struct {
 	Cache            string  `yaml:"cache"`           // on (default) | off
 	PromptsDir       string  `yaml:"prompts_dir"`
 	// ResponseFormat is how requests ask for structured output: json_schema (default) |
-	// json_object_schema (llama.cpp) | json_object (llm.Formats).
+	// json_object_schema (llama.cpp) | json_object (wire.Formats).
 	ResponseFormat string `yaml:"response_format"`
 	// MaxTokens overrides the max_tokens of the tasks it names (default: sized per request from
 	// the task and its input, llm.Client.MaxTokens).

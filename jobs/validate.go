@@ -7,6 +7,7 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages/extract"
@@ -120,7 +121,7 @@ func (j *Job) defaults() {
 		j.Limits.MaxFailedRatio = &r
 	}
 	if l.ResponseFormat == "" {
-		l.ResponseFormat = llm.FormatJSONSchema
+		l.ResponseFormat = wire.FormatJSONSchema
 	}
 	if l.Mode == "" {
 		l.Mode = "online"
@@ -185,7 +186,7 @@ func (j *Job) Validate() error {
 	if j.LLM.Cache != "on" && j.LLM.Cache != "off" {
 		return bad("llm.cache", "%q is not on or off", j.LLM.Cache)
 	}
-	if err := llm.CheckFormat(j.LLM.ResponseFormat); err != nil {
+	if err := wire.CheckFormat(j.LLM.ResponseFormat); err != nil {
 		return bad("llm.response_format", "%v", err)
 	}
 	if err := llm.CheckMaxTokens(j.LLM.MaxTokens); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // The batch tests run the real client against the real stub (in process) and record batches
@@ -49,8 +50,8 @@ func batchClient(t *testing.T, base string, store *checkpoints.Store, budget *ll
 	return c, c.UseBatches(store, opts)
 }
 
-func nameInput(i int) llm.NameInput {
-	return llm.NameInput{Summary: fmt.Sprintf("Community %d: Alice and Bob play chess every Sunday in Busan.", i)}
+func nameInput(i int) wire.NameInput {
+	return wire.NameInput{Summary: fmt.Sprintf("Community %d: Alice and Bob play chess every Sunday in Busan.", i)}
 }
 
 // settle flushes and waits for the batches once.
@@ -76,11 +77,11 @@ func TestBatchCallAnswersLikeOnline(t *testing.T) {
 	online := llm.NewClient(llm.Options{BaseURL: base, Model: "gpt-4o-mini"}, nil, nil, llm.NewMemoryCache())
 	store := openStore(t)
 	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
-	var want, got llm.NameOutput
-	if err := online.Call(ctx, "community", llm.TaskNameCommunity, nameInput(1), &want); err != nil {
+	var want, got wire.NameOutput
+	if err := online.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), &want); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(1), &got); !errors.Is(err, llm.ErrPending) {
+	if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), &got); !errors.Is(err, llm.ErrPending) {
 		t.Fatalf("first call: %v, want ErrPending", err)
 	}
 	if err := b.Flush(ctx); err != nil {
@@ -93,7 +94,7 @@ func TestBatchCallAnswersLikeOnline(t *testing.T) {
 	if n, err := b.Wait(ctx, nil); n != 1 || err != nil {
 		t.Fatalf("waited for %d batches: %v", n, err)
 	}
-	if err := c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(1), &got); err != nil || got != want || got.Name == "" {
+	if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), &got); err != nil || got != want || got.Name == "" {
 		t.Fatalf("batch answer %+v (%v), online %+v", got, err, want)
 	}
 	ou, bu := online.Usage().Total, c.Usage().Total
@@ -103,7 +104,7 @@ func TestBatchCallAnswersLikeOnline(t *testing.T) {
 	}
 	// The same cache key as online: an online client over the store asks nothing.
 	again := llm.NewClient(llm.Options{BaseURL: base, Model: "gpt-4o-mini"}, nil, nil, store)
-	if err := again.Call(ctx, "community", llm.TaskNameCommunity, nameInput(1), &got); err != nil || again.Usage().Total.CacheHits != 1 {
+	if err := again.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), &got); err != nil || again.Usage().Total.CacheHits != 1 {
 		t.Fatalf("online after batch: %v, usage %+v", err, again.Usage().Total)
 	}
 	if st := s.Stats(); st.BatchRequests != 1 || st.ChatCalls != 1 {
@@ -124,7 +125,7 @@ func TestBatchInvalidAnswersRetryInNextBatches(t *testing.T) {
 	var err error
 	batches := 0
 	for range 5 {
-		if err = c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(2), nil); !errors.Is(err, llm.ErrPending) {
+		if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(2), nil); !errors.Is(err, llm.ErrPending) {
 			break
 		}
 		batches += settle(t, b)
@@ -151,10 +152,10 @@ func TestBatchFailuresRetryThenFallBack(t *testing.T) {
 			s, base := startBatchStub(t, stub.Options{BatchFailRate: 1, MaxFaults: -1})
 			ctx := context.Background()
 			c, b := batchClient(t, base, openStore(t), nil, llm.BatchOptions{MaxRetries: 1, FallbackOnline: fallback})
-			var out llm.NameOutput
+			var out wire.NameOutput
 			var err error
 			for range 4 {
-				if err = c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(3), &out); !errors.Is(err, llm.ErrPending) {
+				if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(3), &out); !errors.Is(err, llm.ErrPending) {
 					break
 				}
 				settle(t, b)
@@ -185,7 +186,7 @@ func TestBatchLimits(t *testing.T) {
 	store := openStore(t)
 	c, b := batchClient(t, base, store, nil, llm.BatchOptions{MaxRequests: 2})
 	for i := range 5 {
-		if err := c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(10+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(10+i), nil); !errors.Is(err, llm.ErrPending) {
 			t.Fatal(err)
 		}
 	}
@@ -199,7 +200,7 @@ func TestBatchLimits(t *testing.T) {
 	// Byte limit: about two lines per file.
 	c2, b2 := batchClient(t, base, openStore(t), nil, llm.BatchOptions{MaxBytes: int64(all[0].Bytes) + 100})
 	for i := range 5 {
-		if err := c2.Call(ctx, "community", llm.TaskNameCommunity, nameInput(20+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(20+i), nil); !errors.Is(err, llm.ErrPending) {
 			t.Fatal(err)
 		}
 	}
@@ -207,7 +208,7 @@ func TestBatchLimits(t *testing.T) {
 		t.Fatalf("5 requests, two lines' bytes per file: %d batches", n)
 	}
 	c3, _ := batchClient(t, base, openStore(t), nil, llm.BatchOptions{MaxBytes: 100})
-	if err := c3.Call(ctx, "community", llm.TaskNameCommunity, nameInput(1), nil); !llm.IsBadAnswer(err) {
+	if err := c3.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), nil); !llm.IsBadAnswer(err) {
 		t.Fatalf("a request larger than a batch file: %v", err)
 	}
 	if st := s.Stats(); st.BatchRequests != 10 || st.BatchResubmitted != 0 {
@@ -224,7 +225,7 @@ func TestBatchRecover(t *testing.T) {
 	store := openStore(t)
 	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
 	for i := range 2 {
-		if err := c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(30+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(30+i), nil); !errors.Is(err, llm.ErrPending) {
 			t.Fatal(err)
 		}
 	}
@@ -239,12 +240,12 @@ func TestBatchRecover(t *testing.T) {
 		t.Fatal(err)
 	}
 	// And a batch that was never sent.
-	queued := llm.BatchRecord{ID: "bf-queued", Kind: llm.KindChat, Endpoint: llm.EndpointChat, State: llm.BatchQueued, CreatedAt: time.Now()}
+	queued := llm.BatchRecord{ID: "bf-queued", Kind: llm.KindChat, Endpoint: wire.EndpointChat, State: llm.BatchQueued, CreatedAt: time.Now()}
 	if err := store.AddBatch(ctx, queued); err != nil {
 		t.Fatal(err)
 	}
 	key := "never-sent-request"
-	if err := store.AddBatchRequest(ctx, llm.BatchRequest{Key: key, Batch: queued.ID, Stage: "community", Task: llm.TaskNameCommunity,
+	if err := store.AddBatchRequest(ctx, llm.BatchRequest{Key: key, Batch: queued.ID, Stage: "community", Task: wire.TaskNameCommunity,
 		Keys: []string{"k"}, Status: llm.ReqPending}); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestBatchRecover(t *testing.T) {
 		t.Fatalf("the queued batch's request is still recorded: %+v", rows)
 	}
 	for i := range 2 {
-		if err := c2.Call(ctx, "community", llm.TaskNameCommunity, nameInput(30+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(30+i), nil); !errors.Is(err, llm.ErrPending) {
 			t.Fatal(err)
 		}
 	}
@@ -268,7 +269,7 @@ func TestBatchRecover(t *testing.T) {
 		t.Fatalf("waited for %d batches, want the adopted one", n)
 	}
 	for i := range 2 {
-		if err := c2.Call(ctx, "community", llm.TaskNameCommunity, nameInput(30+i), nil); err != nil {
+		if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(30+i), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -287,7 +288,7 @@ func TestBatchBudgetAndDrain(t *testing.T) {
 	var err error
 	admitted := 0
 	for i := range 10 {
-		if err = c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(40+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(40+i), nil); !errors.Is(err, llm.ErrPending) {
 			break
 		}
 		admitted++
@@ -303,11 +304,11 @@ func TestBatchBudgetAndDrain(t *testing.T) {
 	stop := make(chan struct{})
 	store := openStore(t)
 	c2, b2 := batchClient(t, base, store, nil, llm.BatchOptions{Stop: stop})
-	if err := c2.Call(ctx, "community", llm.TaskNameCommunity, nameInput(50), nil); !errors.Is(err, llm.ErrPending) {
+	if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(50), nil); !errors.Is(err, llm.ErrPending) {
 		t.Fatal(err)
 	}
 	close(stop)
-	if err := c2.Call(ctx, "community", llm.TaskNameCommunity, nameInput(51), nil); !errors.Is(err, llm.ErrStopped) {
+	if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(51), nil); !errors.Is(err, llm.ErrStopped) {
 		t.Fatalf("a call while draining: %v", err)
 	}
 	if err := b2.Flush(ctx); err != nil {
@@ -327,17 +328,17 @@ func TestBatchCancelledResubmitted(t *testing.T) {
 	store := openStore(t)
 	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
 	api := llm.NewBatchAPI(&llm.Poster{BaseURL: base})
-	var out llm.NameOutput
+	var out wire.NameOutput
 	var err error
 	for range 3 {
-		if err = c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(60), &out); !errors.Is(err, llm.ErrPending) {
+		if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(60), &out); !errors.Is(err, llm.ErrPending) {
 			break
 		}
 		if err := b.Flush(ctx); err != nil {
 			t.Fatal(err)
 		}
 		open, _ := store.OpenBatches(ctx, llm.KindChat)
-		if bt, err := api.Cancel(ctx, open[0].ProviderID); err != nil || bt.Status != llm.BatchCancelled {
+		if bt, err := api.Cancel(ctx, open[0].ProviderID); err != nil || bt.Status != wire.BatchCancelled {
 			t.Fatalf("cancel: %+v %v", bt, err)
 		}
 		if _, err := b.Wait(ctx, nil); err != nil {
@@ -361,7 +362,7 @@ func TestBatchWaitStops(t *testing.T) {
 	defer cancel()
 	store := openStore(t)
 	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
-	if err := c.Call(ctx, "community", llm.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, llm.ErrPending) {
+	if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, llm.ErrPending) {
 		t.Fatal(err)
 	}
 	if err := b.Flush(ctx); err != nil {
@@ -373,7 +374,7 @@ func TestBatchWaitStops(t *testing.T) {
 		t.Fatalf("Wait after a stop = %d, %v; want 1 batch and ErrStopped", n, err)
 	}
 	open, err := store.OpenBatches(ctx, llm.KindChat)
-	if err != nil || len(open) != 1 || open[0].ProviderID == "" || llm.BatchEnded(open[0].State) {
+	if err != nil || len(open) != 1 || open[0].ProviderID == "" || wire.BatchEnded(open[0].State) {
 		t.Fatalf("after the stop: %+v %v; want the batch recorded, submitted and open", open, err)
 	}
 	if st := s.Stats(); st.BatchesCancelled != 0 || st.Batches != 1 {
@@ -381,7 +382,7 @@ func TestBatchWaitStops(t *testing.T) {
 	}
 	// The next run (a new client over the same store) finds the request in that batch.
 	c2, b2 := batchClient(t, base, store, nil, llm.BatchOptions{})
-	if err := c2.Call(ctx, "community", llm.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, llm.ErrPending) {
+	if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, llm.ErrPending) {
 		t.Fatal(err)
 	}
 	if err := b2.Flush(ctx); err != nil {

@@ -13,6 +13,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // maxBatchLine bounds one line of a batch output or error file (an answer with its envelope).
@@ -32,8 +34,8 @@ func NewBatchAPI(p *Poster) *BatchAPI { return &BatchAPI{p: p} }
 
 // Upload sends the file at path as a batch input file (multipart, purpose "batch"). The file is
 // read again for every attempt.
-func (a *BatchAPI) Upload(ctx context.Context, path string) (FileObject, error) {
-	var out FileObject
+func (a *BatchAPI) Upload(ctx context.Context, path string) (wire.FileObject, error) {
+	var out wire.FileObject
 	body := func() (io.Reader, string, error) {
 		f, err := os.Open(path)
 		if err != nil {
@@ -64,12 +66,12 @@ func (a *BatchAPI) Upload(ctx context.Context, path string) (FileObject, error) 
 }
 
 // Create creates a batch.
-func (a *BatchAPI) Create(ctx context.Context, req BatchCreate) (Batch, error) {
+func (a *BatchAPI) Create(ctx context.Context, req wire.BatchCreate) (wire.Batch, error) {
 	raw, err := json.Marshal(req)
 	if err != nil {
-		return Batch{}, fmt.Errorf("encoding batch: %w", err)
+		return wire.Batch{}, fmt.Errorf("encoding batch: %w", err)
 	}
-	var out Batch
+	var out wire.Batch
 	err = a.p.exchange(ctx, http.MethodPost, "/batches", jsonBody(raw), decodeInto(&out))
 	if err == nil && out.ID == "" {
 		err = errors.New("creating batch: the answer names no batch id")
@@ -78,28 +80,28 @@ func (a *BatchAPI) Create(ctx context.Context, req BatchCreate) (Batch, error) {
 }
 
 // Get returns a batch as the provider sees it now.
-func (a *BatchAPI) Get(ctx context.Context, id string) (Batch, error) {
-	var out Batch
+func (a *BatchAPI) Get(ctx context.Context, id string) (wire.Batch, error) {
+	var out wire.Batch
 	err := a.p.exchange(ctx, http.MethodGet, "/batches/"+url.PathEscape(id), nil, decodeInto(&out))
 	return out, err
 }
 
 // Cancel asks the provider to cancel a batch; it ends as cancelled with what it finished.
-func (a *BatchAPI) Cancel(ctx context.Context, id string) (Batch, error) {
-	var out Batch
+func (a *BatchAPI) Cancel(ctx context.Context, id string) (wire.Batch, error) {
+	var out wire.Batch
 	err := a.p.exchange(ctx, http.MethodPost, "/batches/"+url.PathEscape(id)+"/cancel", nil, decodeInto(&out))
 	return out, err
 }
 
 // List returns a page of batches, newest first, starting after the batch id after ("" for the
 // newest).
-func (a *BatchAPI) List(ctx context.Context, after string, limit int) (BatchList, error) {
+func (a *BatchAPI) List(ctx context.Context, after string, limit int) (wire.BatchList, error) {
 	q := url.Values{}
 	q.Set("limit", fmt.Sprint(limit))
 	if after != "" {
 		q.Set("after", after)
 	}
-	var out BatchList
+	var out wire.BatchList
 	err := a.p.exchange(ctx, http.MethodGet, "/batches?"+q.Encode(), nil, decodeInto(&out))
 	return out, err
 }

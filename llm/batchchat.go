@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // UseBatches makes the client send its requests through provider batches (llm.mode: batch)
@@ -20,7 +22,7 @@ func (c *Client) UseBatches(store BatchStore, opts BatchOptions) *Batcher {
 // ask sends request number attempt (from 0) of a call: online, or in batch mode through the
 // batcher (which returns ErrPending until the request's batch has ended); walked collects the
 // batch requests the call went through whose rows the store keeps (invalid answers, failures).
-func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msgs []Message, maxTokens int, attempt int,
+func (c *Client) ask(ctx context.Context, stage string, t *wire.Task, key string, msgs []wire.Message, maxTokens int, attempt int,
 	walked *[]string) ([]byte, answerMeta, error, error) {
 	if c.batch == nil {
 		return c.complete(ctx, stage, t, msgs, maxTokens)
@@ -29,8 +31,8 @@ func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msg
 	if err != nil {
 		return nil, answerMeta{}, nil, err
 	}
-	it := BatchItem{Key: BatchKey(EndpointChat, body, attempt), Body: body, Stage: stage, Task: t.Name, Keys: []string{key},
-		Prompt: EstimatePrompt(msgs, t.Raw), Completion: ExpectedCompletion(t.Name), Retry: attempt > 0}
+	it := BatchItem{Key: BatchKey(wire.EndpointChat, body, attempt), Body: body, Stage: stage, Task: t.Name, Keys: []string{key},
+		Prompt: wire.EstimatePrompt(msgs, t.Raw), Completion: wire.ExpectedCompletion(t.Name), Retry: attempt > 0}
 	out, err := c.batch.Request(ctx, it)
 	if err != nil {
 		return nil, answerMeta{}, nil, err
@@ -51,7 +53,7 @@ func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msg
 		if !hit {
 			return nil, meta, nil, fmt.Errorf("reading cache for %s: the batch answer is not in the cache", t.Name)
 		}
-		meta.usage = TokenUsage{PromptTokens: e.PromptTokens, CompletionTokens: e.CompletionTokens}
+		meta.usage = wire.TokenUsage{PromptTokens: e.PromptTokens, CompletionTokens: e.CompletionTokens}
 		return e.Response, meta, nil, nil
 	case out.Status == ReqInvalid:
 		meta.finish = out.Finish
@@ -91,7 +93,7 @@ func (e recordedError) Error() string { return string(e) }
 type chatKind struct{ c *Client }
 
 func (chatKind) Kind() string          { return KindChat }
-func (chatKind) Endpoint() string      { return EndpointChat }
+func (chatKind) Endpoint() string      { return wire.EndpointChat }
 func (chatKind) ResubmitInvalid() bool { return false }
 
 // Answered reports whether the cache holds a valid answer under the request's cache key.
@@ -111,7 +113,7 @@ func (k chatKind) Answered(ctx context.Context, it BatchItem) (bool, error) {
 // checkAnswer); a valid one goes into the cache under the request's cache key, in the stage's
 // namespace, with its usage.
 func (k chatKind) Settle(row BatchRequest, body []byte) Settled {
-	var resp ChatResponse
+	var resp wire.ChatResponse
 	if err := json.Unmarshal(body, &resp); err != nil {
 		return Settled{Detail: fmt.Sprintf("parsing chat response: %v", err)}
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // settleChunk is how many request rows one store transaction settles.
@@ -63,7 +65,7 @@ func (b *Batcher) deliver(ctx context.Context, t *tracked) error {
 
 // line settles one line of an output or error file.
 func (d *delivery) line(ctx context.Context, line []byte) error {
-	var ol BatchOutputLine
+	var ol wire.BatchOutputLine
 	if json.Unmarshal(line, &ol) != nil || ol.CustomID == "" {
 		d.usage.InvalidLines++ // its request stays pending, ends unfinished and is asked again
 		return nil
@@ -89,7 +91,7 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 			u.add(s.Usage, cost)
 			if !s.Valid {
 				u.InvalidAnswers++
-				if s.Finish == FinishLength {
+				if s.Finish == wire.FinishLength {
 					u.Truncated++
 				}
 			}
@@ -101,7 +103,7 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 			d.invalid++
 			row.Status, row.Detail, row.Raw, row.Finish = ReqInvalid, s.Detail, clip(s.Raw, maxRawAnswer), s.Finish
 		}
-	case ol.Error != nil && (ol.Error.Code == LineExpired || ol.Error.Code == LineCancelled):
+	case ol.Error != nil && (ol.Error.Code == wire.LineExpired || ol.Error.Code == wire.LineCancelled):
 		d.usage.Unfinished++
 		row.Status, row.Detail = ReqUnfinished, ol.Error.Code+": "+ol.Error.Message
 	default:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // BatchKind is what a Batcher needs to know about the requests it carries; the chat client and
@@ -29,7 +31,7 @@ type Settled struct {
 	Detail  string       // why the answer is invalid
 	Raw     []byte       // the invalid answer
 	Finish  string       // its finish reason
-	Usage   TokenUsage
+	Usage   wire.TokenUsage
 }
 
 // BatchItem is one request a call wants answered through a batch.

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // tracked is what the batcher knows of one batch in this run.
@@ -62,7 +64,7 @@ func (b *Batcher) refresh(ctx context.Context, id string) (bool, error) {
 	case BatchQueued, BatchSubmitting: // this run is still sending it
 		return false, nil
 	}
-	if !BatchEnded(t.rec.State) && time.Since(t.polled) >= b.opts.Poll {
+	if !wire.BatchEnded(t.rec.State) && time.Since(t.polled) >= b.opts.Poll {
 		bt, err := b.api.Get(ctx, t.rec.ProviderID)
 		if err != nil {
 			return false, fmt.Errorf("polling batch %s (%s): %w", id, t.rec.ProviderID, err)
@@ -72,14 +74,14 @@ func (b *Batcher) refresh(ctx context.Context, id string) (bool, error) {
 			return false, err
 		}
 	}
-	if !BatchEnded(t.rec.State) {
+	if !wire.BatchEnded(t.rec.State) {
 		return false, nil
 	}
 	return true, b.deliver(ctx, t)
 }
 
 // observe records what a poll returned and logs a progress line when it changed.
-func (b *Batcher) observe(ctx context.Context, t *tracked, bt Batch) error {
+func (b *Batcher) observe(ctx context.Context, t *tracked, bt wire.Batch) error {
 	r := &t.rec
 	changed := bt.Status != r.State || bt.RequestCounts.Completed != r.Completed || bt.RequestCounts.Failed != r.Failed
 	if bt.Status != "" {
@@ -95,7 +97,7 @@ func (b *Batcher) observe(ctx context.Context, t *tracked, bt Batch) error {
 		b.opts.Log.Info("batch progress", "kind", r.Kind, "batch", r.ID, "provider_id", r.ProviderID, "state", r.State,
 			"completed", r.Completed, "failed", r.Failed, "requests", r.Requests)
 	}
-	if changed && bt.Status == BatchFailed && bt.Errors != nil && len(bt.Errors.Data) > 0 {
+	if changed && bt.Status == wire.BatchFailed && bt.Errors != nil && len(bt.Errors.Data) > 0 {
 		e := bt.Errors.Data[0]
 		b.opts.Log.Warn("batch failed at the provider: its requests are submitted again", "batch", r.ID, "provider_id", r.ProviderID,
 			"errors", len(bt.Errors.Data), "first", redactText(b.api.p.APIKey, e.Code+": "+e.Message, maxErrorText))
@@ -200,26 +202,26 @@ const maxListPages = 20
 
 // find looks for the provider batch whose metadata names r, newest first, down to an hour
 // before r was recorded.
-func (b *Batcher) find(ctx context.Context, r BatchRecord) (Batch, bool, error) {
+func (b *Batcher) find(ctx context.Context, r BatchRecord) (wire.Batch, bool, error) {
 	after := ""
 	oldest := r.CreatedAt.Add(-time.Hour).Unix()
 	for range maxListPages {
 		page, err := b.api.List(ctx, after, 100)
 		if err != nil {
-			return Batch{}, false, fmt.Errorf("listing batches to find %s: %w", r.ID, err)
+			return wire.Batch{}, false, fmt.Errorf("listing batches to find %s: %w", r.ID, err)
 		}
 		for _, bt := range page.Data {
 			if bt.Metadata[MetaBatch] == r.ID {
 				return bt, true, nil
 			}
 			if bt.CreatedAt > 0 && bt.CreatedAt < oldest {
-				return Batch{}, false, nil
+				return wire.Batch{}, false, nil
 			}
 		}
 		if !page.HasMore || len(page.Data) == 0 {
-			return Batch{}, false, nil
+			return wire.Batch{}, false, nil
 		}
 		after = page.Data[len(page.Data)-1].ID
 	}
-	return Batch{}, false, nil
+	return wire.Batch{}, false, nil
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // spool is the batch being filled: its record and its input file on disk, so memory does not
@@ -30,7 +32,7 @@ func (b *Batcher) enqueue(ctx context.Context, it BatchItem, again bool) error {
 	if b.stopped() {
 		return ErrStopped
 	}
-	line, err := json.Marshal(BatchInputLine{CustomID: it.Key, Method: http.MethodPost, URL: b.kind.Endpoint(), Body: it.Body})
+	line, err := json.Marshal(wire.BatchInputLine{CustomID: it.Key, Method: http.MethodPost, URL: b.kind.Endpoint(), Body: it.Body})
 	if err != nil {
 		return fmt.Errorf("encoding batch line: %w", err)
 	}
@@ -190,14 +192,14 @@ func (b *Batcher) submit(ctx context.Context, s *spool) error {
 	if err := update(); err != nil {
 		return err
 	}
-	bt, err := b.api.Create(ctx, BatchCreate{InputFileID: file.ID, Endpoint: rec.Endpoint, CompletionWindow: CompletionWindow,
+	bt, err := b.api.Create(ctx, wire.BatchCreate{InputFileID: file.ID, Endpoint: rec.Endpoint, CompletionWindow: wire.CompletionWindow,
 		Metadata: map[string]string{MetaBatch: rec.ID, "backfill_job": b.opts.Job}})
 	if err != nil {
 		return fmt.Errorf("creating batch %s: %w", rec.ID, err)
 	}
 	rec.ProviderID, rec.State = bt.ID, bt.Status
 	if rec.State == "" {
-		rec.State = BatchValidating
+		rec.State = wire.BatchValidating
 	}
 	if err := update(); err != nil {
 		return err

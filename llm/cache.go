@@ -8,6 +8,8 @@ import (
 	"hash"
 	"strconv"
 	"sync"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Cache stores valid LLM answers by content key. The checkpoint store satisfies it with a
@@ -28,7 +30,7 @@ type CacheEntry struct {
 // CacheKey is the sha256 (hex) of everything that determines a chat answer: the model, the
 // rendered messages, the schema name and text, the temperature and any extra request options.
 // Every field is length-prefixed, so no two different inputs share a key.
-func CacheKey(model string, messages []Message, schemaName string, schema []byte, temperature float64, extra ...string) string {
+func CacheKey(model string, messages []wire.Message, schemaName string, schema []byte, temperature float64, extra ...string) string {
 	h := sha256.New()
 	field(h, "chat-v1")
 	field(h, model)
@@ -49,28 +51,28 @@ func CacheKey(model string, messages []Message, schemaName string, schema []byte
 // RequestKey is the cache key under which the client stores the answer to a chat request it
 // sent (with any validation feedback removed), so a test server can tell which answers a
 // checkpoint holds. It is "" for a request of no known task.
-func RequestKey(req ChatRequest) string {
-	task := RequestTask(req)
+func RequestKey(req wire.ChatRequest) string {
+	task := wire.RequestTask(req)
 	var schema []byte
 	if rf := req.ResponseFormat; rf != nil && rf.JSONSchema != nil {
 		schema = rf.JSONSchema.Schema // the schema the client keys by, as it sent it
-	} else if t, err := LookupTask(task); err == nil {
+	} else if t, err := wire.LookupTask(task); err == nil {
 		schema = t.Raw
 	} else {
 		return ""
 	}
-	msgs := make([]Message, len(req.Messages))
+	msgs := make([]wire.Message, len(req.Messages))
 	for i, m := range req.Messages {
-		if m.Role == RoleUser {
-			m.Content = StripFeedback(m.Content)
+		if m.Role == wire.RoleUser {
+			m.Content = wire.StripFeedback(m.Content)
 		}
 		msgs[i] = m
 	}
-	f := FormatJSONSchema
+	f := wire.FormatJSONSchema
 	if rf := req.ResponseFormat; rf != nil && rf.Type == "json_object" {
-		f = FormatJSONObject
+		f = wire.FormatJSONObject
 		if len(rf.Schema) > 0 {
-			f = FormatJSONObjectSchema
+			f = wire.FormatJSONObjectSchema
 		}
 	}
 	return CacheKey(req.Model, msgs, task, schema, req.Temperature, requestExtras(f, req.FrequencyPenalty)...)

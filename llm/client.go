@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Defaults of Options.
@@ -53,9 +55,9 @@ type Options struct {
 // It is safe for concurrent use.
 type Client struct {
 	opts    Options
-	prompts *Prompts
+	prompts *wire.Prompts
 	cache   Cache
-	tasks   map[string]*Task
+	tasks   map[string]*wire.Task
 	pacer   *Pacer
 	poster  *Poster
 	meter   *meter
@@ -67,21 +69,21 @@ type Client struct {
 // NewClient returns a client. hc nil means http.DefaultClient; prompts nil means the embedded
 // prompts; cache nil disables caching. It panics only if a built-in task schema cannot be
 // built, which the package tests rule out.
-func NewClient(opts Options, hc *http.Client, prompts *Prompts, cache Cache) *Client {
+func NewClient(opts Options, hc *http.Client, prompts *wire.Prompts, cache Cache) *Client {
 	if opts.MaxValidationRetries == 0 {
 		opts.MaxValidationRetries = DefaultMaxValidationRetries
 	}
 	opts.MaxValidationRetries = max(opts.MaxValidationRetries, 0)
 	if prompts == nil {
-		p, err := LoadPrompts("")
+		p, err := wire.LoadPrompts("")
 		if err != nil {
 			panic(fmt.Sprintf("llm: loading embedded prompts: %v", err))
 		}
 		prompts = p
 	}
-	tasks := map[string]*Task{}
-	for _, name := range Tasks() {
-		t, err := LookupTask(name)
+	tasks := map[string]*wire.Task{}
+	for _, name := range wire.Tasks() {
+		t, err := wire.LookupTask(name)
 		if err != nil {
 			panic(fmt.Sprintf("llm: %v", err))
 		}
@@ -95,7 +97,7 @@ func NewClient(opts Options, hc *http.Client, prompts *Prompts, cache Cache) *Cl
 		opts.Prices = DefaultPrices()
 	}
 	if opts.ResponseFormat == "" {
-		opts.ResponseFormat = FormatJSONSchema
+		opts.ResponseFormat = wire.FormatJSONSchema
 	}
 	price, priced := opts.Prices.Lookup(opts.Model)
 	return &Client{
@@ -120,7 +122,7 @@ func (c *Client) Pacer() *Pacer { return c.pacer }
 func (c *Client) Model() string { return c.opts.Model }
 
 // Prompts returns the prompt set the client renders.
-func (c *Client) Prompts() *Prompts { return c.prompts }
+func (c *Client) Prompts() *wire.Prompts { return c.prompts }
 
 // TaskVersion is a sha256 (hex) of everything that shapes a task's answers besides its input:
 // model, temperature, prompt hash, schema (with its caps), response format and the max_tokens
@@ -168,7 +170,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 	if err != nil {
 		return err
 	}
-	msgs = withSchema(c.opts.ResponseFormat, t, msgs)
+	msgs = t.WithSchema(c.opts.ResponseFormat, msgs)
 	key := c.cacheKey(t, msgs)
 	if c.cache != nil {
 		e, hit, err := c.cache.Get(ctx, key)
@@ -229,7 +231,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			return accept(answer, meta.batched)
 		}
 		last, kept = answer, nil
-		if meta.finish == FinishLength {
+		if meta.finish == wire.FinishLength {
 			count(func(s *StageUsage) { s.Truncated++ })
 			fixed, repeats, ok := salvage(t, answer)
 			// A cut answer that repeats a list item ran in a loop: a longer limit pays for
@@ -247,7 +249,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 				count(func(s *StageUsage) { s.Retries++ })
 				continue
 			}
-			invalid = &SchemaError{Msg: fmt.Sprintf("the answer was cut at the length limit of %d tokens (%v); write a shorter answer", limit, invalid)}
+			invalid = &wire.SchemaError{Msg: fmt.Sprintf("the answer was cut at the length limit of %d tokens (%v); write a shorter answer", limit, invalid)}
 		}
 		count(func(s *StageUsage) { s.InvalidAnswers++ })
 		if try == c.opts.MaxValidationRetries {
@@ -255,7 +257,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		}
 		try++
 		count(func(s *StageUsage) { s.Retries++ })
-		conv = withFeedback(msgs, invalid)
+		conv = wire.WithFeedback(msgs, invalid)
 	}
 	if kept != nil {
 		// The last answer was cut too: its complete items are kept rather than none.
@@ -268,14 +270,14 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 }
 
 // cacheKey is the cache key of a task's request with the rendered messages msgs.
-func (c *Client) cacheKey(t *Task, msgs []Message) string {
+func (c *Client) cacheKey(t *wire.Task, msgs []wire.Message) string {
 	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, requestExtras(c.opts.ResponseFormat, c.opts.FrequencyPenalty)...)
 }
 
 // answerMeta is what complete learns besides the answer: the usage block and the finish reason,
 // and whether the answer came from a provider batch (its usage was counted on delivery).
 type answerMeta struct {
-	usage   TokenUsage
+	usage   wire.TokenUsage
 	finish  string
 	batched bool
 }
@@ -284,13 +286,13 @@ type answerMeta struct {
 // returns the answer text, the usage and the finish reason. A response that carries no usable
 // answer (not a chat response, no choices, a refusal) is returned as bad, so it takes the
 // validation retry path; err is a failed request.
-func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Message, maxTokens int) (answer []byte, rp answerMeta, bad, err error) {
+func (c *Client) complete(ctx context.Context, stage string, t *wire.Task, msgs []wire.Message, maxTokens int) (answer []byte, rp answerMeta, bad, err error) {
 	body, err := c.requestBody(t, msgs, maxTokens)
 	if err != nil {
 		return nil, rp, nil, err
 	}
 	res, err := c.poster.Post(ctx, Request{Path: "/chat/completions", Body: body,
-		PromptTokens: EstimatePrompt(msgs, t.Raw), CompletionTokens: ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
+		PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
 	c.meter.update(stage, func(s *StageUsage) {
 		s.Retries += int64(res.Retries)
 		s.add(res.Usage, res.CostUSD)
@@ -299,7 +301,7 @@ func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Mes
 		return nil, rp, nil, err
 	}
 	rp.usage = res.Usage
-	var resp ChatResponse
+	var resp wire.ChatResponse
 	if err := json.Unmarshal(res.Body, &resp); err != nil {
 		return nil, rp, fmt.Errorf("parsing chat response: %w", err), nil
 	}
@@ -311,10 +313,10 @@ func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Mes
 }
 
 // requestBody is the body of a chat request.
-func (c *Client) requestBody(t *Task, msgs []Message, maxTokens int) ([]byte, error) {
-	body, err := json.Marshal(ChatRequest{
+func (c *Client) requestBody(t *wire.Task, msgs []wire.Message, maxTokens int) ([]byte, error) {
+	body, err := json.Marshal(wire.ChatRequest{
 		Model: c.opts.Model, Messages: msgs, Temperature: c.opts.Temperature, MaxTokens: maxTokens,
-		FrequencyPenalty: c.opts.FrequencyPenalty, ResponseFormat: responseFormat(c.opts.ResponseFormat, t),
+		FrequencyPenalty: c.opts.FrequencyPenalty, ResponseFormat: t.ResponseFormat(c.opts.ResponseFormat),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("encoding request: %w", err)

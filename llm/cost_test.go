@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
@@ -44,22 +46,22 @@ func TestPriceCost(t *testing.T) {
 	p := Price{InputPerMTok: 2, CachedInputPerMTok: 0.5, OutputPerMTok: 8}
 	for _, tt := range []struct {
 		name string
-		u    TokenUsage
+		u    wire.TokenUsage
 		want float64
 	}{
-		{"plain", TokenUsage{PromptTokens: 1_000_000, CompletionTokens: 500_000}, 2 + 4},
-		{"cached prompt", TokenUsage{PromptTokens: 1_000_000, PromptTokensDetails: &PromptTokensDetails{CachedTokens: 600_000}}, 0.8 + 0.3},
-		{"reasoning is output", TokenUsage{CompletionTokens: 1_000_000,
-			CompletionTokensDetails: &CompletionTokensDetails{ReasoningTokens: 900_000}}, 8},
-		{"cached beyond prompt", TokenUsage{PromptTokens: 10, PromptTokensDetails: &PromptTokensDetails{CachedTokens: 50}}, 10 * 0.5 / 1e6},
-		{"none", TokenUsage{}, 0},
+		{"plain", wire.TokenUsage{PromptTokens: 1_000_000, CompletionTokens: 500_000}, 2 + 4},
+		{"cached prompt", wire.TokenUsage{PromptTokens: 1_000_000, PromptTokensDetails: &wire.PromptTokensDetails{CachedTokens: 600_000}}, 0.8 + 0.3},
+		{"reasoning is output", wire.TokenUsage{CompletionTokens: 1_000_000,
+			CompletionTokensDetails: &wire.CompletionTokensDetails{ReasoningTokens: 900_000}}, 8},
+		{"cached beyond prompt", wire.TokenUsage{PromptTokens: 10, PromptTokensDetails: &wire.PromptTokensDetails{CachedTokens: 50}}, 10 * 0.5 / 1e6},
+		{"none", wire.TokenUsage{}, 0},
 	} {
 		if got := p.Cost(tt.u); !near(got, tt.want) {
 			t.Errorf("%s: cost %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	if got := (Price{InputPerMTok: 3, OutputPerMTok: 6}).Cost(TokenUsage{PromptTokens: 1e6,
-		PromptTokensDetails: &PromptTokensDetails{CachedTokens: 1e6}}); !near(got, 3) {
+	if got := (Price{InputPerMTok: 3, OutputPerMTok: 6}).Cost(wire.TokenUsage{PromptTokens: 1e6,
+		PromptTokensDetails: &wire.PromptTokensDetails{CachedTokens: 1e6}}); !near(got, 3) {
 		t.Errorf("no cached price: %v, want the input price", got)
 	}
 }
@@ -98,19 +100,6 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func TestEstimateTokens(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want int
-	}{
-		{"", 0}, {"abcd", 1}, {"abcde", 2}, {"안녕하세요", 5}, {"hi 안녕", 3},
-	} {
-		if got := EstimateTokens(tt.in); got != tt.want {
-			t.Errorf("EstimateTokens(%q) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
-}
-
 // TestClientCost: the fake server reports 100 prompt and 20 completion tokens per answer.
 func TestClientCost(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: `{"name":"n"}`}}}
@@ -118,7 +107,7 @@ func TestClientCost(t *testing.T) {
 	c := newTestClient(t, f, cache, func(o *Options) { o.Model = "gpt-4o-mini-2024-07-18" })
 	ctx := context.Background()
 	for range 2 { // the second call is a cache hit and costs nothing
-		if err := c.Call(ctx, "community", TaskNameCommunity, NameInput{Summary: "x"}, nil); err != nil {
+		if err := c.Call(ctx, "community", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -130,12 +119,12 @@ func TestClientCost(t *testing.T) {
 	if p, ok := c.Price(); !ok || p.OutputPerMTok != 0.60 {
 		t.Fatalf("price %+v %v", p, ok)
 	}
-	e, err := c.Estimate(ctx, TaskNameCommunity, NameInput{Summary: "x"})
+	e, err := c.Estimate(ctx, wire.TaskNameCommunity, wire.NameInput{Summary: "x"})
 	if err != nil || !e.Cached || e.CostUSD != 0 || e.PromptTokens == 0 {
 		t.Fatalf("estimate of a cached call: %+v %v", e, err)
 	}
-	e, err = c.Estimate(ctx, TaskNameCommunity, NameInput{Summary: "y"})
-	if err != nil || e.Cached || e.CostUSD <= 0 || e.CompletionTokens != ExpectedCompletion(TaskNameCommunity) {
+	e, err = c.Estimate(ctx, wire.TaskNameCommunity, wire.NameInput{Summary: "y"})
+	if err != nil || e.Cached || e.CostUSD <= 0 || e.CompletionTokens != wire.ExpectedCompletion(wire.TaskNameCommunity) {
 		t.Fatalf("estimate of a new call: %+v %v", e, err)
 	}
 	if f.count() != 1 {
@@ -166,7 +155,7 @@ func TestBudgetStopDrainsInFlight(t *testing.T) {
 	served := make([]int, 6)
 	for i := range errs {
 		wg.Go(func() {
-			errs[i] = c.Call(ctx, "s", TaskNameCommunity, NameInput{Summary: fmt.Sprint(i)}, nil)
+			errs[i] = c.Call(ctx, "s", wire.TaskNameCommunity, wire.NameInput{Summary: fmt.Sprint(i)}, nil)
 			mu.Lock()
 			served[i] = done
 			mu.Unlock()
@@ -193,7 +182,7 @@ func TestBudgetStopDrainsInFlight(t *testing.T) {
 	if spent := c.Usage().Total.CostUSD; spent > 1e-4 {
 		t.Fatalf("spent %v above the limit", spent)
 	}
-	if err := c.Call(ctx, "s", TaskNameCommunity, NameInput{Summary: "later"}, nil); !errors.Is(err, ErrBudgetExceeded) {
+	if err := c.Call(ctx, "s", wire.TaskNameCommunity, wire.NameInput{Summary: "later"}, nil); !errors.Is(err, ErrBudgetExceeded) {
 		t.Fatalf("call after the stop: %v", err)
 	}
 }

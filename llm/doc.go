@@ -1,24 +1,16 @@
-// Package llm is the client side of the LLM layer: the OpenAI-compatible wire types, the task
-// contract (tasks.go), the versioned prompt templates, the answer schemas and their validator,
-// the chat Client, and the request machinery the embeddings client shares: Poster, Pacer,
-// Budget, prices and token estimates.
+// Package llm is the client side of the LLM layer: the chat Client (its cache, validation
+// retries, salvage and max_tokens rule) and the request machinery the embeddings client shares:
+// Poster, Pacer, Budget and prices. What goes on the wire (tasks, schemas, prompts, requests and
+// answers) is package llm/wire.
 //
 // Contract:
-//   - Every task is one prompt pair in prompts/ (<task>.system.tmpl, <task>.user.tmpl), one
-//     strict JSON schema generated from its output type, sent in the client's response format
-//     (Formats: json_schema named after the task; json_object with the schema and maxLength
-//     caps on free-text strings, for llama.cpp; json_object with the schema in the system
-//     message). TaskOf recognises the task of a request in every format. The answer is always
-//     validated locally; answer fields never share a name with an input field the model reads
-//     beside them (a fact's endpoints are "subject" and "object"). A rendered user message always
-//     ends with InputFence, the task input as json.Marshal gives it, and "\n```".
+//   - Every task of wire.Tasks is sent in the client's response format (Options.ResponseFormat,
+//     one of wire.Formats) and its answer is always validated locally against the task's schema.
 //   - Every request carries max_tokens (Client.MaxTokens: the task's base plus a share of the
 //     input's estimated tokens, at most MaxTokensCap, or the job's override). An answer cut at the
 //     limit (finish_reason "length") that does not validate is asked again once with twice the
 //     limit before it counts as invalid, unless it repeats a list item (a loop): then, as when the
 //     last retry is cut too, it is salvaged, kept up to its last complete list item (salvage.go).
-//   - Prompts.Hash(task) changes whenever either template of the task (or the message format)
-//     changes; a prompts directory overrides embedded templates file by file.
 //   - Client.TaskVersion(task) hashes everything besides the input that can change a task's
 //     answer: model, temperature, frequency penalty, prompt hash, schema and its caps, response
 //     format, the max_tokens rule and the salvage rules. It is the one recipe stages put into
@@ -38,7 +30,7 @@
 //     embeddings together; the stages' and the embedder's worker pools take the same size and
 //     wait on the pacer, so they never add requests),
 //     an RPM bucket (burst 1, at 99% of rpm/60 per second, so no 60-second window sees more
-//     than RPM starts) and a TPM bucket charged with EstimateTokens before a request and
+//     than RPM starts) and a TPM bucket charged with wire.EstimateTokens before a request and
 //     corrected with the reported usage after it. Once PacerOptions.Stop closes it refuses every
 //     new request with ErrStopped (a draining run starts no new call); requests in flight
 //     finish.

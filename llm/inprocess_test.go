@@ -8,16 +8,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestInProcessClientServesCalls(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: validExtract}}}
 	c := NewClient(Options{BaseURL: "http://offline/v1", Model: "offline", APIKey: "k"}, NewInProcessHTTPClient(f), nil, nil)
-	var out ExtractOutput
-	if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), &out); err != nil {
+	var out wire.ExtractOutput
+	if err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), &out); err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Entities) != 1 || f.count() != 1 || f.request(0).ResponseFormat.JSONSchema.Name != TaskExtract {
+	if len(out.Entities) != 1 || f.count() != 1 || f.request(0).ResponseFormat.JSONSchema.Name != wire.TaskExtract {
 		t.Fatalf("out %+v, %d requests", out, f.count())
 	}
 	if f.headers[0].Get("Authorization") != "Bearer k" {

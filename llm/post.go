@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/internal/retry"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Defaults of Poster and Options.
@@ -59,9 +60,9 @@ type Request struct {
 // Response is a successful answer.
 type Response struct {
 	Body    []byte
-	Retries int        // attempts beyond the first
-	Usage   TokenUsage // the answer's usage block; zero when absent or unreadable
-	CostUSD float64    // Usage priced with Poster.Price
+	Retries int             // attempts beyond the first
+	Usage   wire.TokenUsage // the answer's usage block; zero when absent or unreadable
+	CostUSD float64         // Usage priced with Poster.Price
 }
 
 // Post sends req and returns the answer. On error, Response.Retries still counts the retries
@@ -144,12 +145,12 @@ func classify(err error) (bool, time.Duration) {
 }
 
 // usageOf reads the usage block of an answer; zero when there is none.
-func usageOf(body []byte) TokenUsage {
+func usageOf(body []byte) wire.TokenUsage {
 	var v struct {
-		Usage *TokenUsage `json:"usage"`
+		Usage *wire.TokenUsage `json:"usage"`
 	}
 	if json.Unmarshal(body, &v) != nil || v.Usage == nil {
-		return TokenUsage{}
+		return wire.TokenUsage{}
 	}
 	return *v.Usage
 }

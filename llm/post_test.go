@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestRetryAfterHonoured(t *testing.T) {
@@ -28,7 +30,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 			}}
 			c := newTestClient(t, f, nil, nil)
 			start := time.Now()
-			if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), nil); err != nil {
+			if err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), nil); err != nil {
 				t.Fatal(err)
 			}
 			if elapsed := time.Since(start); elapsed < tt.least {
@@ -87,7 +89,7 @@ func TestStatusClassification(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeServer{replies: []reply{tt.rep}}
 			c := newTestClient(t, f, nil, func(o *Options) { o.MaxAttempts = 3 })
-			err := c.Call(context.Background(), "s", TaskNameCommunity, NameInput{Summary: "x"}, nil)
+			err := c.Call(context.Background(), "s", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -104,8 +106,8 @@ func TestStatusClassification(t *testing.T) {
 func TestTransientThenSuccess(t *testing.T) {
 	f := &fakeServer{replies: []reply{{status: 502, body: "bad gateway"}, {status: 500}, {content: `{"name":"Art"}`}}}
 	c := newTestClient(t, f, nil, nil)
-	var out NameOutput
-	if err := c.Call(context.Background(), "community", TaskNameCommunity, NameInput{Summary: "x"}, &out); err != nil {
+	var out wire.NameOutput
+	if err := c.Call(context.Background(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	if out.Name != "Art" || c.Usage().Total.Retries != 2 || c.Usage().Total.Calls != 3 {
@@ -141,7 +143,7 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newTestClient(t, echo(tt.status, tt.wrap), nil, func(o *Options) { o.APIKey = key; o.MaxAttempts = 2 })
-			err := c.Call(context.Background(), "s", TaskNameCommunity, NameInput{Summary: "x"}, nil)
+			err := c.Call(context.Background(), "s", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -178,7 +180,7 @@ func TestPerAttemptTimeoutIsRetried(t *testing.T) {
 	c := newTestClient(t, h, nil, func(o *Options) { o.Timeout = 100 * time.Millisecond })
 	t.Cleanup(func() { close(release) }) // runs before the server closes
 	start := time.Now()
-	if err := c.Call(context.Background(), "s", TaskNameCommunity, NameInput{Summary: "x"}, nil); err != nil {
+	if err := c.Call(context.Background(), "s", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if time.Since(start) > time.Second || c.Usage().Total.Retries != 1 {
@@ -192,7 +194,7 @@ func TestCancelStopsRetrying(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err := c.Call(ctx, "s", TaskNameCommunity, NameInput{Summary: "x"}, nil)
+	err := c.Call(ctx, "s", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
 		t.Fatalf("error %v after %v", err, time.Since(start))
 	}
@@ -217,7 +219,7 @@ func TestConcurrencyBound(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 12 {
 		wg.Go(func() {
-			if err := c.Call(context.Background(), "community", TaskNameCommunity, NameInput{Summary: fmt.Sprint(i)}, nil); err != nil {
+			if err := c.Call(context.Background(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: fmt.Sprint(i)}, nil); err != nil {
 				t.Error(err)
 			}
 		})

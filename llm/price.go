@@ -3,6 +3,8 @@ package llm
 import (
 	"slices"
 	"strings"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Price is what a model costs, in US dollars per million tokens. Reasoning tokens are billed
@@ -33,7 +35,7 @@ func (p Price) Batch() Price {
 
 // Cost is the price of one answer's usage. Prompt tokens the provider served from its prompt
 // cache are billed at CachedInputPerMTok when it is set.
-func (p Price) Cost(u TokenUsage) float64 {
+func (p Price) Cost(u wire.TokenUsage) float64 {
 	cached := 0
 	if u.PromptTokensDetails != nil {
 		cached = min(max(u.PromptTokensDetails.CachedTokens, 0), u.PromptTokens)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // networkError classifies a failed exchange: the caller's cancellation is final, anything else
@@ -39,7 +41,7 @@ func (p *Poster) statusError(resp *http.Response, data []byte) error {
 // errorDetails reads the message and code of an OpenAI-style error body, or falls back to the
 // raw body. The code is the "code" field, or the "type" field when code is absent.
 func errorDetails(data []byte) (msg, code string) {
-	var er ErrorResponse
+	var er wire.ErrorResponse
 	if json.Unmarshal(data, &er) == nil && (er.Error.Message != "" || er.Error.Type != "") {
 		code = er.Error.Type
 		switch c := er.Error.Code.(type) {

@@ -3,6 +3,8 @@ package llm
 import (
 	"slices"
 	"sync"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // StageUsage counts the calls of one stage, or of all stages in Usage.Total.
@@ -22,7 +24,7 @@ type StageUsage struct {
 }
 
 // add counts one answer's usage and cost.
-func (s *StageUsage) add(u TokenUsage, cost float64) {
+func (s *StageUsage) add(u wire.TokenUsage, cost float64) {
 	s.PromptTokens += int64(u.PromptTokens)
 	s.CompletionTokens += int64(u.CompletionTokens)
 	if d := u.PromptTokensDetails; d != nil {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // stubOptions are the flags of llm-stub.
@@ -55,7 +55,7 @@ func (o *stubOptions) validate() error {
 	if o.opts.BadKinds, err = kindList("--bad-kinds", o.badKinds, stub.AllBadKinds()); err != nil {
 		return err
 	}
-	o.opts.BadTasks, err = kindList("--bad-tasks", o.badTasks, llm.Tasks())
+	o.opts.BadTasks, err = kindList("--bad-tasks", o.badTasks, wire.Tasks())
 	return err
 }
 
@@ -123,7 +123,7 @@ quality. Point a job at it with the --set flags it prints when it starts (see th
 	f.IntVar(&o.opts.Dims, "dims", 0, "embedding size `N` when a request names none (default 256)")
 	f.Float64Var(&o.opts.BadRate, "bad-rate", 0, "share `F` of chat requests answered badly on every attempt, like a weak model (0..1)")
 	f.StringVar(&o.badKinds, "bad-kinds", "", "bad-answer `KINDS`, comma-separated (default all: "+strings.Join(stub.AllBadKinds(), ",")+")")
-	f.StringVar(&o.badTasks, "bad-tasks", "", "`TASKS` that get bad answers, comma-separated (default all: "+strings.Join(llm.Tasks(), ",")+")")
+	f.StringVar(&o.badTasks, "bad-tasks", "", "`TASKS` that get bad answers, comma-separated (default all: "+strings.Join(wire.Tasks(), ",")+")")
 	f.DurationVar(&o.opts.BatchDelay, "batch-delay", 0, "batches end this `DURATION` after their creation (at the first poll after it)")
 	f.Float64Var(&o.opts.BatchFailRate, "batch-fail-rate", 0, "share `F` of batch requests answered by an error line (0..1)")
 	f.Float64Var(&o.opts.BatchExpireRate, "batch-expire-rate", 0, "share `F` of batches that expire with about half of their requests undone (0..1)")
@@ -134,7 +134,7 @@ quality. Point a job at it with the --set flags it prints when it starts (see th
 	f.IntVar(&o.opts.PrefixCache.Min, "prefix-cache-min", 1024, "the shortest prefix the imitated prompt cache serves, `N` tokens (OpenAI's rule is 1024)")
 	_ = cmd.RegisterFlagCompletionFunc("faults", fixedCompletion(stub.AllFaults()...))
 	_ = cmd.RegisterFlagCompletionFunc("bad-kinds", fixedCompletion(stub.AllBadKinds()...))
-	_ = cmd.RegisterFlagCompletionFunc("bad-tasks", fixedCompletion(llm.Tasks()...))
+	_ = cmd.RegisterFlagCompletionFunc("bad-tasks", fixedCompletion(wire.Tasks()...))
 	return cmd
 }
 

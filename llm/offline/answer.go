@@ -6,21 +6,21 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // knownTask reports whether the responder answers the task.
 func knownTask(task string) bool {
 	switch task {
-	case llm.TaskExtract, llm.TaskJudgeFact, llm.TaskSummarize, llm.TaskMergeSummaries, llm.TaskNameCommunity,
-		llm.TaskExtractEntities, llm.TaskExtractFacts, llm.TaskResolveEntities, llm.TaskDedupeFacts,
-		llm.TaskAnswerQuestion, llm.TaskGradeAnswer:
+	case wire.TaskExtract, wire.TaskJudgeFact, wire.TaskSummarize, wire.TaskMergeSummaries, wire.TaskNameCommunity,
+		wire.TaskExtractEntities, wire.TaskExtractFacts, wire.TaskResolveEntities, wire.TaskDedupeFacts,
+		wire.TaskAnswerQuestion, wire.TaskGradeAnswer:
 		return true
 	}
 	return false
 }
 
-// taskInput finds the task input of a request: the JSON between the last llm.InputFence and the
+// taskInput finds the task input of a request: the JSON between the last wire.InputFence and the
 // closing fence of the last user message that has one. Later user messages without a fence (such
 // as a validation error fed back by the client) are skipped.
 func taskInput(msgs []chatMessage) ([]byte, error) {
@@ -29,11 +29,11 @@ func taskInput(msgs []chatMessage) ([]byte, error) {
 			continue
 		}
 		text := msgs[i].text()
-		start := strings.LastIndex(text, llm.InputFence)
+		start := strings.LastIndex(text, wire.InputFence)
 		if start < 0 {
 			continue
 		}
-		rest := text[start+len(llm.InputFence):]
+		rest := text[start+len(wire.InputFence):]
 		end := strings.LastIndex(rest, "\n```")
 		if end < 0 {
 			return nil, errors.New("reading task input: the input block has no closing fence")
@@ -48,58 +48,58 @@ func answer(task string, raw []byte) (string, error) {
 	var out any
 	var err error
 	switch task {
-	case llm.TaskExtract:
-		var in llm.ExtractInput
+	case wire.TaskExtract:
+		var in wire.ExtractInput
 		if err = decode(raw, &in); err == nil {
 			out = extractGraph(in)
 		}
-	case llm.TaskJudgeFact:
-		var in llm.JudgeInput
+	case wire.TaskJudgeFact:
+		var in wire.JudgeInput
 		if err = decode(raw, &in); err == nil {
 			out = judge(in)
 		}
-	case llm.TaskSummarize:
-		var in llm.SummarizeInput
+	case wire.TaskSummarize:
+		var in wire.SummarizeInput
 		if err = decode(raw, &in); err == nil {
 			out = summarize(in)
 		}
-	case llm.TaskMergeSummaries:
-		var in llm.MergeInput
+	case wire.TaskMergeSummaries:
+		var in wire.MergeInput
 		if err = decode(raw, &in); err == nil {
 			out = mergeSummaries(in)
 		}
-	case llm.TaskNameCommunity:
-		var in llm.NameInput
+	case wire.TaskNameCommunity:
+		var in wire.NameInput
 		if err = decode(raw, &in); err == nil {
 			out = nameCommunity(in)
 		}
-	case llm.TaskExtractEntities:
-		var in llm.ExtractInput
+	case wire.TaskExtractEntities:
+		var in wire.ExtractInput
 		if err = decode(raw, &in); err == nil {
 			out = extractEntities(in)
 		}
-	case llm.TaskExtractFacts:
-		var in llm.FactsInput
+	case wire.TaskExtractFacts:
+		var in wire.FactsInput
 		if err = decode(raw, &in); err == nil {
 			out = extractFacts(in)
 		}
-	case llm.TaskResolveEntities:
-		var in llm.ResolveInput
+	case wire.TaskResolveEntities:
+		var in wire.ResolveInput
 		if err = decode(raw, &in); err == nil {
 			out = resolveEntities(in)
 		}
-	case llm.TaskDedupeFacts:
-		var in llm.DedupeInput
+	case wire.TaskDedupeFacts:
+		var in wire.DedupeInput
 		if err = decode(raw, &in); err == nil {
 			out = dedupeFacts(in)
 		}
-	case llm.TaskAnswerQuestion:
-		var in llm.AnswerInput
+	case wire.TaskAnswerQuestion:
+		var in wire.AnswerInput
 		if err = decode(raw, &in); err == nil {
 			out = answerQuestion(in)
 		}
-	case llm.TaskGradeAnswer:
-		var in llm.GradeInput
+	case wire.TaskGradeAnswer:
+		var in wire.GradeInput
 		if err = decode(raw, &in); err == nil {
 			out = gradeAnswer(in)
 		}

@@ -8,9 +8,9 @@
 // quoted names and a few JSON record fields. Anything outside those rules is silently missed.
 //
 // Contract:
-//   - Chat requests name their task in response_format.json_schema.name (the llm.Task*
+//   - Chat requests name their task in response_format.json_schema.name (the wire.Task*
 //     constants); any other name is HTTP 400 with an OpenAI-style error body (code
-//     "unknown_task"). The task input is the JSON between the last llm.InputFence and the closing
+//     "unknown_task"). The task input is the JSON between the last wire.InputFence and the closing
 //     "\n```" of the last user message that has one (later user messages, such as a validation
 //     error fed back by the client, are skipped). The answer is a JSON string in
 //     choices[0].message.content matching the task's output type, finish_reason "stop", with

@@ -4,13 +4,13 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // registry collects the entities of one episode in order of first mention, one per normalised
 // name; the first spelling wins and a specific type replaces "Entity".
 type registry struct {
-	list  []llm.ExtractedEntity
+	list  []wire.ExtractedEntity
 	index map[string]int
 }
 
@@ -33,7 +33,7 @@ func (r *registry) add(name, typ string) string {
 		return r.list[i].Name
 	}
 	r.index[key] = len(r.list)
-	r.list = append(r.list, llm.ExtractedEntity{Name: name, Type: typ})
+	r.list = append(r.list, wire.ExtractedEntity{Name: name, Type: typ})
 	return name
 }
 
@@ -64,7 +64,7 @@ func cleanName(s string) string {
 // ontology maps the lower-cased names of the job's entity types to their spelling.
 type ontology map[string]string
 
-func newOntology(types []llm.EntityTypeIn) ontology {
+func newOntology(types []wire.EntityTypeIn) ontology {
 	o := ontology{}
 	for _, t := range types {
 		if t.Name != "" {

@@ -4,12 +4,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // extractor holds the state of one extract_graph answer.
 type extractor struct {
-	in      llm.ExtractInput
+	in      wire.ExtractInput
 	ref     time.Time
 	hasRef  bool
 	onto    ontology
@@ -19,19 +19,19 @@ type extractor struct {
 	fallback string
 	persons  map[string]string // normalised → spelling of the known people (speakers)
 	ents     *registry
-	facts    []llm.ExtractedFact
+	facts    []wire.ExtractedFact
 	seen     map[string]bool
 }
 
 // extraction is what the rules find in one episode: its entities (names and types) and facts.
 type extraction struct {
-	Entities []llm.ExtractedEntity `json:"entities"`
-	Facts    []llm.ExtractedFact   `json:"facts"`
+	Entities []wire.ExtractedEntity `json:"entities"`
+	Facts    []wire.ExtractedFact   `json:"facts"`
 }
 
 // extract finds the speaker, the names and the facts of one episode; every extraction task is
 // answered from it.
-func extract(in llm.ExtractInput) extraction {
+func extract(in wire.ExtractInput) extraction {
 	ex := &extractor{in: in, onto: newOntology(in.EntityTypes), ents: newRegistry(),
 		seen: map[string]bool{}, persons: map[string]string{}}
 	if t, err := time.Parse(time.RFC3339, in.Episode.ReferenceTime); err == nil {
@@ -61,10 +61,10 @@ func extract(in llm.ExtractInput) extraction {
 	}
 	out := dropExcluded(extraction{Entities: ex.ents.list, Facts: ex.facts}, in.ExcludedTypes)
 	if out.Entities == nil {
-		out.Entities = []llm.ExtractedEntity{}
+		out.Entities = []wire.ExtractedEntity{}
 	}
 	if out.Facts == nil {
-		out.Facts = []llm.ExtractedFact{}
+		out.Facts = []wire.ExtractedFact{}
 	}
 	return out
 }

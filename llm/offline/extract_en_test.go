@@ -3,7 +3,7 @@ package offline
 import (
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestExtractEnglish(t *testing.T) {
@@ -76,17 +76,17 @@ func TestExtractEnglish(t *testing.T) {
 func TestExtractEnglishEntities(t *testing.T) {
 	tests := []struct {
 		name, speaker, content string
-		types                  []llm.EntityTypeIn
-		want                   []llm.ExtractedEntity
+		types                  []wire.EntityTypeIn
+		want                   []wire.ExtractedEntity
 	}{
-		{"speaker only", "Ben", "Nice. Sounds fun!", nil, []llm.ExtractedEntity{{Name: "Ben", Type: "Entity"}}},
+		{"speaker only", "Ben", "Nice. Sounds fun!", nil, []wire.ExtractedEntity{{Name: "Ben", Type: "Entity"}}},
 		{"mid-sentence names", "Ben", "Hi Alice, say hi to Carol for me. Monday is fine.", nil,
-			[]llm.ExtractedEntity{{Name: "Ben", Type: "Entity"}, {Name: "Alice", Type: "Entity"}, {Name: "Carol", Type: "Entity"}}},
+			[]wire.ExtractedEntity{{Name: "Ben", Type: "Entity"}, {Name: "Alice", Type: "Entity"}, {Name: "Carol", Type: "Entity"}}},
 		{"ontology types", "Alice", "I work at Kakao and I live in Pangyo.",
-			[]llm.EntityTypeIn{{Name: "Person"}, {Name: "Organization"}, {Name: "Location"}},
-			[]llm.ExtractedEntity{{Name: "Alice", Type: "Person"}, {Name: "Kakao", Type: "Organization"}, {Name: "Pangyo", Type: "Location"}}},
+			[]wire.EntityTypeIn{{Name: "Person"}, {Name: "Organization"}, {Name: "Location"}},
+			[]wire.ExtractedEntity{{Name: "Alice", Type: "Person"}, {Name: "Kakao", Type: "Organization"}, {Name: "Pangyo", Type: "Location"}}},
 		{"team word not doubled", "Alice", "I'm on the Clova team at Naver now.", nil,
-			[]llm.ExtractedEntity{{Name: "Alice", Type: "Entity"}, {Name: "Clova team", Type: "Entity"}, {Name: "Naver", Type: "Entity"}}},
+			[]wire.ExtractedEntity{{Name: "Alice", Type: "Entity"}, {Name: "Clova team", Type: "Entity"}, {Name: "Naver", Type: "Entity"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,9 +106,9 @@ func TestExtractEnglishEntities(t *testing.T) {
 }
 
 func TestExtractMissingSubjectFromPrevious(t *testing.T) {
-	in := llm.ExtractInput{
-		Episode:  llm.EpisodeIn{ReferenceTime: testRef, Source: "text", Content: "Joined Naver last week."},
-		Previous: []llm.EpisodeIn{{ReferenceTime: testRef, Source: "message", Speaker: "Alice", Content: "Hi!"}},
+	in := wire.ExtractInput{
+		Episode:  wire.EpisodeIn{ReferenceTime: testRef, Source: "text", Content: "Joined Naver last week."},
+		Previous: []wire.EpisodeIn{{ReferenceTime: testRef, Source: "message", Speaker: "Alice", Content: "Hi!"}},
 	}
 	checkFacts(t, extract(in), []wantFact{{"Alice", "WORKS_AT", "Naver", "state", "2024-03-04", "", ""}})
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // testRef is the reference time of the extraction tests: Monday 2024-03-11, 12:00 UTC.
@@ -81,8 +81,8 @@ func checkEndpoints(t *testing.T, out extraction) {
 }
 
 // message builds the input of a message episode at testRef.
-func message(speaker, content string) llm.ExtractInput {
-	return llm.ExtractInput{Episode: llm.EpisodeIn{ReferenceTime: testRef, Source: "message", Speaker: speaker, Content: content}}
+func message(speaker, content string) wire.ExtractInput {
+	return wire.ExtractInput{Episode: wire.EpisodeIn{ReferenceTime: testRef, Source: "message", Speaker: speaker, Content: content}}
 }
 
 func mustTime(t *testing.T, s string) time.Time {

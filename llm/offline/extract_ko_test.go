@@ -3,7 +3,7 @@ package offline
 import (
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestExtractKorean(t *testing.T) {
@@ -56,6 +56,6 @@ func TestExtractKorean(t *testing.T) {
 
 func TestExtractKoreanKnownSpeakerSubject(t *testing.T) {
 	in := message("지훈", "수아는 작년에 부산으로 이사했어요.")
-	in.Previous = []llm.EpisodeIn{{ReferenceTime: testRef, Source: "message", Speaker: "수아", Content: "안녕!"}}
+	in.Previous = []wire.EpisodeIn{{ReferenceTime: testRef, Source: "message", Speaker: "수아", Content: "안녕!"}}
 	checkFacts(t, extract(in), []wantFact{{"수아", "LIVES_IN", "부산", "state", "2023-01-01", "", ""}})
 }

@@ -3,7 +3,7 @@ package offline
 import (
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // mode is how a statement bears on time.
@@ -32,7 +32,7 @@ type span struct {
 func interval(m mode, hits []dateHit, ref time.Time) span {
 	r := ref.UTC()
 	get := func(forward bool, roles ...role) *time.Time { return resolveFirst(hits, r, forward, roles...) }
-	s := span{kind: llm.KindState}
+	s := span{kind: wire.KindState}
 	switch m {
 	case modeState:
 		s.since, s.until = get(false, roleStart, rolePoint), get(true, roleEnd, roleBy)
@@ -53,11 +53,11 @@ func interval(m mode, hits []dateHit, ref time.Time) span {
 			s.invalid = &r // over by the time it was said, start unknown
 		}
 	case modeEvent:
-		s.kind = llm.KindEvent
+		s.kind = wire.KindEvent
 		s.since = get(false, rolePoint, roleStart)
 		s.valid = s.since
 	case modePlan:
-		s.kind = llm.KindPlan
+		s.kind = wire.KindPlan
 		if len(hits) > 0 {
 			t := hits[0].at(r, true)
 			s.plan, s.planRole = &t, hits[0].role
@@ -82,7 +82,7 @@ func (s span) closed(ref time.Time) bool { return s.invalid != nil && !s.invalid
 // qualifier is the parenthesised date note of a fact sentence.
 func (s span) qualifier(lang string) string {
 	d := func(t *time.Time) string { return t.UTC().Format(time.DateOnly) }
-	if s.kind == llm.KindPlan {
+	if s.kind == wire.KindPlan {
 		if s.plan == nil {
 			return ""
 		}
@@ -95,7 +95,7 @@ func (s span) qualifier(lang string) string {
 		}
 		return d(s.plan)
 	}
-	if s.kind == llm.KindEvent {
+	if s.kind == wire.KindEvent {
 		if s.since == nil {
 			return ""
 		}
@@ -154,7 +154,7 @@ func (ex *extractor) add(d draft) {
 		return
 	}
 	ex.seen[key] = true
-	ex.facts = append(ex.facts, llm.ExtractedFact{
+	ex.facts = append(ex.facts, wire.ExtractedFact{
 		Source: src, Target: tgt, Predicate: d.pred, Fact: text,
 		ValidAt: ex.stamp(s.valid), InvalidAt: ex.stamp(s.invalid), Kind: s.kind,
 	})

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // FuzzExtract checks that any episode text gives a schema-valid extract_graph answer whose facts
@@ -17,12 +17,12 @@ func FuzzExtract(f *testing.F) {
 	} {
 		f.Add(s, "Alice")
 	}
-	spec, err := llm.LookupTask(llm.TaskExtract)
+	spec, err := wire.LookupTask(wire.TaskExtract)
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, content, speaker string) {
-		in := llm.ExtractInput{Episode: llm.EpisodeIn{ReferenceTime: testRef, Source: "message", Speaker: speaker, Content: content}}
+		in := wire.ExtractInput{Episode: wire.EpisodeIn{ReferenceTime: testRef, Source: "message", Speaker: speaker, Content: content}}
 		checkEndpoints(t, extract(in))
 		raw, err := json.Marshal(extractGraph(in))
 		if err != nil {

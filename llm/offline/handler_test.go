@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/embed/hashing"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // chatBody builds a chat completions request the way the client renders one: a system message,
@@ -23,7 +23,7 @@ func chatBody(t *testing.T, task string, input any, extra ...map[string]string) 
 	}
 	msgs := []map[string]string{
 		{"role": "system", "content": "You extract facts."},
-		{"role": "user", "content": "Rules…\n" + llm.InputFence + string(raw) + "\n```"},
+		{"role": "user", "content": "Rules…\n" + wire.InputFence + string(raw) + "\n```"},
 	}
 	body := map[string]any{"model": "offline", "temperature": 0, "messages": append(msgs, extra...),
 		"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": task, "strict": true, "schema": map[string]any{}}}}
@@ -43,26 +43,26 @@ func post(t *testing.T, h http.Handler, path string, body []byte) *httptest.Resp
 
 func TestChatAnswersEveryTask(t *testing.T) {
 	inputs := map[string]any{
-		llm.TaskExtract: message("Alice", "I left Kakao on March 2 and joined Naver."),
-		llm.TaskJudgeFact: llm.JudgeInput{ReferenceTime: testRef,
-			New:        llm.FactIn{Predicate: "WORKS_AT", Fact: "Alice works at Naver.", ValidAt: ptr(testRef)},
-			Candidates: []llm.FactIn{{ID: "I0", Predicate: "WORKS_AT", Fact: "Alice works at Kakao."}}},
-		llm.TaskSummarize:       llm.SummarizeInput{Entities: []llm.EntityFactsIn{{ID: "1", Name: "Alice", Facts: []string{"Alice works at Naver."}}}},
-		llm.TaskMergeSummaries:  llm.MergeInput{A: "Alice works at Naver.", B: "Naver is in Pangyo."},
-		llm.TaskNameCommunity:   llm.NameInput{Summary: "Alice works at Naver."},
-		llm.TaskExtractEntities: message("Alice", "I work at Naver."),
-		llm.TaskExtractFacts: llm.FactsInput{Episode: message("Alice", "I work at Naver.").Episode,
-			Entities: []llm.ExtractedEntity{{Name: "Alice", Type: "Entity"}, {Name: "Naver", Type: "Entity"}}},
-		llm.TaskResolveEntities: llm.ResolveInput{Entities: []llm.CandidateIn{{ID: "N0", Name: "Alice Kim"}, {ID: "N1", Name: "Alice"}},
-			Pairs: []llm.PairIn{{ID: "P0", A: "N0", B: "N1"}}},
-		llm.TaskDedupeFacts: llm.DedupeInput{Facts: []llm.FactIn{{ID: "F0", Fact: "Alice works at Naver."}, {ID: "F1", Fact: "alice works at Naver"}},
-			Pairs: []llm.PairIn{{ID: "P0", A: "F0", B: "F1"}}},
-		llm.TaskAnswerQuestion: llm.AnswerInput{QuestionTime: testRef, Question: "Where does Alice work?",
+		wire.TaskExtract: message("Alice", "I left Kakao on March 2 and joined Naver."),
+		wire.TaskJudgeFact: wire.JudgeInput{ReferenceTime: testRef,
+			New:        wire.FactIn{Predicate: "WORKS_AT", Fact: "Alice works at Naver.", ValidAt: ptr(testRef)},
+			Candidates: []wire.FactIn{{ID: "I0", Predicate: "WORKS_AT", Fact: "Alice works at Kakao."}}},
+		wire.TaskSummarize:       wire.SummarizeInput{Entities: []wire.EntityFactsIn{{ID: "1", Name: "Alice", Facts: []string{"Alice works at Naver."}}}},
+		wire.TaskMergeSummaries:  wire.MergeInput{A: "Alice works at Naver.", B: "Naver is in Pangyo."},
+		wire.TaskNameCommunity:   wire.NameInput{Summary: "Alice works at Naver."},
+		wire.TaskExtractEntities: message("Alice", "I work at Naver."),
+		wire.TaskExtractFacts: wire.FactsInput{Episode: message("Alice", "I work at Naver.").Episode,
+			Entities: []wire.ExtractedEntity{{Name: "Alice", Type: "Entity"}, {Name: "Naver", Type: "Entity"}}},
+		wire.TaskResolveEntities: wire.ResolveInput{Entities: []wire.CandidateIn{{ID: "N0", Name: "Alice Kim"}, {ID: "N1", Name: "Alice"}},
+			Pairs: []wire.PairIn{{ID: "P0", A: "N0", B: "N1"}}},
+		wire.TaskDedupeFacts: wire.DedupeInput{Facts: []wire.FactIn{{ID: "F0", Fact: "Alice works at Naver."}, {ID: "F1", Fact: "alice works at Naver"}},
+			Pairs: []wire.PairIn{{ID: "P0", A: "F0", B: "F1"}}},
+		wire.TaskAnswerQuestion: wire.AnswerInput{QuestionTime: testRef, Question: "Where does Alice work?",
 			Context: "<FACTS>\n  - Alice works at Naver. (Date range: 2024-03-02T00:00:00Z - present)\n</FACTS>"},
-		llm.TaskGradeAnswer: llm.GradeInput{Question: "Where does Alice work?", GoldAnswer: "Naver", Answer: "Alice works at Naver."},
+		wire.TaskGradeAnswer: wire.GradeInput{Question: "Where does Alice work?", GoldAnswer: "Naver", Answer: "Alice works at Naver."},
 	}
 	h := NewHandler(Options{})
-	for _, task := range llm.Tasks() {
+	for _, task := range wire.Tasks() {
 		t.Run(task, func(t *testing.T) {
 			input, ok := inputs[task]
 			if !ok {
@@ -82,7 +82,7 @@ func TestChatAnswersEveryTask(t *testing.T) {
 					t.Fatalf("bad choices: %+v", resp.Choices)
 				}
 				content := resp.Choices[0].Message.Content
-				spec, err := llm.LookupTask(task)
+				spec, err := wire.LookupTask(task)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -107,7 +107,7 @@ func TestChatAnswersEveryTask(t *testing.T) {
 
 func TestChatDeterministic(t *testing.T) {
 	h := NewHandler(Options{})
-	body := chatBody(t, llm.TaskExtract, message("지훈", "3월 2일에 카카오를 그만두고 네이버로 이직했어요. 보고서는 금요일까지 끝낼 거예요."))
+	body := chatBody(t, wire.TaskExtract, message("지훈", "3월 2일에 카카오를 그만두고 네이버로 이직했어요. 보고서는 금요일까지 끝낼 거예요."))
 	first := post(t, h, "/v1/chat/completions", body).Body.String()
 	for range 5 {
 		if again := post(t, h, "/v1/chat/completions", body).Body.String(); again != first {
@@ -121,7 +121,7 @@ func TestChatDeterministic(t *testing.T) {
 
 func TestChatReadsLastFencedUserMessage(t *testing.T) {
 	h := NewHandler(Options{})
-	body := chatBody(t, llm.TaskExtract, message("Alice", "I work at Kakao."),
+	body := chatBody(t, wire.TaskExtract, message("Alice", "I work at Kakao."),
 		map[string]string{"role": "assistant", "content": "{}"},
 		map[string]string{"role": "user", "content": "Your answer failed validation: facts: missing. Answer again."})
 	rec := post(t, h, "/v1/chat/completions", body)
@@ -132,7 +132,7 @@ func TestChatReadsLastFencedUserMessage(t *testing.T) {
 
 func TestChatErrors(t *testing.T) {
 	h := NewHandler(Options{})
-	good := chatBody(t, llm.TaskExtract, message("Alice", "hi"))
+	good := chatBody(t, wire.TaskExtract, message("Alice", "hi"))
 	tests := []struct {
 		name, method, path string
 		body               []byte
@@ -144,7 +144,7 @@ func TestChatErrors(t *testing.T) {
 		{"no input block", "POST", "/v1/chat/completions",
 			[]byte(`{"messages":[{"role":"user","content":"hi"}],"response_format":{"type":"json_schema","json_schema":{"name":"extract_graph"}}}`), 400, "invalid_input"},
 		{"bad input JSON", "POST", "/v1/chat/completions",
-			[]byte(`{"messages":[{"role":"user","content":"x` + strings.ReplaceAll(llm.InputFence, "\n", `\n`) + `{\"episode\": 3}\n` + "```" + `"}],"response_format":{"type":"json_schema","json_schema":{"name":"extract_graph"}}}`), 400, "invalid_input"},
+			[]byte(`{"messages":[{"role":"user","content":"x` + strings.ReplaceAll(wire.InputFence, "\n", `\n`) + `{\"episode\": 3}\n` + "```" + `"}],"response_format":{"type":"json_schema","json_schema":{"name":"extract_graph"}}}`), 400, "invalid_input"},
 		{"bad JSON", "POST", "/v1/chat/completions", []byte(`{`), 400, "invalid_json"},
 		{"wrong method", "GET", "/v1/chat/completions", nil, 405, "method_not_allowed"},
 		{"unknown path", "POST", "/v1/completions", good, 404, "not_found"},

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // functional are the predicates a subject has one object of at a time: a new object contradicts
@@ -22,8 +22,8 @@ var functional = set(`WORKS_AT LIVES_IN MEMBER_OF_TEAM HAS_PLAN HAS_STATUS LOCAT
 // "Y보다" when the new preference names the old one, otherwise the new object as written. The
 // quote says what the rule saw; the temporal stage decides whether it counts (a new object
 // alone excludes nothing under a relation of cardinality many).
-func judge(in llm.JudgeInput) llm.JudgeOutput {
-	out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
+func judge(in wire.JudgeInput) wire.JudgeOutput {
+	out := wire.JudgeOutput{Duplicates: []string{}, Contradictions: []wire.Contradiction{}}
 	n := readFact(in.New)
 	for _, e := range in.Existing {
 		if strings.HasPrefix(e.ID, "E") && duplicates(n, readFact(e)) {
@@ -35,7 +35,7 @@ func judge(in llm.JudgeInput) llm.JudgeOutput {
 			continue
 		}
 		if cf := readFact(c); contradicts(n, cf) {
-			out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID, Quote: quote(in.New.Fact, n, cf)})
+			out.Contradictions = append(out.Contradictions, wire.Contradiction{ID: c.ID, Quote: quote(in.New.Fact, n, cf)})
 		}
 	}
 	return out
@@ -65,7 +65,7 @@ type judged struct {
 	valid, invalid *time.Time
 }
 
-func readFact(f llm.FactIn) judged {
+func readFact(f wire.FactIn) judged {
 	j := judged{pred: strings.ToUpper(strings.TrimSpace(f.Predicate)), text: normText(f.Fact),
 		valid: parseStamp(f.ValidAt), invalid: parseStamp(f.InvalidAt)}
 	j.parts, _, j.ok = parseFact(j.pred, strings.TrimSpace(f.Fact))

@@ -4,13 +4,13 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // answerQuestion answers with the sentence of the context fact that shares the most words of
 // three or more letters with the question, compared by their first four letters (live, lives),
 // the first such fact on a tie, or "unknown" when none shares one.
-func answerQuestion(in llm.AnswerInput) llm.AnswerOutput {
+func answerQuestion(in wire.AnswerInput) wire.AnswerOutput {
 	q := stems(qaWords(in.Question, 3))
 	best, bestScore := "", 0
 	for _, line := range strings.Split(in.Context, "\n") {
@@ -29,9 +29,9 @@ func answerQuestion(in llm.AnswerInput) llm.AnswerOutput {
 		}
 	}
 	if best == "" {
-		return llm.AnswerOutput{Answer: "unknown"}
+		return wire.AnswerOutput{Answer: "unknown"}
 	}
-	return llm.AnswerOutput{Answer: best}
+	return wire.AnswerOutput{Answer: best}
 }
 
 // contextFact reads the sentence of one "  - FACT (Date range: FROM - TO)" line.
@@ -47,17 +47,17 @@ func contextFact(line string) (string, bool) {
 }
 
 // gradeAnswer is correct when every word of the gold answer appears among the answer's words.
-func gradeAnswer(in llm.GradeInput) llm.GradeOutput {
+func gradeAnswer(in wire.GradeInput) wire.GradeOutput {
 	gold, got := qaWords(in.GoldAnswer, 1), qaWords(in.Answer, 1)
 	if len(gold) == 0 {
-		return llm.GradeOutput{}
+		return wire.GradeOutput{}
 	}
 	for w := range gold {
 		if !got[w] {
-			return llm.GradeOutput{}
+			return wire.GradeOutput{}
 		}
 	}
-	return llm.GradeOutput{Correct: true}
+	return wire.GradeOutput{Correct: true}
 }
 
 // stems cuts words to their first four runes.

@@ -3,7 +3,7 @@ package offline
 import (
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestAnswerQuestion(t *testing.T) {
@@ -15,7 +15,7 @@ func TestAnswerQuestion(t *testing.T) {
 		{"What is Bob's favourite colour?", ctx, "unknown"},
 		{"Where does Alice live?", "<FACTS>\n</FACTS>", "unknown"},
 	} {
-		if got := answerQuestion(llm.AnswerInput{Question: tc.question, Context: tc.context}).Answer; got != tc.want {
+		if got := answerQuestion(wire.AnswerInput{Question: tc.question, Context: tc.context}).Answer; got != tc.want {
 			t.Errorf("%q: answer %q, want %q", tc.question, got, tc.want)
 		}
 	}
@@ -33,7 +33,7 @@ func TestGradeAnswer(t *testing.T) {
 		{"", "anything", false},
 		{"네이버", "지훈은 네이버에서 일한다", true},
 	} {
-		if got := gradeAnswer(llm.GradeInput{GoldAnswer: tc.gold, Answer: tc.answer}).Correct; got != tc.want {
+		if got := gradeAnswer(wire.GradeInput{GoldAnswer: tc.gold, Answer: tc.answer}).Correct; got != tc.want {
 			t.Errorf("gold %q, answer %q: correct %v, want %v", tc.gold, tc.answer, got, tc.want)
 		}
 	}

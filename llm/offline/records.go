@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // record is a JSON object flattened to dotted lower-case keys with string values.
@@ -167,12 +167,12 @@ func (ex *extractor) recordSubject(r record) (string, string) {
 // recordSpan is the interval of a record's state: from its effective date (or the reference
 // time) to its end date; a start after the reference time makes it a scheduled state.
 func recordSpan(ref time.Time, since, until *time.Time) span {
-	s := span{kind: llm.KindState, since: since, until: until, valid: since, invalid: until}
+	s := span{kind: wire.KindState, since: since, until: until, valid: since, invalid: until}
 	if s.valid == nil {
 		s.valid = &ref
 	}
 	if s.valid.After(ref) {
-		s.kind = llm.KindScheduledState
+		s.kind = wire.KindScheduledState
 	}
 	return s
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // recordPlan makes HAS_PLAN facts: the current plan from its effective date and, when the
@@ -25,8 +25,8 @@ func (ex *extractor) recordPlan(r record, lang, subj, subjType string) {
 			closedAt = &ex.ref
 		}
 		c := span{kind: s.kind, until: eff, invalid: closedAt}
-		if c.kind == llm.KindScheduledState {
-			c.kind = llm.KindState
+		if c.kind == wire.KindScheduledState {
+			c.kind = wire.KindState
 		}
 		ex.add(draft{pred: "HAS_PLAN", lang: lang, subj: subj, subjType: subjType,
 			obj: planName(prev, lang), objType: ex.objectType("HAS_PLAN"), span: &c})

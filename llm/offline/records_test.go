@@ -3,7 +3,7 @@ package offline
 import (
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestExtractRecords(t *testing.T) {
@@ -37,7 +37,7 @@ func TestExtractRecords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := llm.ExtractInput{Episode: llm.EpisodeIn{ReferenceTime: testRef, Source: "json", Content: tt.content}}
+			in := wire.ExtractInput{Episode: wire.EpisodeIn{ReferenceTime: testRef, Source: "json", Content: tt.content}}
 			out := extract(in)
 			checkFacts(t, out, tt.want)
 		})
@@ -45,6 +45,6 @@ func TestExtractRecords(t *testing.T) {
 }
 
 func TestExtractRecordNotJSON(t *testing.T) {
-	in := llm.ExtractInput{Episode: llm.EpisodeIn{ReferenceTime: testRef, Source: "json", Content: "{oops} Minsu works at Coupang."}}
+	in := wire.ExtractInput{Episode: wire.EpisodeIn{ReferenceTime: testRef, Source: "json", Content: "{oops} Minsu works at Coupang."}}
 	checkFacts(t, extract(in), []wantFact{{"Minsu", "WORKS_AT", "Coupang", "state", "ref", "", ""}})
 }

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tkgraph/backfill/internal/hangul"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // resolveEntities answers resolve_entities. Two entities are the same when their types agree
@@ -16,12 +16,12 @@ import (
 // tokens of one (Hangul romanized, a Korean full name split into family and given name) are a
 // subset of the other's, the smaller set is not a family name alone, and neither is a
 // possessive phrase ("Nisha's dad", "민수의 형").
-func resolveEntities(in llm.ResolveInput) llm.ResolveOutput {
-	byID := map[string]llm.CandidateIn{}
+func resolveEntities(in wire.ResolveInput) wire.ResolveOutput {
+	byID := map[string]wire.CandidateIn{}
 	for _, e := range in.Entities {
 		byID[e.ID] = e
 	}
-	out := llm.ResolveOutput{Same: []string{}}
+	out := wire.ResolveOutput{Same: []string{}}
 	for _, p := range in.Pairs {
 		a, okA := byID[p.A]
 		b, okB := byID[p.B]
@@ -33,7 +33,7 @@ func resolveEntities(in llm.ResolveInput) llm.ResolveOutput {
 }
 
 // sameEntity applies the rule of resolveEntities to two candidates.
-func sameEntity(a, b llm.CandidateIn) bool {
+func sameEntity(a, b wire.CandidateIn) bool {
 	generic := func(t string) bool { return t == "" || strings.EqualFold(t, "Entity") }
 	if !generic(a.Type) && !generic(b.Type) && !strings.EqualFold(a.Type, b.Type) {
 		return false
@@ -109,12 +109,12 @@ func possessive(name string) bool {
 // dedupeFacts answers dedupe_facts. Two facts are duplicates when their normalised sentences
 // are equal, or when their word sets overlap by at least 0.7 (Jaccard) and their valid_at and
 // invalid_at are equal (both unknown counts as equal).
-func dedupeFacts(in llm.DedupeInput) llm.DedupeOutput {
-	byID := map[string]llm.FactIn{}
+func dedupeFacts(in wire.DedupeInput) wire.DedupeOutput {
+	byID := map[string]wire.FactIn{}
 	for _, f := range in.Facts {
 		byID[f.ID] = f
 	}
-	out := llm.DedupeOutput{Duplicates: []string{}}
+	out := wire.DedupeOutput{Duplicates: []string{}}
 	for _, p := range in.Pairs {
 		a, okA := byID[p.A]
 		b, okB := byID[p.B]
@@ -126,7 +126,7 @@ func dedupeFacts(in llm.DedupeInput) llm.DedupeOutput {
 }
 
 // sameFact applies the rule of dedupeFacts to two facts.
-func sameFact(a, b llm.FactIn) bool {
+func sameFact(a, b wire.FactIn) bool {
 	if normText(a.Fact) == normText(b.Fact) {
 		return true
 	}

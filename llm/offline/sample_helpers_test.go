@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // sampleLine is one line of the bundled examples/*.jsonl files.
@@ -25,7 +25,7 @@ type sampleLine struct {
 // sampleInput is the extract_graph input of one sample line, with its group.
 type sampleInput struct {
 	group string
-	llm.ExtractInput
+	wire.ExtractInput
 }
 
 // sampleInputs reads an examples file and builds the extract_graph input of every line the way
@@ -39,7 +39,7 @@ func sampleInputs(t *testing.T, name string) []sampleInput {
 	}
 	defer f.Close()
 	var out []sampleInput
-	prev := map[string][]llm.EpisodeIn{}
+	prev := map[string][]wire.EpisodeIn{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		var l sampleLine
@@ -50,12 +50,12 @@ func sampleInputs(t *testing.T, name string) []sampleInput {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		ep := llm.EpisodeIn{ReferenceTime: ref.UTC().Format(time.RFC3339), Source: "message", Speaker: l.Speaker, Content: l.Content}
+		ep := wire.EpisodeIn{ReferenceTime: ref.UTC().Format(time.RFC3339), Source: "message", Speaker: l.Speaker, Content: l.Content}
 		if len(l.Record) > 0 {
 			ep.Source, ep.Content = "json", canonicalJSON(t, l.Record)
 		}
 		p := prev[l.GroupID]
-		out = append(out, sampleInput{l.GroupID, llm.ExtractInput{Episode: ep, Previous: append([]llm.EpisodeIn{}, p...)}})
+		out = append(out, sampleInput{l.GroupID, wire.ExtractInput{Episode: ep, Previous: append([]wire.EpisodeIn{}, p...)}})
 		if p = append(p, ep); len(p) > 4 {
 			p = p[1:]
 		}

@@ -8,14 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // sampleFact is a fact of the sample with the episode it came from.
 type sampleFact struct {
-	llm.ExtractedFact
+	wire.ExtractedFact
 	group string
 	ref   string
 }
@@ -112,9 +112,9 @@ func TestSampleFacts(t *testing.T) {
 				t.Errorf("old fact starts %s, not before the new one %s", *old.ValidAt, *new.ValidAt)
 			}
 			// The judge must close the old fact when it sees the new one.
-			out := judge(llm.JudgeInput{ReferenceTime: new.ref,
-				New:        llm.FactIn{Predicate: new.Predicate, Fact: new.Fact, ValidAt: new.ValidAt},
-				Candidates: []llm.FactIn{{ID: "I0", Predicate: old.Predicate, Fact: old.Fact, ValidAt: old.ValidAt}}})
+			out := judge(wire.JudgeInput{ReferenceTime: new.ref,
+				New:        wire.FactIn{Predicate: new.Predicate, Fact: new.Fact, ValidAt: new.ValidAt},
+				Candidates: []wire.FactIn{{ID: "I0", Predicate: old.Predicate, Fact: old.Fact, ValidAt: old.ValidAt}}})
 			if len(out.Contradictions) != 1 {
 				t.Errorf("judge: %q does not contradict %q", new.Fact, old.Fact)
 			}
@@ -138,7 +138,7 @@ func TestSampleFacts(t *testing.T) {
 			{"jihoon", "지훈", "보고서", "2024-03-15"},
 		} {
 			ok := hasFact(facts, c.group, c.src, c.tgt, func(f sampleFact) bool {
-				return f.Predicate == "PLANS_TO" && f.Kind == llm.KindPlan && f.InvalidAt == nil &&
+				return f.Predicate == "PLANS_TO" && f.Kind == wire.KindPlan && f.InvalidAt == nil &&
 					f.ValidAt != nil && *f.ValidAt == f.ref && strings.Contains(f.Fact, c.date)
 			})
 			if !ok {
@@ -159,14 +159,14 @@ func hasFact(facts []sampleFact, group, src, tgt string, ok func(sampleFact) boo
 
 // checkStamps asserts a fact's kind and dates are well formed and that it does not start after
 // it was stated unless it is a scheduled state.
-func checkStamps(t *testing.T, f llm.ExtractedFact, ref string) {
+func checkStamps(t *testing.T, f wire.ExtractedFact, ref string) {
 	t.Helper()
 	switch f.Kind {
-	case llm.KindState, llm.KindEvent, llm.KindPlan, llm.KindScheduledState:
+	case wire.KindState, wire.KindEvent, wire.KindPlan, wire.KindScheduledState:
 	default:
 		t.Errorf("%q: kind %q", f.Fact, f.Kind)
 	}
-	if f.ValidAt != nil && f.Kind != llm.KindScheduledState && mustTime(t, *f.ValidAt).After(mustTime(t, ref)) {
+	if f.ValidAt != nil && f.Kind != wire.KindScheduledState && mustTime(t, *f.ValidAt).After(mustTime(t, ref)) {
 		t.Errorf("%q starts %s, after it was said (%s)", f.Fact, *f.ValidAt, ref)
 	}
 	if f.InvalidAt != nil {

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Summary length limits, in runes.
@@ -15,28 +15,28 @@ const (
 
 // summarize answers summarize_entities: each entity's distinct facts joined, cut at a word
 // boundary; an entity without facts is summarised by its name.
-func summarize(in llm.SummarizeInput) llm.SummarizeOutput {
-	out := llm.SummarizeOutput{Summaries: make([]llm.EntitySummary, 0, len(in.Entities))}
+func summarize(in wire.SummarizeInput) wire.SummarizeOutput {
+	out := wire.SummarizeOutput{Summaries: make([]wire.EntitySummary, 0, len(in.Entities))}
 	for _, e := range in.Entities {
 		text := joinSentences(e.Facts)
 		if text == "" {
 			text = strings.TrimSpace(e.Name) + "."
 		}
-		out.Summaries = append(out.Summaries, llm.EntitySummary{ID: e.ID, Summary: truncateWords(text, entitySummaryMax)})
+		out.Summaries = append(out.Summaries, wire.EntitySummary{ID: e.ID, Summary: truncateWords(text, entitySummaryMax)})
 	}
 	return out
 }
 
 // mergeSummaries answers merge_summaries: the sentences of both, without repeats, cut at a word
 // boundary.
-func mergeSummaries(in llm.MergeInput) llm.MergeOutput {
+func mergeSummaries(in wire.MergeInput) wire.MergeOutput {
 	var parts []string
 	for _, s := range []string{in.A, in.B} {
 		for _, sen := range splitSentences(s) {
 			parts = append(parts, sen.text)
 		}
 	}
-	return llm.MergeOutput{Summary: truncateWords(joinSentences(parts), mergedSummaryMax)}
+	return wire.MergeOutput{Summary: truncateWords(joinSentences(parts), mergedSummaryMax)}
 }
 
 // joinSentences joins sentences with single spaces, each ending in punctuation, dropping repeats.
@@ -63,26 +63,26 @@ func joinSentences(sentences []string) string {
 // nameCommunity answers name_community: the three most frequent names of the summary
 // (capitalised word runs in English, nouns with a particle in Korean), most frequent first and
 // ties by first appearance, as "A, B and C".
-func nameCommunity(in llm.NameInput) llm.NameOutput {
+func nameCommunity(in wire.NameInput) wire.NameOutput {
 	names := summaryNames(in.Summary)
 	if len(names) == 0 {
 		words := strings.Fields(in.Summary)
 		if len(words) == 0 {
-			return llm.NameOutput{Name: "Community"}
+			return wire.NameOutput{Name: "Community"}
 		}
-		return llm.NameOutput{Name: strings.TrimRight(strings.Join(words[:min(3, len(words))], " "), ".,;:")}
+		return wire.NameOutput{Name: strings.TrimRight(strings.Join(words[:min(3, len(words))], " "), ".,;:")}
 	}
 	if len(names) > 3 {
 		names = names[:3]
 	}
 	if len(names) == 1 {
-		return llm.NameOutput{Name: names[0]}
+		return wire.NameOutput{Name: names[0]}
 	}
 	sep := " and "
 	if hasHangul(in.Summary) {
 		sep = ", "
 	}
-	return llm.NameOutput{Name: strings.Join(names[:len(names)-1], ", ") + sep + names[len(names)-1]}
+	return wire.NameOutput{Name: strings.Join(names[:len(names)-1], ", ") + sep + names[len(names)-1]}
 }
 
 // summaryNames lists the distinct names of a summary by frequency, then first appearance.

@@ -6,27 +6,27 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestSummarize(t *testing.T) {
 	long := strings.Repeat("Alice works at Kakao and enjoys long walks in Pangyo. ", 10)
 	tests := []struct {
 		name  string
-		in    llm.EntityFactsIn
+		in    wire.EntityFactsIn
 		want  string // exact, or prefix when cut
 		exact bool
 	}{
-		{"joined", llm.EntityFactsIn{ID: "n1", Name: "Alice", Facts: []string{"Alice works at Kakao.", "Alice lives in Pangyo"}},
+		{"joined", wire.EntityFactsIn{ID: "n1", Name: "Alice", Facts: []string{"Alice works at Kakao.", "Alice lives in Pangyo"}},
 			"Alice works at Kakao. Alice lives in Pangyo.", true},
-		{"repeats dropped", llm.EntityFactsIn{ID: "n2", Name: "Kakao", Facts: []string{"Alice works at Kakao.", "alice works at kakao"}},
+		{"repeats dropped", wire.EntityFactsIn{ID: "n2", Name: "Kakao", Facts: []string{"Alice works at Kakao.", "alice works at kakao"}},
 			"Alice works at Kakao.", true},
-		{"no facts", llm.EntityFactsIn{ID: "n3", Name: "지훈"}, "지훈.", true},
-		{"cut", llm.EntityFactsIn{ID: "n4", Name: "Alice", Facts: []string{long}}, "Alice works at Kakao and enjoys", false},
+		{"no facts", wire.EntityFactsIn{ID: "n3", Name: "지훈"}, "지훈.", true},
+		{"cut", wire.EntityFactsIn{ID: "n4", Name: "Alice", Facts: []string{long}}, "Alice works at Kakao and enjoys", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := summarize(llm.SummarizeInput{Entities: []llm.EntityFactsIn{tt.in}})
+			out := summarize(wire.SummarizeInput{Entities: []wire.EntityFactsIn{tt.in}})
 			if len(out.Summaries) != 1 || out.Summaries[0].ID != tt.in.ID {
 				t.Fatalf("summaries = %+v", out.Summaries)
 			}
@@ -45,7 +45,7 @@ func TestSummarize(t *testing.T) {
 }
 
 func TestMergeSummaries(t *testing.T) {
-	out := mergeSummaries(llm.MergeInput{A: "Alice works at Naver. Alice lives in Pangyo.", B: "Alice lives in Pangyo. Naver is in Seongnam."})
+	out := mergeSummaries(wire.MergeInput{A: "Alice works at Naver. Alice lives in Pangyo.", B: "Alice lives in Pangyo. Naver is in Seongnam."})
 	if want := "Alice works at Naver. Alice lives in Pangyo. Naver is in Seongnam."; out.Summary != want {
 		t.Errorf("merged = %q, want %q", out.Summary, want)
 	}
@@ -54,7 +54,7 @@ func TestMergeSummaries(t *testing.T) {
 		a = append(a, fmt.Sprintf("카카오와 네이버는 판교에 %d번 있다.", i))
 		b = append(b, fmt.Sprintf("지훈은 검색팀 소속이다 %d년.", i))
 	}
-	long := mergeSummaries(llm.MergeInput{A: strings.Join(a, " "), B: strings.Join(b, " ")})
+	long := mergeSummaries(wire.MergeInput{A: strings.Join(a, " "), B: strings.Join(b, " ")})
 	if n := utf8.RuneCountInString(long.Summary); n > mergedSummaryMax || n < mergedSummaryMax/2 {
 		t.Errorf("merged summary has %d runes", n)
 	}
@@ -69,7 +69,7 @@ func TestNameCommunity(t *testing.T) {
 		{"", "Community"},
 	}
 	for _, tt := range tests {
-		if got := nameCommunity(llm.NameInput{Summary: tt.summary}).Name; got != tt.want {
+		if got := nameCommunity(wire.NameInput{Summary: tt.summary}).Name; got != tt.want {
 			t.Errorf("name(%q) = %q, want %q", tt.summary, got, tt.want)
 		}
 	}

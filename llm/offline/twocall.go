@@ -3,24 +3,24 @@ package offline
 import (
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // extractGraph answers extract_graph: the entities extract_entities lists (with their
 // attributes) and the facts extract finds.
-func extractGraph(in llm.ExtractInput) llm.ExtractOutput {
-	return llm.ExtractOutput{Entities: extractEntities(in).Entities, Facts: extract(in).Facts}
+func extractGraph(in wire.ExtractInput) wire.ExtractOutput {
+	return wire.ExtractOutput{Entities: extractEntities(in).Entities, Facts: extract(in).Facts}
 }
 
 // extractEntities answers extract_entities: the entities extract finds, each with the
 // attributes of its type that a JSON record states in a field of the same name (only the record's
 // subject has attributes; conversations and texts give none).
-func extractEntities(in llm.ExtractInput) llm.EntitiesOutput {
+func extractEntities(in wire.ExtractInput) wire.EntitiesOutput {
 	ex := extract(in)
 	attrs := recordAttributes(in)
-	out := llm.EntitiesOutput{Entities: make([]llm.EntityMention, 0, len(ex.Entities))}
+	out := wire.EntitiesOutput{Entities: make([]wire.EntityMention, 0, len(ex.Entities))}
 	for _, e := range ex.Entities {
-		m := llm.EntityMention{Name: e.Name, Type: e.Type, Attributes: []llm.AttributeValue{}}
+		m := wire.EntityMention{Name: e.Name, Type: e.Type, Attributes: []wire.AttributeValue{}}
 		if a, ok := attrs[normName(e.Name)]; ok {
 			m.Attributes = a
 		}
@@ -31,14 +31,14 @@ func extractEntities(in llm.ExtractInput) llm.EntitiesOutput {
 
 // extractFacts answers extract_facts: the facts extract_graph would give for the episode whose
 // two endpoints are both in the given entity list, written with the list's spelling.
-func extractFacts(in llm.FactsInput) llm.FactsOutput {
+func extractFacts(in wire.FactsInput) wire.FactsOutput {
 	listed := map[string]string{}
 	for _, e := range in.Entities {
 		listed[normName(e.Name)] = e.Name
 	}
-	ex := extract(llm.ExtractInput{Episode: in.Episode, Previous: in.Previous, EntityTypes: in.EntityTypes,
+	ex := extract(wire.ExtractInput{Episode: in.Episode, Previous: in.Previous, EntityTypes: in.EntityTypes,
 		EdgeTypes: in.EdgeTypes, ExcludedTypes: in.ExcludedTypes})
-	out := llm.FactsOutput{Facts: []llm.ExtractedFact{}}
+	out := wire.FactsOutput{Facts: []wire.ExtractedFact{}}
 	for _, f := range ex.Facts {
 		src, okS := listed[normName(f.Source)]
 		tgt, okT := listed[normName(f.Target)]
@@ -53,7 +53,7 @@ func extractFacts(in llm.FactsInput) llm.FactsOutput {
 // recordAttributes reads the attributes of a JSON record's subject: for each attribute of the
 // subject's type, the record field of the same name (case-insensitive, spaces as underscores).
 // The result is keyed by the normalised subject name.
-func recordAttributes(in llm.ExtractInput) map[string][]llm.AttributeValue {
+func recordAttributes(in wire.ExtractInput) map[string][]wire.AttributeValue {
 	content := in.Episode.Content
 	if in.Episode.Source != "json" && !strings.HasPrefix(strings.TrimSpace(content), "{") {
 		return nil
@@ -67,7 +67,7 @@ func recordAttributes(in llm.ExtractInput) map[string][]llm.AttributeValue {
 	if subj == "" {
 		return nil
 	}
-	var vals []llm.AttributeValue
+	var vals []wire.AttributeValue
 	for _, t := range in.EntityTypes {
 		if !strings.EqualFold(t.Name, typ) {
 			continue
@@ -75,14 +75,14 @@ func recordAttributes(in llm.ExtractInput) map[string][]llm.AttributeValue {
 		for _, a := range t.Attributes {
 			key := strings.NewReplacer(" ", "_", "-", "_").Replace(strings.ToLower(strings.TrimSpace(a)))
 			if v, ok := r.vals[key]; ok && key != "" {
-				vals = append(vals, llm.AttributeValue{Name: a, Value: v})
+				vals = append(vals, wire.AttributeValue{Name: a, Value: v})
 			}
 		}
 	}
 	if len(vals) == 0 {
 		return nil
 	}
-	return map[string][]llm.AttributeValue{normName(cleanName(subj)): vals}
+	return map[string][]wire.AttributeValue{normName(cleanName(subj)): vals}
 }
 
 // dropExcluded removes the entities whose type is excluded (case-insensitive) and every fact
@@ -107,10 +107,10 @@ func dropExcluded(out extraction, excluded []string) extraction {
 		}
 	}
 	if kept == nil {
-		kept = []llm.ExtractedEntity{}
+		kept = []wire.ExtractedEntity{}
 	}
 	if facts == nil {
-		facts = []llm.ExtractedFact{}
+		facts = []wire.ExtractedFact{}
 	}
 	return extraction{Entities: kept, Facts: facts}
 }

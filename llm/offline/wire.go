@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // chatRequest is the part of an OpenAI chat completions request the responder reads.
@@ -46,7 +46,7 @@ func (m chatMessage) text() string {
 	return b.String()
 }
 
-// taskName is the task the request asks (llm.TaskOf: the json_schema name, the schema, or
+// taskName is the task the request asks (wire.TaskOf: the json_schema name, the schema, or
 // the task the system message names), or "" when it names none.
 func (r chatRequest) taskName() string {
 	var name, system string
@@ -60,7 +60,7 @@ func (r chatRequest) taskName() string {
 	if len(r.Messages) > 0 && r.Messages[0].Role == "system" {
 		system = r.Messages[0].text()
 	}
-	return llm.TaskOf(name, schema, system)
+	return wire.TaskOf(name, schema, system)
 }
 
 // chatResponse is an OpenAI chat completions answer with one choice.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Kinds of bad answers: what a weak model writes. Unlike faults they are the same on every
@@ -54,7 +54,7 @@ func spoil(body []byte, kind string) []byte {
 	switch kind {
 	case BadTruncated:
 		msg["content"] = content[:len(content)/3]
-		choice["finish_reason"] = llm.FinishLength
+		choice["finish_reason"] = wire.FinishLength
 	case BadMalformed:
 		msg["content"] = content[:len(content)/2]
 	case BadEmpty:

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // batchAPI returns the batch API client of srv.
@@ -22,11 +23,11 @@ func batchAPI(srv *httptest.Server) *llm.BatchAPI {
 }
 
 // submit uploads a file of one request line per body and creates a batch over it.
-func submit(t *testing.T, api *llm.BatchAPI, endpoint string, bodies [][]byte, meta map[string]string) llm.Batch {
+func submit(t *testing.T, api *llm.BatchAPI, endpoint string, bodies [][]byte, meta map[string]string) wire.Batch {
 	t.Helper()
 	var buf bytes.Buffer
 	for _, b := range bodies {
-		line, _ := json.Marshal(llm.BatchInputLine{CustomID: llm.BatchKey(endpoint, b, 0), Method: "POST", URL: endpoint, Body: b})
+		line, _ := json.Marshal(wire.BatchInputLine{CustomID: llm.BatchKey(endpoint, b, 0), Method: "POST", URL: endpoint, Body: b})
 		buf.Write(append(line, '\n'))
 	}
 	path := filepath.Join(t.TempDir(), "in.jsonl")
@@ -38,7 +39,7 @@ func submit(t *testing.T, api *llm.BatchAPI, endpoint string, bodies [][]byte, m
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := api.Create(ctx, llm.BatchCreate{InputFileID: f.ID, Endpoint: endpoint, CompletionWindow: llm.CompletionWindow, Metadata: meta})
+	b, err := api.Create(ctx, wire.BatchCreate{InputFileID: f.ID, Endpoint: endpoint, CompletionWindow: wire.CompletionWindow, Metadata: meta})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,18 +47,18 @@ func submit(t *testing.T, api *llm.BatchAPI, endpoint string, bodies [][]byte, m
 }
 
 // results reads a batch's output and error lines by custom_id.
-func results(t *testing.T, api *llm.BatchAPI, b llm.Batch) (out, errs map[string]llm.BatchOutputLine, unreadable int) {
+func results(t *testing.T, api *llm.BatchAPI, b wire.Batch) (out, errs map[string]wire.BatchOutputLine, unreadable int) {
 	t.Helper()
-	out, errs = map[string]llm.BatchOutputLine{}, map[string]llm.BatchOutputLine{}
+	out, errs = map[string]wire.BatchOutputLine{}, map[string]wire.BatchOutputLine{}
 	for _, f := range []struct {
 		id string
-		to map[string]llm.BatchOutputLine
+		to map[string]wire.BatchOutputLine
 	}{{b.OutputFileID, out}, {b.ErrorFileID, errs}} {
 		if f.id == "" {
 			continue
 		}
 		if err := api.Lines(context.Background(), f.id, func(line []byte) error {
-			var ol llm.BatchOutputLine
+			var ol wire.BatchOutputLine
 			if json.Unmarshal(line, &ol) != nil {
 				unreadable++
 				return nil
@@ -88,18 +89,18 @@ func TestBatchAnswersLikeChat(t *testing.T) {
 	api := batchAPI(srv)
 	bodies := summaries(t, 3, "group")
 	submitted := time.Now()
-	b := submit(t, api, llm.EndpointChat, bodies, map[string]string{llm.MetaBatch: "local-1"})
-	if b.Status != llm.BatchValidating || b.RequestCounts.Total != 3 || b.Metadata[llm.MetaBatch] != "local-1" {
+	b := submit(t, api, wire.EndpointChat, bodies, map[string]string{llm.MetaBatch: "local-1"})
+	if b.Status != wire.BatchValidating || b.RequestCounts.Total != 3 || b.Metadata[llm.MetaBatch] != "local-1" {
 		t.Fatalf("created %+v", b)
 	}
 	ctx := context.Background()
 	// A loaded machine may reach the first GET only after the delay: then completed is right.
-	if b, _ = api.Get(ctx, b.ID); b.Status != llm.BatchInProgress && time.Since(submitted) < delay {
+	if b, _ = api.Get(ctx, b.ID); b.Status != wire.BatchInProgress && time.Since(submitted) < delay {
 		t.Fatalf("before the delay: %s", b.Status)
 	}
 	time.Sleep(delay + 50*time.Millisecond)
 	b, err := api.Get(ctx, b.ID)
-	if err != nil || b.Status != llm.BatchCompleted || b.RequestCounts.Completed != 3 || b.OutputFileID == "" || b.ErrorFileID != "" {
+	if err != nil || b.Status != wire.BatchCompleted || b.RequestCounts.Completed != 3 || b.OutputFileID == "" || b.ErrorFileID != "" {
 		t.Fatalf("after the delay: %+v %v", b, err)
 	}
 	out, errs, unreadable := results(t, api, b)
@@ -107,15 +108,15 @@ func TestBatchAnswersLikeChat(t *testing.T) {
 		t.Fatalf("%d answers, %d errors, %d unreadable", len(out), len(errs), unreadable)
 	}
 	for _, body := range bodies {
-		ol := out[llm.BatchKey(llm.EndpointChat, body, 0)]
+		ol := out[llm.BatchKey(wire.EndpointChat, body, 0)]
 		_, _, online := post(t, srv, "/v1/chat/completions", body)
-		var a, o llm.ChatResponse
+		var a, o wire.ChatResponse
 		if ol.Response == nil || ol.Response.StatusCode != 200 || json.Unmarshal(ol.Response.Body, &a) != nil || json.Unmarshal(online, &o) != nil ||
 			len(a.Choices) == 0 || a.Choices[0].Message.Content != o.Choices[0].Message.Content {
 			t.Fatalf("batch answer %+v, chat answer %s", ol, online)
 		}
 	}
-	submit(t, api, llm.EndpointChat, bodies[:2], nil)
+	submit(t, api, wire.EndpointChat, bodies[:2], nil)
 	st := s.Stats()
 	if st.Batches != 2 || st.BatchFiles != 2 || st.BatchRequests != 5 || st.BatchDistinct != 3 || st.BatchResubmitted != 2 || st.BatchMaxSubmissions != 2 {
 		t.Fatalf("stats %+v", st)
@@ -129,25 +130,25 @@ func TestBatchTroubles(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		opts  Options
-		check func(errs map[string]llm.BatchOutputLine, unreadable int, b llm.Batch) string
+		check func(errs map[string]wire.BatchOutputLine, unreadable int, b wire.Batch) string
 	}{
-		{"fail", Options{BatchFailRate: 1}, func(errs map[string]llm.BatchOutputLine, _ int, b llm.Batch) string {
+		{"fail", Options{BatchFailRate: 1}, func(errs map[string]wire.BatchOutputLine, _ int, b wire.Batch) string {
 			for _, e := range errs {
 				if e.Response == nil || e.Response.StatusCode != 500 {
 					return fmt.Sprintf("error line %+v", e)
 				}
 			}
-			return want(len(errs) == 4 && b.Status == llm.BatchCompleted && b.RequestCounts.Failed == 4, "4 error lines")
+			return want(len(errs) == 4 && b.Status == wire.BatchCompleted && b.RequestCounts.Failed == 4, "4 error lines")
 		}},
-		{"expire", Options{BatchExpireRate: 1}, func(errs map[string]llm.BatchOutputLine, _ int, b llm.Batch) string {
+		{"expire", Options{BatchExpireRate: 1}, func(errs map[string]wire.BatchOutputLine, _ int, b wire.Batch) string {
 			for _, e := range errs {
-				if e.Error == nil || e.Error.Code != llm.LineExpired {
+				if e.Error == nil || e.Error.Code != wire.LineExpired {
 					return fmt.Sprintf("error line %+v", e)
 				}
 			}
-			return want(b.Status == llm.BatchExpired && len(errs) > 0, "an expired batch with undone requests")
+			return want(b.Status == wire.BatchExpired && len(errs) > 0, "an expired batch with undone requests")
 		}},
-		{"invalid", Options{BatchInvalidRate: 1}, func(errs map[string]llm.BatchOutputLine, unreadable int, b llm.Batch) string {
+		{"invalid", Options{BatchInvalidRate: 1}, func(errs map[string]wire.BatchOutputLine, unreadable int, b wire.Batch) string {
 			return want(unreadable == 4 && len(errs) == 0, "4 unreadable lines")
 		}},
 	} {
@@ -161,7 +162,7 @@ func TestBatchTroubles(t *testing.T) {
 					t.Fatalf("%d requests still unanswered after 3 submissions", len(todo))
 				}
 				again += min(sub, 1) * len(todo)
-				b := submit(t, api, llm.EndpointChat, todo, nil)
+				b := submit(t, api, wire.EndpointChat, todo, nil)
 				b, err := api.Get(context.Background(), b.ID)
 				if err != nil {
 					t.Fatal(err)
@@ -174,7 +175,7 @@ func TestBatchTroubles(t *testing.T) {
 				}
 				var left [][]byte
 				for _, body := range todo {
-					if ol, ok := out[llm.BatchKey(llm.EndpointChat, body, 0)]; !ok || ol.Response.StatusCode != 200 {
+					if ol, ok := out[llm.BatchKey(wire.EndpointChat, body, 0)]; !ok || ol.Response.StatusCode != 200 {
 						left = append(left, body)
 					}
 				}
@@ -203,7 +204,7 @@ func TestBatchCancelListAndValidation(t *testing.T) {
 	ctx := context.Background()
 	var ids []string
 	for i := range 3 {
-		b := submit(t, api, llm.EndpointChat, summaries(t, 2, fmt.Sprint("list", i)), map[string]string{llm.MetaBatch: fmt.Sprint("b", i)})
+		b := submit(t, api, wire.EndpointChat, summaries(t, 2, fmt.Sprint("list", i)), map[string]string{llm.MetaBatch: fmt.Sprint("b", i)})
 		ids = append(ids, b.ID)
 	}
 	page, err := api.List(ctx, "", 2)
@@ -214,17 +215,17 @@ func TestBatchCancelListAndValidation(t *testing.T) {
 		t.Fatalf("second page %+v %v", page, err)
 	}
 	c, err := api.Cancel(ctx, ids[0])
-	if err != nil || c.Status != llm.BatchCancelled {
+	if err != nil || c.Status != wire.BatchCancelled {
 		t.Fatalf("cancel: %+v %v", c, err)
 	}
-	if _, errs, _ := results(t, api, c); len(errs) != 2 || errs[llm.BatchKey(llm.EndpointChat, summaries(t, 1, "list0")[0], 0)].Error.Code != llm.LineCancelled {
+	if _, errs, _ := results(t, api, c); len(errs) != 2 || errs[llm.BatchKey(wire.EndpointChat, summaries(t, 1, "list0")[0], 0)].Error.Code != wire.LineCancelled {
 		t.Fatalf("cancelled an hour early: error lines %+v", errs)
 	}
-	big := submit(t, api, llm.EndpointChat, summaries(t, 4, "big"), nil)
-	if big.Status != llm.BatchFailed || big.Errors == nil || !strings.Contains(big.Errors.Data[0].Message, "more than 3") {
+	big := submit(t, api, wire.EndpointChat, summaries(t, 4, "big"), nil)
+	if big.Status != wire.BatchFailed || big.Errors == nil || !strings.Contains(big.Errors.Data[0].Message, "more than 3") {
 		t.Fatalf("4 requests over a limit of 3: %+v", big)
 	}
-	emb := submit(t, api, llm.EndpointEmbeddings, [][]byte{embedBody(1), embedBody(2)}, nil)
+	emb := submit(t, api, wire.EndpointEmbeddings, [][]byte{embedBody(1), embedBody(2)}, nil)
 	if emb, err = api.Cancel(ctx, emb.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -237,15 +238,15 @@ func TestBatchCancelListAndValidation(t *testing.T) {
 func TestBatchEmbeddings(t *testing.T) {
 	_, srv := start(t, Options{})
 	api := batchAPI(srv)
-	b := submit(t, api, llm.EndpointEmbeddings, [][]byte{embedBody(1), embedBody(2)}, nil)
+	b := submit(t, api, wire.EndpointEmbeddings, [][]byte{embedBody(1), embedBody(2)}, nil)
 	b, err := api.Get(context.Background(), b.ID)
-	if err != nil || b.Status != llm.BatchCompleted {
+	if err != nil || b.Status != wire.BatchCompleted {
 		t.Fatalf("%+v %v", b, err)
 	}
 	out, _, _ := results(t, api, b)
 	for _, i := range []int{1, 2} {
 		_, _, online := post(t, srv, "/v1/embeddings", embedBody(i))
-		got := out[llm.BatchKey(llm.EndpointEmbeddings, embedBody(i), 0)]
+		got := out[llm.BatchKey(wire.EndpointEmbeddings, embedBody(i), 0)]
 		if got.Response == nil || !bytes.Equal(bytes.TrimSpace(got.Response.Body), bytes.TrimSpace(online)) {
 			t.Fatalf("request %d: batch answer %s, online %s", i, got.Response.Body, online)
 		}
@@ -266,12 +267,12 @@ func TestBatchExpiryByRequests(t *testing.T) {
 	expiredA, expiredB := map[int]bool{}, map[int]bool{}
 	for i := range sets {
 		bodies := summaries(t, 3, fmt.Sprint("set", i))
-		expiredA[i] = settled(t, a, submit(t, a, llm.EndpointChat, bodies, nil)).Status == llm.BatchExpired
+		expiredA[i] = settled(t, a, submit(t, a, wire.EndpointChat, bodies, nil)).Status == wire.BatchExpired
 	}
 	for i := sets - 1; i >= 0; i-- {
 		bodies := summaries(t, 3, fmt.Sprint("set", i))
 		slices.Reverse(bodies)
-		expiredB[i] = settled(t, b, submit(t, b, llm.EndpointChat, bodies, nil)).Status == llm.BatchExpired
+		expiredB[i] = settled(t, b, submit(t, b, wire.EndpointChat, bodies, nil)).Status == wire.BatchExpired
 	}
 	n := 0
 	for i := range sets {
@@ -288,7 +289,7 @@ func TestBatchExpiryByRequests(t *testing.T) {
 }
 
 // settled polls a batch once (the stub ends it at the first poll after its delay).
-func settled(t *testing.T, api *llm.BatchAPI, b llm.Batch) llm.Batch {
+func settled(t *testing.T, api *llm.BatchAPI, b wire.Batch) wire.Batch {
 	t.Helper()
 	got, err := api.Get(context.Background(), b.ID)
 	if err != nil {

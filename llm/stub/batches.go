@@ -13,14 +13,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // batch is one batch the stub holds.
 type batch struct {
 	mu      sync.Mutex
-	obj     llm.Batch
-	lines   []llm.BatchInputLine
+	obj     wire.Batch
+	lines   []wire.BatchInputLine
 	keys    [][32]byte // each line's request key (batchKey)
 	subs    []int      // each line's submission number of its request (0 for the first)
 	created time.Time
@@ -66,17 +66,17 @@ func (s *Server) serveBatches(w http.ResponseWriter, r *http.Request, rest strin
 // createBatch creates a batch over an uploaded file and counts the submissions of its requests.
 // A file that breaks the format or the limits gives a batch that failed its validation.
 func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
-	var req llm.BatchCreate
+	var req wire.BatchCreate
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request", "reading the batch: "+err.Error())
 		return
 	}
-	if req.Endpoint != llm.EndpointChat && req.Endpoint != llm.EndpointEmbeddings {
+	if req.Endpoint != wire.EndpointChat && req.Endpoint != wire.EndpointEmbeddings {
 		writeError(w, http.StatusBadRequest, "invalid_request", "unsupported endpoint "+req.Endpoint)
 		return
 	}
-	if req.CompletionWindow != llm.CompletionWindow {
-		writeError(w, http.StatusBadRequest, "invalid_request", "completion_window must be "+llm.CompletionWindow)
+	if req.CompletionWindow != wire.CompletionWindow {
+		writeError(w, http.StatusBadRequest, "invalid_request", "completion_window must be "+wire.CompletionWindow)
 		return
 	}
 	s.bmu.Lock()
@@ -87,12 +87,12 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.nbatch++
-	b := &batch{created: time.Now(), obj: llm.Batch{ID: fmt.Sprintf("batch_stub%06d", s.nbatch), Object: "batch",
-		Endpoint: req.Endpoint, InputFileID: req.InputFileID, CompletionWindow: req.CompletionWindow, Status: llm.BatchValidating,
+	b := &batch{created: time.Now(), obj: wire.Batch{ID: fmt.Sprintf("batch_stub%06d", s.nbatch), Object: "batch",
+		Endpoint: req.Endpoint, InputFileID: req.InputFileID, CompletionWindow: req.CompletionWindow, Status: wire.BatchValidating,
 		CreatedAt: time.Now().Unix(), Metadata: req.Metadata}}
 	if problem := s.parseLines(b, f.data, req.Endpoint); problem != "" {
-		b.obj.Status = llm.BatchFailed
-		b.obj.Errors = &llm.BatchErrors{Data: []llm.BatchLineError{{Code: "invalid_file", Message: problem}}}
+		b.obj.Status = wire.BatchFailed
+		b.obj.Errors = &wire.BatchErrors{Data: []wire.BatchLineError{{Code: "invalid_file", Message: problem}}}
 		b.lines, b.keys = nil, nil
 	} else {
 		s.count(b)
@@ -119,7 +119,7 @@ func (s *Server) parseLines(b *batch, data []byte, endpoint string) string {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
-		var line llm.BatchInputLine
+		var line wire.BatchInputLine
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			return fmt.Sprintf("line %d: %v", n, err)
 		}
@@ -165,30 +165,30 @@ func (s *Server) count(b *batch) {
 // advance moves a batch on with time: in progress until BatchDelay has passed since its
 // creation, then completed (or expired); b.mu is held.
 func (s *Server) advance(b *batch) {
-	if llm.BatchEnded(b.obj.Status) {
+	if wire.BatchEnded(b.obj.Status) {
 		return
 	}
 	if time.Since(b.created) < s.opts.BatchDelay {
-		b.obj.Status = llm.BatchInProgress
+		b.obj.Status = wire.BatchInProgress
 		return
 	}
 	if b.expire {
-		s.finish(b, llm.BatchExpired, llm.LineExpired, 0.5)
+		s.finish(b, wire.BatchExpired, wire.LineExpired, 0.5)
 		return
 	}
-	s.finish(b, llm.BatchCompleted, "", 1)
+	s.finish(b, wire.BatchCompleted, "", 1)
 }
 
 // cancel ends a batch as cancelled with the share of its requests done by now; b.mu is held.
 func (s *Server) cancel(b *batch) {
-	if llm.BatchEnded(b.obj.Status) {
+	if wire.BatchEnded(b.obj.Status) {
 		return
 	}
 	done := 1.0
 	if d := s.opts.BatchDelay; d > 0 {
 		done = min(1, float64(time.Since(b.created))/float64(d))
 	}
-	s.finish(b, llm.BatchCancelled, llm.LineCancelled, done)
+	s.finish(b, wire.BatchCancelled, wire.LineCancelled, done)
 }
 
 // listBatches answers a page of batches, newest first (limit, after).
@@ -206,7 +206,7 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) {
 		i := slices.Index(ids, after)
 		ids = ids[i+1:] // an unknown id starts from the newest
 	}
-	var page llm.BatchList
+	var page wire.BatchList
 	for _, id := range ids[:min(limit, len(ids))] {
 		s.bmu.Lock()
 		b := s.batches[id]

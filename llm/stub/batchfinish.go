@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // finish ends a batch in state final: each request is left undone (an error line with code
@@ -34,21 +34,21 @@ func (s *Server) finish(b *batch, final, undone string, share float64) {
 		s.mu.Unlock()
 		switch {
 		case skip:
-			writeLine(&errs, llm.BatchOutputLine{ID: id, CustomID: line.CustomID,
-				Error: &llm.BatchLineError{Code: undone, Message: "stub: the batch ended before this request ran"}})
+			writeLine(&errs, wire.BatchOutputLine{ID: id, CustomID: line.CustomID,
+				Error: &wire.BatchLineError{Code: undone, Message: "stub: the batch ended before this request ran"}})
 			s.countLine(func(st *Stats) { st.BatchUnfinished++ })
 			continue
 		case fail:
 			body := []byte(`{"error":{"message":"stub: injected batch failure","type":"server_error","code":"server_error"}}`)
-			writeLine(&errs, llm.BatchOutputLine{ID: id, CustomID: line.CustomID,
-				Response: &llm.BatchLineResponse{StatusCode: http.StatusInternalServerError, Body: body}})
+			writeLine(&errs, wire.BatchOutputLine{ID: id, CustomID: line.CustomID,
+				Response: &wire.BatchLineResponse{StatusCode: http.StatusInternalServerError, Body: body}})
 			s.countLine(func(st *Stats) { st.BatchErrorLines++ })
 			failed++
 			continue
 		}
 		code, body := s.answerLine(line)
-		raw, _ := json.Marshal(llm.BatchOutputLine{ID: id, CustomID: line.CustomID,
-			Response: &llm.BatchLineResponse{StatusCode: code, Body: body}})
+		raw, _ := json.Marshal(wire.BatchOutputLine{ID: id, CustomID: line.CustomID,
+			Response: &wire.BatchLineResponse{StatusCode: code, Body: body}})
 		if bad {
 			raw = raw[:len(raw)/2]
 			s.countLine(func(st *Stats) { st.BatchInvalidLines++ })
@@ -68,16 +68,16 @@ func (s *Server) finish(b *batch, final, undone string, share float64) {
 	b.obj.RequestCounts.Completed, b.obj.RequestCounts.Failed = completed, failed
 	s.countLine(func(st *Stats) {
 		switch final {
-		case llm.BatchExpired:
+		case wire.BatchExpired:
 			st.BatchesExpired++
-		case llm.BatchCancelled:
+		case wire.BatchCancelled:
 			st.BatchesCancelled++
 		}
 	})
 }
 
 // answerLine answers one request line as the chat or embeddings endpoint would answer it.
-func (s *Server) answerLine(line llm.BatchInputLine) (int, json.RawMessage) {
+func (s *Server) answerLine(line wire.BatchInputLine) (int, json.RawMessage) {
 	chat := strings.HasSuffix(line.URL, "/chat/completions")
 	key, task := logicalKey(line.Body, chat)
 	bad := ""
@@ -126,7 +126,7 @@ func writeLine(buf *bytes.Buffer, v any) {
 
 // batchKey is the request key of a line: a sha256 of its url, custom_id and body, so the
 // same request sent again (the same custom_id and body) is counted as a resubmission.
-func batchKey(line llm.BatchInputLine) [32]byte {
+func batchKey(line wire.BatchInputLine) [32]byte {
 	h := sha256.New()
 	for _, part := range []string{line.URL, line.CustomID, string(line.Body)} {
 		h.Write([]byte(strconv.Itoa(len(part)) + ":" + part + ";"))

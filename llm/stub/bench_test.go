@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // drive sends calls distinct name_community calls through one client with the given pacer
@@ -26,8 +27,8 @@ func drive(b *testing.B, calls int, pacer llm.PacerOptions, stub Options) (time.
 	for range pacer.Concurrency * 2 { // more callers than slots: the pacer is the bound
 		wg.Go(func() {
 			for i := range jobs {
-				in := llm.NameInput{Summary: fmt.Sprintf("Group %d: Alice and Bob play chess on Sundays.", i)}
-				if err := c.Call(context.Background(), "community", llm.TaskNameCommunity, in, nil); err != nil {
+				in := wire.NameInput{Summary: fmt.Sprintf("Group %d: Alice and Bob play chess on Sundays.", i)}
+				if err := c.Call(context.Background(), "community", wire.TaskNameCommunity, in, nil); err != nil {
 					b.Error(err)
 				}
 			}

@@ -10,7 +10,7 @@
 //     cut in half). Whether a request faults, and how, is a hash of Seed, the logical request
 //     and how many times the stub has seen it, so a run's faults do not depend on arrival
 //     order. The logical request is the model, the schema name and the messages with the
-//     client's validation feedback removed (llm.StripFeedback), or the embeddings body.
+//     client's validation feedback removed (wire.StripFeedback), or the embeddings body.
 //   - Bad answers (BadRate, BadKinds, BadTasks) are what a weak model writes: a truncated
 //     answer (a third of it, finish_reason "length"), a malformed one (half of it) or an empty
 //     one, in a valid envelope with its usage. Whether a logical chat request gets one is a

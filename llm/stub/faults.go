@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // roll is a number in [0, 1) fixed by the seed, the logical request, its attempt number and
@@ -106,9 +106,9 @@ func corrupt(body []byte, chat bool) []byte {
 }
 
 // usageOf reads the usage block of an answer.
-func usageOf(body []byte) llm.TokenUsage {
+func usageOf(body []byte) wire.TokenUsage {
 	var v struct {
-		Usage llm.TokenUsage `json:"usage"`
+		Usage wire.TokenUsage `json:"usage"`
 	}
 	_ = json.Unmarshal(body, &v)
 	return v.Usage

@@ -9,19 +9,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // file is an uploaded or generated file.
 type file struct {
-	obj  llm.FileObject
+	obj  wire.FileObject
 	data []byte
 }
 
 // addFile stores data as a new file and returns its object; s.bmu is held.
-func (s *Server) addFile(name, purpose string, data []byte) llm.FileObject {
+func (s *Server) addFile(name, purpose string, data []byte) wire.FileObject {
 	s.nfile++
-	obj := llm.FileObject{ID: fmt.Sprintf("file-stub%06d", s.nfile), Object: "file", Bytes: int64(len(data)),
+	obj := wire.FileObject{ID: fmt.Sprintf("file-stub%06d", s.nfile), Object: "file", Bytes: int64(len(data)),
 		CreatedAt: time.Now().Unix(), Filename: name, Purpose: purpose}
 	s.files[obj.ID] = &file{obj: obj, data: data}
 	return obj

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // PrefixCache is the provider prompt cache the stub imitates: a request's prompt tokens are
@@ -37,7 +37,7 @@ func (p *prefixes) lookup(body []byte) (cached, shared int) {
 	if p.rule.Block <= 0 {
 		return 0, 0
 	}
-	var req llm.ChatRequest
+	var req wire.ChatRequest
 	if json.Unmarshal(body, &req) != nil {
 		return 0, 0
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // The stub reports as cached the whole blocks of a prompt that an earlier request of the same
@@ -15,7 +16,7 @@ func TestPrefixCache(t *testing.T) {
 	cached := func(body []byte) (int, int) {
 		t.Helper()
 		code, _, out := post(t, srv, "/v1/chat/completions", body)
-		var resp llm.ChatResponse
+		var resp wire.ChatResponse
 		if code != 200 || json.Unmarshal(out, &resp) != nil || resp.Usage == nil || resp.Usage.PromptTokensDetails == nil {
 			t.Fatalf("answer %d %s", code, out)
 		}
@@ -26,7 +27,7 @@ func TestPrefixCache(t *testing.T) {
 		t.Errorf("first request: %d cached tokens", c)
 	}
 	c, prompt := cached(chatBody(t, strings.Repeat("Bob lives in Busan. ", 20)))
-	var req llm.ChatRequest
+	var req wire.ChatRequest
 	_ = json.Unmarshal(first, &req)
 	system := (len(req.Messages[0].Role) + 1 + len(req.Messages[0].Content) + 1) / 4 // the shared system message, in tokens
 	if c%16 != 0 || c < system/16*16 || c >= prompt-16 {
@@ -61,8 +62,8 @@ func TestPrefixCache(t *testing.T) {
 	c2 := llm.NewClient(llm.Options{BaseURL: srv.URL + "/v1", Model: "m"}, srv.Client(), nil, nil)
 	long := strings.Repeat("Alice works at Naver and lives in Seoul. ", 200)
 	for i := range 2 {
-		var out llm.NameOutput
-		if err := c2.Call(t.Context(), "community", llm.TaskNameCommunity, llm.NameInput{Summary: long + strings.Repeat("x", i)}, &out); err != nil {
+		var out wire.NameOutput
+		if err := c2.Call(t.Context(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: long + strings.Repeat("x", i)}, &out); err != nil {
 			t.Fatal(err)
 		}
 	}

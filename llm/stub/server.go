@@ -12,6 +12,7 @@ import (
 
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/offline"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Fault kinds.
@@ -235,7 +236,7 @@ func (s *Server) produce(req *http.Request, body []byte, key [32]byte, chat, mal
 	s.opts.Answer.ServeHTTP(rec, req)
 	out := rec.body.Bytes()
 	ok := rec.code == 0 || rec.code == http.StatusOK
-	var u llm.TokenUsage
+	var u wire.TokenUsage
 	if ok && chat && s.opts.PrefixCache.Block > 0 {
 		prompt := usageOf(out).PromptTokens
 		s.mu.Lock()
@@ -288,23 +289,23 @@ func (s *Server) Stats() Stats {
 	return s.st.snapshot()
 }
 
-// logicalKey identifies a request across retries: for chat, the model, the task (llm.RequestTask)
+// logicalKey identifies a request across retries: for chat, the model, the task (wire.RequestTask)
 // and the messages with validation feedback removed (max_tokens left out, so the retry of an
 // answer cut at the length limit is the same request); for embeddings, the body.
 // The task is the chat request's task ("" for embeddings).
 func logicalKey(body []byte, chat bool) ([32]byte, string) {
-	var req llm.ChatRequest
+	var req wire.ChatRequest
 	if !chat || json.Unmarshal(body, &req) != nil {
 		return sha256.Sum256(body), ""
 	}
 	h := sha256.New()
-	task := llm.RequestTask(req)
+	task := wire.RequestTask(req)
 	for _, part := range []string{req.Model, task} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
 	for _, m := range req.Messages {
-		h.Write([]byte(m.Role + "\x00" + llm.StripFeedback(m.Content) + "\x00"))
+		h.Write([]byte(m.Role + "\x00" + wire.StripFeedback(m.Content) + "\x00"))
 	}
 	var k [32]byte
 	copy(k[:], h.Sum(nil))

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func start(t *testing.T, opts Options) (*Server, *httptest.Server) {
@@ -38,23 +39,23 @@ func post(t *testing.T, srv *httptest.Server, path string, body []byte) (int, ht
 }
 
 func embedBody(i int) []byte {
-	b, _ := json.Marshal(llm.EmbeddingsRequest{Model: "hashing-v1", Input: []string{fmt.Sprint("text ", i)}, Dimensions: 8})
+	b, _ := json.Marshal(wire.EmbeddingsRequest{Model: "hashing-v1", Input: []string{fmt.Sprint("text ", i)}, Dimensions: 8})
 	return b
 }
 
 func chatBody(t *testing.T, summary string) []byte {
 	t.Helper()
-	p, err := llm.LoadPrompts("")
+	p, err := wire.LoadPrompts("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := p.Render(llm.TaskNameCommunity, llm.NameInput{Summary: summary})
+	msgs, err := p.Render(wire.TaskNameCommunity, wire.NameInput{Summary: summary})
 	if err != nil {
 		t.Fatal(err)
 	}
-	task, _ := llm.LookupTask(llm.TaskNameCommunity)
-	b, _ := json.Marshal(llm.ChatRequest{Model: "m", Messages: msgs, ResponseFormat: &llm.ResponseFormat{Type: "json_schema",
-		JSONSchema: &llm.JSONSchema{Name: task.Name, Strict: true, Schema: task.Raw}}})
+	task, _ := wire.LookupTask(wire.TaskNameCommunity)
+	b, _ := json.Marshal(wire.ChatRequest{Model: "m", Messages: msgs, ResponseFormat: &wire.ResponseFormat{Type: "json_schema",
+		JSONSchema: &wire.JSONSchema{Name: task.Name, Strict: true, Schema: task.Raw}}})
 	return b
 }
 
@@ -149,7 +150,7 @@ func TestFaultKinds(t *testing.T) {
 			return ""
 		}},
 		{FaultMalformed, func(code int, _ http.Header, body []byte) string {
-			var resp llm.ChatResponse
+			var resp wire.ChatResponse
 			if code != 200 || json.Unmarshal(body, &resp) != nil || len(resp.Choices) != 1 || resp.Usage == nil {
 				return fmt.Sprintf("not a chat envelope: %d %s", code, body)
 			}
@@ -183,8 +184,8 @@ func TestClientThroughFaults(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range out {
 			wg.Go(func() {
-				var name llm.NameOutput
-				if err := c.Call(context.Background(), "community", llm.TaskNameCommunity, llm.NameInput{Summary: fmt.Sprint("Alice and Bob play chess ", i)}, &name); err != nil {
+				var name wire.NameOutput
+				if err := c.Call(context.Background(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: fmt.Sprint("Alice and Bob play chess ", i)}, &name); err != nil {
 					t.Error(err)
 				}
 				out[i] = name.Name

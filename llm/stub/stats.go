@@ -3,7 +3,7 @@ package stub
 import (
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Stats are the stub's counters, served by GET /stats.
@@ -86,7 +86,7 @@ func (c *counters) start(now time.Time, chat bool, fault string) {
 }
 
 // answered counts an answer's tokens, and whether it was good and a repeat.
-func (c *counters) answered(u llm.TokenUsage, good, repeat bool) {
+func (c *counters) answered(u wire.TokenUsage, good, repeat bool) {
 	c.PromptTokens += int64(u.PromptTokens)
 	c.CompletionTokens += int64(u.CompletionTokens)
 	if good {

@@ -1,4 +1,4 @@
-package llm
+package wire
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package llm
+package wire
 
 import (
 	"encoding/json"
@@ -115,7 +115,7 @@ func TestRenderErrors(t *testing.T) {
 		want       string
 	}{
 		{"unknown task", "nope", NameInput{}, "unknown task"},
-		{"wrong type", TaskExtract, NameInput{}, "want llm.ExtractInput"},
+		{"wrong type", TaskExtract, NameInput{}, "want wire.ExtractInput"},
 		{"nil", TaskNameCommunity, nil, "nil input"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package llm
+package wire
 
 // Task names. Each names one prompt template pair (system + user) in prompts/, one response JSON
 // schema (the response_format json_schema name sent on the wire) and one input/output type pair

@@ -1,4 +1,4 @@
-package llm
+package wire
 
 import (
 	"encoding/json"
@@ -41,8 +41,8 @@ func CheckFormat(f string) error {
 // message in FormatJSONObject; TaskOf reads the name back.
 const SchemaIntro = "RESPONSE SCHEMA of "
 
-// responseFormat is the response_format of task t in format f.
-func responseFormat(f string, t *Task) *ResponseFormat {
+// ResponseFormat is the response_format of the task's requests in format f.
+func (t *Task) ResponseFormat(f string) *ResponseFormat {
 	switch f {
 	case FormatJSONObjectSchema:
 		return &ResponseFormat{Type: "json_object", Schema: t.Capped}
@@ -52,10 +52,10 @@ func responseFormat(f string, t *Task) *ResponseFormat {
 	return &ResponseFormat{Type: "json_schema", JSONSchema: &JSONSchema{Name: t.Name, Strict: true, Schema: t.Raw}}
 }
 
-// withSchema returns the messages of a request in format f: in FormatJSONObject the server
-// never sees the schema, so the system message ends with it; other formats send msgs as they
-// are.
-func withSchema(f string, t *Task, msgs []Message) []Message {
+// WithSchema returns the messages of the task's request in format f: in FormatJSONObject the
+// server never sees the schema, so the system message ends with it; other formats send msgs as
+// they are.
+func (t *Task) WithSchema(f string, msgs []Message) []Message {
 	if f != FormatJSONObject || len(msgs) == 0 || msgs[0].Role != RoleSystem {
 		return msgs
 	}
