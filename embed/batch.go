@@ -6,12 +6,13 @@ import (
 	"fmt"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // UseBatches makes the client send its requests through provider batches (embedder.mode:
 // batch) recorded in store, and returns the Batcher. The batch price is the model's
-// (llm.Price.Batch) and the budget the client's. Call it before the first Embed; batch mode
+// (pacing.Price.Batch) and the budget the client's. Call it before the first Embed; batch mode
 // needs a cache (the vectors reach the caller through it).
 func (c *Client) UseBatches(store llm.BatchStore, opts llm.BatchOptions) *llm.Batcher {
 	opts.Price = c.price.Batch()
@@ -93,8 +94,8 @@ func (k embedKind) Settle(row llm.BatchRequest, body []byte) llm.Settled {
 
 // Count adds a stage's counters to the client's usage (every stage's embeddings count as the
 // embedder's).
-func (k embedKind) Count(_ string, f func(*llm.StageUsage)) {
-	var s llm.StageUsage
+func (k embedKind) Count(_ string, f func(*pacing.StageUsage)) {
+	var s pacing.StageUsage
 	f(&s)
 	k.c.count(func(u *Usage) {
 		u.Requests += s.Calls

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // Defaults of Options.
@@ -36,10 +37,10 @@ type Options struct {
 	Timeout           time.Duration
 	BackoffBase       time.Duration
 	BackoffMax        time.Duration
-	Pacer             *llm.Pacer   // the run's shared pacer; nil: an own one of Concurrency slots
-	Budget            *llm.Budget  // the run's shared budget; nil: no limit
-	Prices            llm.Prices   // price table (llm.DefaultPrices when nil)
-	Log               *slog.Logger // retries at debug level
+	Pacer             *pacing.Pacer  // the run's shared pacer; nil: an own one of Concurrency slots
+	Budget            *pacing.Budget // the run's shared budget; nil: no limit
+	Prices            pacing.Prices  // price table (pacing.DefaultPrices when nil)
+	Log               *slog.Logger   // retries at debug level
 }
 
 // Usage counts the work of a Client.
@@ -58,10 +59,10 @@ type Usage struct {
 type Client struct {
 	opts   Options
 	cache  llm.Cache
-	pacer  *llm.Pacer
+	pacer  *pacing.Pacer
 	poster *llm.Poster
 
-	price llm.Price
+	price pacing.Price
 	batch *llm.Batcher // nil: online (UseBatches)
 
 	mu    sync.Mutex
@@ -85,10 +86,10 @@ func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
 	opts.MaxInvalidRetries = max(opts.MaxInvalidRetries, 0)
 	pacer := opts.Pacer
 	if pacer == nil {
-		pacer = llm.NewGate(opts.Concurrency)
+		pacer = pacing.NewGate(opts.Concurrency)
 	}
 	if opts.Prices == nil {
-		opts.Prices = llm.DefaultPrices()
+		opts.Prices = pacing.DefaultPrices()
 	}
 	price, _ := opts.Prices.Lookup(opts.Model)
 	return &Client{
@@ -102,7 +103,7 @@ func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
 }
 
 // Pacer is the pacer the client's requests pass.
-func (c *Client) Pacer() *llm.Pacer { return c.pacer }
+func (c *Client) Pacer() *pacing.Pacer { return c.pacer }
 
 // Model is the embedding model.
 func (c *Client) Model() string { return c.opts.Model }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // truncating cuts the first n answers of f in half.
@@ -45,7 +46,7 @@ func TestEmbedRetriesMalformedAnswers(t *testing.T) {
 			cache := llm.NewMemoryCache()
 			c := newClient(t, h, cache, func(o *Options) {
 				o.Model = "text-embedding-3-small"
-				o.Budget = llm.NewBudget(1)
+				o.Budget = pacing.NewBudget(1)
 			})
 			got, err := c.Embed(context.Background(), []string{"alpha", "beta"})
 			u := c.Usage()

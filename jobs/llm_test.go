@@ -17,6 +17,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -94,7 +95,7 @@ func TestBudgetStopAndResume(t *testing.T) {
 	base := startStub(t, s)
 	j := stubJob(t, base, "limits.max_cost_usd=0.003")
 	rep, err := runErr(t, j, nil, nil)
-	if !errors.Is(err, llm.ErrBudgetExceeded) || rep == nil || !rep.BudgetStopped {
+	if !errors.Is(err, pacing.ErrBudgetExceeded) || rep == nil || !rep.BudgetStopped {
 		t.Fatalf("first run: %v, report %+v", err, rep)
 	}
 	if rep.LLM.CostUSD > 0.003 || rep.LLM.Calls == 0 {

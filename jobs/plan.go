@@ -12,6 +12,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
@@ -38,20 +39,20 @@ type PlanOptions struct {
 // The calls of later stages depend on what extraction finds and are estimates from the ratios
 // in Assumptions. Every token count is an estimate (wire.EstimateTokens).
 type Plan struct {
-	Job            string      `json:"job"`
-	Episodes       int         `json:"episodes"`
-	Groups         int         `json:"groups"`
-	Quarantined    int         `json:"quarantined"`
-	Model          string      `json:"model"`
-	Mode           string      `json:"mode"`           // llm.mode: which of the two costs the job pays
-	EmbeddingMode  string      `json:"embedding_mode"` // embedder.mode
-	Price          *llm.Price  `json:"price"`          // nil: the model has no price; cost is then 0
-	EmbeddingModel string      `json:"embedding_model"`
-	EmbeddingPrice *llm.Price  `json:"embedding_price"`
-	Stages         []StagePlan `json:"stages"`
-	Total          StagePlan   `json:"total"`
-	Assumptions    Ratios      `json:"assumptions"`
-	Notes          []string    `json:"notes"`
+	Job            string        `json:"job"`
+	Episodes       int           `json:"episodes"`
+	Groups         int           `json:"groups"`
+	Quarantined    int           `json:"quarantined"`
+	Model          string        `json:"model"`
+	Mode           string        `json:"mode"`           // llm.mode: which of the two costs the job pays
+	EmbeddingMode  string        `json:"embedding_mode"` // embedder.mode
+	Price          *pacing.Price `json:"price"`          // nil: the model has no price; cost is then 0
+	EmbeddingModel string        `json:"embedding_model"`
+	EmbeddingPrice *pacing.Price `json:"embedding_price"`
+	Stages         []StagePlan   `json:"stages"`
+	Total          StagePlan     `json:"total"`
+	Assumptions    Ratios        `json:"assumptions"`
+	Notes          []string      `json:"notes"`
 	// Records is what the JSON records hold (absent when there are none); SkipLLM counts the
 	// records whose extraction asks the LLM nothing.
 	Records *ingest.Records `json:"records,omitempty"`
@@ -278,7 +279,7 @@ func (p *Plan) chatCost(st *StagePlan) {
 }
 
 // costs prices tokens at a model's online and batch prices (0 without a price).
-func costs(pr *llm.Price, prompt, completion int) (online, batch float64) {
+func costs(pr *pacing.Price, prompt, completion int) (online, batch float64) {
 	if pr == nil {
 		return 0, 0
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
@@ -164,7 +165,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			break
 		}
 	}
-	if errors.Is(runErr, llm.ErrBudgetExceeded) {
+	if errors.Is(runErr, pacing.ErrBudgetExceeded) {
 		rep.BudgetStopped = true
 		opts.Log.Warn("budget reached: stopped cleanly; raise limits.max_cost_usd and run again to resume",
 			"max_cost_usd", j.Limits.MaxCostUSD)
@@ -195,7 +196,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	return rep, runErr
 }
 
-func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usage, repairs *stages.Tally) error {
+func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u pacing.Usage, repairs *stages.Tally) error {
 	rep.LLM = llmReport(u.Total, repairs.Total())
 	rep.LLMByStage = map[string]LLMReport{}
 	for s, su := range u.Stages {
@@ -203,7 +204,7 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	}
 	for _, s := range repairs.Stages() {
 		if _, ok := rep.LLMByStage[s]; !ok {
-			rep.LLMByStage[s] = llmReport(llm.StageUsage{}, repairs.Stage(s))
+			rep.LLMByStage[s] = llmReport(pacing.StageUsage{}, repairs.Stage(s))
 		}
 	}
 	c, err := store.Count(ctx)
@@ -226,7 +227,7 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	return nil
 }
 
-func llmReport(s llm.StageUsage, repaired map[string]int) LLMReport {
+func llmReport(s pacing.StageUsage, repaired map[string]int) LLMReport {
 	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens), CachedPromptTokens: int(s.CachedTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
 		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD, InvalidAnswers: int(s.InvalidAnswers),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/memgraph"
@@ -43,7 +44,7 @@ func (j *Job) defaults() {
 		l.APIKeyEnv = "OPENAI_API_KEY"
 	}
 	if l.Concurrency == 0 {
-		l.Concurrency = llm.DefaultConcurrency
+		l.Concurrency = pacing.DefaultConcurrency
 	}
 	if l.MaxAttempts == 0 {
 		l.MaxAttempts = llm.DefaultMaxAttempts

@@ -3,6 +3,7 @@ package llm
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -35,7 +36,7 @@ const maxRawAnswer = 8 << 10
 // clip returns at most n bytes of b (cut on a UTF-8 boundary), as a copy.
 func clip(b []byte, n int) []byte {
 	if len(b) > n {
-		for n > 0 && !utf8RuneStart(b[n]) {
+		for n > 0 && !utf8.RuneStart(b[n]) {
 			n--
 		}
 		b = b[:n]

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -40,7 +41,7 @@ func openStore(t *testing.T) *checkpoints.Store {
 }
 
 // batchClient returns a gpt-4o-mini client in batch mode over store.
-func batchClient(t *testing.T, base string, store *checkpoints.Store, budget *llm.Budget, opts llm.BatchOptions) (*llm.Client, *llm.Batcher) {
+func batchClient(t *testing.T, base string, store *checkpoints.Store, budget *pacing.Budget, opts llm.BatchOptions) (*llm.Client, *llm.Batcher) {
 	t.Helper()
 	c := llm.NewClient(llm.Options{BaseURL: base, Model: "gpt-4o-mini", MaxAttempts: 2, BackoffBase: time.Millisecond, Budget: budget}, nil, nil, store)
 	if opts.Poll == 0 {
@@ -284,7 +285,7 @@ func TestBatchRecover(t *testing.T) {
 func TestBatchBudgetAndDrain(t *testing.T) {
 	s, base := startBatchStub(t, stub.Options{})
 	ctx := context.Background()
-	c, b := batchClient(t, base, openStore(t), llm.NewBudget(0.00004), llm.BatchOptions{})
+	c, b := batchClient(t, base, openStore(t), pacing.NewBudget(0.00004), llm.BatchOptions{})
 	var err error
 	admitted := 0
 	for i := range 10 {
@@ -293,7 +294,7 @@ func TestBatchBudgetAndDrain(t *testing.T) {
 		}
 		admitted++
 	}
-	if !errors.Is(err, llm.ErrBudgetExceeded) || admitted == 0 || admitted == 10 {
+	if !errors.Is(err, pacing.ErrBudgetExceeded) || admitted == 0 || admitted == 10 {
 		t.Fatalf("after %d requests: %v, want a budget stop", admitted, err)
 	}
 	settle(t, b)
@@ -308,7 +309,7 @@ func TestBatchBudgetAndDrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	close(stop)
-	if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(51), nil); !errors.Is(err, llm.ErrStopped) {
+	if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(51), nil); !errors.Is(err, pacing.ErrStopped) {
 		t.Fatalf("a call while draining: %v", err)
 	}
 	if err := b2.Flush(ctx); err != nil {
@@ -370,7 +371,7 @@ func TestBatchWaitStops(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	close(stop)
-	if n, err := b.Wait(ctx, stop); !errors.Is(err, llm.ErrStopped) || n != 1 {
+	if n, err := b.Wait(ctx, stop); !errors.Is(err, pacing.ErrStopped) || n != 1 {
 		t.Fatalf("Wait after a stop = %d, %v; want 1 batch and ErrStopped", n, err)
 	}
 	open, err := store.OpenBatches(ctx, llm.KindChat)
@@ -388,7 +389,7 @@ func TestBatchWaitStops(t *testing.T) {
 	if err := b2.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := b2.Wait(ctx, stop); !errors.Is(err, llm.ErrStopped) || n != 1 || s.Stats().Batches != 1 {
+	if n, err := b2.Wait(ctx, stop); !errors.Is(err, pacing.ErrStopped) || n != 1 || s.Stats().Batches != 1 {
 		t.Fatalf("the next run's Wait = %d, %v, stub %+v; want the same batch polled, nothing submitted", n, err, s.Stats())
 	}
 }

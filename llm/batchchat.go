@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -144,4 +145,4 @@ func (k chatKind) Settle(row BatchRequest, body []byte) Settled {
 }
 
 // Count applies f to the stage's counters.
-func (k chatKind) Count(stage string, f func(*StageUsage)) { k.c.meter.update(stage, f) }
+func (k chatKind) Count(stage string, f func(*pacing.StageUsage)) { k.c.meter.update(stage, f) }

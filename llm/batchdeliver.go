@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -87,8 +88,8 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 		cost := d.b.opts.Price.Cost(s.Usage)
 		d.usage.Answers++
 		d.usage.CostUSD += cost
-		d.b.kind.Count(row.Stage, func(u *StageUsage) {
-			u.add(s.Usage, cost)
+		d.b.kind.Count(row.Stage, func(u *pacing.StageUsage) {
+			u.Add(s.Usage, cost)
 			if !s.Valid {
 				u.InvalidAnswers++
 				if s.Finish == wire.FinishLength {
@@ -112,9 +113,9 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 		switch {
 		case ol.Response != nil:
 			msg, code := errorDetails(ol.Response.Body)
-			row.Code, row.Detail = ol.Response.StatusCode, redactText(d.b.api.p.APIKey, code+": "+msg, maxErrorText)
+			row.Code, row.Detail = ol.Response.StatusCode, d.b.api.p.Redact(code+": "+msg)
 		case ol.Error != nil:
-			row.Detail = redactText(d.b.api.p.APIKey, ol.Error.Code+": "+ol.Error.Message, maxErrorText)
+			row.Detail = d.b.api.p.Redact(ol.Error.Code + ": " + ol.Error.Message)
 		default:
 			row.Detail = "an error line without a response or an error"
 		}

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // Defaults of BatchOptions.
@@ -27,12 +29,12 @@ type BatchOptions struct {
 	// FallbackOnline sends a request online once its batch retries are used up (else the call
 	// fails with the last error).
 	FallbackOnline bool
-	Poll           time.Duration // how often an open batch is polled
-	SpoolDir       string        // where input files are written before upload (os.TempDir() when "")
-	SpoolPrefix    string        // file name prefix of the input files; Recover removes stale ones
-	Job            string        // the job name, in each batch's metadata
-	Price          Price         // the model's batch price (Price.Batch)
-	Budget         *Budget       // the run's budget: each request reserves its estimate when queued
+	Poll           time.Duration  // how often an open batch is polled
+	SpoolDir       string         // where input files are written before upload (os.TempDir() when "")
+	SpoolPrefix    string         // file name prefix of the input files; Recover removes stale ones
+	Job            string         // the job name, in each batch's metadata
+	Price          pacing.Price   // the model's batch price (Price.Batch)
+	Budget         *pacing.Budget // the run's budget: each request reserves its estimate when queued
 	// Stop, when closed, refuses every new request (ErrStopped) and makes Flush drop what is
 	// queued: a draining run submits nothing new.
 	Stop <-chan struct{}

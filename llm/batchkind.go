@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -21,7 +22,7 @@ type BatchKind interface {
 	// instead of going back to the caller for a retry with feedback (chat).
 	ResubmitInvalid() bool
 	// Count applies f to the usage counters of stage.
-	Count(stage string, f func(*StageUsage))
+	Count(stage string, f func(*pacing.StageUsage))
 }
 
 // Settled is what Settle makes of an answer.

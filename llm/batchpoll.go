@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -100,7 +101,7 @@ func (b *Batcher) observe(ctx context.Context, t *tracked, bt wire.Batch) error 
 	if changed && bt.Status == wire.BatchFailed && bt.Errors != nil && len(bt.Errors.Data) > 0 {
 		e := bt.Errors.Data[0]
 		b.opts.Log.Warn("batch failed at the provider: its requests are submitted again", "batch", r.ID, "provider_id", r.ProviderID,
-			"errors", len(bt.Errors.Data), "first", redactText(b.api.p.APIKey, e.Code+": "+e.Message, maxErrorText))
+			"errors", len(bt.Errors.Data), "first", b.api.p.Redact(e.Code+": "+e.Message))
 	}
 	return nil
 }
@@ -144,7 +145,7 @@ func (b *Batcher) Wait(ctx context.Context, stop <-chan struct{}) (int, error) {
 			return n, ctx.Err()
 		case <-stop:
 			t.Stop()
-			return n, ErrStopped
+			return n, pacing.ErrStopped
 		}
 	}
 	b.mu.Lock()

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -30,7 +31,7 @@ type spool struct {
 // estimated cost is booked on the budget when it is queued.
 func (b *Batcher) enqueue(ctx context.Context, it BatchItem, again bool) error {
 	if b.stopped() {
-		return ErrStopped
+		return pacing.ErrStopped
 	}
 	line, err := json.Marshal(wire.BatchInputLine{CustomID: it.Key, Method: http.MethodPost, URL: b.kind.Endpoint(), Body: it.Body})
 	if err != nil {
@@ -98,7 +99,7 @@ func (b *Batcher) add(ctx context.Context, it BatchItem, line []byte, again bool
 		b.usage.Resubmitted++
 	}
 	if it.Retry {
-		b.kind.Count(it.Stage, func(s *StageUsage) { s.Retries++ })
+		b.kind.Count(it.Stage, func(s *pacing.StageUsage) { s.Retries++ })
 	}
 	return full, nil
 }
@@ -212,7 +213,7 @@ func (b *Batcher) submit(ctx context.Context, s *spool) error {
 	b.usage.EstimatedUSD += rec.EstCostUSD
 	b.mu.Unlock()
 	for stage, n := range s.stages {
-		b.kind.Count(stage, func(u *StageUsage) { u.Calls += int64(n) })
+		b.kind.Count(stage, func(u *pacing.StageUsage) { u.Calls += int64(n) })
 	}
 	b.opts.Log.Info("batch submitted", "kind", rec.Kind, "batch", rec.ID, "provider_id", rec.ProviderID, "requests", rec.Requests,
 		"bytes", rec.Bytes, "estimated_usd", fmt.Sprintf("%.4f", rec.EstCostUSD))

@@ -11,14 +11,12 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
-// Defaults of Options.
-const (
-	DefaultMaxValidationRetries = 2
-	DefaultConcurrency          = 10
-)
+// DefaultMaxValidationRetries is the default of Options.MaxValidationRetries.
+const DefaultMaxValidationRetries = 2
 
 // Options configure a Client. Zero values take the defaults.
 type Options struct {
@@ -38,12 +36,12 @@ type Options struct {
 	BackoffMax           time.Duration // longest retry pause (DefaultBackoffMax)
 	// Pacer is the run's shared pacer. When nil the client makes its own from Concurrency
 	// (DefaultConcurrency), RPM and TPM.
-	Pacer       *Pacer
+	Pacer       *pacing.Pacer
 	Concurrency int
 	RPM, TPM    int
-	Budget      *Budget      // the run's shared budget; nil: no limit
-	Prices      Prices       // price table (DefaultPrices when nil); an unknown model costs 0
-	Log         *slog.Logger // retries at debug level; nil: no logs
+	Budget      *pacing.Budget // the run's shared budget; nil: no limit
+	Prices      pacing.Prices  // price table (DefaultPrices when nil); an unknown model costs 0
+	Log         *slog.Logger   // retries at debug level; nil: no logs
 	// ResponseFormat is how requests ask for structured output: one of Formats
 	// (FormatJSONSchema when empty).
 	ResponseFormat string
@@ -58,10 +56,10 @@ type Client struct {
 	prompts *wire.Prompts
 	cache   Cache
 	tasks   map[string]*wire.Task
-	pacer   *Pacer
+	pacer   *pacing.Pacer
 	poster  *Poster
 	meter   *meter
-	price   Price
+	price   pacing.Price
 	priced  bool     // the model is in the price table
 	batch   *Batcher // nil: online (UseBatches)
 }
@@ -91,10 +89,10 @@ func NewClient(opts Options, hc *http.Client, prompts *wire.Prompts, cache Cache
 	}
 	pacer := opts.Pacer
 	if pacer == nil {
-		pacer = NewPacer(PacerOptions{Concurrency: opts.Concurrency, RPM: opts.RPM, TPM: opts.TPM})
+		pacer = pacing.NewPacer(pacing.PacerOptions{Concurrency: opts.Concurrency, RPM: opts.RPM, TPM: opts.TPM})
 	}
 	if opts.Prices == nil {
-		opts.Prices = DefaultPrices()
+		opts.Prices = pacing.DefaultPrices()
 	}
 	if opts.ResponseFormat == "" {
 		opts.ResponseFormat = wire.FormatJSONSchema
@@ -113,10 +111,10 @@ func NewClient(opts Options, hc *http.Client, prompts *wire.Prompts, cache Cache
 
 // Price is the price of the client's model; ok is false when the price table does not know it
 // (its calls are then counted at 0).
-func (c *Client) Price() (p Price, ok bool) { return c.price, c.priced }
+func (c *Client) Price() (p pacing.Price, ok bool) { return c.price, c.priced }
 
 // Pacer is the pacer the client's requests pass.
-func (c *Client) Pacer() *Pacer { return c.pacer }
+func (c *Client) Pacer() *pacing.Pacer { return c.pacer }
 
 // Model is the model the client asks.
 func (c *Client) Model() string { return c.opts.Model }
@@ -145,7 +143,7 @@ func (c *Client) TaskVersion(task string) string {
 }
 
 // Usage returns a snapshot of the counters, in total and per stage.
-func (c *Client) Usage() Usage { return c.meter.snapshot(c.pacer.Peak()) }
+func (c *Client) Usage() pacing.Usage { return c.meter.snapshot(c.pacer.Peak()) }
 
 // Call renders task's prompt with input, answers from the cache when it can, otherwise sends
 // the request, validates the answer against the task's schema (retrying with the validation
@@ -179,7 +177,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		}
 		if hit && t.Schema.Validate(e.Response) == nil {
 			if !IsReplay(ctx) {
-				c.meter.update(stage, func(s *StageUsage) { s.CacheHits++ })
+				c.meter.update(stage, func(s *pacing.StageUsage) { s.CacheHits++ })
 			}
 			return decode(task, e.Response, out)
 		}
@@ -217,7 +215,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		}
 		// Answers that came from a batch were counted when the batch was delivered, and
 		// their retries when they were queued.
-		count := func(f func(*StageUsage)) {
+		count := func(f func(*pacing.StageUsage)) {
 			if !meta.batched {
 				c.meter.update(stage, f)
 			}
@@ -232,12 +230,12 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		}
 		last, kept = answer, nil
 		if meta.finish == wire.FinishLength {
-			count(func(s *StageUsage) { s.Truncated++ })
+			count(func(s *pacing.StageUsage) { s.Truncated++ })
 			fixed, repeats, ok := salvage(t, answer)
 			// A cut answer that repeats a list item ran in a loop: a longer limit pays for
 			// the loop again, what came before it is the answer.
 			if ok && repeats > 0 {
-				c.meter.update(stage, func(s *StageUsage) { s.Salvaged++ })
+				c.meter.update(stage, func(s *pacing.StageUsage) { s.Salvaged++ })
 				slog.Warn("answer cut in a loop, kept up to its last complete item", "stage", stage, "task", task, "repeated_items", repeats)
 				return accept(fixed, false)
 			}
@@ -246,22 +244,22 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			}
 			if !raised {
 				raised, limit = true, limit*lengthRaise
-				count(func(s *StageUsage) { s.Retries++ })
+				count(func(s *pacing.StageUsage) { s.Retries++ })
 				continue
 			}
 			invalid = &wire.SchemaError{Msg: fmt.Sprintf("the answer was cut at the length limit of %d tokens (%v); write a shorter answer", limit, invalid)}
 		}
-		count(func(s *StageUsage) { s.InvalidAnswers++ })
+		count(func(s *pacing.StageUsage) { s.InvalidAnswers++ })
 		if try == c.opts.MaxValidationRetries {
 			break
 		}
 		try++
-		count(func(s *StageUsage) { s.Retries++ })
+		count(func(s *pacing.StageUsage) { s.Retries++ })
 		conv = wire.WithFeedback(msgs, invalid)
 	}
 	if kept != nil {
 		// The last answer was cut too: its complete items are kept rather than none.
-		c.meter.update(stage, func(s *StageUsage) { s.Salvaged++ })
+		c.meter.update(stage, func(s *pacing.StageUsage) { s.Salvaged++ })
 		slog.Warn("answer still cut at the length limit after the retries, kept up to its last complete item", "stage", stage, "task", task, "attempts", requests)
 		return accept(kept, false)
 	}
@@ -293,9 +291,9 @@ func (c *Client) complete(ctx context.Context, stage string, t *wire.Task, msgs 
 	}
 	res, err := c.poster.Post(ctx, Request{Path: "/chat/completions", Body: body,
 		PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
-	c.meter.update(stage, func(s *StageUsage) {
+	c.meter.update(stage, func(s *pacing.StageUsage) {
 		s.Retries += int64(res.Retries)
-		s.add(res.Usage, res.CostUSD)
+		s.Add(res.Usage, res.CostUSD)
 	})
 	if err != nil {
 		return nil, rp, nil, err

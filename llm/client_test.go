@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -35,7 +36,7 @@ func TestCallSendsStructuredRequest(t *testing.T) {
 		t.Fatalf("Authorization = %q", got)
 	}
 	u := c.Usage()
-	want := StageUsage{Calls: 1, PromptTokens: 100, CompletionTokens: 20, ReasoningTokens: 5, MaxInFlight: 1}
+	want := pacing.StageUsage{Calls: 1, PromptTokens: 100, CompletionTokens: 20, ReasoningTokens: 5, MaxInFlight: 1}
 	if u.Stages["extract"] != want || u.Total != want {
 		t.Fatalf("usage = %+v", u)
 	}

@@ -1,7 +1,7 @@
 // Package llm is the client side of the LLM layer: the chat Client (its cache, validation
-// retries, salvage and max_tokens rule) and the request machinery the embeddings client shares:
-// Poster, Pacer, Budget and prices. What goes on the wire (tasks, schemas, prompts, requests and
-// answers) is package llm/wire.
+// retries, salvage and max_tokens rule, usage per stage) and the Poster the embeddings client
+// shares. What goes on the wire (tasks, schemas, prompts, requests and answers) is package
+// llm/wire; what a request may start and cost (Pacer, Budget, prices, usage) is llm/pacing.
 //
 // Contract:
 //   - Every task of wire.Tasks is sent in the client's response format (Options.ResponseFormat,
@@ -15,6 +15,9 @@
 //     answer: model, temperature, frequency penalty, prompt hash, schema and its caps, response
 //     format, the max_tokens rule and the salvage rules. It is the one recipe stages put into
 //     unit fingerprints; a new request parameter goes into it, not into the stages.
+//   - Client.Usage counts, per stage, requests, cache hits, tokens (cached prompt and reasoning
+//     tokens apart), retries, invalid answers, truncated and salvaged answers, cost and the peak
+//     in flight (pacing.StageUsage).
 //   - Client.Call answers from the Cache when the key (model, rendered messages, schema name and
 //     text, temperature, response format, frequency penalty when set) is known; it never caches
 //     an answer that failed validation (a salvaged answer is cached: closed after its last
@@ -25,30 +28,12 @@
 //     failure of the service: it fails the caller's unit, not the run.
 //     Client.Estimate renders the same request and reports its size, cost and cache state
 //     without sending it.
-//   - One Pacer per run gates every chat and embedding request: at most Concurrency in flight,
-//     which is the one meaning of the job's llm.concurrency (requests in flight, chat and
-//     embeddings together; the stages' and the embedder's worker pools take the same size and
-//     wait on the pacer, so they never add requests),
-//     an RPM bucket (burst 1, at 99% of rpm/60 per second, so no 60-second window sees more
-//     than RPM starts) and a TPM bucket charged with wire.EstimateTokens before a request and
-//     corrected with the reported usage after it. Once PacerOptions.Stop closes it refuses every
-//     new request with ErrStopped (a draining run starts no new call); requests in flight
-//     finish.
 //   - Poster retries 408/409/429/5xx, network errors and per-attempt timeouts with exponential
 //     backoff and full jitter, honouring Retry-After(-Ms), up to MaxAttempts; AuthError and
 //     QuotaError are fatal at once (IsFatal), TransientError is retryable (IsRetryable). The
 //     http.Client under it must not retry.
-//   - Cost is usage priced by the model's Price (Prices.Lookup: exact name, dated snapshot or
-//     router prefix); reasoning tokens are billed as output, provider-cached prompt tokens at
-//     the cached price. Cache hits cost 0. A Budget shared by the run reserves each request's
-//     estimated cost; once it would pass the limit it refuses every later request, waits for
-//     the admitted ones to finish (their answers are cached) and returns *BudgetError
-//     (errors.Is ErrBudgetExceeded), so a run stops cleanly and resumes without repeating a
-//     paid call.
 //   - The API key is sent only in the Authorization header and never appears in an error or a
 //     log line.
-//   - Usage counts requests, cache hits, tokens (cached prompt and reasoning tokens apart),
-//     retries, invalid answers, cost and the peak in flight, per stage.
 //
 // Batch mode (Client.UseBatches, and embed.Client.UseBatches for embeddings):
 //   - A Batcher sends requests through the provider's Files and Batch API (BatchAPI: the OpenAI

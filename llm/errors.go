@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // AuthError is a 401 or 403 answer: the key is missing, wrong or not allowed. It is fatal: the
@@ -61,42 +62,6 @@ func (e *TransientError) Error() string {
 
 func (e *TransientError) Unwrap() error { return e.Err }
 
-// ValidationError reports an answer that still broke the task's schema after the bounded number
-// of validation retries. Err is the last *SchemaError (or JSON syntax error); Raw is the last
-// answer as the model wrote it (at most 8 KiB), for the record of the failed unit.
-type ValidationError struct {
-	Task     string
-	Attempts int // requests made
-	Err      error
-	Raw      []byte
-}
-
-func (e *ValidationError) Error() string {
-	return fmt.Sprintf("answer to %s invalid after %d attempts: %v", e.Task, e.Attempts, e.Err)
-}
-
-func (e *ValidationError) Unwrap() error { return e.Err }
-
-// IsBadAnswer reports whether err is a bad answer to one call rather than a failure of the
-// service: an answer still invalid after the retries (*ValidationError) or a request the server
-// refused as such (*StatusError, e.g. an input over the model's context). Such an error fails
-// the unit that made the call, not the run.
-func IsBadAnswer(err error) bool {
-	var v *ValidationError
-	var s *StatusError
-	return errors.As(err, &v) || errors.As(err, &s)
-}
-
-// ErrStopped is returned by a request refused because the run is draining after an interrupt
-// (PacerOptions.Stop): no new request starts, the ones in flight finish.
-var ErrStopped = errors.New("stopping: no new request starts while the run drains")
-
-// ErrPending is returned by a call whose request waits in a provider batch (llm.mode: batch):
-// the request is recorded in the checkpoint store and its answer is not there yet. The caller's
-// unit is left uncommitted and runs again once the batch has ended (a later wave, or a later
-// run), when the answer comes from the cache.
-var ErrPending = errors.New("pending: the request waits in a provider batch")
-
 // IsFatal reports whether err must stop the whole run (auth or quota failure).
 func IsFatal(err error) bool {
 	var a *AuthError
@@ -142,10 +107,12 @@ func redactText(secret, s string, max int) string {
 		return s
 	}
 	cut := max
-	for cut > 0 && !utf8RuneStart(s[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + "…"
 }
 
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+// Redact is s as an error or a log line of the Poster may show it: without the API key, at most
+// maxErrorText bytes.
+func (p *Poster) Redact(s string) string { return redactText(p.APIKey, s, maxErrorText) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -100,7 +101,7 @@ func TestStatusErrorIsABadAnswer(t *testing.T) {
 // TestPacerStop: once Stop closes, no request starts, including one waiting for a slot.
 func TestPacerStop(t *testing.T) {
 	stop := make(chan struct{})
-	p := NewPacer(PacerOptions{Concurrency: 1, Stop: stop})
+	p := pacing.NewPacer(pacing.PacerOptions{Concurrency: 1, Stop: stop})
 	ctx := context.Background()
 	if err := p.Acquire(ctx, 1); err != nil {
 		t.Fatal(err)
@@ -111,19 +112,19 @@ func TestPacerStop(t *testing.T) {
 	close(stop)
 	select {
 	case err := <-waiting:
-		if !errors.Is(err, ErrStopped) {
+		if !errors.Is(err, pacing.ErrStopped) {
 			t.Fatalf("waiting request: %v, want ErrStopped", err)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("a request waiting for a slot did not stop")
 	}
 	p.Release()
-	if err := p.Acquire(ctx, 1); !errors.Is(err, ErrStopped) {
+	if err := p.Acquire(ctx, 1); !errors.Is(err, pacing.ErrStopped) {
 		t.Fatalf("after stop: %v, want ErrStopped", err)
 	}
 	f := &fakeServer{replies: []reply{{content: `{"name":"n"}`}}}
 	c := newTestClient(t, f, nil, func(o *Options) { o.Pacer = p })
-	if err := c.Call(ctx, "community", wire.TaskNameCommunity, wire.NameInput{Summary: "s"}, nil); !errors.Is(err, ErrStopped) || f.count() != 0 {
+	if err := c.Call(ctx, "community", wire.TaskNameCommunity, wire.NameInput{Summary: "s"}, nil); !errors.Is(err, pacing.ErrStopped) || f.count() != 0 {
 		t.Fatalf("Call after stop: %v, %d requests", err, f.count())
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/internal/retry"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -38,14 +39,14 @@ type Poster struct {
 	BaseURL     string // e.g. https://api.openai.com/v1
 	APIKey      string // may be empty (local servers)
 	HTTP        *http.Client
-	Pacer       *Pacer        // nil: no pacing
-	Budget      *Budget       // nil: no limit
-	Price       Price         // of the model, for Response.CostUSD and budget reservations
-	MaxAttempts int           // attempts per request; DefaultMaxAttempts when < 1
-	Timeout     time.Duration // per attempt; 0 means none beyond ctx and the http.Client's
-	BackoffBase time.Duration // first backoff; DefaultBackoffBase when 0
-	BackoffMax  time.Duration // backoff cap; DefaultBackoffMax when 0
-	Log         *slog.Logger  // retries at debug level; nil: no logs
+	Pacer       *pacing.Pacer  // nil: no pacing
+	Budget      *pacing.Budget // nil: no limit
+	Price       pacing.Price   // of the model, for Response.CostUSD and budget reservations
+	MaxAttempts int            // attempts per request; DefaultMaxAttempts when < 1
+	Timeout     time.Duration  // per attempt; 0 means none beyond ctx and the http.Client's
+	BackoffBase time.Duration  // first backoff; DefaultBackoffBase when 0
+	BackoffMax  time.Duration  // backoff cap; DefaultBackoffMax when 0
+	Log         *slog.Logger   // retries at debug level; nil: no logs
 }
 
 // Request is one POST through a Poster.
@@ -92,7 +93,7 @@ func (p *Poster) Post(ctx context.Context, req Request) (Response, error) {
 		u := usageOf(body)
 		out = Response{Body: body, Usage: u, CostUSD: p.Price.Cost(u)}
 		p.Budget.Settle(est, out.CostUSD)
-		p.Pacer.settle(tokens, u.PromptTokens+u.CompletionTokens)
+		settle(p.Pacer, tokens, u.PromptTokens+u.CompletionTokens)
 		return nil
 	})
 	out.Retries = tries - 1
@@ -169,10 +170,10 @@ func (p *Poster) do(req *http.Request) (*http.Response, error) {
 
 // attempt makes one request while holding a Pacer slot.
 func (p *Poster) attempt(ctx context.Context, url string, body []byte, tokens int, track func(int)) ([]byte, error) {
-	if err := p.Pacer.acquire(ctx, tokens); err != nil {
+	if err := acquire(ctx, p.Pacer, tokens); err != nil {
 		return nil, err
 	}
-	defer p.Pacer.release() // runs after track(-1): the tracked count never exceeds the slots
+	defer release(p.Pacer) // runs after track(-1): the tracked count never exceeds the slots
 	if track != nil {
 		track(+1)
 		defer track(-1)
@@ -205,4 +206,25 @@ func (p *Poster) attempt(ctx context.Context, url string, body []byte, tokens in
 		return data, nil
 	}
 	return nil, p.statusError(resp, data)
+}
+
+// acquire, release and settle are the Pacer's calls as the Poster makes them: a nil pacer paces
+// nothing.
+func acquire(ctx context.Context, p *pacing.Pacer, tokens int) error {
+	if p == nil {
+		return ctx.Err()
+	}
+	return p.Acquire(ctx, tokens)
+}
+
+func release(p *pacing.Pacer) {
+	if p != nil {
+		p.Release()
+	}
+}
+
+func settle(p *pacing.Pacer, estimated, actual int) {
+	if p != nil {
+		p.Settle(estimated, actual)
+	}
 }

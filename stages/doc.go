@@ -56,7 +56,7 @@
 // stage's doc says how many.
 //
 // Interrupts: when Env.Stop closes, RunStream starts no new unit, and the LLM client's pacer,
-// which shares the channel, refuses every new request (llm.ErrStopped) — also the next call of
+// which shares the channel, refuses every new request (pacing.ErrStopped) — also the next call of
 // a unit already running. Such a unit ends uncommitted (Pool keeps its sibling calls in flight
 // running, so their answers are cached) and runs again on the next run.
 package stages

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // Unit is one piece of a stage's work.
@@ -52,7 +53,7 @@ const MinFailedSample = 10
 // logged, and the stage goes on, unless failed units pass env.MaxFailedRatio of the units run
 // (judged once MinFailedSample have run), which stops the stage with an error. When env.Stop
 // closes RunStream starts no new unit, waits for the units in flight (a unit whose LLM call
-// was refused by the drain, llm.ErrStopped, is left uncommitted) and returns ErrInterrupted. Any
+// was refused by the drain, pacing.ErrStopped, is left uncommitted) and returns ErrInterrupted. Any
 // other unit error cancels the others and is returned.
 //
 // With env.Batches (batch mode) the stage runs in waves: a unit whose call queued a request or
@@ -124,7 +125,7 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 			case errors.As(err, &f):
 				env.Logger().Warn("unit failed: its LLM answers stayed bad; it runs again on the next run",
 					"stage", stage, "unit", u.Key, "calls", f.Calls, "reason", clipText(f.Reason, 300))
-			case errors.Is(err, llm.ErrStopped):
+			case errors.Is(err, pacing.ErrStopped):
 				drained.Store(true)
 				return nil
 			case errors.Is(err, llm.ErrPending):

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 func testStore(t *testing.T) *checkpoints.Store {
@@ -98,7 +99,7 @@ func TestMaxFailedRatio(t *testing.T) {
 }
 
 // TestDrainLeavesRefusedUnitsUncommitted: a unit whose call is refused by the drain
-// (llm.ErrStopped) is not committed, and the others in flight are not cancelled.
+// (pacing.ErrStopped) is not committed, and the others in flight are not cancelled.
 func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 	ctx := context.Background()
 	stop := make(chan struct{})
@@ -121,7 +122,7 @@ func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 			close(stop)
 			defer close(release)
 			p := NewPool(ctx, 2)
-			p.Go(func(context.Context) error { return fmt.Errorf("calling x: %w", llm.ErrStopped) })
+			p.Go(func(context.Context) error { return fmt.Errorf("calling x: %w", pacing.ErrStopped) })
 			return p.Wait()
 		}},
 		{Key: "never", Fingerprint: "fp", Run: func(context.Context, string) error { t.Error("a unit started after the stop"); return nil }},

@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // PendingError ends a stage whose units wait for provider batches (Env.NoWait). errors.Is(err,
@@ -51,7 +52,7 @@ func runWaves(ctx context.Context, env Env, stage string, produce Producer, prog
 			}
 			env.Logger().Info("waiting for provider batches", "stage", stage, "wave", st.Waves, "pending_units", len(pending))
 			n, err := env.Batches.Wait(ctx, env.Stop)
-			if errors.Is(err, llm.ErrStopped) {
+			if errors.Is(err, pacing.ErrStopped) {
 				return ErrInterrupted
 			}
 			if err != nil {

@@ -10,17 +10,18 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // drive sends calls distinct name_community calls through one client with the given pacer
 // settings against a stub with the given latency, and returns the elapsed time and the stats.
-func drive(b *testing.B, calls int, pacer llm.PacerOptions, stub Options) (time.Duration, Stats) {
+func drive(b *testing.B, calls int, pacer pacing.PacerOptions, stub Options) (time.Duration, Stats) {
 	b.Helper()
 	s := New(stub)
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	c := llm.NewClient(llm.Options{BaseURL: srv.URL + "/v1", Model: "gpt-4o-mini", Pacer: llm.NewPacer(pacer)}, srv.Client(), nil, nil)
+	c := llm.NewClient(llm.Options{BaseURL: srv.URL + "/v1", Model: "gpt-4o-mini", Pacer: pacing.NewPacer(pacer)}, srv.Client(), nil, nil)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	begin := time.Now()
@@ -46,7 +47,7 @@ func drive(b *testing.B, calls int, pacer llm.PacerOptions, stub Options) (time.
 // 8 / 0.2 s = 40 calls/s; calls/s should be within 10% of it and max_in_flight ≤ 8.
 func BenchmarkThroughput(b *testing.B) {
 	for b.Loop() {
-		d, st := drive(b, 200, llm.PacerOptions{Concurrency: 8}, Options{Latency: 200 * time.Millisecond})
+		d, st := drive(b, 200, pacing.PacerOptions{Concurrency: 8}, Options{Latency: 200 * time.Millisecond})
 		rate := float64(st.Calls) / d.Seconds()
 		b.ReportMetric(rate, "calls/s")
 		b.ReportMetric(100*rate/40, "%of-limit")
@@ -61,7 +62,7 @@ func BenchmarkThroughput(b *testing.B) {
 // of 6 s (a tenth of a minute, so at most 120 calls may start in it).
 func BenchmarkRPMScaled(b *testing.B) {
 	for b.Loop() {
-		d, st := drive(b, 150, llm.PacerOptions{Concurrency: 8, RPM: 1200},
+		d, st := drive(b, 150, pacing.PacerOptions{Concurrency: 8, RPM: 1200},
 			Options{Latency: 200 * time.Millisecond, Window: 6 * time.Second})
 		b.ReportMetric(float64(st.MaxCallsInWindow), "max_calls/6s")
 		b.ReportMetric(float64(st.Calls)/d.Seconds()*60, "calls/min")
@@ -78,7 +79,7 @@ func BenchmarkRPM120(b *testing.B) {
 		b.Skip("set BACKFILL_BENCH_LONG=1 to run (about 75 s)")
 	}
 	for b.Loop() {
-		d, st := drive(b, 150, llm.PacerOptions{Concurrency: 8, RPM: 120}, Options{Latency: 200 * time.Millisecond})
+		d, st := drive(b, 150, pacing.PacerOptions{Concurrency: 8, RPM: 120}, Options{Latency: 200 * time.Millisecond})
 		b.ReportMetric(float64(st.MaxCallsInWindow), "max_calls/60s")
 		b.ReportMetric(float64(st.Calls)/d.Seconds()*60, "calls/min")
 		if st.MaxCallsInWindow > 120 {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -176,7 +177,7 @@ func TestFaultKinds(t *testing.T) {
 // TestClientThroughFaults: a client with default attempts gets every answer through a 50%
 // fault rate, the answers equal the fault-free ones, and nothing is answered twice.
 func TestClientThroughFaults(t *testing.T) {
-	answers := func(rate float64) ([]string, Stats, llm.Usage) {
+	answers := func(rate float64) ([]string, Stats, pacing.Usage) {
 		s, srv := start(t, Options{FaultRate: rate, Seed: 3, RetryAfter: time.Millisecond, Stall: 20 * time.Millisecond})
 		c := llm.NewClient(llm.Options{BaseURL: srv.URL + "/v1", Model: "m", Concurrency: 4, Timeout: 500 * time.Millisecond,
 			BackoffBase: time.Millisecond, BackoffMax: 2 * time.Millisecond}, srv.Client(), nil, nil)

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -188,7 +188,7 @@ func TestBatchMode(t *testing.T) {
 // can send a duplicate request or two).
 func checkHalf(t *testing.T, rep, ref jobs.Report) {
 	t.Helper()
-	prices := llm.DefaultPrices()
+	prices := pacing.DefaultPrices()
 	chat, _ := prices.Lookup("gpt-4o-mini")
 	emb, _ := prices.Lookup("text-embedding-3-small")
 	want := 0.0

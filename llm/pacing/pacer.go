@@ -1,12 +1,16 @@
-package llm
+package pacing
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 )
+
+// DefaultConcurrency is the default of PacerOptions.Concurrency: requests in flight at once.
+const DefaultConcurrency = 10
 
 // rateMargin slows the RPM bucket a little below rpm/60 per second, so that timer lateness and
 // network jitter (up to about 1% of a minute) cannot push a 61st-second call into a window.
@@ -38,6 +42,10 @@ func (SystemClock) Now() time.Time { return time.Now() }
 
 // Sleep waits for d or until ctx ends.
 func (SystemClock) Sleep(ctx context.Context, d time.Duration) error { return sleep(ctx, d) }
+
+// ErrStopped is returned by a request refused because the run is draining after an interrupt
+// (PacerOptions.Stop): no new request starts, the ones in flight finish.
+var ErrStopped = errors.New("stopping: no new request starts while the run drains")
 
 // Pacer is the one gate every LLM and embedding request of a run passes: a bound on requests in
 // flight, an RPM token bucket (burst 1, so requests are spread evenly and no 60-second window
@@ -183,27 +191,6 @@ func (p *Pacer) Waited() time.Duration {
 
 // Limit is the number of requests allowed in flight.
 func (p *Pacer) Limit() int { return cap(p.slots) }
-
-// acquire, release and settle are the Poster's nil-safe forms: a nil pacer paces
-// nothing.
-func (p *Pacer) acquire(ctx context.Context, tokens int) error {
-	if p == nil {
-		return ctx.Err()
-	}
-	return p.Acquire(ctx, tokens)
-}
-
-func (p *Pacer) release() {
-	if p != nil {
-		p.Release()
-	}
-}
-
-func (p *Pacer) settle(estimated, actual int) {
-	if p != nil {
-		p.Settle(estimated, actual)
-	}
-}
 
 // sleep waits for d or until ctx ends.
 func sleep(ctx context.Context, d time.Duration) error {

@@ -1,9 +1,6 @@
-package llm
+package pacing
 
 import (
-	"slices"
-	"sync"
-
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -23,8 +20,8 @@ type StageUsage struct {
 	CostUSD          float64 `json:"cost_usd"`        // priced usage of the requests sent; cache hits cost 0
 }
 
-// add counts one answer's usage and cost.
-func (s *StageUsage) add(u wire.TokenUsage, cost float64) {
+// Add counts one answer's usage and cost.
+func (s *StageUsage) Add(u wire.TokenUsage, cost float64) {
 	s.PromptTokens += int64(u.PromptTokens)
 	s.CompletionTokens += int64(u.CompletionTokens)
 	if d := u.PromptTokensDetails; d != nil {
@@ -56,59 +53,4 @@ func (s *StageUsage) Sum(o StageUsage) {
 type Usage struct {
 	Total  StageUsage            `json:"total"`
 	Stages map[string]StageUsage `json:"stages"`
-}
-
-// meter accumulates usage per stage; safe for concurrent use.
-type meter struct {
-	mu       sync.Mutex
-	stages   map[string]*StageUsage
-	inFlight map[string]int64
-}
-
-func newMeter() *meter {
-	return &meter{stages: map[string]*StageUsage{}, inFlight: map[string]int64{}}
-}
-
-// update applies f to the stage's counters under the lock.
-func (m *meter) update(stage string, f func(*StageUsage)) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.stages[stage]
-	if !ok {
-		s = &StageUsage{}
-		m.stages[stage] = s
-	}
-	f(s)
-}
-
-// track returns the Poster callback of a stage: it counts each request and its peak in flight.
-func (m *meter) track(stage string) func(int) {
-	return func(delta int) {
-		m.update(stage, func(s *StageUsage) {
-			m.inFlight[stage] += int64(delta)
-			if delta > 0 {
-				s.Calls++
-				s.MaxInFlight = max(s.MaxInFlight, m.inFlight[stage])
-			}
-		})
-	}
-}
-
-// snapshot copies the counters; Total sums the stages and takes peak as its MaxInFlight.
-func (m *meter) snapshot(peak int) Usage {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	u := Usage{Stages: make(map[string]StageUsage, len(m.stages))}
-	names := make([]string, 0, len(m.stages))
-	for name := range m.stages {
-		names = append(names, name)
-	}
-	slices.Sort(names) // float sums in a fixed order
-	for _, name := range names {
-		s := *m.stages[name]
-		u.Stages[name] = s
-		u.Total.Sum(s)
-	}
-	u.Total.MaxInFlight = int64(peak)
-	return u
 }
