@@ -13,6 +13,7 @@ import (
 	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 )
 
 // Defaults of Options.
@@ -30,7 +31,7 @@ type Options struct {
 	Dimensions  int // requested vector size, sent as "dimensions" when > 0; else learnt from answers
 	BatchSize   int // texts per request (DefaultBatchSize)
 	Concurrency int // batches in flight (DefaultConcurrency); also bounds the own pacer
-	MaxAttempts int // HTTP attempts per request (llm.DefaultMaxAttempts)
+	MaxAttempts int // HTTP attempts per request (transport.DefaultMaxAttempts)
 	// MaxInvalidRetries bounds the extra requests made for an answer that cannot be read or
 	// does not match the batch (DefaultMaxInvalidRetries when 0; negative means none).
 	MaxInvalidRetries int
@@ -60,7 +61,7 @@ type Client struct {
 	opts   Options
 	cache  llm.Cache
 	pacer  *pacing.Pacer
-	poster *llm.Poster
+	poster *transport.Poster
 
 	price pacing.Price
 	batch *llm.Batcher // nil: online (UseBatches)
@@ -94,7 +95,7 @@ func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
 	price, _ := opts.Prices.Lookup(opts.Model)
 	return &Client{
 		opts: opts, cache: cache, pacer: pacer, dims: max(opts.Dimensions, 0), price: price,
-		poster: &llm.Poster{
+		poster: &transport.Poster{
 			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Pacer: pacer, Budget: opts.Budget, Price: price,
 			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
 			BackoffBase: opts.BackoffBase, BackoffMax: opts.BackoffMax, Log: opts.Log,

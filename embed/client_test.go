@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -221,7 +222,7 @@ func TestEmbedErrors(t *testing.T) {
 			c := newClient(t, tt.f, cache, func(o *Options) { o.Dimensions = tt.dims; o.APIKey = key })
 			// The fake pads to at least 3 dimensions, so dims 2 gets 3-float vectors.
 			_, err := c.Embed(context.Background(), tt.in)
-			if err == nil || !strings.Contains(err.Error(), tt.want) || llm.IsFatal(err) != tt.fatal {
+			if err == nil || !strings.Contains(err.Error(), tt.want) || transport.IsFatal(err) != tt.fatal {
 				t.Fatalf("error = %v, want %q (fatal %v)", err, tt.want, tt.fatal)
 			}
 			if strings.Contains(err.Error(), key) {
@@ -253,7 +254,7 @@ func TestEmbedConcurrencyBound(t *testing.T) {
 
 func TestEmbedInProcess(t *testing.T) {
 	f := &fakeEmbeddings{}
-	c := NewClient(Options{BaseURL: "http://offline/v1", Model: "m", Dimensions: 5}, llm.NewInProcessHTTPClient(f), nil)
+	c := NewClient(Options{BaseURL: "http://offline/v1", Model: "m", Dimensions: 5}, transport.NewInProcessHTTPClient(f), nil)
 	in := texts(7)
 	got, err := c.Embed(context.Background(), in)
 	if err != nil {

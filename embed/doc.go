@@ -6,8 +6,8 @@
 //   - Embed returns one vector per input text, in input order, each of Dimensions() floats.
 //   - Client sends POST {base_url}/embeddings in batches of at most BatchSize texts, at most
 //     Concurrency batches at a time, through the run's pacing.Pacer and pacing.Budget (shared with
-//     the chat client), retrying transient failures like the chat client (llm.Poster); auth and
-//     quota failures are fatal (llm.IsFatal). An answer that cannot be read or does not match
+//     the chat client), retrying transient failures like the chat client (transport.Poster); auth and
+//     quota failures are fatal (transport.IsFatal). An answer that cannot be read or does not match
 //     the batch is asked again, at most MaxInvalidRetries times.
 //   - With a cache, every text's vector is stored under CacheKey(model, dimensions, text); a
 //     cached text is never sent again, and a text repeated within one call is sent once.

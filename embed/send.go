@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -61,7 +62,7 @@ func (c *Client) request(ctx context.Context, body []byte, prompt, n int) (vecs 
 			c.count(func(u *Usage) { u.Requests++ })
 		}
 	}
-	res, err := c.poster.Post(ctx, llm.Request{Path: "/embeddings", Body: body, PromptTokens: prompt, Track: track})
+	res, err := c.poster.Post(ctx, transport.Request{Path: "/embeddings", Body: body, PromptTokens: prompt, Track: track})
 	c.count(func(u *Usage) {
 		u.Retries += int64(res.Retries)
 		u.PromptTokens += int64(res.Usage.PromptTokens)

@@ -12,6 +12,7 @@ import (
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/offline"
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -81,7 +82,7 @@ func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logge
 func endpoint(provider, baseURL, keyEnv string, dims int, env LookupEnv) (*http.Client, string, string, error) {
 	switch provider {
 	case "offline":
-		return llm.NewInProcessHTTPClient(offline.NewHandler(offline.Options{Dims: dims})), "http://offline/v1", "", nil
+		return transport.NewInProcessHTTPClient(offline.NewHandler(offline.Options{Dims: dims})), "http://offline/v1", "", nil
 	case "openai":
 		key, _ := env(keyEnv)
 		return &http.Client{}, baseURL, key, nil

@@ -16,9 +16,9 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -188,7 +188,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 	})
 	j2 := stubJob(t, startStub(t, denied))
 	_, err = runErr(t, j2, env, &logs)
-	if err == nil || !llm.IsFatal(err) {
+	if err == nil || !transport.IsFatal(err) {
 		t.Fatalf("401 run: %v", err)
 	}
 	checkNoKey(t, key, "error", []byte(err.Error()))

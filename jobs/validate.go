@@ -8,6 +8,7 @@ import (
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/memgraph"
@@ -47,7 +48,7 @@ func (j *Job) defaults() {
 		l.Concurrency = pacing.DefaultConcurrency
 	}
 	if l.MaxAttempts == 0 {
-		l.MaxAttempts = llm.DefaultMaxAttempts
+		l.MaxAttempts = transport.DefaultMaxAttempts
 	}
 	if l.TimeoutSecs == 0 {
 		l.TimeoutSecs = 120

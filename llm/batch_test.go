@@ -14,6 +14,7 @@ import (
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -172,7 +173,7 @@ func TestBatchFailuresRetryThenFallBack(t *testing.T) {
 				}
 				return
 			}
-			if !llm.IsRetryable(err) || llm.IsBadAnswer(err) || st.ChatCalls != 0 || u.Errors != 2 || u.Resubmitted != 1 {
+			if !transport.IsRetryable(err) || llm.IsBadAnswer(err) || st.ChatCalls != 0 || u.Errors != 2 || u.Resubmitted != 1 {
 				t.Fatalf("no fallback: %v, stub %+v, usage %+v", err, st, u)
 			}
 		})
@@ -328,7 +329,7 @@ func TestBatchCancelledResubmitted(t *testing.T) {
 	ctx := context.Background()
 	store := openStore(t)
 	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
-	api := llm.NewBatchAPI(&llm.Poster{BaseURL: base})
+	api := llm.NewBatchAPI(&transport.Poster{BaseURL: base})
 	var out wire.NameOutput
 	var err error
 	for range 3 {

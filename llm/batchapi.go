@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -25,12 +26,12 @@ const maxBatchLine = 64 << 20
 // batches, read a file's content. Every exchange retries like a chat request (Poster) but holds
 // no Pacer slot and reserves no budget.
 type BatchAPI struct {
-	p *Poster
+	p *transport.Poster
 }
 
 // NewBatchAPI returns the batch API client of the provider behind p (its BaseURL, key, HTTP
 // client and retry settings; its Pacer and Budget are not used).
-func NewBatchAPI(p *Poster) *BatchAPI { return &BatchAPI{p: p} }
+func NewBatchAPI(p *transport.Poster) *BatchAPI { return &BatchAPI{p: p} }
 
 // Upload sends the file at path as a batch input file (multipart, purpose "batch"). The file is
 // read again for every attempt.
@@ -58,7 +59,7 @@ func (a *BatchAPI) Upload(ctx context.Context, path string) (wire.FileObject, er
 		}()
 		return pr, mw.FormDataContentType(), nil
 	}
-	err := a.p.exchange(ctx, http.MethodPost, "/files", body, decodeInto(&out))
+	err := a.p.Exchange(ctx, http.MethodPost, "/files", body, decodeInto(&out))
 	if err == nil && out.ID == "" {
 		err = errors.New("uploading batch file: the answer names no file id")
 	}
@@ -72,7 +73,7 @@ func (a *BatchAPI) Create(ctx context.Context, req wire.BatchCreate) (wire.Batch
 		return wire.Batch{}, fmt.Errorf("encoding batch: %w", err)
 	}
 	var out wire.Batch
-	err = a.p.exchange(ctx, http.MethodPost, "/batches", jsonBody(raw), decodeInto(&out))
+	err = a.p.Exchange(ctx, http.MethodPost, "/batches", jsonBody(raw), decodeInto(&out))
 	if err == nil && out.ID == "" {
 		err = errors.New("creating batch: the answer names no batch id")
 	}
@@ -82,14 +83,14 @@ func (a *BatchAPI) Create(ctx context.Context, req wire.BatchCreate) (wire.Batch
 // Get returns a batch as the provider sees it now.
 func (a *BatchAPI) Get(ctx context.Context, id string) (wire.Batch, error) {
 	var out wire.Batch
-	err := a.p.exchange(ctx, http.MethodGet, "/batches/"+url.PathEscape(id), nil, decodeInto(&out))
+	err := a.p.Exchange(ctx, http.MethodGet, "/batches/"+url.PathEscape(id), nil, decodeInto(&out))
 	return out, err
 }
 
 // Cancel asks the provider to cancel a batch; it ends as cancelled with what it finished.
 func (a *BatchAPI) Cancel(ctx context.Context, id string) (wire.Batch, error) {
 	var out wire.Batch
-	err := a.p.exchange(ctx, http.MethodPost, "/batches/"+url.PathEscape(id)+"/cancel", nil, decodeInto(&out))
+	err := a.p.Exchange(ctx, http.MethodPost, "/batches/"+url.PathEscape(id)+"/cancel", nil, decodeInto(&out))
 	return out, err
 }
 
@@ -102,14 +103,14 @@ func (a *BatchAPI) List(ctx context.Context, after string, limit int) (wire.Batc
 		q.Set("after", after)
 	}
 	var out wire.BatchList
-	err := a.p.exchange(ctx, http.MethodGet, "/batches?"+q.Encode(), nil, decodeInto(&out))
+	err := a.p.Exchange(ctx, http.MethodGet, "/batches?"+q.Encode(), nil, decodeInto(&out))
 	return out, err
 }
 
 // Lines streams a file's content line by line to fn (empty lines are skipped). When the
 // download breaks it starts again from the first line, so fn must be idempotent.
 func (a *BatchAPI) Lines(ctx context.Context, fileID string, fn func(line []byte) error) error {
-	return a.p.exchange(ctx, http.MethodGet, "/files/"+url.PathEscape(fileID)+"/content", nil, func(r io.Reader) error {
+	return a.p.Exchange(ctx, http.MethodGet, "/files/"+url.PathEscape(fileID)+"/content", nil, func(r io.Reader) error {
 		br := bufio.NewReaderSize(r, 64<<10)
 		for {
 			line, err := readLine(br, maxBatchLine)
@@ -146,7 +147,7 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 }
 
 // jsonBody is the payload of a JSON request body.
-func jsonBody(raw []byte) payload {
+func jsonBody(raw []byte) transport.Payload {
 	return func() (io.Reader, string, error) { return bytes.NewReader(raw), "application/json", nil }
 }
 

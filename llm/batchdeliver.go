@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -112,7 +113,7 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 		row.Status = ReqFailed
 		switch {
 		case ol.Response != nil:
-			msg, code := errorDetails(ol.Response.Body)
+			msg, code := transport.ErrorDetails(ol.Response.Body)
 			row.Code, row.Detail = ol.Response.StatusCode, d.b.api.p.Redact(code+": "+msg)
 		case ol.Error != nil:
 			row.Detail = d.b.api.p.Redact(ol.Error.Code + ": " + ol.Error.Message)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -66,9 +67,9 @@ func (o BatchOutcome) Err() error {
 	msg := fmt.Sprintf("batch request %s: %s", o.Status, o.Detail)
 	if o.Code >= 400 && o.Code < 500 && o.Code != http.StatusRequestTimeout && o.Code != http.StatusConflict &&
 		o.Code != http.StatusTooManyRequests {
-		return &StatusError{Status: o.Code, Message: msg}
+		return &transport.StatusError{Status: o.Code, Message: msg}
 	}
-	return &TransientError{Status: o.Code, Message: msg}
+	return &transport.TransientError{Status: o.Code, Message: msg}
 }
 
 // BatchUsage counts a Batcher's work in one run.

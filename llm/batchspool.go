@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -39,7 +40,7 @@ func (b *Batcher) enqueue(ctx context.Context, it BatchItem, again bool) error {
 	}
 	line = append(line, '\n')
 	if int64(len(line)) > b.opts.MaxBytes {
-		return &StatusError{Status: http.StatusRequestEntityTooLarge,
+		return &transport.StatusError{Status: http.StatusRequestEntityTooLarge,
 			Message: fmt.Sprintf("a request of %d bytes does not fit a batch file of llm.batch.max_bytes %d", len(line), b.opts.MaxBytes)}
 	}
 	full, err := b.add(ctx, it, line, again)

@@ -3,6 +3,8 @@ package llm
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tkgraph/backfill/llm/transport"
 )
 
 // ValidationError reports an answer that still broke the task's schema after the bounded number
@@ -27,7 +29,7 @@ func (e *ValidationError) Unwrap() error { return e.Err }
 // the unit that made the call, not the run.
 func IsBadAnswer(err error) bool {
 	var v *ValidationError
-	var s *StatusError
+	var s *transport.StatusError
 	return errors.As(err, &v) || errors.As(err, &s)
 }
 

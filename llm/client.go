@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -57,7 +58,7 @@ type Client struct {
 	cache   Cache
 	tasks   map[string]*wire.Task
 	pacer   *pacing.Pacer
-	poster  *Poster
+	poster  *transport.Poster
 	meter   *meter
 	price   pacing.Price
 	priced  bool     // the model is in the price table
@@ -101,7 +102,7 @@ func NewClient(opts Options, hc *http.Client, prompts *wire.Prompts, cache Cache
 	return &Client{
 		opts: opts, prompts: prompts, cache: cache, tasks: tasks, pacer: pacer, meter: newMeter(),
 		price: price, priced: priced,
-		poster: &Poster{
+		poster: &transport.Poster{
 			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Pacer: pacer, Budget: opts.Budget, Price: price,
 			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
 			BackoffBase: opts.BackoffBase, BackoffMax: opts.BackoffMax, Log: opts.Log,
@@ -289,7 +290,7 @@ func (c *Client) complete(ctx context.Context, stage string, t *wire.Task, msgs 
 	if err != nil {
 		return nil, rp, nil, err
 	}
-	res, err := c.poster.Post(ctx, Request{Path: "/chat/completions", Body: body,
+	res, err := c.poster.Post(ctx, transport.Request{Path: "/chat/completions", Body: body,
 		PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
 	c.meter.update(stage, func(s *pacing.StageUsage) {
 		s.Retries += int64(res.Retries)

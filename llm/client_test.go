@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -139,7 +140,7 @@ func TestCallValidationGivesUp(t *testing.T) {
 			if f.count() != tt.want || cache.Len() != 0 {
 				t.Fatalf("%d requests, %d cached", f.count(), cache.Len())
 			}
-			if IsFatal(err) || IsRetryable(err) {
+			if transport.IsFatal(err) || transport.IsRetryable(err) {
 				t.Fatal("validation error classified as fatal or retryable")
 			}
 		})

@@ -1,7 +1,7 @@
-// Package llm is the client side of the LLM layer: the chat Client (its cache, validation
-// retries, salvage and max_tokens rule, usage per stage) and the Poster the embeddings client
-// shares. What goes on the wire (tasks, schemas, prompts, requests and answers) is package
-// llm/wire; what a request may start and cost (Pacer, Budget, prices, usage) is llm/pacing.
+// Package llm is the chat client of the LLM layer: Client, with its cache, validation retries,
+// salvage, max_tokens rule and usage per stage. What goes on the wire (tasks, schemas, prompts,
+// requests and answers) is package llm/wire; what a request may start and cost (Pacer, Budget,
+// prices, usage) is llm/pacing; how one request is sent and retried is llm/transport.
 //
 // Contract:
 //   - Every task of wire.Tasks is sent in the client's response format (Options.ResponseFormat,
@@ -24,16 +24,11 @@
 //     complete item, it passes the schema). Answers failing the schema (or empty) are retried
 //     with the error fed back, a bounded number of times; then Call returns a
 //     *ValidationError carrying the raw answer.
-//     IsBadAnswer tells such an error (or a request the server refused, *StatusError) from a
-//     failure of the service: it fails the caller's unit, not the run.
+//     IsBadAnswer tells such an error (or a request the server refused,
+//     transport.StatusError) from a failure of the service: it fails the caller's unit, not
+//     the run.
 //     Client.Estimate renders the same request and reports its size, cost and cache state
 //     without sending it.
-//   - Poster retries 408/409/429/5xx, network errors and per-attempt timeouts with exponential
-//     backoff and full jitter, honouring Retry-After(-Ms), up to MaxAttempts; AuthError and
-//     QuotaError are fatal at once (IsFatal), TransientError is retryable (IsRetryable). The
-//     http.Client under it must not retry.
-//   - The API key is sent only in the Authorization header and never appears in an error or a
-//     log line.
 //
 // Batch mode (Client.UseBatches, and embed.Client.UseBatches for embeddings):
 //   - A Batcher sends requests through the provider's Files and Batch API (BatchAPI: the OpenAI

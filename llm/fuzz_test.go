@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -38,7 +39,7 @@ func callWith(t *testing.T, prompts *wire.Prompts, task *wire.Task, body []byte,
 	t.Helper()
 	cache := NewMemoryCache()
 	c := NewClient(Options{BaseURL: "http://fuzz/v1", Model: "fuzz", MaxAttempts: 1, MaxValidationRetries: 1},
-		NewInProcessHTTPClient(stubHandler(body)), prompts, cache)
+		transport.NewInProcessHTTPClient(stubHandler(body)), prompts, cache)
 	input := reflect.New(task.Input).Interface()
 	out := reflect.New(task.Output).Interface()
 	err := c.Call(context.Background(), "fuzz", task.Name, input, out)

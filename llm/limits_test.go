@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -90,10 +91,10 @@ func TestStatusErrorIsABadAnswer(t *testing.T) {
 	f := &fakeServer{replies: []reply{{status: 400, body: `{"error":{"message":"too long","type":"invalid_request_error"}}`}}}
 	c := newTestClient(t, f, nil, nil)
 	err := c.Call(context.Background(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: "s"}, nil)
-	if !IsBadAnswer(err) || IsFatal(err) {
+	if !IsBadAnswer(err) || transport.IsFatal(err) {
 		t.Fatalf("error %v: want a bad answer", err)
 	}
-	if IsBadAnswer(&TransientError{Status: 500}) || IsBadAnswer(&AuthError{Status: 401}) {
+	if IsBadAnswer(&transport.TransientError{Status: 500}) || IsBadAnswer(&transport.AuthError{Status: 401}) {
 		t.Error("service failures are not bad answers")
 	}
 }

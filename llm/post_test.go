@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -43,32 +44,6 @@ func TestRetryAfterHonoured(t *testing.T) {
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2024, 5, 7, 12, 0, 0, 0, time.UTC)
-	for _, tt := range []struct {
-		in   string
-		want time.Duration
-	}{
-		{"", 0},
-		{"2", 2 * time.Second},
-		{"0.5", 500 * time.Millisecond},
-		{"-3", 0},
-		{"soon", 0},
-		{"NaN", 0},
-		{"99999999", maxRetryAfter},
-		{now.Add(30 * time.Second).Format(http.TimeFormat), 30 * time.Second},
-		{now.Add(-time.Minute).Format(http.TimeFormat), 0},
-	} {
-		if got := parseRetryAfter(tt.in, now); got != tt.want {
-			t.Errorf("parseRetryAfter(%q) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-	h := http.Header{"Retry-After": {"9"}, "Retry-After-Ms": {"250"}}
-	if got := retryAfter(h, now); got != 250*time.Millisecond {
-		t.Errorf("Retry-After-Ms not preferred: %v", got)
-	}
-}
-
 func TestStatusClassification(t *testing.T) {
 	quota := `{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}`
 	for _, tt := range []struct {
@@ -79,12 +54,12 @@ func TestStatusClassification(t *testing.T) {
 		retryable bool
 		target    any
 	}{
-		{"401", reply{status: 401, body: `{"error":{"message":"bad key"}}`}, 1, true, false, new(*AuthError)},
-		{"403", reply{status: 403, body: `forbidden`}, 1, true, false, new(*AuthError)},
-		{"quota on 429", reply{status: 429, body: quota}, 1, true, false, new(*QuotaError)},
-		{"400", reply{status: 400, body: `{"error":{"message":"context too long","code":"context_length_exceeded"}}`}, 1, false, false, new(*StatusError)},
-		{"500 always", reply{status: 500, body: `boom`}, 3, false, true, new(*TransientError)},
-		{"503 always", reply{status: 503, body: `{"error":{"message":"overloaded"}}`}, 3, false, true, new(*TransientError)},
+		{"401", reply{status: 401, body: `{"error":{"message":"bad key"}}`}, 1, true, false, new(*transport.AuthError)},
+		{"403", reply{status: 403, body: `forbidden`}, 1, true, false, new(*transport.AuthError)},
+		{"quota on 429", reply{status: 429, body: quota}, 1, true, false, new(*transport.QuotaError)},
+		{"400", reply{status: 400, body: `{"error":{"message":"context too long","code":"context_length_exceeded"}}`}, 1, false, false, new(*transport.StatusError)},
+		{"500 always", reply{status: 500, body: `boom`}, 3, false, true, new(*transport.TransientError)},
+		{"503 always", reply{status: 503, body: `{"error":{"message":"overloaded"}}`}, 3, false, true, new(*transport.TransientError)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeServer{replies: []reply{tt.rep}}
@@ -93,8 +68,8 @@ func TestStatusClassification(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if f.count() != tt.requests || IsFatal(err) != tt.fatal || IsRetryable(err) != tt.retryable {
-				t.Fatalf("%d requests, fatal=%v retryable=%v: %v", f.count(), IsFatal(err), IsRetryable(err), err)
+			if f.count() != tt.requests || transport.IsFatal(err) != tt.fatal || transport.IsRetryable(err) != tt.retryable {
+				t.Fatalf("%d requests, fatal=%v retryable=%v: %v", f.count(), transport.IsFatal(err), transport.IsRetryable(err), err)
 			}
 			if !errors.As(err, tt.target) {
 				t.Fatalf("error %T does not unwrap to %T", err, tt.target)
@@ -147,7 +122,7 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), Redacted) {
+			if strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), transport.Redacted) {
 				t.Fatalf("error leaks or does not show the redaction: %v", err)
 			}
 			for e := err; e != nil; e = errors.Unwrap(e) {

@@ -12,6 +12,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 )
 
 func testStore(t *testing.T) *checkpoints.Store {
@@ -143,7 +144,7 @@ func TestDegradedPassesOtherErrors(t *testing.T) {
 	if d.Absorb(other) != other || d.Absorb(nil) != nil || d.Calls() != 0 {
 		t.Fatal("Absorb took an error that is no bad answer")
 	}
-	if d.Absorb(badAnswer("a")) != nil || d.Absorb(fmt.Errorf("x: %w", &llm.StatusError{Status: 400})) != nil || d.Calls() != 2 {
+	if d.Absorb(badAnswer("a")) != nil || d.Absorb(fmt.Errorf("x: %w", &transport.StatusError{Status: 400})) != nil || d.Calls() != 2 {
 		t.Fatal("Absorb refused bad answers")
 	}
 	f := d.Failure("st", "g")

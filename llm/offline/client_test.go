@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -11,7 +12,7 @@ import (
 // over the in-process transport: the prompts end with the input block the responder parses, and
 // its answers pass the client's schema validation.
 func TestThroughLLMClient(t *testing.T) {
-	hc := llm.NewInProcessHTTPClient(NewHandler(Options{}))
+	hc := transport.NewInProcessHTTPClient(NewHandler(Options{}))
 	c := llm.NewClient(llm.Options{BaseURL: "http://offline/v1", Model: "offline", MaxValidationRetries: -1}, hc, nil, nil)
 	ctx := t.Context()
 

@@ -1,6 +1,6 @@
 // Package offline answers backfill's own LLM prompts without a model: NewHandler returns an
 // http.Handler serving POST …/chat/completions and POST …/embeddings in the OpenAI wire format.
-// It backs `llm.provider: offline` (in process, through llm.NewInProcessHTTPClient) and the
+// It backs `llm.provider: offline` (in process, through transport.NewInProcessHTTPClient) and the
 // `backfill llm-stub` server that the demo, the tests and the benchmarks run against.
 //
 // Its answers are a deterministic, rule-based BASELINE FOR MECHANICS, NOT A MEASURE OF

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -83,7 +83,7 @@ func TestBudget(t *testing.T) {
 		}
 		if err != nil {
 			var be *pacing.BudgetError
-			if !errors.Is(err, pacing.ErrBudgetExceeded) || !errors.As(err, &be) || !near(be.SpentUSD, 0.9) || llm.IsFatal(err) || llm.IsRetryable(err) {
+			if !errors.Is(err, pacing.ErrBudgetExceeded) || !errors.As(err, &be) || !near(be.SpentUSD, 0.9) || transport.IsFatal(err) || transport.IsRetryable(err) {
 				t.Fatalf("step %d: error %v", i, err)
 			}
 			continue

@@ -14,12 +14,13 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // batchAPI returns the batch API client of srv.
 func batchAPI(srv *httptest.Server) *llm.BatchAPI {
-	return llm.NewBatchAPI(&llm.Poster{BaseURL: srv.URL + "/v1", HTTP: srv.Client(), MaxAttempts: 1})
+	return llm.NewBatchAPI(&transport.Poster{BaseURL: srv.URL + "/v1", HTTP: srv.Client(), MaxAttempts: 1})
 }
 
 // submit uploads a file of one request line per body and creates a batch over it.

@@ -1,4 +1,4 @@
-package llm
+package transport
 
 import (
 	"context"
@@ -18,14 +18,14 @@ const transferTimeout = 10 * time.Minute
 
 // payload makes the body of one attempt of an exchange (called again for every retry) and its
 // content type.
-type payload func() (io.Reader, string, error)
+type Payload func() (io.Reader, string, error)
 
-// exchange makes one request of the batch API (files and batches) with the Poster's retry
+// Exchange makes one request of the batch API (files and batches) with the Poster's retry
 // policy and error classification, but without a Pacer slot or a Budget reservation: these
 // requests are not model calls and cost nothing. read consumes a 2xx answer's body; an error
 // reading the body is transient (the exchange is tried again, so read must be idempotent), any
 // other error read returns is final.
-func (p *Poster) exchange(ctx context.Context, method, path string, body payload, read func(io.Reader) error) error {
+func (p *Poster) Exchange(ctx context.Context, method, path string, body Payload, read func(io.Reader) error) error {
 	url := strings.TrimRight(p.BaseURL, "/") + path
 	timeout := max(p.Timeout, transferTimeout)
 	tries, err := retry.Do(ctx, p.policy(), classify, func(attempt int, err error, wait time.Duration) {

@@ -1,4 +1,4 @@
-package llm
+package transport
 
 import (
 	"context"
@@ -21,7 +21,7 @@ func (p *Poster) networkError(ctx context.Context, err error) error {
 
 // statusError maps a non-2xx answer to a typed error.
 func (p *Poster) statusError(resp *http.Response, data []byte) error {
-	msg, code := errorDetails(data)
+	msg, code := ErrorDetails(data)
 	msg = redactText(p.APIKey, msg, maxErrorText)
 	code = redactText(p.APIKey, code, 64)
 	status := resp.StatusCode
@@ -40,7 +40,7 @@ func (p *Poster) statusError(resp *http.Response, data []byte) error {
 
 // errorDetails reads the message and code of an OpenAI-style error body, or falls back to the
 // raw body. The code is the "code" field, or the "type" field when code is absent.
-func errorDetails(data []byte) (msg, code string) {
+func ErrorDetails(data []byte) (msg, code string) {
 	var er wire.ErrorResponse
 	if json.Unmarshal(data, &er) == nil && (er.Error.Message != "" || er.Error.Type != "") {
 		code = er.Error.Type
