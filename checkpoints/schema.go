@@ -58,7 +58,7 @@ var schema = []string{
 	batchRequestsIndex,
 }
 
-// batchesTable records every provider batch of the store's runs (llm.BatchRecord).
+// batchesTable records every provider batch of the store's runs (batch.Record).
 const batchesTable = `CREATE TABLE IF NOT EXISTS llm_batches (
 		id TEXT PRIMARY KEY, kind TEXT NOT NULL, endpoint TEXT NOT NULL, provider_id TEXT NOT NULL,
 		input_file TEXT NOT NULL, output_file TEXT NOT NULL, error_file TEXT NOT NULL, state TEXT NOT NULL,
@@ -66,7 +66,7 @@ const batchesTable = `CREATE TABLE IF NOT EXISTS llm_batches (
 		completed INTEGER NOT NULL, failed INTEGER NOT NULL, answers INTEGER NOT NULL, invalid INTEGER NOT NULL,
 		errors INTEGER NOT NULL, unfinished INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`
 
-// batchRequestsTable records the request lines of the batches (llm.BatchRequest); keys is a
+// batchRequestsTable records the request lines of the batches (batch.Request); keys is a
 // JSON list of cache keys.
 const batchRequestsTable = `CREATE TABLE IF NOT EXISTS llm_batch_requests (
 		key TEXT NOT NULL, batch TEXT NOT NULL, stage TEXT NOT NULL, task TEXT NOT NULL, keys TEXT NOT NULL,

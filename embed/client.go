@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/internal/workpool"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 )
@@ -59,12 +59,12 @@ type Usage struct {
 // Client is an OpenAI-compatible embeddings client. It is safe for concurrent use.
 type Client struct {
 	opts   Options
-	cache  llm.Cache
+	cache  Cache
 	pacer  *pacing.Pacer
 	poster *transport.Poster
 
 	price pacing.Price
-	batch *llm.Batcher // nil: online (UseBatches)
+	batch *batch.Batcher // nil: online (UseBatches)
 
 	mu    sync.Mutex
 	usage Usage
@@ -74,7 +74,7 @@ type Client struct {
 var _ Embedder = (*Client)(nil)
 
 // NewClient returns a client; hc nil means http.DefaultClient, cache nil disables caching.
-func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
+func NewClient(opts Options, hc *http.Client, cache Cache) *Client {
 	if opts.BatchSize < 1 {
 		opts.BatchSize = DefaultBatchSize
 	}
@@ -167,10 +167,10 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
 // cached returns the cached vector of text, or nil on a miss, and counts a hit (not when ctx
-// replays a batch wave, llm.Replaying).
+// replays a batch wave, batch.Replaying).
 func (c *Client) cached(ctx context.Context, text string) ([]float32, error) {
 	v, err := c.lookup(ctx, CacheKey(c.opts.Model, c.opts.Dimensions, text))
-	if v != nil && !llm.IsReplay(ctx) {
+	if v != nil && !batch.IsReplay(ctx) {
 		c.count(func(u *Usage) { u.CacheHits++ })
 	}
 	return v, err
@@ -202,7 +202,7 @@ func (c *Client) lookup(ctx context.Context, key string) ([]float32, error) {
 
 // run sends the batches with at most Concurrency at a time and hands each answer to fill (under
 // no lock: batches write disjoint positions). The first error cancels the rest, except
-// llm.ErrPending (batch mode: the texts wait in a provider batch): the other batches are still
+// batch.ErrPending (batch mode: the texts wait in a provider batch): the other batches are still
 // queued, and run returns it at the end.
 func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string, [][]float32)) error {
 	p := workpool.New(ctx, c.opts.Concurrency)
@@ -210,7 +210,7 @@ func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string
 	for _, b := range batches {
 		p.Go(func(ctx context.Context) error {
 			vecs, err := c.send(ctx, b)
-			if errors.Is(err, llm.ErrPending) {
+			if errors.Is(err, batch.ErrPending) {
 				pending.Store(true)
 				return nil
 			}
@@ -225,7 +225,7 @@ func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string
 		return err
 	}
 	if pending.Load() {
-		return fmt.Errorf("embedding %d batches: %w", len(batches), llm.ErrPending)
+		return fmt.Errorf("embedding %d batches: %w", len(batches), batch.ErrPending)
 	}
 	return nil
 }

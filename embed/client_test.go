@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -82,7 +82,7 @@ func (f *fakeEmbeddings) sizes() []int {
 	return out
 }
 
-func newClient(t *testing.T, f http.Handler, cache llm.Cache, tweak func(*Options)) *Client {
+func newClient(t *testing.T, f http.Handler, mem Cache, tweak func(*Options)) *Client {
 	t.Helper()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
@@ -91,7 +91,7 @@ func newClient(t *testing.T, f http.Handler, cache llm.Cache, tweak func(*Option
 	if tweak != nil {
 		tweak(&opts)
 	}
-	return NewClient(opts, srv.Client(), cache)
+	return NewClient(opts, srv.Client(), mem)
 }
 
 func texts(n int) []string {
@@ -149,8 +149,8 @@ func TestEmbedBatchesInOrder(t *testing.T) {
 
 func TestEmbedDeduplicatesAndCaches(t *testing.T) {
 	f := &fakeEmbeddings{}
-	cache := llm.NewMemoryCache()
-	c := newClient(t, f, cache, nil)
+	mem := cache.NewMemory()
+	c := newClient(t, f, mem, nil)
 	ctx := context.Background()
 	in := []string{"apple", "pear", "apple", "fig"}
 	got, err := c.Embed(ctx, in)
@@ -158,10 +158,10 @@ func TestEmbedDeduplicatesAndCaches(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkVectors(t, in, got, 4)
-	if !slices.Equal(f.sizes(), []int{3}) || cache.Len() != 3 {
-		t.Fatalf("batches %v, %d cached", f.sizes(), cache.Len())
+	if !slices.Equal(f.sizes(), []int{3}) || mem.Len() != 3 {
+		t.Fatalf("batches %v, %d cached", f.sizes(), mem.Len())
 	}
-	e, ok, _ := cache.Get(ctx, CacheKey("emb", 4, "pear"))
+	e, ok, _ := mem.Get(ctx, CacheKey("emb", 4, "pear"))
 	if !ok || e.Namespace != "embed" || len(e.Response) != 16 {
 		t.Fatalf("cache entry %+v", e)
 	}
@@ -218,8 +218,8 @@ func TestEmbedErrors(t *testing.T) {
 		{"bad request", &fakeEmbeddings{status: 400}, 4, []string{"a"}, "HTTP 400", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cache := llm.NewMemoryCache()
-			c := newClient(t, tt.f, cache, func(o *Options) { o.Dimensions = tt.dims; o.APIKey = key })
+			mem := cache.NewMemory()
+			c := newClient(t, tt.f, mem, func(o *Options) { o.Dimensions = tt.dims; o.APIKey = key })
 			// The fake pads to at least 3 dimensions, so dims 2 gets 3-float vectors.
 			_, err := c.Embed(context.Background(), tt.in)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || transport.IsFatal(err) != tt.fatal {
@@ -228,7 +228,7 @@ func TestEmbedErrors(t *testing.T) {
 			if strings.Contains(err.Error(), key) {
 				t.Fatalf("key leaked: %v", err)
 			}
-			if cache.Len() != 0 {
+			if mem.Len() != 0 {
 				t.Fatal("failed answer cached")
 			}
 		})

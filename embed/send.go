@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -113,14 +113,14 @@ func (c *Client) keys(texts []string) []string {
 }
 
 // entries are the cache entries of vectors under keys, with tokens spread over them.
-func entries(keys []string, vecs [][]float32, tokens int) []llm.KeyedEntry {
-	out := make([]llm.KeyedEntry, len(keys))
+func entries(keys []string, vecs [][]float32, tokens int) []cache.Keyed {
+	out := make([]cache.Keyed, len(keys))
 	for j, k := range keys {
 		share := tokens / len(keys)
 		if j == 0 {
 			share += tokens % len(keys)
 		}
-		out[j] = llm.KeyedEntry{Key: k, Entry: llm.CacheEntry{Namespace: "embed", Response: packVector(vecs[j]), PromptTokens: share}}
+		out[j] = cache.Keyed{Key: k, Entry: cache.Entry{Namespace: "embed", Response: packVector(vecs[j]), PromptTokens: share}}
 	}
 	return out
 }

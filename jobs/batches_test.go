@@ -10,7 +10,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/stub"
 )
@@ -119,8 +119,8 @@ func TestValidateModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.LLM.Mode != ModeOnline || j.Embedder.Mode != ModeOnline || j.LLM.Batch.MaxRequests != llm.DefaultBatchMaxRequests ||
-		*j.LLM.Batch.MaxRetries != llm.DefaultBatchMaxRetries || j.LLM.Batch.PollSeconds != 30 {
+	if j.LLM.Mode != ModeOnline || j.Embedder.Mode != ModeOnline || j.LLM.Batch.MaxRequests != batch.DefaultMaxRequests ||
+		*j.LLM.Batch.MaxRetries != batch.DefaultMaxRetries || j.LLM.Batch.PollSeconds != 30 {
 		t.Fatalf("defaults %+v %+v", j.LLM.Mode, j.LLM.Batch)
 	}
 }

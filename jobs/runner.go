@@ -9,7 +9,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
@@ -155,7 +155,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		if err == nil {
 			err = store.Checkpoint(ctx)
 		}
-		if errors.Is(err, llm.ErrPending) {
+		if errors.Is(err, batch.ErrPending) {
 			rep.pendingStage = s.name
 			opts.Log.Info("stage waits for provider batches: stopping here (--no-wait); run again to continue", "stage", s.name)
 			break

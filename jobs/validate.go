@@ -7,6 +7,7 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -133,17 +134,17 @@ func (j *Job) defaults() {
 	}
 	b := &l.Batch
 	if b.MaxRequests == 0 {
-		b.MaxRequests = llm.DefaultBatchMaxRequests
+		b.MaxRequests = batch.DefaultMaxRequests
 	}
 	if b.MaxBytes == 0 {
-		b.MaxBytes = llm.DefaultBatchMaxBytes
+		b.MaxBytes = batch.DefaultMaxBytes
 	}
 	if b.MaxRetries == nil {
-		n := llm.DefaultBatchMaxRetries
+		n := batch.DefaultMaxRetries
 		b.MaxRetries = &n
 	}
 	if b.PollSeconds == 0 {
-		b.PollSeconds = llm.DefaultBatchPoll.Seconds()
+		b.PollSeconds = batch.DefaultPoll.Seconds()
 	}
 }
 

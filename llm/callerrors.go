@@ -32,9 +32,3 @@ func IsBadAnswer(err error) bool {
 	var s *transport.StatusError
 	return errors.As(err, &v) || errors.As(err, &s)
 }
-
-// ErrPending is returned by a call whose request waits in a provider batch (llm.mode: batch):
-// the request is recorded in the checkpoint store and its answer is not there yet. The caller's
-// unit is left uncommitted and runs again once the batch has ended (a later wave, or a later
-// run), when the answer comes from the cache.
-var ErrPending = errors.New("pending: the request waits in a provider batch")

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -61,8 +63,8 @@ type Client struct {
 	poster  *transport.Poster
 	meter   *meter
 	price   pacing.Price
-	priced  bool     // the model is in the price table
-	batch   *Batcher // nil: online (UseBatches)
+	priced  bool           // the model is in the price table
+	batch   *batch.Batcher // nil: online (UseBatches)
 }
 
 // NewClient returns a client. hc nil means http.DefaultClient; prompts nil means the embedded
@@ -128,18 +130,18 @@ func (c *Client) Prompts() *wire.Prompts { return c.prompts }
 // rule. Stages put it in unit fingerprints.
 func (c *Client) TaskVersion(task string) string {
 	h := sha256.New()
-	field(h, c.opts.Model)
-	field(h, fmt.Sprint(c.opts.Temperature))
+	cache.Field(h, c.opts.Model)
+	cache.Field(h, fmt.Sprint(c.opts.Temperature))
 	if c.opts.FrequencyPenalty != 0 { // absent when 0, so existing fingerprints stay valid
-		field(h, "frequency_penalty="+fmt.Sprint(c.opts.FrequencyPenalty))
+		cache.Field(h, "frequency_penalty="+fmt.Sprint(c.opts.FrequencyPenalty))
 	}
-	field(h, c.prompts.Hash(task))
+	cache.Field(h, c.prompts.Hash(task))
 	if t, ok := c.tasks[task]; ok {
-		field(h, string(t.Raw))
-		field(h, string(t.Capped))
+		cache.Field(h, string(t.Raw))
+		cache.Field(h, string(t.Capped))
 	}
-	field(h, c.opts.ResponseFormat)
-	field(h, c.tokenPolicy(task))
+	cache.Field(h, c.opts.ResponseFormat)
+	cache.Field(h, c.tokenPolicy(task))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -177,13 +179,13 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			return fmt.Errorf("reading cache for %s: %w", task, err)
 		}
 		if hit && t.Schema.Validate(e.Response) == nil {
-			if !IsReplay(ctx) {
+			if !batch.IsReplay(ctx) {
 				c.meter.update(stage, func(s *pacing.StageUsage) { s.CacheHits++ })
 			}
 			return decode(task, e.Response, out)
 		}
 	}
-	var entry CacheEntry
+	var entry cache.Entry
 	conv, limit := msgs, c.MaxTokens(task, msgs)
 	raised := false
 	var invalid error
@@ -209,7 +211,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		answer, meta, bad, err := c.ask(ctx, stage, t, key, conv, limit, requests, &walked)
 		requests++
 		if err != nil {
-			if !errors.Is(err, ErrPending) {
+			if !errors.Is(err, batch.ErrPending) {
 				c.consumed(walked)
 			}
 			return fmt.Errorf("calling %s: %w", task, err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -61,8 +62,8 @@ func TestCallTemperatureOnTheWire(t *testing.T) {
 func TestCallFrequencyPenalty(t *testing.T) {
 	for _, penalty := range []float64{0, 0.5} {
 		var raw []byte
-		cache := NewMemoryCache()
-		c := newTestClient(t, recordBody(&raw, validExtract), cache, func(o *Options) { o.FrequencyPenalty = penalty })
+		mem := cache.NewMemory()
+		c := newTestClient(t, recordBody(&raw, validExtract), mem, func(o *Options) { o.FrequencyPenalty = penalty })
 		if err := c.Call(context.Background(), "s", wire.TaskExtract, sampleExtractInput(), nil); err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestCallFrequencyPenalty(t *testing.T) {
 			t.Fatal(err)
 		}
 		key := RequestKey(req)
-		if _, ok, _ := cache.Get(context.Background(), key); !ok {
+		if _, ok, _ := mem.Get(context.Background(), key); !ok {
 			t.Fatalf("penalty %v: the answer is not cached under the request's key", penalty)
 		}
 		old := CacheKey(req.Model, req.Messages, wire.TaskExtract, c.tasks[wire.TaskExtract].Raw, 0, "format="+wire.FormatJSONSchema)
@@ -86,8 +87,8 @@ func TestCallFrequencyPenalty(t *testing.T) {
 
 func TestCallValidationRetryFeedsErrorBack(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: badExtract}, {content: validExtract}}}
-	cache := NewMemoryCache()
-	c := newTestClient(t, f, cache, nil)
+	mem := cache.NewMemory()
+	c := newTestClient(t, f, mem, nil)
 	var out wire.ExtractOutput
 	if err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), &out); err != nil {
 		t.Fatal(err)
@@ -110,8 +111,8 @@ func TestCallValidationRetryFeedsErrorBack(t *testing.T) {
 	if u.Calls != 2 || u.Retries != 1 || u.InvalidAnswers != 1 || u.PromptTokens != 200 {
 		t.Fatalf("usage = %+v", u)
 	}
-	if cache.Len() != 1 {
-		t.Fatalf("cache holds %d entries, want 1", cache.Len())
+	if mem.Len() != 1 {
+		t.Fatalf("cache holds %d entries, want 1", mem.Len())
 	}
 }
 
@@ -130,15 +131,15 @@ func TestCallValidationGivesUp(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeServer{replies: []reply{tt.rep}}
-			cache := NewMemoryCache()
-			c := newTestClient(t, f, cache, func(o *Options) { o.MaxValidationRetries = tt.retries })
+			mem := cache.NewMemory()
+			c := newTestClient(t, f, mem, func(o *Options) { o.MaxValidationRetries = tt.retries })
 			err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), nil)
 			var ve *ValidationError
 			if !errors.As(err, &ve) || ve.Attempts != tt.want {
 				t.Fatalf("error = %v, want ValidationError after %d attempts", err, tt.want)
 			}
-			if f.count() != tt.want || cache.Len() != 0 {
-				t.Fatalf("%d requests, %d cached", f.count(), cache.Len())
+			if f.count() != tt.want || mem.Len() != 0 {
+				t.Fatalf("%d requests, %d cached", f.count(), mem.Len())
 			}
 			if transport.IsFatal(err) || transport.IsRetryable(err) {
 				t.Fatal("validation error classified as fatal or retryable")
@@ -149,8 +150,8 @@ func TestCallValidationGivesUp(t *testing.T) {
 
 func TestCacheHitMakesNoRequest(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: validExtract}}}
-	cache := NewMemoryCache()
-	c := newTestClient(t, f, cache, nil)
+	mem := cache.NewMemory()
+	c := newTestClient(t, f, mem, nil)
 	ctx := context.Background()
 	for _, stage := range []string{"extract", "extract", "replay"} {
 		var out wire.ExtractOutput
@@ -178,16 +179,16 @@ func TestCacheHitMakesNoRequest(t *testing.T) {
 
 func TestCacheEntryFailingSchemaIsAMiss(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: validExtract}}}
-	cache := NewMemoryCache()
-	c := newTestClient(t, f, cache, nil)
+	mem := cache.NewMemory()
+	c := newTestClient(t, f, mem, nil)
 	msgs, _ := c.Prompts().Render(wire.TaskExtract, sampleExtractInput())
 	task, _ := wire.LookupTask(wire.TaskExtract)
 	key := c.cacheKey(task, msgs)
-	_ = cache.Put(context.Background(), key, CacheEntry{Response: []byte(badExtract)})
+	_ = mem.Put(context.Background(), key, cache.Entry{Response: []byte(badExtract)})
 	if err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), nil); err != nil {
 		t.Fatal(err)
 	}
-	e, _, _ := cache.Get(context.Background(), key)
+	e, _, _ := mem.Get(context.Background(), key)
 	if f.count() != 1 || string(e.Response) != validExtract || e.Namespace != "extract" || e.PromptTokens != 100 {
 		t.Fatalf("%d requests, entry %+v", f.count(), e)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -19,8 +20,8 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 // TestClientCost: the fake server reports 100 prompt and 20 completion tokens per answer.
 func TestClientCost(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: `{"name":"n"}`}}}
-	cache := NewMemoryCache()
-	c := newTestClient(t, f, cache, func(o *Options) { o.Model = "gpt-4o-mini-2024-07-18" })
+	mem := cache.NewMemory()
+	c := newTestClient(t, f, mem, func(o *Options) { o.Model = "gpt-4o-mini-2024-07-18" })
 	ctx := context.Background()
 	for range 2 { // the second call is a cache hit and costs nothing
 		if err := c.Call(ctx, "community", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil); err != nil {
@@ -63,8 +64,8 @@ func TestBudgetStopDrainsInFlight(t *testing.T) {
 	})
 	// Each call costs (100·0.15 + 20·0.60)/1e6 = 2.7e-5 and is estimated a little above that.
 	budget := pacing.NewBudget(1e-4)
-	cache := NewMemoryCache()
-	c := newTestClient(t, h, cache, func(o *Options) { o.Model = "gpt-4o-mini"; o.Budget = budget; o.Concurrency = 2 })
+	mem := cache.NewMemory()
+	c := newTestClient(t, h, mem, func(o *Options) { o.Model = "gpt-4o-mini"; o.Budget = budget; o.Concurrency = 2 })
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make([]error, 6)
@@ -92,8 +93,8 @@ func TestBudgetStopDrainsInFlight(t *testing.T) {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
-	if ok == 0 || refused == 0 || ok != fake.count() || cache.Len() != ok {
-		t.Fatalf("%d ok, %d refused, %d requests, %d cached", ok, refused, fake.count(), cache.Len())
+	if ok == 0 || refused == 0 || ok != fake.count() || mem.Len() != ok {
+		t.Fatalf("%d ok, %d refused, %d requests, %d cached", ok, refused, fake.count(), mem.Len())
 	}
 	if spent := c.Usage().Total.CostUSD; spent > 1e-4 {
 		t.Fatalf("spent %v above the limit", spent)

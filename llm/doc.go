@@ -30,32 +30,14 @@
 //     Client.Estimate renders the same request and reports its size, cost and cache state
 //     without sending it.
 //
-// Batch mode (Client.UseBatches, and embed.Client.UseBatches for embeddings):
-//   - A Batcher sends requests through the provider's Files and Batch API (BatchAPI: the OpenAI
-//     shape). Call renders, keys and looks up the cache exactly as online; on a miss its request
-//     is handed to Batcher.Request, which queues it and returns ErrPending, or polls the batch
-//     that carries it (at most once per BatchOptions.Poll) and returns ErrPending while that
-//     batch runs, or returns the request's outcome once its batch ended. The caller runs again
-//     later (stages.RunStream's waves) and finds the answer in the cache.
-//   - Every request line is recorded (BatchStore, the checkpoint store) before its batch's file
-//     is uploaded, and every batch at each step (queued, submitting, created with its provider
-//     id and state) before anything waits on it; a request is never queued while a row of its
-//     key is pending, so a run started again polls the batches it paid for and never submits a
-//     request twice. Recover settles what a killed run left half-sent: a batch still queued is
-//     dropped, one that was submitting is found at the provider by its metadata (MetaBatch) or
-//     dropped. A request's key is BatchKey(endpoint, body, attempt): the custom_id of its line.
-//   - Queued lines go to a file on disk (BatchOptions.SpoolDir); a batch is submitted when it
-//     reaches MaxRequests lines or MaxBytes bytes, and by Flush.
-//   - An ended batch is delivered once: each answer line is validated exactly like an online
-//     answer (answerText, checkAnswer; embeddings: one vector per text of the right size); a
-//     valid answer goes into the cache under the request's cache key and its row is deleted; an
-//     invalid one is recorded (error text, raw answer, finish reason) and replayed to the call,
-//     which retries with the recorded error fed back (the same text on every run, so the retry
-//     is the same request); an error line, a request the batch left undone and an unreadable
-//     line are submitted again, at most MaxRetries times per run, then Exhausted: sent online
-//     with FallbackOnline, else the call fails (BatchOutcome.Err). Usage is counted once, at
-//     delivery, at the model's batch price (Price.Batch); a batch's estimate is booked on the
-//     Budget when its requests are queued and corrected when it is delivered.
+// Batch mode (Client.UseBatches; package llm/batch does the batches):
+//   - Call renders, keys and looks up the cache exactly as online; on a miss its request goes to
+//     the Batcher, and Call returns batch.ErrPending until the request's batch has ended, then
+//     answers from the cache, where delivery put a valid answer after the same checks as online
+//     (answerText, checkAnswer). An invalid batch answer comes back as the recorded error text
+//     and is retried with it fed back (the same text on every run, so the retry is the same
+//     request and the same batch key); a request whose batch retries are used up goes online
+//     with FallbackOnline, else fails the call.
 //   - Answers, cache keys and TaskVersion are those of online mode: the mode is not part of
 //     any fingerprint, so an online run after a batch run pays nothing.
 package llm

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -16,8 +17,8 @@ func TestResponseFormats(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			f := &fakeServer{replies: []reply{{content: `{"duplicate_ids":[],"contradictions":"x"}`},
 				{content: `{"duplicate_ids":["E0"],"contradictions":[]}`}}}
-			cache := NewMemoryCache()
-			c := newTestClient(t, f, cache, func(o *Options) { o.ResponseFormat = format })
+			mem := cache.NewMemory()
+			c := newTestClient(t, f, mem, func(o *Options) { o.ResponseFormat = format })
 			in := wire.JudgeInput{ReferenceTime: "2024-01-01T00:00:00Z", New: wire.FactIn{Predicate: "P", Fact: "f"}}
 			var out wire.JudgeOutput
 			if err := c.Call(context.Background(), "temporal", wire.TaskJudgeFact, in, &out); err != nil || len(out.Duplicates) != 1 {
@@ -47,8 +48,8 @@ func TestResponseFormats(t *testing.T) {
 			if got := wire.RequestTask(req); got != wire.TaskJudgeFact {
 				t.Errorf("RequestTask = %q", got)
 			}
-			if _, ok, _ := cache.Get(context.Background(), RequestKey(f.request(1))); !ok || cache.Len() != 1 {
-				t.Errorf("the answer is not cached under RequestKey of its request (%d entries)", cache.Len())
+			if _, ok, _ := mem.Get(context.Background(), RequestKey(f.request(1))); !ok || mem.Len() != 1 {
+				t.Errorf("the answer is not cached under RequestKey of its request (%d entries)", mem.Len())
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -37,9 +38,9 @@ func (h stubHandler) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 // a successful answer decoded and cached, a failed one never cached.
 func callWith(t *testing.T, prompts *wire.Prompts, task *wire.Task, body []byte, want *bool) {
 	t.Helper()
-	cache := NewMemoryCache()
+	mem := cache.NewMemory()
 	c := NewClient(Options{BaseURL: "http://fuzz/v1", Model: "fuzz", MaxAttempts: 1, MaxValidationRetries: 1},
-		transport.NewInProcessHTTPClient(stubHandler(body)), prompts, cache)
+		transport.NewInProcessHTTPClient(stubHandler(body)), prompts, mem)
 	input := reflect.New(task.Input).Interface()
 	out := reflect.New(task.Output).Interface()
 	err := c.Call(context.Background(), "fuzz", task.Name, input, out)
@@ -51,7 +52,7 @@ func callWith(t *testing.T, prompts *wire.Prompts, task *wire.Task, body []byte,
 		if !errors.As(err, &ve) {
 			t.Fatalf("%s: Call error %v (%T), want a *ValidationError", task.Name, err, err)
 		}
-		if cache.Len() != 0 {
+		if mem.Len() != 0 {
 			t.Fatalf("%s: an answer that failed validation was cached", task.Name)
 		}
 		return
@@ -60,7 +61,7 @@ func callWith(t *testing.T, prompts *wire.Prompts, task *wire.Task, body []byte,
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	e, ok, _ := cache.Get(context.Background(), c.cacheKey(task, msgs))
+	e, ok, _ := mem.Get(context.Background(), c.cacheKey(task, msgs))
 	if !ok || task.Schema.Validate(e.Response) != nil {
 		t.Fatalf("%s: a successful answer is not cached valid (cached %v)", task.Name, ok)
 	}

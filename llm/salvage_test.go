@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -61,7 +62,7 @@ func TestSalvage(t *testing.T) {
 func TestCallSalvagesLoop(t *testing.T) {
 	loop := `{"entities":[{"name":"Ann","type":"Person","attributes":[]}` + strings.Repeat(`,{"name":"Bo","type":"Person","attributes":[]}`, 5) + `,{"na`
 	f := &fakeServer{replies: []reply{{content: loop, finish: wire.FinishLength}}}
-	c := newTestClient(t, f, NewMemoryCache(), nil)
+	c := newTestClient(t, f, cache.NewMemory(), nil)
 	var out wire.EntitiesOutput
 	if err := c.Call(context.Background(), "extract", wire.TaskExtractEntities, sampleExtractInput(), &out); err != nil {
 		t.Fatal(err)

@@ -35,9 +35,9 @@ type Embedder interface {
 }
 
 // Batches is the provider batch machinery of a run whose LLM or embedder is in batch mode
-// (llm.mode, embedder.mode: batch): calls queue their requests and return llm.ErrPending, and
+// (llm.mode, embedder.mode: batch): calls queue their requests and return batch.ErrPending, and
 // the stage runner submits what they queued (Flush), waits for the batches (Wait) and runs the
-// pending units again (a wave). *llm.Batcher satisfies it, one per client; the jobs package
+// pending units again (a wave). *batch.Batcher satisfies it, one per client; the jobs package
 // joins them.
 type Batches interface {
 	// Flush submits the requests queued so far.

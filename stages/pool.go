@@ -7,7 +7,7 @@ import (
 
 	"github.com/sourcegraph/conc/pool"
 	"github.com/tkgraph/backfill/internal/workpool"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 )
 
@@ -15,7 +15,7 @@ import (
 // the others, except pacing.ErrStopped: a call refused because the run drains does not cancel its
 // siblings in flight (they finish and their answers are cached); Wait then returns
 // pacing.ErrStopped, so the unit is left uncommitted and runs again on the next run. Likewise
-// llm.ErrPending (a request waiting in a provider batch) lets the siblings queue theirs, and
+// batch.ErrPending (a request waiting in a provider batch) lets the siblings queue theirs, and
 // Wait returns it, so every request of the unit's wave goes into the same batches.
 type Pool struct {
 	p       *pool.ContextPool
@@ -36,7 +36,7 @@ func (p *Pool) Go(f func(ctx context.Context) error) {
 		case errors.Is(err, pacing.ErrStopped):
 			p.stopped.Store(true)
 			return nil
-		case errors.Is(err, llm.ErrPending):
+		case errors.Is(err, batch.ErrPending):
 			p.pending.Store(true)
 			return nil
 		}
@@ -45,7 +45,7 @@ func (p *Pool) Go(f func(ctx context.Context) error) {
 }
 
 // Wait waits for every call and returns the first error, else pacing.ErrStopped when a call was
-// refused by the drain, else llm.ErrPending when a call waits for a batch, else nil.
+// refused by the drain, else batch.ErrPending when a call waits for a batch, else nil.
 func (p *Pool) Wait() error {
 	if err := p.p.Wait(); err != nil {
 		return err
@@ -54,7 +54,7 @@ func (p *Pool) Wait() error {
 		return pacing.ErrStopped
 	}
 	if p.pending.Load() {
-		return llm.ErrPending
+		return batch.ErrPending
 	}
 	return nil
 }

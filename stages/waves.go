@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"hash/maphash"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // PendingError ends a stage whose units wait for provider batches (Env.NoWait). errors.Is(err,
-// llm.ErrPending) is true of it.
+// batch.ErrPending) is true of it.
 type PendingError struct {
 	Stage string
 	Units int
@@ -21,7 +21,7 @@ func (e *PendingError) Error() string {
 	return fmt.Sprintf("running %s: %d units wait for provider batches", e.Stage, e.Units)
 }
 
-func (e *PendingError) Unwrap() error { return llm.ErrPending }
+func (e *PendingError) Unwrap() error { return batch.ErrPending }
 
 // runWaves runs passes over the units until none is pending (see RunStream); each later pass
 // runs only the units the one before left pending.

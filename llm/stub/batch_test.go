@@ -13,22 +13,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	llmbatch "github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // batchAPI returns the batch API client of srv.
-func batchAPI(srv *httptest.Server) *llm.BatchAPI {
-	return llm.NewBatchAPI(&transport.Poster{BaseURL: srv.URL + "/v1", HTTP: srv.Client(), MaxAttempts: 1})
+func batchAPI(srv *httptest.Server) *llmbatch.API {
+	return llmbatch.NewAPI(&transport.Poster{BaseURL: srv.URL + "/v1", HTTP: srv.Client(), MaxAttempts: 1})
 }
 
 // submit uploads a file of one request line per body and creates a batch over it.
-func submit(t *testing.T, api *llm.BatchAPI, endpoint string, bodies [][]byte, meta map[string]string) wire.Batch {
+func submit(t *testing.T, api *llmbatch.API, endpoint string, bodies [][]byte, meta map[string]string) wire.Batch {
 	t.Helper()
 	var buf bytes.Buffer
 	for _, b := range bodies {
-		line, _ := json.Marshal(wire.BatchInputLine{CustomID: llm.BatchKey(endpoint, b, 0), Method: "POST", URL: endpoint, Body: b})
+		line, _ := json.Marshal(wire.BatchInputLine{CustomID: llmbatch.Key(endpoint, b, 0), Method: "POST", URL: endpoint, Body: b})
 		buf.Write(append(line, '\n'))
 	}
 	path := filepath.Join(t.TempDir(), "in.jsonl")
@@ -48,7 +48,7 @@ func submit(t *testing.T, api *llm.BatchAPI, endpoint string, bodies [][]byte, m
 }
 
 // results reads a batch's output and error lines by custom_id.
-func results(t *testing.T, api *llm.BatchAPI, b wire.Batch) (out, errs map[string]wire.BatchOutputLine, unreadable int) {
+func results(t *testing.T, api *llmbatch.API, b wire.Batch) (out, errs map[string]wire.BatchOutputLine, unreadable int) {
 	t.Helper()
 	out, errs = map[string]wire.BatchOutputLine{}, map[string]wire.BatchOutputLine{}
 	for _, f := range []struct {
@@ -90,8 +90,8 @@ func TestBatchAnswersLikeChat(t *testing.T) {
 	api := batchAPI(srv)
 	bodies := summaries(t, 3, "group")
 	submitted := time.Now()
-	b := submit(t, api, wire.EndpointChat, bodies, map[string]string{llm.MetaBatch: "local-1"})
-	if b.Status != wire.BatchValidating || b.RequestCounts.Total != 3 || b.Metadata[llm.MetaBatch] != "local-1" {
+	b := submit(t, api, wire.EndpointChat, bodies, map[string]string{llmbatch.MetaBatch: "local-1"})
+	if b.Status != wire.BatchValidating || b.RequestCounts.Total != 3 || b.Metadata[llmbatch.MetaBatch] != "local-1" {
 		t.Fatalf("created %+v", b)
 	}
 	ctx := context.Background()
@@ -109,7 +109,7 @@ func TestBatchAnswersLikeChat(t *testing.T) {
 		t.Fatalf("%d answers, %d errors, %d unreadable", len(out), len(errs), unreadable)
 	}
 	for _, body := range bodies {
-		ol := out[llm.BatchKey(wire.EndpointChat, body, 0)]
+		ol := out[llmbatch.Key(wire.EndpointChat, body, 0)]
 		_, _, online := post(t, srv, "/v1/chat/completions", body)
 		var a, o wire.ChatResponse
 		if ol.Response == nil || ol.Response.StatusCode != 200 || json.Unmarshal(ol.Response.Body, &a) != nil || json.Unmarshal(online, &o) != nil ||
@@ -176,7 +176,7 @@ func TestBatchTroubles(t *testing.T) {
 				}
 				var left [][]byte
 				for _, body := range todo {
-					if ol, ok := out[llm.BatchKey(wire.EndpointChat, body, 0)]; !ok || ol.Response.StatusCode != 200 {
+					if ol, ok := out[llmbatch.Key(wire.EndpointChat, body, 0)]; !ok || ol.Response.StatusCode != 200 {
 						left = append(left, body)
 					}
 				}
@@ -205,11 +205,11 @@ func TestBatchCancelListAndValidation(t *testing.T) {
 	ctx := context.Background()
 	var ids []string
 	for i := range 3 {
-		b := submit(t, api, wire.EndpointChat, summaries(t, 2, fmt.Sprint("list", i)), map[string]string{llm.MetaBatch: fmt.Sprint("b", i)})
+		b := submit(t, api, wire.EndpointChat, summaries(t, 2, fmt.Sprint("list", i)), map[string]string{llmbatch.MetaBatch: fmt.Sprint("b", i)})
 		ids = append(ids, b.ID)
 	}
 	page, err := api.List(ctx, "", 2)
-	if err != nil || len(page.Data) != 2 || !page.HasMore || page.Data[0].ID != ids[2] || page.Data[0].Metadata[llm.MetaBatch] != "b2" {
+	if err != nil || len(page.Data) != 2 || !page.HasMore || page.Data[0].ID != ids[2] || page.Data[0].Metadata[llmbatch.MetaBatch] != "b2" {
 		t.Fatalf("first page %+v %v", page, err)
 	}
 	if page, err = api.List(ctx, page.LastID, 2); err != nil || len(page.Data) != 1 || page.HasMore || page.Data[0].ID != ids[0] {
@@ -219,7 +219,7 @@ func TestBatchCancelListAndValidation(t *testing.T) {
 	if err != nil || c.Status != wire.BatchCancelled {
 		t.Fatalf("cancel: %+v %v", c, err)
 	}
-	if _, errs, _ := results(t, api, c); len(errs) != 2 || errs[llm.BatchKey(wire.EndpointChat, summaries(t, 1, "list0")[0], 0)].Error.Code != wire.LineCancelled {
+	if _, errs, _ := results(t, api, c); len(errs) != 2 || errs[llmbatch.Key(wire.EndpointChat, summaries(t, 1, "list0")[0], 0)].Error.Code != wire.LineCancelled {
 		t.Fatalf("cancelled an hour early: error lines %+v", errs)
 	}
 	big := submit(t, api, wire.EndpointChat, summaries(t, 4, "big"), nil)
@@ -247,7 +247,7 @@ func TestBatchEmbeddings(t *testing.T) {
 	out, _, _ := results(t, api, b)
 	for _, i := range []int{1, 2} {
 		_, _, online := post(t, srv, "/v1/embeddings", embedBody(i))
-		got := out[llm.BatchKey(wire.EndpointEmbeddings, embedBody(i), 0)]
+		got := out[llmbatch.Key(wire.EndpointEmbeddings, embedBody(i), 0)]
 		if got.Response == nil || !bytes.Equal(bytes.TrimSpace(got.Response.Body), bytes.TrimSpace(online)) {
 			t.Fatalf("request %d: batch answer %s, online %s", i, got.Response.Body, online)
 		}
@@ -290,7 +290,7 @@ func TestBatchExpiryByRequests(t *testing.T) {
 }
 
 // settled polls a batch once (the stub ends it at the first poll after its delay).
-func settled(t *testing.T, api *llm.BatchAPI, b wire.Batch) wire.Batch {
+func settled(t *testing.T, api *llmbatch.API, b wire.Batch) wire.Batch {
 	t.Helper()
 	got, err := api.Get(context.Background(), b.ID)
 	if err != nil {

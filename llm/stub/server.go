@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/offline"
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -89,10 +88,10 @@ func (o *Options) defaults() {
 		o.BadKinds = AllBadKinds()
 	}
 	if o.BatchMaxRequests <= 0 {
-		o.BatchMaxRequests = llm.DefaultBatchMaxRequests
+		o.BatchMaxRequests = wire.BatchMaxRequests
 	}
 	if o.BatchMaxBytes <= 0 {
-		o.BatchMaxBytes = llm.DefaultBatchMaxBytes
+		o.BatchMaxBytes = wire.BatchMaxBytes
 	}
 }
 

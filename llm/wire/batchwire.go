@@ -8,6 +8,12 @@ const (
 	EndpointEmbeddings = "/v1/embeddings"
 )
 
+// Limits of the OpenAI Batch API: request lines per batch and bytes per input file.
+const (
+	BatchMaxRequests = 50_000
+	BatchMaxBytes    = 200_000_000
+)
+
 // CompletionWindow is the completion window every batch is created with.
 const CompletionWindow = "24h"
 

@@ -1,4 +1,4 @@
-package llm_test
+package batch_test
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/llm/transport"
@@ -42,7 +44,7 @@ func openStore(t *testing.T) *checkpoints.Store {
 }
 
 // batchClient returns a gpt-4o-mini client in batch mode over store.
-func batchClient(t *testing.T, base string, store *checkpoints.Store, budget *pacing.Budget, opts llm.BatchOptions) (*llm.Client, *llm.Batcher) {
+func batchClient(t *testing.T, base string, store *checkpoints.Store, budget *pacing.Budget, opts batch.Options) (*llm.Client, *batch.Batcher) {
 	t.Helper()
 	c := llm.NewClient(llm.Options{BaseURL: base, Model: "gpt-4o-mini", MaxAttempts: 2, BackoffBase: time.Millisecond, Budget: budget}, nil, nil, store)
 	if opts.Poll == 0 {
@@ -57,7 +59,7 @@ func nameInput(i int) wire.NameInput {
 }
 
 // settle flushes and waits for the batches once.
-func settle(t *testing.T, b *llm.Batcher) int {
+func settle(t *testing.T, b *batch.Batcher) int {
 	t.Helper()
 	ctx := context.Background()
 	if err := b.Flush(ctx); err != nil {
@@ -76,20 +78,20 @@ func settle(t *testing.T, b *llm.Batcher) int {
 func TestBatchCallAnswersLikeOnline(t *testing.T) {
 	s, base := startBatchStub(t, stub.Options{})
 	ctx := context.Background()
-	online := llm.NewClient(llm.Options{BaseURL: base, Model: "gpt-4o-mini"}, nil, nil, llm.NewMemoryCache())
+	online := llm.NewClient(llm.Options{BaseURL: base, Model: "gpt-4o-mini"}, nil, nil, cache.NewMemory())
 	store := openStore(t)
-	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
+	c, b := batchClient(t, base, store, nil, batch.Options{})
 	var want, got wire.NameOutput
 	if err := online.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), &want); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), &got); !errors.Is(err, llm.ErrPending) {
+	if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), &got); !errors.Is(err, batch.ErrPending) {
 		t.Fatalf("first call: %v, want ErrPending", err)
 	}
 	if err := b.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	open, err := store.OpenBatches(ctx, llm.KindChat)
+	open, err := store.OpenBatches(ctx, batch.KindChat)
 	if err != nil || len(open) != 1 || open[0].ProviderID == "" || open[0].InputFile == "" || open[0].Requests != 1 {
 		t.Fatalf("recorded before waiting: %+v %v", open, err)
 	}
@@ -123,11 +125,11 @@ func TestBatchCallAnswersLikeOnline(t *testing.T) {
 func TestBatchInvalidAnswersRetryInNextBatches(t *testing.T) {
 	s, base := startBatchStub(t, stub.Options{BadRate: 1, BadKinds: []string{stub.BadMalformed}})
 	ctx := context.Background()
-	c, b := batchClient(t, base, openStore(t), nil, llm.BatchOptions{})
+	c, b := batchClient(t, base, openStore(t), nil, batch.Options{})
 	var err error
 	batches := 0
 	for range 5 {
-		if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(2), nil); !errors.Is(err, llm.ErrPending) {
+		if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(2), nil); !errors.Is(err, batch.ErrPending) {
 			break
 		}
 		batches += settle(t, b)
@@ -153,11 +155,11 @@ func TestBatchFailuresRetryThenFallBack(t *testing.T) {
 		t.Run(fmt.Sprint("fallback=", fallback), func(t *testing.T) {
 			s, base := startBatchStub(t, stub.Options{BatchFailRate: 1, MaxFaults: -1})
 			ctx := context.Background()
-			c, b := batchClient(t, base, openStore(t), nil, llm.BatchOptions{MaxRetries: 1, FallbackOnline: fallback})
+			c, b := batchClient(t, base, openStore(t), nil, batch.Options{MaxRetries: 1, FallbackOnline: fallback})
 			var out wire.NameOutput
 			var err error
 			for range 4 {
-				if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(3), &out); !errors.Is(err, llm.ErrPending) {
+				if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(3), &out); !errors.Is(err, batch.ErrPending) {
 					break
 				}
 				settle(t, b)
@@ -186,9 +188,9 @@ func TestBatchLimits(t *testing.T) {
 	s, base := startBatchStub(t, stub.Options{})
 	ctx := context.Background()
 	store := openStore(t)
-	c, b := batchClient(t, base, store, nil, llm.BatchOptions{MaxRequests: 2})
+	c, b := batchClient(t, base, store, nil, batch.Options{MaxRequests: 2})
 	for i := range 5 {
-		if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(10+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(10+i), nil); !errors.Is(err, batch.ErrPending) {
 			t.Fatal(err)
 		}
 	}
@@ -200,16 +202,16 @@ func TestBatchLimits(t *testing.T) {
 		t.Fatalf("batches %+v %v", all, err)
 	}
 	// Byte limit: about two lines per file.
-	c2, b2 := batchClient(t, base, openStore(t), nil, llm.BatchOptions{MaxBytes: int64(all[0].Bytes) + 100})
+	c2, b2 := batchClient(t, base, openStore(t), nil, batch.Options{MaxBytes: int64(all[0].Bytes) + 100})
 	for i := range 5 {
-		if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(20+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(20+i), nil); !errors.Is(err, batch.ErrPending) {
 			t.Fatal(err)
 		}
 	}
 	if n := settle(t, b2); n != 3 {
 		t.Fatalf("5 requests, two lines' bytes per file: %d batches", n)
 	}
-	c3, _ := batchClient(t, base, openStore(t), nil, llm.BatchOptions{MaxBytes: 100})
+	c3, _ := batchClient(t, base, openStore(t), nil, batch.Options{MaxBytes: 100})
 	if err := c3.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), nil); !llm.IsBadAnswer(err) {
 		t.Fatalf("a request larger than a batch file: %v", err)
 	}
@@ -225,37 +227,37 @@ func TestBatchRecover(t *testing.T) {
 	s, base := startBatchStub(t, stub.Options{BatchDelay: 200 * time.Millisecond})
 	ctx := context.Background()
 	store := openStore(t)
-	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
+	c, b := batchClient(t, base, store, nil, batch.Options{})
 	for i := range 2 {
-		if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(30+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(30+i), nil); !errors.Is(err, batch.ErrPending) {
 			t.Fatal(err)
 		}
 	}
 	if err := b.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	open, _ := store.OpenBatches(ctx, llm.KindChat)
+	open, _ := store.OpenBatches(ctx, batch.KindChat)
 	// The run "died" right after creating the batch: the store lacks its provider id.
 	rec := open[0]
-	rec.ProviderID, rec.State = "", llm.BatchSubmitting
+	rec.ProviderID, rec.State = "", batch.Submitting
 	if err := store.UpdateBatch(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
 	// And a batch that was never sent.
-	queued := llm.BatchRecord{ID: "bf-queued", Kind: llm.KindChat, Endpoint: wire.EndpointChat, State: llm.BatchQueued, CreatedAt: time.Now()}
+	queued := batch.Record{ID: "bf-queued", Kind: batch.KindChat, Endpoint: wire.EndpointChat, State: batch.Queued, CreatedAt: time.Now()}
 	if err := store.AddBatch(ctx, queued); err != nil {
 		t.Fatal(err)
 	}
 	key := "never-sent-request"
-	if err := store.AddBatchRequest(ctx, llm.BatchRequest{Key: key, Batch: queued.ID, Stage: "community", Task: wire.TaskNameCommunity,
-		Keys: []string{"k"}, Status: llm.ReqPending}); err != nil {
+	if err := store.AddBatchRequest(ctx, batch.Request{Key: key, Batch: queued.ID, Stage: "community", Task: wire.TaskNameCommunity,
+		Keys: []string{"k"}, Status: batch.ReqPending}); err != nil {
 		t.Fatal(err)
 	}
-	c2, b2 := batchClient(t, base, store, nil, llm.BatchOptions{})
+	c2, b2 := batchClient(t, base, store, nil, batch.Options{})
 	if err := b2.Recover(ctx); err != nil {
 		t.Fatal(err)
 	}
-	open, _ = store.OpenBatches(ctx, llm.KindChat)
+	open, _ = store.OpenBatches(ctx, batch.KindChat)
 	if len(open) != 1 || open[0].ID != rec.ID || open[0].ProviderID == "" {
 		t.Fatalf("after recovery: %+v", open)
 	}
@@ -263,7 +265,7 @@ func TestBatchRecover(t *testing.T) {
 		t.Fatalf("the queued batch's request is still recorded: %+v", rows)
 	}
 	for i := range 2 {
-		if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(30+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(30+i), nil); !errors.Is(err, batch.ErrPending) {
 			t.Fatal(err)
 		}
 	}
@@ -286,11 +288,11 @@ func TestBatchRecover(t *testing.T) {
 func TestBatchBudgetAndDrain(t *testing.T) {
 	s, base := startBatchStub(t, stub.Options{})
 	ctx := context.Background()
-	c, b := batchClient(t, base, openStore(t), pacing.NewBudget(0.00004), llm.BatchOptions{})
+	c, b := batchClient(t, base, openStore(t), pacing.NewBudget(0.00004), batch.Options{})
 	var err error
 	admitted := 0
 	for i := range 10 {
-		if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(40+i), nil); !errors.Is(err, llm.ErrPending) {
+		if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(40+i), nil); !errors.Is(err, batch.ErrPending) {
 			break
 		}
 		admitted++
@@ -305,8 +307,8 @@ func TestBatchBudgetAndDrain(t *testing.T) {
 
 	stop := make(chan struct{})
 	store := openStore(t)
-	c2, b2 := batchClient(t, base, store, nil, llm.BatchOptions{Stop: stop})
-	if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(50), nil); !errors.Is(err, llm.ErrPending) {
+	c2, b2 := batchClient(t, base, store, nil, batch.Options{Stop: stop})
+	if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(50), nil); !errors.Is(err, batch.ErrPending) {
 		t.Fatal(err)
 	}
 	close(stop)
@@ -328,18 +330,18 @@ func TestBatchCancelledResubmitted(t *testing.T) {
 	s, base := startBatchStub(t, stub.Options{BatchDelay: time.Hour, MaxFaults: 1})
 	ctx := context.Background()
 	store := openStore(t)
-	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
-	api := llm.NewBatchAPI(&transport.Poster{BaseURL: base})
+	c, b := batchClient(t, base, store, nil, batch.Options{})
+	api := batch.NewAPI(&transport.Poster{BaseURL: base})
 	var out wire.NameOutput
 	var err error
 	for range 3 {
-		if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(60), &out); !errors.Is(err, llm.ErrPending) {
+		if err = c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(60), &out); !errors.Is(err, batch.ErrPending) {
 			break
 		}
 		if err := b.Flush(ctx); err != nil {
 			t.Fatal(err)
 		}
-		open, _ := store.OpenBatches(ctx, llm.KindChat)
+		open, _ := store.OpenBatches(ctx, batch.KindChat)
 		if bt, err := api.Cancel(ctx, open[0].ProviderID); err != nil || bt.Status != wire.BatchCancelled {
 			t.Fatalf("cancel: %+v %v", bt, err)
 		}
@@ -363,8 +365,8 @@ func TestBatchWaitStops(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	store := openStore(t)
-	c, b := batchClient(t, base, store, nil, llm.BatchOptions{})
-	if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, llm.ErrPending) {
+	c, b := batchClient(t, base, store, nil, batch.Options{})
+	if err := c.Call(ctx, "community", wire.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, batch.ErrPending) {
 		t.Fatal(err)
 	}
 	if err := b.Flush(ctx); err != nil {
@@ -375,7 +377,7 @@ func TestBatchWaitStops(t *testing.T) {
 	if n, err := b.Wait(ctx, stop); !errors.Is(err, pacing.ErrStopped) || n != 1 {
 		t.Fatalf("Wait after a stop = %d, %v; want 1 batch and ErrStopped", n, err)
 	}
-	open, err := store.OpenBatches(ctx, llm.KindChat)
+	open, err := store.OpenBatches(ctx, batch.KindChat)
 	if err != nil || len(open) != 1 || open[0].ProviderID == "" || wire.BatchEnded(open[0].State) {
 		t.Fatalf("after the stop: %+v %v; want the batch recorded, submitted and open", open, err)
 	}
@@ -383,8 +385,8 @@ func TestBatchWaitStops(t *testing.T) {
 		t.Fatalf("stub %+v: want one batch, not cancelled", st)
 	}
 	// The next run (a new client over the same store) finds the request in that batch.
-	c2, b2 := batchClient(t, base, store, nil, llm.BatchOptions{})
-	if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, llm.ErrPending) {
+	c2, b2 := batchClient(t, base, store, nil, batch.Options{})
+	if err := c2.Call(ctx, "community", wire.TaskNameCommunity, nameInput(70), nil); !errors.Is(err, batch.ErrPending) {
 		t.Fatal(err)
 	}
 	if err := b2.Flush(ctx); err != nil {

@@ -1,4 +1,4 @@
-package llm
+package batch
 
 import (
 	"bufio"
@@ -21,21 +21,27 @@ import (
 // maxBatchLine bounds one line of a batch output or error file (an answer with its envelope).
 const maxBatchLine = 64 << 20
 
-// BatchAPI is the client of a provider's Files and Batches API (the OpenAI shape, also served by
-// `backfill llm-stub`): upload a JSONL file, create a batch over it, get, list and cancel
-// batches, read a file's content. Every exchange retries like a chat request (Poster) but holds
-// no Pacer slot and reserves no budget.
-type BatchAPI struct {
-	p *transport.Poster
+// Exchanger makes the HTTP exchanges of the Files and Batch API with retries, and redacts what
+// an error or a log line shows of the provider's text; *transport.Poster is one (its Exchange
+// holds no Pacer slot and reserves no budget).
+type Exchanger interface {
+	Exchange(ctx context.Context, method, path string, body transport.Payload, read func(io.Reader) error) error
+	Redact(s string) string
 }
 
-// NewBatchAPI returns the batch API client of the provider behind p (its BaseURL, key, HTTP
-// client and retry settings; its Pacer and Budget are not used).
-func NewBatchAPI(p *transport.Poster) *BatchAPI { return &BatchAPI{p: p} }
+// API is the client of a provider's Files and Batches API (the OpenAI shape, also served by
+// `backfill llm-stub`): upload a JSONL file, create a batch over it, get, list and cancel
+// batches, read a file's content.
+type API struct {
+	p Exchanger
+}
+
+// NewAPI returns the batch API client of the provider p exchanges with.
+func NewAPI(p Exchanger) *API { return &API{p: p} }
 
 // Upload sends the file at path as a batch input file (multipart, purpose "batch"). The file is
 // read again for every attempt.
-func (a *BatchAPI) Upload(ctx context.Context, path string) (wire.FileObject, error) {
+func (a *API) Upload(ctx context.Context, path string) (wire.FileObject, error) {
 	var out wire.FileObject
 	body := func() (io.Reader, string, error) {
 		f, err := os.Open(path)
@@ -67,7 +73,7 @@ func (a *BatchAPI) Upload(ctx context.Context, path string) (wire.FileObject, er
 }
 
 // Create creates a batch.
-func (a *BatchAPI) Create(ctx context.Context, req wire.BatchCreate) (wire.Batch, error) {
+func (a *API) Create(ctx context.Context, req wire.BatchCreate) (wire.Batch, error) {
 	raw, err := json.Marshal(req)
 	if err != nil {
 		return wire.Batch{}, fmt.Errorf("encoding batch: %w", err)
@@ -81,14 +87,14 @@ func (a *BatchAPI) Create(ctx context.Context, req wire.BatchCreate) (wire.Batch
 }
 
 // Get returns a batch as the provider sees it now.
-func (a *BatchAPI) Get(ctx context.Context, id string) (wire.Batch, error) {
+func (a *API) Get(ctx context.Context, id string) (wire.Batch, error) {
 	var out wire.Batch
 	err := a.p.Exchange(ctx, http.MethodGet, "/batches/"+url.PathEscape(id), nil, decodeInto(&out))
 	return out, err
 }
 
 // Cancel asks the provider to cancel a batch; it ends as cancelled with what it finished.
-func (a *BatchAPI) Cancel(ctx context.Context, id string) (wire.Batch, error) {
+func (a *API) Cancel(ctx context.Context, id string) (wire.Batch, error) {
 	var out wire.Batch
 	err := a.p.Exchange(ctx, http.MethodPost, "/batches/"+url.PathEscape(id)+"/cancel", nil, decodeInto(&out))
 	return out, err
@@ -96,7 +102,7 @@ func (a *BatchAPI) Cancel(ctx context.Context, id string) (wire.Batch, error) {
 
 // List returns a page of batches, newest first, starting after the batch id after ("" for the
 // newest).
-func (a *BatchAPI) List(ctx context.Context, after string, limit int) (wire.BatchList, error) {
+func (a *API) List(ctx context.Context, after string, limit int) (wire.BatchList, error) {
 	q := url.Values{}
 	q.Set("limit", fmt.Sprint(limit))
 	if after != "" {
@@ -109,7 +115,7 @@ func (a *BatchAPI) List(ctx context.Context, after string, limit int) (wire.Batc
 
 // Lines streams a file's content line by line to fn (empty lines are skipped). When the
 // download breaks it starts again from the first line, so fn must be idempotent.
-func (a *BatchAPI) Lines(ctx context.Context, fileID string, fn func(line []byte) error) error {
+func (a *API) Lines(ctx context.Context, fileID string, fn func(line []byte) error) error {
 	return a.p.Exchange(ctx, http.MethodGet, "/files/"+url.PathEscape(fileID)+"/content", nil, func(r io.Reader) error {
 		br := bufio.NewReaderSize(r, 64<<10)
 		for {

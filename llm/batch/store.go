@@ -1,30 +1,32 @@
-package llm
+package batch
 
 import (
 	"context"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/cache"
 )
 
-// Local states of a batch (BatchRecord.State) besides the provider's (BatchValidating …).
+// Local states of a batch (Record.State) besides the provider's (wire.BatchValidating …).
 const (
-	// BatchQueued: the batch's input file is being written on this machine; nothing was sent.
-	BatchQueued = "queued"
-	// BatchSubmitting: the file is being uploaded and the batch created.
-	BatchSubmitting = "submitting"
-	// BatchDelivered: the batch ended and its answers are in the cache and its request rows.
-	BatchDelivered = "delivered"
+	// Queued: the batch's input file is being written on this machine; nothing was sent.
+	Queued = "queued"
+	// Submitting: the file is being uploaded and the batch created.
+	Submitting = "submitting"
+	// Delivered: the batch ended and its answers are in the cache and its request rows.
+	Delivered = "delivered"
 )
 
-// Kinds of batches (BatchRecord.Kind).
+// Kinds of batches (Record.Kind).
 const (
 	KindChat       = "chat"
 	KindEmbeddings = "embeddings"
 )
 
-// BatchRecord is a batch as the checkpoint store records it. It is written before anything is
-// sent (BatchQueued) and updated at every step, so a run started again knows every batch an
+// Record is a batch as the checkpoint store records it. It is written before anything is
+// sent (Queued) and updated at every step, so a run started again knows every batch an
 // earlier run paid for.
-type BatchRecord struct {
+type Record struct {
 	ID         string // local id, also in the provider batch's metadata (MetaBatch)
 	Kind       string // KindChat or KindEmbeddings
 	Endpoint   string // EndpointChat or EndpointEmbeddings
@@ -32,7 +34,7 @@ type BatchRecord struct {
 	InputFile  string // the uploaded input file's id
 	OutputFile string
 	ErrorFile  string
-	State      string // BatchQueued, BatchSubmitting, a provider state, or BatchDelivered
+	State      string // Queued, Submitting, a provider state, or Delivered
 	Ended      string // the provider state the batch ended in (once delivered)
 	Requests   int    // request lines
 	Bytes      int64  // size of the input file
@@ -46,9 +48,9 @@ type BatchRecord struct {
 }
 
 // Open reports whether the batch has not been delivered yet.
-func (r BatchRecord) Open() bool { return r.State != BatchDelivered }
+func (r Record) Open() bool { return r.State != Delivered }
 
-// Statuses of a request row (BatchRequest.Status).
+// Statuses of a request row (Request.Status).
 const (
 	ReqPending    = "pending"    // in a batch that has not ended
 	ReqValid      = "valid"      // answered; the answer is in the cache (the row is then deleted)
@@ -57,47 +59,41 @@ const (
 	ReqUnfinished = "unfinished" // the batch ended without it (expired, cancelled, failed)
 )
 
-// BatchRequest is one request line of a batch as the store records it.
-type BatchRequest struct {
-	Key    string   // BatchKey: the line's custom_id
-	Batch  string   // BatchRecord.ID
+// Request is one request line of a batch as the store records it.
+type Request struct {
+	Key    string   // Key: the line's custom_id
+	Batch  string   // Record.ID
 	Stage  string   // the stage that asked (usage counters, cache namespace)
 	Task   string   // the chat task, or "embeddings"
 	Keys   []string // cache keys of the answer: the chat cache key, or one per embedded text
 	Status string   // Req…
 	Detail string   // why an answer was invalid or a request failed
-	Raw    []byte   // an invalid answer as written (at most maxRawAnswer bytes)
+	Raw    []byte   // an invalid answer as written (as Settled.Raw bounds it)
 	Finish string   // the finish reason of an invalid answer
 	Code   int      // the HTTP status of a failed request
 }
 
-// KeyedEntry is a cache entry with its key.
-type KeyedEntry struct {
-	Key   string
-	Entry CacheEntry
-}
-
-// BatchStore records batches and their requests; the checkpoint store satisfies it. Every
+// Store records batches and their requests; the checkpoint store satisfies it. Every
 // method is one transaction.
-type BatchStore interface {
-	AddBatch(ctx context.Context, b BatchRecord) error
-	UpdateBatch(ctx context.Context, b BatchRecord) error
+type Store interface {
+	AddBatch(ctx context.Context, b Record) error
+	UpdateBatch(ctx context.Context, b Record) error
 	// DropBatch deletes a batch that was never created at the provider, with its requests.
 	DropBatch(ctx context.Context, id string) error
-	BatchRecord(ctx context.Context, id string) (BatchRecord, bool, error)
+	BatchRecord(ctx context.Context, id string) (Record, bool, error)
 	// OpenBatches lists the batches of a kind that are not delivered, oldest first.
-	OpenBatches(ctx context.Context, kind string) ([]BatchRecord, error)
-	AddBatchRequest(ctx context.Context, r BatchRequest) error
+	OpenBatches(ctx context.Context, kind string) ([]Record, error)
+	AddBatchRequest(ctx context.Context, r Request) error
 	// BatchRequests lists the rows of a request key, oldest first.
-	BatchRequests(ctx context.Context, key string) ([]BatchRequest, error)
+	BatchRequests(ctx context.Context, key string) ([]Request, error)
 	// BatchRequestIn returns the row of a key in one batch.
-	BatchRequestIn(ctx context.Context, batch, key string) (BatchRequest, bool, error)
+	BatchRequestIn(ctx context.Context, batch, key string) (Request, bool, error)
 	// SettleBatchRequests records delivered rows (a valid row is deleted) and writes the cache
 	// entries of the valid answers.
-	SettleBatchRequests(ctx context.Context, rows []BatchRequest, entries []KeyedEntry) error
+	SettleBatchRequests(ctx context.Context, rows []Request, entries []cache.Keyed) error
 	// FinishBatch marks the rows of the batch still pending as unfinished, adds their number
 	// to b.Unfinished and records b (delivered); it returns that number.
-	FinishBatch(ctx context.Context, b BatchRecord) (int, error)
+	FinishBatch(ctx context.Context, b Record) (int, error)
 	// ForgetBatchRequests deletes the rows of the keys that are no longer pending.
 	ForgetBatchRequests(ctx context.Context, keys []string) error
 }

@@ -1,4 +1,4 @@
-package llm
+package batch
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -17,11 +18,11 @@ const settleChunk = 256
 // delivery is the work of delivering one batch.
 type delivery struct {
 	b       *Batcher
-	rec     *BatchRecord
+	rec     *Record
 	seen    map[string]bool
-	rows    []BatchRequest
-	entries []KeyedEntry
-	usage   BatchUsage
+	rows    []Request
+	entries []cache.Keyed
+	usage   Usage
 	invalid int
 }
 
@@ -44,7 +45,7 @@ func (b *Batcher) deliver(ctx context.Context, t *tracked) error {
 		}
 	}
 	rec := t.rec
-	rec.State, rec.Ended, rec.UpdatedAt = BatchDelivered, ended, time.Now().UTC()
+	rec.State, rec.Ended, rec.UpdatedAt = Delivered, ended, time.Now().UTC()
 	rec.Answers, rec.Invalid, rec.Errors, rec.Unfinished = d.usage.Answers, d.invalid, d.usage.Errors, d.usage.Unfinished
 	unfinished, err := b.store.FinishBatch(context.WithoutCancel(ctx), rec)
 	if err != nil {
@@ -103,7 +104,7 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 			d.entries = append(d.entries, s.Entries...)
 		} else {
 			d.invalid++
-			row.Status, row.Detail, row.Raw, row.Finish = ReqInvalid, s.Detail, clip(s.Raw, maxRawAnswer), s.Finish
+			row.Status, row.Detail, row.Raw, row.Finish = ReqInvalid, s.Detail, s.Raw, s.Finish
 		}
 	case ol.Error != nil && (ol.Error.Code == wire.LineExpired || ol.Error.Code == wire.LineCancelled):
 		d.usage.Unfinished++

@@ -1,4 +1,4 @@
-package llm
+package batch
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // tracked is what the batcher knows of one batch in this run.
 type tracked struct {
 	mu     sync.Mutex
-	rec    BatchRecord
+	rec    Record
 	loaded bool
 	polled time.Time // last poll (or submission)
 	mine   bool      // submitted by this run: its estimate is on this run's budget
@@ -35,7 +35,7 @@ func (b *Batcher) tracker(id string) *tracked {
 }
 
 // track records a batch this run has just submitted.
-func (b *Batcher) track(rec BatchRecord, mine bool) {
+func (b *Batcher) track(rec Record, mine bool) {
 	t := b.tracker(rec.ID)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -49,7 +49,7 @@ func (b *Batcher) refresh(ctx context.Context, id string) (bool, error) {
 	t := b.tracker(id)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.loaded || t.rec.State == BatchQueued || t.rec.State == BatchSubmitting {
+	if !t.loaded || t.rec.State == Queued || t.rec.State == Submitting {
 		rec, ok, err := b.store.BatchRecord(ctx, id)
 		if err != nil {
 			return false, fmt.Errorf("reading batch %s: %w", id, err)
@@ -60,9 +60,9 @@ func (b *Batcher) refresh(ctx context.Context, id string) (bool, error) {
 		t.rec, t.loaded = rec, true
 	}
 	switch t.rec.State {
-	case BatchDelivered:
+	case Delivered:
 		return true, nil
-	case BatchQueued, BatchSubmitting: // this run is still sending it
+	case Queued, Submitting: // this run is still sending it
 		return false, nil
 	}
 	if !wire.BatchEnded(t.rec.State) && time.Since(t.polled) >= b.opts.Poll {
@@ -164,10 +164,10 @@ func (b *Batcher) Recover(ctx context.Context) error {
 		return fmt.Errorf("reading open batches: %w", err)
 	}
 	for _, r := range recs {
-		if r.State != BatchQueued && r.State != BatchSubmitting {
+		if r.State != Queued && r.State != Submitting {
 			continue
 		}
-		if r.State == BatchSubmitting && r.InputFile != "" {
+		if r.State == Submitting && r.InputFile != "" {
 			bt, ok, err := b.find(ctx, r)
 			if err != nil {
 				return err
@@ -203,7 +203,7 @@ const maxListPages = 20
 
 // find looks for the provider batch whose metadata names r, newest first, down to an hour
 // before r was recorded.
-func (b *Batcher) find(ctx context.Context, r BatchRecord) (wire.Batch, bool, error) {
+func (b *Batcher) find(ctx context.Context, r Record) (wire.Batch, bool, error) {
 	after := ""
 	oldest := r.CreatedAt.Add(-time.Hour).Unix()
 	for range maxListPages {

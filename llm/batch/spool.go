@@ -1,4 +1,4 @@
-package llm
+package batch
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 // spool is the batch being filled: its record and its input file on disk, so memory does not
 // grow with the batch.
 type spool struct {
-	rec    BatchRecord
+	rec    Record
 	path   string
 	f      *os.File
 	w      *bufio.Writer
@@ -30,7 +30,7 @@ type spool struct {
 // enqueue records it in the batch being filled (the store row first, then the input line) and
 // returns ErrPending. A full batch (MaxRequests, MaxBytes) is submitted first. The request's
 // estimated cost is booked on the budget when it is queued.
-func (b *Batcher) enqueue(ctx context.Context, it BatchItem, again bool) error {
+func (b *Batcher) enqueue(ctx context.Context, it Item, again bool) error {
 	if b.stopped() {
 		return pacing.ErrStopped
 	}
@@ -56,7 +56,7 @@ func (b *Batcher) enqueue(ctx context.Context, it BatchItem, again bool) error {
 }
 
 // add queues one line under the lock and returns the batch it closed, if it had to.
-func (b *Batcher) add(ctx context.Context, it BatchItem, line []byte, again bool) (*spool, error) {
+func (b *Batcher) add(ctx context.Context, it Item, line []byte, again bool) (*spool, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	// Another call may have queued the same request since it was looked up.
@@ -83,7 +83,7 @@ func (b *Batcher) add(ctx context.Context, it BatchItem, line []byte, again bool
 		}
 	}
 	c := b.cur
-	if err := b.store.AddBatchRequest(ctx, BatchRequest{Key: it.Key, Batch: c.rec.ID, Stage: it.Stage, Task: it.Task,
+	if err := b.store.AddBatchRequest(ctx, Request{Key: it.Key, Batch: c.rec.ID, Stage: it.Stage, Task: it.Task,
 		Keys: it.Keys, Status: ReqPending}); err != nil {
 		return full, fmt.Errorf("recording batch request: %w", err)
 	}
@@ -121,7 +121,7 @@ func (b *Batcher) newSpool(ctx context.Context) (*spool, error) {
 		return nil, fmt.Errorf("creating batch file: %w", err)
 	}
 	now := time.Now().UTC()
-	rec := BatchRecord{ID: id, Kind: b.kind.Kind(), Endpoint: b.kind.Endpoint(), State: BatchQueued, CreatedAt: now, UpdatedAt: now}
+	rec := Record{ID: id, Kind: b.kind.Kind(), Endpoint: b.kind.Endpoint(), State: Queued, CreatedAt: now, UpdatedAt: now}
 	if err := b.store.AddBatch(ctx, rec); err != nil {
 		f.Close()
 		os.Remove(path)
@@ -182,7 +182,7 @@ func (b *Batcher) submit(ctx context.Context, s *spool) error {
 		}
 		return nil
 	}
-	rec.State = BatchSubmitting
+	rec.State = Submitting
 	if err := update(); err != nil {
 		return err
 	}

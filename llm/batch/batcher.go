@@ -1,4 +1,4 @@
-package llm
+package batch
 
 import (
 	"context"
@@ -8,18 +8,19 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
-// Defaults of BatchOptions.
+// Defaults of Options.
 const (
-	DefaultBatchMaxRequests = 50_000      // the OpenAI Batch API's limit per batch
-	DefaultBatchMaxBytes    = 200_000_000 // the OpenAI Batch API's limit per input file
-	DefaultBatchMaxRetries  = 2
-	DefaultBatchPoll        = 30 * time.Second
+	DefaultMaxRequests = wire.BatchMaxRequests // the provider's limit per batch
+	DefaultMaxBytes    = wire.BatchMaxBytes    // the provider's limit per input file
+	DefaultMaxRetries  = 2
+	DefaultPoll        = 30 * time.Second
 )
 
-// BatchOptions configure a Batcher. Zero values take the defaults.
-type BatchOptions struct {
+// Options configure a Batcher. Zero values take the defaults.
+type Options struct {
 	MaxRequests int   // request lines per batch
 	MaxBytes    int64 // bytes per input file
 	// MaxRetries bounds how often one run submits a request again after it failed, was left
@@ -41,19 +42,19 @@ type BatchOptions struct {
 	Log  *slog.Logger
 }
 
-func (o *BatchOptions) defaults() {
+func (o *Options) defaults() {
 	if o.MaxRequests <= 0 {
-		o.MaxRequests = DefaultBatchMaxRequests
+		o.MaxRequests = DefaultMaxRequests
 	}
 	if o.MaxBytes <= 0 {
-		o.MaxBytes = DefaultBatchMaxBytes
+		o.MaxBytes = DefaultMaxBytes
 	}
 	if o.MaxRetries == 0 {
-		o.MaxRetries = DefaultBatchMaxRetries
+		o.MaxRetries = DefaultMaxRetries
 	}
 	o.MaxRetries = max(o.MaxRetries, 0)
 	if o.Poll <= 0 {
-		o.Poll = DefaultBatchPoll
+		o.Poll = DefaultPoll
 	}
 	if o.SpoolPrefix == "" {
 		o.SpoolPrefix = "backfill-batch-"
@@ -66,24 +67,24 @@ func (o *BatchOptions) defaults() {
 // Batcher sends requests through a provider's batch API (see doc.go, "Batch mode"). Safe for
 // concurrent use.
 type Batcher struct {
-	api   *BatchAPI
-	store BatchStore
-	kind  BatchKind
-	opts  BatchOptions
+	api   *API
+	store Store
+	kind  Kind
+	opts  Options
 
 	mu        sync.Mutex // guards the fields below
 	cur       *spool     // the batch being filled
 	waiting   map[string]bool
 	resubmits map[string]int  // request key → submissions again by this run
 	consumed  map[string]bool // request keys of finished calls (Release deletes their rows)
-	usage     BatchUsage
+	usage     Usage
 
 	tmu     sync.Mutex
 	tracked map[string]*tracked
 }
 
-// NewBatcher returns a batcher for requests of kind, recorded in store.
-func NewBatcher(api *BatchAPI, store BatchStore, kind BatchKind, opts BatchOptions) *Batcher {
+// New returns a batcher for requests of kind, recorded in store.
+func New(api *API, store Store, kind Kind, opts Options) *Batcher {
 	opts.defaults()
 	return &Batcher{api: api, store: store, kind: kind, opts: opts, waiting: map[string]bool{},
 		resubmits: map[string]int{}, consumed: map[string]bool{}, tracked: map[string]*tracked{}}
@@ -93,7 +94,7 @@ func NewBatcher(api *BatchAPI, store BatchStore, kind BatchKind, opts BatchOptio
 func (b *Batcher) FallbackOnline() bool { return b.opts.FallbackOnline }
 
 // Usage returns the counters.
-func (b *Batcher) Usage() BatchUsage {
+func (b *Batcher) Usage() Usage {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.usage
@@ -104,47 +105,47 @@ func (b *Batcher) Usage() BatchUsage {
 // Poll) and waits (ErrPending); one whose batch ended returns its outcome. A request that failed
 // or was left undone is queued again, at most MaxRetries times per run, then returned
 // Exhausted. Nothing is ever queued twice: the store records every request before it is sent.
-func (b *Batcher) Request(ctx context.Context, it BatchItem) (BatchOutcome, error) {
+func (b *Batcher) Request(ctx context.Context, it Item) (Outcome, error) {
 	for range 3 { // a pending row, then its batch delivered, then the settled row
 		rows, err := b.store.BatchRequests(ctx, it.Key)
 		if err != nil {
-			return BatchOutcome{}, fmt.Errorf("reading batch requests: %w", err)
+			return Outcome{}, fmt.Errorf("reading batch requests: %w", err)
 		}
 		if len(rows) == 0 {
 			ok, err := b.kind.Answered(ctx, it)
 			if err != nil {
-				return BatchOutcome{}, err
+				return Outcome{}, err
 			}
 			if ok {
-				return BatchOutcome{Status: ReqValid}, nil
+				return Outcome{Status: ReqValid}, nil
 			}
-			return BatchOutcome{}, b.enqueue(ctx, it, false)
+			return Outcome{}, b.enqueue(ctx, it, false)
 		}
 		last := rows[len(rows)-1]
 		switch last.Status {
 		case ReqPending:
 			ended, err := b.refresh(ctx, last.Batch)
 			if err != nil {
-				return BatchOutcome{}, err
+				return Outcome{}, err
 			}
 			if ended {
 				continue
 			}
 			b.await(last.Batch)
-			return BatchOutcome{}, ErrPending
+			return Outcome{}, ErrPending
 		case ReqValid:
-			return BatchOutcome{Status: ReqValid}, nil
+			return Outcome{Status: ReqValid}, nil
 		case ReqInvalid:
 			if !b.kind.ResubmitInvalid() {
-				return BatchOutcome{Status: ReqInvalid, Detail: last.Detail, Raw: last.Raw, Finish: last.Finish}, nil
+				return Outcome{Status: ReqInvalid, Detail: last.Detail, Raw: last.Raw, Finish: last.Finish}, nil
 			}
 		}
 		if b.exhausted(it.Key) {
-			return BatchOutcome{Status: last.Status, Detail: last.Detail, Code: last.Code, Exhausted: true}, nil
+			return Outcome{Status: last.Status, Detail: last.Detail, Code: last.Code, Exhausted: true}, nil
 		}
-		return BatchOutcome{}, b.enqueue(ctx, it, true)
+		return Outcome{}, b.enqueue(ctx, it, true)
 	}
-	return BatchOutcome{}, fmt.Errorf("requesting %s: its batch ended but the request was not settled", it.Key)
+	return Outcome{}, fmt.Errorf("requesting %s: its batch ended but the request was not settled", it.Key)
 }
 
 // exhausted reports whether this run has submitted key again MaxRetries times already.
