@@ -16,7 +16,7 @@ import (
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/cache"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/results.golden.md")

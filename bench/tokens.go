@@ -13,13 +13,13 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/evaluation"
-	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// TokensResult is LoCoMo through llm/stub, and the gold set with the offline responder, under
+// TokensResult is LoCoMo through providers/stub, and the gold set with the offline responder, under
 // each lever of extraction's calls and prompt tokens, from today's two-call settings to the
 // defaults, each row adding one lever to the one before; then the defaults in two-call mode.
 type TokensResult struct {

@@ -13,7 +13,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm/batch"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // TestEmbedBatchMode: in batch mode Embed queues its requests (batch.ErrPending) and, once the

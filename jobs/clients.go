@@ -10,10 +10,10 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/offline"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/offline"
 )
 
 func osLookupEnv(k string) (string, bool) { return os.LookupEnv(k) }

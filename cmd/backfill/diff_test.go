@@ -18,9 +18,9 @@ import (
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/graphdiff"
-	"github.com/tkgraph/backfill/llm/offline"
-	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/offline"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/temporal"
 )
 
@@ -115,7 +115,7 @@ func preferenceModel(next http.Handler) http.Handler {
 	})
 }
 
-// TestDiffShowsWhatAPromptChanged runs the demo twice through llm/stub, the second time with a
+// TestDiffShowsWhatAPromptChanged runs the demo twice through providers/stub, the second time with a
 // prompts_dir overriding judge_fact. The diff lists exactly the facts that prompt changed: the
 // preferences the first run closed by contradiction are open in the second, and nothing else
 // about any fact differs.
@@ -226,7 +226,7 @@ func sloppyJudge(next http.Handler) http.Handler {
 	})
 }
 
-// TestDiffShowsRejectedClosures builds the demo through llm/stub with the offline responder (A)
+// TestDiffShowsRejectedClosures builds the demo through providers/stub with the offline responder (A)
 // and with a judge that claims every candidate contradicted without a quote (B). B's claims close
 // nothing A leaves open; the run report counts them as rejected (no_quote) and diff shows the
 // change in rejected closures between the two runs.
@@ -293,7 +293,7 @@ func factlessExtraction(next http.Handler) http.Handler {
 }
 
 // TestDiffComparesGoldScores builds the gold set with the offline responder (A) and through
-// llm/stub with extraction answers stripped of their facts (B). diff --gold scores both: A's F1
+// providers/stub with extraction answers stripped of their facts (B). diff --gold scores both: A's F1
 // is eval's, B's is 0, and the change is below zero beyond the gold set's spread; A against
 // itself changes nothing. A gold file that does not fit the graphs is an error.
 func TestDiffComparesGoldScores(t *testing.T) {

@@ -15,9 +15,9 @@ import (
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/pacing"
-	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // The batch tests run the real client against the real stub (in process) and record batches

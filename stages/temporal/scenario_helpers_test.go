@@ -20,8 +20,8 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm/offline"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/offline"
 )
 
 // group is the group of every scenario episode.

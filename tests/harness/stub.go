@@ -18,8 +18,8 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // EmbeddingsTask names embeddings requests in Answer.Task.
@@ -189,7 +189,7 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	return s.ResponseWriter.Write(b)
 }
 
-// Stub is an LLM server on loopback behind a Recorder: llm/stub in-process (StartStub) or a
+// Stub is an LLM server on loopback behind a Recorder: providers/stub in-process (StartStub) or a
 // proxy to another server such as a `backfill llm-stub` subprocess (StartProxy).
 type Stub struct {
 	*Recorder
@@ -210,7 +210,7 @@ func serve(s *Stub, h http.Handler) error {
 	return nil
 }
 
-// StartStub serves a new in-process llm/stub with opts.
+// StartStub serves a new in-process providers/stub with opts.
 func StartStub(opts stub.Options, delay Delay) (*Stub, error) {
 	srv := stub.New(opts)
 	s := &Stub{Recorder: NewRecorder(srv, delay), stats: func() (stub.Stats, error) { return srv.Stats(), nil }}

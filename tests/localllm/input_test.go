@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm/stub"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
 )

@@ -1,6 +1,6 @@
 // Package stub is the LLM stub server behind `backfill llm-stub`: an OpenAI-compatible
 // endpoint (POST …/chat/completions, POST …/embeddings) answered by the offline responder
-// (package llm/offline), with added latency, deterministic fault injection and counters.
+// (package providers/offline), with added latency, deterministic fault injection and counters.
 //
 // Contract:
 //   - Every answer is delayed by Latency ± Jitter (uniform), cut short if the client goes away.
@@ -18,7 +18,7 @@
 //     the client's call fails after its retries (a fault, by contrast, goes away on a retry).
 //   - No logical request gets more than MaxFaults (default 2) faults in a row, so a client with
 //     more attempts and more validation tries than that always gets through (the defaults of
-//     package llm: 4 attempts, 3 tries).
+//     the clients: 4 attempts, 3 tries).
 //   - The Files and Batch APIs (POST …/files, GET …/files/{id}[/content], POST and GET …/batches,
 //     GET …/batches/{id}, POST …/batches/{id}/cancel) hold files and batches in memory. A batch
 //     ends BatchDelay after its creation (lazily, at the first GET after it) and answers each

@@ -1,7 +1,10 @@
-// Package offline answers backfill's own LLM prompts without a model: NewHandler returns an
-// http.Handler serving POST …/chat/completions and POST …/embeddings in the OpenAI wire format.
-// It backs `llm.provider: offline` (in process, through transport.NewInProcessHTTPClient) and the
-// `backfill llm-stub` server that the demo, the tests and the benchmarks run against.
+// Package offline is the offline provider: it answers backfill's own LLM prompts without a
+// model. NewHandler returns an http.Handler serving POST …/chat/completions and POST
+// …/embeddings in the OpenAI wire format, so the client talks to it exactly as to an
+// OpenAI-compatible provider. It backs `llm.provider: offline` (in process, through
+// transport.NewInProcessHTTPClient) and the `backfill llm-stub` server (providers/stub) that the
+// demo, the tests and the benchmarks run against. It speaks llm/wire and embeds with
+// embed/hashing; it imports neither client.
 //
 // Its answers are a deterministic, rule-based BASELINE FOR MECHANICS, NOT A MEASURE OF
 // EXTRACTION QUALITY: a lexicon of common predicates in English and Korean, capitalised names,
@@ -16,8 +19,8 @@
 //     choices[0].message.content matching the task's output type, finish_reason "stop", with
 //     usage estimated as ceil(bytes/4) of all prompt messages and of the answer.
 //   - The same request always gets the same answer, byte for byte.
-//   - Embeddings come from hashing.Embedder (embed/hashing) with the requested dimensions (Options.Dims, then 256,
-//     when absent); input is a string or a list of strings.
+//   - Embeddings come from hashing.Embedder with the requested dimensions (Options.Dims, then
+//     256, when absent); input is a string or a list of strings.
 //   - Paths are matched by suffix, so base URLs with or without /v1 work.
 //
 // The rules, per task:
@@ -61,7 +64,7 @@
 //   - summarize_entities joins an entity's facts (≤ 250 runes, cut at a word); merge_summaries
 //     joins two summaries without repeated sentences (≤ 400 runes); name_community names the
 //     three most frequent names of the summary ("Kakao, Naver and Jiyoung").
-//   - answer_question (`backfill eval --qa` through llm/stub) answers with the context fact
+//   - answer_question (`backfill eval --qa` through providers/stub) answers with the context fact
 //     sharing the most words of three or more letters with the question (compared by their
 //     first four letters), else "unknown";
 //     grade_answer is correct when every word of the gold answer is among the answer's words.

@@ -24,7 +24,7 @@ type Options struct {
 }
 
 // NewHandler returns an http.Handler that serves POST …/chat/completions and POST …/embeddings in
-// the OpenAI wire format, answering the tasks of package llm with deterministic rules. Paths are
+// the OpenAI wire format, answering the tasks of package llm/wire with deterministic rules. Paths are
 // matched by suffix, so base URLs with or without /v1 work.
 func NewHandler(opts Options) http.Handler {
 	return &handler{dims: opts.Dims}

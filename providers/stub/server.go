@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tkgraph/backfill/llm/offline"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/offline"
 )
 
 // Fault kinds.
