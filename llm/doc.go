@@ -1,7 +1,9 @@
 // Package llm is the chat client of the LLM layer: Client, with its cache, validation retries,
 // salvage, max_tokens rule and usage per stage. What goes on the wire (tasks, schemas, prompts,
 // requests and answers) is package llm/wire; what a request may start and cost (Pacer, Budget,
-// prices, usage) is llm/pacing; how one request is sent and retried is llm/transport.
+// prices, usage) is llm/pacing; how one request is sent and retried is llm/transport; what the
+// cache holds is llm/cache; provider batch mode is llm/batch. The providers (providers/offline,
+// providers/stub) import none of these but llm/wire.
 //
 // Contract:
 //   - Every task of wire.Tasks is sent in the client's response format (Options.ResponseFormat,
@@ -18,7 +20,7 @@
 //   - Client.Usage counts, per stage, requests, cache hits, tokens (cached prompt and reasoning
 //     tokens apart), retries, invalid answers, truncated and salvaged answers, cost and the peak
 //     in flight (pacing.StageUsage).
-//   - Client.Call answers from the Cache when the key (model, rendered messages, schema name and
+//   - Client.Call answers from the Cache (cache.Entry) when the key (model, rendered messages, schema name and
 //     text, temperature, response format, frequency penalty when set) is known; it never caches
 //     an answer that failed validation (a salvaged answer is cached: closed after its last
 //     complete item, it passes the schema). Answers failing the schema (or empty) are retried
