@@ -25,12 +25,15 @@ type batch struct {
 	subs    []int      // each line's submission number of its request (0 for the first)
 	created time.Time
 	expire  bool // ends expired, with part of its requests undone
+	fate    fate // lost, failed or its files lost (batchfate.go)
+	polls   int  // GETs of a batch the stub will lose
 }
 
 // submissions is what the stub remembers of one request across batches.
 type submissions struct {
-	count        int // batches it was submitted in
-	troubleInRow int // submissions in a row left undone, failed or answered by an unreadable line
+	count        int  // batches it was submitted in
+	troubleInRow int  // submissions in a row left undone, failed or answered by an unreadable line
+	lost         bool // it was in a batch the stub lost (or whose files it lost)
 }
 
 // serveBatches answers POST …/batches, GET …/batches, GET …/batches/{id} and
@@ -52,9 +55,13 @@ func (s *Server) serveBatches(w http.ResponseWriter, r *http.Request, rest strin
 		}
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		if cancel {
+		switch {
+		case cancel:
 			s.cancel(b)
-		} else {
+		case s.forgets(b):
+			writeError(w, http.StatusNotFound, "not_found", "no such batch: "+id)
+			return
+		default:
 			s.advance(b)
 		}
 		writeJSON(w, b.obj)
@@ -97,6 +104,7 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	} else {
 		s.count(b)
 		b.expire = s.opts.BatchExpireRate > 0 && s.roll(requestSetKey(b), 0, "batch-expire") < s.opts.BatchExpireRate
+		b.fate = s.pickFate(b)
 	}
 	b.obj.RequestCounts.Total = len(b.lines)
 	s.batches[b.obj.ID] = b
@@ -168,8 +176,12 @@ func (s *Server) advance(b *batch) {
 	if wire.BatchEnded(b.obj.Status) {
 		return
 	}
-	if time.Since(b.created) < s.opts.BatchDelay {
+	if time.Since(b.created) < s.opts.BatchDelay || b.fate == fateLost {
 		b.obj.Status = wire.BatchInProgress
+		return
+	}
+	if b.fate == fateFailed {
+		s.fail(b)
 		return
 	}
 	if b.expire {
@@ -211,6 +223,9 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) {
 		s.bmu.Lock()
 		b := s.batches[id]
 		s.bmu.Unlock()
+		if b == nil { // forgotten since the ids were read
+			continue
+		}
 		b.mu.Lock()
 		page.Data = append(page.Data, b.obj)
 		b.mu.Unlock()

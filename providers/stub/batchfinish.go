@@ -63,6 +63,10 @@ func (s *Server) finish(b *batch, final, undone string, share float64) {
 	if errs.Len() > 0 {
 		b.obj.ErrorFileID = s.addFile(b.obj.ID+"_error.jsonl", "batch_output", errs.Bytes()).ID
 	}
+	if b.fate == fateFilesLost {
+		s.dropFiles(b.obj.OutputFileID, b.obj.ErrorFileID)
+		s.countLine(func(st *Stats) { st.BatchFilesLost++ })
+	}
 	s.bmu.Unlock()
 	b.obj.Status = final
 	b.obj.RequestCounts.Completed, b.obj.RequestCounts.Failed = completed, failed

@@ -29,6 +29,13 @@
 //     request (a batch's expiry by the seed and the requests it carries, in whatever order), and
 //     no request meets more than MaxFaults of these in a row. The stub counts how
 //     often each request (its url, custom_id and body) was submitted.
+//   - External state that vanishes: BatchLoseRate of the batches answer BatchLoseAfter polls (in
+//     progress), then the stub forgets them: GET and cancel answer 404, the list leaves them out,
+//     their files are gone. BatchFailedRate of the batches end failed with their reason in
+//     errors.data and every request undone; BatchLoseFilesRate end normally but their output
+//     and error files answer 404. All decided by the seed and the requests a batch carries; no
+//     request is in two lost batches (or batches with lost files), and Stats counts how often
+//     the requests of lost batches were submitted in all.
 //   - GET /stats returns Stats as JSON: calls, tokens, faults, peak in flight, repeated answers
 //     (a logical request answered successfully more than once), per-minute call counts and
 //     the most calls seen in any sliding Window.

@@ -2,6 +2,7 @@ package stub
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"io"
@@ -63,6 +64,15 @@ type Options struct {
 	BatchInvalidRate float64
 	BatchMaxRequests int
 	BatchMaxBytes    int64
+	// External state that vanishes (batchfate.go): BatchLoseRate of the batches are forgotten
+	// after BatchLoseAfter polls (GET, cancel and the list no longer know them, their files
+	// are gone), BatchFailedRate end failed with a reason in their errors and their requests
+	// undone, and BatchLoseFilesRate end with output and error files the stub forgets at once.
+	// No request is in more than one lost batch or batch with lost files.
+	BatchLoseRate      float64
+	BatchLoseAfter     int
+	BatchFailedRate    float64
+	BatchLoseFilesRate float64
 }
 
 func (o *Options) defaults() {
@@ -285,7 +295,14 @@ func (s *Server) done() {
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.st.snapshot()
+	st := s.st.snapshot()
+	for _, h := range s.subs {
+		if h.lost {
+			st.BatchLostMinSubmissions = min(cmp.Or(st.BatchLostMinSubmissions, h.count), h.count)
+			st.BatchLostMaxSubmissions = max(st.BatchLostMaxSubmissions, h.count)
+		}
+	}
+	return st
 }
 
 // logicalKey identifies a request across retries: for chat, the model, the task (wire.RequestTask)

@@ -44,6 +44,15 @@ type Stats struct {
 	BatchInvalidLines   int64 `json:"batch_invalid_lines"`
 	BatchesExpired      int64 `json:"batches_expired"`
 	BatchesCancelled    int64 `json:"batches_cancelled"`
+	// Vanishing state: batches forgotten, batches failed with a reason, batches whose files
+	// were forgotten, the request lines in lost batches or lost files, and the fewest and most
+	// batches one of those requests was submitted in, in all.
+	BatchesLost             int64 `json:"batches_lost"`
+	BatchesFailed           int64 `json:"batches_failed"`
+	BatchFilesLost          int64 `json:"batch_files_lost"`
+	BatchLostRequests       int64 `json:"batch_lost_requests"`
+	BatchLostMinSubmissions int   `json:"batch_lost_min_submissions"`
+	BatchLostMaxSubmissions int   `json:"batch_lost_max_submissions"`
 }
 
 // counters accumulate Stats; the Server's mutex guards them.
