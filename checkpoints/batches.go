@@ -15,7 +15,7 @@ import (
 var _ batch.Store = (*Store)(nil)
 
 const batchColumns = `id,kind,endpoint,provider_id,input_file,output_file,error_file,state,ended,requests,bytes,est_cost,
-	completed,failed,answers,invalid,errors,unfinished,created_at,updated_at`
+	completed,failed,answers,invalid,errors,unfinished,created_at,updated_at,reason`
 
 // AddBatch records a new batch.
 func (s *Store) AddBatch(ctx context.Context, b batch.Record) error {
@@ -28,9 +28,10 @@ func (s *Store) UpdateBatch(ctx context.Context, b batch.Record) error {
 }
 
 func putBatch(ctx context.Context, tx *Tx, b batch.Record, verb string) error {
-	_, err := tx.tx.ExecContext(ctx, verb+` INTO llm_batches(`+batchColumns+`) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err := tx.tx.ExecContext(ctx, verb+` INTO llm_batches(`+batchColumns+`) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		b.ID, b.Kind, b.Endpoint, b.ProviderID, b.InputFile, b.OutputFile, b.ErrorFile, b.State, b.Ended, b.Requests, b.Bytes,
-		b.EstCostUSD, b.Completed, b.Failed, b.Answers, b.Invalid, b.Errors, b.Unfinished, micros(b.CreatedAt), micros(b.UpdatedAt))
+		b.EstCostUSD, b.Completed, b.Failed, b.Answers, b.Invalid, b.Errors, b.Unfinished, micros(b.CreatedAt), micros(b.UpdatedAt),
+		b.Reason)
 	if err != nil {
 		return fmt.Errorf("writing batch %s: %w", b.ID, err)
 	}
@@ -60,11 +61,12 @@ func (s *Store) BatchRecord(ctx context.Context, id string) (batch.Record, bool,
 	return out[0], true, nil
 }
 
-// OpenBatches lists the batches of a kind that are not delivered, oldest first.
+// OpenBatches lists the batches of a kind that are open (neither delivered nor lost), oldest
+// first.
 func (s *Store) OpenBatches(ctx context.Context, kind string) ([]batch.Record, error) {
 	var out []batch.Record
-	err := s.each(ctx, "batches", `SELECT `+batchColumns+` FROM llm_batches WHERE kind=? AND state<>? ORDER BY created_at, id`,
-		[]any{kind, batch.Delivered}, scanBatch(&out))
+	err := s.each(ctx, "batches", `SELECT `+batchColumns+` FROM llm_batches WHERE kind=? AND state NOT IN (?,?) ORDER BY created_at, id`,
+		[]any{kind, batch.Delivered, batch.Lost}, scanBatch(&out))
 	return out, err
 }
 
@@ -81,7 +83,7 @@ func scanBatch(out *[]batch.Record) func(*sql.Rows) error {
 		var created, updated int64
 		if err := r.Scan(&b.ID, &b.Kind, &b.Endpoint, &b.ProviderID, &b.InputFile, &b.OutputFile, &b.ErrorFile, &b.State, &b.Ended,
 			&b.Requests, &b.Bytes, &b.EstCostUSD, &b.Completed, &b.Failed, &b.Answers, &b.Invalid, &b.Errors, &b.Unfinished,
-			&created, &updated); err != nil {
+			&created, &updated, &b.Reason); err != nil {
 			return err
 		}
 		b.CreatedAt, b.UpdatedAt = fromMicros(created), fromMicros(updated)
@@ -168,13 +170,18 @@ func (s *Store) SettleBatchRequests(ctx context.Context, rows []batch.Request, e
 	})
 }
 
-// FinishBatch marks the rows of the batch still pending as unfinished, adds their number to
-// b.Unfinished and records b, in one transaction; it returns that number.
+// FinishBatch marks the rows of the batch still pending as unfinished (lost, when the batch is
+// lost), adds their number to b.Unfinished and records b, in one transaction; it returns that
+// number.
 func (s *Store) FinishBatch(ctx context.Context, b batch.Record) (int, error) {
+	status, detail := batch.ReqUnfinished, "the batch ended ("+b.Ended+") without an answer"
+	if b.State == batch.Lost {
+		status, detail = batch.ReqLost, "the batch is lost: "+b.Reason
+	}
 	var n int64
 	err := s.Write(ctx, func(tx *Tx) error {
 		res, err := tx.tx.ExecContext(ctx, `UPDATE llm_batch_requests SET status=?, detail=? WHERE batch=? AND status=?`,
-			batch.ReqUnfinished, "the batch ended ("+b.Ended+") without an answer", b.ID, batch.ReqPending)
+			status, detail, b.ID, batch.ReqPending)
 		if err != nil {
 			return fmt.Errorf("finishing batch %s: %w", b.ID, err)
 		}

@@ -2,6 +2,7 @@ package checkpoints
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -108,5 +109,65 @@ func TestBatchRecords(t *testing.T) {
 	}
 	if all, _ := s.Batches(ctx); len(all) != 1 || all[0].ID != "b1" {
 		t.Fatalf("batches %+v", all)
+	}
+}
+
+// TestLostBatch: a lost batch keeps its reason, is no longer open, and its pending rows become
+// lost (with the reason) rather than unfinished.
+func TestLostBatch(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b := batch.Record{ID: "b1", Kind: batch.KindChat, Endpoint: wire.EndpointChat, State: wire.BatchInProgress, ProviderID: "batch_x"}
+	if err := s.AddBatch(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddBatchRequest(ctx, batch.Request{Key: "k1", Batch: "b1", Keys: []string{"c"}, Status: batch.ReqPending}); err != nil {
+		t.Fatal(err)
+	}
+	b.Ended, b.State, b.Reason = b.State, batch.Lost, "the provider no longer knows the batch (HTTP 404)"
+	n, err := s.FinishBatch(ctx, b)
+	if err != nil || n != 1 {
+		t.Fatalf("finishing: %d rows, %v", n, err)
+	}
+	got, _, _ := s.BatchRecord(ctx, "b1")
+	rows, _ := s.BatchRequests(ctx, "k1")
+	open, _ := s.OpenBatches(ctx, batch.KindChat)
+	if got.State != batch.Lost || got.Reason != b.Reason || got.Unfinished != 1 || got.Open() || len(open) != 0 ||
+		len(rows) != 1 || rows[0].Status != batch.ReqLost || rows[0].Detail != "the batch is lost: "+b.Reason {
+		t.Fatalf("batch %+v, rows %+v, open %+v", got, rows, open)
+	}
+}
+
+// TestMigratesVersion7: a store of schema version 7 keeps its batches and gains their reason.
+func TestMigratesVersion7(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v7.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+		`INSERT INTO meta VALUES ('schema_version', '7')`,
+		`CREATE TABLE llm_batches (` + batchesColumnsV7 + `)`,
+		`INSERT INTO llm_batches VALUES ('b1','chat','/v1/chat/completions','batch_x','f','','','in_progress','',1,10,0,0,0,0,0,0,0,0,0)`,
+	} {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("opening a version 7 store: %v", err)
+	}
+	defer s.Close()
+	open, err := s.OpenBatches(ctx, batch.KindChat)
+	if err != nil || len(open) != 1 || open[0].ProviderID != "batch_x" || open[0].Reason != "" {
+		t.Fatalf("open batches of the migrated store %+v, %v", open, err)
 	}
 }

@@ -27,12 +27,13 @@
 //	group_ids      each group id with the id the input wrote (equal unless it was mapped);
 //	               ClaimGroups reports an id already recorded with another input id
 //	llm_batches    provider batches (batch.Record): local id, kind, provider id, files,
-//	               state (queued, submitting, the provider's, delivered) and counts
+//	               state (queued, submitting, the provider's, delivered, lost), counts and
+//	               the reason of a failed or lost batch
 //	llm_batch_requests
 //	               their request lines (batch.Request): custom_id, batch, stage, task, the
 //	               cache keys of the answer, and once the batch is delivered the outcome of an
-//	               invalid answer, an error line or an undone request (a valid answer's row is
-//	               deleted: it is in llm_cache)
+//	               invalid answer, an error line, an undone request or a lost one (a valid
+//	               answer's row is deleted: it is in llm_cache)
 //
 // Opening: Open opens for writing and first takes the store's write lock, an exclusive flock on
 // <path>.lock (pid, host and start time written in it), held until Close and released by the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -75,7 +76,8 @@ type Batcher struct {
 	mu        sync.Mutex // guards the fields below
 	cur       *spool     // the batch being filled
 	waiting   map[string]bool
-	resubmits map[string]int  // request key → submissions again by this run
+	resubmits map[string]int  // request key → submissions again by this run after troubles
+	losses    map[string]int  // request key → submissions again by this run after its batch was lost
 	consumed  map[string]bool // request keys of finished calls (Release deletes their rows)
 	usage     Usage
 
@@ -87,7 +89,7 @@ type Batcher struct {
 func New(api *API, store Store, kind Kind, opts Options) *Batcher {
 	opts.defaults()
 	return &Batcher{api: api, store: store, kind: kind, opts: opts, waiting: map[string]bool{},
-		resubmits: map[string]int{}, consumed: map[string]bool{}, tracked: map[string]*tracked{}}
+		resubmits: map[string]int{}, losses: map[string]int{}, consumed: map[string]bool{}, tracked: map[string]*tracked{}}
 }
 
 // FallbackOnline reports whether an exhausted request goes online.
@@ -97,33 +99,30 @@ func (b *Batcher) FallbackOnline() bool { return b.opts.FallbackOnline }
 func (b *Batcher) Usage() Usage {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.usage
+	u := b.usage
+	u.Failures = slices.Clone(u.Failures)
+	return u
 }
 
 // Request answers it from the batches: a request no batch carries yet is queued for the next
 // batch (ErrPending); one in a batch that has not ended polls that batch (at most once per
-// Poll) and waits (ErrPending); one whose batch ended returns its outcome. A request that failed
-// or was left undone is queued again, at most MaxRetries times per run, then returned
-// Exhausted. Nothing is ever queued twice: the store records every request before it is sent.
+// Poll) and waits (ErrPending); one whose batch ended returns its outcome, and one whose answer
+// is in the cache (a batch delivered it) is valid whatever rows earlier batches left. A request
+// that failed or was left undone is queued again, at most MaxRetries times per run, then
+// returned Exhausted; one whose batch the provider lost is queued again once per loss, outside
+// MaxRetries (losses of one request in one run are bounded by the same number). Nothing is ever
+// queued twice: the store records every request before it is sent.
 func (b *Batcher) Request(ctx context.Context, it Item) (Outcome, error) {
 	for range 3 { // a pending row, then its batch delivered, then the settled row
 		rows, err := b.store.BatchRequests(ctx, it.Key)
 		if err != nil {
 			return Outcome{}, fmt.Errorf("reading batch requests: %w", err)
 		}
-		if len(rows) == 0 {
-			ok, err := b.kind.Answered(ctx, it)
-			if err != nil {
-				return Outcome{}, err
-			}
-			if ok {
-				return Outcome{Status: ReqValid}, nil
-			}
-			return Outcome{}, b.enqueue(ctx, it, false)
+		var last Request
+		if n := len(rows); n > 0 {
+			last = rows[n-1]
 		}
-		last := rows[len(rows)-1]
-		switch last.Status {
-		case ReqPending:
+		if last.Status == ReqPending {
 			ended, err := b.refresh(ctx, last.Batch)
 			if err != nil {
 				return Outcome{}, err
@@ -133,25 +132,49 @@ func (b *Batcher) Request(ctx context.Context, it Item) (Outcome, error) {
 			}
 			b.await(last.Batch)
 			return Outcome{}, ErrPending
-		case ReqValid:
+		}
+		answered, err := b.kind.Answered(ctx, it)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if answered || last.Status == ReqValid {
 			return Outcome{Status: ReqValid}, nil
-		case ReqInvalid:
-			if !b.kind.ResubmitInvalid() {
-				return Outcome{Status: ReqInvalid, Detail: last.Detail, Raw: last.Raw, Finish: last.Finish}, nil
-			}
 		}
-		if b.exhausted(it.Key) {
-			return Outcome{Status: last.Status, Detail: last.Detail, Code: last.Code, Exhausted: true}, nil
-		}
-		return Outcome{}, b.enqueue(ctx, it, true)
+		return b.again(ctx, it, last)
 	}
 	return Outcome{}, fmt.Errorf("requesting %s: its batch ended but the request was not settled", it.Key)
 }
 
-// exhausted reports whether this run has submitted key again MaxRetries times already.
-func (b *Batcher) exhausted(key string) bool {
+// again decides what becomes of a request no batch carries now and the cache does not answer,
+// by its last row (none: it was never sent).
+func (b *Batcher) again(ctx context.Context, it Item, last Request) (Outcome, error) {
+	switch last.Status {
+	case "":
+		return Outcome{}, b.enqueue(ctx, it, firstTime)
+	case ReqInvalid:
+		if !b.kind.ResubmitInvalid() {
+			return Outcome{Status: ReqInvalid, Detail: last.Detail, Raw: last.Raw, Finish: last.Finish}, nil
+		}
+	case ReqLost:
+		if !b.exhausted(it.Key, true) {
+			return Outcome{}, b.enqueue(ctx, it, afterLoss)
+		}
+		return Outcome{Status: last.Status, Detail: last.Detail, Code: last.Code, Exhausted: true}, nil
+	}
+	if b.exhausted(it.Key, false) {
+		return Outcome{Status: last.Status, Detail: last.Detail, Code: last.Code, Exhausted: true}, nil
+	}
+	return Outcome{}, b.enqueue(ctx, it, afterTrouble)
+}
+
+// exhausted reports whether this run has submitted key again MaxRetries times already after
+// troubles, or (lost) after losses of its batch (then at least once).
+func (b *Batcher) exhausted(key string, lost bool) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if lost {
+		return b.losses[key] >= max(b.opts.MaxRetries, 1)
+	}
 	return b.resubmits[key] >= b.opts.MaxRetries
 }
 

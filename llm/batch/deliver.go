@@ -28,24 +28,43 @@ type delivery struct {
 
 // deliver reads an ended batch's output and error files, settles every request row still
 // pending (a valid answer into the cache, an invalid one, an error line or an expiry into its
-// row), marks the rest unfinished and records the batch as delivered. It can run again after a
-// crash: rows already settled are skipped. t.mu is held.
+// row), marks the rest unfinished and records the batch as delivered. A file the provider no
+// longer serves (gone twice) makes the batch Lost: the rows it held stay unsettled and are
+// marked ReqLost. It can run again after a crash: rows already settled are skipped. t.mu is
+// held.
 func (b *Batcher) deliver(ctx context.Context, t *tracked) error {
-	ended := t.rec.State
 	d := &delivery{b: b, rec: &t.rec, seen: map[string]bool{}}
+	lost := ""
 	for _, file := range []string{t.rec.OutputFile, t.rec.ErrorFile} {
 		if file == "" {
 			continue
 		}
-		if err := b.api.Lines(ctx, file, func(line []byte) error { return d.line(ctx, line) }); err != nil {
+		err := b.readFile(ctx, file, func(line []byte) error { return d.line(ctx, line) })
+		if gone(err) {
+			lost = fmt.Sprintf("its file %s is gone at the provider: %s", file, b.api.p.Redact(printable(err.Error())))
+			continue
+		}
+		if err != nil {
 			return fmt.Errorf("reading the results of batch %s: %w", t.rec.ID, err)
 		}
 		if err := d.flush(ctx); err != nil {
 			return err
 		}
 	}
+	return b.end(ctx, t, d, lost)
+}
+
+// end records a batch that ended (delivered) or that the provider lost (lost says why): the
+// rows still pending are marked unfinished, ReqLost for a lost batch, the usage of what was
+// delivered is counted, and a batch this run submitted has its budget booking corrected to
+// what its answers cost. t.mu is held.
+func (b *Batcher) end(ctx context.Context, t *tracked, d *delivery, lost string) error {
 	rec := t.rec
-	rec.State, rec.Ended, rec.UpdatedAt = Delivered, ended, time.Now().UTC()
+	rec.State, rec.Ended, rec.UpdatedAt = Delivered, rec.State, time.Now().UTC()
+	if lost != "" {
+		rec.State, rec.Reason = Lost, lost
+		d.usage.Lost++
+	}
 	rec.Answers, rec.Invalid, rec.Errors, rec.Unfinished = d.usage.Answers, d.invalid, d.usage.Errors, d.usage.Unfinished
 	unfinished, err := b.store.FinishBatch(context.WithoutCancel(ctx), rec)
 	if err != nil {
@@ -54,13 +73,24 @@ func (b *Batcher) deliver(ctx context.Context, t *tracked) error {
 	rec.Unfinished += unfinished
 	d.usage.Unfinished = rec.Unfinished
 	t.rec = rec
+	switch {
+	case rec.State == Lost:
+		d.usage.fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: Lost, Reason: rec.Reason})
+	case rec.Ended == wire.BatchFailed:
+		d.usage.fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: rec.Ended, Reason: rec.Reason})
+	}
 	if t.mine {
 		b.opts.Budget.Charge(d.usage.CostUSD - rec.EstCostUSD)
 	}
 	b.mu.Lock()
 	b.usage.Sum(d.usage)
 	b.mu.Unlock()
-	b.opts.Log.Info("batch delivered", "kind", rec.Kind, "batch", rec.ID, "provider_id", rec.ProviderID, "ended", ended,
+	if rec.State == Lost {
+		b.opts.Log.Warn("batch lost by the provider: its unanswered requests are submitted again", "kind", rec.Kind, "batch", rec.ID,
+			"provider_id", rec.ProviderID, "last_state", rec.Ended, "answers", rec.Answers, "lost_requests", unfinished, "reason", rec.Reason)
+		return nil
+	}
+	b.opts.Log.Info("batch delivered", "kind", rec.Kind, "batch", rec.ID, "provider_id", rec.ProviderID, "ended", rec.Ended,
 		"answers", rec.Answers, "invalid", rec.Invalid, "errors", rec.Errors, "unfinished", rec.Unfinished,
 		"invalid_lines", d.usage.InvalidLines, "cost_usd", fmt.Sprintf("%.4f", d.usage.CostUSD))
 	return nil

@@ -17,6 +17,14 @@
 //     request twice. Recover settles what a killed run left half-sent: a batch still queued is
 //     dropped, one that was submitting is found at the provider by its metadata (MetaBatch) or
 //     dropped. A request's key is Key(endpoint, body, attempt): the custom_id of its line.
+//   - State the provider may lose is confirmed before it is believed, then recorded: a batch
+//     it answers 404 or 410 for (twice, and absent from its batch list) or whose output or
+//     error file it no longer serves (twice) is Lost, not open; its unanswered rows are
+//     ReqLost and their requests submitted again once per loss, outside MaxRetries (at most
+//     max(MaxRetries, 1) losses of one request per run), counted in Usage.Lost and
+//     Usage.Resubmitted. A failed batch keeps the provider's reason (Record.Reason, from its
+//     errors); failed and lost batches are listed in Usage.Failures. A provider with no batch
+//     list has none of the batches Recover looks for.
 //   - Queued lines go to a file on disk (Options.SpoolDir); a batch is submitted when it
 //     reaches MaxRequests lines or MaxBytes bytes, and by Flush.
 //   - An ended batch is delivered once: each answer line is validated by the client's Kind

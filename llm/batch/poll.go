@@ -43,8 +43,9 @@ func (b *Batcher) track(rec Record, mine bool) {
 }
 
 // refresh brings a batch up to date: it polls the provider when the last poll is at least Poll
-// old (a batch this run has not polled yet, at once), and delivers the batch when it has ended.
-// It reports whether the batch is delivered.
+// old (a batch this run has not polled yet, at once), and delivers the batch when it has ended,
+// or records it Lost when the provider no longer knows it. It reports whether the batch is
+// delivered or lost.
 func (b *Batcher) refresh(ctx context.Context, id string) (bool, error) {
 	t := b.tracker(id)
 	t.mu.Lock()
@@ -60,17 +61,20 @@ func (b *Batcher) refresh(ctx context.Context, id string) (bool, error) {
 		t.rec, t.loaded = rec, true
 	}
 	switch t.rec.State {
-	case Delivered:
+	case Delivered, Lost:
 		return true, nil
 	case Queued, Submitting: // this run is still sending it
 		return false, nil
 	}
 	if !wire.BatchEnded(t.rec.State) && time.Since(t.polled) >= b.opts.Poll {
-		bt, err := b.api.Get(ctx, t.rec.ProviderID)
+		bt, lost, err := b.poll(ctx, t.rec)
 		if err != nil {
 			return false, fmt.Errorf("polling batch %s (%s): %w", id, t.rec.ProviderID, err)
 		}
 		t.polled = time.Now()
+		if lost != "" {
+			return true, b.end(ctx, t, &delivery{b: b, rec: &t.rec}, lost)
+		}
 		if err := b.observe(ctx, t, bt); err != nil {
 			return false, err
 		}
@@ -88,6 +92,12 @@ func (b *Batcher) observe(ctx context.Context, t *tracked, bt wire.Batch) error 
 	if bt.Status != "" {
 		r.State = bt.Status
 	}
+	if bt.ID != "" && bt.ID != r.ProviderID { // found in the provider's list under another id
+		r.ProviderID = bt.ID
+	}
+	if bt.Status == wire.BatchFailed {
+		r.Reason = b.reasonOf(bt)
+	}
 	r.OutputFile, r.ErrorFile = bt.OutputFileID, bt.ErrorFileID
 	r.Completed, r.Failed = bt.RequestCounts.Completed, bt.RequestCounts.Failed
 	r.UpdatedAt = time.Now().UTC()
@@ -98,10 +108,9 @@ func (b *Batcher) observe(ctx context.Context, t *tracked, bt wire.Batch) error 
 		b.opts.Log.Info("batch progress", "kind", r.Kind, "batch", r.ID, "provider_id", r.ProviderID, "state", r.State,
 			"completed", r.Completed, "failed", r.Failed, "requests", r.Requests)
 	}
-	if changed && bt.Status == wire.BatchFailed && bt.Errors != nil && len(bt.Errors.Data) > 0 {
-		e := bt.Errors.Data[0]
+	if changed && bt.Status == wire.BatchFailed {
 		b.opts.Log.Warn("batch failed at the provider: its requests are submitted again", "batch", r.ID, "provider_id", r.ProviderID,
-			"errors", len(bt.Errors.Data), "first", b.api.p.Redact(e.Code+": "+e.Message))
+			"reason", r.Reason)
 	}
 	return nil
 }
@@ -174,6 +183,9 @@ func (b *Batcher) Recover(ctx context.Context) error {
 			}
 			if ok {
 				r.ProviderID, r.State = bt.ID, bt.Status
+				if r.State == wire.BatchFailed {
+					r.Reason = b.reasonOf(bt)
+				}
 				r.UpdatedAt = time.Now().UTC()
 				if err := b.store.UpdateBatch(ctx, r); err != nil {
 					return fmt.Errorf("recording batch %s: %w", r.ID, err)
@@ -201,18 +213,22 @@ func (b *Batcher) Recover(ctx context.Context) error {
 // maxListPages bounds the pages of the provider's batch list Recover reads for one batch.
 const maxListPages = 20
 
-// find looks for the provider batch whose metadata names r, newest first, down to an hour
-// before r was recorded.
+// find looks for the provider batch whose metadata names r (or that has r's provider id),
+// newest first, down to an hour before r was recorded. A provider that serves no batch list
+// (HTTP 404 or 410) has none of them.
 func (b *Batcher) find(ctx context.Context, r Record) (wire.Batch, bool, error) {
 	after := ""
 	oldest := r.CreatedAt.Add(-time.Hour).Unix()
 	for range maxListPages {
 		page, err := b.api.List(ctx, after, 100)
+		if gone(err) { // no batch list at the provider: nothing to find
+			return wire.Batch{}, false, nil
+		}
 		if err != nil {
 			return wire.Batch{}, false, fmt.Errorf("listing batches to find %s: %w", r.ID, err)
 		}
 		for _, bt := range page.Data {
-			if bt.Metadata[MetaBatch] == r.ID {
+			if bt.Metadata[MetaBatch] == r.ID || (r.ProviderID != "" && bt.ID == r.ProviderID) {
 				return bt, true, nil
 			}
 			if bt.CreatedAt > 0 && bt.CreatedAt < oldest {

@@ -27,10 +27,21 @@ type spool struct {
 	stages map[string]int // request lines by stage
 }
 
+// resubmission says why a request is queued: for the first time, again after a trouble (an
+// error line, a batch that left it undone, an unreadable answer: counted against MaxRetries),
+// or again after the provider lost its batch.
+type resubmission int
+
+const (
+	firstTime resubmission = iota
+	afterTrouble
+	afterLoss
+)
+
 // enqueue records it in the batch being filled (the store row first, then the input line) and
 // returns ErrPending. A full batch (MaxRequests, MaxBytes) is submitted first. The request's
 // estimated cost is booked on the budget when it is queued.
-func (b *Batcher) enqueue(ctx context.Context, it Item, again bool) error {
+func (b *Batcher) enqueue(ctx context.Context, it Item, again resubmission) error {
 	if b.stopped() {
 		return pacing.ErrStopped
 	}
@@ -56,7 +67,7 @@ func (b *Batcher) enqueue(ctx context.Context, it Item, again bool) error {
 }
 
 // add queues one line under the lock and returns the batch it closed, if it had to.
-func (b *Batcher) add(ctx context.Context, it Item, line []byte, again bool) (*spool, error) {
+func (b *Batcher) add(ctx context.Context, it Item, line []byte, again resubmission) (*spool, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	// Another call may have queued the same request since it was looked up.
@@ -95,8 +106,12 @@ func (b *Batcher) add(ctx context.Context, it Item, line []byte, again bool) (*s
 	c.rec.EstCostUSD += est
 	c.stages[it.Stage]++
 	b.waiting[c.rec.ID] = true
-	if again {
+	switch again {
+	case afterTrouble:
 		b.resubmits[it.Key]++
+		b.usage.Resubmitted++
+	case afterLoss:
+		b.losses[it.Key]++
 		b.usage.Resubmitted++
 	}
 	if it.Retry {
@@ -202,6 +217,9 @@ func (b *Batcher) submit(ctx context.Context, s *spool) error {
 	rec.ProviderID, rec.State = bt.ID, bt.Status
 	if rec.State == "" {
 		rec.State = wire.BatchValidating
+	}
+	if rec.State == wire.BatchFailed { // refused at once (its validation)
+		rec.Reason = b.reasonOf(bt)
 	}
 	if err := update(); err != nil {
 		return err

@@ -15,6 +15,10 @@ const (
 	Submitting = "submitting"
 	// Delivered: the batch ended and its answers are in the cache and its request rows.
 	Delivered = "delivered"
+	// Lost: the provider no longer knows the batch (HTTP 404 or 410 on it, confirmed by a
+	// second poll and by its batch list) or no longer serves its output or error file; the
+	// requests it did not answer are marked ReqLost and submitted again.
+	Lost = "lost"
 )
 
 // Kinds of batches (Record.Kind).
@@ -34,8 +38,9 @@ type Record struct {
 	InputFile  string // the uploaded input file's id
 	OutputFile string
 	ErrorFile  string
-	State      string // Queued, Submitting, a provider state, or Delivered
-	Ended      string // the provider state the batch ended in (once delivered)
+	State      string // Queued, Submitting, a provider state, Delivered or Lost
+	Ended      string // the provider state the batch ended in (once delivered), or was last seen in (lost)
+	Reason     string // the provider's reason for a failed batch (its errors), or why it is lost
 	Requests   int    // request lines
 	Bytes      int64  // size of the input file
 	EstCostUSD float64
@@ -47,8 +52,8 @@ type Record struct {
 	CreatedAt, UpdatedAt                 time.Time
 }
 
-// Open reports whether the batch has not been delivered yet.
-func (r Record) Open() bool { return r.State != Delivered }
+// Open reports whether the batch has not been delivered yet (nor lost).
+func (r Record) Open() bool { return r.State != Delivered && r.State != Lost }
 
 // Statuses of a request row (Request.Status).
 const (
@@ -57,6 +62,7 @@ const (
 	ReqInvalid    = "invalid"    // answered, but the answer failed validation (Detail, Raw, Finish)
 	ReqFailed     = "failed"     // an error line (Code, Detail)
 	ReqUnfinished = "unfinished" // the batch ended without it (expired, cancelled, failed)
+	ReqLost       = "lost"       // the provider lost its batch (Lost) before it was answered
 )
 
 // Request is one request line of a batch as the store records it.
@@ -81,7 +87,7 @@ type Store interface {
 	// DropBatch deletes a batch that was never created at the provider, with its requests.
 	DropBatch(ctx context.Context, id string) error
 	BatchRecord(ctx context.Context, id string) (Record, bool, error)
-	// OpenBatches lists the batches of a kind that are not delivered, oldest first.
+	// OpenBatches lists the batches of a kind that are open (Record.Open), oldest first.
 	OpenBatches(ctx context.Context, kind string) ([]Record, error)
 	AddBatchRequest(ctx context.Context, r Request) error
 	// BatchRequests lists the rows of a request key, oldest first.
@@ -91,8 +97,9 @@ type Store interface {
 	// SettleBatchRequests records delivered rows (a valid row is deleted) and writes the cache
 	// entries of the valid answers.
 	SettleBatchRequests(ctx context.Context, rows []Request, entries []cache.Keyed) error
-	// FinishBatch marks the rows of the batch still pending as unfinished, adds their number
-	// to b.Unfinished and records b (delivered); it returns that number.
+	// FinishBatch marks the rows of the batch still pending as unfinished (ReqLost when b is
+	// Lost), adds their number to b.Unfinished and records b (delivered or lost); it returns
+	// that number.
 	FinishBatch(ctx context.Context, b Record) (int, error)
 	// ForgetBatchRequests deletes the rows of the keys that are no longer pending.
 	ForgetBatchRequests(ctx context.Context, keys []string) error
