@@ -2,7 +2,6 @@ package checkpoints
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -145,22 +144,8 @@ func TestLostBatch(t *testing.T) {
 // TestMigratesVersion7: a store of schema version 7 keeps its batches and gains their reason.
 func TestMigratesVersion7(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v7.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, stmt := range []string{
-		`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-		`INSERT INTO meta VALUES ('schema_version', '7')`,
-		`CREATE TABLE llm_batches (` + batchesColumnsV7 + `)`,
-		`INSERT INTO llm_batches VALUES ('b1','chat','/v1/chat/completions','batch_x','f','','','in_progress','',1,10,0,0,0,0,0,0,0,0,0)`,
-	} {
-		if _, err := db.ExecContext(ctx, stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
+	path := oldStore(t, "7", `CREATE TABLE llm_batches (`+batchesColumnsV7+`)`,
+		`INSERT INTO llm_batches VALUES ('b1','chat','/v1/chat/completions','batch_x','f','','','in_progress','',1,10,0,0,0,0,0,0,0,0,0)`)
 	s, err := Open(ctx, path)
 	if err != nil {
 		t.Fatalf("opening a version 7 store: %v", err)
