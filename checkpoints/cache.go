@@ -6,14 +6,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
 )
 
-// Get returns a cached LLM answer; it makes the store an llm.Cache. Under a unit's context
+// Get returns a cached LLM answer; it makes the store a cache.Cache. Under a unit's context
 // (ForGroup) a hit the group had not asked before, or not since a forgetting marked it, is
 // recorded as the group's (llm_cache_groups).
-func (s *Store) Get(ctx context.Context, key string) (llm.CacheEntry, bool, error) {
-	var e llm.CacheEntry
+func (s *Store) Get(ctx context.Context, key string) (cache.Entry, bool, error) {
+	var e cache.Entry
 	var live sql.NullInt64
 	group := groupOf(ctx)
 	err := s.r.QueryRowContext(ctx, `SELECT c.namespace, c.response, c.prompt_tokens, c.completion_tokens, g.live
@@ -34,7 +34,7 @@ func (s *Store) Get(ctx context.Context, key string) (llm.CacheEntry, bool, erro
 }
 
 // Put stores an LLM answer, under a unit's context (ForGroup) as the group's.
-func (s *Store) Put(ctx context.Context, key string, e llm.CacheEntry) error {
+func (s *Store) Put(ctx context.Context, key string, e cache.Entry) error {
 	return s.Write(ctx, func(tx *Tx) error {
 		_, err := tx.tx.ExecContext(ctx, `INSERT OR REPLACE INTO llm_cache(key,namespace,response,prompt_tokens,completion_tokens) VALUES(?,?,?,?,?)`,
 			key, e.Namespace, e.Response, e.PromptTokens, e.CompletionTokens)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
 )
 
 // forgetFixture stages two groups: g1 with episodes a (Zed), b (Ann); g2 with c (Zed). Entity
@@ -88,7 +88,7 @@ func TestForgetResetsGroupsAndPurgeSweepsTheCache(t *testing.T) {
 	s := forgetFixture(t)
 	put := func(ctx context.Context, key string) {
 		t.Helper()
-		if err := s.Put(ctx, key, llm.CacheEntry{Namespace: "extract", Response: []byte(key)}); err != nil {
+		if err := s.Put(ctx, key, cache.Entry{Namespace: "extract", Response: []byte(key)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -212,5 +212,36 @@ func TestVanished(t *testing.T) {
 	}
 	if got, _ := s.ForgottenAmong(ctx, []string{"b"}); got["b"] {
 		t.Error("an episode gone from a mirror source is kept out of later runs; if its row comes back it is new input")
+	}
+}
+
+// TestMigratesVersion8: a store of schema version 8 keeps its episodes, which gain an empty
+// origin until a run stages them again, and its cached answers, which carry no group.
+func TestMigratesVersion8(t *testing.T) {
+	ctx := context.Background()
+	path := oldStore(t, "8", `CREATE TABLE episodes (`+episodesColumnsV8+`)`,
+		`INSERT INTO episodes(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, staged_run)
+			VALUES ('a','g',0,1,'a','message','','hi','Zed','a',5,5)`,
+		`CREATE TABLE llm_cache (key TEXT PRIMARY KEY, namespace TEXT NOT NULL, response BLOB NOT NULL,
+			prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL)`,
+		`INSERT INTO llm_cache VALUES ('k','extract','{}',1,1)`)
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("opening a version 8 store: %v", err)
+	}
+	defer s.Close()
+	gone, kept, err := s.Vanished(ctx, "in.jsonl", time.UnixMicro(9))
+	if err != nil || len(gone) != 0 || kept != 0 {
+		t.Errorf("vanished from in.jsonl in a migrated store: %+v, %d, %v; want none (no episode has a source yet)", gone, kept, err)
+	}
+	eps, err := s.SelectEpisodes(ctx, Selection{Speakers: []string{"Zed"}})
+	if err != nil || len(eps) != 1 {
+		t.Fatalf("selecting in a migrated store: %+v, %v", eps, err)
+	}
+	if _, err := s.Forget(ctx, Deletion{Command: "test"}, eps); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.Purge(ctx, time.Now()); err != nil || p.CacheRows != 1 {
+		t.Errorf("purge in a migrated store: %+v, %v; want the answer of no group deleted", p, err)
 	}
 }

@@ -13,6 +13,9 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 )
 
 func testStore(t *testing.T) *checkpoints.Store {
@@ -100,7 +103,7 @@ func TestMaxFailedRatio(t *testing.T) {
 }
 
 // TestDrainLeavesRefusedUnitsUncommitted: a unit whose call is refused by the drain
-// (llm.ErrStopped) is not committed, and the others in flight are not cancelled.
+// (pacing.ErrStopped) is not committed, and the others in flight are not cancelled.
 func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 	ctx := context.Background()
 	stop := make(chan struct{})
@@ -123,7 +126,7 @@ func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 			close(stop)
 			defer close(release)
 			p := NewPool(ctx, 2)
-			p.Go(func(context.Context) error { return fmt.Errorf("calling x: %w", llm.ErrStopped) })
+			p.Go(func(context.Context) error { return fmt.Errorf("calling x: %w", pacing.ErrStopped) })
 			return p.Wait()
 		}},
 		{Key: "never", Fingerprint: "fp", Run: func(context.Context, string) error { t.Error("a unit started after the stop"); return nil }},
@@ -144,7 +147,7 @@ func TestDegradedPassesOtherErrors(t *testing.T) {
 	if d.Absorb(other) != other || d.Absorb(nil) != nil || d.Calls() != 0 {
 		t.Fatal("Absorb took an error that is no bad answer")
 	}
-	if d.Absorb(badAnswer("a")) != nil || d.Absorb(fmt.Errorf("x: %w", &llm.StatusError{Status: 400})) != nil || d.Calls() != 2 {
+	if d.Absorb(badAnswer("a")) != nil || d.Absorb(fmt.Errorf("x: %w", &transport.StatusError{Status: 400})) != nil || d.Calls() != 2 {
 		t.Fatal("Absorb refused bad answers")
 	}
 	f := d.Failure("st", "g")
@@ -170,7 +173,7 @@ func TestUnitsMarkTheirGroupInTheCache(t *testing.T) {
 	var us []Unit
 	for _, g := range []string{"g1", "g2"} {
 		us = append(us, Unit{Key: g, Group: g, Fingerprint: "fp", Run: func(ctx context.Context, fp string) error {
-			if err := env.Store.Put(ctx, "answer-of-"+g, llm.CacheEntry{Namespace: "st", Response: []byte("{}")}); err != nil {
+			if err := env.Store.Put(ctx, "answer-of-"+g, cache.Entry{Namespace: "st", Response: []byte("{}")}); err != nil {
 				return err
 			}
 			return env.Store.CommitUnit(ctx, "st", g, fp, nil)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
 )
