@@ -145,16 +145,20 @@ func (s *Store) episodeRefs(ctx context.Context, where string, args ...any) ([]E
 // Speakers lists the distinct speakers of the staged episodes, sorted (for the error of a
 // --speaker that matched nothing).
 func (s *Store) Speakers(ctx context.Context) ([]string, error) {
+	return s.texts(ctx, "speakers", `SELECT DISTINCT speaker FROM episodes WHERE speaker <> '' ORDER BY speaker`)
+}
+
+// texts returns the one text column of a query's rows.
+func (s *Store) texts(ctx context.Context, what, q string, args ...any) ([]string, error) {
 	var out []string
-	err := s.each(ctx, "speakers", `SELECT DISTINCT speaker FROM episodes WHERE speaker <> '' ORDER BY speaker`, nil,
-		func(r *sql.Rows) error {
-			var sp string
-			if err := r.Scan(&sp); err != nil {
-				return err
-			}
-			out = append(out, sp)
-			return nil
-		})
+	err := s.each(ctx, what, q, args, func(r *sql.Rows) error {
+		var v string
+		if err := r.Scan(&v); err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
 	return out, err
 }
 
@@ -333,16 +337,7 @@ func (s *Store) ForgottenAmong(ctx context.Context, uuids []string) (map[string]
 
 // PendingGroups lists the groups whose forgetting is not complete (see Forget), sorted.
 func (s *Store) PendingGroups(ctx context.Context) ([]string, error) {
-	var out []string
-	err := s.each(ctx, "pending deletions", `SELECT group_id FROM forget_pending ORDER BY group_id`, nil, func(r *sql.Rows) error {
-		var g string
-		if err := r.Scan(&g); err != nil {
-			return err
-		}
-		out = append(out, g)
-		return nil
-	})
-	return out, err
+	return s.texts(ctx, "pending deletions", `SELECT group_id FROM forget_pending ORDER BY group_id`)
 }
 
 // Deletions lists the deletion record, oldest first.
@@ -402,22 +397,15 @@ func (s *Store) QuarantineMatching(ctx context.Context, values []string, deletio
 	}
 	var n int
 	err := s.Write(ctx, func(tx *Tx) error {
-		rows, err := tx.tx.QueryContext(ctx, `SELECT DISTINCT raw FROM quarantine WHERE raw <> '' AND (`+where+`)`, args...)
-		if err != nil {
-			return fmt.Errorf("reading quarantined rows: %w", err)
-		}
 		var raws []string
-		for rows.Next() {
-			var raw string
-			if err := rows.Scan(&raw); err != nil {
-				rows.Close()
-				return fmt.Errorf("reading quarantined rows: %w", err)
-			}
-			raws = append(raws, raw)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("reading quarantined rows: %w", err)
+		if err := tx.each(ctx, "quarantined rows", `SELECT DISTINCT raw FROM quarantine WHERE raw <> '' AND (`+where+`)`, args,
+			func(r *sql.Rows) error {
+				var raw string
+				err := r.Scan(&raw)
+				raws = append(raws, raw)
+				return err
+			}); err != nil {
+			return err
 		}
 		for _, raw := range raws {
 			if err := tx.exec(ctx, "recording a forgotten quarantined row", `INSERT OR IGNORE INTO forgotten(hash, deletion) VALUES(?, ?)`,
@@ -425,6 +413,7 @@ func (s *Store) QuarantineMatching(ctx context.Context, values []string, deletio
 				return err
 			}
 		}
+		var err error
 		n, err = tx.deleted(ctx, "removing quarantined rows", `DELETE FROM quarantine WHERE `+where, args...)
 		return err
 	})

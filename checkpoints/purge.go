@@ -2,6 +2,7 @@ package checkpoints
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -110,21 +111,13 @@ func scrubRunReports(ctx context.Context, tx *Tx, groups []string) error {
 		report string
 	}
 	var rows []row
-	rs, err := tx.tx.QueryContext(ctx, `SELECT seq, report FROM runs`)
-	if err != nil {
-		return fmt.Errorf("reading run reports: %w", err)
-	}
-	for rs.Next() {
+	if err := tx.each(ctx, "run reports", `SELECT seq, report FROM runs`, nil, func(rs *sql.Rows) error {
 		var r row
-		if err := rs.Scan(&r.seq, &r.report); err != nil {
-			rs.Close()
-			return fmt.Errorf("reading run reports: %w", err)
-		}
+		err := rs.Scan(&r.seq, &r.report)
 		rows = append(rows, r)
-	}
-	rs.Close()
-	if err := rs.Err(); err != nil {
-		return fmt.Errorf("reading run reports: %w", err)
+		return err
+	}); err != nil {
+		return err
 	}
 	for _, r := range rows {
 		var rep map[string]json.RawMessage
