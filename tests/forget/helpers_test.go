@@ -79,7 +79,7 @@ func writeRows(t *testing.T, path string, rows []row, skip string) int {
 }
 
 // writeJob writes a job reading path as chat messages, with the given llm and embedder
-// blocks and sink, and extra top-level YAML.
+// blocks and sink; extra is more YAML of the source entry (indented by four spaces).
 func writeJob(t *testing.T, dir, name, checkpoint, input, models, sink, extra string) string {
 	t.Helper()
 	text := fmt.Sprintf(`name: %s
