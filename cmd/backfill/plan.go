@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/jobs"
 )
 
@@ -67,7 +67,7 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 	p.WriteTable(out)
 	if o.json != "" {
 		b, _ := json.MarshalIndent(p, "", "  ")
-		if err := os.WriteFile(o.json, append(b, '\n'), 0o644); err != nil {
+		if err := safefile.WriteFile(o.json, append(b, '\n')); err != nil {
 			return fail(ctx, fmt.Errorf("writing plan: %w", err))
 		}
 	}

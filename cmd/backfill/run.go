@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm"
 )
@@ -91,7 +93,7 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 		rep.WriteTable(out)
 		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
-			if err := os.WriteFile(o.report, append(b, '\n'), 0o644); err != nil && runErr == nil {
+			if err := safefile.WriteFile(o.report, append(b, '\n')); err != nil && runErr == nil {
 				runErr = fmt.Errorf("writing report: %w", err)
 			}
 		}
@@ -133,18 +135,21 @@ func parseShard(s string) (jobs.Shard, error) {
 	return jobs.Shard{Index: i, Count: n}, nil
 }
 
-// startCPUProfile starts writing a CPU profile to path and returns the function that ends it.
+// startCPUProfile starts writing a CPU profile to path (through internal/safefile) and returns
+// the function that ends it and puts the file in place.
 func startCPUProfile(path string) (func(), error) {
-	f, err := os.Create(path)
+	f, err := safefile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("creating CPU profile: %w", err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
+		f.Abort()
 		return nil, fmt.Errorf("starting CPU profile: %w", err)
 	}
 	return func() {
 		pprof.StopCPUProfile()
-		f.Close()
+		if err := f.Commit(); err != nil {
+			slog.Error("writing the CPU profile", "err", err)
+		}
 	}, nil
 }

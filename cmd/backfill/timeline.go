@@ -138,16 +138,3 @@ func timelinePage(ctx context.Context, store *checkpoints.Store, group, entity s
 	}
 	return page, len(facts), nil
 }
-
-// writeAtomic writes a file through createAtomic: a failed write leaves no partial file.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	w, done, err := createAtomic(path)
-	if err != nil {
-		return err
-	}
-	if err := write(w); err != nil {
-		_ = done(false)
-		return err
-	}
-	return done(true)
-}
