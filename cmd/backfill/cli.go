@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/termtext"
 )
 
 // cli is what the commands take from their surroundings; tests give their own.
@@ -46,7 +47,7 @@ func execute(ctx context.Context, c *cli, args []string) int {
 	case errors.As(err, &code):
 		return int(code)
 	}
-	msg := strings.TrimRight(err.Error(), "\n")
+	msg := termtext.Message(strings.TrimRight(err.Error(), "\n"))
 	fmt.Fprintf(os.Stderr, "%s: %s\nRun '%s --help' for usage.\n", cmd.CommandPath(), msg, cmd.CommandPath())
 	return exitUsage
 }
@@ -54,7 +55,7 @@ func execute(ctx context.Context, c *cli, args []string) int {
 // usageError prints a usage error a command found after cobra's parsing (a flag value it
 // checks itself) and returns exit 2.
 func usageError(cmd string, err error) int {
-	fmt.Fprintf(os.Stderr, "backfill %s: %v\nRun 'backfill %s --help' for usage.\n", cmd, err, cmd)
+	fmt.Fprintf(os.Stderr, "backfill %s: %s\nRun 'backfill %s --help' for usage.\n", cmd, termtext.Message(err.Error()), cmd)
 	return exitUsage
 }
 

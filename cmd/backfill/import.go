@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/safefile"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/loaders"
 )
 
@@ -84,9 +85,9 @@ func runImport(ctx context.Context, format, in, out string) int {
 	if cerr := f.Commit(); cerr != nil {
 		return fail(ctx, cerr)
 	}
-	fmt.Fprintf(os.Stderr, "imported %d episodes in %d groups to %s\n", n, len(groups), out)
+	fmt.Fprintf(os.Stderr, "imported %d episodes in %d groups to %s\n", n, len(groups), termtext.Value(out))
 	if bad != nil {
-		fmt.Fprintf(os.Stderr, "backfill import: skipped %v\n", bad)
+		fmt.Fprintf(os.Stderr, "backfill import: skipped %s\n", termtext.Message(bad.Error()))
 		return exitPartial
 	}
 	return exitOK

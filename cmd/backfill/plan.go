@@ -64,7 +64,7 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
-	p.WriteTable(out)
+	printText(out, p.WriteTable)
 	if o.json != "" {
 		b, _ := json.MarshalIndent(p, "", "  ")
 		if err := safefile.WriteFile(o.json, append(b, '\n')); err != nil {

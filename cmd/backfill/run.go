@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/internal/safefile"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm"
 )
@@ -90,7 +91,7 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
 		NoWait: o.noWait || !o.wait})
 	if rep != nil {
-		rep.WriteTable(out)
+		printText(out, rep.WriteTable)
 		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
 			if err := safefile.WriteFile(o.report, append(b, '\n')); err != nil && runErr == nil {
@@ -99,7 +100,7 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 		}
 	}
 	if errors.Is(runErr, llm.ErrBudgetExceeded) {
-		fmt.Fprintf(os.Stderr, "backfill: stopped at the budget (%v); raise limits.max_cost_usd and run again to resume\n", runErr)
+		fmt.Fprintf(os.Stderr, "backfill: stopped at the budget (%s); raise limits.max_cost_usd and run again to resume\n", termtext.Message(runErr.Error()))
 		return exitPartial
 	}
 	if runErr != nil {
@@ -111,12 +112,12 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 			rep.Batch.Pending, rep.Batch.PendingStage)
 	}
 	if rep.Quarantined > 0 {
-		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, j.Checkpoint)
+		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, termtext.Value(j.Checkpoint))
 		code = exitPartial
 	}
 	if rep.FailedUnits > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
-			rep.FailedUnits, jobs.FailedFile(j.Checkpoint))
+			rep.FailedUnits, termtext.Value(jobs.FailedFile(j.Checkpoint)))
 		code = exitPartial
 	}
 	return code

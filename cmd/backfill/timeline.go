@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/timeline"
 )
 
@@ -82,8 +83,8 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 		return fail(ctx, err)
 	}
 	if out != "-" {
-		fmt.Fprintf(os.Stderr, "wrote the timeline of %s (%d facts, %d %s) to %s\n", o.entity, n, len(page.Sections),
-			map[bool]string{true: "group", false: "groups"}[len(page.Sections) == 1], out)
+		fmt.Fprintf(os.Stderr, "wrote the timeline of %s (%d facts, %d %s) to %s\n", termtext.Value(o.entity), n, len(page.Sections),
+			map[bool]string{true: "group", false: "groups"}[len(page.Sections) == 1], termtext.Value(out))
 	}
 	return exitOK
 }
