@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tkgraph/backfill/internal/safefile"
 	pq "github.com/parquet-go/parquet-go"
+	"github.com/tkgraph/backfill/internal/safefile"
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/sinks"
