@@ -75,11 +75,16 @@ budget stop, 130 interrupted (run the same command again to resume).
 
 Environment: BACKFILL_LOG_LEVEL=debug|info|warn|error sets the log level (logs go to stderr;
 another value is an error).`,
-		Version:           version().String(),
-		SilenceUsage:      true,
-		SilenceErrors:     true,
-		Args:              unknownCommand,
-		PersistentPreRunE: func(*cobra.Command, []string) error { return setLogger() },
+		Version:       version().String(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          unknownCommand,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFlags(cmd); err != nil {
+				return err
+			}
+			return setLogger()
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cmd.SetOut(os.Stderr)
 			_ = cmd.Help()
