@@ -95,7 +95,7 @@ func (fr *fileReader) locomoSession(te *turnEmitter, idx int64, group, orig stri
 		}
 		v := rowValues{group: group, refTime: date, speaker: t.Speaker, body: body,
 			source: graph.SourceMessage, description: desc}
-		if t.DiaID != "" {
+		if strings.TrimSpace(t.DiaID) != "" { // a blank dia_id is none: turns keep distinct keys
 			v.recordKey = cmp.Or(orig, group) + "/" + t.DiaID
 			v.name = v.recordKey
 		} else {

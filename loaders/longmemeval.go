@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // lmeQuestion is the part of a LongMemEval question the importer reads.
@@ -61,6 +62,9 @@ func (fr *fileReader) lmeSession(te *turnEmitter, idx int64, qid, group, orig, s
 		desc = "LongMemEval session " + sid
 	}
 	when := decodeValue(date, false)
+	if strings.TrimSpace(sid) == "" {
+		sid = "[" + strconv.Itoa(i) + "]" // no session id: the session's place keeps its turns apart from other sessions'
+	}
 	for j, raw := range turns {
 		field := fmt.Sprintf("haystack_sessions[%d][%d]", i, j)
 		var t lmeTurn
