@@ -79,6 +79,11 @@ func (b builder) build(pos rowPos, names *Mapping, v *rowValues) Result {
 	if err != nil {
 		return bad(names.Source, err.Error())
 	}
+	if source == graph.SourceJSON && !isJSON { // JSON as text (a Parquet column): the same bounds
+		if err := checkShape([]byte(body)); err != nil {
+			return bad(names.Body, err.Error())
+		}
+	}
 	desc, key, name := txt[2], txt[3], txt[4]
 	if desc == "" {
 		desc = b.spec.Description
