@@ -3,6 +3,7 @@ package embed
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/tkgraph/backfill/llm"
@@ -47,6 +48,10 @@ func (c *Client) sendBatch(ctx context.Context, batch []string, body []byte, pro
 	if c.batch.FallbackOnline() {
 		c.batch.CountFallback()
 		return c.sendOnline(ctx, batch, body, prompt)
+	}
+	if out.Status == llm.ReqInvalid { // a bad answer (llm.IsBadAnswer): it fails the unit, not the run
+		return nil, fmt.Errorf("embedding %d texts: %w", len(batch),
+			&llm.ValidationError{Task: "embeddings", Attempts: 1, Err: errors.New(out.Detail), Raw: out.Raw})
 	}
 	return nil, fmt.Errorf("embedding %d texts: %w", len(batch), out.Err())
 }
