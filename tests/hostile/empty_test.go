@@ -12,7 +12,8 @@ import (
 )
 
 // setKeys lists a dotted key for every scalar the job spec has, from the Job type (a list
-// element as index 0, a map entry as "k"), so that a key added later is covered too.
+// element as index 0, a map entry as "extract_graph", a task and a model name both), so that a
+// key added later is covered too.
 func setKeys(t reflect.Type, path string, out *[]string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -34,7 +35,7 @@ func setKeys(t reflect.Type, path string, out *[]string) {
 	case reflect.Slice:
 		setKeys(t.Elem(), join("0"), out)
 	case reflect.Map:
-		setKeys(t.Elem(), join("k"), out)
+		setKeys(t.Elem(), join("extract_graph"), out)
 	default:
 		*out = append(*out, path)
 	}
