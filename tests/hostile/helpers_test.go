@@ -108,3 +108,13 @@ func offlineJob(t *testing.T, dir, name, in, cp, extra string) string {
 	return writeFile(t, filepath.Join(dir, name+".yaml"), "name: "+name+"\ncheckpoint: "+cp+
 		"\nrecord_time: reference\nsources:\n  - path: "+in+"\n"+extra)
 }
+
+// readFileT reads a file or fails the test.
+func readFileT(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
