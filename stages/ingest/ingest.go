@@ -92,6 +92,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 	prog.Start(Stage, -1)
 	defer prog.Done()
 	for i, spec := range o.Sources {
+		before := in.rows
 		err := loaders.Read(ctx, o.FS, spec, func(r loaders.Result) error {
 			prog.Add(1)
 			in.tally(i, spec, r)
@@ -109,6 +110,9 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 		if err != nil {
 			res.Replaced = in.replaced
 			return stages.Stats{}, res, fmt.Errorf("ingesting source %d (%s): %w", i, spec.Path, err)
+		}
+		if in.rows == before { // an empty file reads without error: say so, it is rarely meant
+			log.Warn("source has no rows", "source", i, "path", spec.Path)
 		}
 	}
 	if err := in.flush(ctx); err != nil {

@@ -118,3 +118,15 @@ func readFileT(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// locomoFile writes a small LoCoMo file (two sessions of one conversation) and returns its path.
+func locomoFile(t *testing.T, path string) string {
+	t.Helper()
+	return writeFile(t, path, `[{"sample_id":"conv-1","conversation":{"speaker_a":"Caroline","speaker_b":"Melanie",
+  "session_1_date_time":"1:56 pm on 8 May, 2023",
+  "session_1":[{"speaker":"Caroline","dia_id":"D1:1","text":"I went to the LGBTQ support group yesterday."},
+               {"speaker":"Melanie","dia_id":"D1:2","text":"That is great! I painted a sunrise at the lake."}],
+  "session_2_date_time":"1:14 pm on 25 May, 2023",
+  "session_2":[{"speaker":"Caroline","dia_id":"D2:1","text":"I am moving to Boston in June for a new job."}]},
+  "qa":[{"question":"Where is Caroline moving?","answer":"Boston","evidence":["D2:1"],"category":1}]}]`)
+}

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tkgraph/backfill/tests/harness"
 )
 
 // TestPlantedLinks: every command that writes a file, run in a directory where someone else
@@ -103,14 +101,7 @@ func TestPlantedLinks(t *testing.T) {
 	}
 
 	// import: links at --out, and --out naming its own input.
-	locomo := filepath.Join(dir, "locomo.json")
-	src, ok := harness.LoCoMoPath(mustRoot(t), "")
-	if !ok {
-		t.Skip("the LoCoMo dataset is not in shared/datasets")
-	}
-	if err := harness.FilterLoCoMo(src, locomo, 1); err != nil {
-		t.Fatal(err)
-	}
+	locomo := locomoFile(t, filepath.Join(dir, "locomo.json"))
 	imp := filepath.Join(dir, "out", "episodes.parquet")
 	plant(imp, false)
 	want(t, run(t, dir, nil, "import", "locomo", locomo, "--out", imp), 0)
@@ -133,13 +124,4 @@ func TestPlantedLinks(t *testing.T) {
 			t.Errorf("%s, a planted link's target, changed: %q %v", v, b, err)
 		}
 	}
-}
-
-func mustRoot(t *testing.T) string {
-	t.Helper()
-	root, err := harness.RepoRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
 }
