@@ -42,7 +42,7 @@ embedder:
 			t.Errorf("%q with EMPTY set but empty: %v, want an error naming llm.model and EMPTY", doc, err)
 		}
 	}
-	j, err = Parse([]byte("sources: [{path: x.jsonl, description: '${EMPTY}'}]\nsink: {database: ${EMPTY}}\n"), nil, env)
+	j, err = Parse([]byte("sources: [{path: x.jsonl, description: '${EMPTY}'}]\nsink:\n  database: ${EMPTY}\n"), nil, env)
 	if err != nil || j.Sources[0].Description != "" {
 		t.Errorf("keys whose empty value means none, set empty by ${EMPTY}: %v", err)
 	}
