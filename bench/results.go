@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/internal/safefile"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages"
 )
 

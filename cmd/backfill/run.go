@@ -16,7 +16,7 @@ import (
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // runOptions are the flags of run.
@@ -99,7 +99,7 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 			}
 		}
 	}
-	if errors.Is(runErr, llm.ErrBudgetExceeded) {
+	if errors.Is(runErr, pacing.ErrBudgetExceeded) {
 		fmt.Fprintf(os.Stderr, "backfill: stopped at the budget (%s); raise limits.max_cost_usd and run again to resume\n", termtext.Message(runErr.Error()))
 		return exitPartial
 	}
