@@ -10,10 +10,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/ingest"
 )
@@ -188,7 +188,7 @@ func quarantineValues(o ForgetOptions) []string {
 }
 
 // scrubLines rewrites the JSON Lines file at path without the lines whose "raw" field holds one
-// of values (atomically: a temporary file renamed over it). A missing file is left missing.
+// of values (atomically, internal/safefile). A missing file is left missing.
 func scrubLines(path string, values []string) error {
 	if len(values) == 0 {
 		return nil
@@ -215,22 +215,7 @@ func scrubLines(path string, values []string) error {
 			return fmt.Errorf("scrubbing %s: %w", path, err)
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("scrubbing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(out.Bytes()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("scrubbing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("scrubbing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("scrubbing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := safefile.WriteFile(path, out.Bytes()); err != nil {
 		return fmt.Errorf("scrubbing %s: %w", path, err)
 	}
 	return nil

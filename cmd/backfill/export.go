@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/termtext"
 )
 
 // exportOptions are the flags of export.
@@ -70,6 +71,6 @@ func (o *exportOptions) run(ctx context.Context, path string) int {
 	} else if err != nil {
 		return fail(ctx, err)
 	}
-	fmt.Fprintf(os.Stderr, "exported %s to %s\n", o.format, o.out)
+	fmt.Fprintf(os.Stderr, "exported %s to %s\n", o.format, termtext.Value(o.out))
 	return exitOK
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/parquet"
 )
@@ -46,18 +47,14 @@ func readExports(checkpoint string) ([]exportRecord, error) {
 	return recs, nil
 }
 
-// writeExports replaces the export record (through a temporary file renamed over it).
+// writeExports replaces the export record (internal/safefile).
 func writeExports(checkpoint string, recs []exportRecord) error {
 	path := exportsFile(checkpoint)
 	b, err := json.MarshalIndent(recs, "", "  ")
 	if err != nil {
 		return fmt.Errorf("writing the export record: %w", err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("writing the export record: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := safefile.WriteFile(path, append(b, '\n')); err != nil {
 		return fmt.Errorf("writing the export record: %w", err)
 	}
 	return nil

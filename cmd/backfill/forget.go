@@ -11,7 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/suggestions"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -88,7 +90,7 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 		return fail(ctx, err)
 	}
 	for _, a := range already {
-		fmt.Fprintf(os.Stderr, "backfill: %s\n", a)
+		fmt.Fprintf(os.Stderr, "backfill: %s\n", termtext.Message(a))
 	}
 	ctx, stop, finish := drain(ctx)
 	defer finish()
@@ -103,7 +105,7 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 		writeForgetting(out, j, f, exports, o.dryRun)
 		if o.report != "" {
 			b, _ := json.MarshalIndent(f, "", "  ")
-			if werr := os.WriteFile(o.report, append(b, '\n'), 0o644); werr != nil && err == nil {
+			if werr := safefile.WriteFile(o.report, append(b, '\n')); werr != nil && err == nil {
 				err = fmt.Errorf("writing report: %w", werr)
 			}
 		}
@@ -116,14 +118,14 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 	}
 	rewritten, err := refreshExports(ctx, j)
 	for _, d := range rewritten {
-		fmt.Fprintf(out, "export rewritten\t%s\n", d)
+		fmt.Fprintf(out, "export rewritten\t%s\n", termtext.Value(d))
 	}
 	if err != nil {
 		return fail(ctx, err)
 	}
 	if f.Report != nil && f.Report.FailedUnits > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
-			f.Report.FailedUnits, jobs.FailedFile(j.Checkpoint))
+			f.Report.FailedUnits, termtext.Value(jobs.FailedFile(j.Checkpoint)))
 		return exitPartial
 	}
 	return exitOK
@@ -236,7 +238,7 @@ func unknownSpeaker(ctx context.Context, store *checkpoints.Store, given string)
 	if len(speakers) > 0 {
 		hint = "its speakers: " + joinShown(speakers, shownGroups)
 		if near := suggestions.Near(given, speakers); near != "" {
-			hint = "did you mean " + near + "? " + hint
+			hint = fmt.Sprintf("did you mean %q? %s", near, hint)
 		}
 	}
 	return fmt.Errorf("--speaker %q is the speaker of no episode of checkpoint %s; %s", given, store.Path(), hint)
@@ -249,7 +251,7 @@ func joinShown(names []string, n int) string {
 		if i > 0 {
 			out += ", "
 		}
-		out += s
+		out += termtext.Value(s)
 	}
 	if len(names) > n {
 		out += fmt.Sprintf(", … (%d in all)", len(names))
@@ -283,10 +285,10 @@ func writeForgetting(w io.Writer, j *jobs.Job, f *jobs.Forgetting, exports []exp
 	fmt.Fprintf(tw, "cache\t%d cached answers of these groups are checked: those no remaining request asks are deleted\n", f.Impact.CacheRows)
 	fmt.Fprintf(tw, "quarantine\t%d quarantined rows hold a selected value\n", f.Quarantined)
 	fmt.Fprintf(tw, "files\t%s (compacted: VACUUM, write-ahead log truncated), %s (rewritten), %s\n",
-		j.Checkpoint, jobs.FailedFile(j.Checkpoint), ingest.QuarantineFile(j.Checkpoint))
+		termtext.Value(j.Checkpoint), termtext.Value(jobs.FailedFile(j.Checkpoint)), termtext.Value(ingest.QuarantineFile(j.Checkpoint)))
 	if dryRun {
 		for _, e := range exports {
-			fmt.Fprintf(tw, "export\t%s (%s): would be rewritten\n", e.Dir, e.Format)
+			fmt.Fprintf(tw, "export\t%s (%s): would be rewritten\n", termtext.Value(e.Dir), e.Format)
 		}
 	}
 	switch {
