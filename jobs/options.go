@@ -22,8 +22,9 @@ import (
 // ingestOptions are the ingest stage's options of the job: its sources' loader specs, read from
 // fsys, the groups of shard.
 func (j *Job) ingestOptions(fsys loaders.FS, shard Shard) (ingest.Options, error) {
-	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio}
+	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio, MaxVanishedRatio: *j.Limits.MaxVanishedRatio}
 	for i, src := range j.Sources {
+		o.Mirror = append(o.Mirror, src.Sync == SyncMirror)
 		spec := j.loaderSpec(src)
 		var err error
 		if spec.Record, err = src.recordSpec(); err != nil {

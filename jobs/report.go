@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
@@ -65,6 +66,13 @@ type Report struct {
 	// Batch is what the run did with provider batches (batch mode only).
 	Batch *BatchReport `json:"batch,omitempty"`
 
+	// Forgotten counts the input rows skipped because a deletion forgot them (backfill forget:
+	// their episodes, or a bad row whose quarantined text it removed); Vanished the episodes forgotten because their rows vanished from a
+	// mirror source; Purged what the run completed of the forgetting of groups (forget.go).
+	Forgotten int                 `json:"forgotten"`
+	Vanished  int                 `json:"vanished,omitempty"`
+	Purged    *checkpoints.Purged `json:"purged,omitempty"`
+
 	pendingStage string // the stage a --no-wait run stopped at
 }
 
@@ -114,6 +122,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	if r.EpisodesReplaced > 0 {
 		fmt.Fprintf(tw, "episodes_replaced\t%d\n", r.EpisodesReplaced)
 	}
+	r.writeForgetting(tw)
 	if rc := r.Records; rc != nil {
 		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
 			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
@@ -43,6 +44,9 @@ type RunOptions struct {
 	// batches, once its requests are submitted (Report.Batch.PendingStage); running again
 	// continues. Otherwise the run waits for the batches.
 	NoWait bool
+	// Skip names steps (stages.Steps) this run leaves out: forget runs without ingest, and
+	// without load unless asked.
+	Skip []string
 }
 
 func (o *RunOptions) defaults(j *Job) {
@@ -106,7 +110,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 				return stages.Stats{}, err
 			}
 			st, res, err := ingest.Run(ctx, env, o)
-			rep.EpisodesReplaced = res.Replaced
+			rep.EpisodesReplaced, rep.Forgotten, rep.Vanished = res.Replaced, res.Forgotten, res.Vanished
 			if res.Records.Records > 0 {
 				rep.Records = &res.Records
 			}
@@ -145,6 +149,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	}
 	var runErr error
 	for _, s := range steps {
+		if slices.Contains(opts.Skip, s.name) {
+			continue
+		}
 		opts.Log.Info("stage starting", "stage", s.name)
 		st, err := s.run()
 		rep.Stages[s.name] = st
@@ -164,6 +171,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			runErr = fmt.Errorf("running stage %s: %w", s.name, err)
 			break
 		}
+	}
+	if runErr == nil && rep.pendingStage == "" {
+		runErr = purge(ctx, store, rep, opts)
 	}
 	if errors.Is(runErr, pacing.ErrBudgetExceeded) {
 		rep.BudgetStopped = true
@@ -192,6 +202,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	rep.Seconds = time.Since(start).Seconds()
 	if err := recordRun(ctx, store, rep, runErr); err != nil && runErr == nil {
 		runErr = err
+	}
+	if rep.Purged != nil && runErr == nil {
+		runErr = store.Compact(ctx)
 	}
 	return rep, runErr
 }

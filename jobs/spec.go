@@ -33,6 +33,9 @@ type Source struct {
 	// follow from fields alone (see records.go).
 	JSON  JSONOpts   `yaml:"json"`
 	Facts []FactDecl `yaml:"facts"`
+	// Sync is append (default: rows gone from the source stay in the graph) or mirror (an
+	// episode whose row is gone is forgotten on the next run, within limits.max_vanished_ratio).
+	Sync string `yaml:"sync"`
 }
 
 // Mapping names the input field of each episode attribute.
@@ -191,4 +194,7 @@ type Limits struct {
 	// MaxFailedRatio is the share of a stage's units whose LLM answers may stay bad before the
 	// run stops, judged once 10 units have run (default 0.5; 0: none may fail).
 	MaxFailedRatio *float64 `yaml:"max_failed_ratio"`
+	// MaxVanishedRatio is the share of a mirror source's episodes that may vanish from it at once
+	// before the run refuses to forget them (default 0.1).
+	MaxVanishedRatio *float64 `yaml:"max_vanished_ratio"`
 }

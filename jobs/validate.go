@@ -22,6 +22,10 @@ const DefaultMaxErrorRatio = 0.1
 // DefaultMaxFailedRatio is limits.max_failed_ratio when the job does not set it.
 const DefaultMaxFailedRatio = 0.5
 
+// DefaultMaxVanishedRatio is limits.max_vanished_ratio when the job does not set it: a run may
+// forget at most a tenth of a mirror source's episodes at once.
+const DefaultMaxVanishedRatio = 0.1
+
 func (j *Job) defaults() {
 	if j.Name == "" {
 		j.Name = "job"
@@ -123,6 +127,15 @@ func (j *Job) defaults() {
 		r := DefaultMaxFailedRatio
 		j.Limits.MaxFailedRatio = &r
 	}
+	if j.Limits.MaxVanishedRatio == nil {
+		r := DefaultMaxVanishedRatio
+		j.Limits.MaxVanishedRatio = &r
+	}
+	for i := range j.Sources {
+		if j.Sources[i].Sync == "" {
+			j.Sources[i].Sync = SyncAppend
+		}
+	}
 	if l.ResponseFormat == "" {
 		l.ResponseFormat = wire.FormatJSONSchema
 	}
@@ -175,6 +188,9 @@ func (j *Job) Validate() error {
 		}
 		if err := j.loaderSpec(s).Validate(); err != nil {
 			return bad(fmt.Sprintf("sources[%d]", i), "%v", err)
+		}
+		if s.Sync != SyncAppend && s.Sync != SyncMirror {
+			return bad(fmt.Sprintf("sources[%d].sync", i), "%q is not %s or %s", s.Sync, SyncAppend, SyncMirror)
 		}
 	}
 	switch j.LLM.Provider {

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 
@@ -71,6 +72,10 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgrap
 		}
 		todo = append(todo, g)
 	}
+	// A group loaded before that has no episode left (forgotten) is loaded empty: the loader
+	// removes what the database holds of it, and its record goes.
+	emptied := emptiedGroups(groups, done)
+	todo = append(todo, emptied...)
 	st.Units = len(todo)
 	if len(todo) == 0 {
 		st.Seconds = time.Since(start).Seconds()
@@ -90,6 +95,12 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgrap
 	defer l.Close(context.WithoutCancel(ctx))
 	res, err := l.Load(ctx, o.Source, todo, func(ctx context.Context, gs []string) error {
 		for _, g := range gs {
+			if slices.Contains(emptied, g) {
+				if err := store.DropUnit(ctx, Stage, g); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := store.CommitUnit(ctx, Stage, g, fps[g], nil); err != nil {
 				return err
 			}
@@ -101,4 +112,16 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgrap
 		err = stages.ErrInterrupted
 	}
 	return st, &res, err
+}
+
+// emptiedGroups are the groups with a load record (done) and no episode (not in groups), sorted.
+func emptiedGroups(groups []string, done map[string]string) []string {
+	var out []string
+	for g := range done {
+		if _, ok := slices.BinarySearch(groups, g); !ok {
+			out = append(out, g)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
