@@ -20,9 +20,9 @@ func boltTables(w io.Writer, load, ceiling *GoBench) {
 		return
 	}
 	if load == nil || len(load.Metrics) == 0 {
-		goBench(w, "Bolt load into Neo4j (sinks/memgraph BenchmarkNeo4jLoad)", load)
+		goBench(w, "Bolt load into Neo4j (sinks/graphdb BenchmarkNeo4jLoad)", load)
 	} else {
-		fprintf(w, "## Bolt load into Neo4j against the plain driver (sinks/memgraph)\n\n`%s`\n\n", load.Command)
+		fprintf(w, "## Bolt load into Neo4j against the plain driver (sinks/graphdb)\n\n`%s`\n\n", load.Command)
 		fprintf(w, "A fresh load into an empty database, schema and verification included. Ceiling: the plain Go\n"+
 			"driver writing the same rows with `UNWIND … CREATE` (2,000 rows per transaction, embeddings set\n"+
 			"with `db.create.set*VectorProperty`, the faster of 1 and 2 sessions in each iteration) into a\n"+
@@ -47,7 +47,7 @@ func boltTables(w io.Writer, load, ceiling *GoBench) {
 		fprintf(w, "\n")
 	}
 	if ceiling == nil || len(ceiling.Metrics) == 0 {
-		goBench(w, "Bolt ceiling configurations (sinks/memgraph BenchmarkNeo4jCeiling)", ceiling)
+		goBench(w, "Bolt ceiling configurations (sinks/graphdb BenchmarkNeo4jCeiling)", ceiling)
 		return
 	}
 	fprintf(w, "### Ceiling configurations (rows/s)\n\n`%s`\n\n", ceiling.Command)

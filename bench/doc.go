@@ -35,7 +35,7 @@
 //     same with and without the LLM for text.
 //   - bolt: BenchmarkNeo4jCeiling (the plain driver's configurations) and BenchmarkNeo4jLoad (a
 //     fresh Bolt load against the best ceiling of the same iteration, with and without
-//     embeddings) of sinks/memgraph, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
+//     embeddings) of sinks/graphdb, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
 //     or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto. results.md shows
 //     ceiling and loader rows/s and the loader's share of the ceiling.
 //   - parquet: BenchmarkParquetReaders of loaders (build tag arrowbench): 1M generated rows

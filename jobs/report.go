@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -51,7 +51,7 @@ type Report struct {
 	Seconds      float64              `json:"seconds"`
 
 	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
-	Load *memgraph.Result `json:"load,omitempty"`
+	Load *graphdb.Result `json:"load,omitempty"`
 
 	// Temporal is what the temporal stage decided over the store's groups: judge calls made and
 	// saved by the cardinality rule, contradictions by cardinality and by the judge, and the

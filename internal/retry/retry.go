@@ -2,7 +2,7 @@
 // classifier does not retry, or has used its attempts, pausing between tries by exponential
 // backoff with jitter, or for as long as the error asks (a server's Retry-After). It is the one
 // retry loop of the project: the LLM and embedding requests (llm.Poster) and the Bolt sink's
-// transactions (sinks/memgraph) use it, each with its own classifier and policy.
+// transactions (sinks/graphdb) use it, each with its own classifier and policy.
 package retry
 
 import (

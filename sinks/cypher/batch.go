@@ -1,6 +1,6 @@
 package cypher
 
-// Batch bounds shared by the Bolt loader (sinks/memgraph) and the CYPHERL export
+// Batch bounds shared by the Bolt loader (sinks/graphdb) and the CYPHERL export
 // (sinks/cypherl): one UNWIND statement carries at most DefaultBatchSize rows and
 // DefaultBatchBytes bytes of rows, unless the job sets sink.batch_size / sink.batch_bytes.
 const (

@@ -1,7 +1,7 @@
 // Package cypher is the Cypher text of the Graphiti schema (DESIGN §5) for the Memgraph and
 // Neo4j dialects: schema statements (indexes, constraints, storage mode, snapshot), the batch
 // CREATE and MERGE statements and the rows they read, and the statements that settle a load
-// (which groups are held, list, delete, remove label, count). The Bolt loader (sinks/memgraph)
+// (which groups are held, list, delete, remove label, count). The Bolt loader (sinks/graphdb)
 // runs them with $rows parameters; the CYPHERL export (sinks/cypherl) writes the same MERGE
 // statements with the rows as literals.
 //

@@ -24,7 +24,7 @@
 //     the same text.
 //   - The script only MERGEs: it never deletes nodes or relationships or removes labels that the
 //     database already holds for the same groups. Import it into an empty database, or use the
-//     Bolt loader (sinks/memgraph.Loader), which settles every group it writes, for updates.
+//     Bolt loader (sinks/graphdb.Loader), which settles every group it writes, for updates.
 //   - Executed statement by statement on Neo4j, the neo4j-dialect script gives the same graph
 //     as the Bolt loader (tested against a real server; datetimes from the script carry the
 //     offset Z, the loader's the zone id UTC: the same instants).

@@ -25,8 +25,8 @@ type Options struct {
 	BatchSize      int  // most rows per UNWIND statement; 0 means DefaultBatchSize
 	BatchBytes     int  // most bytes of row literals per UNWIND statement; 0 means DefaultBatchBytes
 	VectorDims     int  // embedding dimensions; 0 detects them from the data, < 0 creates no vector index
-	VectorCapacity int  // Memgraph initial vector index capacity; 0 means memgraph.DefaultVectorCapacity
-	Bulk           bool // wrap the load in memgraph.BulkBegin / BulkEnd (analytical storage mode)
+	VectorCapacity int  // Memgraph initial vector index capacity; 0 means graphdb.DefaultVectorCapacity
+	Bulk           bool // wrap the load in graphdb.BulkBegin / BulkEnd (analytical storage mode)
 }
 
 // Export writes src as a CYPHERL script for dialect d with the default options.

@@ -1,5 +1,5 @@
 // Package load is the load stage: it writes the graph of the store into Memgraph or Neo4j through
-// the Bolt loader (sinks/memgraph), one unit per group. A group's fingerprint chains its upstream
+// the Bolt loader (sinks/graphdb), one unit per group. A group's fingerprint chains its upstream
 // fingerprint (stages.Steps: community) with the sink's identity and the loader's version, so a
 // group loads again when its graph, the sink or the loader changed, and every group with Reload.
 // A unit is committed once its group is written and verified; a stop (env.Stop) lets the chunk in

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -75,7 +75,7 @@ func retriesThrough(t *testing.T, f *fixture, want []string, at int64) {
 	}
 	n, maxAttempt, span := retries(res.Stderr)
 	t.Logf("neo4j killed %s into the load (>= %d nodes written), down %s; run exit %d after %s; %d retries logged over %s, highest attempt %d of %d",
-		into.Round(time.Millisecond), at, down.Round(time.Millisecond), res.Code, res.Elapsed.Round(time.Millisecond), n, span.Round(time.Millisecond), maxAttempt, memgraph.DefaultMaxAttempts)
+		into.Round(time.Millisecond), at, down.Round(time.Millisecond), res.Code, res.Elapsed.Round(time.Millisecond), n, span.Round(time.Millisecond), maxAttempt, graphdb.DefaultMaxAttempts)
 	for _, ev := range res.Events {
 		if ev.Stage == "load" && ev.Finished && ev.At < killed.Sub(began) {
 			t.Fatalf("the load finished %s after the start, before the kill at %s", ev.At, killed.Sub(began))

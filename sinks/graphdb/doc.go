@@ -1,4 +1,4 @@
-// Package memgraph loads a graph into Memgraph or Neo4j over Bolt in the Graphiti schema
+// Package graphdb loads a graph into Memgraph or Neo4j over Bolt in the Graphiti schema
 // (DESIGN §5) with the Neo4j Go driver (Loader). The Cypher text it runs (schema statements for
 // each dialect, batch CREATE and MERGE statements and their rows, the statements that settle a
 // load) comes from sinks/cypher, which the CYPHERL export (sinks/cypherl) uses too.
@@ -69,4 +69,4 @@
 //     CREATE SNAPSHOT, back to IN_MEMORY_TRANSACTIONAL, then the other indexes and the
 //     constraints. A failed analytical load switches the storage mode back to
 //     IN_MEMORY_TRANSACTIONAL (best effort) and records nothing.
-package memgraph
+package graphdb
