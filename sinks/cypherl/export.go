@@ -109,6 +109,11 @@ type exporter struct {
 	o   Options
 }
 
+// limits is the batching rule of the export.
+func (x *exporter) limits() cypher.Limits {
+	return cypher.Limits{Rows: x.o.BatchSize, Bytes: x.o.BatchBytes}
+}
+
 func (x *exporter) statements(sts []cypher.Statement) error {
 	for _, s := range sts {
 		if _, err := x.w.WriteString(s.Cypher + ";\n"); err != nil {
@@ -125,58 +130,61 @@ func (x *exporter) bulk(fn func(cypher.Dialect) []cypher.Statement) error {
 	return x.statements(fn(x.o.Dialect))
 }
 
-// pending is one rendered row and the statement that reads it.
-type pending struct{ stmt, lit string }
-
-// batch collects rows and writes them as UNWIND statements of at most Options.BatchSize rows and
-// Options.BatchBytes bytes of literals.
+// batch collects rendered rows per statement and writes each statement's rows as UNWIND
+// statements under the batching rule of sinks/cypher (cypher.Limits: Options.BatchSize rows,
+// Options.BatchBytes bytes of literals); flush writes what is left in order of first use.
 type batch struct {
-	x     *exporter
-	rows  []pending
-	bytes int
+	x       *exporter
+	pending map[string]*cypher.Pending
+	order   []string // statements in order of first use
 }
 
-// add renders row for stmt and writes the batch once it is full.
+func newBatch(x *exporter) *batch { return &batch{x: x, pending: map[string]*cypher.Pending{}} }
+
+// add renders row for stmt and writes stmt's batch once it is full.
 func (b *batch) add(stmt string, row cypher.Row) error {
 	var s strings.Builder
-	if err := writeMap(&s, row); err != nil {
+	if err := cypher.WriteLiteral(&s, b.x.o.Dialect, row); err != nil {
 		return fmt.Errorf("row %v: %w", row[cypher.KeyUUID], err)
 	}
-	b.rows = append(b.rows, pending{stmt, s.String()})
-	b.bytes += s.Len()
-	if len(b.rows) >= b.x.o.BatchSize || b.bytes >= b.x.o.BatchBytes {
-		return b.flush()
+	p := b.pending[stmt]
+	if p == nil {
+		p = &cypher.Pending{}
+		b.pending[stmt] = p
+		b.order = append(b.order, stmt)
+	}
+	if p.Add(b.x.limits(), cypher.Literal(s.String()), s.Len()) {
+		return b.write(stmt, p)
 	}
 	return nil
 }
 
-// flush writes one statement per distinct stmt of the batch, in order of first appearance.
+// flush writes every statement's pending rows, statements in order of first use.
 func (b *batch) flush() error {
-	for len(b.rows) > 0 {
-		stmt := b.rows[0].stmt
-		var line strings.Builder
-		line.WriteString("UNWIND [")
-		rest := b.rows[:0]
-		n := 0
-		for _, p := range b.rows {
-			if p.stmt != stmt {
-				rest = append(rest, p)
-				continue
-			}
-			if n > 0 {
-				line.WriteString(", ")
-			}
-			line.WriteString(p.lit)
-			n++
+	for _, stmt := range b.order {
+		if err := b.write(stmt, b.pending[stmt]); err != nil {
+			return err
 		}
-		line.WriteString("] AS row ")
-		line.WriteString(strings.TrimPrefix(stmt, cypher.RowsPrefix))
-		line.WriteString(";\n")
-		if _, err := b.x.w.WriteString(line.String()); err != nil {
-			return fmt.Errorf("writing: %w", err)
-		}
-		b.rows = rest
 	}
-	b.bytes = 0
+	return nil
+}
+
+// write writes p's rows as one `UNWIND [ … ] AS row <stmt>` line.
+func (b *batch) write(stmt string, p *cypher.Pending) error {
+	rows, _ := p.Take()
+	if len(rows) == 0 {
+		return nil
+	}
+	var line strings.Builder
+	line.WriteString("UNWIND ")
+	if err := cypher.WriteLiteral(&line, b.x.o.Dialect, rows); err != nil {
+		return err
+	}
+	line.WriteString(" AS row ")
+	line.WriteString(strings.TrimPrefix(stmt, cypher.RowsPrefix))
+	line.WriteString(";\n")
+	if _, err := b.x.w.WriteString(line.String()); err != nil {
+		return fmt.Errorf("writing: %w", err)
+	}
 	return nil
 }
