@@ -10,28 +10,15 @@ import (
 	"github.com/tkgraph/backfill/sinks/cypher"
 )
 
-// executor runs statements against the database. boltExec is the real one; tests use a fake.
-type executor interface {
-	// exec runs a write: AutoCommit statements in an auto-commit transaction (session.Run),
-	// the others in an explicit transaction that it commits.
-	exec(ctx context.Context, st cypher.Statement, params map[string]any) error
-	// execAll runs statements without parameters in one explicit transaction that it commits.
-	execAll(ctx context.Context, sts []cypher.Statement) error
-	// query runs a read in an auto-commit transaction and calls fn with each record's values in
-	// RETURN order.
-	query(ctx context.Context, text string, params map[string]any, fn func([]any) error) error
-	close(ctx context.Context) error
-}
-
-// boltExec talks Bolt through the Neo4j Go driver.
+// boltExec talks Bolt through the Neo4j Go driver; a graph is a database name ("" the server's
+// default).
 type boltExec struct {
-	driver   neo4j.DriverWithContext
-	database string
+	driver neo4j.DriverWithContext
 }
 
-// dial creates a driver for uri with room for sessions concurrent sessions. Empty user and
+// dialBolt creates a driver for uri with room for sessions concurrent sessions. Empty user and
 // password mean no authentication.
-func dial(uri, user, password, database string, sessions int) (*boltExec, error) {
+func dialBolt(uri, user, password string, sessions int) (*boltExec, error) {
 	auth := neo4j.NoAuth()
 	if user != "" || password != "" {
 		auth = neo4j.BasicAuth(user, password, "")
@@ -43,15 +30,20 @@ func dial(uri, user, password, database string, sessions int) (*boltExec, error)
 	if err != nil {
 		return nil, fmt.Errorf("creating bolt driver for %s: %w", uri, err)
 	}
-	return &boltExec{driver: drv, database: database}, nil
+	return &boltExec{driver: drv}, nil
 }
 
-func (b *boltExec) session(ctx context.Context, mode neo4j.AccessMode) neo4j.SessionWithContext {
-	return b.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: mode, DatabaseName: b.database})
+func (b *boltExec) session(ctx context.Context, database string, mode neo4j.AccessMode) neo4j.SessionWithContext {
+	return b.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: mode, DatabaseName: database})
 }
 
-func (b *boltExec) exec(ctx context.Context, st cypher.Statement, params map[string]any) error {
-	return cancelled(ctx, b.run(ctx, st, params))
+// encode sends a row as it is, a Bolt parameter; its size is rowBytes.
+func (b *boltExec) encode(row cypher.Row) (any, int, error) { return row, rowBytes(row), nil }
+
+func (b *boltExec) ping(ctx context.Context) error { return b.driver.VerifyConnectivity(ctx) }
+
+func (b *boltExec) exec(ctx context.Context, db string, st cypher.Statement, params map[string]any) error {
+	return cancelled(ctx, b.run(ctx, db, st, params))
 }
 
 // cancelled makes an error the driver returned after ctx ended wrap ctx.Err(), so callers see
@@ -63,11 +55,11 @@ func cancelled(ctx context.Context, err error) error {
 	return err
 }
 
-func (b *boltExec) run(ctx context.Context, st cypher.Statement, params map[string]any) error {
+func (b *boltExec) run(ctx context.Context, db string, st cypher.Statement, params map[string]any) error {
 	if !st.AutoCommit {
-		return b.runTx(ctx, []cypher.Statement{st}, params)
+		return b.runTx(ctx, db, []cypher.Statement{st}, params)
 	}
-	sess := b.session(ctx, neo4j.AccessModeWrite)
+	sess := b.session(ctx, db, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	res, err := sess.Run(ctx, st.Cypher, params)
 	if err != nil {
@@ -77,13 +69,13 @@ func (b *boltExec) run(ctx context.Context, st cypher.Statement, params map[stri
 	return err
 }
 
-func (b *boltExec) execAll(ctx context.Context, sts []cypher.Statement) error {
-	return cancelled(ctx, b.runTx(ctx, sts, nil))
+func (b *boltExec) execAll(ctx context.Context, db string, sts []cypher.Statement) error {
+	return cancelled(ctx, b.runTx(ctx, db, sts, nil))
 }
 
 // runTx runs statements with params in one explicit transaction and commits it.
-func (b *boltExec) runTx(ctx context.Context, sts []cypher.Statement, params map[string]any) error {
-	sess := b.session(ctx, neo4j.AccessModeWrite)
+func (b *boltExec) runTx(ctx context.Context, db string, sts []cypher.Statement, params map[string]any) error {
+	sess := b.session(ctx, db, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	tx, err := sess.BeginTransaction(ctx)
 	if err != nil {
@@ -102,12 +94,12 @@ func (b *boltExec) runTx(ctx context.Context, sts []cypher.Statement, params map
 	return tx.Commit(ctx)
 }
 
-func (b *boltExec) query(ctx context.Context, text string, params map[string]any, fn func([]any) error) error {
-	return cancelled(ctx, b.read(ctx, text, params, fn))
+func (b *boltExec) query(ctx context.Context, db, text string, params map[string]any, fn func([]any) error) error {
+	return cancelled(ctx, b.read(ctx, db, text, params, fn))
 }
 
-func (b *boltExec) read(ctx context.Context, text string, params map[string]any, fn func([]any) error) error {
-	sess := b.session(ctx, neo4j.AccessModeRead)
+func (b *boltExec) read(ctx context.Context, db, text string, params map[string]any, fn func([]any) error) error {
+	sess := b.session(ctx, db, neo4j.AccessModeRead)
 	defer sess.Close(ctx)
 	res, err := sess.Run(ctx, text, params)
 	if err != nil {

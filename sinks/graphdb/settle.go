@@ -19,76 +19,116 @@ var (
 // label's nodes and each type's relationships of the groups, deletes those not written (facts
 // merged away, communities recomputed, …), removes entity labels not written, fails when
 // something written is missing (a relationship whose endpoint was absent), and finally checks
-// the count of every label and type against the rows written. A chunk of groups that held no
-// node before it was written (all CREATEd) has nothing stale: only the counts are checked, which
-// also catch what is missing or written twice. The first chunk with a held group creates the
-// relationship lookup indexes (cypher.EdgeLookups) the lists and deletes read through.
+// the count of every label and type against the rows written. Lists, deletes and counts run once
+// per graph of the chunk (byGraph). A chunk of groups that held no node before it was written
+// (all CREATEd) has nothing stale: only the counts are checked, which also catch what is missing
+// or written twice. The first chunk with a held group creates the relationship lookup indexes
+// (cypher.EdgeLookups) the lists and deletes read through. On a GraphPerGroup dialect each
+// group's graph first gets its cypher.PostLoad statements.
 func (l *Loader) settle(ctx context.Context, c *chunk) error {
+	if l.o.Dialect.GraphPerGroup() {
+		for _, gg := range l.byGraph(c.groups) {
+			if err := l.schema(ctx, gg.graph, cypher.PostLoad(l.o.Dialect, l.schemaOptions())); err != nil {
+				return err
+			}
+		}
+	}
 	if !c.held {
 		return l.verify(ctx, c)
 	}
 	if !l.edgeIndexes {
-		if err := l.schema(ctx, cypher.EdgeLookups(l.o.Dialect)); err != nil {
+		if err := l.schema(ctx, l.o.Database, cypher.EdgeLookups(l.o.Dialect)); err != nil {
 			return err
 		}
 		l.edgeIndexes = true
 	}
-	groups := c.groups
+	parts := l.byGraph(c.groups)
 	for _, t := range settleEdges {
 		list, err := cypher.ListEdges(l.o.Dialect, t)
 		if err != nil {
 			return err
 		}
-		stale, _, err := l.diff(ctx, list, groups, c.keep[t], nil)
-		if err != nil {
-			return fmt.Errorf("listing %s relationships: %w", t, err)
-		}
 		del, err := cypher.DeleteEdges(l.o.Dialect, t)
 		if err != nil {
 			return err
 		}
-		if err := l.byUUID(ctx, del, stale); err != nil {
-			return fmt.Errorf("deleting stale %s relationships: %w", t, err)
+		seen := 0
+		for _, gg := range parts {
+			stale, _, n, err := l.diff(ctx, gg, list, c.keep[t], nil)
+			if err != nil {
+				return fmt.Errorf("listing %s relationships: %w", t, err)
+			}
+			if err := l.byUUID(ctx, gg.graph, del, stale); err != nil {
+				return fmt.Errorf("deleting stale %s relationships: %w", t, err)
+			}
+			l.res.Deleted += len(stale)
+			seen += n
 		}
-		l.res.Deleted += len(stale)
+		if err := missing(seen, len(c.keep[t])); err != nil {
+			return fmt.Errorf("listing %s relationships: %w", t, err)
+		}
 	}
 	for _, label := range settleNodes {
-		list, err := cypher.ListNodes(l.o.Dialect, label)
-		if err != nil {
-			return err
-		}
-		var extra map[string][]string
-		if label == cypher.LabelEntity {
-			extra = c.labels
-		}
-		stale, fix, err := l.diff(ctx, list, groups, c.keep[label], extra)
-		if err != nil {
-			return fmt.Errorf("listing %s nodes: %w", label, err)
-		}
-		del, err := cypher.DeleteNodes(l.o.Dialect, label)
-		if err != nil {
-			return err
-		}
-		if err := l.byUUID(ctx, del, stale); err != nil {
-			return fmt.Errorf("deleting stale %s nodes: %w", label, err)
-		}
-		l.res.Deleted += len(stale)
-		if err := l.removeLabels(ctx, label, fix); err != nil {
+		if err := l.settleNodes(ctx, c, parts, label); err != nil {
 			return err
 		}
 	}
 	return l.verify(ctx, c)
 }
 
-// diff lists the uuids (and labels) a list statement returns for groups and returns the stale
-// ones (not in keep) and, when labels is not nil, for each label a node in keep carries but was
-// not written with, the uuids to remove it from. It fails when a uuid of keep is not listed.
-func (l *Loader) diff(ctx context.Context, list string, groups []string, keep map[string]bool, labels map[string][]string) (stale []string, fix map[string][]string, err error) {
-	params := map[string]any{"groups": groups}
-	var seen int
+// settleNodes deletes the stale label nodes of each graph's groups and removes the entity labels
+// not written.
+func (l *Loader) settleNodes(ctx context.Context, c *chunk, parts []graphGroups, label string) error {
+	list, err := cypher.ListNodes(l.o.Dialect, label)
+	if err != nil {
+		return err
+	}
+	del, err := cypher.DeleteNodes(l.o.Dialect, label)
+	if err != nil {
+		return err
+	}
+	var extra map[string][]string
+	if label == cypher.LabelEntity {
+		extra = c.labels
+	}
+	seen := 0
+	for _, gg := range parts {
+		stale, fix, n, err := l.diff(ctx, gg, list, c.keep[label], extra)
+		if err != nil {
+			return fmt.Errorf("listing %s nodes: %w", label, err)
+		}
+		if err := l.byUUID(ctx, gg.graph, del, stale); err != nil {
+			return fmt.Errorf("deleting stale %s nodes: %w", label, err)
+		}
+		l.res.Deleted += len(stale)
+		if err := l.removeLabels(ctx, gg.graph, label, fix); err != nil {
+			return err
+		}
+		seen += n
+	}
+	if err := missing(seen, len(c.keep[label])); err != nil {
+		return fmt.Errorf("listing %s nodes: %w", label, err)
+	}
+	return nil
+}
+
+// missing fails when fewer of the uuids written were listed than were written.
+func missing(seen, written int) error {
+	if n := written - seen; n > 0 {
+		return fmt.Errorf("%d of %d written are missing (an endpoint node was absent?)", n, written)
+	}
+	return nil
+}
+
+// diff lists the uuids (and labels) a list statement returns for the groups of one graph and
+// returns the stale ones (not in keep), the number of listed uuids that are in keep and, when
+// labels is not nil, for each label a node in keep carries but was not written with, the uuids
+// to remove it from.
+func (l *Loader) diff(ctx context.Context, gg graphGroups, list string, keep map[string]bool, labels map[string][]string) (stale []string, fix map[string][]string, seen int, err error) {
+	params := map[string]any{"groups": gg.groups}
 	err = l.retrier().do(ctx, func(ctx context.Context) error {
 		stale, fix, seen = nil, map[string][]string{}, 0
-		return l.ex.query(ctx, list, params, func(vals []any) error {
+		return l.ex.query(ctx, gg.graph, list, params, func(vals []any) error {
 			id, _ := vals[0].(string)
 			if !keep[id] {
 				stale = append(stale, id)
@@ -109,17 +149,14 @@ func (l *Loader) diff(ctx context.Context, list string, groups []string, keep ma
 		})
 	})
 	if err != nil {
-		return nil, nil, err
-	}
-	if missing := len(keep) - seen; missing > 0 {
-		return nil, nil, fmt.Errorf("%d of %d written are missing (an endpoint node was absent?)", missing, len(keep))
+		return nil, nil, 0, err
 	}
 	slices.Sort(stale)
-	return stale, fix, nil
+	return stale, fix, seen, nil
 }
 
-// removeLabels removes each stale label from its nodes, labels in sorted order.
-func (l *Loader) removeLabels(ctx context.Context, base string, fix map[string][]string) error {
+// removeLabels removes each stale label from its nodes in graph, labels in sorted order.
+func (l *Loader) removeLabels(ctx context.Context, graph, base string, fix map[string][]string) error {
 	labels := make([]string, 0, len(fix))
 	for label := range fix {
 		labels = append(labels, label)
@@ -136,7 +173,7 @@ func (l *Loader) removeLabels(ctx context.Context, base string, fix map[string][
 		}
 		ids := slices.Clone(fix[label])
 		slices.Sort(ids)
-		if err := l.byUUID(ctx, stmt, ids); err != nil {
+		if err := l.byUUID(ctx, graph, stmt, ids); err != nil {
 			return fmt.Errorf("removing stale label %s: %w", label, err)
 		}
 		l.res.LabelsRemoved += len(ids)
@@ -144,13 +181,13 @@ func (l *Loader) removeLabels(ctx context.Context, base string, fix map[string][
 	return nil
 }
 
-// byUUID runs stmt (reading $uuids) over ids in batches.
-func (l *Loader) byUUID(ctx context.Context, stmt string, ids []string) error {
+// byUUID runs stmt (reading $uuids) over ids in batches, in graph.
+func (l *Loader) byUUID(ctx context.Context, graph, stmt string, ids []string) error {
 	for len(ids) > 0 {
 		n := min(len(ids), l.o.BatchSize)
 		params := map[string]any{"uuids": ids[:n]}
 		err := l.retrier().do(ctx, func(ctx context.Context) error {
-			return l.ex.exec(ctx, cypher.Statement{Cypher: stmt}, params)
+			return l.ex.exec(ctx, graph, cypher.Statement{Cypher: stmt}, params)
 		})
 		if err != nil {
 			return err

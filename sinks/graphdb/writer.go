@@ -15,47 +15,54 @@ type stmt struct {
 	edge  bool   // writes relationships
 }
 
-// pending holds the rows waiting for one statement.
+// pending holds the rows waiting for one statement in one graph.
 type pending struct {
+	graph string
 	st    stmt
-	rows  []any
-	bytes int
+	cypher.Pending
 }
 
-// writer batches rows per statement and writes each batch in its own transaction, retried on
-// transient errors. A batch is written once it holds Options.BatchSize rows or
-// Options.BatchBytes bytes (rowBytes). One batch at a time is in flight, sent from a goroutine
-// while the next one fills; each write first waits for the one before, so batches commit in the
-// order they are written. Relationship batches are written only after every pending node batch,
-// so the endpoints of each relationship exist when it is written.
+// batchKey names a batch: rows of one statement for one graph.
+type batchKey struct{ graph, text string }
+
+// writer batches rows per statement and graph and writes each batch in its own transaction,
+// retried on transient errors. A batch is written once it is full under the batching rule
+// (cypher.Limits: Options.BatchSize rows or Options.BatchBytes bytes as sent, executor.encode).
+// One batch at a time is in flight, sent from a goroutine while the next one fills; each write
+// first waits for the one before, so batches commit in the order they are written. Relationship
+// batches are written only after every pending node batch, so the endpoints of each relationship
+// exist when it is written.
 type writer struct {
 	l        *Loader
-	pending  map[string]*pending // statement text → rows waiting
-	nodes    []*pending          // node statements in order of first use
-	edges    []*pending          // relationship statements in order of first use
-	inflight chan error          // the batch in flight reports here; nil when none
+	pending  map[batchKey]*pending // rows waiting
+	nodes    []*pending            // node batches in order of first use
+	edges    []*pending            // relationship batches in order of first use
+	inflight chan error            // the batch in flight reports here; nil when none
 }
 
 func newWriter(l *Loader) *writer {
-	return &writer{l: l, pending: map[string]*pending{}}
+	return &writer{l: l, pending: map[batchKey]*pending{}}
 }
 
-// add queues a row for st and writes the batch once it is full; a full relationship batch is
-// written after all pending node rows.
-func (w *writer) add(ctx context.Context, st stmt, row map[string]any) error {
-	p := w.pending[st.text]
+// add queues a row for st in graph and writes the batch once it is full; a full relationship
+// batch is written after all pending node rows.
+func (w *writer) add(ctx context.Context, graph string, st stmt, row cypher.Row) error {
+	enc, size, err := w.l.ex.encode(row)
+	if err != nil {
+		return err
+	}
+	k := batchKey{graph, st.text}
+	p := w.pending[k]
 	if p == nil {
-		p = &pending{st: st}
-		w.pending[st.text] = p
+		p = &pending{graph: graph, st: st}
+		w.pending[k] = p
 		if st.edge {
 			w.edges = append(w.edges, p)
 		} else {
 			w.nodes = append(w.nodes, p)
 		}
 	}
-	p.rows = append(p.rows, row)
-	p.bytes += rowBytes(row)
-	if len(p.rows) < w.l.o.BatchSize && p.bytes < w.l.o.BatchBytes {
+	if !p.Add(w.l.limits(), enc, size) {
 		return nil
 	}
 	if st.edge {
@@ -99,28 +106,27 @@ func (w *writer) wait() error {
 
 // write waits for the batch in flight, then sends the pending rows of p from a goroutine.
 func (w *writer) write(ctx context.Context, p *pending) error {
-	if len(p.rows) == 0 {
+	if len(p.Rows) == 0 {
 		return nil
 	}
 	if err := w.wait(); err != nil {
 		return err
 	}
-	st, rows, bytes := p.st, p.rows, p.bytes
-	p.rows, p.bytes = nil, 0
+	rows, bytes := p.Take()
 	w.inflight = make(chan error, 1)
-	go func(done chan<- error) { done <- w.send(ctx, st, rows, bytes) }(w.inflight)
+	go func(done chan<- error) { done <- w.send(ctx, p.graph, p.st, rows, bytes) }(w.inflight)
 	return nil
 }
 
-// send writes rows with st as one transaction. A CREATE batch that fails is tried again as MERGE
-// (st.retry): its first try may have committed (an unknown commit outcome) or, in Memgraph's
-// analytical mode, written part of its rows.
-func (w *writer) send(ctx context.Context, st stmt, rows []any, bytes int) error {
+// send writes rows with st as one transaction in graph. A CREATE batch that fails is tried again
+// as MERGE (st.retry): its first try may have committed (an unknown commit outcome) or, in
+// Memgraph's analytical mode, written part of its rows.
+func (w *writer) send(ctx context.Context, graph string, st stmt, rows []any, bytes int) error {
 	params := map[string]any{"rows": rows}
 	text := st.text
 	start := time.Now()
 	err := w.l.retrier().do(ctx, func(ctx context.Context) error {
-		err := w.l.ex.exec(ctx, cypher.Statement{Cypher: text}, params)
+		err := w.l.ex.exec(ctx, graph, cypher.Statement{Cypher: text}, params)
 		if err != nil && st.retry != "" {
 			text = st.retry
 		}
@@ -129,7 +135,7 @@ func (w *writer) send(ctx context.Context, st stmt, rows []any, bytes int) error
 	if err != nil {
 		return fmt.Errorf("writing a batch of %d rows (%.60s…): %w", len(rows), st.text[len(cypher.RowsPrefix):], err)
 	}
-	w.l.o.Log.Debug("batch written", "rows", len(rows), "bytes", bytes, "seconds", time.Since(start).Seconds())
+	w.l.o.Log.Debug("batch written", "graph", graph, "rows", len(rows), "bytes", bytes, "seconds", time.Since(start).Seconds())
 	w.l.mu.Lock()
 	if st.edge {
 		w.l.res.Edges += len(rows)
