@@ -35,7 +35,7 @@ timeline-screenshot: demo
 cli-docs:
 	$(GO) test ./cmd/backfill -run TestCLIReferenceIsUpToDate -count=1 -update
 
-## test: everything CI runs. scripts/with_servers.sh starts Neo4j, versitygw and the local model
+## test: everything CI runs. scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw and the local model
 ## server (SmolLM2-135M, for tests/localllm; its first start builds llama-cpp-python into the
 ## user's cache, about 10-30 minutes on 2 cores) unless they run already, runs the tests with
 ## their variables set, and stops what it started on any exit (trap).

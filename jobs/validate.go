@@ -92,6 +92,9 @@ func (j *Job) defaults() {
 	}
 	if j.graphSink() && j.Sink.URI == "" {
 		j.Sink.URI = "bolt://127.0.0.1:7687"
+		if j.Sink.Kind == "falkordb" {
+			j.Sink.URI = DefaultFalkorDBURI
+		}
 	}
 	if j.Sink.BatchSize == 0 {
 		j.Sink.BatchSize = graphdb.DefaultBatchSize
