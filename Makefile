@@ -56,9 +56,10 @@ bench: build
 eval-local: build
 	scripts/eval_local.sh
 
-## graphiti-check: load the demo graph into Neo4j and print the facts Graphiti's own search returns
+## graphiti-check: load the demo graph into Neo4j and FalkorDB and print the facts Graphiti's own
+## search returns on each, and how they differ
 graphiti-check: build
-	BACKFILL_SERVERS=neo4j scripts/with_servers.sh scripts/graphiti_check.sh
+	BACKFILL_SERVERS="neo4j falkordb" scripts/with_servers.sh scripts/graphiti_check.sh
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
