@@ -9,8 +9,8 @@
 # both servers it then compares the facts each query returned on Neo4j and on FalkorDB (as sets:
 # the two full-text engines score differently) and prints the differences.
 #
-# Environment: BACKFILL_NEO4J_URI, BACKFILL_FALKORDB_URI, GRAPHITI_VERSION (default 0.31.2),
-# BACKFILL_STUB_PORT (default 8099), BACKFILL_CACHE_DIR.
+# Environment: BACKFILL_NEO4J_URI, BACKFILL_FALKORDB_URI, BACKFILL_BIN (default bin/backfill),
+# GRAPHITI_VERSION (default 0.31.2), BACKFILL_STUB_PORT (default 8099), BACKFILL_CACHE_DIR.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -22,7 +22,7 @@ backends=()
 GRAPHITI_VERSION="${GRAPHITI_VERSION:-0.31.2}"
 PORT="${BACKFILL_STUB_PORT:-8099}"
 DIMS=256
-BIN="$REPO_ROOT/bin/backfill"
+BIN="${BACKFILL_BIN:-$REPO_ROOT/bin/backfill}"
 VENV="$CACHE_DIR/venv"
 
 ensure_cache
