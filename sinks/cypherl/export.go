@@ -62,10 +62,26 @@ func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) e
 		func() error { return x.bulk(cypher.BulkEnd) },
 		func() error { return x.statements(cypher.PostLoad(o.Dialect, schema)) },
 	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return fmt.Errorf("exporting cypherl: %w", err)
+	run := func() error {
+		for _, step := range steps {
+			if err := step(); err != nil {
+				return fmt.Errorf("exporting cypherl: %w", err)
+			}
 		}
+		return nil
+	}
+	var err error
+	if o.Dialect.GraphPerGroup() {
+		// Every group is a graph of its own: all the steps, group by group, into its graph.
+		err = sinks.EachGroup(ctx, src, func(g string) error {
+			x.only, x.graph = g, cypher.GraphName(g)
+			return run()
+		})
+	} else {
+		err = run()
+	}
+	if err != nil {
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("exporting cypherl: writing: %w", err)
@@ -101,12 +117,68 @@ func detectDims(ctx context.Context, src sinks.Source) (int, error) {
 	return 0, err
 }
 
-// exporter writes the statements of one export.
+// exporter writes the statements of one export. On a GraphPerGroup dialect it writes one group
+// at a time (only) into its graph.
 type exporter struct {
-	ctx context.Context
-	src sinks.Source
-	w   *bufio.Writer
-	o   Options
+	ctx   context.Context
+	src   sinks.Source
+	w     *bufio.Writer
+	o     Options
+	only  string // the group being written on a GraphPerGroup dialect
+	graph string // its graph
+}
+
+// eachGroup calls fn with every group of the export, or with the one being written.
+func (x *exporter) eachGroup(fn func(g string) error) error {
+	if x.only != "" {
+		return fn(x.only)
+	}
+	return sinks.EachGroup(x.ctx, x.src, fn)
+}
+
+// line writes one statement: as `stmt;` on a line of its own, or on a GraphPerGroup dialect as
+// a redis-cli command line `GRAPH.QUERY graph "stmt"` (redisQuote).
+func (x *exporter) line(stmt string) error {
+	var err error
+	if x.o.Dialect.GraphPerGroup() {
+		_, err = x.w.WriteString("GRAPH.QUERY " + redisQuote(x.graph) + " " + redisQuote(stmt) + "\n")
+	} else {
+		_, err = x.w.WriteString(stmt + ";\n")
+	}
+	if err != nil {
+		return fmt.Errorf("writing: %w", err)
+	}
+	return nil
+}
+
+// redisQuote quotes s as one argument of a redis-cli command line (sdssplitargs, which the
+// server's inline commands use too): in double quotes, with \\ \" \n \r \t escaped and other
+// control bytes as \xHH; other bytes, UTF-8 included, as they are.
+func redisQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			b.WriteString(`\\`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // limits is the batching rule of the export.
@@ -116,8 +188,8 @@ func (x *exporter) limits() cypher.Limits {
 
 func (x *exporter) statements(sts []cypher.Statement) error {
 	for _, s := range sts {
-		if _, err := x.w.WriteString(s.Cypher + ";\n"); err != nil {
-			return fmt.Errorf("writing: %w", err)
+		if err := x.line(s.Cypher); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -169,7 +241,7 @@ func (b *batch) flush() error {
 	return nil
 }
 
-// write writes p's rows as one `UNWIND [ … ] AS row <stmt>` line.
+// write writes p's rows as one `UNWIND [ … ] AS row <stmt>` statement.
 func (b *batch) write(stmt string, p *cypher.Pending) error {
 	rows, _ := p.Take()
 	if len(rows) == 0 {
@@ -182,9 +254,5 @@ func (b *batch) write(stmt string, p *cypher.Pending) error {
 	}
 	line.WriteString(" AS row ")
 	line.WriteString(strings.TrimPrefix(stmt, cypher.RowsPrefix))
-	line.WriteString(";\n")
-	if _, err := b.x.w.WriteString(line.String()); err != nil {
-		return fmt.Errorf("writing: %w", err)
-	}
-	return nil
+	return b.x.line(line.String())
 }
