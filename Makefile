@@ -43,12 +43,12 @@ test: build
 	$(GO) vet ./...
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
 
-## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j the Bolt load
-## benchmark needs: writes bench/results.json and bench/results.md. BENCH_SIZES, BENCH_INGEST_SIZES
+## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j and FalkorDB the
+## load benchmarks need: writes bench/results.json and bench/results.md. BENCH_SIZES, BENCH_INGEST_SIZES
 ## and BENCH_ONLY narrow it (see bench/doc.go); it takes about 35 minutes on 2 cores, most of it
 ## the 1M-episode run through every stage.
 bench: build
-	BACKFILL_SERVERS=neo4j scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off
+	BACKFILL_SERVERS="neo4j falkordb" scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off -falkordb off
 
 ## eval-local: the gold set's graph and a LoCoMo slice's with the offline responder and with
 ## Qwen2.5-Coder-1.5B on the local model server, timed and scored by `backfill eval`, into

@@ -102,8 +102,24 @@ func (b *bencher) step(ctx context.Context, name string) error {
 		g, err := runGoBench(ctx, b.root, "./stages/community", "^BenchmarkPropagate1M$", 1, nil)
 		b.res.Propagate = g
 		return err
+	case "falkordb":
+		uri, stop, why := falkordbServer.uri(ctx, b.root, b.o.falkordb)
+		defer stop()
+		if uri == "" {
+			b.res.FalkorDB = &GoBench{Command: "go test -run '^$' -bench BenchmarkFalkorDBLoad ./sinks/graphdb", Note: why}
+			return nil
+		}
+		env := []string{"BACKFILL_FALKORDB_URI=" + uri}
+		c, err := runGoBench(ctx, b.root, "./sinks/graphdb", "^BenchmarkFalkorDBCeiling$", boltIterations, env)
+		b.res.FalkorDBCeiling = c
+		if err != nil {
+			return err
+		}
+		g, err := runGoBench(ctx, b.root, "./sinks/graphdb", "^BenchmarkFalkorDBLoad$", boltIterations, env)
+		b.res.FalkorDB = g
+		return err
 	case "bolt":
-		uri, stop, why := neo4jURI(ctx, b.root, b.o.neo4j)
+		uri, stop, why := neo4jServer.uri(ctx, b.root, b.o.neo4j)
 		defer stop()
 		if uri == "" {
 			b.res.Bolt = &GoBench{Command: "go test -run '^$' -bench BenchmarkNeo4jLoad ./sinks/graphdb", Note: why}

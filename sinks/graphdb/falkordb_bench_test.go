@@ -17,9 +17,16 @@ import (
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// falkorCeilings are the configurations BenchmarkFalkorDBCeiling measures: rows per query and
-// groups (graphs) written at once.
-var falkorCeilings = []ceiling{{2000, 1, true}, {2000, 2, true}, {500, 2, true}, {5000, 2, true}}
+// falkorCeiling is one way a plain client writes the loader's rows into FalkorDB: batch rows per
+// GRAPH.QUERY, sessions groups (graphs) at once.
+type falkorCeiling struct{ batch, sessions int }
+
+func (c falkorCeiling) String() string {
+	return fmt.Sprintf("batch=%d/sessions=%d", c.batch, c.sessions)
+}
+
+// falkorCeilings are the configurations BenchmarkFalkorDBCeiling measures.
+var falkorCeilings = []falkorCeiling{{2000, 1}, {2000, 2}, {500, 2}, {5000, 2}}
 
 // BenchmarkFalkorDBCeiling measures what a plain go-redis client reaches on this machine for the
 // rows BenchmarkFalkorDBLoad writes, for each configuration of falkorCeilings: the loader's rows
@@ -132,7 +139,7 @@ func clearFalkor(b *testing.B, db *harness.FalkorDB) {
 
 // falkorCeilingRun empties the server, creates the Entity uuid index in every group's graph and
 // returns how long c takes to write src (entities, then facts, per group).
-func falkorCeilingRun(b *testing.B, client *redis.Client, db *harness.FalkorDB, c ceiling, src *sinks.MemSource) time.Duration {
+func falkorCeilingRun(b *testing.B, client *redis.Client, db *harness.FalkorDB, c falkorCeiling, src *sinks.MemSource) time.Duration {
 	b.StopTimer()
 	defer b.StartTimer()
 	clearFalkor(b, db)
