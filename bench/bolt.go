@@ -103,8 +103,8 @@ func falkordbTables(w io.Writer, load, ceiling *GoBench) {
 		fprintf(w, "## Load into FalkorDB against a plain client (sinks/graphdb)\n\n`%s`\n\n", load.Command)
 		fprintf(w, "A fresh load into an emptied server, Graphiti's indexes (created in each group's graph before\n"+
 			"its first write) and verification included. Ceiling: a plain go-redis client sending the same rows\n"+
-			"with `UNWIND … CREATE … SET … = vecf32(…)` as a `CYPHER rows=[…]` literal prefix (2,000 rows per\n"+
-			"GRAPH.QUERY, the faster of 1 and 2 groups at once in each iteration), each group into its own graph\n"+
+			"with `UNWIND … CREATE … SET … = vecf32(…)` as a `CYPHER rows=[…]` literal prefix (the fastest of\n"+
+			"200, 500 and 2,000 rows per GRAPH.QUERY, 2 groups at once, in each iteration), each group into its own graph\n"+
 			"holding only the entity uuid index. The loader runs with its default session count\n"+
 			"(`sink.sessions`, 2; 4 groups) and once with the other.\n\n")
 		fprintf(w, "| rows | ceiling rows/s | loader rows/s | %% of ceiling |\n|---|---:|---:|---:|\n")

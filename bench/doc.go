@@ -39,7 +39,7 @@
 //     or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto. results.md shows
 //     ceiling and loader rows/s and the loader's share of the ceiling.
 //   - falkordb: BenchmarkFalkorDBCeiling (a plain go-redis client's configurations) and
-//     BenchmarkFalkorDBLoad (a fresh load against the best of its first two configurations in
+//     BenchmarkFalkorDBLoad (a fresh load against the best of three configurations in
 //     the same iteration, with and without embeddings, with 2 and 1 sessions) of sinks/graphdb,
 //     3 iterations each, against the FalkorDB of BACKFILL_FALKORDB_URI, or one
 //     scripts/falkordb.sh starts (and stops) for it with -falkordb auto.
