@@ -11,16 +11,21 @@ import "strings"
 // vector index, so none is created. Graphiti also indexes its Saga, HAS_EPISODE and
 // NEXT_EPISODE elements, which backfill does not write; they are created all the same, so a
 // graph backfill loaded already has every index Graphiti's own startup would create.
-var falkorRange = []string{
-	"CREATE INDEX FOR (n:Entity) ON (n.uuid, n.group_id, n.name, n.created_at)",
-	"CREATE INDEX FOR (n:Episodic) ON (n.uuid, n.group_id, n.created_at, n.valid_at)",
-	"CREATE INDEX FOR (n:Community) ON (n.uuid)",
-	"CREATE INDEX FOR (n:Saga) ON (n.uuid, n.group_id, n.name)",
-	"CREATE INDEX FOR ()-[e:RELATES_TO]-() ON (e.uuid, e.group_id, e.name, e.created_at, e.expired_at, e.valid_at, e.invalid_at)",
-	"CREATE INDEX FOR ()-[e:MENTIONS]-() ON (e.uuid, e.group_id)",
-	"CREATE INDEX FOR ()-[e:HAS_MEMBER]-() ON (e.uuid)",
-	"CREATE INDEX FOR ()-[e:HAS_EPISODE]-() ON (e.uuid, e.group_id)",
-	"CREATE INDEX FOR ()-[e:NEXT_EPISODE]-() ON (e.uuid, e.group_id)",
+//
+// A multi-property CREATE INDEX fails as a whole when one of its properties is indexed already
+// ("Attribute 'uuid' is already indexed"; checked on FalkorDB 4.16.3), so the range indexes are
+// created one property at a time: the same indexes, and a graph where another writer created
+// some of them still gets the rest.
+var falkorRange = []index{
+	{"", "Entity", false, []string{"uuid", "group_id", "name", "created_at"}},
+	{"", "Episodic", false, []string{"uuid", "group_id", "created_at", "valid_at"}},
+	{"", "Community", false, []string{"uuid"}},
+	{"", "Saga", false, []string{"uuid", "group_id", "name"}},
+	{"", "RELATES_TO", true, []string{"uuid", "group_id", "name", "created_at", "expired_at", "valid_at", "invalid_at"}},
+	{"", "MENTIONS", true, []string{"uuid", "group_id"}},
+	{"", "HAS_MEMBER", true, []string{"uuid"}},
+	{"", "HAS_EPISODE", true, []string{"uuid", "group_id"}},
+	{"", "NEXT_EPISODE", true, []string{"uuid", "group_id"}},
 }
 
 // falkorStopwords is graphiti_core.driver.falkordb.STOPWORDS, written as Python's str() of the
@@ -38,9 +43,15 @@ var falkorText = []string{
 
 // falkorSchema is every schema statement of a FalkorDB graph (PreLoad).
 func falkorSchema() []Statement {
-	out := make([]Statement, 0, len(falkorRange)+len(falkorText))
-	for _, s := range falkorRange {
-		out = append(out, auto(s))
+	var out []Statement
+	for _, ix := range falkorRange {
+		v, pattern := "n", "(n:"+ix.label+")"
+		if ix.edge {
+			v, pattern = "e", "()-[e:"+ix.label+"]-()"
+		}
+		for _, p := range ix.props {
+			out = append(out, auto("CREATE INDEX FOR "+pattern+" ON ("+v+"."+p+")"))
+		}
 	}
 	for _, s := range falkorText {
 		out = append(out, auto(s))

@@ -56,8 +56,8 @@
 //     transaction, each kind its own, so Neo4j populates the kinds concurrently
 //     (cypher.Statement.Together).
 //     Statements marked AutoCommit run in auto-commit transactions. On FalkorDB
-//     (cypher.GraphPerGroup) the schema is per graph: Graphiti's own range and full-text index
-//     statements (cypher.PreLoad) run in a group's graph before its first write (an index that
+//     (cypher.GraphPerGroup) the schema is per graph: Graphiti's range and full-text indexes
+//     (cypher.PreLoad) are created in a group's graph before its first write (an index that
 //     exists answers "already indexed", which is ignored, as Graphiti ignores it), so the index
 //     is maintained as rows arrive and every index is usable when Load returns; there is no
 //     vector index (Graphiti's FalkorDB search computes vec.cosineDistance over the rows).
