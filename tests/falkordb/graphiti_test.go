@@ -46,13 +46,13 @@ func TestGraphitiSearchesFalkorDB(t *testing.T) {
 	}
 	res, err := harness.Run(t.Context(), filepath.Join(root, "scripts", "graphiti_check.sh"), nil, harness.Options{
 		Env: append([]string{}, "BACKFILL_NEO4J_URI="+neo, "BACKFILL_FALKORDB_URI="+falkor, "BACKFILL_BIN="+bin,
-			fmt.Sprintf("BACKFILL_STUB_PORT=%d", freePort(t))),
+			fmt.Sprintf("BACKFILL_STUB_PORT=%d", harness.FreePort(t))),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Code != 0 {
-		t.Fatalf("graphiti_check.sh: exit %d\n%s\n%s", res.Code, res.Stdout, tail(res.Stderr, 30))
+		t.Fatalf("graphiti_check.sh: exit %d\n%s\n%s", res.Code, res.Stdout, harness.Tail(res.Stderr, 30))
 	}
 	_, onFalkor, ok := strings.Cut(res.Stdout, "== graphiti-core 0.31.2 search on falkordb\n")
 	if !ok {

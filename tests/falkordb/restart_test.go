@@ -3,7 +3,6 @@ package falkordb
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -60,7 +59,7 @@ func TestFalkorDBRestart(t *testing.T) {
 	t.Logf("falkordb killed %s into the load (>= %d nodes written), down %s; run exit %d after %s",
 		into.Round(time.Millisecond), at, down.Round(time.Millisecond), out.Code, out.Elapsed.Round(time.Millisecond))
 	if out.Code != 0 {
-		t.Fatalf("the run did not survive the restart: exit %d\n%s", out.Code, tail(out.Stderr, 15))
+		t.Fatalf("the run did not survive the restart: exit %d\n%s", out.Code, harness.Tail(out.Stderr, 15))
 	}
 	got := readReport(t, rep)
 	if got.Load == nil || got.Load.Retries == 0 {
@@ -86,7 +85,7 @@ func waitNodes(t *testing.T, p *harness.Proc, db *harness.FalkorDB, want int64) 
 	defer cancel()
 	if !p.WaitStage(ctx, "load") {
 		res, _ := p.Wait()
-		t.Fatalf("the run ended (exit %d) before its load stage\n%s", res.Code, tail(res.Stderr, 20))
+		t.Fatalf("the run ended (exit %d) before its load stage\n%s", res.Code, harness.Tail(res.Stderr, 20))
 	}
 	start := time.Now()
 	for {
@@ -103,7 +102,7 @@ func waitNodes(t *testing.T, p *harness.Proc, db *harness.FalkorDB, want int64) 
 		stop()
 		if finished || ended || ctx.Err() != nil {
 			res, _ := p.Wait()
-			t.Fatalf("the load finished or the run ended (exit %d) before the graphs held %d nodes\n%s", res.Code, want, tail(res.Stderr, 20))
+			t.Fatalf("the load finished or the run ended (exit %d) before the graphs held %d nodes\n%s", res.Code, want, harness.Tail(res.Stderr, 20))
 		}
 	}
 }
@@ -123,9 +122,4 @@ func nodes(ctx context.Context, db *harness.FalkorDB) (int64, error) {
 		n += c
 	}
 	return n, nil
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

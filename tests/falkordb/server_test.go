@@ -3,7 +3,6 @@ package falkordb
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,24 +50,13 @@ func binaries(t *testing.T) (redis, module string) {
 	return redis, module
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // startServer starts a FalkorDB with a new data directory on a free port and kills it when t
 // ends.
 func startServer(t *testing.T) *server {
 	t.Helper()
 	redis, module := binaries(t)
 	dir := t.TempDir()
-	port := freePort(t)
+	port := harness.FreePort(t)
 	s := &server{redis: redis, module: module, dir: filepath.Join(dir, "data"), logPath: filepath.Join(dir, "falkordb.log"),
 		port: port, URI: fmt.Sprintf("redis://127.0.0.1:%d", port)}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
