@@ -50,7 +50,7 @@ type Report struct {
 	LLMByStage   map[string]LLMReport `json:"llm_by_stage"`
 	Seconds      float64              `json:"seconds"`
 
-	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
+	// Load is what the memgraph, neo4j or falkordb sink wrote this run (absent when it had nothing to do).
 	Load *graphdb.Result `json:"load,omitempty"`
 
 	// Temporal is what the temporal stage decided over the store's groups: judge calls made and
