@@ -10,8 +10,8 @@
 // FalkorDB follows graphiti-core 0.31.2's FalkorDriver: every group is a graph of its own
 // (Dialect.GraphPerGroup, GraphName), embeddings are set with vecf32(…), times are the strings
 // Python's isoformat() gives (TimeText), and the schema is Graphiti's indexes (falkordb.go: its
-// range indexes one property at a time, its full-text statements): the node uuid indexes before a
-// graph's first write (PreLoad), the rest after its last write, awaited (PostLoad).
+// range indexes one property at a time, its full-text statements), run in each graph before its
+// first write.
 //
 // Statement contract:
 //   - Every batch statement starts with RowsPrefix ("UNWIND $rows AS row ") and reads a list of

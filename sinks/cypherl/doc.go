@@ -10,8 +10,7 @@
 //     (RELATES_TO, MENTIONS, HAS_MEMBER), with Options.Bulk the BulkEnd statements, then PostLoad
 //     (the other range indexes, vector and text indexes, constraints).
 //   - FalkorDB (cypher.GraphPerGroup): the whole order above, group by group, each group's
-//     statements into its graph (cypher.GraphName): the node uuid indexes, nodes, relationships,
-//     then Graphiti's other range and full-text indexes (which FalkorDB builds in the background).
+//     statements into its graph (cypher.GraphName); PreLoad is Graphiti's indexes.
 //   - Nodes and edges are written as `UNWIND [ {…}, … ] AS row <statement>;` with the exact
 //     MERGE statements and rows of sinks/cypher, batched per statement under the batching rule
 //     of sinks/cypher (cypher.Limits): at most BatchSize rows (default 2000) and BatchBytes

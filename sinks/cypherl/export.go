@@ -186,13 +186,8 @@ func (x *exporter) limits() cypher.Limits {
 	return cypher.Limits{Rows: x.o.BatchSize, Bytes: x.o.BatchBytes}
 }
 
-// statements writes schema statements; an Await statement (a loader's wait for indexes) has no
-// place in a script and is left out.
 func (x *exporter) statements(sts []cypher.Statement) error {
 	for _, s := range sts {
-		if s.Await {
-			continue
-		}
 		if err := x.line(s.Cypher); err != nil {
 			return err
 		}

@@ -56,12 +56,10 @@
 //     transaction, each kind its own, so Neo4j populates the kinds concurrently
 //     (cypher.Statement.Together).
 //     Statements marked AutoCommit run in auto-commit transactions. On FalkorDB
-//     (cypher.GraphPerGroup) the schema is per graph: the node uuid indexes (cypher.PreLoad) are
-//     created in a group's graph before its first write, Graphiti's other range and full-text
-//     indexes (cypher.PostLoad) when its chunk is settled, after the last write, and awaited
-//     (cypher.Statement.Await: db.indexes polled until none is under construction, at most
-//     cypher.AwaitSeconds) before the counts are verified and the group recorded. An index that
-//     exists answers "already indexed", which is ignored, as Graphiti ignores it. There is no
+//     (cypher.GraphPerGroup) the schema is per graph: Graphiti's range and full-text indexes
+//     (cypher.PreLoad) are created in a group's graph before its first write (an index that
+//     exists answers "already indexed", which is ignored, as Graphiti ignores it), so the index
+//     is maintained as rows arrive and every index is usable when Load returns; there is no
 //     vector index (Graphiti's FalkorDB search computes vec.cosineDistance over the rows).
 //   - Groups the database holds no Episodic, Entity or Community node of (asked before they are
 //     written) are written with CREATE, the others with MERGE by uuid. A CREATE batch that
