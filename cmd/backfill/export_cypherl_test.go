@@ -41,7 +41,7 @@ func TestExportCypherl(t *testing.T) {
 			[]string{"CREATE FULLTEXT INDEX edge_name_and_fact IF NOT EXISTS", "CALL db.awaitIndex(name, 300);"}, []string{"CREATE TEXT", "STORAGE MODE"}, false},
 		{"neo4j from the job", []string{"--set", "sink.kind=neo4j"}, exitOK, []string{"FULLTEXT"}, nil, false},
 		{"falkordb", []string{"--dialect", "falkordb"}, exitOK,
-			[]string{`GRAPH.QUERY "alice" "CREATE INDEX FOR (n:Entity) ON (n.uuid, n.group_id, n.name, n.created_at)"`,
+			[]string{`GRAPH.QUERY "alice" "CREATE INDEX FOR (n:Entity) ON (n.uuid)"`, `GRAPH.QUERY "alice" "CREATE FULLTEXT INDEX FOR ()-[e:RELATES_TO]-() ON (e.name, e.fact, e.group_id)"`,
 				`vecf32(row.embedding)`, `GRAPH.QUERY "shop" "UNWIND [{`},
 			[]string{"datetime(", ";\n", "CREATE TEXT"}, false},
 		{"falkordb from the job", []string{"--set", "sink.kind=falkordb"}, exitOK, []string{"GRAPH.QUERY"}, nil, false},

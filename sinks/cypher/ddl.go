@@ -177,8 +177,8 @@ func DDL(d Dialect, vectorDims int) []Statement {
 	return append(pre, PostLoad(d, o)...)
 }
 
-// PreLoad returns the statements to run before any node is written (on FalkorDB, in each group's
-// graph, see falkorPreLoad): the node lookup indexes,
+// PreLoad returns the statements to run before any node is written (on FalkorDB, of each group's
+// graph: every index, see falkorSchema): the node lookup indexes,
 // on Neo4j also the vector indexes (when o.VectorDims > 0 and not o.Indexes.VectorsAfter), then
 // on Neo4j a wait until they are online (so the first batches are planned with them). Neo4j
 // maintains an online vector index as rows are written; one created after a load populates in
@@ -186,7 +186,7 @@ func DDL(d Dialect, vectorDims int) []Statement {
 // but leaves the load's writes about twice as fast.
 func PreLoad(d Dialect, o SchemaOptions) []Statement {
 	if d == FalkorDB {
-		return falkorPreLoad()
+		return falkorSchema()
 	}
 	if d != Neo4j {
 		return lookups(d, nodeLookups)
@@ -241,9 +241,7 @@ func lookups(d Dialect, ixs []index) []Statement {
 // indexes (when o.VectorDims > 0) and the uuid uniqueness constraints. On Neo4j they are
 // awaited (CALL db.awaitIndex for each), except with IndexesBackground; with
 // o.Indexes.VectorsAfter the vector indexes are created here, last (after the wait), and not
-// awaited. Memgraph builds every index as it creates it. On FalkorDB (in each group's graph, see
-// falkorPostLoad): the range indexes other than the node lookups, the full-text indexes, and an
-// Await statement until every index of the graph is operational.
+// awaited. Memgraph builds every index as it creates it.
 func PostLoad(d Dialect, o SchemaOptions) []Statement {
 	ranges := slices.Concat(edgeLookups, rangeIndexes)
 	var out []Statement
@@ -276,8 +274,6 @@ func PostLoad(d Dialect, o SchemaOptions) []Statement {
 		if o.Indexes.VectorsAfter() && o.VectorDims > 0 {
 			out = append(out, neo4jVector(o.VectorDims)...)
 		}
-	case FalkorDB:
-		out = falkorPostLoad()
 	default:
 		return nil
 	}

@@ -57,14 +57,7 @@ type Statement struct {
 	// on Neo4j when an equivalent index exists under another name (CREATE … IF NOT EXISTS then
 	// creates none), so the named wait falls back to waiting for every index.
 	Fallback string
-	// Await marks a read returning one count that the loader runs again until it is 0 (on
-	// FalkorDB: the indexes of the graph still under construction), for at most AwaitSeconds.
-	Await bool
 }
-
-// AwaitSeconds bounds the wait of an Await statement, as CALL db.awaitIndex(name, 300) bounds
-// Neo4j's.
-const AwaitSeconds = 300
 
 // ValidIdentifier reports whether s may be interpolated into Cypher text as a label, relationship
 // type or property name: ^[A-Za-z_][A-Za-z0-9_]*$.

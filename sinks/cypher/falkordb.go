@@ -3,20 +3,20 @@ package cypher
 import "strings"
 
 // FalkorDB's schema is graphiti-core 0.31.2's (graph_queries.get_range_indices and
-// get_fulltext_indices for FALKORDB, run by FalkorDriver.build_indices_and_constraints), range
-// indexes first as Graphiti orders them. FalkorDB indexes carry no names: a multi-property
-// CREATE INDEX indexes each property, and the full-text index of a label is the one
-// db.idx.fulltext.queryNodes / queryRelationships search by label. Graphiti's search on FalkorDB
-// computes vec.cosineDistance over the group's rows and uses no vector index, so none is
-// created. Graphiti also indexes its Saga, HAS_EPISODE and NEXT_EPISODE elements, which backfill
-// does not write; they are created all the same, so a graph backfill loaded already has every
-// index Graphiti's own startup would create.
+// get_fulltext_indices for FALKORDB, run by FalkorDriver.build_indices_and_constraints), created in
+// every group's graph before its first write, range indexes first as Graphiti orders them. FalkorDB
+// indexes carry no names: a multi-property CREATE INDEX indexes each property, and the full-text
+// index of a label is the one db.idx.fulltext.queryNodes / queryRelationships search by label.
+// Graphiti's search on FalkorDB computes vec.cosineDistance over the group's rows and uses no
+// vector index, so none is created. Graphiti also indexes its Saga, HAS_EPISODE and
+// NEXT_EPISODE elements, which backfill does not write; they are created all the same, so a
+// graph backfill loaded already has every index Graphiti's own startup would create.
 //
-// As on the other dialects, only the node uuid lookups exist before a graph's first write
-// (PreLoad); the other indexes are created after its last write (PostLoad) and awaited: FalkorDB
-// builds an index over existing rows in the background ("UNDER CONSTRUCTION" in db.indexes),
-// which on this machine cost a fraction of keeping the full-text and range indexes up to date
-// row by row (bench/results.md).
+// Before the writes, not after as on Neo4j: FalkorDB builds an index over existing rows in the
+// background ("UNDER CONSTRUCTION" in db.indexes) at about the cost of keeping it up to date
+// (25,000 entities: 5.4-5.9 s written, then indexed and awaited; 4.5-5.5 s indexed while
+// written; 1.5-2.4 s with the uuid index alone, on a loaded 2-core machine), and a load that
+// waited for them after each group measured slower (README, Loading into FalkorDB).
 //
 // A multi-property CREATE INDEX fails as a whole when one of its properties is indexed already
 // ("Attribute 'uuid' is already indexed"; checked on FalkorDB 4.16.3), so the range indexes are
@@ -47,26 +47,8 @@ var falkorText = []string{
 	"CREATE FULLTEXT INDEX FOR ()-[e:RELATES_TO]-() ON (e.name, e.fact, e.group_id)",
 }
 
-// falkorAwait counts the graph's indexes still under construction.
-const falkorAwait = "CALL db.indexes() YIELD status WHERE status <> 'OPERATIONAL' RETURN count(status)"
-
-// falkorPreLoad are the statements before a FalkorDB graph's first write: its node uuid indexes,
-// which MERGE and the relationships' endpoint lookups read through.
-func falkorPreLoad() []Statement { return falkorRangeStatements(true) }
-
-// falkorPostLoad are the statements after a FalkorDB graph's last write: the other range
-// indexes, the full-text indexes, and the wait until every index of the graph is operational.
-func falkorPostLoad() []Statement {
-	out := falkorRangeStatements(false)
-	for _, s := range falkorText {
-		out = append(out, auto(s))
-	}
-	return append(out, Statement{Cypher: falkorAwait, Await: true})
-}
-
-// falkorRangeStatements creates Graphiti's range indexes one property at a time: the node uuid
-// lookups when lookups is true, the others when it is false.
-func falkorRangeStatements(lookups bool) []Statement {
+// falkorSchema is every schema statement of a FalkorDB graph (PreLoad).
+func falkorSchema() []Statement {
 	var out []Statement
 	for _, ix := range falkorRange {
 		v, pattern := "n", "(n:"+ix.label+")"
@@ -74,10 +56,11 @@ func falkorRangeStatements(lookups bool) []Statement {
 			v, pattern = "e", "()-[e:"+ix.label+"]-()"
 		}
 		for _, p := range ix.props {
-			if (p == "uuid" && !ix.edge && ix.label != "Saga") == lookups {
-				out = append(out, auto("CREATE INDEX FOR "+pattern+" ON ("+v+"."+p+")"))
-			}
+			out = append(out, auto("CREATE INDEX FOR "+pattern+" ON ("+v+"."+p+")"))
 		}
+	}
+	for _, s := range falkorText {
+		out = append(out, auto(s))
 	}
 	return out
 }

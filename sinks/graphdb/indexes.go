@@ -3,7 +3,6 @@ package graphdb
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/tkgraph/backfill/sinks/cypher"
 )
@@ -41,37 +40,4 @@ func (l *Loader) checkIndexes(ctx context.Context) error {
 			"indexes", pending)
 	}
 	return nil
-}
-
-// awaitPoll is how often await asks again.
-const awaitPoll = 100 * time.Millisecond
-
-// await runs q (a cypher.Statement marked Await: one count of what is not ready, FalkorDB's
-// indexes under construction) in graph until it returns 0, for at most cypher.AwaitSeconds.
-func (l *Loader) await(ctx context.Context, graph, q string) error {
-	deadline := time.Now().Add(cypher.AwaitSeconds * time.Second)
-	for {
-		var n int64
-		err := l.retrier().do(ctx, func(ctx context.Context) error {
-			n = 0
-			return l.ex.query(ctx, graph, q, nil, func(v []any) error {
-				n, _ = v[0].(int64)
-				return nil
-			})
-		})
-		if err != nil {
-			return fmt.Errorf("waiting for the indexes of graph %s: %w", graph, err)
-		}
-		if n == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("waiting for the indexes of graph %s: %d not ready after %d s", graph, n, cypher.AwaitSeconds)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(awaitPoll):
-		}
-	}
 }

@@ -315,9 +315,6 @@ func (l *Loader) schema(ctx context.Context, graph string, sts []cypher.Statemen
 // (cypher.SchemaExists) means the statement ran before and is ignored. A failed statement with a
 // Fallback runs the fallback instead.
 func (l *Loader) schemaRun(ctx context.Context, graph string, run []cypher.Statement) error {
-	if len(run) == 1 && run[0].Await {
-		return l.await(ctx, graph, run[0].Cypher)
-	}
 	err := l.retrier().do(ctx, func(ctx context.Context) error {
 		if len(run) == 1 {
 			return l.ex.exec(ctx, graph, run[0], nil)
