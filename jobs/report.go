@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -51,8 +51,8 @@ type Report struct {
 	LLMByStage   map[string]LLMReport `json:"llm_by_stage"`
 	Seconds      float64              `json:"seconds"`
 
-	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
-	Load *memgraph.Result `json:"load,omitempty"`
+	// Load is what the memgraph, neo4j or falkordb sink wrote this run (absent when it had nothing to do).
+	Load *graphdb.Result `json:"load,omitempty"`
 
 	// Temporal is what the temporal stage decided over the store's groups: judge calls made and
 	// saved by the cardinality rule, contradictions by cardinality and by the judge, and the

@@ -163,9 +163,9 @@ type StageOpts struct {
 
 // Sink says where the graph goes.
 type Sink struct {
-	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j
-	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687)
-	Database    string  `yaml:"database"`      // database name (default: the server's default)
+	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j | falkordb
+	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687); falkordb: redis:// or rediss:// (default redis://127.0.0.1:6379)
+	Database    string  `yaml:"database"`      // database name (default: the server's default); falkordb: none (each group is the graph of its name)
 	UsernameEnv string  `yaml:"username_env"`  // variable holding the user (default BACKFILL_SINK_USERNAME; unset: no auth)
 	PasswordEnv string  `yaml:"password_env"`  // variable holding the password (default BACKFILL_SINK_PASSWORD)
 	BatchSize   int     `yaml:"batch_size"`    // most rows per UNWIND transaction (default 2000)

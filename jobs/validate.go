@@ -12,7 +12,7 @@ import (
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
@@ -100,24 +100,27 @@ func (j *Job) defaults() {
 	}
 	if j.graphSink() && j.Sink.URI == "" {
 		j.Sink.URI = "bolt://127.0.0.1:7687"
+		if j.Sink.Kind == "falkordb" {
+			j.Sink.URI = DefaultFalkorDBURI
+		}
 	}
 	if j.Sink.BatchSize == 0 {
-		j.Sink.BatchSize = memgraph.DefaultBatchSize
+		j.Sink.BatchSize = graphdb.DefaultBatchSize
 	}
 	if j.Sink.Indexes == "" {
 		j.Sink.Indexes = string(cypher.DefaultIndexMode)
 	}
 	if j.Sink.BatchBytes == 0 {
-		j.Sink.BatchBytes = memgraph.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
+		j.Sink.BatchBytes = graphdb.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
 	}
 	if j.Sink.Sessions == 0 {
-		j.Sink.Sessions = memgraph.DefaultSessions
+		j.Sink.Sessions = graphdb.DefaultSessions
 	}
 	if j.Sink.MaxAttempts == 0 {
-		j.Sink.MaxAttempts = memgraph.DefaultMaxAttempts
+		j.Sink.MaxAttempts = graphdb.DefaultMaxAttempts
 	}
 	if j.Sink.RetrySecs == 0 {
-		j.Sink.RetrySecs = memgraph.DefaultRetryBase.Seconds()
+		j.Sink.RetrySecs = graphdb.DefaultRetryBase.Seconds()
 	}
 	if j.Limits.MaxErrorRatio == nil {
 		r := DefaultMaxErrorRatio

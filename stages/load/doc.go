@@ -1,7 +1,8 @@
-// Package load is the load stage: it writes the graph of the store into Memgraph or Neo4j through
-// the Bolt loader (sinks/memgraph), one unit per group. A group's fingerprint chains its upstream
-// fingerprint (stages.Steps: community) with the sink's identity and the loader's version, so a
-// group loads again when its graph, the sink or the loader changed, and every group with Reload.
+// Package load is the load stage: it writes the graph of the store into Memgraph, Neo4j or
+// FalkorDB through the loader (sinks/graphdb), one unit per group. A group's fingerprint chains
+// its upstream fingerprint (stages.Steps: community) with the sink's identity and the loader's
+// version, so a group loads again when its graph, the sink or the loader changed, and every group
+// with Reload.
 // A unit is committed once its group is written and verified; a stop (env.Stop) lets the chunk in
 // flight finish and returns stages.ErrInterrupted. A group with a load record and no episode left
 // in the store (all of it forgotten) is loaded empty, so the loader removes it from the database,

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/sinks"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -24,7 +24,7 @@ const loaderVersion = "load-v2"
 type Options struct {
 	// Sink is the loader's settings. Run sets its Username and Password from Credentials and its
 	// Progress, Log and Stop from the Env.
-	Sink memgraph.Options
+	Sink graphdb.Options
 	// Reload loads every group, whether its fingerprint changed or not (sink.reload).
 	Reload bool
 	// Source is the graph as the sink reads it (the store under the job's record-time mode).
@@ -46,7 +46,7 @@ func (o Options) Fingerprint(upstreamFP string) string {
 // database and records a load unit per group once it is verified. With nothing to load it
 // neither reads the credentials nor connects. It returns the loader's result (nil when nothing
 // was loaded).
-func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgraph.Result, error) {
+func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb.Result, error) {
 	start := time.Now()
 	store := env.Store
 	done, err := store.Fingerprints(ctx, Stage)
@@ -88,7 +88,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgrap
 		}
 	}
 	sink.Progress, sink.Log, sink.Stop = env.Progress, env.Logger(), env.Stop
-	l, err := memgraph.Open(ctx, sink)
+	l, err := graphdb.Open(ctx, sink)
 	if err != nil {
 		return st, nil, err
 	}
@@ -108,7 +108,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgrap
 		return nil
 	})
 	st.Seconds = time.Since(start).Seconds()
-	if errors.Is(err, memgraph.ErrStopped) {
+	if errors.Is(err, graphdb.ErrStopped) {
 		err = stages.ErrInterrupted
 	}
 	return st, &res, err

@@ -1,4 +1,4 @@
-package cypherl
+package cypher
 
 import (
 	"fmt"
@@ -10,11 +10,13 @@ import (
 	"unicode/utf8"
 )
 
-func lit(t *testing.T, v any) string {
+func lit(t *testing.T, v any) string { return litIn(t, Neo4j, v) }
+
+func litIn(t *testing.T, d Dialect, v any) string {
 	t.Helper()
 	var b strings.Builder
-	if err := writeValue(&b, v); err != nil {
-		t.Fatalf("writeValue(%#v): %v", v, err)
+	if err := WriteLiteral(&b, d, v); err != nil {
+		t.Fatalf("WriteLiteral(%s, %#v): %v", d, v, err)
 	}
 	return b.String()
 }
@@ -61,12 +63,37 @@ func TestLiterals(t *testing.T) {
 	}
 }
 
+// TestFalkorDBLiterals checks what differs on FalkorDB, whose parser (checked against FalkorDB
+// 4.16.3) decodes \\ \" \n \r \t \b \f but no \u escape, and takes other characters raw.
+func TestFalkorDBLiterals(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"escapes", "a\"b\\c\nd\re\tf\bg\fh", `"a\"b\\c\nd\re\tf\bg\fh"`},
+		{"raw", "a;b\x1b\u2028 東京", "\"a;b\x1b\u2028 東京\""},
+		{"nul dropped", "a\x00b", `"ab"`},
+		{"time", time.Date(2026, 3, 2, 1, 0, 0, 0, time.FixedZone("X", 3600)), `"2026-03-02T00:00:00+00:00"`},
+		{"time micros", time.Date(2026, 3, 2, 0, 0, 0, 123400999, time.UTC), `"2026-03-02T00:00:00.123400+00:00"`},
+		{"literal", []Literal{"{a: 1}", "{a: 2}"}, `[{a: 1}, {a: 2}]`},
+		{"float", []float64{1, 1e-7}, `[1.0, 1e-07]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := litIn(t, FalkorDB, tc.in); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestLiteralErrors(t *testing.T) {
 	for _, v := range []any{math.NaN(), math.Inf(1), []float64{1, math.Inf(-1)}, struct{}{},
 		map[string]any{"k": make(chan int)}} {
 		var b strings.Builder
-		if err := writeValue(&b, v); err == nil {
-			t.Errorf("writeValue(%#v) = %s, want an error", v, b.String())
+		if err := WriteLiteral(&b, Neo4j, v); err == nil {
+			t.Errorf("WriteLiteral(%#v) = %s, want an error", v, b.String())
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import (
 	"context"
@@ -38,7 +38,8 @@ func fakeLoad(t *testing.T, l *Loader, src sinks.Source) (Result, [][]string, er
 }
 
 // TestLoadTranscriptGolden records every statement two loads send, in order, for Memgraph in
-// analytical and in transactional mode and for Neo4j (the default index mode and online), with
+// analytical and in transactional mode, for Neo4j (the default index mode and online) and for
+// FalkorDB (every call in the graph of its group), with
 // batches of 2 rows and a chunk per group: a load of new groups, then of the same groups changed.
 func TestLoadTranscriptGolden(t *testing.T) {
 	tests := []struct {
@@ -50,6 +51,7 @@ func TestLoadTranscriptGolden(t *testing.T) {
 		{"load.memgraph-transactional.golden", cypher.Memgraph, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3, VectorCapacity: 64}},
 		{"load.neo4j.golden", cypher.Neo4j, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3}},
 		{"load.neo4j-online.golden", cypher.Neo4j, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3, Indexes: cypher.IndexesOnline}},
+		{"load.falkordb.golden", cypher.FalkorDB, Options{BatchSize: 2, ChunkRows: 1, VectorDims: 3}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

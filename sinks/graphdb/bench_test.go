@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import (
 	"fmt"
@@ -105,7 +105,7 @@ func benchNeo4jLoad(b *testing.B, uri string, drv neo4j.DriverWithContext, name 
 			// Graphiti's schema on the ceiling's graph, as the loader leaves it: every index
 			// created, all but the vector indexes online.
 			start := time.Now()
-			if err := l.schema(b.Context(), cypher.DDL(cypher.Neo4j, benchDims)); err != nil {
+			if err := l.schema(b.Context(), "", cypher.DDL(cypher.Neo4j, benchDims)); err != nil {
 				b.Fatal(err)
 			}
 			schema += time.Since(start)

@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import (
 	"context"
@@ -25,10 +25,14 @@ const (
 // as retryable (Neo.TransientError.*, Memgraph's transaction conflicts, leader changes), any
 // connectivity error including a commit whose outcome is unknown (every write of the loader is
 // an idempotent MERGE, DELETE or REMOVE, so running it twice is safe), a pool timeout, or a
-// network error. Cancellation and deadlines are never transient.
+// network error; on FalkorDB also a server that is loading its data or busy (transientRedis).
+// Cancellation and deadlines are never transient.
 func Transient(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
+	}
+	if transientRedis(err) {
+		return true
 	}
 	var ce *neo4j.ConnectivityError
 	if errors.As(err, &ce) {

@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func (l *Loader) checkIndexes(ctx context.Context) error {
 	err := l.retrier().do(ctx, func(ctx context.Context) error {
 		pending = pending[:0]
 		params := map[string]any{"names": names}
-		return l.ex.query(ctx, q, params, func(v []any) error {
+		return l.ex.query(ctx, l.o.Database, q, params, func(v []any) error {
 			name, state := fmt.Sprint(v[0]), fmt.Sprint(v[1])
 			if state == "FAILED" {
 				return fmt.Errorf("index %s failed to populate (SHOW INDEXES shows why)", name)

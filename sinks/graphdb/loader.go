@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -42,10 +41,10 @@ type Progress interface {
 // Options configures a Loader.
 type Options struct {
 	Dialect  cypher.Dialect
-	URI      string // bolt://host:port (a standalone Memgraph rejects neo4j:// routing)
+	URI      string // bolt://host:port (a standalone Memgraph rejects neo4j:// routing); FalkorDB: redis://host:port or rediss://
 	Username string // empty username and password: no authentication
 	Password string
-	Database string // empty: the server's default database
+	Database string // empty: the server's default database; FalkorDB: must be empty (each group has its graph)
 
 	Sessions       int  // groups written at once, each by its own worker and session; 0 means DefaultSessions
 	BatchSize      int  // most rows per UNWIND transaction; 0 means DefaultBatchSize
@@ -91,6 +90,9 @@ func (o *Options) defaults() error {
 		return err
 	}
 	o.Indexes = mode
+	if o.Dialect.GraphPerGroup() && o.Database != "" {
+		return fmt.Errorf("%s keeps each group in a graph named after it: the database must be empty, not %q", o.Dialect, o.Database)
+	}
 	if mode == cypher.IndexesBackground && o.Dialect != cypher.Neo4j {
 		return errors.New("background indexes need the neo4j dialect (Memgraph builds every index as it creates it)")
 	}
@@ -148,7 +150,7 @@ type Result struct {
 	Seconds           float64  `json:"seconds"`
 }
 
-// Loader writes groups of the graph into Memgraph or Neo4j over Bolt.
+// Loader writes groups of the graph into Memgraph or Neo4j over Bolt, or into FalkorDB over RESP.
 type Loader struct {
 	o   Options
 	ex  executor
@@ -163,12 +165,18 @@ func Open(ctx context.Context, o Options) (*Loader, error) {
 	if err := o.defaults(); err != nil {
 		return nil, fmt.Errorf("opening loader: %w", err)
 	}
-	ex, err := dial(o.URI, o.Username, o.Password, o.Database, o.Sessions)
+	var ex executor
+	var err error
+	if o.Dialect == cypher.FalkorDB {
+		ex, err = dialRESP(o.URI, o.Username, o.Password, o.Sessions)
+	} else {
+		ex, err = dialBolt(o.URI, o.Username, o.Password, o.Sessions)
+	}
 	if err != nil {
 		return nil, err
 	}
 	l := &Loader{o: o, ex: ex}
-	err = l.retrier().do(ctx, func(ctx context.Context) error { return ex.driver.VerifyConnectivity(ctx) })
+	err = l.retrier().do(ctx, ex.ping)
 	if err != nil {
 		ex.close(ctx)
 		return nil, fmt.Errorf("connecting to %s: %w", o.URI, err)
@@ -220,19 +228,21 @@ func (l *Loader) Load(ctx context.Context, src sinks.Source, groups []string, do
 }
 
 func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, done func(context.Context, []string) error) error {
-	if err := l.schema(ctx, cypher.PreLoad(l.o.Dialect, l.schemaOptions())); err != nil {
-		return err
+	if !l.o.Dialect.GraphPerGroup() {
+		if err := l.schema(ctx, l.o.Database, cypher.PreLoad(l.o.Dialect, l.schemaOptions())); err != nil {
+			return err
+		}
 	}
 	bulk := l.o.Analytical && len(groups) > 0
 	early := done
 	if bulk {
 		// Every lookup index exists before the switch to analytical mode (Memgraph's bulk path):
 		// settling held groups reads relationships through the edge ones.
-		if err := l.schema(ctx, cypher.EdgeLookups(l.o.Dialect)); err != nil {
+		if err := l.schema(ctx, l.o.Database, cypher.EdgeLookups(l.o.Dialect)); err != nil {
 			return err
 		}
 		l.edgeIndexes = true
-		if err := l.schema(ctx, cypher.BulkBegin(l.o.Dialect)); err != nil {
+		if err := l.schema(ctx, l.o.Database, cypher.BulkBegin(l.o.Dialect)); err != nil {
 			return err
 		}
 		early = nil
@@ -245,13 +255,15 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 		return err
 	}
 	if bulk {
-		if err := l.schema(ctx, cypher.BulkEnd(l.o.Dialect)); err != nil {
+		if err := l.schema(ctx, l.o.Database, cypher.BulkEnd(l.o.Dialect)); err != nil {
 			return err
 		}
 	}
 	start := time.Now()
-	if err := l.schema(ctx, cypher.PostLoad(l.o.Dialect, l.schemaOptions())); err != nil {
-		return err
+	if !l.o.Dialect.GraphPerGroup() {
+		if err := l.schema(ctx, l.o.Database, cypher.PostLoad(l.o.Dialect, l.schemaOptions())); err != nil {
+			return err
+		}
 	}
 	if err := l.checkIndexes(ctx); err != nil {
 		return err
@@ -277,20 +289,20 @@ func (l *Loader) leaveBulk() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	end := cypher.BulkEnd(l.o.Dialect)
-	if err := l.ex.exec(ctx, end[len(end)-1], nil); err != nil {
+	if err := l.ex.exec(ctx, l.o.Database, end[len(end)-1], nil); err != nil {
 		l.o.Log.Error("switching back to transactional storage after a failed load", "err", err)
 	}
 }
 
-// schema runs schema statements; a run of adjacent statements with the same Together value goes
-// in one transaction.
-func (l *Loader) schema(ctx context.Context, sts []cypher.Statement) error {
+// schema runs schema statements in graph; a run of adjacent statements with the same Together
+// value goes in one transaction.
+func (l *Loader) schema(ctx context.Context, graph string, sts []cypher.Statement) error {
 	for len(sts) > 0 {
 		n := 1
 		for sts[0].Together != "" && n < len(sts) && sts[n].Together == sts[0].Together {
 			n++
 		}
-		if err := l.schemaRun(ctx, sts[:n]); err != nil {
+		if err := l.schemaRun(ctx, graph, sts[:n]); err != nil {
 			return err
 		}
 		sts = sts[n:]
@@ -298,23 +310,24 @@ func (l *Loader) schema(ctx context.Context, sts []cypher.Statement) error {
 	return nil
 }
 
-// schemaRun runs one statement, or several in one transaction. On Memgraph, which has no IF NOT
-// EXISTS for text indexes and constraints, an "already exists" error means the statement ran
-// before and is ignored. A failed statement with a Fallback runs the fallback instead.
-func (l *Loader) schemaRun(ctx context.Context, run []cypher.Statement) error {
+// schemaRun runs one statement, or several in one transaction, in graph. On Memgraph and
+// FalkorDB, which lack IF NOT EXISTS for some schema elements, an error saying the element exists
+// (cypher.SchemaExists) means the statement ran before and is ignored. A failed statement with a
+// Fallback runs the fallback instead.
+func (l *Loader) schemaRun(ctx context.Context, graph string, run []cypher.Statement) error {
 	err := l.retrier().do(ctx, func(ctx context.Context) error {
 		if len(run) == 1 {
-			return l.ex.exec(ctx, run[0], nil)
+			return l.ex.exec(ctx, graph, run[0], nil)
 		}
-		return l.ex.execAll(ctx, run)
+		return l.ex.execAll(ctx, graph, run)
 	})
-	if err != nil && l.o.Dialect == cypher.Memgraph && strings.Contains(strings.ToLower(err.Error()), "already exists") {
+	if cypher.SchemaExists(l.o.Dialect, err) {
 		l.o.Log.Debug("schema element exists", "statement", run[0].Cypher)
 		return nil
 	}
 	if fb := run[0].Fallback; err != nil && len(run) == 1 && fb != "" && ctx.Err() == nil {
 		l.o.Log.Info("schema statement failed; running its fallback", "statement", run[0].Cypher, "fallback", fb, "err", err)
-		return l.schemaRun(ctx, []cypher.Statement{{Cypher: fb, AutoCommit: run[0].AutoCommit}})
+		return l.schemaRun(ctx, graph, []cypher.Statement{{Cypher: fb, AutoCommit: run[0].AutoCommit}})
 	}
 	if err != nil && len(run) > 1 {
 		return fmt.Errorf("running %q and %d more in one transaction: %w", run[0].Cypher, len(run)-1, err)
@@ -323,4 +336,43 @@ func (l *Loader) schemaRun(ctx context.Context, run []cypher.Statement) error {
 		return fmt.Errorf("running %q: %w", run[0].Cypher, err)
 	}
 	return nil
+}
+
+// graphOf is the graph that holds group: its own graph on a GraphPerGroup dialect
+// (cypher.GraphName), else Options.Database.
+func (l *Loader) graphOf(group string) string {
+	if l.o.Dialect.GraphPerGroup() {
+		return cypher.GraphName(group)
+	}
+	return l.o.Database
+}
+
+// graphGroups are the groups of one graph.
+type graphGroups struct {
+	graph  string
+	groups []string
+}
+
+// byGraph splits groups by the graph that holds them, graphs in order of first appearance: one
+// part for a dialect that keeps every group in one database, one per group on FalkorDB. Queries
+// over several groups (which are held, list, count) run once per part.
+func (l *Loader) byGraph(groups []string) []graphGroups {
+	var out []graphGroups
+	at := map[string]int{}
+	for _, g := range groups {
+		name := l.graphOf(g)
+		i, ok := at[name]
+		if !ok {
+			i = len(out)
+			at[name] = i
+			out = append(out, graphGroups{graph: name})
+		}
+		out[i].groups = append(out[i].groups, g)
+	}
+	return out
+}
+
+// limits is the batching rule of the load (cypher.Limits).
+func (l *Loader) limits() cypher.Limits {
+	return cypher.Limits{Rows: l.o.BatchSize, Bytes: l.o.BatchBytes}
 }

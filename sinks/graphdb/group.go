@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import (
 	"context"
@@ -45,8 +45,15 @@ func (s *statements) get(key string, mode cypher.Write, edge bool, build func(cy
 	return st, nil
 }
 
-// writeGroup queues every node of group, then every relationship.
+// writeGroup queues every node of group, then every relationship, for the group's graph. On a
+// GraphPerGroup dialect it first creates the graph's schema (cypher.PreLoad).
 func (l *Loader) writeGroup(ctx context.Context, w *writer, c *chunk, stmts *statements, src sinks.Source, group string, mode cypher.Write) error {
+	target := l.graphOf(group)
+	if l.o.Dialect.GraphPerGroup() {
+		if err := l.schema(ctx, target, cypher.PreLoad(l.o.Dialect, l.schemaOptions())); err != nil {
+			return err
+		}
+	}
 	edges, err := sinks.EntityEdges(ctx, src, group)
 	if err != nil {
 		return err
@@ -55,7 +62,7 @@ func (l *Loader) writeGroup(ctx context.Context, w *writer, c *chunk, stmts *sta
 		if err := c.add(kind, uuid, labels); err != nil {
 			return err
 		}
-		return w.add(ctx, st, row)
+		return w.add(ctx, target, st, row)
 	}
 	episode, err := stmts.get("episode", mode, false, cypher.EpisodeStatement)
 	if err != nil {

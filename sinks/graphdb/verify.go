@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import (
 	"context"
@@ -56,9 +56,9 @@ func (l *Loader) counts(c *chunk) ([]count, error) {
 	return out, nil
 }
 
-// verify counts every label and type of the chunk's groups in the database, in one query
-// (cypher.CountsQuery), and fails on any difference from the rows written. The counts are added
-// to the result.
+// verify counts every label and type of the chunk's groups in the database, in one query per
+// graph (cypher.CountsQuery), and fails on any difference from the rows written. The counts are
+// added to the result.
 func (l *Loader) verify(ctx context.Context, c *chunk) error {
 	cs, err := l.counts(c)
 	if err != nil {
@@ -69,22 +69,27 @@ func (l *Loader) verify(ctx context.Context, c *chunk) error {
 		stmts[i] = x.stmt
 	}
 	q := cypher.CountsQuery(stmts)
-	params := map[string]any{"groups": c.groups}
 	got := make([]int, len(cs))
-	err = l.retrier().do(ctx, func(ctx context.Context) error {
-		clear(got)
-		return l.ex.query(ctx, q, params, func(vals []any) error {
-			n, _ := vals[0].(int64)
-			i, ok := vals[1].(int64)
-			if !ok || i < 0 || int(i) >= len(got) {
-				return fmt.Errorf("unexpected count row %v", vals)
-			}
-			got[i] = int(n)
-			return nil
+	for _, gg := range l.byGraph(c.groups) {
+		part := make([]int, len(cs))
+		err = l.retrier().do(ctx, func(ctx context.Context) error {
+			clear(part)
+			return l.ex.query(ctx, gg.graph, q, map[string]any{"groups": gg.groups}, func(vals []any) error {
+				n, _ := vals[0].(int64)
+				i, ok := vals[1].(int64)
+				if !ok || i < 0 || int(i) >= len(part) {
+					return fmt.Errorf("unexpected count row %v", vals)
+				}
+				part[i] = int(n)
+				return nil
+			})
 		})
-	})
-	if err != nil {
-		return fmt.Errorf("counting the nodes and relationships of %d groups: %w", len(c.groups), err)
+		if err != nil {
+			return fmt.Errorf("counting the nodes and relationships of %d groups: %w", len(c.groups), err)
+		}
+		for i, n := range part {
+			got[i] += n
+		}
 	}
 	var bad []string
 	for i, x := range cs {

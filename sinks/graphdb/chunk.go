@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import (
 	"context"
@@ -204,23 +204,28 @@ func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, 
 	return held, stopped, nil
 }
 
-// heldGroups returns which of groups hold an Episodic, Entity or Community node.
+// heldGroups returns which of groups hold an Episodic, Entity or Community node, asked once per
+// graph (byGraph).
 func (l *Loader) heldGroups(ctx context.Context, groups []string) (map[string]bool, error) {
 	q, err := cypher.HeldGroups(l.o.Dialect)
 	if err != nil {
 		return nil, err
 	}
-	var out map[string]bool
-	err = l.retrier().do(ctx, func(ctx context.Context) error {
-		out = map[string]bool{}
-		return l.ex.query(ctx, q, map[string]any{"groups": groups}, func(vals []any) error {
-			g, _ := vals[0].(string)
-			out[g] = true
-			return nil
+	out := map[string]bool{}
+	for _, gg := range l.byGraph(groups) {
+		err = l.retrier().do(ctx, func(ctx context.Context) error {
+			for _, g := range gg.groups {
+				delete(out, g)
+			}
+			return l.ex.query(ctx, gg.graph, q, map[string]any{"groups": gg.groups}, func(vals []any) error {
+				g, _ := vals[0].(string)
+				out[g] = true
+				return nil
+			})
 		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("looking up which groups the database holds: %w", err)
+		if err != nil {
+			return nil, fmt.Errorf("looking up which groups the database holds: %w", err)
+		}
 	}
 	return out, nil
 }

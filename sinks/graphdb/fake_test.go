@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import (
 	"context"
@@ -66,7 +66,7 @@ func fakeLoader(d cypher.Dialect, o Options, db *fakeDB) *Loader {
 }
 
 // embedding matches the clause that sets an embedding, in either dialect.
-const embedding = `(?: SET [nr]\.\w+ = row\.embedding| WITH [nr], row WHERE row\.embedding IS NOT NULL CALL db\.create\.set(?:Node|Relationship)VectorProperty\([nr], '\w+', row\.embedding\))?`
+const embedding = `(?: SET [nr]\.\w+ = row\.embedding| SET [nr]\.\w+ = vecf32\(row\.embedding\)| WITH [nr], row WHERE row\.embedding IS NOT NULL CALL db\.create\.set(?:Node|Relationship)VectorProperty\([nr], '\w+', row\.embedding\))?`
 
 var (
 	reMergeNode  = regexp.MustCompile(`^UNWIND \$rows AS row MERGE \(n:(\w+) \{uuid: row\.uuid\}\) SET n = row\.props(?: SET n:([\w:]+))?` + embedding + `$`)
@@ -84,16 +84,28 @@ var (
 	reHeldPart   = regexp.MustCompile(`^UNWIND \$groups AS g MATCH \(n:(\w+) \{group_id: g\}\) RETURN DISTINCT g$`)
 )
 
-func (f *fakeDB) exec(_ context.Context, st cypher.Statement, params map[string]any) error {
+func (f *fakeDB) encode(row cypher.Row) (any, int, error) { return row, rowBytes(row), nil }
+
+func (f *fakeDB) ping(context.Context) error { return nil }
+
+func (f *fakeDB) exec(_ context.Context, graph string, st cypher.Statement, params map[string]any) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.execLocked(st, params)
+	return f.execLocked(graph, st, params)
 }
 
-func (f *fakeDB) execLocked(st cypher.Statement, params map[string]any) error {
-	mode := "tx  "
+// at prefixes a transcript line with the graph a call ran in, when it names one.
+func at(graph string) string {
+	if graph == "" {
+		return ""
+	}
+	return "@" + graph + " "
+}
+
+func (f *fakeDB) execLocked(graph string, st cypher.Statement, params map[string]any) error {
+	mode := at(graph) + "tx  "
 	if st.AutoCommit {
-		mode = "auto"
+		mode = at(graph) + "auto"
 	}
 	n := 0
 	if rows, ok := params["rows"].([]any); ok {
@@ -120,12 +132,12 @@ func (f *fakeDB) execLocked(st cypher.Statement, params map[string]any) error {
 	return nil
 }
 
-func (f *fakeDB) execAll(_ context.Context, sts []cypher.Statement) error {
+func (f *fakeDB) execAll(_ context.Context, graph string, sts []cypher.Statement) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.log = append(f.log, fmt.Sprintf("begin %d statements", len(sts)))
+	f.log = append(f.log, fmt.Sprintf("%sbegin %d statements", at(graph), len(sts)))
 	for _, st := range sts {
-		if err := f.execLocked(st, nil); err != nil {
+		if err := f.execLocked(graph, st, nil); err != nil {
 			return err
 		}
 	}
@@ -215,10 +227,10 @@ func (f *fakeDB) run(c string, params map[string]any) error {
 	return nil
 }
 
-func (f *fakeDB) query(_ context.Context, cypher string, params map[string]any, fn func([]any) error) error {
+func (f *fakeDB) query(_ context.Context, graph, cypher string, params map[string]any, fn func([]any) error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.log = append(f.log, "read "+cypher)
+	f.log = append(f.log, at(graph)+"read "+cypher)
 	if f.fail != nil {
 		if err := f.fail(cypher); err != nil {
 			f.log = append(f.log, "  failed: "+err.Error())

@@ -1,4 +1,4 @@
-package memgraph
+package graphdb
 
 import "time"
 
