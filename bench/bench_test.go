@@ -15,8 +15,8 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/results.golden.md")
@@ -92,7 +92,7 @@ func TestExportedURI(t *testing.T) {
 		{"neo4j.sh: stopped\n", ""},
 	}
 	for _, tt := range tests {
-		if got := exportedURI(tt.out); got != tt.want {
+		if got := exportedURI(tt.out, "BACKFILL_NEO4J_URI"); got != tt.want {
 			t.Errorf("exportedURI(%q) = %q, want %q", tt.out, got, tt.want)
 		}
 	}
@@ -113,7 +113,7 @@ func TestResetStages(t *testing.T) {
 	if _, err := s.UpsertEpisodes(ctx, []graph.Episode{ep}, at); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Put(ctx, "key", llm.CacheEntry{Namespace: "extract", Response: []byte("{}")}); err != nil {
+	if err := s.Put(ctx, "key", cache.Entry{Namespace: "extract", Response: []byte("{}")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.CommitUnit(ctx, "extract", ep.UUID, "fp", nil); err != nil {
@@ -181,6 +181,12 @@ func TestMarkdown(t *testing.T) {
 			"BenchmarkNeo4jCeiling/entities/embeddings=true/batch=2000/sessions=1/embedding=map":       {"rows/s": 6000},
 			"BenchmarkNeo4jCeiling/entities/embeddings=true/batch=2000/sessions=2/embedding=procedure": {"rows/s": 8000},
 			"BenchmarkNeo4jCeiling/facts/embeddings=false/batch=2000/sessions=2/embedding=procedure":   {"rows/s": 46000},
+		}},
+		FalkorDB: &GoBench{Command: "go test -bench F", Metrics: map[string]map[string]float64{
+			"BenchmarkFalkorDBLoad/entities/embeddings=true/sessions=2": {"rows": 10000, "rows/s": 700, "ceiling-rows/s": 800, "pct-of-ceiling": 87.5},
+		}},
+		FalkorDBCeiling: &GoBench{Command: "go test -bench G", Metrics: map[string]map[string]float64{
+			"BenchmarkFalkorDBCeiling/entities/embeddings=true/batch=2000/sessions=2": {"rows/s": 800},
 		}},
 		Errors: []string{"memory: something failed"},
 		Tokens: &TokensResult{PrefixCache: stub.OpenAIPrefixCache, Runs: []LeverRun{

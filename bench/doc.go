@@ -3,7 +3,7 @@
 // bench/results.md (both rewritten after every step, so an interrupted run keeps what it has).
 // The numbers are measurements on the machine at hand, not pass/fail thresholds.
 //
-//   - locomo: LoCoMo (all 10 conversations) through llm/stub on loopback at a fixed latency, with
+//   - locomo: LoCoMo (all 10 conversations) through providers/stub on loopback at a fixed latency, with
 //     the default settings: LLM calls and prompt/completion tokens per episode over all stages,
 //     the prompt tokens the stub reports cached under OpenAI's prompt-cache rule
 //     (stub.OpenAIPrefixCache) and those shared with an earlier request whatever their length,
@@ -18,7 +18,7 @@
 //     modes (the graph's facts, facts beside episodes, episodes alone) and the gold-file scores,
 //     with the commands that reproduce them. A baseline for the mechanics, not for extraction quality.
 //   - tokens: the levers of extraction's calls and prompt tokens, one fresh LoCoMo run through
-//     llm/stub per row, from today's two-call settings to the defaults, each row adding one lever
+//     providers/stub per row, from today's two-call settings to the defaults, each row adding one lever
 //     (one call, the shorter prompt, previous episodes within stages.extract.context_tokens,
 //     chit-chat not asked), then the defaults in two-call mode: calls, prompt, cached and
 //     shared-prefix tokens per episode, and the eval scores of that LoCoMo graph and of the gold
@@ -29,16 +29,21 @@
 //     plan`) at each of -ingest-sizes: the child's peak RSS (rusage) and the peak sampled per
 //     stage (/proc/PID/status VmRSS).
 //   - propagate: BenchmarkPropagate1M of stages/community (label propagation on 1M facts).
-//   - tickets: the bundled ticket change log (examples/tickets.jsonl) through llm/stub, once per
+//   - tickets: the bundled ticket change log (examples/tickets.jsonl) through providers/stub, once per
 //     set of JSON record options from none to all of jobs/examples/tickets.yaml's (pruning,
 //     mapping.object, facts, json.text_fields) and once with stages.extract.llm: off: prompt
 //     tokens and calls per record, and whether the declared facts with their intervals are the
 //     same with and without the LLM for text.
 //   - bolt: BenchmarkNeo4jCeiling (the plain driver's configurations) and BenchmarkNeo4jLoad (a
 //     fresh Bolt load against the best ceiling of the same iteration, with and without
-//     embeddings) of sinks/memgraph, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
+//     embeddings) of sinks/graphdb, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
 //     or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto. results.md shows
 //     ceiling and loader rows/s and the loader's share of the ceiling.
+//   - falkordb: BenchmarkFalkorDBCeiling (a plain go-redis client's configurations) and
+//     BenchmarkFalkorDBLoad (a fresh load against the best of three configurations in
+//     the same iteration, with and without embeddings, with 2 and 1 sessions) of sinks/graphdb,
+//     3 iterations each, against the FalkorDB of BACKFILL_FALKORDB_URI, or one
+//     scripts/falkordb.sh starts (and stops) for it with -falkordb auto.
 //   - parquet: BenchmarkParquetReaders of loaders (build tag arrowbench): 1M generated rows
 //     read by the parquet-go input reader and by arrow-go's pqarrow record reader, to episodes
 //     and decoded only: time, rows/s, allocations and the peak live heap.

@@ -12,7 +12,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/internal/safefile"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -26,11 +27,15 @@ type Results struct {
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
 	// BoltCeiling is the plain driver's configurations (BenchmarkNeo4jCeiling).
-	BoltCeiling *GoBench       `json:"bolt_ceiling,omitempty"`
-	Tickets     *TicketsResult `json:"tickets,omitempty"`
-	Tokens      *TokensResult  `json:"tokens,omitempty"`
-	Parquet     *GoBench       `json:"parquet_readers_1m,omitempty"`
-	Errors      []string       `json:"errors,omitempty"` // steps that failed, with why
+	BoltCeiling *GoBench `json:"bolt_ceiling,omitempty"`
+	// FalkorDB is the load into FalkorDB against a plain client (BenchmarkFalkorDBLoad), and
+	// FalkorDBCeiling the plain client's configurations (BenchmarkFalkorDBCeiling).
+	FalkorDB        *GoBench       `json:"falkordb_load,omitempty"`
+	FalkorDBCeiling *GoBench       `json:"falkordb_ceiling,omitempty"`
+	Tickets         *TicketsResult `json:"tickets,omitempty"`
+	Tokens          *TokensResult  `json:"tokens,omitempty"`
+	Parquet         *GoBench       `json:"parquet_readers_1m,omitempty"`
+	Errors          []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
 }
@@ -66,6 +71,8 @@ func (r *Results) forget(step string) {
 		r.Propagate = nil
 	case "bolt":
 		r.Bolt, r.BoltCeiling = nil, nil
+	case "falkordb":
+		r.FalkorDB, r.FalkorDBCeiling = nil, nil
 	case "tickets":
 		r.Tickets = nil
 	case "tokens":
@@ -158,7 +165,7 @@ func (r *Results) write(dir string) error {
 	if err != nil {
 		return fmt.Errorf("encoding results: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n'), 0o644); err != nil {
+	if err := safefile.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n')); err != nil {
 		return fmt.Errorf("writing results: %w", err)
 	}
 	var md strings.Builder
@@ -169,7 +176,7 @@ func (r *Results) write(dir string) error {
 			md.WriteString("\n" + sec + "\n")
 		}
 	}
-	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
+	if err := safefile.WriteFile(path, []byte(md.String())); err != nil {
 		return fmt.Errorf("writing results: %w", err)
 	}
 	return nil

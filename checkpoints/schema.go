@@ -1,17 +1,11 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "7"
+const schemaVersion = "9"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-	`CREATE TABLE IF NOT EXISTS episodes (
-		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, reference_time INTEGER NOT NULL,
-		seq INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL,
-		source_description TEXT NOT NULL, content TEXT NOT NULL, speaker TEXT NOT NULL,
-		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL,
-		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0,
-		record TEXT NOT NULL DEFAULT '')`,
+	`CREATE TABLE IF NOT EXISTS episodes (` + episodesColumnsV8 + `, origin TEXT NOT NULL DEFAULT '')`,
 	`CREATE INDEX IF NOT EXISTS episodes_order ON episodes (group_id, reference_time, seq, uuid)`,
 	`CREATE TABLE IF NOT EXISTS quarantine (
 		file TEXT NOT NULL, row INTEGER NOT NULL, field TEXT NOT NULL, reason TEXT NOT NULL,
@@ -56,17 +50,37 @@ var schema = []string{
 	batchesTable,
 	batchRequestsTable,
 	batchRequestsIndex,
+	cacheGroupsTable,
+	cacheGroupsIndex,
+	forgottenTable,
+	deletionsTable,
+	forgetPendingTable,
 }
 
-// batchesTable records every provider batch of the store's runs (llm.BatchRecord).
-const batchesTable = `CREATE TABLE IF NOT EXISTS llm_batches (
+// episodesColumnsV8 are the columns of episodes as schema version 8 made them (version 9 adds
+// origin, the source a row came from).
+const episodesColumnsV8 = `
+		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, reference_time INTEGER NOT NULL,
+		seq INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL,
+		source_description TEXT NOT NULL, content TEXT NOT NULL, speaker TEXT NOT NULL,
+		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL,
+		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0,
+		record TEXT NOT NULL DEFAULT ''`
+
+// batchesTable records every provider batch of the store's runs (batch.Record).
+// reason is the provider's reason for a failed batch, or why a lost one is lost (batch.Record.Reason).
+const batchesTable = `CREATE TABLE IF NOT EXISTS llm_batches (` + batchesColumnsV7 + `,
+		reason TEXT NOT NULL DEFAULT '')`
+
+// batchesColumnsV7 are the columns of llm_batches as schema version 7 made them.
+const batchesColumnsV7 = `
 		id TEXT PRIMARY KEY, kind TEXT NOT NULL, endpoint TEXT NOT NULL, provider_id TEXT NOT NULL,
 		input_file TEXT NOT NULL, output_file TEXT NOT NULL, error_file TEXT NOT NULL, state TEXT NOT NULL,
 		ended TEXT NOT NULL, requests INTEGER NOT NULL, bytes INTEGER NOT NULL, est_cost REAL NOT NULL,
 		completed INTEGER NOT NULL, failed INTEGER NOT NULL, answers INTEGER NOT NULL, invalid INTEGER NOT NULL,
-		errors INTEGER NOT NULL, unfinished INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`
+		errors INTEGER NOT NULL, unfinished INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL`
 
-// batchRequestsTable records the request lines of the batches (llm.BatchRequest); keys is a
+// batchRequestsTable records the request lines of the batches (batch.Request); keys is a
 // JSON list of cache keys.
 const batchRequestsTable = `CREATE TABLE IF NOT EXISTS llm_batch_requests (
 		key TEXT NOT NULL, batch TEXT NOT NULL, stage TEXT NOT NULL, task TEXT NOT NULL, keys TEXT NOT NULL,
@@ -106,5 +120,16 @@ var migrations = map[string][]string{
 		`ALTER TABLE units ADD COLUMN raw TEXT NOT NULL DEFAULT ''`,
 	},
 	// 6 → 7: provider batches and their request lines (llm.mode: batch).
-	"6": {batchesTable, batchRequestsTable, batchRequestsIndex},
+	"6": {`CREATE TABLE IF NOT EXISTS llm_batches (` + batchesColumnsV7 + `)`, batchRequestsTable, batchRequestsIndex},
+	// 7 → 8: the provider's reason for a failed batch, or why a lost one is lost.
+	"7": {`ALTER TABLE llm_batches ADD COLUMN reason TEXT NOT NULL DEFAULT ''`},
+	// 8 → 9: forgetting (forget.go): the groups each cached answer carried, the forgotten
+	// episodes, the deletion record, the groups whose forgetting is not complete, and the source
+	// each episode was read from (sources[].sync: mirror).
+	// (A store made before its first episode may lack the table: it gets the version-8 one first.)
+	"8": {
+		`CREATE TABLE IF NOT EXISTS episodes (` + episodesColumnsV8 + `)`,
+		`ALTER TABLE episodes ADD COLUMN origin TEXT NOT NULL DEFAULT ''`,
+		cacheGroupsTable, cacheGroupsIndex, forgottenTable, deletionsTable, forgetPendingTable,
+	},
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/embed"
+	"github.com/tkgraph/backfill/embed/hashing"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/snapshots"
 	"github.com/tkgraph/backfill/snapshots/snapshotstest"
@@ -77,7 +77,7 @@ func TestRetrievalModesByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := snapshots.OpenStore(snapshotstest.Store(t, modesGraph()), false)
-	rep, err := Run(context.Background(), snap, Options{Dataset: ds, Embedder: embed.Hashing{Dims: 8}, Ks: []int{1, 2},
+	rep, err := Run(context.Background(), snap, Options{Dataset: ds, Embedder: hashing.Embedder{Dims: 8}, Ks: []int{1, 2},
 		MinCosine: DefaultMinCosine})
 	if err != nil {
 		t.Fatal(err)

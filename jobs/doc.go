@@ -17,9 +17,18 @@
 // clears the quarantine of the run before (a run's quarantine is the rows it rejected) and
 // records each group id with the id the input wrote (a row that writes another group's mapped id
 // verbatim is quarantined instead of joining that group). With llm.mode or embedder.mode batch
-// the clients send provider batches (llm.Batcher, recorded in the store): Run first settles what
+// the clients send provider batches (batch.Batcher, recorded in the store): Run first settles what
 // an earlier run left half-sent, every stage runs in waves, and with RunOptions.NoWait it stops
 // at the first stage left waiting (Report.Batch.PendingStage, outcome "pending"; running again
 // continues). MakePlan estimates a job's calls, tokens and cost without calling the LLM,
 // reading the job's store read-only.
+//
+// Forgetting (forget.go): Forget removes the episodes a selection chooses from the store
+// (checkpoints.Store.Forget) and runs the job without ingest (and without load unless asked),
+// so the changed groups are computed again. Every run whose steps all ended completes the
+// forgetting of the pending groups (checkpoints.Store.Purge: the cached answers no longer asked
+// are deleted) and, after recording the run, compacts the store (Compact). A source with
+// sync: mirror forgets, at ingest, the episodes whose rows vanished (limits.max_vanished_ratio
+// guards against a source emptied by mistake); the report counts the rows skipped because a
+// deletion forgot them (forgotten).
 package jobs

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -50,8 +51,8 @@ type Report struct {
 	LLMByStage   map[string]LLMReport `json:"llm_by_stage"`
 	Seconds      float64              `json:"seconds"`
 
-	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
-	Load *memgraph.Result `json:"load,omitempty"`
+	// Load is what the memgraph, neo4j or falkordb sink wrote this run (absent when it had nothing to do).
+	Load *graphdb.Result `json:"load,omitempty"`
 
 	// Temporal is what the temporal stage decided over the store's groups: judge calls made and
 	// saved by the cardinality rule, contradictions by cardinality and by the judge, and the
@@ -64,6 +65,13 @@ type Report struct {
 
 	// Batch is what the run did with provider batches (batch mode only).
 	Batch *BatchReport `json:"batch,omitempty"`
+
+	// Forgotten counts the input rows skipped because a deletion forgot them (backfill forget:
+	// their episodes, or a bad row whose quarantined text it removed); Vanished the episodes forgotten because their rows vanished from a
+	// mirror source; Purged what the run completed of the forgetting of groups (forget.go).
+	Forgotten int                 `json:"forgotten"`
+	Vanished  int                 `json:"vanished,omitempty"`
+	Purged    *checkpoints.Purged `json:"purged,omitempty"`
 
 	pendingStage string // the stage a --no-wait run stopped at
 }
@@ -114,6 +122,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	if r.EpisodesReplaced > 0 {
 		fmt.Fprintf(tw, "episodes_replaced\t%d\n", r.EpisodesReplaced)
 	}
+	r.writeForgetting(tw)
 	if rc := r.Records; rc != nil {
 		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
 			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)
@@ -159,8 +168,11 @@ func (r *Report) WriteTable(w io.Writer) {
 			l.InvalidAnswers, l.Truncated, l.Salvaged, kinds(l.AnswersRepaired))
 	}
 	if b := r.Batch; b != nil {
-		fmt.Fprintf(tw, "batches\t%d submitted (%d requests, %d resubmitted), %d answers, %d error lines, %d unfinished, %d unreadable lines, %d sent online; cost $%.4f at batch prices (estimated $%.4f); %d pending\n",
-			b.Batches, b.Requests, b.Resubmitted, b.Answers, b.Errors, b.Unfinished, b.InvalidLines, b.FallbackOnline, b.CostUSD, b.EstimatedUSD, b.Pending)
+		fmt.Fprintf(tw, "batches\t%d submitted (%d requests, %d resubmitted), %d answers, %d error lines, %d unfinished, %d unreadable lines, %d sent online, %d lost; cost $%.4f at batch prices (estimated $%.4f); %d pending\n",
+			b.Batches, b.Requests, b.Resubmitted, b.Answers, b.Errors, b.Unfinished, b.InvalidLines, b.FallbackOnline, b.Lost, b.CostUSD, b.EstimatedUSD, b.Pending)
+		for _, f := range b.Failures {
+			fmt.Fprintf(tw, "batch %s\t%s (%s): %s\n", f.State, f.Batch, f.ProviderID, f.Reason)
+		}
 	}
 	if t := r.Temporal; t != nil {
 		fmt.Fprintf(tw, "temporal\t%d facts judged, %d judge calls saved by cardinality; contradictions: %d by cardinality, %d judged; closures rejected %d:%s\n",

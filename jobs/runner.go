@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
@@ -41,6 +44,9 @@ type RunOptions struct {
 	// batches, once its requests are submitted (Report.Batch.PendingStage); running again
 	// continues. Otherwise the run waits for the batches.
 	NoWait bool
+	// Skip names steps (stages.Steps) this run leaves out: forget runs without ingest, and
+	// without load unless asked.
+	Skip []string
 }
 
 func (o *RunOptions) defaults(j *Job) {
@@ -104,7 +110,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 				return stages.Stats{}, err
 			}
 			st, res, err := ingest.Run(ctx, env, o)
-			rep.EpisodesReplaced = res.Replaced
+			rep.EpisodesReplaced, rep.Forgotten, rep.Vanished = res.Replaced, res.Forgotten, res.Vanished
 			if res.Records.Records > 0 {
 				rep.Records = &res.Records
 			}
@@ -143,6 +149,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	}
 	var runErr error
 	for _, s := range steps {
+		if slices.Contains(opts.Skip, s.name) {
+			continue
+		}
 		opts.Log.Info("stage starting", "stage", s.name)
 		st, err := s.run()
 		rep.Stages[s.name] = st
@@ -153,7 +162,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		if err == nil {
 			err = store.Checkpoint(ctx)
 		}
-		if errors.Is(err, llm.ErrPending) {
+		if errors.Is(err, batch.ErrPending) {
 			rep.pendingStage = s.name
 			opts.Log.Info("stage waits for provider batches: stopping here (--no-wait); run again to continue", "stage", s.name)
 			break
@@ -163,7 +172,10 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			break
 		}
 	}
-	if errors.Is(runErr, llm.ErrBudgetExceeded) {
+	if runErr == nil && rep.pendingStage == "" {
+		runErr = purge(ctx, store, rep, opts)
+	}
+	if errors.Is(runErr, pacing.ErrBudgetExceeded) {
 		rep.BudgetStopped = true
 		opts.Log.Warn("budget reached: stopped cleanly; raise limits.max_cost_usd and run again to resume",
 			"max_cost_usd", j.Limits.MaxCostUSD)
@@ -191,10 +203,13 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	if err := recordRun(ctx, store, rep, runErr); err != nil && runErr == nil {
 		runErr = err
 	}
+	if rep.Purged != nil && runErr == nil {
+		runErr = store.Compact(ctx)
+	}
 	return rep, runErr
 }
 
-func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usage, repairs *stages.Tally) error {
+func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u pacing.Usage, repairs *stages.Tally) error {
 	rep.LLM = llmReport(u.Total, repairs.Total())
 	rep.LLMByStage = map[string]LLMReport{}
 	for s, su := range u.Stages {
@@ -202,7 +217,7 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	}
 	for _, s := range repairs.Stages() {
 		if _, ok := rep.LLMByStage[s]; !ok {
-			rep.LLMByStage[s] = llmReport(llm.StageUsage{}, repairs.Stage(s))
+			rep.LLMByStage[s] = llmReport(pacing.StageUsage{}, repairs.Stage(s))
 		}
 	}
 	c, err := store.Count(ctx)
@@ -225,7 +240,7 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	return nil
 }
 
-func llmReport(s llm.StageUsage, repaired map[string]int) LLMReport {
+func llmReport(s pacing.StageUsage, repaired map[string]int) LLMReport {
 	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens), CachedPromptTokens: int(s.CachedTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
 		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD, InvalidAnswers: int(s.InvalidAnswers),
@@ -239,10 +254,10 @@ func (j *Job) extractOptions() extract.Options {
 		EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: x.LLM == "off"}
 }
 
-func (j *Job) entityTypes() []llm.EntityTypeIn {
-	var out []llm.EntityTypeIn
+func (j *Job) entityTypes() []wire.EntityTypeIn {
+	var out []wire.EntityTypeIn
 	for _, t := range j.Ontology.EntityTypes {
-		out = append(out, llm.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
+		out = append(out, wire.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
 	}
 	return out
 }
@@ -258,10 +273,10 @@ func (j *Job) cardinalities() map[string]string {
 	return out
 }
 
-func (j *Job) edgeTypes() []llm.EdgeTypeIn {
-	var out []llm.EdgeTypeIn
+func (j *Job) edgeTypes() []wire.EdgeTypeIn {
+	var out []wire.EdgeTypeIn
 	for _, t := range j.Ontology.EdgeTypes {
-		out = append(out, llm.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
+		out = append(out, wire.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
 	}
 	return out
 }

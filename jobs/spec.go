@@ -1,6 +1,6 @@
 package jobs
 
-import "github.com/tkgraph/backfill/llm"
+import "github.com/tkgraph/backfill/llm/pacing"
 
 // Job is a job spec as written in YAML. Every key is documented in README.md ("Job spec").
 type Job struct {
@@ -33,6 +33,9 @@ type Source struct {
 	// follow from fields alone (see records.go).
 	JSON  JSONOpts   `yaml:"json"`
 	Facts []FactDecl `yaml:"facts"`
+	// Sync is append (default: rows gone from the source stay in the graph) or mirror (an
+	// episode whose row is gone is forgotten on the next run, within limits.max_vanished_ratio).
+	Sync string `yaml:"sync"`
 }
 
 // Mapping names the input field of each episode attribute.
@@ -54,7 +57,7 @@ type LLM struct {
 	BaseURL     string  `yaml:"base_url"`
 	Model       string  `yaml:"model"`
 	APIKeyEnv   string  `yaml:"api_key_env"` // environment variable holding the key (default OPENAI_API_KEY)
-	Concurrency int     `yaml:"concurrency"` // LLM requests in flight at once, chat and embeddings together (llm.DefaultConcurrency); see llm/doc.go
+	Concurrency int     `yaml:"concurrency"` // LLM requests in flight at once, chat and embeddings together (pacing.DefaultConcurrency); see llm/pacing/doc.go
 	RPM         int     `yaml:"rpm"`
 	TPM         int     `yaml:"tpm"`
 	Temperature float64 `yaml:"temperature"`
@@ -65,13 +68,13 @@ type LLM struct {
 	Cache            string  `yaml:"cache"`           // on (default) | off
 	PromptsDir       string  `yaml:"prompts_dir"`
 	// ResponseFormat is how requests ask for structured output: json_schema (default) |
-	// json_object_schema (llama.cpp) | json_object (llm.Formats).
+	// json_object_schema (llama.cpp) | json_object (wire.Formats).
 	ResponseFormat string `yaml:"response_format"`
 	// MaxTokens overrides the max_tokens of the tasks it names (default: sized per request from
 	// the task and its input, llm.Client.MaxTokens).
 	MaxTokens map[string]int `yaml:"max_tokens"`
-	// Prices add to or replace llm.DefaultPrices, by model name (chat and embedding models).
-	Prices map[string]llm.Price `yaml:"prices"`
+	// Prices add to or replace pacing.DefaultPrices, by model name (chat and embedding models).
+	Prices map[string]pacing.Price `yaml:"prices"`
 	// Mode is how requests are sent: online (default) or batch (the provider's batch API at
 	// its batch price; see BatchOpts).
 	Mode  string    `yaml:"mode"`
@@ -160,9 +163,9 @@ type StageOpts struct {
 
 // Sink says where the graph goes.
 type Sink struct {
-	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j
-	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687)
-	Database    string  `yaml:"database"`      // database name (default: the server's default)
+	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j | falkordb
+	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687); falkordb: redis:// or rediss:// (default redis://127.0.0.1:6379)
+	Database    string  `yaml:"database"`      // database name (default: the server's default); falkordb: none (each group is the graph of its name)
 	UsernameEnv string  `yaml:"username_env"`  // variable holding the user (default BACKFILL_SINK_USERNAME; unset: no auth)
 	PasswordEnv string  `yaml:"password_env"`  // variable holding the password (default BACKFILL_SINK_PASSWORD)
 	BatchSize   int     `yaml:"batch_size"`    // most rows per UNWIND transaction (default 2000)
@@ -191,4 +194,7 @@ type Limits struct {
 	// MaxFailedRatio is the share of a stage's units whose LLM answers may stay bad before the
 	// run stops, judged once 10 units have run (default 0.5; 0: none may fail).
 	MaxFailedRatio *float64 `yaml:"max_failed_ratio"`
+	// MaxVanishedRatio is the share of a mirror source's episodes that may vanish from it at once
+	// before the run refuses to forget them (default 0.1).
+	MaxVanishedRatio *float64 `yaml:"max_vanished_ratio"`
 }

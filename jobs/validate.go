@@ -7,8 +7,12 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
@@ -17,6 +21,10 @@ const DefaultMaxErrorRatio = 0.1
 
 // DefaultMaxFailedRatio is limits.max_failed_ratio when the job does not set it.
 const DefaultMaxFailedRatio = 0.5
+
+// DefaultMaxVanishedRatio is limits.max_vanished_ratio when the job does not set it: a run may
+// forget at most a tenth of a mirror source's episodes at once.
+const DefaultMaxVanishedRatio = 0.1
 
 func (j *Job) defaults() {
 	if j.Name == "" {
@@ -42,10 +50,10 @@ func (j *Job) defaults() {
 		l.APIKeyEnv = "OPENAI_API_KEY"
 	}
 	if l.Concurrency == 0 {
-		l.Concurrency = llm.DefaultConcurrency
+		l.Concurrency = pacing.DefaultConcurrency
 	}
 	if l.MaxAttempts == 0 {
-		l.MaxAttempts = llm.DefaultMaxAttempts
+		l.MaxAttempts = transport.DefaultMaxAttempts
 	}
 	if l.TimeoutSecs == 0 {
 		l.TimeoutSecs = 120
@@ -92,24 +100,27 @@ func (j *Job) defaults() {
 	}
 	if j.graphSink() && j.Sink.URI == "" {
 		j.Sink.URI = "bolt://127.0.0.1:7687"
+		if j.Sink.Kind == "falkordb" {
+			j.Sink.URI = DefaultFalkorDBURI
+		}
 	}
 	if j.Sink.BatchSize == 0 {
-		j.Sink.BatchSize = memgraph.DefaultBatchSize
+		j.Sink.BatchSize = graphdb.DefaultBatchSize
 	}
 	if j.Sink.Indexes == "" {
 		j.Sink.Indexes = string(cypher.DefaultIndexMode)
 	}
 	if j.Sink.BatchBytes == 0 {
-		j.Sink.BatchBytes = memgraph.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
+		j.Sink.BatchBytes = graphdb.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
 	}
 	if j.Sink.Sessions == 0 {
-		j.Sink.Sessions = memgraph.DefaultSessions
+		j.Sink.Sessions = graphdb.DefaultSessions
 	}
 	if j.Sink.MaxAttempts == 0 {
-		j.Sink.MaxAttempts = memgraph.DefaultMaxAttempts
+		j.Sink.MaxAttempts = graphdb.DefaultMaxAttempts
 	}
 	if j.Sink.RetrySecs == 0 {
-		j.Sink.RetrySecs = memgraph.DefaultRetryBase.Seconds()
+		j.Sink.RetrySecs = graphdb.DefaultRetryBase.Seconds()
 	}
 	if j.Limits.MaxErrorRatio == nil {
 		r := DefaultMaxErrorRatio
@@ -119,8 +130,17 @@ func (j *Job) defaults() {
 		r := DefaultMaxFailedRatio
 		j.Limits.MaxFailedRatio = &r
 	}
+	if j.Limits.MaxVanishedRatio == nil {
+		r := DefaultMaxVanishedRatio
+		j.Limits.MaxVanishedRatio = &r
+	}
+	for i := range j.Sources {
+		if j.Sources[i].Sync == "" {
+			j.Sources[i].Sync = SyncAppend
+		}
+	}
 	if l.ResponseFormat == "" {
-		l.ResponseFormat = llm.FormatJSONSchema
+		l.ResponseFormat = wire.FormatJSONSchema
 	}
 	if l.Mode == "" {
 		l.Mode = "online"
@@ -130,17 +150,17 @@ func (j *Job) defaults() {
 	}
 	b := &l.Batch
 	if b.MaxRequests == 0 {
-		b.MaxRequests = llm.DefaultBatchMaxRequests
+		b.MaxRequests = batch.DefaultMaxRequests
 	}
 	if b.MaxBytes == 0 {
-		b.MaxBytes = llm.DefaultBatchMaxBytes
+		b.MaxBytes = batch.DefaultMaxBytes
 	}
 	if b.MaxRetries == nil {
-		n := llm.DefaultBatchMaxRetries
+		n := batch.DefaultMaxRetries
 		b.MaxRetries = &n
 	}
 	if b.PollSeconds == 0 {
-		b.PollSeconds = llm.DefaultBatchPoll.Seconds()
+		b.PollSeconds = batch.DefaultPoll.Seconds()
 	}
 }
 
@@ -172,6 +192,9 @@ func (j *Job) Validate() error {
 		if err := j.loaderSpec(s).Validate(); err != nil {
 			return bad(fmt.Sprintf("sources[%d]", i), "%v", err)
 		}
+		if s.Sync != SyncAppend && s.Sync != SyncMirror {
+			return bad(fmt.Sprintf("sources[%d].sync", i), "%q is not %s or %s", s.Sync, SyncAppend, SyncMirror)
+		}
 	}
 	switch j.LLM.Provider {
 	case "offline":
@@ -185,7 +208,7 @@ func (j *Job) Validate() error {
 	if j.LLM.Cache != "on" && j.LLM.Cache != "off" {
 		return bad("llm.cache", "%q is not on or off", j.LLM.Cache)
 	}
-	if err := llm.CheckFormat(j.LLM.ResponseFormat); err != nil {
+	if err := wire.CheckFormat(j.LLM.ResponseFormat); err != nil {
 		return bad("llm.response_format", "%v", err)
 	}
 	if err := llm.CheckMaxTokens(j.LLM.MaxTokens); err != nil {

@@ -13,7 +13,9 @@
 // temporal resolve.Fact), never for its name. Algorithms that several stages use live in
 // packages of their own (internal/unionfind, internal/workpool).
 //
-// Contract of a stage: it processes units (an episode or a group); a unit whose stored fingerprint
+// Contract of a stage: it processes units (an episode or a group) of one group each (Unit.Group:
+// the runner marks the unit's context with it, checkpoints.ForGroup, so the LLM cache records
+// which group's text each answer carried); a unit whose stored fingerprint
 // equals the fingerprint of its current inputs is skipped; otherwise the unit's outputs and its
 // record are committed together (checkpoints.Store.CommitUnit). Every fingerprint includes the
 // fingerprints of the upstream units it read, so a change upstream re-runs exactly what depends on
@@ -34,11 +36,17 @@
 //   - extract: the episode gets an empty extraction (no entities, no facts): downstream it counts
 //     as having no extraction (the report's episodes_without_extraction);
 //   - resolve: the pairs of the failed resolve_entities or dedupe_facts batch stay apart and are
-//     not written to the memo, so the next run asks them again;
+//     not written to the memo, so the next run asks them again; a failed name embedding leaves
+//     out the embedding pass, a failed fact embedding leaves fact dedupe to text similarity;
 //   - temporal: the failed judge_fact finds no duplicate and no contradiction (nothing closes);
 //   - summarize: the entities of the failed batch get their joined facts as the summary;
+//   - embed: the entities and facts of the failed chunk keep no vector;
 //   - community: a failed merge_summaries joins the two texts, a failed name_community takes the
-//     fallback name (the first members' names).
+//     fallback name (the first members' names), failed name embeddings leave the communities
+//     without one.
+//
+// Embedding calls follow the same rule: an embeddings answer that stays unreadable after the
+// embedder's retries is a bad answer (*llm.ValidationError), in every stage that embeds.
 //
 // The group stages degrade the one failed call rather than lose the group, because one group
 // makes many calls and a single bad answer should not discard the others; the group is retried
@@ -46,17 +54,17 @@
 // error (a service failure, the store) still fails the stage.
 //
 // Batch mode (Env.Batches): a unit whose LLM or embedder call waits for a provider batch
-// (llm.ErrPending) is left uncommitted; Pool lets its sibling calls queue theirs. RunStream runs
+// (batch.ErrPending) is left uncommitted; Pool lets its sibling calls queue theirs. RunStream runs
 // the stage in waves: one pass over the units queues every request they can make without
 // another answer, the queued requests are submitted, RunStream waits for the batches and runs
 // the pending units again (their earlier answers come back from the cache, not counted as cache
-// hits: llm.Replaying), until none is pending; with Env.NoWait it returns a *PendingError after
+// hits: batch.Replaying), until none is pending; with Env.NoWait it returns a *PendingError after
 // the first pass that left units pending. A stage needs one wave per call in the longest chain
 // of calls of one unit that wait on each other's answers, plus the one that commits; each
 // stage's doc says how many.
 //
 // Interrupts: when Env.Stop closes, RunStream starts no new unit, and the LLM client's pacer,
-// which shares the channel, refuses every new request (llm.ErrStopped) — also the next call of
+// which shares the channel, refuses every new request (pacing.ErrStopped) — also the next call of
 // a unit already running. Such a unit ends uncommitted (Pool keeps its sibling calls in flight
 // running, so their answers are cached) and runs again on the next run.
 package stages

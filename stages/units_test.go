@@ -8,9 +8,14 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 )
 
 func testStore(t *testing.T) *checkpoints.Store {
@@ -98,7 +103,7 @@ func TestMaxFailedRatio(t *testing.T) {
 }
 
 // TestDrainLeavesRefusedUnitsUncommitted: a unit whose call is refused by the drain
-// (llm.ErrStopped) is not committed, and the others in flight are not cancelled.
+// (pacing.ErrStopped) is not committed, and the others in flight are not cancelled.
 func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 	ctx := context.Background()
 	stop := make(chan struct{})
@@ -121,7 +126,7 @@ func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 			close(stop)
 			defer close(release)
 			p := NewPool(ctx, 2)
-			p.Go(func(context.Context) error { return fmt.Errorf("calling x: %w", llm.ErrStopped) })
+			p.Go(func(context.Context) error { return fmt.Errorf("calling x: %w", pacing.ErrStopped) })
 			return p.Wait()
 		}},
 		{Key: "never", Fingerprint: "fp", Run: func(context.Context, string) error { t.Error("a unit started after the stop"); return nil }},
@@ -142,7 +147,7 @@ func TestDegradedPassesOtherErrors(t *testing.T) {
 	if d.Absorb(other) != other || d.Absorb(nil) != nil || d.Calls() != 0 {
 		t.Fatal("Absorb took an error that is no bad answer")
 	}
-	if d.Absorb(badAnswer("a")) != nil || d.Absorb(fmt.Errorf("x: %w", &llm.StatusError{Status: 400})) != nil || d.Calls() != 2 {
+	if d.Absorb(badAnswer("a")) != nil || d.Absorb(fmt.Errorf("x: %w", &transport.StatusError{Status: 400})) != nil || d.Calls() != 2 {
 		t.Fatal("Absorb refused bad answers")
 	}
 	f := d.Failure("st", "g")
@@ -152,5 +157,40 @@ func TestDegradedPassesOtherErrors(t *testing.T) {
 	var none *Degraded
 	if none.Absorb(badAnswer("a")) == nil {
 		t.Fatal("a nil Degraded absorbed an error")
+	}
+}
+
+// TestUnitsMarkTheirGroupInTheCache runs a unit of each of two groups that caches an answer,
+// forgets an episode of one group, and completes the forgetting without asking again: the
+// answer of that group's unit goes, the other group's stays, which holds only when the runner
+// marked each unit's context with its group.
+func TestUnitsMarkTheirGroupInTheCache(t *testing.T) {
+	ctx := context.Background()
+	env := Env{Store: testStore(t), Concurrency: 2}
+	if _, err := env.Store.UpsertEpisodes(ctx, []graph.Episode{{UUID: "e1", GroupID: "g1", Content: "x"}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var us []Unit
+	for _, g := range []string{"g1", "g2"} {
+		us = append(us, Unit{Key: g, Group: g, Fingerprint: "fp", Run: func(ctx context.Context, fp string) error {
+			if err := env.Store.Put(ctx, "answer-of-"+g, cache.Entry{Namespace: "st", Response: []byte("{}")}); err != nil {
+				return err
+			}
+			return env.Store.CommitUnit(ctx, "st", g, fp, nil)
+		}})
+	}
+	if _, err := RunUnits(ctx, env, "st", us, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Store.Forget(ctx, checkpoints.Deletion{Command: "test"}, []checkpoints.EpisodeRef{{UUID: "e1", GroupID: "g1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Store.Purge(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]bool{"answer-of-g1": false, "answer-of-g2": true} {
+		if _, ok, err := env.Store.Get(ctx, k); err != nil || ok != want {
+			t.Errorf("cached %s kept = %v (%v), want %v", k, ok, err, want)
+		}
 	}
 }

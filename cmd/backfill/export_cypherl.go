@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
@@ -24,9 +26,9 @@ type cypherlFlags struct {
 
 func (f *cypherlFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.dialect, "dialect", "", "cypherl `DIALECT`: memgraph | neo4j (default: the job's sink.kind when it is one of them, else memgraph)")
+	fs.StringVar(&f.dialect, "dialect", "", "cypherl `DIALECT`: memgraph | neo4j | falkordb (default: the job's sink.kind when it is one of them, else memgraph); falkordb writes redis-cli lines, GRAPH.QUERY per group graph")
 	fs.BoolVar(&f.analytical, "analytical", false, "cypherl for memgraph: load in IN_MEMORY_ANALYTICAL mode and snapshot (default: the job's sink.analytical)")
-	_ = cmd.RegisterFlagCompletionFunc("dialect", fixedCompletion("memgraph", "neo4j"))
+	_ = cmd.RegisterFlagCompletionFunc("dialect", fixedCompletion("memgraph", "neo4j", "falkordb"))
 }
 
 // export writes src as out/graph.cypherl (through a temporary file, so a failed export leaves no
@@ -35,8 +37,8 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 	name := f.dialect
 	if name == "" {
 		name = string(cypher.Memgraph)
-		if j.Sink.Kind == string(cypher.Neo4j) {
-			name = string(cypher.Neo4j)
+		if j.Sink.Kind == string(cypher.Neo4j) || j.Sink.Kind == string(cypher.FalkorDB) {
+			name = j.Sink.Kind
 		}
 	}
 	d, err := cypher.ParseDialect(name)
@@ -51,21 +53,8 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 		return fmt.Errorf("creating %s: %w", out, err)
 	}
 	path := filepath.Join(out, CypherlFile)
-	tmp, err := os.CreateTemp(out, CypherlFile+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("creating %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	err = cypherl.ExportWith(ctx, src, tmp, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: j.Sink.BatchBytes,
-		VectorDims: j.Embedder.Dimensions, Bulk: bulk})
-	if cerr := tmp.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("writing %s: %w", path, cerr)
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return safefile.Write(path, func(w io.Writer) error {
+		return cypherl.ExportWith(ctx, src, w, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: j.Sink.BatchBytes,
+			VectorDims: j.Embedder.Dimensions, Bulk: bulk})
+	})
 }

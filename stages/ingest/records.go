@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 )
 
@@ -38,13 +38,13 @@ func (in *ingester) tally(i int, src loaders.Spec, r loaders.Result) {
 		return
 	}
 	t.Records++
-	after := llm.EstimateTokens(ep.Content)
+	after := wire.EstimateTokens(ep.Content)
 	t.TokensAfter += after
 	if r.FullBody == "" {
 		t.TokensBefore += after
 	} else {
 		t.Pruned++
-		t.TokensBefore += llm.EstimateTokens(r.FullBody)
+		t.TokensBefore += wire.EstimateTokens(r.FullBody)
 	}
 	rec := ep.Record
 	if rec == nil {
@@ -82,6 +82,6 @@ func (t *Records) warn(log *slog.Logger) {
 			"declaration", k, "records", t.MissingFields[k], "first", t.missingWhy[k])
 	}
 	if t.WithoutObject > 0 {
-		log.Warn("records lack their mapping.object field: extracted as records of no object", "records", t.WithoutObject)
+		log.Warn("records lack their mapping.object field: extracted as records of no object, whose state facts close no other record's", "records", t.WithoutObject)
 	}
 }

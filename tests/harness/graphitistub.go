@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm/offline"
+	"github.com/tkgraph/backfill/providers/offline"
 )
 
 // GraphitiRule answers one kind of graphiti-core request. A chat request is of Task, the name
