@@ -13,10 +13,9 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/temporal"
 )
 
-// known reads the facts and version log of a run and answers temporal.Known at knownAt.
+// known reads the facts and version log of a run and answers graph.Known at knownAt.
 func known(t *testing.T, j *Job, knownAt time.Time) []graph.Fact {
 	t.Helper()
 	_, facts, _ := graphOf(t, j)
@@ -30,7 +29,7 @@ func known(t *testing.T, j *Job, knownAt time.Time) []graph.Fact {
 	if err := store.EachFactVersion(ctx, "", func(v graph.FactVersion) error { versions = append(versions, v); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	return temporal.Known(facts, versions, knownAt)
+	return graph.Known(facts, versions, knownAt)
 }
 
 // declaredLines writes the declared facts of the ticket example (by predicate) with their

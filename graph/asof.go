@@ -1,11 +1,9 @@
-package temporal
+package graph
 
 import (
 	"slices"
 	"sort"
 	"time"
-
-	"github.com/tkgraph/backfill/graph"
 )
 
 // AsOf answers "which facts were true at validAt, as the system knew it at knownAt": a fact is
@@ -13,16 +11,16 @@ import (
 // its last version recorded by knownAt; it is true at validAt when that interval contains
 // validAt (an unknown valid_at counts as "since ever"). versions must hold every version of the
 // given facts. The returned facts carry the as-known interval, ordered by valid_at then uuid.
-func AsOf(facts []graph.Fact, versions []graph.FactVersion, validAt, knownAt time.Time) []graph.Fact {
-	return slices.DeleteFunc(Known(facts, versions, knownAt), func(f graph.Fact) bool {
+func AsOf(facts []Fact, versions []FactVersion, validAt, knownAt time.Time) []Fact {
+	return slices.DeleteFunc(Known(facts, versions, knownAt), func(f Fact) bool {
 		return f.ValidAt != nil && f.ValidAt.After(validAt) || f.InvalidAt != nil && !f.InvalidAt.After(validAt)
 	})
 }
 
 // Known returns every fact known at knownAt with its interval as known then (the history
 // behind AsOf, whatever its validity), ordered by valid_at then uuid.
-func Known(facts []graph.Fact, versions []graph.FactVersion, knownAt time.Time) []graph.Fact {
-	last := map[string]graph.FactVersion{}
+func Known(facts []Fact, versions []FactVersion, knownAt time.Time) []Fact {
+	last := map[string]FactVersion{}
 	for _, v := range versions {
 		if v.RecordTime.After(knownAt) {
 			continue
@@ -31,7 +29,7 @@ func Known(facts []graph.Fact, versions []graph.FactVersion, knownAt time.Time) 
 			last[v.FactUUID] = v
 		}
 	}
-	var out []graph.Fact
+	var out []Fact
 	for _, f := range facts {
 		v, ok := last[f.UUID]
 		if !ok {
