@@ -9,6 +9,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/report"
 )
 
 // Request modes (llm.mode, embedder.mode).
@@ -114,22 +115,13 @@ func (s batchSet) Release(ctx context.Context) error {
 	return nil
 }
 
-// BatchReport is what a run in batch mode did with provider batches (Report.Batch).
-type BatchReport struct {
-	llm.BatchUsage
-	// Pending counts the batches of the store that have not ended (or whose answers are not
-	// delivered yet) when the run ends; PendingStage names the stage a --no-wait run stopped
-	// at, waiting for them.
-	Pending      int    `json:"pending"`
-	PendingStage string `json:"pending_stage,omitempty"`
-}
-
 // batchReport sums the batchers' usage and counts the open batches of the store.
 func (s batchSet) report(ctx context.Context, store *checkpoints.Store) (*BatchReport, error) {
-	r := &BatchReport{}
+	var u llm.BatchUsage
 	for _, b := range s {
-		r.Sum(b.Usage())
+		u.Sum(b.Usage())
 	}
+	r := &BatchReport{BatchUsage: report.BatchUsage(u)}
 	for _, kind := range []string{llm.KindChat, llm.KindEmbeddings} {
 		open, err := store.OpenBatches(ctx, kind)
 		if err != nil {

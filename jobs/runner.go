@@ -11,6 +11,7 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/embed"
@@ -137,11 +138,15 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			run  func() (stages.Stats, error)
 		}{load.Stage, func() (stages.Stats, error) {
 			st, res, err := load.Run(ctx, env, j.loadOptions(store, opts.Env))
-			rep.Load = res
+			if res != nil {
+				l := report.Load(*res)
+				rep.Load = &l
+			}
 			return st, err
 		}})
 	}
 	var runErr error
+	pending := "" // the stage a --no-wait run stopped at
 	for _, s := range steps {
 		opts.Log.Info("stage starting", "stage", s.name)
 		st, err := s.run()
@@ -154,7 +159,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			err = store.Checkpoint(ctx)
 		}
 		if errors.Is(err, llm.ErrPending) {
-			rep.pendingStage = s.name
+			pending = s.name
 			opts.Log.Info("stage waits for provider batches: stopping here (--no-wait); run again to continue", "stage", s.name)
 			break
 		}
@@ -180,7 +185,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			runErr = err
 		}
 		if br != nil {
-			br.PendingStage = rep.pendingStage
+			br.PendingStage = pending
 			rep.Batch = br
 		}
 	}
@@ -188,7 +193,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		runErr = err
 	}
 	rep.Seconds = time.Since(start).Seconds()
-	if err := recordRun(ctx, store, rep, runErr); err != nil && runErr == nil {
+	if err := recordRun(ctx, store, rep, pending, runErr); err != nil && runErr == nil {
 		runErr = err
 	}
 	return rep, runErr

@@ -23,12 +23,12 @@ const (
 // recordRun appends the run and its report to the store's runs table, also when the run failed
 // or was interrupted (what it spent is spent), so `backfill diff` can show the LLM usage of the
 // runs that built a graph. It writes even when ctx is cancelled.
-func recordRun(ctx context.Context, store *checkpoints.Store, rep *Report, runErr error) error {
+func recordRun(ctx context.Context, store *checkpoints.Store, rep *Report, pending string, runErr error) error {
 	outcome := OutcomeOK
 	switch {
 	case rep.BudgetStopped:
 		outcome = OutcomeBudgetStopped
-	case runErr == nil && rep.pendingStage != "":
+	case runErr == nil && pending != "":
 		outcome = OutcomePending
 	case errors.Is(runErr, stages.ErrInterrupted), errors.Is(runErr, context.Canceled):
 		outcome = OutcomeInterrupted

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/report"
 )
 
 // Record-time modes (DESIGN §5).
@@ -127,17 +128,8 @@ func (e Env) RecordTimeOf(ep graph.Episode) time.Time {
 	return ep.IngestedAt.UTC()
 }
 
-// Stats is what a stage reports.
-type Stats struct {
-	Units   int     `json:"units"`
-	Skipped int     `json:"skipped"`
-	Failed  int     `json:"failed"` // of Units, committed as failed (see Failure)
-	Seconds float64 `json:"seconds"`
-	// Waves counts the passes over the stage's units in batch mode (absent online); Pending
-	// the units left waiting for a batch when the stage ended early (--no-wait).
-	Waves   int `json:"waves,omitempty"`
-	Pending int `json:"pending,omitempty"`
-}
+// Stats is what a stage reports: its line of the run report (report.Stats).
+type Stats = report.Stats
 
 // TaskVersions returns the version of each task (LLM.TaskVersion), in order: the one recipe by
 // which every LLM stage puts "how the model is asked" into its unit fingerprints.

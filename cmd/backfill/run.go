@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // runOptions are the flags of run.
@@ -88,7 +89,7 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
 		NoWait: o.noWait || !o.wait})
 	if rep != nil {
-		rep.WriteTable(out)
+		rep.WriteTable(out, stages.StepNames())
 		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
 			if err := os.WriteFile(o.report, append(b, '\n'), 0o644); err != nil && runErr == nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -38,8 +39,8 @@ type Options struct {
 	Counts *stages.Tally
 }
 
-// Asked is the Counts kind of the units that asked the LLM.
-const Asked = "asked"
+// Asked is the Counts kind of the units that asked the LLM (the report's ExtractAsked).
+const Asked = report.ExtractAsked
 
 // mode returns the effective mode.
 func (o Options) mode() string {

@@ -54,7 +54,8 @@ type ingester struct {
 	replaced   int             // rows that replaced an earlier row of this run with the same record key
 	mapped     map[string]bool // mapped group ids logged this run (at most maxMappedLogged)
 	log        *slog.Logger
-	records    *Records // what the JSON records held
+	records    *Records          // what the JSON records held
+	missingWhy map[string]string // the first reason seen per declaration with missing fields
 }
 
 // maxReplacedLogged bounds the warnings about repeated record keys; the report counts them all.
@@ -83,7 +84,8 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, Result, 
 	if err := store.ClearQuarantine(ctx); err != nil {
 		return stages.Stats{}, res, err
 	}
-	in := &ingester{store: store, shard: o.Shard, now: env.Clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log, records: &res.Records}
+	in := &ingester{store: store, shard: o.Shard, now: env.Clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log, records: &res.Records,
+		missingWhy: map[string]string{}}
 	prog.Start(Stage, -1)
 	defer prog.Done()
 	for i, spec := range o.Sources {
@@ -111,7 +113,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, Result, 
 		return stages.Stats{}, res, err
 	}
 	res.Replaced = in.replaced
-	in.records.warn(log)
+	warnRecords(log, in.records, in.missingWhy)
 	if in.replaced > maxReplacedLogged {
 		log.Warn("more rows repeated a record key of this run; the later row replaced the earlier each time",
 			"rows", in.replaced, "logged", maxReplacedLogged)
