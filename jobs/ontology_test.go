@@ -1,18 +1,10 @@
 package jobs
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-
-	pq "github.com/parquet-go/parquet-go"
-	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/sinks/parquet"
 )
 
 // ontologyJob is a small job with a Person/Organization ontology, a WORKS_AT edge type, an
@@ -62,113 +54,6 @@ ontology:
 		t.Fatal(err)
 	}
 	return j
-}
-
-// graphOf reads a run's entities and facts from the store.
-func graphOf(t *testing.T, j *Job) ([]graph.Entity, []graph.Fact, []graph.Community) {
-	t.Helper()
-	ctx := context.Background()
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	var es []graph.Entity
-	var fs []graph.Fact
-	var cs []graph.Community
-	if err := store.EachEntity(ctx, "", func(e graph.Entity) error { es = append(es, e); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if err := store.EachFact(ctx, "", func(f graph.Fact) error { fs = append(fs, f); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if err := store.EachCommunity(ctx, "", func(c graph.Community) error { cs = append(cs, c); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	return es, fs, cs
-}
-
-func TestCustomOntologyRoundTrip(t *testing.T) {
-	j := ontologyJob(t)
-	run(t, j)
-	files := export(t, j)
-	ents, err := pq.Read[parquet.EntityRow](bytes.NewReader(files["entities.parquet"]), int64(len(files["entities.parquet"])))
-	if err != nil {
-		t.Fatal(err)
-	}
-	labels := map[string]string{} // group/name → labels
-	attrs := map[string]string{}
-	for _, e := range ents {
-		labels[e.GroupID+"/"+e.Name] = strings.Join(e.Labels, ",")
-		if e.Attributes != nil {
-			attrs[e.GroupID+"/"+e.Name] = *e.Attributes
-		}
-	}
-	for name, want := range map[string]string{"g1/Alice": "Entity,Person", "g1/Ben": "Entity,Person", "g1/Kakao": "Entity,Organization",
-		"g2/Alice": "Entity,Person", "g1/Acme Corp": "Entity,Organization", "g1/Pangyo": "Entity"} {
-		if labels[name] != want {
-			t.Errorf("%s: labels %q, want %q (all: %v)", name, labels[name], want, labels)
-		}
-	}
-	if got := attrs["g1/Acme Corp"]; !strings.Contains(got, `"industry":"Retail"`) {
-		t.Errorf("Acme Corp attributes %q, want industry Retail", got)
-	}
-	if _, ok := labels["g1/Pro"]; ok {
-		t.Error("an entity of the excluded Plan type was kept")
-	}
-	facts, err := pq.Read[parquet.FactRow](bytes.NewReader(files["facts.parquet"]), int64(len(files["facts.parquet"])))
-	if err != nil {
-		t.Fatal(err)
-	}
-	byUUID := map[string]parquet.EntityRow{}
-	for _, e := range ents {
-		byUUID[e.UUID] = e
-	}
-	worksAt := 0
-	for _, f := range facts {
-		if f.Name == "HAS_PLAN" {
-			t.Errorf("fact about an excluded Plan kept: %q", f.Fact)
-		}
-		if f.Name == "WORKS_AT" {
-			worksAt++
-			if src, tgt := byUUID[f.SourceNodeUUID], byUUID[f.TargetNodeUUID]; !slices.Contains(src.Labels, "Person") || !slices.Contains(tgt.Labels, "Organization") {
-				t.Errorf("WORKS_AT from %v to %v", src.Labels, tgt.Labels)
-			}
-		}
-	}
-	if worksAt != 3 {
-		t.Errorf("%d WORKS_AT facts, want 3 (Alice and Ben in g1, Alice in g2)", worksAt)
-	}
-}
-
-func TestGroupsSharingNamesStayApart(t *testing.T) {
-	j := ontologyJob(t)
-	run(t, j)
-	ents, facts, comms := graphOf(t, j)
-	group := map[string]string{}
-	names := map[string][]string{}
-	for _, e := range ents {
-		group[e.UUID] = e.GroupID
-		names[e.Name] = append(names[e.Name], e.GroupID)
-	}
-	if got := names["Alice"]; !slices.Equal(got, []string{"g1", "g2"}) && !slices.Equal(got, []string{"g2", "g1"}) {
-		t.Fatalf("Alice in groups %v, want one entity in each group", got)
-	}
-	for _, f := range facts {
-		if group[f.SourceUUID] != f.GroupID || group[f.TargetUUID] != f.GroupID {
-			t.Errorf("fact %q of %s links entities of %s and %s", f.Fact, f.GroupID, group[f.SourceUUID], group[f.TargetUUID])
-		}
-	}
-	if len(comms) == 0 {
-		t.Fatal("no communities to check")
-	}
-	for _, c := range comms {
-		for _, m := range c.Members {
-			if group[m] != c.GroupID {
-				t.Errorf("community %q of %s has a member of %s", c.Name, c.GroupID, group[m])
-			}
-		}
-	}
 }
 
 func TestValidateExtractAndResolveKeys(t *testing.T) {

@@ -6,11 +6,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/stages/load"
 )
-
-// LoadStage is the name of the graph-database load in the store and in reports (stages/load).
-const LoadStage = load.Stage
 
 // Default names of the variables holding the sink credentials.
 const (
@@ -18,13 +14,11 @@ const (
 	DefaultSinkPasswordEnv = "BACKFILL_SINK_PASSWORD"
 )
 
-// graphSink reports whether the job loads into Memgraph or Neo4j.
-func (j *Job) graphSink() bool { return j.Sink.Kind == "memgraph" || j.Sink.Kind == "neo4j" }
+// GraphSink reports whether the job loads into a graph database (Memgraph or Neo4j): its stages
+// end with the load stage.
+func (j *Job) GraphSink() bool { return j.Sink.Kind == "memgraph" || j.Sink.Kind == "neo4j" }
 
 func (j *Job) validateSink() error {
-	bad := func(key, format string, args ...any) error {
-		return fmt.Errorf("validating job: %s: %s", key, fmt.Sprintf(format, args...))
-	}
 	switch j.Sink.Kind {
 	case "sqlite":
 	case "memgraph", "neo4j":
@@ -41,7 +35,7 @@ func (j *Job) validateSink() error {
 	if j.Sink.Analytical && j.Sink.Kind != "memgraph" {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")
 	}
-	// sink.indexes: a cypher.IndexMode (the job's default is cypher.DefaultIndexMode).
+	// sink.indexes: a cypher.IndexMode ("" is the sink's default, cypher.DefaultIndexMode).
 	mode, err := cypher.ParseIndexMode(j.Sink.Indexes)
 	if err != nil {
 		return bad("sink.indexes", "%v", err)
@@ -55,10 +49,11 @@ func (j *Job) validateSink() error {
 	return nil
 }
 
-// sinkCredentials reads the user and password from the variables the job names (or the
-// default ones). A variable the job names explicitly must be set; unset defaults mean no
+// SinkCredentials reads the sink's user and password from the variables the job names (or the
+// default ones) in env. A variable the job names explicitly must be set; unset defaults mean no
 // authentication.
-func sinkCredentials(s Sink, env LookupEnv) (user, password string, err error) {
+func (j *Job) SinkCredentials(env LookupEnv) (user, password string, err error) {
+	s := j.Sink
 	read := func(key, name, def string) (string, error) {
 		if name == "" {
 			v, _ := env(def)

@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/parquet"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // exportOptions are the flags of export.
@@ -65,9 +65,9 @@ func (o *exportOptions) run(ctx context.Context, path string) int {
 	var write func(dir string) error
 	switch o.format {
 	case "parquet":
-		write = func(dir string) error { return parquet.Export(ctx, jobs.GraphSource(j, store), dir) }
+		write = func(dir string) error { return parquet.Export(ctx, stages.GraphSource(store, j.RecordTime), dir) }
 	case "cypherl":
-		write = func(dir string) error { return o.cy.export(ctx, j, jobs.GraphSource(j, store), dir) }
+		write = func(dir string) error { return o.cy.export(ctx, j, stages.GraphSource(store, j.RecordTime), dir) }
 	}
 	if err := replaceDir(o.out, write); err != nil {
 		return fail(ctx, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/cypherl"
+	"github.com/tkgraph/backfill/sinks/memgraph"
 )
 
 // CypherlFile is the name of the script `export --format cypherl` writes into --out.
@@ -56,7 +57,13 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 		return fmt.Errorf("creating %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
-	err = cypherl.ExportWith(ctx, src, tmp, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: j.Sink.BatchBytes,
+	// An unset sink.batch_bytes is the Bolt loader's default for the job's sink, as a load of the
+	// job writes it (cypherl's own default for a job of no graph sink).
+	bytes := j.Sink.BatchBytes
+	if bytes == 0 && j.GraphSink() {
+		bytes = memgraph.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
+	}
+	err = cypherl.ExportWith(ctx, src, tmp, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: bytes,
 		VectorDims: j.Embedder.Dimensions, Bulk: bulk})
 	if cerr := tmp.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("writing %s: %w", path, cerr)

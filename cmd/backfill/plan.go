@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/planner"
 )
 
 // planOptions are the flags of plan.
@@ -43,7 +43,7 @@ the tokens per record before and after pruning and how many records skip the LLM
 	f := cmd.Flags()
 	f.StringVar(&o.shard, "shard", "", "plan only shard `I/N` (0-based), as run --shard")
 	f.StringVar(&o.json, "json", "", "also write the plan as JSON to `FILE`")
-	f.IntVar(&o.sample, "sample", jobs.DefaultPlanSample, "extraction prompts rendered at most (`N`)")
+	f.IntVar(&o.sample, "sample", planner.DefaultSample, "extraction prompts rendered at most (`N`)")
 	return cmd
 }
 
@@ -60,7 +60,7 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
-	p, err := jobs.MakePlan(ctx, j, jobs.PlanOptions{Checkpoint: j.Checkpoint, Shard: sh, Sample: o.sample})
+	p, err := planner.Make(ctx, j, planner.Options{Checkpoint: j.Checkpoint, Shard: sh, Sample: o.sample})
 	if err != nil {
 		return fail(ctx, err)
 	}

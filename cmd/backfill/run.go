@@ -12,9 +12,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/ingest"
 )
 
 // runOptions are the flags of run.
@@ -86,7 +87,7 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	ctx, stop, finish := drain(ctx)
 	defer finish()
 	prog := newProgress(os.Stderr)
-	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
+	rep, runErr := runner.Run(ctx, j, runner.Options{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
 		NoWait: o.noWait || !o.wait})
 	if rep != nil {
 		rep.WriteTable(out, stages.StepNames())
@@ -115,23 +116,23 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	}
 	if rep.FailedUnits > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
-			rep.FailedUnits, jobs.FailedFile(j.Checkpoint))
+			rep.FailedUnits, runner.FailedFile(j.Checkpoint))
 		code = exitPartial
 	}
 	return code
 }
 
-func parseShard(s string) (jobs.Shard, error) {
+func parseShard(s string) (ingest.Shard, error) {
 	if s == "" {
-		return jobs.Shard{Index: 0, Count: 1}, nil
+		return ingest.Shard{Index: 0, Count: 1}, nil
 	}
 	a, b, ok := strings.Cut(s, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return jobs.Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N", s)
+		return ingest.Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N", s)
 	}
-	return jobs.Shard{Index: i, Count: n}, nil
+	return ingest.Shard{Index: i, Count: n}, nil
 }
 
 // startCPUProfile starts writing a CPU profile to path and returns the function that ends it.

@@ -1,0 +1,15 @@
+// Package runner runs a job (Run): it opens the job's checkpoint store for writing (holding its
+// lock for the whole run), builds the job's clients and stages (jobs/pipeline), runs every stage
+// of the list in order with the run's stages.Env, and returns the run report (package report).
+// It is resumable: running the same job again skips every unit whose inputs did not change.
+//
+// After the stages the report is filled even when the run failed or was interrupted: the LLM
+// usage by stage, the store's counts, each stage's own section (stages.Reporter), the provider
+// batches, and the failed-units file (FailedFile) beside the store; then the run and its report
+// are recorded in the store's runs table with its outcome (Outcome…).
+//
+// With llm.mode or embedder.mode batch the clients send provider batches (llm.Batcher, recorded
+// in the store): Run first settles what an earlier run left half-sent, every stage runs in
+// waves, and with Options.NoWait it stops at the first stage left waiting
+// (report.Batch.PendingStage, outcome "pending"; running again continues).
+package runner

@@ -1,0 +1,70 @@
+package community
+
+import (
+	"context"
+
+	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/report"
+	"github.com/tkgraph/backfill/stages"
+)
+
+// New returns the community stage with its options.
+func New(o StageOptions) stages.Stage { return &stage{o: o.WithDefaults()} }
+
+type stage struct{ o StageOptions }
+
+// Step is community's entry of the step table.
+func (s *stage) Step() stages.Step { return stages.StepOf(Stage) }
+
+// Key is the stage's part of its unit fingerprints.
+func (s *stage) Key(env stages.Env) (string, error) { return s.o.key(env) }
+
+// Run recomputes the communities of every group whose inputs changed.
+func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
+	return Run(ctx, env, s.o)
+}
+
+// Estimate finds the groups done and estimates, in the others, the communities the ratios
+// expect: pairwise merges of their members' summaries (MaxSummarized at most), a name each and
+// the name's embedding.
+func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
+	key, err := s.o.key(env.Env)
+	if err != nil {
+		return stages.Estimate{}, err
+	}
+	gp, err := stages.PlanGroups(ctx, env, Stage, key)
+	if err != nil {
+		return stages.Estimate{}, err
+	}
+	summary := stages.TypicalSummary()
+	mergeTokens, err := env.PromptTokens(ctx, llm.TaskMergeSummaries, llm.MergeInput{A: summary, B: summary})
+	if err != nil {
+		return stages.Estimate{}, err
+	}
+	nameTokens, err := env.PromptTokens(ctx, llm.TaskNameCommunity, llm.NameInput{Summary: summary})
+	if err != nil {
+		return stages.Estimate{}, err
+	}
+	est := stages.Estimate{Stage: Stage, Units: gp.Units, Done: gp.Done, CallsExact: len(gp.Todo) == 0,
+		Basis: "pairwise summary merges and a name per community"}
+	merges, names := 0, 0
+	for _, n := range gp.Todo {
+		comms, size := env.Ratios.Communities(env.Ratios.Entities(n), s.o.MinSize)
+		merges += comms * (min(int(size), s.o.MaxSummarized) - 1)
+		names += comms
+		est.Embeddings.Calls += stages.CeilDiv(comms, env.EmbedBatch)
+		est.Embeddings.Tokens += comms * 6
+	}
+	est.Calls = merges + names
+	est.PromptTokens = merges*mergeTokens + names*nameTokens
+	est.CompletionTokens = merges*llm.ExpectedCompletion(llm.TaskMergeSummaries) + names*llm.ExpectedCompletion(llm.TaskNameCommunity)
+	env.ChatCost(&est)
+	return est, nil
+}
+
+// Report puts the communities of each group into the report.
+func (s *stage) Report(ctx context.Context, env stages.Env, rep *report.Report) error {
+	var err error
+	rep.CommunitiesByGroup, err = CountByGroup(ctx, env.Store)
+	return err
+}

@@ -1,0 +1,65 @@
+package temporal
+
+import (
+	"context"
+	"math"
+
+	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/report"
+	"github.com/tkgraph/backfill/stages"
+)
+
+// New returns the temporal stage with its options.
+func New(o Options) stages.Stage { return &stage{o: o.WithDefaults()} }
+
+type stage struct{ o Options }
+
+// Step is temporal's entry of the step table.
+func (s *stage) Step() stages.Step { return stages.StepOf(Stage) }
+
+// Key is the stage's part of its unit fingerprints.
+func (s *stage) Key(env stages.Env) (string, error) { return s.o.key(env) }
+
+// Run applies the temporal rules to every group whose resolution changed.
+func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
+	return Run(ctx, env, s.o)
+}
+
+// Estimate finds the groups done and estimates one judgement per fact the ratios expect to
+// have candidates after the cardinality rules, in the others.
+func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
+	key, err := s.o.key(env.Env)
+	if err != nil {
+		return stages.Estimate{}, err
+	}
+	gp, err := stages.PlanGroups(ctx, env, Stage, key)
+	if err != nil {
+		return stages.Estimate{}, err
+	}
+	at := stages.TypicalTime
+	in := llm.JudgeInput{ReferenceTime: at, New: stages.TypicalFact(""), Existing: []llm.FactIn{stages.TypicalFact("E0")},
+		Candidates: []llm.FactIn{stages.TypicalFact("I0"), stages.TypicalFact("I1"), stages.TypicalFact("I2")}}
+	tokens, err := env.PromptTokens(ctx, llm.TaskJudgeFact, in)
+	if err != nil {
+		return stages.Estimate{}, err
+	}
+	est := stages.Estimate{Stage: Stage, Units: gp.Units, Done: gp.Done, CallsExact: len(gp.Todo) == 0,
+		Basis: "one judgement per fact with candidates"}
+	for _, n := range gp.Todo {
+		est.Calls += int(math.Round(float64(env.Ratios.Facts(n)) * env.Ratios.JudgedShare))
+	}
+	est.PromptTokens = est.Calls * tokens
+	est.CompletionTokens = est.Calls * llm.ExpectedCompletion(llm.TaskJudgeFact)
+	env.ChatCost(&est)
+	return est, nil
+}
+
+// Report puts the counts of every group's rules and judgements into the report (absent before
+// the stage ran).
+func (s *stage) Report(ctx context.Context, env stages.Env, rep *report.Report) error {
+	t, ok, err := Totals(ctx, env.Store)
+	if err == nil && ok {
+		rep.Temporal = &t
+	}
+	return err
+}
