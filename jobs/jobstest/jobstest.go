@@ -11,7 +11,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/tkgraph/backfill/checkpoints"
@@ -124,4 +126,36 @@ func SameExport(t testing.TB, a, b map[string][]byte) {
 // NewLogger logs everything, debug included, as text into buf.
 func NewLogger(buf *bytes.Buffer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Keys lists the dotted keys of the job spec's values under the top-level key section, in
+// field order, by reflection on jobs.Job (yaml tags): a list or a mapping is one key.
+func Keys(t testing.TB, section string) []string {
+	t.Helper()
+	var out []string
+	var walk func(reflect.Type, string)
+	walk = func(typ reflect.Type, path string) {
+		if typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct {
+			out = append(out, path)
+			return
+		}
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
+			if name != "" && name != "-" {
+				walk(typ.Field(i).Type, path+"."+name)
+			}
+		}
+	}
+	typ := reflect.TypeFor[jobs.Job]()
+	for i := range typ.NumField() {
+		if name, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ","); name == section {
+			walk(typ.Field(i).Type, section)
+			return out
+		}
+	}
+	t.Fatalf("the job has no section %s", section)
+	return nil
 }
