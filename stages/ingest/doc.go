@@ -8,6 +8,6 @@
 // when env.Stop closes (stages.ErrInterrupted). Its Result counts the rows that replaced an
 // earlier row of the run and tallies the JSON records.
 //
-// The stage reads only its Env (store, clock, progress, log, stop) and Options; the jobs package
+// The stage reads only its Env (store, clock, progress, log, stop) and Options; jobs/pipeline
 // translates the job into Options (its sources' loader specs, shard and limits.max_error_ratio).
 package ingest
