@@ -85,17 +85,38 @@ func StubJob(t testing.TB, base string, sets ...string) *jobs.Job {
 		"embedder.model=text-embedding-3-small"}, sets...)...)
 }
 
-// Export writes the Parquet export of the job's store and returns its files by name.
-func Export(t testing.TB, j *jobs.Job) map[string][]byte {
+// OpenStore opens the job's checkpoint store for writing; the caller closes it.
+func OpenStore(t testing.TB, j *jobs.Job) *checkpoints.Store {
 	t.Helper()
-	ctx := context.Background()
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
+	store, err := checkpoints.Open(context.Background(), j.Checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return store
+}
+
+// PromptsDir is a prompts directory (llm.prompts_dir) whose system template of task is the
+// shipped one with extra appended.
+func PromptsDir(t testing.TB, task, extra string) string {
+	t.Helper()
+	dir := t.TempDir()
+	sys, err := os.ReadFile(filepath.Join(Root(t), "llm", "prompts", task+".system.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, task+".system.tmpl"), append(sys, extra...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Export writes the Parquet export of the job's store and returns its files by name.
+func Export(t testing.TB, j *jobs.Job) map[string][]byte {
+	t.Helper()
+	store := OpenStore(t, j)
 	defer store.Close()
 	dir := t.TempDir()
-	if err := parquet.Export(ctx, stages.GraphSource(store, j.RecordTime), dir); err != nil {
+	if err := parquet.Export(context.Background(), stages.GraphSource(store, j.RecordTime), dir); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.parquet"))

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
 	"github.com/tkgraph/backfill/llm"
@@ -34,14 +33,7 @@ var transportKeys = map[string]string{
 // requestValues are the llm and embedder keys that reach what a request asks (and so the
 // fingerprints of the units that ask it), each with a value other than the job's default.
 func requestValues(t *testing.T) map[string]string {
-	dir := t.TempDir()
-	sys, err := os.ReadFile(filepath.Join(jobstest.Root(t), "llm", "prompts", llm.TaskJudgeFact+".system.tmpl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, llm.TaskJudgeFact+".system.tmpl"), append(sys, "\nBe brief."...), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := jobstest.PromptsDir(t, llm.TaskJudgeFact, "\nBe brief.")
 	return map[string]string{
 		"llm.model": "offline-2", "llm.temperature": "0.7", "llm.frequency_penalty": "0.5", "llm.prompts_dir": dir,
 		"llm.response_format": "json_object", "llm.max_tokens": "extract_graph=3000",
@@ -164,10 +156,7 @@ func TestPlanAfterFrequencyPenaltyRun(t *testing.T) {
 func staleRecords(t *testing.T, j *jobs.Job, stage string) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := jobstest.OpenStore(t, j)
 	defer store.Close()
 	groups, err := store.Groups(ctx)
 	if err != nil {

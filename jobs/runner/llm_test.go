@@ -92,15 +92,7 @@ func TestPromptOverrideRerunsOneStage(t *testing.T) {
 	if first.LLMByStage["temporal"].Calls == 0 || first.LLMByStage["community"].Calls == 0 {
 		t.Fatalf("the demo makes no temporal or community calls: %+v", first.LLMByStage)
 	}
-	dir := t.TempDir()
-	sys, err := os.ReadFile(filepath.Join(jobstest.Root(t), "llm", "prompts", llm.TaskJudgeFact+".system.tmpl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, llm.TaskJudgeFact+".system.tmpl"), append(sys, "\nBe brief."...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	j.LLM.PromptsDir = dir
+	j.LLM.PromptsDir = jobstest.PromptsDir(t, llm.TaskJudgeFact, "\nBe brief.")
 	second := mustRun(t, j)
 	if st := second.Stages["extract"]; st.Units != 0 || second.LLMByStage["extract"].Calls != 0 {
 		t.Fatalf("extract re-ran: %+v %+v", st, second.LLMByStage["extract"])

@@ -11,9 +11,9 @@ import (
 
 	pq "github.com/parquet-go/parquet-go"
 
-	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/jobstest"
 	"github.com/tkgraph/backfill/sinks/parquet"
 )
 
@@ -70,10 +70,7 @@ ontology:
 func graphOf(t *testing.T, j *jobs.Job) ([]graph.Entity, []graph.Fact, []graph.Community) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := checkpoints.Open(ctx, j.Checkpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := jobstest.OpenStore(t, j)
 	defer store.Close()
 	var es []graph.Entity
 	var fs []graph.Fact

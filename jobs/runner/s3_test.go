@@ -43,19 +43,6 @@ func useS3(j *jobs.Job, env testenv.S3Env) {
 	j.S3 = jobs.S3{Endpoint: env.Endpoint, Region: env.Region, PathStyle: true}
 }
 
-// exportsEqual requires two parquet exports to hold the same files with the same bytes.
-func exportsEqual(t *testing.T, a, b map[string][]byte) {
-	t.Helper()
-	if len(a) == 0 || len(a) != len(b) {
-		t.Fatalf("exports hold %d and %d files", len(a), len(b))
-	}
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
-			t.Errorf("%s differs between the local and the S3 run", name)
-		}
-	}
-}
-
 // TestDemoFromS3JSONL runs the demo job on its JSON Lines files read from S3 and requires the
 // same export as the local run.
 func TestDemoFromS3JSONL(t *testing.T) {
@@ -80,7 +67,7 @@ func TestDemoFromS3JSONL(t *testing.T) {
 	if rep.Episodes == 0 {
 		t.Fatalf("the S3 run read nothing: %+v", rep)
 	}
-	exportsEqual(t, export(t, local), export(t, remote))
+	sameExport(t, export(t, local), export(t, remote))
 }
 
 // locomoPath is the shared LoCoMo file ($LOCOMO, else ../shared/datasets/locomo/locomo10.json
@@ -186,5 +173,5 @@ func TestLoCoMoFromS3Parquet(t *testing.T) {
 	}
 	t.Logf("LoCoMo: %d episodes, %d entities, %d facts; local run %.1f s, S3 run %.1f s",
 		rrep.Episodes, rrep.Entities, rrep.Facts, lrep.Seconds, rrep.Seconds)
-	exportsEqual(t, export(t, local), export(t, remote))
+	sameExport(t, export(t, local), export(t, remote))
 }

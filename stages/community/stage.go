@@ -28,13 +28,9 @@ func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
 // expect: pairwise merges of their members' summaries (MaxSummarized at most), a name each and
 // the name's embedding.
 func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
-	key, err := s.o.key(env.Env)
+	todo, est, err := stages.PlanGroups(ctx, env, s, "pairwise summary merges and a name per community")
 	if err != nil {
-		return stages.Estimate{}, err
-	}
-	gp, err := stages.PlanGroups(ctx, env, Stage, key)
-	if err != nil {
-		return stages.Estimate{}, err
+		return est, err
 	}
 	summary := stages.TypicalSummary()
 	mergeTokens, err := env.PromptTokens(ctx, llm.TaskMergeSummaries, llm.MergeInput{A: summary, B: summary})
@@ -45,10 +41,8 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	if err != nil {
 		return stages.Estimate{}, err
 	}
-	est := stages.Estimate{Stage: Stage, Units: gp.Units, Done: gp.Done, CallsExact: len(gp.Todo) == 0,
-		Basis: "pairwise summary merges and a name per community"}
 	merges, names := 0, 0
-	for _, n := range gp.Todo {
+	for _, n := range todo {
 		comms, size := env.Ratios.Communities(env.Ratios.Entities(n), s.o.MinSize)
 		merges += comms * (min(int(size), s.o.MaxSummarized) - 1)
 		names += comms

@@ -23,18 +23,12 @@ func (stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) { re
 // Estimate finds the groups done and estimates, in the others, the requests that embed the
 // entity names and fact sentences the ratios expect, in batches of env.EmbedBatch texts (about
 // 4 tokens a name, 16 a sentence).
-func (stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
-	key, err := key(env.Env)
+func (s stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
+	todo, est, err := stages.PlanGroups(ctx, env, s, "entity names and fact sentences in batches")
 	if err != nil {
-		return stages.Estimate{}, err
+		return est, err
 	}
-	gp, err := stages.PlanGroups(ctx, env, Stage, key)
-	if err != nil {
-		return stages.Estimate{}, err
-	}
-	est := stages.Estimate{Stage: Stage, Units: gp.Units, Done: gp.Done, CallsExact: len(gp.Todo) == 0,
-		Basis: "entity names and fact sentences in batches"}
-	for _, n := range gp.Todo {
+	for _, n := range todo {
 		ents, facts := env.Ratios.Entities(n), env.Ratios.Facts(n)
 		est.Embeddings.Calls += stages.CeilDiv(ents+facts, env.EmbedBatch)
 		est.Embeddings.Tokens += ents*4 + facts*16

@@ -31,15 +31,12 @@ func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
 
 // Estimate finds the groups done (every group is to do with Reload); loading asks nothing.
 func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
-	gp, err := stages.PlanGroups(ctx, env, Stage, s.o.key())
-	if err != nil {
-		return stages.Estimate{}, err
-	}
-	est := stages.Estimate{Stage: Stage, Units: gp.Units, Done: gp.Done, CallsExact: true, Basis: "writes the groups to do into the sink"}
+	_, est, err := stages.PlanGroups(ctx, env, s, "writes the groups to do into the sink")
+	est.CallsExact = true
 	if s.o.Reload {
 		est.Done, est.Basis = 0, "writes every group into the sink (sink.reload)"
 	}
-	return est, nil
+	return est, err
 }
 
 // Report puts what the last Run wrote into the report (nothing when it loaded nothing).

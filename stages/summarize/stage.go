@@ -27,13 +27,9 @@ func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
 // Estimate finds the groups done and estimates, in the others, batches of the entities the
 // ratios expect to have fact lists too long to be their own summary.
 func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
-	key, err := s.o.key(env.Env)
+	todo, est, err := stages.PlanGroups(ctx, env, s, "batches of entities with long fact lists")
 	if err != nil {
-		return stages.Estimate{}, err
-	}
-	gp, err := stages.PlanGroups(ctx, env, Stage, key)
-	if err != nil {
-		return stages.Estimate{}, err
+		return est, err
 	}
 	ents := make([]llm.EntityFactsIn, s.o.BatchSize)
 	for i := range ents {
@@ -43,9 +39,7 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	if err != nil {
 		return stages.Estimate{}, err
 	}
-	est := stages.Estimate{Stage: Stage, Units: gp.Units, Done: gp.Done, CallsExact: len(gp.Todo) == 0,
-		Basis: "batches of entities with long fact lists"}
-	for _, n := range gp.Todo {
+	for _, n := range todo {
 		est.Calls += stages.CeilDiv(int(math.Round(float64(env.Ratios.Entities(n))*env.Ratios.LongSummaryShare)), s.o.BatchSize)
 	}
 	est.PromptTokens = est.Calls * tokens

@@ -28,13 +28,9 @@ func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
 // Estimate finds the groups done and estimates one judgement per fact the ratios expect to
 // have candidates after the cardinality rules, in the others.
 func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
-	key, err := s.o.key(env.Env)
+	todo, est, err := stages.PlanGroups(ctx, env, s, "one judgement per fact with candidates")
 	if err != nil {
-		return stages.Estimate{}, err
-	}
-	gp, err := stages.PlanGroups(ctx, env, Stage, key)
-	if err != nil {
-		return stages.Estimate{}, err
+		return est, err
 	}
 	at := stages.TypicalTime
 	in := llm.JudgeInput{ReferenceTime: at, New: stages.TypicalFact(""), Existing: []llm.FactIn{stages.TypicalFact("E0")},
@@ -43,9 +39,7 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	if err != nil {
 		return stages.Estimate{}, err
 	}
-	est := stages.Estimate{Stage: Stage, Units: gp.Units, Done: gp.Done, CallsExact: len(gp.Todo) == 0,
-		Basis: "one judgement per fact with candidates"}
-	for _, n := range gp.Todo {
+	for _, n := range todo {
 		est.Calls += int(math.Round(float64(env.Ratios.Facts(n)) * env.Ratios.JudgedShare))
 	}
 	est.PromptTokens = est.Calls * tokens
