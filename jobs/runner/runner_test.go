@@ -3,10 +3,13 @@ package runner
 import (
 	"bytes"
 	"context"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/stages"
 )
 
 func TestDemoEndToEndAndRerun(t *testing.T) {
@@ -82,5 +85,38 @@ func TestDemoEmployerChange(t *testing.T) {
 	}
 	if !kakaoClosed || !naverOpen {
 		t.Fatalf("Kakao closed on 2024-03-02: %v; Naver open: %v", kakaoClosed, naverOpen)
+	}
+}
+
+// starts records the stages in the order they start.
+type starts struct {
+	stages.NoProgress
+	mu    sync.Mutex
+	names []string
+}
+
+func (s *starts) Start(stage string, _ int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.names = append(s.names, stage)
+}
+
+// TestRunFollowsTheStepTable: a run starts its stages in the order of the step table, each once
+// (load only with a graph sink), and reports each of them.
+func TestRunFollowsTheStepTable(t *testing.T) {
+	j := demoJob(t)
+	var got starts
+	rep, err := Run(context.Background(), j, Options{Clock: testClock, Progress: &got})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := stages.StepNames()[:len(stages.Steps)-1]
+	if !slices.Equal(got.names, want) {
+		t.Fatalf("stages started %v, want %v", got.names, want)
+	}
+	for _, s := range want {
+		if _, ok := rep.Stages[s]; !ok {
+			t.Errorf("the report has no stage %s", s)
+		}
 	}
 }
