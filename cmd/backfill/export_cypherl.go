@@ -59,11 +59,11 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 	defer os.Remove(tmp.Name())
 	// An unset sink.batch_bytes is the Bolt loader's default for the job's sink, as a load of the
 	// job writes it (cypherl's own default for a job of no graph sink).
-	bytes := j.Sink.BatchBytes
-	if bytes == 0 && j.GraphSink() {
-		bytes = memgraph.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
+	batchBytes := j.Sink.BatchBytes
+	if batchBytes == 0 && j.GraphSink() {
+		batchBytes = memgraph.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
 	}
-	err = cypherl.ExportWith(ctx, src, tmp, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: bytes,
+	err = cypherl.ExportWith(ctx, src, tmp, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: batchBytes,
 		VectorDims: j.Embedder.Dimensions, Bulk: bulk})
 	if cerr := tmp.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("writing %s: %w", path, cerr)

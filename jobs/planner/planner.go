@@ -198,13 +198,25 @@ func (p *Plan) estimate(ctx context.Context, env stages.PlanEnv, list []stages.S
 			st.CostUSD, st.BatchCostUSD = stages.Costs(p.EmbeddingPrice, emb.Tokens, 0)
 		}
 	}
-	p.Notes = append(p.Notes, fmt.Sprintf("calls after extract are estimates from the assumptions (%s); "+
-		"they ignore the cache and count no retries", p.Assumptions.Source))
+	if p.estimated() {
+		p.Notes = append(p.Notes, fmt.Sprintf("calls after extract are estimates from the assumptions (%s); "+
+			"they ignore the cache and count no retries", p.Assumptions.Source))
+	}
 	if done := p.done(); done != "" {
 		p.Notes = append(p.Notes, done)
 	}
 	p.total()
 	return nil
+}
+
+// estimated reports whether a stage after extract has units to do, whose calls are estimates.
+func (p *Plan) estimated() bool {
+	for _, s := range p.Stages {
+		if s.Stage != stages.Ingest && s.Stage != stages.Extract && s.Done < s.Units {
+			return true
+		}
+	}
+	return false
 }
 
 // done says which stages' units are done: their fingerprint is on record in the job's store, so
