@@ -101,7 +101,7 @@ func Make(ctx context.Context, j *jobs.Job, opts Options) (*Plan, error) {
 			return nil, err
 		}
 	}
-	env, list, err := p.setUp(ctx, j, opts, scratch, prev)
+	env, list, err := p.setUp(j, opts, scratch, prev)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (p *Plan) openPrev(ctx context.Context, path string) (*checkpoints.Store, e
 
 // setUp builds the job's clients and stages as a run does, over the scratch store; the clients'
 // cache is the job's store (none with llm.cache off).
-func (p *Plan) setUp(ctx context.Context, j *jobs.Job, opts Options, scratch, prev *checkpoints.Store) (stages.PlanEnv, []stages.Stage, error) {
+func (p *Plan) setUp(j *jobs.Job, opts Options, scratch, prev *checkpoints.Store) (stages.PlanEnv, []stages.Stage, error) {
 	cl, err := pipeline.NewClients(j, prev, nil, nil, nil)
 	if err != nil {
 		return stages.PlanEnv{}, nil, err
