@@ -4,7 +4,10 @@ import (
 	"path/filepath"
 
 	"github.com/tkgraph/backfill/embed"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
@@ -43,20 +46,20 @@ func (l *LLM) defaults() {
 	setDefault(&l.Provider, "offline")
 	setDefault(&l.Model, map[string]string{"offline": "offline-rules-v1"}[l.Provider])
 	setDefault(&l.APIKeyEnv, "OPENAI_API_KEY")
-	setDefault(&l.Concurrency, llm.DefaultConcurrency)
-	setDefault(&l.MaxAttempts, llm.DefaultMaxAttempts)
+	setDefault(&l.Concurrency, pacing.DefaultConcurrency)
+	setDefault(&l.MaxAttempts, transport.DefaultMaxAttempts)
 	setDefault(&l.TimeoutSecs, 120)
 	setDefault(&l.Cache, "on")
-	setDefault(&l.ResponseFormat, llm.FormatJSONSchema)
+	setDefault(&l.ResponseFormat, wire.FormatJSONSchema)
 	setDefault(&l.Mode, ModeOnline)
 	b := &l.Batch
-	setDefault(&b.MaxRequests, llm.DefaultBatchMaxRequests)
-	setDefault(&b.MaxBytes, llm.DefaultBatchMaxBytes)
+	setDefault(&b.MaxRequests, batch.DefaultMaxRequests)
+	setDefault(&b.MaxBytes, batch.DefaultMaxBytes)
 	if b.MaxRetries == nil {
-		n := llm.DefaultBatchMaxRetries
+		n := batch.DefaultMaxRetries
 		b.MaxRetries = &n
 	}
-	setDefault(&b.PollSeconds, llm.DefaultBatchPoll.Seconds())
+	setDefault(&b.PollSeconds, batch.DefaultPoll.Seconds())
 }
 
 func (e *Embedder) defaults(l LLM) {

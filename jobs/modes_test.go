@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 )
 
 func TestValidateModes(t *testing.T) {
@@ -28,8 +28,8 @@ func TestValidateModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.LLM.Mode != ModeOnline || j.Embedder.Mode != ModeOnline || j.LLM.Batch.MaxRequests != llm.DefaultBatchMaxRequests ||
-		*j.LLM.Batch.MaxRetries != llm.DefaultBatchMaxRetries || j.LLM.Batch.PollSeconds != 30 {
+	if j.LLM.Mode != ModeOnline || j.Embedder.Mode != ModeOnline || j.LLM.Batch.MaxRequests != batch.DefaultMaxRequests ||
+		*j.LLM.Batch.MaxRetries != batch.DefaultMaxRetries || j.LLM.Batch.PollSeconds != 30 {
 		t.Fatalf("defaults %+v %+v", j.LLM.Mode, j.LLM.Batch)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
@@ -62,7 +63,7 @@ func (j *Job) validateModels() error {
 	if j.LLM.Cache != "on" && j.LLM.Cache != "off" {
 		return bad("llm.cache", "%q is not on or off", j.LLM.Cache)
 	}
-	if err := llm.CheckFormat(j.LLM.ResponseFormat); err != nil {
+	if err := wire.CheckFormat(j.LLM.ResponseFormat); err != nil {
 		return bad("llm.response_format", "%v", err)
 	}
 	if err := llm.CheckMaxTokens(j.LLM.MaxTokens); err != nil {

@@ -1,11 +1,12 @@
 // Package report holds the run report (DESIGN §8): what a run did, as `backfill run` prints it
 // (WriteTable), writes it with --report (JSON) and the checkpoint store keeps it in its runs
-// table. It is a leaf: it imports no package of this module, so the side that reads reports
-// (graphdiff, bench, the tests) depends on it and not on the stages or the runner that fill it.
+// table. It imports only llm/batch (the batchers' usage, in the batch section), so the side that
+// reads reports (graphdiff, bench, the tests) depends on it and not on the stages or the runner
+// that fill it.
 //
 // The types of the sections a stage fills are defined here and used by their stages: Stats (every
-// stage, stages.Stats), Records (ingest), Temporal (the temporal stage's counts), Load (the
-// graph-database load, converted from the loader's result) and Batch (provider batches, converted
-// from the LLM client's batch usage). The runner (jobs/runner) fills the report; each stage's
-// section is written by the stage itself (stages.Reporter).
+// stage, stages.Stats), Records (ingest), Temporal (the temporal stage's counts) and Load (the
+// graph-database load, converted from the loader's result, whatever the sink). The runner
+// (jobs/runner) fills the report; each stage's section is written by the stage itself
+// (stages.Reporter).
 package report

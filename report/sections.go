@@ -1,5 +1,7 @@
 package report
 
+import "github.com/tkgraph/backfill/llm/batch"
+
 // Records is what ingest read from JSON records (JSON Lines rows with a JSON object body of
 // source json), in the run report and the plan.
 type Records struct {
@@ -84,27 +86,14 @@ type Load struct {
 	Seconds           float64  `json:"seconds"`
 }
 
-// Batch is what a run in batch mode did with provider batches (Report.Batch).
+// Batch is what a run in batch mode did with provider batches (Report.Batch): the batchers'
+// usage (batch.Usage, the one type of this module the report holds as is: it is the batchers'
+// own count, and the side that reads reports depends on llm anyway) and the batches left open.
 type Batch struct {
-	BatchUsage
+	batch.Usage
 	// Pending counts the batches of the store that have not ended (or whose answers are not
 	// delivered yet) when the run ends; PendingStage names the stage a --no-wait run stopped
 	// at, waiting for them.
 	Pending      int    `json:"pending"`
 	PendingStage string `json:"pending_stage,omitempty"`
-}
-
-// BatchUsage counts the provider batches of a run: the field list of the LLM client's batch
-// usage (llm.BatchUsage), which converts to it.
-type BatchUsage struct {
-	Batches        int     `json:"batches"`         // batches submitted
-	Requests       int     `json:"requests"`        // request lines submitted
-	Resubmitted    int     `json:"resubmitted"`     // of Requests, submitted again after a failure, an expiry or an unreadable answer
-	Answers        int     `json:"answers"`         // answers received (valid or not)
-	Errors         int     `json:"errors"`          // error lines received
-	Unfinished     int     `json:"unfinished"`      // requests a batch ended without (expired, cancelled, failed)
-	InvalidLines   int     `json:"invalid_lines"`   // output lines that could not be read
-	FallbackOnline int     `json:"fallback_online"` // requests sent online after their batch retries
-	CostUSD        float64 `json:"cost_usd"`        // the answers received, at batch prices
-	EstimatedUSD   float64 `json:"estimated_usd"`   // the estimate of the batches submitted
 }

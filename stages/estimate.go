@@ -5,11 +5,12 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/report"
 )
 
 // Estimate is what a plan predicts for one stage (Stage.Estimate). Every token count is an
-// estimate (llm.EstimateTokens); calls after extraction are estimated from Ratios.
+// estimate (wire.EstimateTokens); calls after extraction are estimated from Ratios.
 type Estimate struct {
 	Stage string `json:"stage"`
 	Units int    `json:"units"` // exact
@@ -20,7 +21,7 @@ type Estimate struct {
 	CachedCalls      int     `json:"cached_calls"` // calls the cache already answers (extract only)
 	CallsExact       bool    `json:"calls_exact"`
 	PromptTokens     int     `json:"prompt_tokens"`     // estimate
-	CompletionTokens int     `json:"completion_tokens"` // estimate (llm.ExpectedCompletion per call)
+	CompletionTokens int     `json:"completion_tokens"` // estimate (wire.ExpectedCompletion per call)
 	CostUSD          float64 `json:"cost_usd"`          // estimate, online prices
 	BatchCostUSD     float64 `json:"batch_cost_usd"`    // estimate, batch prices (llm.mode: batch)
 	Basis            string  `json:"basis"`
@@ -60,7 +61,7 @@ type PlanEnv struct {
 	Sample    int    // extraction prompts rendered at most
 	Ratios    Ratios // what a plan assumes about the graph extraction will find
 	// Price and EmbeddingPrice are the chat and embedding models' prices (nil: no price, cost 0).
-	Price, EmbeddingPrice *llm.Price
+	Price, EmbeddingPrice *pacing.Price
 	EmbedBatch            int // texts per embedding request
 	// Done holds the groups whose units are done, by stage, as the stages before found them: a
 	// group stage's unit can be done only when its upstream's is.
@@ -97,7 +98,7 @@ func (e PlanEnv) ChatCost(est *Estimate) {
 }
 
 // Costs prices tokens at a model's online and batch prices (0 without a price).
-func Costs(pr *llm.Price, prompt, completion int) (online, batch float64) {
+func Costs(pr *pacing.Price, prompt, completion int) (online, batch float64) {
 	if pr == nil {
 		return 0, 0
 	}

@@ -3,7 +3,7 @@ package stages
 import (
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Inputs of ordinary size, from which a plan estimates the prompt of each call after
@@ -13,9 +13,9 @@ import (
 const TypicalTime = "2024-03-01T09:30:00Z"
 
 // TypicalFact is a fact of ordinary length with id.
-func TypicalFact(id string) llm.FactIn {
+func TypicalFact(id string) wire.FactIn {
 	at := TypicalTime
-	return llm.FactIn{ID: id, Predicate: "WORKS_AT", Fact: "Alice Smith works at Acme Corp as a senior engineer.", ValidAt: &at}
+	return wire.FactIn{ID: id, Predicate: "WORKS_AT", Fact: "Alice Smith works at Acme Corp as a senior engineer.", ValidAt: &at}
 }
 
 // TypicalFactLines are n fact sentences of ordinary length, as an entity's summary input lists

@@ -100,7 +100,7 @@ func OpenStore(t testing.TB, j *jobs.Job) *checkpoints.Store {
 func PromptsDir(t testing.TB, task, extra string) string {
 	t.Helper()
 	dir := t.TempDir()
-	sys, err := os.ReadFile(filepath.Join(Root(t), "llm", "prompts", task+".system.tmpl"))
+	sys, err := os.ReadFile(filepath.Join(Root(t), "llm", "wire", "prompts", task+".system.tmpl"))
 	if err != nil {
 		t.Fatal(err)
 	}

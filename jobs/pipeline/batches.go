@@ -8,25 +8,25 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/report"
 )
 
-// batchOptions are the llm.BatchOptions of the job's batchers; input files are written next to
+// batchOptions are the batch.Options of the job's batchers; input files are written next to
 // the checkpoint store.
-func batchOptions(j *jobs.Job, checkpoint string, log *slog.Logger, stop <-chan struct{}) llm.BatchOptions {
+func batchOptions(j *jobs.Job, checkpoint string, log *slog.Logger, stop <-chan struct{}) batch.Options {
 	b := j.LLM.Batch
 	retries := *b.MaxRetries
 	if retries == 0 {
 		retries = -1 // none (0 is the llm default)
 	}
-	return llm.BatchOptions{MaxRequests: b.MaxRequests, MaxBytes: b.MaxBytes, MaxRetries: retries,
+	return batch.Options{MaxRequests: b.MaxRequests, MaxBytes: b.MaxBytes, MaxRetries: retries,
 		FallbackOnline: b.FallbackOnline, Poll: time.Duration(b.PollSeconds * float64(time.Second)),
 		SpoolDir: filepath.Dir(checkpoint), SpoolPrefix: filepath.Base(checkpoint) + ".batch-", Job: j.Name, Stop: stop, Log: log}
 }
 
 // BatchSet is the batchers of a run (chat, embeddings) as one stages.Batches.
-type BatchSet []*llm.Batcher
+type BatchSet []*batch.Batcher
 
 // UseBatches turns batch mode on for the clients the job asks it of (llm.mode, embedder.mode)
 // and returns their batchers; their input files are written next to the store.
@@ -42,7 +42,7 @@ func (c *Clients) UseBatches(j *jobs.Job, store *checkpoints.Store, log *slog.Lo
 	return set
 }
 
-// Recover settles what an earlier run left half-sent (llm.Batcher.Recover).
+// Recover settles what an earlier run left half-sent (batch.Batcher.Recover).
 func (s BatchSet) Recover(ctx context.Context) error {
 	for _, b := range s {
 		if err := b.Recover(ctx); err != nil {
@@ -87,12 +87,11 @@ func (s BatchSet) Release(ctx context.Context) error {
 
 // Report sums the batchers' usage and counts the open batches of the store.
 func (s BatchSet) Report(ctx context.Context, store *checkpoints.Store) (*report.Batch, error) {
-	var u llm.BatchUsage
+	r := &report.Batch{}
 	for _, b := range s {
-		u.Sum(b.Usage())
+		r.Sum(b.Usage())
 	}
-	r := &report.Batch{BatchUsage: report.BatchUsage(u)}
-	for _, kind := range []string{llm.KindChat, llm.KindEmbeddings} {
+	for _, kind := range []string{batch.KindChat, batch.KindEmbeddings} {
 		open, err := store.OpenBatches(ctx, kind)
 		if err != nil {
 			return nil, err

@@ -11,7 +11,10 @@ import (
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/offline"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/offline"
 	"github.com/tkgraph/backfill/report"
 )
 
@@ -19,8 +22,8 @@ import (
 type Clients struct {
 	LLM      *llm.Client
 	Embedder *embed.Client
-	Pacer    *llm.Pacer  // shared by both: one bound on requests in flight, one RPM/TPM budget
-	Budget   *llm.Budget // shared by both: limits.max_cost_usd
+	Pacer    *pacing.Pacer  // shared by both: one bound on requests in flight, one RPM/TPM budget
+	Budget   *pacing.Budget // shared by both: limits.max_cost_usd
 }
 
 // NewClients builds the chat client and the embedder of a job: its providers, prompts, request
@@ -29,12 +32,12 @@ type Clients struct {
 // through the same HTTP client code as a real provider. API keys are read from env
 // (os.LookupEnv when nil); log (nil: none) gets the warning about unpriced models and the
 // retries. stop, when closed, makes the shared pacer refuse new requests
-// (llm.PacerOptions.Stop). It is the one place a job becomes clients.
+// (pacing.PacerOptions.Stop). It is the one place a job becomes clients.
 func NewClients(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv, log *slog.Logger, stop <-chan struct{}) (*Clients, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
-	prompts, err := llm.LoadPrompts(j.LLM.PromptsDir)
+	prompts, err := wire.LoadPrompts(j.LLM.PromptsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -51,8 +54,8 @@ func NewClients(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv, log *
 		return nil, fmt.Errorf("configuring embedder: %w", err)
 	}
 	j.WarnUnpriced(log)
-	c := &Clients{Pacer: llm.NewPacer(llm.PacerOptions{Concurrency: j.LLM.Concurrency, RPM: j.LLM.RPM, TPM: j.LLM.TPM, Stop: stop}),
-		Budget: llm.NewBudget(j.Limits.MaxCostUSD)}
+	c := &Clients{Pacer: pacing.NewPacer(pacing.PacerOptions{Concurrency: j.LLM.Concurrency, RPM: j.LLM.RPM, TPM: j.LLM.TPM, Stop: stop}),
+		Budget: pacing.NewBudget(j.Limits.MaxCostUSD)}
 	lo := LLMOptions(j)
 	lo.BaseURL, lo.APIKey, lo.Pacer, lo.Budget, lo.Log = base, key, c.Pacer, c.Budget, log
 	c.LLM = llm.NewClient(lo, hc, prompts, cache)
@@ -85,7 +88,7 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 func endpoint(provider, baseURL, keyEnv string, dims int, env jobs.LookupEnv) (*http.Client, string, string, error) {
 	switch provider {
 	case "offline":
-		return llm.NewInProcessHTTPClient(offline.NewHandler(offline.Options{Dims: dims})), "http://offline/v1", "", nil
+		return transport.NewInProcessHTTPClient(offline.NewHandler(offline.Options{Dims: dims})), "http://offline/v1", "", nil
 	case "openai":
 		key, _ := env(keyEnv)
 		return &http.Client{}, baseURL, key, nil
@@ -95,13 +98,13 @@ func endpoint(provider, baseURL, keyEnv string, dims int, env jobs.LookupEnv) (*
 
 // Usage is the LLM usage, in total and by stage, with the embedder's calls under the embed
 // stage.
-func (c *Clients) Usage() llm.Usage {
+func (c *Clients) Usage() pacing.Usage {
 	u := c.LLM.Usage()
 	e := c.Embedder.Usage()
 	if u.Stages == nil {
-		u.Stages = map[string]llm.StageUsage{}
+		u.Stages = map[string]pacing.StageUsage{}
 	}
-	eu := llm.StageUsage{Calls: e.Requests, CacheHits: e.CacheHits, PromptTokens: e.PromptTokens,
+	eu := pacing.StageUsage{Calls: e.Requests, CacheHits: e.CacheHits, PromptTokens: e.PromptTokens,
 		Retries: e.Retries, InvalidAnswers: e.InvalidAnswers, CostUSD: e.CostUSD}
 	s := u.Stages["embed"]
 	s.Sum(eu)
@@ -113,7 +116,7 @@ func (c *Clients) Usage() llm.Usage {
 
 // UsageReport is a stage's (or the total) usage as the run report counts it, with the answer
 // repairs of the stage.
-func UsageReport(s llm.StageUsage, repaired map[string]int) report.LLM {
+func UsageReport(s pacing.StageUsage, repaired map[string]int) report.LLM {
 	return report.LLM{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens), CachedPromptTokens: int(s.CachedTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
 		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD, InvalidAnswers: int(s.InvalidAnswers),

@@ -9,8 +9,8 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs/jobstest"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // TestClientsSharePacer: chat and embedding requests of a run pass one pacer, so together they
@@ -34,8 +34,8 @@ func TestClientsSharePacer(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 4 {
 		wg.Go(func() {
-			in := llm.NameInput{Summary: fmt.Sprint("Alice and Bob play chess ", i)}
-			if err := cl.LLM.Call(ctx, "community", llm.TaskNameCommunity, in, nil); err != nil {
+			in := wire.NameInput{Summary: fmt.Sprint("Alice and Bob play chess ", i)}
+			if err := cl.LLM.Call(ctx, "community", wire.TaskNameCommunity, in, nil); err != nil {
 				t.Error(err)
 			}
 		})

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/memgraph"
@@ -103,18 +103,18 @@ func loadOptions(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv) load
 	}
 }
 
-func entityTypes(j *jobs.Job) []llm.EntityTypeIn {
-	var out []llm.EntityTypeIn
+func entityTypes(j *jobs.Job) []wire.EntityTypeIn {
+	var out []wire.EntityTypeIn
 	for _, t := range j.Ontology.EntityTypes {
-		out = append(out, llm.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
+		out = append(out, wire.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
 	}
 	return out
 }
 
-func edgeTypes(j *jobs.Job) []llm.EdgeTypeIn {
-	var out []llm.EdgeTypeIn
+func edgeTypes(j *jobs.Job) []wire.EdgeTypeIn {
+	var out []wire.EdgeTypeIn
 	for _, t := range j.Ontology.EdgeTypes {
-		out = append(out, llm.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
+		out = append(out, wire.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
 	}
 	return out
 }

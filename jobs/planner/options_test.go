@@ -10,7 +10,7 @@ import (
 
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -33,7 +33,7 @@ var transportKeys = map[string]string{
 // requestValues are the llm and embedder keys that reach what a request asks (and so the
 // fingerprints of the units that ask it), each with a value other than the job's default.
 func requestValues(t *testing.T) map[string]string {
-	dir := jobstest.PromptsDir(t, llm.TaskJudgeFact, "\nBe brief.")
+	dir := jobstest.PromptsDir(t, wire.TaskJudgeFact, "\nBe brief.")
 	return map[string]string{
 		"llm.model": "offline-2", "llm.temperature": "0.7", "llm.frequency_penalty": "0.5", "llm.prompts_dir": dir,
 		"llm.response_format": "json_object", "llm.max_tokens": "extract_graph=3000",

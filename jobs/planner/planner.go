@@ -12,7 +12,7 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/pipeline"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
@@ -53,7 +53,7 @@ func (o *Options) defaults(j *jobs.Job) {
 // run would compute is done and costs nothing. Extraction calls are exact and their prompt tokens
 // are estimated from the real rendered prompts; a call the job's cache already answers is
 // counted as cached and free. The calls of later stages depend on what extraction finds and are
-// estimates from the ratios in Assumptions. Every token count is an estimate (llm.EstimateTokens).
+// estimates from the ratios in Assumptions. Every token count is an estimate (wire.EstimateTokens).
 type Plan struct {
 	Job            string            `json:"job"`
 	Episodes       int               `json:"episodes"`
@@ -62,9 +62,9 @@ type Plan struct {
 	Model          string            `json:"model"`
 	Mode           string            `json:"mode"`           // llm.mode: which of the two costs the job pays
 	EmbeddingMode  string            `json:"embedding_mode"` // embedder.mode
-	Price          *llm.Price        `json:"price"`          // nil: the model has no price; cost is then 0
+	Price          *pacing.Price     `json:"price"`          // nil: the model has no price; cost is then 0
 	EmbeddingModel string            `json:"embedding_model"`
-	EmbeddingPrice *llm.Price        `json:"embedding_price"`
+	EmbeddingPrice *pacing.Price     `json:"embedding_price"`
 	Stages         []stages.Estimate `json:"stages"`
 	Total          stages.Estimate   `json:"total"`
 	Assumptions    stages.Ratios     `json:"assumptions"`

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -42,7 +42,7 @@ func (p *Plan) WriteTable(w io.Writer) {
 }
 
 // priced names a model with its online and batch prices.
-func priced(model string, p *llm.Price) string {
+func priced(model string, p *pacing.Price) string {
 	if p == nil {
 		return model + " (no price)"
 	}

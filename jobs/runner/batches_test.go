@@ -10,8 +10,8 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/report"
 )
 
@@ -108,7 +108,7 @@ func TestBatchRunBudget(t *testing.T) {
 	base := startStub(t, s)
 	j := stubJob(t, base, append(batchSets, "limits.max_cost_usd=0.003")...)
 	rep, err := runErr(t, j, nil, nil)
-	if !errors.Is(err, llm.ErrBudgetExceeded) || !rep.BudgetStopped || rep.Batch == nil || rep.Batch.Requests == 0 {
+	if !errors.Is(err, pacing.ErrBudgetExceeded) || !rep.BudgetStopped || rep.Batch == nil || rep.Batch.Requests == 0 {
 		t.Fatalf("run under a cap of $0.003: %v, report %+v", err, rep.Batch)
 	}
 	if est := rep.Batch.EstimatedUSD; est > 0.003 {

@@ -8,7 +8,7 @@
 // batches, and the failed-units file (FailedFile) beside the store; then the run and its report
 // are recorded in the store's runs table with its outcome (Outcome…).
 //
-// With llm.mode or embedder.mode batch the clients send provider batches (llm.Batcher, recorded
+// With llm.mode or embedder.mode batch the clients send provider batches (batch.Batcher, recorded
 // in the store): Run first settles what an earlier run left half-sent, every stage runs in
 // waves, and with Options.NoWait it stops at the first stage left waiting
 // (report.Batch.PendingStage, outcome "pending"; running again continues).

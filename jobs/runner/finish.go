@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/tkgraph/backfill/jobs/pipeline"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -19,7 +19,7 @@ func (r *run) finish(ctx context.Context, list []stages.Stage, runErr error) err
 			runErr = err
 		}
 	}
-	if errors.Is(runErr, llm.ErrBudgetExceeded) {
+	if errors.Is(runErr, pacing.ErrBudgetExceeded) {
 		r.rep.BudgetStopped = true
 		r.opts.Log.Warn("budget reached: stopped cleanly; raise limits.max_cost_usd and run again to resume",
 			"max_cost_usd", r.job.Limits.MaxCostUSD)
@@ -53,7 +53,7 @@ func (r *run) usage() {
 	}
 	for _, s := range repairs.Stages() {
 		if _, ok := r.rep.LLMByStage[s]; !ok {
-			r.rep.LLMByStage[s] = pipeline.UsageReport(llm.StageUsage{}, repairs.Stage(s))
+			r.rep.LLMByStage[s] = pipeline.UsageReport(pacing.StageUsage{}, repairs.Stage(s))
 		}
 	}
 }

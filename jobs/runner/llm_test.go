@@ -15,8 +15,10 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/report"
 )
 
@@ -61,7 +63,7 @@ func TestBudgetStopAndResume(t *testing.T) {
 	base := startStub(t, s)
 	j := stubJob(t, base, "limits.max_cost_usd=0.003")
 	rep, err := runErr(t, j, nil, nil)
-	if !errors.Is(err, llm.ErrBudgetExceeded) || rep == nil || !rep.BudgetStopped {
+	if !errors.Is(err, pacing.ErrBudgetExceeded) || rep == nil || !rep.BudgetStopped {
 		t.Fatalf("first run: %v, report %+v", err, rep)
 	}
 	if rep.LLM.CostUSD > 0.003 || rep.LLM.Calls == 0 {
@@ -92,7 +94,7 @@ func TestPromptOverrideRerunsOneStage(t *testing.T) {
 	if first.LLMByStage["temporal"].Calls == 0 || first.LLMByStage["community"].Calls == 0 {
 		t.Fatalf("the demo makes no temporal or community calls: %+v", first.LLMByStage)
 	}
-	j.LLM.PromptsDir = jobstest.PromptsDir(t, llm.TaskJudgeFact, "\nBe brief.")
+	j.LLM.PromptsDir = jobstest.PromptsDir(t, wire.TaskJudgeFact, "\nBe brief.")
 	second := mustRun(t, j)
 	if st := second.Stages["extract"]; st.Units != 0 || second.LLMByStage["extract"].Calls != 0 {
 		t.Fatalf("extract re-ran: %+v %+v", st, second.LLMByStage["extract"])
@@ -146,7 +148,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 	})
 	j2 := stubJob(t, startStub(t, denied))
 	_, err = runErr(t, j2, env, &logs)
-	if err == nil || !llm.IsFatal(err) {
+	if err == nil || !transport.IsFatal(err) {
 		t.Fatalf("401 run: %v", err)
 	}
 	checkNoKey(t, key, "error", []byte(err.Error()))

@@ -12,7 +12,7 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/pipeline"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
@@ -128,7 +128,7 @@ func (r *run) stages(ctx context.Context, list []stages.Stage) error {
 		if err == nil {
 			err = r.store.Checkpoint(ctx)
 		}
-		if errors.Is(err, llm.ErrPending) {
+		if errors.Is(err, batch.ErrPending) {
 			r.pending = name
 			r.opts.Log.Info("stage waits for provider batches: stopping here (--no-wait); run again to continue", "stage", name)
 			return nil

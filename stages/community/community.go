@@ -9,7 +9,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -57,7 +57,7 @@ func (o StageOptions) key(env stages.Env) (string, error) {
 		Algorithm string
 		Tasks     map[string]string
 		Embedder  string
-	}{o.WithDefaults(), algorithm, env.TaskVersionsOf(llm.TaskMergeSummaries, llm.TaskNameCommunity), env.EmbedderOf()})
+	}{o.WithDefaults(), algorithm, env.TaskVersionsOf(wire.TaskMergeSummaries, wire.TaskNameCommunity), env.EmbedderOf()})
 }
 
 // Run recomputes the communities of every group whose inputs changed: the group's graph (through

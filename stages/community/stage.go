@@ -3,7 +3,7 @@ package community
 import (
 	"context"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -33,11 +33,11 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 		return est, err
 	}
 	summary := stages.TypicalSummary()
-	mergeTokens, err := env.PromptTokens(ctx, llm.TaskMergeSummaries, llm.MergeInput{A: summary, B: summary})
+	mergeTokens, err := env.PromptTokens(ctx, wire.TaskMergeSummaries, wire.MergeInput{A: summary, B: summary})
 	if err != nil {
 		return stages.Estimate{}, err
 	}
-	nameTokens, err := env.PromptTokens(ctx, llm.TaskNameCommunity, llm.NameInput{Summary: summary})
+	nameTokens, err := env.PromptTokens(ctx, wire.TaskNameCommunity, wire.NameInput{Summary: summary})
 	if err != nil {
 		return stages.Estimate{}, err
 	}
@@ -51,7 +51,7 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	}
 	est.Calls = merges + names
 	est.PromptTokens = merges*mergeTokens + names*nameTokens
-	est.CompletionTokens = merges*llm.ExpectedCompletion(llm.TaskMergeSummaries) + names*llm.ExpectedCompletion(llm.TaskNameCommunity)
+	est.CompletionTokens = merges*wire.ExpectedCompletion(wire.TaskMergeSummaries) + names*wire.ExpectedCompletion(wire.TaskNameCommunity)
 	env.ChatCost(&est)
 	return est, nil
 }

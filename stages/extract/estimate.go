@@ -7,6 +7,7 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -135,9 +136,9 @@ func (t *sampler) estimate(total int) stages.Estimate {
 		est.CachedCalls = int(float64(t.cached)*scale + 0.5)
 		est.Calls = int(float64(t.calls)*scale+0.5) - est.CachedCalls
 		est.PromptTokens = int(float64(t.prompt)*scale + 0.5)
-		per := llm.ExpectedCompletion(t.tasks[0])
+		per := wire.ExpectedCompletion(t.tasks[0])
 		if len(t.tasks) == 2 { // entities and facts calls, about as many of each
-			per = (per + llm.ExpectedCompletion(t.tasks[1])) / 2
+			per = (per + wire.ExpectedCompletion(t.tasks[1])) / 2
 		}
 		est.CompletionTokens = est.Calls * per
 		est.SkipLLM = int(float64(t.skipped[SkipCovered])*scale + 0.5)

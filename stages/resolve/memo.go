@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -33,7 +33,7 @@ func newMemo(version string) *Memo {
 // versions); it stays as stored memos have it, so a memo stays valid as long as its answers do.
 func memoVersion(env stages.Env) string {
 	var parts []string
-	for _, t := range []string{llm.TaskResolveEntities, llm.TaskDedupeFacts} {
+	for _, t := range []string{wire.TaskResolveEntities, wire.TaskDedupeFacts} {
 		parts = append(parts, t+"="+env.LLM.TaskVersion(t))
 	}
 	return stages.Fingerprint(parts...)

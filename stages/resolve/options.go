@@ -3,7 +3,7 @@ package resolve
 import (
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -29,8 +29,8 @@ type Options struct {
 	FactCosine         float64 // fact-embedding cosine from which they do (0.85)
 	NoLLM              bool    // no adjudication: grey-zone pairs stay apart
 
-	EntityTypes   []llm.EntityTypeIn // the ontology: labels, attributes and edge-type checks
-	EdgeTypes     []llm.EdgeTypeIn
+	EntityTypes   []wire.EntityTypeIn // the ontology: labels, attributes and edge-type checks
+	EdgeTypes     []wire.EdgeTypeIn
 	ExcludedTypes []string // mentions of these types are dropped with their facts
 }
 
@@ -69,7 +69,7 @@ func (o Options) key(env stages.Env) (string, error) {
 		RecordTime string
 		Tasks      map[string]string
 		Embedder   string
-	}{o.WithDefaults(), env.RecordTime, env.TaskVersionsOf(llm.TaskResolveEntities, llm.TaskDedupeFacts), env.EmbedderOf()})
+	}{o.WithDefaults(), env.RecordTime, env.TaskVersionsOf(wire.TaskResolveEntities, wire.TaskDedupeFacts), env.EmbedderOf()})
 }
 
 // entityType returns the ontology's spelling of a type name (case-insensitive), or "" for

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 )
@@ -39,11 +39,11 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 		return est, nil
 	}
 	ents, facts := typicalInputs(s.o.BatchSize)
-	entTokens, err := env.PromptTokens(ctx, llm.TaskResolveEntities, ents)
+	entTokens, err := env.PromptTokens(ctx, wire.TaskResolveEntities, ents)
 	if err != nil {
 		return est, err
 	}
-	factTokens, err := env.PromptTokens(ctx, llm.TaskDedupeFacts, facts)
+	factTokens, err := env.PromptTokens(ctx, wire.TaskDedupeFacts, facts)
 	if err != nil {
 		return est, err
 	}
@@ -53,7 +53,7 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 		factCalls := stages.CeilDiv(int(math.Ceil(float64(r.Facts(n))*r.GreyPairShare)), s.o.BatchSize)
 		est.Calls += entCalls + factCalls
 		est.PromptTokens += entCalls*entTokens + factCalls*factTokens
-		est.CompletionTokens += (entCalls + factCalls) * llm.ExpectedCompletion(llm.TaskResolveEntities)
+		est.CompletionTokens += (entCalls + factCalls) * wire.ExpectedCompletion(wire.TaskResolveEntities)
 	}
 	est.CallsExact = len(todo) == 0
 	env.ChatCost(&est)
@@ -100,17 +100,17 @@ func (s *stage) plan(ctx context.Context, env stages.PlanEnv) ([]int, stages.Est
 }
 
 // typicalInputs are a resolve_entities and a dedupe_facts input of batch pairs each.
-func typicalInputs(batch int) (llm.ResolveInput, llm.DedupeInput) {
+func typicalInputs(batch int) (wire.ResolveInput, wire.DedupeInput) {
 	facts := stages.TypicalFactLines(2)
-	var ents llm.ResolveInput
-	var dedupe llm.DedupeInput
+	var ents wire.ResolveInput
+	var dedupe wire.DedupeInput
 	for i := range batch {
 		a, b := fmt.Sprintf("N%d", 2*i), fmt.Sprintf("N%d", 2*i+1)
-		ents.Entities = append(ents.Entities, llm.CandidateIn{ID: a, Name: "Alice Smith", Type: "Person", Facts: facts},
-			llm.CandidateIn{ID: b, Name: "Alice", Type: "Person", Facts: facts})
-		ents.Pairs = append(ents.Pairs, llm.PairIn{ID: fmt.Sprintf("P%d", i), A: a, B: b})
+		ents.Entities = append(ents.Entities, wire.CandidateIn{ID: a, Name: "Alice Smith", Type: "Person", Facts: facts},
+			wire.CandidateIn{ID: b, Name: "Alice", Type: "Person", Facts: facts})
+		ents.Pairs = append(ents.Pairs, wire.PairIn{ID: fmt.Sprintf("P%d", i), A: a, B: b})
 		dedupe.Facts = append(dedupe.Facts, stages.TypicalFact(fmt.Sprintf("F%d", 2*i)), stages.TypicalFact(fmt.Sprintf("F%d", 2*i+1)))
-		dedupe.Pairs = append(dedupe.Pairs, llm.PairIn{ID: fmt.Sprintf("P%d", i), A: fmt.Sprintf("F%d", 2*i), B: fmt.Sprintf("F%d", 2*i+1)})
+		dedupe.Pairs = append(dedupe.Pairs, wire.PairIn{ID: fmt.Sprintf("P%d", i), A: fmt.Sprintf("F%d", 2*i), B: fmt.Sprintf("F%d", 2*i+1)})
 	}
 	return ents, dedupe
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"math"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -31,11 +31,11 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	if err != nil {
 		return est, err
 	}
-	ents := make([]llm.EntityFactsIn, s.o.BatchSize)
+	ents := make([]wire.EntityFactsIn, s.o.BatchSize)
 	for i := range ents {
-		ents[i] = llm.EntityFactsIn{ID: "0b7f3c1e-6a2d-5f4b-9c8e-1d2a3b4c5d6e", Name: "Alice Smith", Facts: stages.TypicalFactLines(8)}
+		ents[i] = wire.EntityFactsIn{ID: "0b7f3c1e-6a2d-5f4b-9c8e-1d2a3b4c5d6e", Name: "Alice Smith", Facts: stages.TypicalFactLines(8)}
 	}
-	tokens, err := env.PromptTokens(ctx, llm.TaskSummarize, llm.SummarizeInput{Entities: ents})
+	tokens, err := env.PromptTokens(ctx, wire.TaskSummarize, wire.SummarizeInput{Entities: ents})
 	if err != nil {
 		return stages.Estimate{}, err
 	}
@@ -43,7 +43,7 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 		est.Calls += stages.CeilDiv(int(math.Round(float64(env.Ratios.Entities(n))*env.Ratios.LongSummaryShare)), s.o.BatchSize)
 	}
 	est.PromptTokens = est.Calls * tokens
-	est.CompletionTokens = est.Calls * llm.ExpectedCompletion(llm.TaskSummarize)
+	est.CompletionTokens = est.Calls * wire.ExpectedCompletion(wire.TaskSummarize)
 	env.ChatCost(&est)
 	return est, nil
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"math"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -33,9 +33,9 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 		return est, err
 	}
 	at := stages.TypicalTime
-	in := llm.JudgeInput{ReferenceTime: at, New: stages.TypicalFact(""), Existing: []llm.FactIn{stages.TypicalFact("E0")},
-		Candidates: []llm.FactIn{stages.TypicalFact("I0"), stages.TypicalFact("I1"), stages.TypicalFact("I2")}}
-	tokens, err := env.PromptTokens(ctx, llm.TaskJudgeFact, in)
+	in := wire.JudgeInput{ReferenceTime: at, New: stages.TypicalFact(""), Existing: []wire.FactIn{stages.TypicalFact("E0")},
+		Candidates: []wire.FactIn{stages.TypicalFact("I0"), stages.TypicalFact("I1"), stages.TypicalFact("I2")}}
+	tokens, err := env.PromptTokens(ctx, wire.TaskJudgeFact, in)
 	if err != nil {
 		return stages.Estimate{}, err
 	}
@@ -43,7 +43,7 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 		est.Calls += int(math.Round(float64(env.Ratios.Facts(n)) * env.Ratios.JudgedShare))
 	}
 	est.PromptTokens = est.Calls * tokens
-	est.CompletionTokens = est.Calls * llm.ExpectedCompletion(llm.TaskJudgeFact)
+	est.CompletionTokens = est.Calls * wire.ExpectedCompletion(wire.TaskJudgeFact)
 	env.ChatCost(&est)
 	return est, nil
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
@@ -42,7 +42,7 @@ func (o Options) key(env stages.Env) (string, error) {
 		CardinalityOne []string
 		Rules          string
 		Tasks          map[string]string
-	}{o.WithDefaults().MaxCandidates, cardinalityOne(Cardinalities(o.Cardinality)), RulesVersion, env.TaskVersionsOf(llm.TaskJudgeFact)})
+	}{o.WithDefaults().MaxCandidates, cardinalityOne(Cardinalities(o.Cardinality)), RulesVersion, env.TaskVersionsOf(wire.TaskJudgeFact)})
 }
 
 // Run applies the temporal rules to every group whose resolution changed.
@@ -98,8 +98,8 @@ func runGroup(ctx context.Context, env stages.Env, maxCandidates int, card map[s
 		}
 		counts.Judged++
 		p.Go(func(ctx context.Context) error {
-			var out llm.JudgeOutput
-			if err := env.LLM.Call(ctx, Stage, llm.TaskJudgeFact, JudgeInput(facts, i, c), &out); err != nil {
+			var out wire.JudgeOutput
+			if err := env.LLM.Call(ctx, Stage, wire.TaskJudgeFact, JudgeInput(facts, i, c), &out); err != nil {
 				// A bad answer judges nothing: no duplicate, no contradiction beyond the settled.
 				return bad.Absorb(fmt.Errorf("judging fact %s: %w", facts[i].UUID, err))
 			}

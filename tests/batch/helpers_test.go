@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/tests/harness"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/tests/harness"
 )
