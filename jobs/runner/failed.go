@@ -8,7 +8,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/report"
-	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // FailedFile is the JSON Lines file, next to the checkpoint store, that lists the units recorded
@@ -26,7 +26,7 @@ func writeFailed(ctx context.Context, store *checkpoints.Store, rep *report.Repo
 	rep.FailedUnits, rep.EpisodesWithoutExtraction = 0, 0
 	err = store.EachFailedUnit(ctx, func(u checkpoints.FailedUnit) error {
 		rep.FailedUnits++
-		if u.Stage == extract.Stage {
+		if u.Stage == stages.Extract {
 			rep.EpisodesWithoutExtraction++
 		}
 		line, err := json.Marshal(u)
