@@ -67,6 +67,6 @@ func warnRecords(log *slog.Logger, t *Records, why map[string]string) {
 			"declaration", k, "records", t.MissingFields[k], "first", why[k])
 	}
 	if t.WithoutObject > 0 {
-		log.Warn("records lack their mapping.object field: extracted as records of no object", "records", t.WithoutObject)
+		log.Warn("records lack their mapping.object field: extracted as records of no object, whose state facts close no other record's", "records", t.WithoutObject)
 	}
 }
