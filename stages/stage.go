@@ -32,3 +32,21 @@ type Stage interface {
 type Reporter interface {
 	Report(ctx context.Context, env Env, rep *report.Report) error
 }
+
+// Of is the part of a Stage that only wires its options: its step (by name), its key and Run as
+// functions of its options. A stage package embeds it and adds Estimate (and Report).
+type Of[O any] struct {
+	Name    string
+	Options O
+	KeyOf   func(O, Env) (string, error)
+	RunOf   func(context.Context, Env, O) (Stats, error)
+}
+
+// Step is the stage's entry of the step table.
+func (s *Of[O]) Step() Step { return StepOf(s.Name) }
+
+// Key is the stage's part of its unit fingerprints.
+func (s *Of[O]) Key(env Env) (string, error) { return s.KeyOf(s.Options, env) }
+
+// Run runs the stage with its options.
+func (s *Of[O]) Run(ctx context.Context, env Env) (Stats, error) { return s.RunOf(ctx, env, s.Options) }

@@ -9,20 +9,11 @@ import (
 )
 
 // New returns the community stage with its options.
-func New(o StageOptions) stages.Stage { return &stage{o: o.WithDefaults()} }
-
-type stage struct{ o StageOptions }
-
-// Step is community's entry of the step table.
-func (s *stage) Step() stages.Step { return stages.StepOf(Stage) }
-
-// Key is the stage's part of its unit fingerprints.
-func (s *stage) Key(env stages.Env) (string, error) { return s.o.key(env) }
-
-// Run recomputes the communities of every group whose inputs changed.
-func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
-	return Run(ctx, env, s.o)
+func New(o StageOptions) stages.Stage {
+	return &stage{stages.Of[StageOptions]{Name: Stage, Options: o.WithDefaults(), KeyOf: StageOptions.key, RunOf: Run}}
 }
+
+type stage struct{ stages.Of[StageOptions] }
 
 // Estimate finds the groups done and estimates, in the others, the communities the ratios
 // expect: pairwise merges of their members' summaries (MaxSummarized at most), a name each and
@@ -43,8 +34,8 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	}
 	merges, names := 0, 0
 	for _, n := range todo {
-		comms, size := env.Ratios.Communities(env.Ratios.Entities(n), s.o.MinSize)
-		merges += comms * (min(int(size), s.o.MaxSummarized) - 1)
+		comms, size := env.Ratios.Communities(env.Ratios.Entities(n), s.Options.MinSize)
+		merges += comms * (min(int(size), s.Options.MaxSummarized) - 1)
 		names += comms
 		est.Embeddings.Calls += stages.CeilDiv(comms, env.EmbedBatch)
 		est.Embeddings.Tokens += comms * 6

@@ -17,7 +17,7 @@ import (
 // facts call of an episode with a stored extraction is rendered from it; of others it is priced
 // like the entities call.
 func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
-	key, err := s.o.key(env.Env)
+	key, err := s.Options.key(env.Env)
 	if err != nil {
 		return stages.Estimate{}, err
 	}
@@ -29,9 +29,9 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	if err != nil {
 		return stages.Estimate{}, err
 	}
-	t := &sampler{env: env, tasks: Tasks(s.o.Mode), stride: max(1, (total+env.Sample-1)/env.Sample), skipped: map[string]int{}}
+	t := &sampler{env: env, tasks: Tasks(s.Options.Mode), stride: max(1, (total+env.Sample-1)/env.Sample), skipped: map[string]int{}}
 	for _, g := range groups {
-		if err := t.group(ctx, s.o, key, g); err != nil {
+		if err := t.group(ctx, s.Options, key, g); err != nil {
 			return stages.Estimate{}, err
 		}
 	}

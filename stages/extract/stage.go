@@ -12,24 +12,13 @@ import (
 func New(o Options) stages.Stage {
 	o = o.WithDefaults()
 	o.Counts = stages.NewTally()
-	return &stage{o: o}
+	return &stage{stages.Of[Options]{Name: Stage, Options: o, KeyOf: Options.key, RunOf: Run}}
 }
 
-type stage struct{ o Options }
-
-// Step is extract's entry of the step table.
-func (s *stage) Step() stages.Step { return stages.StepOf(Stage) }
-
-// Key is the stage's part of its unit fingerprints.
-func (s *stage) Key(env stages.Env) (string, error) { return s.o.key(env) }
-
-// Run extracts every episode whose inputs changed.
-func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
-	return Run(ctx, env, s.o)
-}
+type stage struct{ stages.Of[Options] }
 
 // Report puts the units this run ran, by how they were planned, into the report.
 func (s *stage) Report(_ context.Context, _ stages.Env, rep *report.Report) error {
-	rep.ExtractUnits = s.o.Counts.Stage(Stage)
+	rep.ExtractUnits = s.Options.Counts.Stage(Stage)
 	return nil
 }

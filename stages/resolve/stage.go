@@ -11,20 +11,11 @@ import (
 )
 
 // New returns the resolve stage with its options.
-func New(o Options) stages.Stage { return &stage{o: o.WithDefaults()} }
-
-type stage struct{ o Options }
-
-// Step is resolve's entry of the step table.
-func (s *stage) Step() stages.Step { return stages.StepOf(Stage) }
-
-// Key is the stage's part of its unit fingerprints.
-func (s *stage) Key(env stages.Env) (string, error) { return s.o.key(env) }
-
-// Run resolves every group whose inputs changed.
-func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
-	return Run(ctx, env, s.o)
+func New(o Options) stages.Stage {
+	return &stage{stages.Of[Options]{Name: Stage, Options: o.WithDefaults(), KeyOf: Options.key, RunOf: Run}}
 }
+
+type stage struct{ stages.Of[Options] }
 
 // Estimate finds the groups done (their extractions done and their fingerprint on record) and
 // estimates the calls of the others: batches of the ambiguous entity and fact pairs the ratios
@@ -34,11 +25,11 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	if err != nil {
 		return est, err
 	}
-	if s.o.NoLLM {
+	if s.Options.NoLLM {
 		est.CallsExact, est.Basis = true, "deterministic clustering only (stages.resolve.llm: off)"
 		return est, nil
 	}
-	ents, facts := typicalInputs(s.o.BatchSize)
+	ents, facts := typicalInputs(s.Options.BatchSize)
 	entTokens, err := env.PromptTokens(ctx, wire.TaskResolveEntities, ents)
 	if err != nil {
 		return est, err
@@ -49,8 +40,8 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	}
 	r := env.Ratios
 	for _, n := range todo {
-		entCalls := stages.CeilDiv(int(math.Ceil(float64(r.Entities(n))*r.GreyPairShare)), s.o.BatchSize)
-		factCalls := stages.CeilDiv(int(math.Ceil(float64(r.Facts(n))*r.GreyPairShare)), s.o.BatchSize)
+		entCalls := stages.CeilDiv(int(math.Ceil(float64(r.Entities(n))*r.GreyPairShare)), s.Options.BatchSize)
+		factCalls := stages.CeilDiv(int(math.Ceil(float64(r.Facts(n))*r.GreyPairShare)), s.Options.BatchSize)
 		est.Calls += entCalls + factCalls
 		est.PromptTokens += entCalls*entTokens + factCalls*factTokens
 		est.CompletionTokens += (entCalls + factCalls) * wire.ExpectedCompletion(wire.TaskResolveEntities)
@@ -64,7 +55,7 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 // extractions are (env.Done) and its fingerprint is on record.
 func (s *stage) plan(ctx context.Context, env stages.PlanEnv) ([]int, stages.Estimate, error) {
 	est := stages.Estimate{Stage: Stage, Basis: "batches of ambiguous entity and fact pairs"}
-	key, err := s.o.key(env.Env)
+	key, err := s.Options.key(env.Env)
 	if err != nil {
 		return nil, est, err
 	}

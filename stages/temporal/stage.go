@@ -10,20 +10,11 @@ import (
 )
 
 // New returns the temporal stage with its options.
-func New(o Options) stages.Stage { return &stage{o: o.WithDefaults()} }
-
-type stage struct{ o Options }
-
-// Step is temporal's entry of the step table.
-func (s *stage) Step() stages.Step { return stages.StepOf(Stage) }
-
-// Key is the stage's part of its unit fingerprints.
-func (s *stage) Key(env stages.Env) (string, error) { return s.o.key(env) }
-
-// Run applies the temporal rules to every group whose resolution changed.
-func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
-	return Run(ctx, env, s.o)
+func New(o Options) stages.Stage {
+	return &stage{stages.Of[Options]{Name: Stage, Options: o.WithDefaults(), KeyOf: Options.key, RunOf: Run}}
 }
+
+type stage struct{ stages.Of[Options] }
 
 // Estimate finds the groups done and estimates one judgement per fact the ratios expect to
 // have candidates after the cardinality rules, in the others.
