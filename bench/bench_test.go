@@ -92,7 +92,7 @@ func TestExportedURI(t *testing.T) {
 		{"neo4j.sh: stopped\n", ""},
 	}
 	for _, tt := range tests {
-		if got := exportedURI(tt.out); got != tt.want {
+		if got := exportedURI(tt.out, "BACKFILL_NEO4J_URI"); got != tt.want {
 			t.Errorf("exportedURI(%q) = %q, want %q", tt.out, got, tt.want)
 		}
 	}
@@ -174,6 +174,12 @@ func TestMarkdown(t *testing.T) {
 			"BenchmarkNeo4jCeiling/entities/embeddings=true/batch=2000/sessions=1/embedding=map":       {"rows/s": 6000},
 			"BenchmarkNeo4jCeiling/entities/embeddings=true/batch=2000/sessions=2/embedding=procedure": {"rows/s": 8000},
 			"BenchmarkNeo4jCeiling/facts/embeddings=false/batch=2000/sessions=2/embedding=procedure":   {"rows/s": 46000},
+		}},
+		FalkorDB: &GoBench{Command: "go test -bench F", Metrics: map[string]map[string]float64{
+			"BenchmarkFalkorDBLoad/entities/embeddings=true/sessions=2": {"rows": 10000, "rows/s": 700, "ceiling-rows/s": 800, "pct-of-ceiling": 87.5},
+		}},
+		FalkorDBCeiling: &GoBench{Command: "go test -bench G", Metrics: map[string]map[string]float64{
+			"BenchmarkFalkorDBCeiling/entities/embeddings=true/batch=2000/sessions=2": {"rows/s": 800},
 		}},
 		Errors: []string{"memory: something failed"},
 		Tokens: &TokensResult{PrefixCache: stub.OpenAIPrefixCache, Runs: []LeverRun{

@@ -35,9 +35,14 @@
 //     same with and without the LLM for text.
 //   - bolt: BenchmarkNeo4jCeiling (the plain driver's configurations) and BenchmarkNeo4jLoad (a
 //     fresh Bolt load against the best ceiling of the same iteration, with and without
-//     embeddings) of sinks/memgraph, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
+//     embeddings) of sinks/graphdb, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
 //     or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto. results.md shows
 //     ceiling and loader rows/s and the loader's share of the ceiling.
+//   - falkordb: BenchmarkFalkorDBCeiling (a plain go-redis client's configurations) and
+//     BenchmarkFalkorDBLoad (a fresh load against the best of three configurations in
+//     the same iteration, with and without embeddings, with 2 and 1 sessions) of sinks/graphdb,
+//     3 iterations each, against the FalkorDB of BACKFILL_FALKORDB_URI, or one
+//     scripts/falkordb.sh starts (and stops) for it with -falkordb auto.
 //   - parquet: BenchmarkParquetReaders of loaders (build tag arrowbench): 1M generated rows
 //     read by the parquet-go input reader and by arrow-go's pqarrow record reader, to episodes
 //     and decoded only: time, rows/s, allocations and the peak live heap.

@@ -72,6 +72,7 @@ func (r *Results) markdown(w io.Writer) {
 	tickets(w, r.Tickets)
 	goBench(w, "Label propagation on 1M facts (stages/community BenchmarkPropagate1M)", r.Propagate)
 	boltTables(w, r.Bolt, r.BoltCeiling)
+	falkordbTables(w, r.FalkorDB, r.FalkorDBCeiling)
 	goBench(w, "Parquet input readers on 1M rows: parquet-go against arrow-go pqarrow (loaders BenchmarkParquetReaders)", r.Parquet)
 	if len(r.Errors) > 0 {
 		fprintf(w, "## Steps that failed\n\n")

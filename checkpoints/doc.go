@@ -9,7 +9,8 @@
 //	               first ingest and is never changed by a later upsert; staged_run names the
 //	               run that last staged the row and last_change what that staging changed, so
 //	               a record key repeated with other content within one run is reported;
-//	               record is graph.Record as JSON ('' for episodes that are no JSON record)
+//	               record is graph.Record as JSON ('' for episodes that are no JSON record);
+//	               origin is the job source the row came from (sources[].path)
 //	quarantine     the input rows the last run rejected: file, row (0: the file as a whole),
 //	               field, reason, raw (truncated); unique per (file, row, field); ClearQuarantine
 //	               empties it when a run starts ingesting
@@ -19,6 +20,9 @@
 //	stage_outputs  intermediate per-unit outputs (an episode's extraction, a group's resolution)
 //	llm_cache      LLM and embedding answers keyed by a content hash, with the usage of the
 //	               original call
+//	llm_cache_groups
+//	               the groups whose units asked each cached answer (ForGroup marks a unit's
+//	               context; Get and Put record it), live until a forgetting marks the group
 //	entities, facts, mentions, communities
 //	               the graph state, replaced per group by the stage that owns each table
 //	fact_versions  the fact version log: every state of a fact's interval with its record time
@@ -34,6 +38,12 @@
 //	               cache keys of the answer, and once the batch is delivered the outcome of an
 //	               invalid answer, an error line, an undone request or a lost one (a valid
 //	               answer's row is deleted: it is in llm_cache)
+//	deletions      the deletion record (Forget): selector kinds with a hash of each value
+//	               (HashValue), never the value; when, by which command, how many episodes,
+//	               groups, entities and facts, the cached answers deleted, when it completed
+//	forgotten      a hash of each forgotten episode's uuid: ingest skips the rows the source
+//	               still holds (not for rows that vanished from a mirror source)
+//	forget_pending the groups a deletion changed whose forgetting is not complete
 //
 // Opening: Open opens for writing and first takes the store's write lock, an exclusive flock on
 // <path>.lock (pid, host and start time written in it), held until Close and released by the
@@ -55,4 +65,13 @@
 // is created, and a delivered batch's answers with their rows' outcomes in the same
 // transactions (batch.Batcher), so a run killed at any point never submits a request twice. With WAL and
 // synchronous=NORMAL a power loss may drop the last transactions, never corrupt the store.
+//
+// Forgetting (forget.go, purge.go): Forget removes episodes and resets their groups (graph
+// state, stage records and outputs except the load record) in one transaction, records the
+// deletion and marks the groups pending and their cached answers not live. A run then computes
+// the groups again; every cached answer their units ask becomes live again. Purge, called
+// after a run whose stages all ended, deletes the answers no group asks any more and completes
+// the deletions; Compact truncates the write-ahead log and VACUUMs, so no deleted text stays in
+// free pages. A crash anywhere leaves the groups pending, and the next run that ends completes
+// them.
 package checkpoints

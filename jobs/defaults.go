@@ -17,6 +17,10 @@ const DefaultMaxErrorRatio = 0.1
 // DefaultMaxFailedRatio is limits.max_failed_ratio when the job does not set it.
 const DefaultMaxFailedRatio = 0.5
 
+// DefaultMaxVanishedRatio is limits.max_vanished_ratio when the job does not set it: a run may
+// forget at most a tenth of a mirror source's episodes at once.
+const DefaultMaxVanishedRatio = 0.1
+
 // defaults fills the keys the job leaves unset with their defaults, each once: the job's own
 // here, the packages' from their exported defaults. Keys whose default belongs to the code that
 // reads them stay zero in the job and mean "that default": the sink's batch sizes, sessions,
@@ -40,6 +44,9 @@ func (j *Job) defaults() {
 	j.Stages.defaults()
 	j.Sink.defaults()
 	j.Limits.defaults()
+	for i := range j.Sources {
+		setDefault(&j.Sources[i].Sync, SyncAppend)
+	}
 }
 
 func (l *LLM) defaults() {
@@ -83,8 +90,11 @@ func (s *StageOpts) defaults() {
 
 func (s *Sink) defaults() {
 	setDefault(&s.Kind, "sqlite")
-	if s.Kind == "memgraph" || s.Kind == "neo4j" {
+	switch s.Kind {
+	case "memgraph", "neo4j":
 		setDefault(&s.URI, "bolt://127.0.0.1:7687")
+	case "falkordb":
+		setDefault(&s.URI, DefaultFalkorDBURI)
 	}
 }
 
@@ -96,6 +106,10 @@ func (l *Limits) defaults() {
 	if l.MaxFailedRatio == nil {
 		r := DefaultMaxFailedRatio
 		l.MaxFailedRatio = &r
+	}
+	if l.MaxVanishedRatio == nil {
+		r := DefaultMaxVanishedRatio
+		l.MaxVanishedRatio = &r
 	}
 }
 

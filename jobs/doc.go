@@ -13,4 +13,7 @@
 // What runs a job lives beside it: jobs/pipeline turns a job into its stages and clients (the one
 // place), jobs/runner runs them, jobs/planner plans them; the run report is package report.
 // SourceFS is where a job's sources are read (local paths and s3://).
+//
+// sources[].sync (append or mirror, SyncAppend, SyncMirror) and limits.max_vanished_ratio say
+// how a mirror source's vanished rows are forgotten; jobs/runner's Forget forgets by selection.
 package jobs

@@ -43,6 +43,7 @@ var maxima = map[string]float64{
 	"sink.retry_seconds":                 60,
 	"limits.max_error_ratio":             1,
 	"limits.max_failed_ratio":            1,
+	"limits.max_vanished_ratio":          1,
 }
 
 // checkNumbers walks the job and reports the first numeric key that is NaN, infinite, negative

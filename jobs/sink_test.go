@@ -34,6 +34,13 @@ func TestSinkValidation(t *testing.T) {
 		{[]string{"sink.kind=memgraph", "sink.indexes=background"}, "sink.indexes"},
 		{[]string{"sink.indexes=background"}, "sink.indexes"},
 		{[]string{"sink.kind=neo4j", "sink.indexes=later"}, "sink.indexes"},
+		{[]string{"sink.kind=falkordb"}, ""},
+		{[]string{"sink.kind=falkordb", "sink.uri=rediss://db.example:6380"}, ""},
+		{[]string{"sink.kind=falkordb", "sink.uri=bolt://x:7687"}, "sink.uri"},
+		{[]string{"sink.kind=falkordb", "sink.uri=redis://u:p@x:6379"}, "credentials"},
+		{[]string{"sink.kind=falkordb", "sink.database=g"}, "sink.database"},
+		{[]string{"sink.kind=falkordb", "sink.indexes=background"}, "sink.indexes"},
+		{[]string{"sink.kind=falkordb", "sink.analytical=true"}, "sink.analytical"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.sets, ","), func(t *testing.T) {
@@ -50,6 +57,9 @@ func TestSinkValidation(t *testing.T) {
 	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 0 || j.Sink.BatchBytes != 0 ||
 		j.Sink.Sessions != 0 || j.Sink.MaxAttempts != 0 || j.Sink.RetrySecs != 0 || j.Sink.Indexes != "" {
 		t.Errorf("defaults: %+v, %v", j.Sink, err)
+	}
+	if j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: falkordb}\n"), nil, func(string) (string, bool) { return "", false }); err != nil || j.Sink.URI != DefaultFalkorDBURI {
+		t.Errorf("falkordb defaults: %+v, %v", j.Sink, err)
 	}
 }
 

@@ -18,6 +18,12 @@ type Job struct {
 	Limits     Limits    `yaml:"limits"`
 }
 
+// Values of sources[].sync.
+const (
+	SyncAppend = "append" // rows gone from the source stay in the graph (the default)
+	SyncMirror = "mirror" // an episode whose row is gone from the source is forgotten
+)
+
 // Source is one input of the job.
 type Source struct {
 	Path         string  `yaml:"path"`
@@ -33,6 +39,9 @@ type Source struct {
 	// follow from fields alone (see records.go).
 	JSON  JSONOpts   `yaml:"json"`
 	Facts []FactDecl `yaml:"facts"`
+	// Sync is append (default: rows gone from the source stay in the graph) or mirror (an
+	// episode whose row is gone is forgotten on the next run, within limits.max_vanished_ratio).
+	Sync string `yaml:"sync"`
 }
 
 // Mapping names the input field of each episode attribute.
@@ -160,9 +169,9 @@ type StageOpts struct {
 
 // Sink says where the graph goes.
 type Sink struct {
-	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j
-	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687)
-	Database    string  `yaml:"database"`      // database name (default: the server's default)
+	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j | falkordb
+	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687); falkordb: redis:// or rediss:// (default redis://127.0.0.1:6379)
+	Database    string  `yaml:"database"`      // database name (default: the server's default); falkordb: none (each group is the graph of its name)
 	UsernameEnv string  `yaml:"username_env"`  // variable holding the user (default BACKFILL_SINK_USERNAME; unset: no auth)
 	PasswordEnv string  `yaml:"password_env"`  // variable holding the password (default BACKFILL_SINK_PASSWORD)
 	BatchSize   int     `yaml:"batch_size"`    // most rows per UNWIND transaction (default 2000)
@@ -191,4 +200,7 @@ type Limits struct {
 	// MaxFailedRatio is the share of a stage's units whose LLM answers may stay bad before the
 	// run stops, judged once 10 units have run (default 0.5; 0: none may fail).
 	MaxFailedRatio *float64 `yaml:"max_failed_ratio"`
+	// MaxVanishedRatio is the share of a mirror source's episodes that may vanish from it at once
+	// before the run refuses to forget them (default 0.1).
+	MaxVanishedRatio *float64 `yaml:"max_vanished_ratio"`
 }

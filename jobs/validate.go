@@ -51,6 +51,9 @@ func (j *Job) validateSources() error {
 		if err := j.LoaderSpec(s).Validate(); err != nil {
 			return bad(fmt.Sprintf("sources[%d]", i), "%v", err)
 		}
+		if s.Sync != SyncAppend && s.Sync != SyncMirror {
+			return bad(fmt.Sprintf("sources[%d].sync", i), "%q is not %s or %s", s.Sync, SyncAppend, SyncMirror)
+		}
 	}
 	return nil
 }

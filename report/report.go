@@ -1,5 +1,7 @@
 package report
 
+import "github.com/tkgraph/backfill/checkpoints"
+
 // Report is the run report (DESIGN §8), written as JSON by --report and as a table on stdout.
 type Report struct {
 	Job              string `json:"job"`
@@ -48,6 +50,14 @@ type Report struct {
 
 	// Batch is what the run did with provider batches (batch mode only).
 	Batch *Batch `json:"batch,omitempty"`
+
+	// Forgotten counts the input rows skipped because a deletion forgot them (backfill forget:
+	// their episodes, or a bad row whose quarantined text it removed); Vanished the episodes
+	// forgotten because their rows vanished from a mirror source; Purged what the run completed
+	// of the forgetting of groups (jobs/runner, forget.go).
+	Forgotten int                 `json:"forgotten"`
+	Vanished  int                 `json:"vanished,omitempty"`
+	Purged    *checkpoints.Purged `json:"purged,omitempty"`
 }
 
 // Pending reports whether the run stopped with units waiting for provider batches (--no-wait):

@@ -65,8 +65,8 @@ func (c Temporal) Rejected() int {
 	return n
 }
 
-// Load is what the graph-database load wrote, whatever the sink: the field list of the Bolt
-// loader's result (sinks/memgraph.Result), which converts to it.
+// Load is what the graph-database load wrote, whatever the sink: the field list of the loader's
+// result (sinks/graphdb.Result), which converts to it.
 type Load struct {
 	Groups        int            `json:"groups"`         // groups loaded
 	FreshGroups   int            `json:"fresh_groups"`   // of them, groups the database held no node of: written with CREATE

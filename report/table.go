@@ -35,6 +35,7 @@ func (r *Report) writeCounts(w io.Writer) {
 	if r.EpisodesReplaced > 0 {
 		fmt.Fprintf(w, "episodes_replaced\t%d\n", r.EpisodesReplaced)
 	}
+	r.writeForgetting(w)
 	if rc := r.Records; rc != nil {
 		fmt.Fprintf(w, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
 			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)
@@ -98,6 +99,20 @@ func (r *Report) writeSections(w io.Writer) {
 	if t := r.Temporal; t != nil {
 		fmt.Fprintf(w, "temporal\t%d facts judged, %d judge calls saved by cardinality; contradictions: %d by cardinality, %d judged; closures rejected %d:%s\n",
 			t.Judged, t.JudgeCallsSaved, t.ByCardinality, t.JudgedApplied, t.Rejected(), kinds(t.ClosuresRejected))
+	}
+}
+
+// writeForgetting prints the report's forgetting lines (none when nothing was forgotten).
+func (r *Report) writeForgetting(w io.Writer) {
+	if r.Forgotten > 0 {
+		fmt.Fprintf(w, "forgotten\t%d rows skipped: a deletion forgot them (remove them from the source)\n", r.Forgotten)
+	}
+	if r.Vanished > 0 {
+		fmt.Fprintf(w, "vanished\t%d episodes forgotten: their rows left a mirror source\n", r.Vanished)
+	}
+	if p := r.Purged; p != nil {
+		fmt.Fprintf(w, "purged\t%d groups computed again without the forgotten episodes (%d emptied); %d cached answers deleted\n",
+			len(p.Groups), len(p.Gone), p.CacheRows)
 	}
 }
 

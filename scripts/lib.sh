@@ -1,7 +1,8 @@
 # shellcheck shell=bash
-# Shared helpers for scripts/neo4j.sh, scripts/versitygw.sh and scripts/local_llm.sh: the state
-# directory, pid files, waiting for a server, and stopping it. Sourced, never run. All messages go
-# to stderr so that a script's stdout carries only the "export VAR=value" lines meant for eval.
+# Shared helpers for scripts/neo4j.sh, scripts/falkordb.sh, scripts/versitygw.sh and
+# scripts/local_llm.sh: the state directory, pid files, waiting for a server, and stopping it.
+# Sourced, never run. All messages go to stderr so that a script's stdout carries only the
+# "export VAR=value" lines meant for eval.
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Everything the scripts build, install or record lives under one cache directory.

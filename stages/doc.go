@@ -24,7 +24,9 @@
 // cost nothing, and the others are estimated (extraction from its rendered prompts, later stages
 // from Ratios and a typical prompt of each task).
 //
-// Contract of a stage: it processes units (an episode or a group); a unit whose stored fingerprint
+// Contract of a stage: it processes units (an episode or a group) of one group each (Unit.Group:
+// the runner marks the unit's context with it, checkpoints.ForGroup, so the LLM cache records
+// which group's text each answer carried); a unit whose stored fingerprint
 // equals the fingerprint of its current inputs is skipped; otherwise the unit's outputs and its
 // record are committed together (checkpoints.Store.CommitUnit). Every fingerprint includes the
 // fingerprints of the upstream units it read, so a change upstream re-runs exactly what depends on

@@ -27,7 +27,7 @@ func RunGroups(ctx context.Context, env Env, stage, key string, run GroupRun) (S
 	units := make([]Unit, 0, len(groups))
 	for _, g := range groups {
 		fp := GroupFingerprint(up[g], key)
-		units = append(units, Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
+		units = append(units, Unit{Key: g, Group: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
 			return run(ctx, g, fp)
 		}})
 	}

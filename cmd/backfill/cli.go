@@ -103,6 +103,7 @@ another value is an error).`,
 		cmd   *cobra.Command
 	}{
 		{"graph", newRunCmd(c)}, {"graph", newPlanCmd(c)}, {"graph", newStatusCmd(c)}, {"graph", newImportCmd(c)},
+		{"graph", newForgetCmd(c)},
 		{"read", newQueryCmd(c)}, {"read", newTimelineCmd(c)}, {"read", newExportCmd(c)}, {"read", newEvalCmd(c)},
 		{"read", newDiffCmd(c)},
 		{"tools", newLLMStubCmd(c)}, {"tools", newVersionCmd(c)},

@@ -13,7 +13,7 @@ import (
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/cypherl"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 )
 
 // CypherlFile is the name of the script `export --format cypherl` writes into --out.
@@ -27,9 +27,9 @@ type cypherlFlags struct {
 
 func (f *cypherlFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.dialect, "dialect", "", "cypherl `DIALECT`: memgraph | neo4j (default: the job's sink.kind when it is one of them, else memgraph)")
+	fs.StringVar(&f.dialect, "dialect", "", "cypherl `DIALECT`: memgraph | neo4j | falkordb (default: the job's sink.kind when it is one of them, else memgraph); falkordb writes redis-cli lines, GRAPH.QUERY per group graph")
 	fs.BoolVar(&f.analytical, "analytical", false, "cypherl for memgraph: load in IN_MEMORY_ANALYTICAL mode and snapshot (default: the job's sink.analytical)")
-	_ = cmd.RegisterFlagCompletionFunc("dialect", fixedCompletion("memgraph", "neo4j"))
+	_ = cmd.RegisterFlagCompletionFunc("dialect", fixedCompletion("memgraph", "neo4j", "falkordb"))
 }
 
 // export writes src as out/graph.cypherl (through a temporary file, so a failed export leaves no
@@ -38,8 +38,8 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 	name := f.dialect
 	if name == "" {
 		name = string(cypher.Memgraph)
-		if j.Sink.Kind == string(cypher.Neo4j) {
-			name = string(cypher.Neo4j)
+		if j.Sink.Kind == string(cypher.Neo4j) || j.Sink.Kind == string(cypher.FalkorDB) {
+			name = j.Sink.Kind
 		}
 	}
 	d, err := cypher.ParseDialect(name)
@@ -58,7 +58,7 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 	// job writes it (cypherl's own default for a job of no graph sink).
 	batchBytes := j.Sink.BatchBytes
 	if batchBytes == 0 && j.GraphSink() {
-		batchBytes = memgraph.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
+		batchBytes = graphdb.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
 	}
 	return safefile.Write(path, func(w io.Writer) error {
 		return cypherl.ExportWith(ctx, src, w, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: batchBytes,

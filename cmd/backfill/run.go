@@ -108,6 +108,13 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if runErr != nil {
 		return fail(ctx, runErr)
 	}
+	rewritten, err := refreshExports(ctx, j) // a run that forgot rows gone from a mirror source
+	for _, d := range rewritten {
+		fmt.Fprintf(os.Stderr, "backfill: export %s rewritten without the forgotten episodes\n", termtext.Value(d))
+	}
+	if err != nil {
+		return fail(ctx, err)
+	}
 	code := exitOK
 	if rep.Pending() {
 		fmt.Fprintf(os.Stderr, "backfill: %d batches pending (stage %s); run the same command again to continue\n",

@@ -9,7 +9,7 @@ import (
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/embed"
@@ -55,8 +55,9 @@ func Stages(j *jobs.Job, in Inputs) ([]stages.Stage, error) {
 // ingestOptions are the ingest stage's options of the job: its sources' loader specs, read from
 // fsys, the groups of shard.
 func ingestOptions(j *jobs.Job, fsys loaders.FS, shard ingest.Shard) (ingest.Options, error) {
-	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio}
+	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio, MaxVanishedRatio: *j.Limits.MaxVanishedRatio}
 	for i, src := range j.Sources {
+		o.Mirror = append(o.Mirror, src.Sync == jobs.SyncMirror)
 		spec := j.LoaderSpec(src)
 		var err error
 		if spec.Record, err = src.RecordSpec(); err != nil {
@@ -93,7 +94,7 @@ func communityOptions(j *jobs.Job) community.StageOptions {
 func loadOptions(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv) load.Options {
 	s := j.Sink
 	return load.Options{
-		Sink: memgraph.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
+		Sink: graphdb.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
 			BatchBytes: s.BatchBytes, Sessions: s.Sessions, Analytical: s.Analytical, VectorDims: j.Embedder.Dimensions,
 			Indexes:     cypher.IndexMode(s.Indexes),
 			MaxAttempts: s.MaxAttempts, RetryBase: time.Duration(s.RetrySecs * float64(time.Second))},

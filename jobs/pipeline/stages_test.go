@@ -5,7 +5,7 @@ import (
 
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 )
 
 // TestLoadFingerprintPinned: the load unit fingerprint of a group, from the job's sink keys and
@@ -56,7 +56,7 @@ func TestLoadOptionsLeaveSinkDefaults(t *testing.T) {
 		}
 		got := o.BatchBytes
 		if got == 0 {
-			got = memgraph.DefaultBatchBytesFor(o.Dialect, o.Indexes)
+			got = graphdb.DefaultBatchBytesFor(o.Dialect, o.Indexes)
 		}
 		if got != tc.want || o.Dialect != cypher.Dialect(j.Sink.Kind) {
 			t.Errorf("%v: batch bytes %d, want %d", tc.sets, got, tc.want)

@@ -11,11 +11,15 @@ import (
 // seedBatch is how many episodes seed writes at once.
 const seedBatch = 1000
 
-// seed copies the episodes and group ids of the job's store into the scratch store, each episode
-// with its record time, so that the sources ingested over them leave the scratch store holding
-// what a run's store will hold: an episode keeps its first record time and takes the new content,
-// a new one is recorded now, and an episode no source repeats stays.
+// seed copies the episodes, group ids and forgotten hashes of the job's store into the scratch
+// store, each episode with its record time, so that the sources ingested over them leave the
+// scratch store holding what a run's store will hold: an episode keeps its first record time and
+// takes the new content, a new one is recorded now, an episode no source repeats stays, and a
+// row a deletion forgot is skipped.
 func seed(ctx context.Context, scratch, prev *checkpoints.Store) error {
+	if err := scratch.CopyForgotten(ctx, prev); err != nil {
+		return err
+	}
 	groups, err := prev.Groups(ctx)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
@@ -35,6 +36,9 @@ type Options struct {
 	// batches, once its requests are submitted (Report.Batch.PendingStage); running again
 	// continues. Otherwise the run waits for the batches.
 	NoWait bool
+	// Skip names steps (stages.Steps) this run leaves out: forget runs without ingest, and
+	// without load unless asked.
+	Skip []string
 }
 
 func (o *Options) defaults(j *jobs.Job) {
@@ -91,12 +95,18 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 		r.env.Batches, r.env.NoWait = r.batches, opts.NoWait
 	}
 	runErr := r.stages(ctx, list)
+	if runErr == nil && r.pending == "" { // every step ended: the forgetting of groups completes
+		runErr = purge(ctx, store, r.rep, opts)
+	}
 	// The report and the failed-units file are written even when the run was cancelled: they
 	// count every call made, the cancelled ones included.
 	runErr = r.finish(context.WithoutCancel(ctx), list, runErr)
 	r.rep.Seconds = time.Since(start).Seconds()
 	if err := recordRun(ctx, store, r.rep, r.pending, runErr); err != nil && runErr == nil {
 		runErr = err
+	}
+	if r.rep.Purged != nil && runErr == nil {
+		runErr = store.Compact(ctx)
 	}
 	return r.rep, runErr
 }
@@ -118,6 +128,9 @@ type run struct {
 func (r *run) stages(ctx context.Context, list []stages.Stage) error {
 	for _, s := range list {
 		name := s.Step().Name
+		if slices.Contains(r.opts.Skip, name) {
+			continue
+		}
 		r.opts.Log.Info("stage starting", "stage", name)
 		st, err := s.Run(ctx, r.env)
 		r.rep.Stages[name] = st

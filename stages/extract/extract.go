@@ -118,7 +118,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 				return err
 			}
 			err = eachUnit(ctx, env.Store, opts, key, g, func(ep graph.Episode, p Plan, fp string) error {
-				return emit(stages.Unit{Key: ep.UUID, Fingerprint: fp, Stored: done[ep.UUID], Run: runUnit(env, opts.Mode, ep, p, opts)})
+				return emit(stages.Unit{Key: ep.UUID, Group: g, Fingerprint: fp, Stored: done[ep.UUID], Run: runUnit(env, opts.Mode, ep, p, opts)})
 			})
 			if err != nil {
 				return err

@@ -51,12 +51,14 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	return est, nil
 }
 
-// Report puts the rows replaced and the JSON records read by the last Run into the report.
+// Report puts the rows replaced, the rows skipped because a deletion forgot them, the episodes
+// forgotten because their rows left a mirror source and the JSON records read by the last Run
+// into the report.
 func (s *stage) Report(_ context.Context, _ stages.Env, rep *report.Report) error {
 	if !s.ran {
 		return nil
 	}
-	rep.EpisodesReplaced = s.res.Replaced
+	rep.EpisodesReplaced, rep.Forgotten, rep.Vanished = s.res.Replaced, s.res.Forgotten, s.res.Vanished
 	if s.res.Records.Records > 0 {
 		rep.Records = &s.res.Records
 	}

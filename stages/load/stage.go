@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/tkgraph/backfill/report"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -13,7 +13,7 @@ func New(o Options) stages.Stage { return &stage{o: o} }
 
 type stage struct {
 	o   Options
-	res *memgraph.Result
+	res *graphdb.Result
 }
 
 // Step is load's entry of the step table.
@@ -29,13 +29,23 @@ func (s *stage) Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
 	return st, err
 }
 
-// Estimate finds the groups done (every group is to do with Reload); loading asks nothing.
+// Estimate finds the groups done (every group is to do with Reload); a group loaded before that
+// has no episode left is to do as well (the load removes it); loading asks nothing.
 func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
 	_, est, err := stages.PlanGroups(ctx, env, s, "writes the groups to do into the sink")
+	if err != nil {
+		return est, err
+	}
 	est.CallsExact = true
 	if s.o.Reload {
 		est.Done, est.Basis = 0, "writes every group into the sink (sink.reload)"
 	}
+	stored, err := env.Stored(ctx, Stage)
+	if err != nil {
+		return est, err
+	}
+	groups, err := env.Store.Groups(ctx)
+	est.Units += len(emptiedGroups(groups, stored))
 	return est, err
 }
 

@@ -45,7 +45,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 			if err != nil {
 				return fmt.Errorf("resolving group %s: %w", g, err)
 			}
-			err = emit(stages.Unit{Key: g, Fingerprint: fp, Stored: done[g],
+			err = emit(stages.Unit{Key: g, Group: g, Fingerprint: fp, Stored: done[g],
 				Run: func(ctx context.Context, fp string) error { return runGroup(ctx, env, opts, g, eps, fp) }})
 			if err != nil {
 				return err
