@@ -8,8 +8,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
@@ -220,4 +222,20 @@ func TestPlanMatchesTheRun(t *testing.T) {
 			samePlanAndRun(t, p, run(t, j))
 		})
 	}
+}
+
+// TestPlanAfterForget: after a forget, whose run computed the changed groups again, the plan of
+// the job (whose sources still hold the forgotten rows) predicts no call: its scratch store skips
+// the rows a deletion forgot, as the run's ingest does.
+func TestPlanAfterForget(t *testing.T) {
+	j := demoJob(t)
+	run(t, j)
+	if _, err := runner.Forget(context.Background(), j, runner.ForgetOptions{Selection: checkpoints.Selection{Speakers: []string{"Alice"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, j)
+	if p.Total.Calls != 0 {
+		t.Errorf("the plan after a forget predicts %d calls, want 0: %+v", p.Total.Calls, p.Stages)
+	}
+	samePlanAndRun(t, p, run(t, j))
 }
