@@ -37,7 +37,10 @@
 // Opening: Open opens for writing and first takes the store's write lock, an exclusive flock on
 // <path>.lock (pid, host and start time written in it), held until Close and released by the
 // kernel when the process dies: a second writer fails at once with a *LockedError naming the
-// holder. OpenReadOnly takes no lock and never writes (SQLite read-only mode, which reads a live
+// holder. The lock file, and SQLite's -wal, -shm and -journal files beside the store, must be
+// plain files of their own: a symbolic link, a hard link to another name or a special file
+// planted at one of those names is an error naming it, and nothing is written through it.
+// OpenReadOnly takes no lock and never writes (SQLite read-only mode, which reads a live
 // writer's WAL; immutable mode on read-only media, where a leftover WAL is an error), so readers
 // work beside a run and on read-only media. The path goes into the SQLite URI percent-encoded:
 // any legal file name names exactly that file. Errors about the file (not a database, corrupt,

@@ -44,6 +44,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSidecars(path); err != nil {
+		lock.release()
+		return nil, &StoreError{Path: path, Problem: "cannot be opened", Err: err}
+	}
 	s, err := openLocked(ctx, path)
 	if err != nil {
 		lock.release()
