@@ -44,7 +44,10 @@
 // writer's WAL; immutable mode on read-only media, where a leftover WAL is an error), so readers
 // work beside a run and on read-only media. The path goes into the SQLite URI percent-encoded:
 // any legal file name names exactly that file. Errors about the file (not a database, corrupt,
-// read-only, disk full) are *StoreError values naming it.
+// read-only, disk full) are *StoreError values naming it, wherever SQLite reports them (opening,
+// any query, a row met while iterating, a commit: the connections describe their own errors),
+// and a corrupt store's error says what to do (PRAGMA integrity_check, restore a copy or the
+// last snapshot, or start over).
 //
 // Times are stored as integer microseconds since the Unix epoch (UTC); an absent time is NULL.
 // Embeddings are little-endian float32 blobs; lists and maps are JSON text.

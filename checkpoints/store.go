@@ -88,10 +88,7 @@ func openPool(path string, q url.Values, conns int) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("opening store: %w", err)
-	}
+	db := openNamed(dsn, path)
 	db.SetMaxOpenConns(conns)
 	return db, nil
 }
