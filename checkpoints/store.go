@@ -26,11 +26,12 @@ type Store struct {
 	readOnly bool
 }
 
-// Open opens or creates the store at path for writing and applies the schema. It first takes
-// the store's write lock (an OS file lock on path+".lock", held until Close and released by the
-// kernel if the process dies): while another process has the store open for writing, Open
-// fails at once with a *LockedError naming that process. Errors about the file itself (not a
-// database, read-only, disk full) are *StoreError.
+// Open opens or creates the store at path for writing and applies the schema. A store on a
+// network file system is refused (checkLocalFS): SQLite's write-ahead log is not safe there.
+// Open then takes the store's write lock (an OS file lock on path+".lock", held until Close and
+// released by the kernel if the process dies): while another process has the store open for
+// writing, Open fails at once with a *LockedError naming that process. Errors about the file
+// itself (not a database, read-only, disk full) are *StoreError.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, &StoreError{Path: path, Problem: "is a directory, not a file", Err: errors.New("opening store")}
@@ -39,6 +40,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, describe(path, fmt.Errorf("creating checkpoint directory: %w", err))
 		}
+	}
+	if err := checkLocalFS(path); err != nil {
+		return nil, err
 	}
 	lock, err := acquireLock(path)
 	if err != nil {
