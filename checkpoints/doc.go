@@ -49,6 +49,15 @@
 // and a corrupt store's error says what to do (PRAGMA integrity_check, restore a copy or the
 // last snapshot, or start over).
 //
+// Snapshots: Snapshot writes a consistent, compact copy of the store (SQLite's VACUUM INTO, one
+// read transaction beside the running writer) as a plain rollback-journal file; Version (SQLite's
+// data_version on the snapshot's own connection) changes exactly when the writer committed, so a
+// caller can skip a copy of an unchanged store. Hooks let package replica keep the file in
+// object storage as it changes: Checkpoint (between stages) runs Checkpointed, UpdateBatch of a
+// batch about to be created at the provider runs Barrier and returns only once it succeeded,
+// and Close runs Closing (database open) and Closed (lock released). SetMeta and Meta keep
+// other packages' facts in the meta table.
+//
 // Times are stored as integer microseconds since the Unix epoch (UTC); an absent time is NULL.
 // Embeddings are little-endian float32 blobs; lists and maps are JSON text.
 //
