@@ -10,13 +10,15 @@ import (
 	"time"
 )
 
-// LockedError is returned by Open when another process holds the store's write lock.
+// LockedError is returned by Open when another process holds the store's write lock (and by
+// package replica when another process holds the lease of a store kept in object storage).
 type LockedError struct {
 	Store string // the store's path
 	Lock  string // the lock file
 	PID   int    // the holder's process id (0 when the lock file does not say)
 	Host  string // the holder's host name ("" when the lock file does not say)
 	Since string // when the holder took the lock, RFC 3339 ("" when unknown)
+	Note  string // more about the lock (a lease's last renewal), "" for nothing
 }
 
 func (e *LockedError) Error() string {
@@ -27,8 +29,12 @@ func (e *LockedError) Error() string {
 			who += " since " + e.Since
 		}
 	}
+	lock := e.Lock
+	if e.Note != "" {
+		lock += "; " + e.Note
+	}
 	return fmt.Sprintf("checkpoint store %s is in use by %s (lock %s); wait for that run to end, or use another --checkpoint",
-		e.Store, who, e.Lock)
+		e.Store, who, lock)
 }
 
 func orUnknown(s string) string {

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"sync"
 )
 
@@ -119,4 +121,20 @@ func (s *Store) barrier(ctx context.Context) error {
 		return nil
 	}
 	return s.hooks.Barrier(ctx)
+}
+
+// Replace puts the database file from (a snapshot, on the same file system) in place of the
+// store at path, which no process may have open. SQLite's -wal, -shm and -journal files of the
+// old store go first (a log of the old store must never be applied to the new file), then from
+// is renamed to path.
+func Replace(path, from string) error {
+	for _, suffix := range sidecars {
+		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("replacing checkpoint store %s: %w", path, err)
+		}
+	}
+	if err := os.Rename(from, path); err != nil {
+		return fmt.Errorf("replacing checkpoint store %s: %w", path, err)
+	}
+	return nil
 }
