@@ -187,3 +187,40 @@ func TestBatchSubmittedBeforeDeath(t *testing.T) {
 	t.Logf("killed after %d batch(es) were created; the restored run collected them: %d batches, %d requests, none resubmitted",
 		submitted, st.Batches, st.BatchRequests)
 }
+
+// TestDeployScript: deploy/shard.sh, as the Kubernetes and AWS Batch examples run it, keeps the
+// shard's store at BACKFILL_CHECKPOINT_URL/shard-I-of-N.db with its local copy and report under
+// BACKFILL_CHECKPOINT_DIR; status reads the bucket's snapshot.
+func TestDeployScript(t *testing.T) {
+	f := newFixture(t)
+	root, err := harness.RepoRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := filepath.Join(f.dir, "offline.yaml")
+	yaml := fmt.Sprintf("name: deploy\nrecord_time: reference\nsources:\n  - path: %s\n    format: locomo\ns3: {endpoint: %q, path_style: true}\n",
+		f.input, f.s3.Endpoint)
+	if err := os.WriteFile(job, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(f.dir, "pod")
+	prefix := "s3://" + f.bucket + "/deploy/"
+	env := append(f.env, "PATH="+filepath.Dir(f.bin)+":"+os.Getenv("PATH"), "BACKFILL_JOB="+job, "BACKFILL_SHARDS=2",
+		"JOB_COMPLETION_INDEX=1", "BACKFILL_CHECKPOINT_URL="+prefix, "BACKFILL_CHECKPOINT_DIR="+work)
+	res, err := harness.Run(t.Context(), "sh", []string{filepath.Join(root, "deploy", "shard.sh")}, harness.Options{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != 0 || lines(res.Stderr, "checkpoint kept in the bucket") != 1 {
+		t.Fatalf("deploy/shard.sh: exit %d\n%s", res.Code, tail(res.Stderr))
+	}
+	for _, p := range []string{"shard-1-of-2.db", "shard-1-of-2.report.json"} {
+		if _, err := os.Stat(filepath.Join(work, p)); err != nil {
+			t.Errorf("the pod's disk lacks %s: %v", p, err)
+		}
+	}
+	st := f.run(t, "status", job, "--checkpoint", prefix+"shard-1-of-2.db")
+	if st.Code != 0 || !strings.Contains(st.Stdout, prefix+"shard-1-of-2.db") || !strings.Contains(st.Stdout, "episodes") {
+		t.Fatalf("status of the shard's bucket snapshot: exit %d\n%s\n%s", st.Code, st.Stdout, tail(st.Stderr))
+	}
+}
