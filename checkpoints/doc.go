@@ -34,7 +34,10 @@
 //	               invalid answer, an error line or an undone request (a valid answer's row is
 //	               deleted: it is in llm_cache)
 //
-// Opening: Open opens for writing and first takes the store's write lock, an exclusive flock on
+// Opening: Open opens for writing; it refuses a store on a network file system (NFS and EFS,
+// SMB/CIFS, 9p, Ceph, AFS, Lustre, GPFS, FUSE mounts: SQLite's write-ahead log needs memory
+// shared on one host and locks those do not keep reliably; a statfs of the store's directory
+// tells), then takes the store's write lock, an exclusive flock on
 // <path>.lock (pid, host and start time written in it), held until Close and released by the
 // kernel when the process dies: a second writer fails at once with a *LockedError naming the
 // holder. The lock file, and SQLite's -wal, -shm and -journal files beside the store, must be

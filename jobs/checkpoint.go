@@ -73,6 +73,9 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 		if ro.Local, err = DefaultLocalCopy(loc); err != nil {
 			return nil, err
 		}
+		if err := os.MkdirAll(filepath.Dir(ro.Local), 0o700); err != nil { // it holds prompts and answers: the user's only
+			return nil, fmt.Errorf("creating the directory of the local copy %s: %w", ro.Local, err)
+		}
 	}
 	if ro.Every <= 0 {
 		ro.Every = DefaultSyncSeconds * time.Second
