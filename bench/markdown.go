@@ -10,7 +10,8 @@ import (
 func (r *Results) markdown(w io.Writer) {
 	m := r.Machine
 	fprintf(w, "# backfill benchmarks\n\n%s · %d CPUs · %s %s/%s. Measurements, not pass/fail thresholds. The LLM is\n"+
-		"llm/stub or the in-process offline responder: their answers are a baseline for the mechanics,\nnot a measure of extraction quality.\n\n",
+		"llm/stub or the in-process offline responder: their answers are a baseline for the mechanics,\nnot a measure of extraction quality.\n"+
+		"This page holds current results; superseded runs live in git (`git log -p bench/results.md`).\n\n",
 		m.Date, m.CPUs, m.GoVersion, m.OS, m.Arch)
 	if steps := sortedKeys(r.Measured); len(steps) > 0 {
 		var when []string
