@@ -15,8 +15,8 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/results.golden.md")
@@ -113,7 +113,7 @@ func TestResetStages(t *testing.T) {
 	if _, err := s.UpsertEpisodes(ctx, []graph.Episode{ep}, at); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Put(ctx, "key", llm.CacheEntry{Namespace: "extract", Response: []byte("{}")}); err != nil {
+	if err := s.Put(ctx, "key", cache.Entry{Namespace: "extract", Response: []byte("{}")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.CommitUnit(ctx, "extract", ep.UUID, "fp", nil); err != nil {

@@ -3,7 +3,7 @@
 // bench/results.md (both rewritten after every step, so an interrupted run keeps what it has).
 // The numbers are measurements on the machine at hand, not pass/fail thresholds.
 //
-//   - locomo: LoCoMo (all 10 conversations) through llm/stub on loopback at a fixed latency, with
+//   - locomo: LoCoMo (all 10 conversations) through providers/stub on loopback at a fixed latency, with
 //     the default settings: LLM calls and prompt/completion tokens per episode over all stages,
 //     the prompt tokens the stub reports cached under OpenAI's prompt-cache rule
 //     (stub.OpenAIPrefixCache) and those shared with an earlier request whatever their length,
@@ -17,7 +17,7 @@
 //     recall@5/10/20 by category (evidence and answer string) and the gold-file scores, with the
 //     commands that reproduce them. A baseline for the mechanics, not for extraction quality.
 //   - tokens: the levers of extraction's calls and prompt tokens, one fresh LoCoMo run through
-//     llm/stub per row, from today's two-call settings to the defaults, each row adding one lever
+//     providers/stub per row, from today's two-call settings to the defaults, each row adding one lever
 //     (one call, the shorter prompt, previous episodes within stages.extract.context_tokens,
 //     chit-chat not asked), then the defaults in two-call mode: calls, prompt, cached and
 //     shared-prefix tokens per episode, and the eval scores of that LoCoMo graph and of the gold
@@ -28,7 +28,7 @@
 //     plan`) at each of -ingest-sizes: the child's peak RSS (rusage) and the peak sampled per
 //     stage (/proc/PID/status VmRSS).
 //   - propagate: BenchmarkPropagate1M of stages/community (label propagation on 1M facts).
-//   - tickets: the bundled ticket change log (examples/tickets.jsonl) through llm/stub, once per
+//   - tickets: the bundled ticket change log (examples/tickets.jsonl) through providers/stub, once per
 //     set of JSON record options from none to all of jobs/examples/tickets.yaml's (pruning,
 //     mapping.object, facts, json.text_fields) and once with stages.extract.llm: off: prompt
 //     tokens and calls per record, and whether the declared facts with their intervals are the

@@ -14,7 +14,7 @@ import (
 	_ "modernc.org/sqlite" // the checkpoint store's driver, to reset a copy for the replay
 
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 

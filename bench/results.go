@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages"
 )
 

@@ -13,12 +13,12 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/temporal"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// TicketsResult is the bundled ticket change log (examples/tickets.jsonl) through llm/stub
+// TicketsResult is the bundled ticket change log (examples/tickets.jsonl) through providers/stub
 // under each set of JSON record options, from none to all of them.
 type TicketsResult struct {
 	Records int          `json:"records"`

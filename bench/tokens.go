@@ -13,13 +13,13 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/evaluation"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// TokensResult is LoCoMo through llm/stub, and the gold set with the offline responder, under
+// TokensResult is LoCoMo through providers/stub, and the gold set with the offline responder, under
 // each lever of extraction's calls and prompt tokens, from today's two-call settings to the
 // defaults, each row adding one lever to the one before; then the defaults in two-call mode.
 type TokensResult struct {
@@ -31,7 +31,7 @@ type TokensResult struct {
 // ReferenceGate weighs a lever not built: showing previous episodes only to a message with a
 // reference to resolve (a pronoun, a demonstrative or "you"). Counted on the defaults' LoCoMo
 // run: the messages asked, those with no such word, and the prompt tokens their previous
-// episodes took (the JSON of the previous list, llm.EstimateTokens), which the gate would save.
+// episodes took (the JSON of the previous list, wire.EstimateTokens), which the gate would save.
 type ReferenceGate struct {
 	Episodes    int `json:"episodes"`
 	Asked       int `json:"asked"`
@@ -71,7 +71,7 @@ func referenceGate(ctx context.Context, checkpoint string) (*ReferenceGate, erro
 			if !referenceRe.MatchString(ep.Content) {
 				g.NoReference++
 				raw, _ := json.Marshal(p.Input.Previous)
-				g.SavedTokens += llm.EstimateTokens(string(raw))
+				g.SavedTokens += wire.EstimateTokens(string(raw))
 			}
 		}
 	}

@@ -7,30 +7,31 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/cache"
 )
 
-// The store records provider batches for llm.Batcher (it satisfies llm.BatchStore).
-var _ llm.BatchStore = (*Store)(nil)
+// The store records provider batches for batch.Batcher (it satisfies batch.Store).
+var _ batch.Store = (*Store)(nil)
 
 const batchColumns = `id,kind,endpoint,provider_id,input_file,output_file,error_file,state,ended,requests,bytes,est_cost,
-	completed,failed,answers,invalid,errors,unfinished,created_at,updated_at`
+	completed,failed,answers,invalid,errors,unfinished,created_at,updated_at,reason`
 
 // AddBatch records a new batch.
-func (s *Store) AddBatch(ctx context.Context, b llm.BatchRecord) error {
+func (s *Store) AddBatch(ctx context.Context, b batch.Record) error {
 	return s.Write(ctx, func(tx *Tx) error { return putBatch(ctx, tx, b, "INSERT") })
 }
 
 // UpdateBatch records the current state of a batch. A batch recorded as submitting with its
 // input file uploaded is about to be created (and billed) at the provider: UpdateBatch then
 // returns only once the Barrier hook made the record outlive this machine, so that a run that
-// dies after the creation finds the batch at the provider (llm.Batcher.Recover) instead of
+// dies after the creation finds the batch at the provider (batch.Batcher.Recover) instead of
 // paying for it again.
-func (s *Store) UpdateBatch(ctx context.Context, b llm.BatchRecord) error {
+func (s *Store) UpdateBatch(ctx context.Context, b batch.Record) error {
 	if err := s.Write(ctx, func(tx *Tx) error { return putBatch(ctx, tx, b, "INSERT OR REPLACE") }); err != nil {
 		return err
 	}
-	if b.State == llm.BatchSubmitting && b.InputFile != "" {
+	if b.State == batch.Submitting && b.InputFile != "" {
 		if err := s.barrier(ctx); err != nil {
 			return fmt.Errorf("keeping batch %s before creating it: %w", b.ID, err)
 		}
@@ -38,10 +39,11 @@ func (s *Store) UpdateBatch(ctx context.Context, b llm.BatchRecord) error {
 	return nil
 }
 
-func putBatch(ctx context.Context, tx *Tx, b llm.BatchRecord, verb string) error {
-	_, err := tx.tx.ExecContext(ctx, verb+` INTO llm_batches(`+batchColumns+`) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+func putBatch(ctx context.Context, tx *Tx, b batch.Record, verb string) error {
+	_, err := tx.tx.ExecContext(ctx, verb+` INTO llm_batches(`+batchColumns+`) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		b.ID, b.Kind, b.Endpoint, b.ProviderID, b.InputFile, b.OutputFile, b.ErrorFile, b.State, b.Ended, b.Requests, b.Bytes,
-		b.EstCostUSD, b.Completed, b.Failed, b.Answers, b.Invalid, b.Errors, b.Unfinished, micros(b.CreatedAt), micros(b.UpdatedAt))
+		b.EstCostUSD, b.Completed, b.Failed, b.Answers, b.Invalid, b.Errors, b.Unfinished, micros(b.CreatedAt), micros(b.UpdatedAt),
+		b.Reason)
 	if err != nil {
 		return fmt.Errorf("writing batch %s: %w", b.ID, err)
 	}
@@ -62,37 +64,38 @@ func (s *Store) DropBatch(ctx context.Context, id string) error {
 }
 
 // BatchRecord returns one batch.
-func (s *Store) BatchRecord(ctx context.Context, id string) (llm.BatchRecord, bool, error) {
-	var out []llm.BatchRecord
+func (s *Store) BatchRecord(ctx context.Context, id string) (batch.Record, bool, error) {
+	var out []batch.Record
 	err := s.each(ctx, "batches", `SELECT `+batchColumns+` FROM llm_batches WHERE id=?`, []any{id}, scanBatch(&out))
 	if err != nil || len(out) == 0 {
-		return llm.BatchRecord{}, false, err
+		return batch.Record{}, false, err
 	}
 	return out[0], true, nil
 }
 
-// OpenBatches lists the batches of a kind that are not delivered, oldest first.
-func (s *Store) OpenBatches(ctx context.Context, kind string) ([]llm.BatchRecord, error) {
-	var out []llm.BatchRecord
-	err := s.each(ctx, "batches", `SELECT `+batchColumns+` FROM llm_batches WHERE kind=? AND state<>? ORDER BY created_at, id`,
-		[]any{kind, llm.BatchDelivered}, scanBatch(&out))
+// OpenBatches lists the batches of a kind that are open (neither delivered nor lost), oldest
+// first.
+func (s *Store) OpenBatches(ctx context.Context, kind string) ([]batch.Record, error) {
+	var out []batch.Record
+	err := s.each(ctx, "batches", `SELECT `+batchColumns+` FROM llm_batches WHERE kind=? AND state NOT IN (?,?) ORDER BY created_at, id`,
+		[]any{kind, batch.Delivered, batch.Lost}, scanBatch(&out))
 	return out, err
 }
 
 // Batches lists every batch, oldest first.
-func (s *Store) Batches(ctx context.Context) ([]llm.BatchRecord, error) {
-	var out []llm.BatchRecord
+func (s *Store) Batches(ctx context.Context) ([]batch.Record, error) {
+	var out []batch.Record
 	err := s.each(ctx, "batches", `SELECT `+batchColumns+` FROM llm_batches ORDER BY created_at, id`, nil, scanBatch(&out))
 	return out, err
 }
 
-func scanBatch(out *[]llm.BatchRecord) func(*sql.Rows) error {
+func scanBatch(out *[]batch.Record) func(*sql.Rows) error {
 	return func(r *sql.Rows) error {
-		var b llm.BatchRecord
+		var b batch.Record
 		var created, updated int64
 		if err := r.Scan(&b.ID, &b.Kind, &b.Endpoint, &b.ProviderID, &b.InputFile, &b.OutputFile, &b.ErrorFile, &b.State, &b.Ended,
 			&b.Requests, &b.Bytes, &b.EstCostUSD, &b.Completed, &b.Failed, &b.Answers, &b.Invalid, &b.Errors, &b.Unfinished,
-			&created, &updated); err != nil {
+			&created, &updated, &b.Reason); err != nil {
 			return err
 		}
 		b.CreatedAt, b.UpdatedAt = fromMicros(created), fromMicros(updated)
@@ -104,7 +107,7 @@ func scanBatch(out *[]llm.BatchRecord) func(*sql.Rows) error {
 const requestColumns = `key,batch,stage,task,keys,status,detail,raw,finish,code`
 
 // AddBatchRequest records a request line of a batch (once: a second call is a no-op).
-func (s *Store) AddBatchRequest(ctx context.Context, r llm.BatchRequest) error {
+func (s *Store) AddBatchRequest(ctx context.Context, r batch.Request) error {
 	keys, err := json.Marshal(r.Keys)
 	if err != nil {
 		return fmt.Errorf("encoding batch request: %w", err)
@@ -120,27 +123,27 @@ func (s *Store) AddBatchRequest(ctx context.Context, r llm.BatchRequest) error {
 }
 
 // BatchRequests lists the rows of a request key, oldest first.
-func (s *Store) BatchRequests(ctx context.Context, key string) ([]llm.BatchRequest, error) {
-	var out []llm.BatchRequest
+func (s *Store) BatchRequests(ctx context.Context, key string) ([]batch.Request, error) {
+	var out []batch.Request
 	err := s.each(ctx, "batch requests", `SELECT `+requestColumns+` FROM llm_batch_requests WHERE key=? ORDER BY rowid`,
 		[]any{key}, scanRequest(&out))
 	return out, err
 }
 
 // BatchRequestIn returns the row of a key in one batch.
-func (s *Store) BatchRequestIn(ctx context.Context, batch, key string) (llm.BatchRequest, bool, error) {
-	var out []llm.BatchRequest
+func (s *Store) BatchRequestIn(ctx context.Context, id, key string) (batch.Request, bool, error) {
+	var out []batch.Request
 	err := s.each(ctx, "batch requests", `SELECT `+requestColumns+` FROM llm_batch_requests WHERE key=? AND batch=?`,
-		[]any{key, batch}, scanRequest(&out))
+		[]any{key, id}, scanRequest(&out))
 	if err != nil || len(out) == 0 {
-		return llm.BatchRequest{}, false, err
+		return batch.Request{}, false, err
 	}
 	return out[0], true, nil
 }
 
-func scanRequest(out *[]llm.BatchRequest) func(*sql.Rows) error {
+func scanRequest(out *[]batch.Request) func(*sql.Rows) error {
 	return func(r *sql.Rows) error {
-		var q llm.BatchRequest
+		var q batch.Request
 		var keys string
 		if err := r.Scan(&q.Key, &q.Batch, &q.Stage, &q.Task, &keys, &q.Status, &q.Detail, &q.Raw, &q.Finish, &q.Code); err != nil {
 			return err
@@ -155,7 +158,7 @@ func scanRequest(out *[]llm.BatchRequest) func(*sql.Rows) error {
 
 // SettleBatchRequests records delivered rows (a valid row is deleted: its answer is in the
 // cache) and writes the cache entries of the valid answers, in one transaction.
-func (s *Store) SettleBatchRequests(ctx context.Context, rows []llm.BatchRequest, entries []llm.KeyedEntry) error {
+func (s *Store) SettleBatchRequests(ctx context.Context, rows []batch.Request, entries []cache.Keyed) error {
 	return s.Write(ctx, func(tx *Tx) error {
 		for _, e := range entries {
 			if _, err := tx.tx.ExecContext(ctx, `INSERT OR REPLACE INTO llm_cache(key,namespace,response,prompt_tokens,completion_tokens) VALUES(?,?,?,?,?)`,
@@ -165,7 +168,7 @@ func (s *Store) SettleBatchRequests(ctx context.Context, rows []llm.BatchRequest
 		}
 		for _, r := range rows {
 			var err error
-			if r.Status == llm.ReqValid {
+			if r.Status == batch.ReqValid {
 				_, err = tx.tx.ExecContext(ctx, `DELETE FROM llm_batch_requests WHERE key=? AND batch=?`, r.Key, r.Batch)
 			} else {
 				_, err = tx.tx.ExecContext(ctx, `UPDATE llm_batch_requests SET status=?, detail=?, raw=?, finish=?, code=? WHERE key=? AND batch=?`,
@@ -179,13 +182,18 @@ func (s *Store) SettleBatchRequests(ctx context.Context, rows []llm.BatchRequest
 	})
 }
 
-// FinishBatch marks the rows of the batch still pending as unfinished, adds their number to
-// b.Unfinished and records b, in one transaction; it returns that number.
-func (s *Store) FinishBatch(ctx context.Context, b llm.BatchRecord) (int, error) {
+// FinishBatch marks the rows of the batch still pending as unfinished (lost, when the batch is
+// lost), adds their number to b.Unfinished and records b, in one transaction; it returns that
+// number.
+func (s *Store) FinishBatch(ctx context.Context, b batch.Record) (int, error) {
+	status, detail := batch.ReqUnfinished, "the batch ended ("+b.Ended+") without an answer"
+	if b.State == batch.Lost {
+		status, detail = batch.ReqLost, "the batch is lost: "+b.Reason
+	}
 	var n int64
 	err := s.Write(ctx, func(tx *Tx) error {
 		res, err := tx.tx.ExecContext(ctx, `UPDATE llm_batch_requests SET status=?, detail=? WHERE batch=? AND status=?`,
-			llm.ReqUnfinished, "the batch ended ("+b.Ended+") without an answer", b.ID, llm.ReqPending)
+			status, detail, b.ID, batch.ReqPending)
 		if err != nil {
 			return fmt.Errorf("finishing batch %s: %w", b.ID, err)
 		}
@@ -207,7 +215,7 @@ func (s *Store) ForgetBatchRequests(ctx context.Context, keys []string) error {
 		for len(keys) > 0 {
 			chunk := keys[:min(len(keys), forgetChunk)]
 			keys = keys[len(chunk):]
-			args := []any{llm.ReqPending}
+			args := []any{batch.ReqPending}
 			for _, k := range chunk {
 				args = append(args, k)
 			}

@@ -26,13 +26,14 @@
 //	               the run report as JSON (its LLM calls, tokens and cost), for `backfill diff`
 //	group_ids      each group id with the id the input wrote (equal unless it was mapped);
 //	               ClaimGroups reports an id already recorded with another input id
-//	llm_batches    provider batches (llm.BatchRecord): local id, kind, provider id, files,
-//	               state (queued, submitting, the provider's, delivered) and counts
+//	llm_batches    provider batches (batch.Record): local id, kind, provider id, files,
+//	               state (queued, submitting, the provider's, delivered, lost), counts and
+//	               the reason of a failed or lost batch
 //	llm_batch_requests
-//	               their request lines (llm.BatchRequest): custom_id, batch, stage, task, the
+//	               their request lines (batch.Request): custom_id, batch, stage, task, the
 //	               cache keys of the answer, and once the batch is delivered the outcome of an
-//	               invalid answer, an error line or an undone request (a valid answer's row is
-//	               deleted: it is in llm_cache)
+//	               invalid answer, an error line, an undone request or a lost one (a valid
+//	               answer's row is deleted: it is in llm_cache)
 //
 // Opening: Open opens for writing; it refuses a store on a network file system (NFS and EFS,
 // SMB/CIFS, 9p, Ceph, AFS, Lustre, GPFS, FUSE mounts: SQLite's write-ahead log needs memory
@@ -70,6 +71,6 @@
 // unit commits, so a resumed run pays nothing for answers it already received. A provider batch
 // and its request lines are recorded before its file is uploaded, its provider id as soon as it
 // is created, and a delivered batch's answers with their rows' outcomes in the same
-// transactions (llm.Batcher), so a run killed at any point never submits a request twice. With WAL and
+// transactions (batch.Batcher), so a run killed at any point never submits a request twice. With WAL and
 // synchronous=NORMAL a power loss may drop the last transactions, never corrupt the store.
 package checkpoints

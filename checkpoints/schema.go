@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "7"
+const schemaVersion = "8"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -58,15 +58,20 @@ var schema = []string{
 	batchRequestsIndex,
 }
 
-// batchesTable records every provider batch of the store's runs (llm.BatchRecord).
-const batchesTable = `CREATE TABLE IF NOT EXISTS llm_batches (
+// batchesTable records every provider batch of the store's runs (batch.Record).
+// reason is the provider's reason for a failed batch, or why a lost one is lost (batch.Record.Reason).
+const batchesTable = `CREATE TABLE IF NOT EXISTS llm_batches (` + batchesColumnsV7 + `,
+		reason TEXT NOT NULL DEFAULT '')`
+
+// batchesColumnsV7 are the columns of llm_batches as schema version 7 made them.
+const batchesColumnsV7 = `
 		id TEXT PRIMARY KEY, kind TEXT NOT NULL, endpoint TEXT NOT NULL, provider_id TEXT NOT NULL,
 		input_file TEXT NOT NULL, output_file TEXT NOT NULL, error_file TEXT NOT NULL, state TEXT NOT NULL,
 		ended TEXT NOT NULL, requests INTEGER NOT NULL, bytes INTEGER NOT NULL, est_cost REAL NOT NULL,
 		completed INTEGER NOT NULL, failed INTEGER NOT NULL, answers INTEGER NOT NULL, invalid INTEGER NOT NULL,
-		errors INTEGER NOT NULL, unfinished INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`
+		errors INTEGER NOT NULL, unfinished INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL`
 
-// batchRequestsTable records the request lines of the batches (llm.BatchRequest); keys is a
+// batchRequestsTable records the request lines of the batches (batch.Request); keys is a
 // JSON list of cache keys.
 const batchRequestsTable = `CREATE TABLE IF NOT EXISTS llm_batch_requests (
 		key TEXT NOT NULL, batch TEXT NOT NULL, stage TEXT NOT NULL, task TEXT NOT NULL, keys TEXT NOT NULL,
@@ -106,5 +111,7 @@ var migrations = map[string][]string{
 		`ALTER TABLE units ADD COLUMN raw TEXT NOT NULL DEFAULT ''`,
 	},
 	// 6 → 7: provider batches and their request lines (llm.mode: batch).
-	"6": {batchesTable, batchRequestsTable, batchRequestsIndex},
+	"6": {`CREATE TABLE IF NOT EXISTS llm_batches (` + batchesColumnsV7 + `)`, batchRequestsTable, batchRequestsIndex},
+	// 7 → 8: the provider's reason for a failed batch, or why a lost one is lost.
+	"7": {`ALTER TABLE llm_batches ADD COLUMN reason TEXT NOT NULL DEFAULT ''`},
 }

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // TestSnapshot: a snapshot holds every commit made before it, opens read-only on its own (no
@@ -90,11 +91,11 @@ func TestHooks(t *testing.T) {
 	if err := s.Checkpoint(ctx); err != nil {
 		t.Fatal(err)
 	}
-	b := llm.BatchRecord{ID: "b1", Kind: llm.KindChat, Endpoint: llm.EndpointChat, State: llm.BatchQueued}
+	b := batch.Record{ID: "b1", Kind: batch.KindChat, Endpoint: wire.EndpointChat, State: batch.Queued}
 	if err := s.AddBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	b.State = llm.BatchSubmitting
+	b.State = batch.Submitting
 	if err := s.UpdateBatch(ctx, b); err != nil { // no input file yet: nothing to bill
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestHooks(t *testing.T) {
 	if err := s.UpdateBatch(ctx, b); !errors.Is(err, barrierErr) {
 		t.Errorf("UpdateBatch = %v, want the barrier's error", err)
 	}
-	b.State = llm.BatchInProgress
+	b.State = wire.BatchInProgress
 	if err := s.UpdateBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}

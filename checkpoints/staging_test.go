@@ -78,24 +78,11 @@ func TestUpsertReportsRepeatedKeys(t *testing.T) {
 // and requires its episodes to survive and staging to work.
 func TestMigratesVersion1(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v1.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, stmt := range []string{
-		`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-		`INSERT INTO meta VALUES ('schema_version', '1')`,
+	path := oldStore(t, "1",
 		`CREATE TABLE episodes (uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, reference_time INTEGER NOT NULL,
 			seq INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL, source_description TEXT NOT NULL,
 			content TEXT NOT NULL, speaker TEXT NOT NULL, record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL)`,
-		`INSERT INTO episodes VALUES ('e1', 'g', 0, 1, 'e1', 'message', '', 'hello', '', 'k1', 0)`,
-	} {
-		if _, err := db.ExecContext(ctx, stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
+		`INSERT INTO episodes VALUES ('e1', 'g', 0, 1, 'e1', 'message', '', 'hello', '', 'k1', 0)`)
 	if _, err := OpenReadOnly(ctx, path); !errors.Is(err, ErrSchemaVersion) {
 		t.Errorf("OpenReadOnly on a version 1 store: %v, want ErrSchemaVersion (only Open migrates)", err)
 	}
@@ -119,4 +106,24 @@ func TestMigratesVersion1(t *testing.T) {
 	if clash, err := s.ClaimGroups(ctx, map[string]string{"g": "g"}); err != nil || len(clash) != 0 {
 		t.Errorf("claiming a group in the migrated store: %v, %v", clash, err)
 	}
+}
+
+// oldStore writes a store of schema version with the statements stmts (its tables and rows as
+// that version made them) and returns its path.
+func oldStore(t *testing.T, version string, stmts ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "v"+version+".db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	stmts = append([]string{`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+		`INSERT INTO meta VALUES ('schema_version', '` + version + `')`}, stmts...)
+	for _, stmt := range stmts {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
 }

@@ -12,11 +12,11 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/embed"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
-// TestEmbedBatchMode: in batch mode Embed queues its requests (llm.ErrPending) and, once the
+// TestEmbedBatchMode: in batch mode Embed queues its requests (batch.ErrPending) and, once the
 // batches ended, returns the vectors the embeddings endpoint returns online; unreadable answer
 // lines are submitted again.
 func TestEmbedBatchMode(t *testing.T) {
@@ -31,8 +31,8 @@ func TestEmbedBatchMode(t *testing.T) {
 	defer store.Close()
 	opts := embed.Options{BaseURL: srv.URL + "/v1", Model: "text-embedding-3-small", Dimensions: 16, BatchSize: 4}
 	online := embed.NewClient(opts, nil, nil)
-	batch := embed.NewClient(opts, nil, store)
-	b := batch.UseBatches(store, llm.BatchOptions{Poll: 10 * time.Millisecond, SpoolDir: t.TempDir()})
+	batched := embed.NewClient(opts, nil, store)
+	b := batched.UseBatches(store, batch.Options{Poll: 10 * time.Millisecond, SpoolDir: t.TempDir()})
 	var texts []string
 	for i := range 10 {
 		texts = append(texts, fmt.Sprintf("fact number %d about Alice", i))
@@ -44,10 +44,10 @@ func TestEmbedBatchMode(t *testing.T) {
 	var got [][]float32
 	waves := 0
 	for wctx := ctx; waves < 5; waves++ {
-		if got, err = batch.Embed(wctx, texts); !errors.Is(err, llm.ErrPending) {
+		if got, err = batched.Embed(wctx, texts); !errors.Is(err, batch.ErrPending) {
 			break
 		}
-		wctx = llm.Replaying(ctx) // as stages.RunStream marks later waves
+		wctx = batch.Replaying(ctx) // as stages.RunStream marks later waves
 		if err := b.Flush(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestEmbedBatchMode(t *testing.T) {
 		u.Requests != 3+u.Resubmitted {
 		t.Fatalf("stub %+v, usage %+v: want 3 requests of 4 texts, the unreadable ones submitted again", st, u)
 	}
-	if eu := batch.Usage(); eu.Texts != 10 || eu.CostUSD <= 0 || eu.CacheHits != 0 {
+	if eu := batched.Usage(); eu.Texts != 10 || eu.CostUSD <= 0 || eu.CacheHits != 0 {
 		t.Fatalf("embedder usage %+v", eu)
 	}
 }

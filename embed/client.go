@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/internal/workpool"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 )
 
 // Defaults of Options.
@@ -29,17 +31,17 @@ type Options struct {
 	Dimensions  int // requested vector size, sent as "dimensions" when > 0; else learnt from answers
 	BatchSize   int // texts per request (DefaultBatchSize)
 	Concurrency int // batches in flight (DefaultConcurrency); also bounds the own pacer
-	MaxAttempts int // HTTP attempts per request (llm.DefaultMaxAttempts)
+	MaxAttempts int // HTTP attempts per request (transport.DefaultMaxAttempts)
 	// MaxInvalidRetries bounds the extra requests made for an answer that cannot be read or
 	// does not match the batch (DefaultMaxInvalidRetries when 0; negative means none).
 	MaxInvalidRetries int
 	Timeout           time.Duration
 	BackoffBase       time.Duration
 	BackoffMax        time.Duration
-	Pacer             *llm.Pacer   // the run's shared pacer; nil: an own one of Concurrency slots
-	Budget            *llm.Budget  // the run's shared budget; nil: no limit
-	Prices            llm.Prices   // price table (llm.DefaultPrices when nil)
-	Log               *slog.Logger // retries at debug level
+	Pacer             *pacing.Pacer  // the run's shared pacer; nil: an own one of Concurrency slots
+	Budget            *pacing.Budget // the run's shared budget; nil: no limit
+	Prices            pacing.Prices  // price table (pacing.DefaultPrices when nil)
+	Log               *slog.Logger   // retries at debug level
 }
 
 // Usage counts the work of a Client.
@@ -57,12 +59,12 @@ type Usage struct {
 // Client is an OpenAI-compatible embeddings client. It is safe for concurrent use.
 type Client struct {
 	opts   Options
-	cache  llm.Cache
-	pacer  *llm.Pacer
-	poster *llm.Poster
+	cache  Cache
+	pacer  *pacing.Pacer
+	poster *transport.Poster
 
-	price llm.Price
-	batch *llm.Batcher // nil: online (UseBatches)
+	price pacing.Price
+	batch *batch.Batcher // nil: online (UseBatches)
 
 	mu    sync.Mutex
 	usage Usage
@@ -72,7 +74,7 @@ type Client struct {
 var _ Embedder = (*Client)(nil)
 
 // NewClient returns a client; hc nil means http.DefaultClient, cache nil disables caching.
-func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
+func NewClient(opts Options, hc *http.Client, cache Cache) *Client {
 	if opts.BatchSize < 1 {
 		opts.BatchSize = DefaultBatchSize
 	}
@@ -85,15 +87,15 @@ func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
 	opts.MaxInvalidRetries = max(opts.MaxInvalidRetries, 0)
 	pacer := opts.Pacer
 	if pacer == nil {
-		pacer = llm.NewGate(opts.Concurrency)
+		pacer = pacing.NewGate(opts.Concurrency)
 	}
 	if opts.Prices == nil {
-		opts.Prices = llm.DefaultPrices()
+		opts.Prices = pacing.DefaultPrices()
 	}
 	price, _ := opts.Prices.Lookup(opts.Model)
 	return &Client{
 		opts: opts, cache: cache, pacer: pacer, dims: max(opts.Dimensions, 0), price: price,
-		poster: &llm.Poster{
+		poster: &transport.Poster{
 			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Pacer: pacer, Budget: opts.Budget, Price: price,
 			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
 			BackoffBase: opts.BackoffBase, BackoffMax: opts.BackoffMax, Log: opts.Log,
@@ -102,7 +104,7 @@ func NewClient(opts Options, hc *http.Client, cache llm.Cache) *Client {
 }
 
 // Pacer is the pacer the client's requests pass.
-func (c *Client) Pacer() *llm.Pacer { return c.pacer }
+func (c *Client) Pacer() *pacing.Pacer { return c.pacer }
 
 // Model is the embedding model.
 func (c *Client) Model() string { return c.opts.Model }
@@ -165,10 +167,10 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
 // cached returns the cached vector of text, or nil on a miss, and counts a hit (not when ctx
-// replays a batch wave, llm.Replaying).
+// replays a batch wave, batch.Replaying).
 func (c *Client) cached(ctx context.Context, text string) ([]float32, error) {
 	v, err := c.lookup(ctx, CacheKey(c.opts.Model, c.opts.Dimensions, text))
-	if v != nil && !llm.IsReplay(ctx) {
+	if v != nil && !batch.IsReplay(ctx) {
 		c.count(func(u *Usage) { u.CacheHits++ })
 	}
 	return v, err
@@ -200,7 +202,7 @@ func (c *Client) lookup(ctx context.Context, key string) ([]float32, error) {
 
 // run sends the batches with at most Concurrency at a time and hands each answer to fill (under
 // no lock: batches write disjoint positions). The first error cancels the rest, except
-// llm.ErrPending (batch mode: the texts wait in a provider batch): the other batches are still
+// batch.ErrPending (batch mode: the texts wait in a provider batch): the other batches are still
 // queued, and run returns it at the end.
 func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string, [][]float32)) error {
 	p := workpool.New(ctx, c.opts.Concurrency)
@@ -208,7 +210,7 @@ func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string
 	for _, b := range batches {
 		p.Go(func(ctx context.Context) error {
 			vecs, err := c.send(ctx, b)
-			if errors.Is(err, llm.ErrPending) {
+			if errors.Is(err, batch.ErrPending) {
 				pending.Store(true)
 				return nil
 			}
@@ -223,7 +225,7 @@ func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string
 		return err
 	}
 	if pending.Load() {
-		return fmt.Errorf("embedding %d batches: %w", len(batches), llm.ErrPending)
+		return fmt.Errorf("embedding %d batches: %w", len(batches), batch.ErrPending)
 	}
 	return nil
 }

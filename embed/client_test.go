@@ -14,7 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // fakeEmbeddings answers /embeddings with vectors derived from each text (its length and its
@@ -34,7 +36,7 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	var req llm.EmbeddingsRequest
+	var req wire.EmbeddingsRequest
 	raw, _ := io.ReadAll(r.Body)
 	_ = json.Unmarshal(raw, &req)
 	f.mu.Lock()
@@ -54,12 +56,12 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	dims := max(req.Dimensions, 3)
-	var resp llm.EmbeddingsResponse
+	var resp wire.EmbeddingsResponse
 	for i := len(req.Input) - 1 + extra; i >= 0; i-- {
 		text := req.Input[min(i, len(req.Input)-1)]
-		resp.Data = append(resp.Data, llm.EmbeddingData{Index: i, Embedding: vectorOf(text, dims)})
+		resp.Data = append(resp.Data, wire.EmbeddingData{Index: i, Embedding: vectorOf(text, dims)})
 	}
-	resp.Usage = &llm.TokenUsage{PromptTokens: 2 * len(req.Input)}
+	resp.Usage = &wire.TokenUsage{PromptTokens: 2 * len(req.Input)}
 	_ = json.NewEncoder(w).Encode(resp)
 }
 
@@ -80,7 +82,7 @@ func (f *fakeEmbeddings) sizes() []int {
 	return out
 }
 
-func newClient(t *testing.T, f http.Handler, cache llm.Cache, tweak func(*Options)) *Client {
+func newClient(t *testing.T, f http.Handler, mem Cache, tweak func(*Options)) *Client {
 	t.Helper()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
@@ -89,7 +91,7 @@ func newClient(t *testing.T, f http.Handler, cache llm.Cache, tweak func(*Option
 	if tweak != nil {
 		tweak(&opts)
 	}
-	return NewClient(opts, srv.Client(), cache)
+	return NewClient(opts, srv.Client(), mem)
 }
 
 func texts(n int) []string {
@@ -147,8 +149,8 @@ func TestEmbedBatchesInOrder(t *testing.T) {
 
 func TestEmbedDeduplicatesAndCaches(t *testing.T) {
 	f := &fakeEmbeddings{}
-	cache := llm.NewMemoryCache()
-	c := newClient(t, f, cache, nil)
+	mem := cache.NewMemory()
+	c := newClient(t, f, mem, nil)
 	ctx := context.Background()
 	in := []string{"apple", "pear", "apple", "fig"}
 	got, err := c.Embed(ctx, in)
@@ -156,10 +158,10 @@ func TestEmbedDeduplicatesAndCaches(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkVectors(t, in, got, 4)
-	if !slices.Equal(f.sizes(), []int{3}) || cache.Len() != 3 {
-		t.Fatalf("batches %v, %d cached", f.sizes(), cache.Len())
+	if !slices.Equal(f.sizes(), []int{3}) || mem.Len() != 3 {
+		t.Fatalf("batches %v, %d cached", f.sizes(), mem.Len())
 	}
-	e, ok, _ := cache.Get(ctx, CacheKey("emb", 4, "pear"))
+	e, ok, _ := mem.Get(ctx, CacheKey("emb", 4, "pear"))
 	if !ok || e.Namespace != "embed" || len(e.Response) != 16 {
 		t.Fatalf("cache entry %+v", e)
 	}
@@ -216,17 +218,17 @@ func TestEmbedErrors(t *testing.T) {
 		{"bad request", &fakeEmbeddings{status: 400}, 4, []string{"a"}, "HTTP 400", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cache := llm.NewMemoryCache()
-			c := newClient(t, tt.f, cache, func(o *Options) { o.Dimensions = tt.dims; o.APIKey = key })
+			mem := cache.NewMemory()
+			c := newClient(t, tt.f, mem, func(o *Options) { o.Dimensions = tt.dims; o.APIKey = key })
 			// The fake pads to at least 3 dimensions, so dims 2 gets 3-float vectors.
 			_, err := c.Embed(context.Background(), tt.in)
-			if err == nil || !strings.Contains(err.Error(), tt.want) || llm.IsFatal(err) != tt.fatal {
+			if err == nil || !strings.Contains(err.Error(), tt.want) || transport.IsFatal(err) != tt.fatal {
 				t.Fatalf("error = %v, want %q (fatal %v)", err, tt.want, tt.fatal)
 			}
 			if strings.Contains(err.Error(), key) {
 				t.Fatalf("key leaked: %v", err)
 			}
-			if cache.Len() != 0 {
+			if mem.Len() != 0 {
 				t.Fatal("failed answer cached")
 			}
 		})
@@ -252,7 +254,7 @@ func TestEmbedConcurrencyBound(t *testing.T) {
 
 func TestEmbedInProcess(t *testing.T) {
 	f := &fakeEmbeddings{}
-	c := NewClient(Options{BaseURL: "http://offline/v1", Model: "m", Dimensions: 5}, llm.NewInProcessHTTPClient(f), nil)
+	c := NewClient(Options{BaseURL: "http://offline/v1", Model: "m", Dimensions: 5}, transport.NewInProcessHTTPClient(f), nil)
 	in := texts(7)
 	got, err := c.Embed(context.Background(), in)
 	if err != nil {

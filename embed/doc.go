@@ -1,19 +1,21 @@
 // Package embed turns texts into vectors: the Embedder interface the stages consume, an
-// OpenAI-compatible embeddings client (Client) and, in hashing.go, an offline hashing embedder.
+// OpenAI-compatible embeddings client (Client) and Cosine. The offline hashing embedder is
+// package embed/hashing.
 //
 // Contract:
 //   - Embed returns one vector per input text, in input order, each of Dimensions() floats.
 //   - Client sends POST {base_url}/embeddings in batches of at most BatchSize texts, at most
-//     Concurrency batches at a time, through the run's llm.Pacer and llm.Budget (shared with
-//     the chat client), retrying transient failures like the chat client (llm.Poster); auth and
-//     quota failures are fatal (llm.IsFatal). An answer that cannot be read or does not match
-//     the batch is asked again, at most MaxInvalidRetries times.
-//   - With a cache, every text's vector is stored under CacheKey(model, dimensions, text); a
+//     Concurrency batches at a time, through the run's pacing.Pacer and pacing.Budget (shared
+//     with the chat client), retrying transient failures like the chat client
+//     (transport.Poster); auth and quota failures are fatal (transport.IsFatal). An answer that
+//     cannot be read or does not match the batch is asked again, at most MaxInvalidRetries
+//     times.
+//   - With a Cache, every text's vector is stored under CacheKey(model, dimensions, text); a
 //     cached text is never sent again, and a text repeated within one call is sent once.
-//   - Usage counts requests, texts, cache hits, tokens, retries and cost (llm.Prices).
+//   - Usage counts requests, texts, cache hits, tokens, retries and cost (pacing.Prices).
 //   - The API key goes only into the Authorization header and never into an error.
 //   - Batch mode (UseBatches, embedder.mode: batch): each request of BatchSize texts is one line
-//     of a provider batch (llm.Batcher); Embed returns llm.ErrPending until the batch has ended
-//     and then the vectors from the cache, where delivery stored them after the same checks as
-//     online. An unreadable answer is submitted again as the same request.
+//     of a provider batch (batch.Batcher); Embed returns batch.ErrPending until the batch has
+//     ended and then the vectors from the cache, where delivery stored them after the same
+//     checks as online. An unreadable answer is submitted again as the same request.
 package embed

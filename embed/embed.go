@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+
+	"github.com/tkgraph/backfill/llm/cache"
 )
 
 // Embedder turns texts into vectors, one per text, in input order.
@@ -16,11 +18,18 @@ type Embedder interface {
 	Model() string
 }
 
+// Cache stores vectors by key: the checkpoint store (its llm_cache table), or cache.Memory.
+// Get reports a miss as (zero, false, nil).
+type Cache interface {
+	Get(ctx context.Context, key string) (cache.Entry, bool, error)
+	Put(ctx context.Context, key string, e cache.Entry) error
+}
+
 // CacheKey is the sha256 (hex) of a text's embedding identity: model, dimensions and text.
 func CacheKey(model string, dims int, text string) string {
 	h := sha256.New()
 	for _, s := range []string{"embed-v1", model, fmt.Sprint(dims), text} {
-		fmt.Fprintf(h, "%d:%s;", len(s), s)
+		cache.Field(h, s)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

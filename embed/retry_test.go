@@ -8,7 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // truncating cuts the first n answers of f in half.
@@ -42,10 +43,10 @@ func TestEmbedRetriesMalformedAnswers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := &truncating{f: &fakeEmbeddings{}}
 			h.n.Store(tt.bad)
-			cache := llm.NewMemoryCache()
-			c := newClient(t, h, cache, func(o *Options) {
+			mem := cache.NewMemory()
+			c := newClient(t, h, mem, func(o *Options) {
 				o.Model = "text-embedding-3-small"
-				o.Budget = llm.NewBudget(1)
+				o.Budget = pacing.NewBudget(1)
 			})
 			got, err := c.Embed(context.Background(), []string{"alpha", "beta"})
 			u := c.Usage()
@@ -53,8 +54,8 @@ func TestEmbedRetriesMalformedAnswers(t *testing.T) {
 				t.Fatalf("usage %+v", u)
 			}
 			if tt.want != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.want) || cache.Len() != 0 {
-					t.Fatalf("error %v, %d cached", err, cache.Len())
+				if err == nil || !strings.Contains(err.Error(), tt.want) || mem.Len() != 0 {
+					t.Fatalf("error %v, %d cached", err, mem.Len())
 				}
 				return
 			}

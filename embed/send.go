@@ -5,14 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // send embeds one batch: one request (with transport retries through the pacer), checked and
 // retried a bounded number of times when the answer cannot be read or does not match the
 // batch; every vector of a good answer is cached.
 func (c *Client) send(ctx context.Context, batch []string) ([][]float32, error) {
-	body, err := json.Marshal(llm.EmbeddingsRequest{
+	body, err := json.Marshal(wire.EmbeddingsRequest{
 		Model: c.opts.Model, Input: batch, Dimensions: max(c.opts.Dimensions, 0), EncodingFormat: "float",
 	})
 	if err != nil {
@@ -20,7 +22,7 @@ func (c *Client) send(ctx context.Context, batch []string) ([][]float32, error) 
 	}
 	prompt := 0
 	for _, text := range batch {
-		prompt += llm.EstimateTokens(text)
+		prompt += wire.EstimateTokens(text)
 	}
 	if c.batch != nil {
 		return c.sendBatch(ctx, batch, body, prompt)
@@ -60,7 +62,7 @@ func (c *Client) request(ctx context.Context, body []byte, prompt, n int) (vecs 
 			c.count(func(u *Usage) { u.Requests++ })
 		}
 	}
-	res, err := c.poster.Post(ctx, llm.Request{Path: "/embeddings", Body: body, PromptTokens: prompt, Track: track})
+	res, err := c.poster.Post(ctx, transport.Request{Path: "/embeddings", Body: body, PromptTokens: prompt, Track: track})
 	c.count(func(u *Usage) {
 		u.Retries += int64(res.Retries)
 		u.PromptTokens += int64(res.Usage.PromptTokens)
@@ -69,7 +71,7 @@ func (c *Client) request(ctx context.Context, body []byte, prompt, n int) (vecs 
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	var resp llm.EmbeddingsResponse
+	var resp wire.EmbeddingsResponse
 	if err := json.Unmarshal(res.Body, &resp); err != nil {
 		return nil, 0, fmt.Errorf("parsing embeddings response: %w", err), nil
 	}
@@ -111,21 +113,21 @@ func (c *Client) keys(texts []string) []string {
 }
 
 // entries are the cache entries of vectors under keys, with tokens spread over them.
-func entries(keys []string, vecs [][]float32, tokens int) []llm.KeyedEntry {
-	out := make([]llm.KeyedEntry, len(keys))
+func entries(keys []string, vecs [][]float32, tokens int) []cache.Keyed {
+	out := make([]cache.Keyed, len(keys))
 	for j, k := range keys {
 		share := tokens / len(keys)
 		if j == 0 {
 			share += tokens % len(keys)
 		}
-		out[j] = llm.KeyedEntry{Key: k, Entry: llm.CacheEntry{Namespace: "embed", Response: packVector(vecs[j]), PromptTokens: share}}
+		out[j] = cache.Keyed{Key: k, Entry: cache.Entry{Namespace: "embed", Response: packVector(vecs[j]), PromptTokens: share}}
 	}
 	return out
 }
 
 // order puts the vectors of resp in input order and checks there is exactly one per text and
 // that all have the client's dimensions (learning them from the first vector if unset).
-func (c *Client) order(resp llm.EmbeddingsResponse, n int) ([][]float32, error) {
+func (c *Client) order(resp wire.EmbeddingsResponse, n int) ([][]float32, error) {
 	if len(resp.Data) != n {
 		return nil, fmt.Errorf("%d vectors for %d texts", len(resp.Data), n)
 	}

@@ -8,7 +8,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/snapshots"
 )
 
@@ -112,7 +112,7 @@ func Run(ctx context.Context, snap snapshots.Snapshot, o Options) (*Report, erro
 				table.add(r)
 			}
 			if o.QA != nil && !rep.QABudgetStopped {
-				if err := answer(ctx, o, rs, &qa); errors.Is(err, llm.ErrBudgetExceeded) {
+				if err := answer(ctx, o, rs, &qa); errors.Is(err, pacing.ErrBudgetExceeded) {
 					rep.QABudgetStopped = true
 					o.Log.Warn("budget reached: QA stopped; the QA scores cover the questions answered before", "group", g.ID)
 				} else if err != nil {

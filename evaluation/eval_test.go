@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/embed"
+	"github.com/tkgraph/backfill/embed/hashing"
 	"github.com/tkgraph/backfill/snapshots"
 	"github.com/tkgraph/backfill/snapshots/snapshotstest"
 )
@@ -41,7 +41,7 @@ func tinyRun(t *testing.T) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), tinySnapshot(t), Options{Dataset: ds, Embedder: embed.Hashing{Dims: 8},
+	rep, err := Run(context.Background(), tinySnapshot(t), Options{Dataset: ds, Embedder: hashing.Embedder{Dims: 8},
 		Ks: []int{2, 1}, MinCosine: DefaultMinCosine, Gold: writeGold(t, tinyGold), GoldFile: "tiny"})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/internal/workpool"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Asker is the chat client `--qa` asks (an *llm.Client: cached, paced, budgeted and costed).
@@ -47,14 +47,14 @@ func answerGroup(ctx context.Context, ask Asker, rs []questionResult, concurrenc
 		}
 		asked[i] = true
 		p.Go(func(ctx context.Context) error {
-			var ans llm.AnswerOutput
-			in := llm.AnswerInput{QuestionTime: r.at.UTC().Format(time.RFC3339), Question: r.q.Text, Context: contextText(r.top)}
-			if err := ask.Call(ctx, QAStage, llm.TaskAnswerQuestion, in, &ans); err != nil {
+			var ans wire.AnswerOutput
+			in := wire.AnswerInput{QuestionTime: r.at.UTC().Format(time.RFC3339), Question: r.q.Text, Context: contextText(r.top)}
+			if err := ask.Call(ctx, QAStage, wire.TaskAnswerQuestion, in, &ans); err != nil {
 				return fmt.Errorf("answering question %s: %w", r.q.ID, err)
 			}
-			var grade llm.GradeOutput
-			gin := llm.GradeInput{Question: r.q.Text, GoldAnswer: r.q.Answer, Answer: ans.Answer}
-			if err := ask.Call(ctx, QAStage, llm.TaskGradeAnswer, gin, &grade); err != nil {
+			var grade wire.GradeOutput
+			gin := wire.GradeInput{Question: r.q.Text, GoldAnswer: r.q.Answer, Answer: ans.Answer}
+			if err := ask.Call(ctx, QAStage, wire.TaskGradeAnswer, gin, &grade); err != nil {
 				return fmt.Errorf("grading question %s: %w", r.q.ID, err)
 			}
 			correct[i] = grade.Correct

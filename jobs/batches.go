@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 )
 
 // Request modes (llm.mode, embedder.mode).
@@ -42,21 +42,21 @@ func (j *Job) validateModes() error {
 // batchMode reports whether the chat model or the embedder sends batches.
 func (j *Job) batchMode() bool { return j.LLM.Mode == ModeBatch || j.Embedder.Mode == ModeBatch }
 
-// batchOptions are the llm.BatchOptions of the job's batchers; input files are written next to
+// batchOptions are the batch.Options of the job's batchers; input files are written next to
 // the checkpoint store.
-func (j *Job) batchOptions(checkpoint string, log *slog.Logger, stop <-chan struct{}) llm.BatchOptions {
+func (j *Job) batchOptions(checkpoint string, log *slog.Logger, stop <-chan struct{}) batch.Options {
 	b := j.LLM.Batch
 	retries := *b.MaxRetries
 	if retries == 0 {
 		retries = -1 // none (0 is the llm default)
 	}
-	return llm.BatchOptions{MaxRequests: b.MaxRequests, MaxBytes: b.MaxBytes, MaxRetries: retries,
+	return batch.Options{MaxRequests: b.MaxRequests, MaxBytes: b.MaxBytes, MaxRetries: retries,
 		FallbackOnline: b.FallbackOnline, Poll: time.Duration(b.PollSeconds * float64(time.Second)),
 		SpoolDir: filepath.Dir(checkpoint), SpoolPrefix: filepath.Base(checkpoint) + ".batch-", Job: j.Name, Stop: stop, Log: log}
 }
 
 // batchSet is the batchers of a run (chat, embeddings) as one stages.Batches.
-type batchSet []*llm.Batcher
+type batchSet []*batch.Batcher
 
 // useBatches turns batch mode on for the clients the job asks it of.
 func (c clients) useBatches(j *Job, store *checkpoints.Store, log *slog.Logger, stop <-chan struct{}) batchSet {
@@ -71,7 +71,7 @@ func (c clients) useBatches(j *Job, store *checkpoints.Store, log *slog.Logger, 
 	return set
 }
 
-// Recover settles what an earlier run left half-sent (llm.Batcher.Recover).
+// Recover settles what an earlier run left half-sent (batch.Batcher.Recover).
 func (s batchSet) Recover(ctx context.Context) error {
 	for _, b := range s {
 		if err := b.Recover(ctx); err != nil {
@@ -116,7 +116,7 @@ func (s batchSet) Release(ctx context.Context) error {
 
 // BatchReport is what a run in batch mode did with provider batches (Report.Batch).
 type BatchReport struct {
-	llm.BatchUsage
+	batch.Usage
 	// Pending counts the batches of the store that have not ended (or whose answers are not
 	// delivered yet) when the run ends; PendingStage names the stage a --no-wait run stopped
 	// at, waiting for them.
@@ -130,7 +130,7 @@ func (s batchSet) report(ctx context.Context, store *checkpoints.Store) (*BatchR
 	for _, b := range s {
 		r.Sum(b.Usage())
 	}
-	for _, kind := range []string{llm.KindChat, llm.KindEmbeddings} {
+	for _, kind := range []string{batch.KindChat, batch.KindEmbeddings} {
 		open, err := store.OpenBatches(ctx, kind)
 		if err != nil {
 			return nil, err

@@ -10,8 +10,9 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // batchSets put the chat model and the embedder of a stub job in batch mode, polling fast.
@@ -118,8 +119,8 @@ func TestValidateModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.LLM.Mode != ModeOnline || j.Embedder.Mode != ModeOnline || j.LLM.Batch.MaxRequests != llm.DefaultBatchMaxRequests ||
-		*j.LLM.Batch.MaxRetries != llm.DefaultBatchMaxRetries || j.LLM.Batch.PollSeconds != 30 {
+	if j.LLM.Mode != ModeOnline || j.Embedder.Mode != ModeOnline || j.LLM.Batch.MaxRequests != batch.DefaultMaxRequests ||
+		*j.LLM.Batch.MaxRetries != batch.DefaultMaxRetries || j.LLM.Batch.PollSeconds != 30 {
 		t.Fatalf("defaults %+v %+v", j.LLM.Mode, j.LLM.Batch)
 	}
 }
@@ -134,7 +135,7 @@ func TestBatchRunBudget(t *testing.T) {
 	base := startStub(t, s)
 	j := stubJob(t, base, append(batchSets, "limits.max_cost_usd=0.003")...)
 	rep, err := runErr(t, j, nil, nil)
-	if !errors.Is(err, llm.ErrBudgetExceeded) || !rep.BudgetStopped || rep.Batch == nil || rep.Batch.Requests == 0 {
+	if !errors.Is(err, pacing.ErrBudgetExceeded) || !rep.BudgetStopped || rep.Batch == nil || rep.Batch.Requests == 0 {
 		t.Fatalf("run under a cap of $0.003: %v, report %+v", err, rep.Batch)
 	}
 	if est := rep.Batch.EstimatedUSD; est > 0.003 {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
-// prices is the job's price table: llm.DefaultPrices with llm.prices added or replaced.
-func (j *Job) prices() llm.Prices { return llm.DefaultPrices().With(j.LLM.Prices) }
+// prices is the job's price table: pacing.DefaultPrices with llm.prices added or replaced.
+func (j *Job) prices() pacing.Prices { return pacing.DefaultPrices().With(j.LLM.Prices) }
 
 // validateCost checks llm.prices and limits.max_cost_usd: a budget needs a price for the chat
 // model and the embedding model, or it could not be enforced.

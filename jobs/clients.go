@@ -10,7 +10,10 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/offline"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/offline"
 )
 
 func osLookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
@@ -18,18 +21,18 @@ func osLookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
 type clients struct {
 	llm      *llm.Client
 	embedder *embed.Client
-	pacer    *llm.Pacer  // shared by both: one bound on requests in flight, one RPM/TPM budget
-	budget   *llm.Budget // shared by both: limits.max_cost_usd
+	pacer    *pacing.Pacer  // shared by both: one bound on requests in flight, one RPM/TPM budget
+	budget   *pacing.Budget // shared by both: limits.max_cost_usd
 }
 
 // usage is the LLM usage with the embedder's calls under the "embed" stage.
-func (c clients) usage() llm.Usage {
+func (c clients) usage() pacing.Usage {
 	u := c.llm.Usage()
 	e := c.embedder.Usage()
 	if u.Stages == nil {
-		u.Stages = map[string]llm.StageUsage{}
+		u.Stages = map[string]pacing.StageUsage{}
 	}
-	eu := llm.StageUsage{Calls: e.Requests, CacheHits: e.CacheHits, PromptTokens: e.PromptTokens,
+	eu := pacing.StageUsage{Calls: e.Requests, CacheHits: e.CacheHits, PromptTokens: e.PromptTokens,
 		Retries: e.Retries, InvalidAnswers: e.InvalidAnswers, CostUSD: e.CostUSD}
 	s := u.Stages["embed"]
 	s.Sum(eu)
@@ -41,9 +44,9 @@ func (c clients) usage() llm.Usage {
 
 // newClients builds the chat client and the embedder of a job. The offline provider is served
 // in-process by the offline responder through the same HTTP client code as a real provider.
-// stop, when closed, makes the shared pacer refuse new requests (llm.PacerOptions.Stop).
+// stop, when closed, makes the shared pacer refuse new requests (pacing.PacerOptions.Stop).
 func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logger, stop <-chan struct{}) (clients, error) {
-	prompts, err := llm.LoadPrompts(j.LLM.PromptsDir)
+	prompts, err := wire.LoadPrompts(j.LLM.PromptsDir)
 	if err != nil {
 		return clients{}, err
 	}
@@ -56,8 +59,8 @@ func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logge
 		return clients{}, fmt.Errorf("configuring llm: %w", err)
 	}
 	j.warnUnpriced(log)
-	pacer := llm.NewPacer(llm.PacerOptions{Concurrency: j.LLM.Concurrency, RPM: j.LLM.RPM, TPM: j.LLM.TPM, Stop: stop})
-	budget := llm.NewBudget(j.Limits.MaxCostUSD)
+	pacer := pacing.NewPacer(pacing.PacerOptions{Concurrency: j.LLM.Concurrency, RPM: j.LLM.RPM, TPM: j.LLM.TPM, Stop: stop})
+	budget := pacing.NewBudget(j.Limits.MaxCostUSD)
 	prices := j.prices()
 	c := llm.NewClient(llm.Options{BaseURL: base, Model: j.LLM.Model, APIKey: key, Temperature: j.LLM.Temperature,
 		FrequencyPenalty: j.LLM.FrequencyPenalty,
@@ -79,7 +82,7 @@ func newClients(j *Job, store *checkpoints.Store, env LookupEnv, log *slog.Logge
 func endpoint(provider, baseURL, keyEnv string, dims int, env LookupEnv) (*http.Client, string, string, error) {
 	switch provider {
 	case "offline":
-		return llm.NewInProcessHTTPClient(offline.NewHandler(offline.Options{Dims: dims})), "http://offline/v1", "", nil
+		return transport.NewInProcessHTTPClient(offline.NewHandler(offline.Options{Dims: dims})), "http://offline/v1", "", nil
 	case "openai":
 		key, _ := env(keyEnv)
 		return &http.Client{}, baseURL, key, nil

@@ -17,7 +17,7 @@
 // clears the quarantine of the run before (a run's quarantine is the rows it rejected) and
 // records each group id with the id the input wrote (a row that writes another group's mapped id
 // verbatim is quarantined instead of joining that group). With llm.mode or embedder.mode batch
-// the clients send provider batches (llm.Batcher, recorded in the store): Run first settles what
+// the clients send provider batches (batch.Batcher, recorded in the store): Run first settles what
 // an earlier run left half-sent, every stage runs in waves, and with RunOptions.NoWait it stops
 // at the first stage left waiting (Report.Batch.PendingStage, outcome "pending"; running again
 // continues). MakePlan estimates a job's calls, tokens and cost without calling the LLM,

@@ -16,8 +16,10 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // startStub serves h on loopback and returns its base URL.
@@ -93,7 +95,7 @@ func TestBudgetStopAndResume(t *testing.T) {
 	base := startStub(t, s)
 	j := stubJob(t, base, "limits.max_cost_usd=0.003")
 	rep, err := runErr(t, j, nil, nil)
-	if !errors.Is(err, llm.ErrBudgetExceeded) || rep == nil || !rep.BudgetStopped {
+	if !errors.Is(err, pacing.ErrBudgetExceeded) || rep == nil || !rep.BudgetStopped {
 		t.Fatalf("first run: %v, report %+v", err, rep)
 	}
 	if rep.LLM.CostUSD > 0.003 || rep.LLM.Calls == 0 {
@@ -125,11 +127,11 @@ func TestPromptOverrideRerunsOneStage(t *testing.T) {
 		t.Fatalf("the demo makes no temporal or community calls: %+v", first.LLMByStage)
 	}
 	dir := t.TempDir()
-	sys, err := os.ReadFile(filepath.Join("..", "llm", "prompts", llm.TaskJudgeFact+".system.tmpl"))
+	sys, err := os.ReadFile(filepath.Join("..", "llm", "wire", "prompts", wire.TaskJudgeFact+".system.tmpl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, llm.TaskJudgeFact+".system.tmpl"), append(sys, "\nBe brief."...), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, wire.TaskJudgeFact+".system.tmpl"), append(sys, "\nBe brief."...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	j.LLM.PromptsDir = dir
@@ -186,7 +188,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 	})
 	j2 := stubJob(t, startStub(t, denied))
 	_, err = runErr(t, j2, env, &logs)
-	if err == nil || !llm.IsFatal(err) {
+	if err == nil || !transport.IsFatal(err) {
 		t.Fatalf("401 run: %v", err)
 	}
 	checkNoKey(t, key, "error", []byte(err.Error()))
@@ -235,8 +237,8 @@ func TestClientsSharePacer(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 4 {
 		wg.Go(func() {
-			in := llm.NameInput{Summary: fmt.Sprint("Alice and Bob play chess ", i)}
-			if err := cl.llm.Call(ctx, "community", llm.TaskNameCommunity, in, nil); err != nil {
+			in := wire.NameInput{Summary: fmt.Sprint("Alice and Bob play chess ", i)}
+			if err := cl.llm.Call(ctx, "community", wire.TaskNameCommunity, in, nil); err != nil {
 				t.Error(err)
 			}
 		})

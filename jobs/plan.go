@@ -13,6 +13,8 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
@@ -36,22 +38,22 @@ type PlanOptions struct {
 // Extraction calls are exact and their prompt tokens are estimated from the real rendered
 // prompts; a call the job's checkpoint store already answers is counted as cached and free.
 // The calls of later stages depend on what extraction finds and are estimates from the ratios
-// in Assumptions. Every token count is an estimate (llm.EstimateTokens).
+// in Assumptions. Every token count is an estimate (wire.EstimateTokens).
 type Plan struct {
-	Job            string      `json:"job"`
-	Episodes       int         `json:"episodes"`
-	Groups         int         `json:"groups"`
-	Quarantined    int         `json:"quarantined"`
-	Model          string      `json:"model"`
-	Mode           string      `json:"mode"`           // llm.mode: which of the two costs the job pays
-	EmbeddingMode  string      `json:"embedding_mode"` // embedder.mode
-	Price          *llm.Price  `json:"price"`          // nil: the model has no price; cost is then 0
-	EmbeddingModel string      `json:"embedding_model"`
-	EmbeddingPrice *llm.Price  `json:"embedding_price"`
-	Stages         []StagePlan `json:"stages"`
-	Total          StagePlan   `json:"total"`
-	Assumptions    Ratios      `json:"assumptions"`
-	Notes          []string    `json:"notes"`
+	Job            string        `json:"job"`
+	Episodes       int           `json:"episodes"`
+	Groups         int           `json:"groups"`
+	Quarantined    int           `json:"quarantined"`
+	Model          string        `json:"model"`
+	Mode           string        `json:"mode"`           // llm.mode: which of the two costs the job pays
+	EmbeddingMode  string        `json:"embedding_mode"` // embedder.mode
+	Price          *pacing.Price `json:"price"`          // nil: the model has no price; cost is then 0
+	EmbeddingModel string        `json:"embedding_model"`
+	EmbeddingPrice *pacing.Price `json:"embedding_price"`
+	Stages         []StagePlan   `json:"stages"`
+	Total          StagePlan     `json:"total"`
+	Assumptions    Ratios        `json:"assumptions"`
+	Notes          []string      `json:"notes"`
 	// Records is what the JSON records hold (absent when there are none); SkipLLM counts the
 	// records whose extraction asks the LLM nothing.
 	Records *ingest.Records `json:"records,omitempty"`
@@ -65,7 +67,7 @@ type StagePlan struct {
 	CachedCalls      int     `json:"cached_calls"` // calls the cache already answers (extract only)
 	CallsExact       bool    `json:"calls_exact"`
 	PromptTokens     int     `json:"prompt_tokens"`     // estimate
-	CompletionTokens int     `json:"completion_tokens"` // estimate (llm.ExpectedCompletion per call)
+	CompletionTokens int     `json:"completion_tokens"` // estimate (wire.ExpectedCompletion per call)
 	CostUSD          float64 `json:"cost_usd"`          // estimate, online prices
 	BatchCostUSD     float64 `json:"batch_cost_usd"`    // estimate, batch prices (llm.mode: batch)
 	Basis            string  `json:"basis"`
@@ -143,7 +145,7 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 			}
 		}
 	}
-	prompts, err := llm.LoadPrompts(j.LLM.PromptsDir)
+	prompts, err := wire.LoadPrompts(j.LLM.PromptsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -247,9 +249,9 @@ func (p *Plan) planExtract(ctx context.Context, j *Job, store, prev *checkpoints
 		st.CachedCalls = int(float64(cached)*scale + 0.5)
 		st.Calls = int(float64(calls)*scale+0.5) - st.CachedCalls
 		st.PromptTokens = int(float64(prompt)*scale + 0.5)
-		per := llm.ExpectedCompletion(tasks[0])
+		per := wire.ExpectedCompletion(tasks[0])
 		if len(tasks) == 2 { // entities and facts calls, about as many of each
-			per = (per + llm.ExpectedCompletion(tasks[1])) / 2
+			per = (per + wire.ExpectedCompletion(tasks[1])) / 2
 		}
 		st.CompletionTokens = st.Calls * per
 	}
@@ -279,7 +281,7 @@ func (p *Plan) chatCost(st *StagePlan) {
 }
 
 // costs prices tokens at a model's online and batch prices (0 without a price).
-func costs(pr *llm.Price, prompt, completion int) (online, batch float64) {
+func costs(pr *pacing.Price, prompt, completion int) (online, batch float64) {
 	if pr == nil {
 		return 0, 0
 	}

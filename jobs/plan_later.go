@@ -8,6 +8,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Ratios are what a plan assumes about the graph extraction will find, per episode, to
@@ -73,8 +74,8 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 			entCalls := ceilDiv(int(math.Ceil(float64(ents)*r.GreyPairShare)), resolveBatch)
 			factCalls := ceilDiv(int(math.Ceil(float64(facts)*r.GreyPairShare)), resolveBatch)
 			resolve.Calls += entCalls + factCalls
-			resolve.PromptTokens += entCalls*typical[llm.TaskResolveEntities] + factCalls*typical[llm.TaskDedupeFacts]
-			resolve.CompletionTokens += (entCalls + factCalls) * llm.ExpectedCompletion(llm.TaskResolveEntities)
+			resolve.PromptTokens += entCalls*typical[wire.TaskResolveEntities] + factCalls*typical[wire.TaskDedupeFacts]
+			resolve.CompletionTokens += (entCalls + factCalls) * wire.ExpectedCompletion(wire.TaskResolveEntities)
 		}
 		judged += int(math.Round(float64(facts) * r.JudgedShare))
 		summaries += ceilDiv(int(math.Round(float64(ents)*r.LongSummaryShare)), batch)
@@ -88,14 +89,14 @@ func (p *Plan) planLater(ctx context.Context, j *Job, c *llm.Client, sizes []int
 		embedding.Calls += ceilDiv(ents+facts, j.Embedder.BatchSize) + ceilDiv(comms, j.Embedder.BatchSize)
 	}
 	temporal.Calls = judged
-	temporal.PromptTokens = judged * typical[llm.TaskJudgeFact]
-	temporal.CompletionTokens = judged * llm.ExpectedCompletion(llm.TaskJudgeFact)
+	temporal.PromptTokens = judged * typical[wire.TaskJudgeFact]
+	temporal.CompletionTokens = judged * wire.ExpectedCompletion(wire.TaskJudgeFact)
 	summarize.Calls = summaries
-	summarize.PromptTokens = summaries * typical[llm.TaskSummarize]
-	summarize.CompletionTokens = summaries * llm.ExpectedCompletion(llm.TaskSummarize)
+	summarize.PromptTokens = summaries * typical[wire.TaskSummarize]
+	summarize.CompletionTokens = summaries * wire.ExpectedCompletion(wire.TaskSummarize)
 	community.Calls = merges + names
-	community.PromptTokens = merges*typical[llm.TaskMergeSummaries] + names*typical[llm.TaskNameCommunity]
-	community.CompletionTokens = merges*llm.ExpectedCompletion(llm.TaskMergeSummaries) + names*llm.ExpectedCompletion(llm.TaskNameCommunity)
+	community.PromptTokens = merges*typical[wire.TaskMergeSummaries] + names*typical[wire.TaskNameCommunity]
+	community.CompletionTokens = merges*wire.ExpectedCompletion(wire.TaskMergeSummaries) + names*wire.ExpectedCompletion(wire.TaskNameCommunity)
 	embedding.PromptTokens = textTokens
 	embedding.CostUSD, embedding.BatchCostUSD = costs(p.EmbeddingPrice, textTokens, 0)
 	if ropts.NoLLM {
@@ -120,39 +121,39 @@ func ceilDiv(a, b int) int {
 // typicalInputs are inputs of ordinary size for each task after extraction.
 func typicalInputs(batch, resolveBatch int) map[string]any {
 	at := "2024-03-01T09:30:00Z"
-	fact := func(id string) llm.FactIn {
-		return llm.FactIn{ID: id, Predicate: "WORKS_AT", Fact: "Alice Smith works at Acme Corp as a senior engineer.", ValidAt: &at}
+	fact := func(id string) wire.FactIn {
+		return wire.FactIn{ID: id, Predicate: "WORKS_AT", Fact: "Alice Smith works at Acme Corp as a senior engineer.", ValidAt: &at}
 	}
 	facts := make([]string, 8)
 	for i := range facts {
 		facts[i] = "Alice Smith moved to Busan with her family to start a new job in March."
 	}
-	ents := make([]llm.EntityFactsIn, batch)
+	ents := make([]wire.EntityFactsIn, batch)
 	for i := range ents {
-		ents[i] = llm.EntityFactsIn{ID: "0b7f3c1e-6a2d-5f4b-9c8e-1d2a3b4c5d6e", Name: "Alice Smith", Facts: facts}
+		ents[i] = wire.EntityFactsIn{ID: "0b7f3c1e-6a2d-5f4b-9c8e-1d2a3b4c5d6e", Name: "Alice Smith", Facts: facts}
 	}
 	summary := strings.Repeat("Alice Smith is a senior engineer at Acme Corp who moved to Busan in March. ", 4)
-	var cands []llm.CandidateIn
-	var factsIn []llm.FactIn
-	var pairs []llm.PairIn
+	var cands []wire.CandidateIn
+	var factsIn []wire.FactIn
+	var pairs []wire.PairIn
 	for i := range resolveBatch {
 		a, b := fmt.Sprintf("N%d", 2*i), fmt.Sprintf("N%d", 2*i+1)
-		cands = append(cands, llm.CandidateIn{ID: a, Name: "Alice Smith", Type: "Person", Facts: facts[:2]},
-			llm.CandidateIn{ID: b, Name: "Alice", Type: "Person", Facts: facts[:2]})
+		cands = append(cands, wire.CandidateIn{ID: a, Name: "Alice Smith", Type: "Person", Facts: facts[:2]},
+			wire.CandidateIn{ID: b, Name: "Alice", Type: "Person", Facts: facts[:2]})
 		factsIn = append(factsIn, fact(fmt.Sprintf("F%d", 2*i)), fact(fmt.Sprintf("F%d", 2*i+1)))
-		pairs = append(pairs, llm.PairIn{ID: fmt.Sprintf("P%d", i), A: a, B: b})
+		pairs = append(pairs, wire.PairIn{ID: fmt.Sprintf("P%d", i), A: a, B: b})
 	}
-	factPairs := make([]llm.PairIn, len(pairs))
+	factPairs := make([]wire.PairIn, len(pairs))
 	for i, p := range pairs {
-		factPairs[i] = llm.PairIn{ID: p.ID, A: "F" + p.A[1:], B: "F" + p.B[1:]}
+		factPairs[i] = wire.PairIn{ID: p.ID, A: "F" + p.A[1:], B: "F" + p.B[1:]}
 	}
 	return map[string]any{
-		llm.TaskResolveEntities: llm.ResolveInput{Entities: cands, Pairs: pairs},
-		llm.TaskDedupeFacts:     llm.DedupeInput{Facts: factsIn, Pairs: factPairs},
-		llm.TaskJudgeFact: llm.JudgeInput{ReferenceTime: at, New: fact(""),
-			Existing: []llm.FactIn{fact("E0")}, Candidates: []llm.FactIn{fact("I0"), fact("I1"), fact("I2")}},
-		llm.TaskSummarize:      llm.SummarizeInput{Entities: ents},
-		llm.TaskMergeSummaries: llm.MergeInput{A: summary, B: summary},
-		llm.TaskNameCommunity:  llm.NameInput{Summary: summary},
+		wire.TaskResolveEntities: wire.ResolveInput{Entities: cands, Pairs: pairs},
+		wire.TaskDedupeFacts:     wire.DedupeInput{Facts: factsIn, Pairs: factPairs},
+		wire.TaskJudgeFact: wire.JudgeInput{ReferenceTime: at, New: fact(""),
+			Existing: []wire.FactIn{fact("E0")}, Candidates: []wire.FactIn{fact("I0"), fact("I1"), fact("I2")}},
+		wire.TaskSummarize:      wire.SummarizeInput{Entities: ents},
+		wire.TaskMergeSummaries: wire.MergeInput{A: summary, B: summary},
+		wire.TaskNameCommunity:  wire.NameInput{Summary: summary},
 	}
 }

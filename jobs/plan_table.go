@@ -5,7 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // WriteTable prints the plan; "~" marks an estimate.
@@ -40,7 +40,7 @@ func (p *Plan) WriteTable(w io.Writer) {
 }
 
 // priced names a model with its online and batch prices.
-func priced(model string, p *llm.Price) string {
+func priced(model string, p *pacing.Price) string {
 	if p == nil {
 		return model + " (no price)"
 	}

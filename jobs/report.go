@@ -162,8 +162,11 @@ func (r *Report) WriteTable(w io.Writer) {
 			l.InvalidAnswers, l.Truncated, l.Salvaged, kinds(l.AnswersRepaired))
 	}
 	if b := r.Batch; b != nil {
-		fmt.Fprintf(tw, "batches\t%d submitted (%d requests, %d resubmitted), %d answers, %d error lines, %d unfinished, %d unreadable lines, %d sent online; cost $%.4f at batch prices (estimated $%.4f); %d pending\n",
-			b.Batches, b.Requests, b.Resubmitted, b.Answers, b.Errors, b.Unfinished, b.InvalidLines, b.FallbackOnline, b.CostUSD, b.EstimatedUSD, b.Pending)
+		fmt.Fprintf(tw, "batches\t%d submitted (%d requests, %d resubmitted), %d answers, %d error lines, %d unfinished, %d unreadable lines, %d sent online, %d lost; cost $%.4f at batch prices (estimated $%.4f); %d pending\n",
+			b.Batches, b.Requests, b.Resubmitted, b.Answers, b.Errors, b.Unfinished, b.InvalidLines, b.FallbackOnline, b.Lost, b.CostUSD, b.EstimatedUSD, b.Pending)
+		for _, f := range b.Failures {
+			fmt.Fprintf(tw, "batch %s\t%s (%s): %s\n", f.State, f.Batch, f.ProviderID, f.Reason)
+		}
 	}
 	if t := r.Temporal; t != nil {
 		fmt.Fprintf(tw, "temporal\t%d facts judged, %d judge calls saved by cardinality; contradictions: %d by cardinality, %d judged; closures rejected %d:%s\n",

@@ -9,7 +9,9 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
@@ -155,7 +157,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 		if err == nil {
 			err = store.Checkpoint(ctx)
 		}
-		if errors.Is(err, llm.ErrPending) {
+		if errors.Is(err, batch.ErrPending) {
 			rep.pendingStage = s.name
 			opts.Log.Info("stage waits for provider batches: stopping here (--no-wait); run again to continue", "stage", s.name)
 			break
@@ -165,7 +167,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			break
 		}
 	}
-	if errors.Is(runErr, llm.ErrBudgetExceeded) {
+	if errors.Is(runErr, pacing.ErrBudgetExceeded) {
 		rep.BudgetStopped = true
 		opts.Log.Warn("budget reached: stopped cleanly; raise limits.max_cost_usd and run again to resume",
 			"max_cost_usd", j.Limits.MaxCostUSD)
@@ -202,7 +204,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	return rep, runErr
 }
 
-func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usage, repairs *stages.Tally) error {
+func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u pacing.Usage, repairs *stages.Tally) error {
 	rep.LLM = llmReport(u.Total, repairs.Total())
 	rep.LLMByStage = map[string]LLMReport{}
 	for s, su := range u.Stages {
@@ -210,7 +212,7 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	}
 	for _, s := range repairs.Stages() {
 		if _, ok := rep.LLMByStage[s]; !ok {
-			rep.LLMByStage[s] = llmReport(llm.StageUsage{}, repairs.Stage(s))
+			rep.LLMByStage[s] = llmReport(pacing.StageUsage{}, repairs.Stage(s))
 		}
 	}
 	c, err := store.Count(ctx)
@@ -233,7 +235,7 @@ func fill(ctx context.Context, rep *Report, store *checkpoints.Store, u llm.Usag
 	return nil
 }
 
-func llmReport(s llm.StageUsage, repaired map[string]int) LLMReport {
+func llmReport(s pacing.StageUsage, repaired map[string]int) LLMReport {
 	return LLMReport{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens), CachedPromptTokens: int(s.CachedTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
 		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD, InvalidAnswers: int(s.InvalidAnswers),
@@ -247,10 +249,10 @@ func (j *Job) extractOptions() extract.Options {
 		EntityTypes: j.entityTypes(), EdgeTypes: j.edgeTypes(), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: x.LLM == "off"}
 }
 
-func (j *Job) entityTypes() []llm.EntityTypeIn {
-	var out []llm.EntityTypeIn
+func (j *Job) entityTypes() []wire.EntityTypeIn {
+	var out []wire.EntityTypeIn
 	for _, t := range j.Ontology.EntityTypes {
-		out = append(out, llm.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
+		out = append(out, wire.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
 	}
 	return out
 }
@@ -266,10 +268,10 @@ func (j *Job) cardinalities() map[string]string {
 	return out
 }
 
-func (j *Job) edgeTypes() []llm.EdgeTypeIn {
-	var out []llm.EdgeTypeIn
+func (j *Job) edgeTypes() []wire.EdgeTypeIn {
+	var out []wire.EdgeTypeIn
 	for _, t := range j.Ontology.EdgeTypes {
-		out = append(out, llm.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
+		out = append(out, wire.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
 	}
 	return out
 }

@@ -1,6 +1,6 @@
 package jobs
 
-import "github.com/tkgraph/backfill/llm"
+import "github.com/tkgraph/backfill/llm/pacing"
 
 // Job is a job spec as written in YAML. Every key is documented in README.md ("Job spec").
 type Job struct {
@@ -57,7 +57,7 @@ type LLM struct {
 	BaseURL     string  `yaml:"base_url"`
 	Model       string  `yaml:"model"`
 	APIKeyEnv   string  `yaml:"api_key_env"` // environment variable holding the key (default OPENAI_API_KEY)
-	Concurrency int     `yaml:"concurrency"` // LLM requests in flight at once, chat and embeddings together (llm.DefaultConcurrency); see llm/doc.go
+	Concurrency int     `yaml:"concurrency"` // LLM requests in flight at once, chat and embeddings together (pacing.DefaultConcurrency); see llm/pacing/doc.go
 	RPM         int     `yaml:"rpm"`
 	TPM         int     `yaml:"tpm"`
 	Temperature float64 `yaml:"temperature"`
@@ -68,13 +68,13 @@ type LLM struct {
 	Cache            string  `yaml:"cache"`           // on (default) | off
 	PromptsDir       string  `yaml:"prompts_dir"`
 	// ResponseFormat is how requests ask for structured output: json_schema (default) |
-	// json_object_schema (llama.cpp) | json_object (llm.Formats).
+	// json_object_schema (llama.cpp) | json_object (wire.Formats).
 	ResponseFormat string `yaml:"response_format"`
 	// MaxTokens overrides the max_tokens of the tasks it names (default: sized per request from
 	// the task and its input, llm.Client.MaxTokens).
 	MaxTokens map[string]int `yaml:"max_tokens"`
-	// Prices add to or replace llm.DefaultPrices, by model name (chat and embedding models).
-	Prices map[string]llm.Price `yaml:"prices"`
+	// Prices add to or replace pacing.DefaultPrices, by model name (chat and embedding models).
+	Prices map[string]pacing.Price `yaml:"prices"`
 	// Mode is how requests are sent: online (default) or batch (the provider's batch API at
 	// its batch price; see BatchOpts).
 	Mode  string    `yaml:"mode"`

@@ -7,6 +7,10 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/memgraph"
 	"github.com/tkgraph/backfill/stages/extract"
@@ -42,10 +46,10 @@ func (j *Job) defaults() {
 		l.APIKeyEnv = "OPENAI_API_KEY"
 	}
 	if l.Concurrency == 0 {
-		l.Concurrency = llm.DefaultConcurrency
+		l.Concurrency = pacing.DefaultConcurrency
 	}
 	if l.MaxAttempts == 0 {
-		l.MaxAttempts = llm.DefaultMaxAttempts
+		l.MaxAttempts = transport.DefaultMaxAttempts
 	}
 	if l.TimeoutSecs == 0 {
 		l.TimeoutSecs = 120
@@ -120,7 +124,7 @@ func (j *Job) defaults() {
 		j.Limits.MaxFailedRatio = &r
 	}
 	if l.ResponseFormat == "" {
-		l.ResponseFormat = llm.FormatJSONSchema
+		l.ResponseFormat = wire.FormatJSONSchema
 	}
 	if l.Mode == "" {
 		l.Mode = "online"
@@ -130,17 +134,17 @@ func (j *Job) defaults() {
 	}
 	b := &l.Batch
 	if b.MaxRequests == 0 {
-		b.MaxRequests = llm.DefaultBatchMaxRequests
+		b.MaxRequests = batch.DefaultMaxRequests
 	}
 	if b.MaxBytes == 0 {
-		b.MaxBytes = llm.DefaultBatchMaxBytes
+		b.MaxBytes = batch.DefaultMaxBytes
 	}
 	if b.MaxRetries == nil {
-		n := llm.DefaultBatchMaxRetries
+		n := batch.DefaultMaxRetries
 		b.MaxRetries = &n
 	}
 	if b.PollSeconds == 0 {
-		b.PollSeconds = llm.DefaultBatchPoll.Seconds()
+		b.PollSeconds = batch.DefaultPoll.Seconds()
 	}
 }
 
@@ -188,7 +192,7 @@ func (j *Job) Validate() error {
 	if j.LLM.Cache != "on" && j.LLM.Cache != "off" {
 		return bad("llm.cache", "%q is not on or off", j.LLM.Cache)
 	}
-	if err := llm.CheckFormat(j.LLM.ResponseFormat); err != nil {
+	if err := wire.CheckFormat(j.LLM.ResponseFormat); err != nil {
 		return bad("llm.response_format", "%v", err)
 	}
 	if err := llm.CheckMaxTokens(j.LLM.MaxTokens); err != nil {

@@ -4,23 +4,28 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // UseBatches makes the client send its requests through provider batches (llm.mode: batch)
 // recorded in store, and returns the Batcher (the stage runner flushes it and waits for it).
 // The batch price is the model's (Price.Batch) and the budget the client's. Call it before the
 // first Call. Batch mode needs a cache: valid answers reach the caller through it.
-func (c *Client) UseBatches(store BatchStore, opts BatchOptions) *Batcher {
+func (c *Client) UseBatches(store batch.Store, opts batch.Options) *batch.Batcher {
 	opts.Price = c.price.Batch()
 	opts.Budget = c.opts.Budget
-	c.batch = NewBatcher(NewBatchAPI(c.poster), store, chatKind{c}, opts)
+	c.batch = batch.New(batch.NewAPI(c.poster), store, chatKind{c}, opts)
 	return c.batch
 }
 
 // ask sends request number attempt (from 0) of a call: online, or in batch mode through the
 // batcher (which returns ErrPending until the request's batch has ended); walked collects the
 // batch requests the call went through whose rows the store keeps (invalid answers, failures).
-func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msgs []Message, maxTokens int, attempt int,
+func (c *Client) ask(ctx context.Context, stage string, t *wire.Task, key string, msgs []wire.Message, maxTokens int, attempt int,
 	walked *[]string) ([]byte, answerMeta, error, error) {
 	if c.batch == nil {
 		return c.complete(ctx, stage, t, msgs, maxTokens)
@@ -29,18 +34,18 @@ func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msg
 	if err != nil {
 		return nil, answerMeta{}, nil, err
 	}
-	it := BatchItem{Key: BatchKey(EndpointChat, body, attempt), Body: body, Stage: stage, Task: t.Name, Keys: []string{key},
-		Prompt: EstimatePrompt(msgs, t.Raw), Completion: ExpectedCompletion(t.Name), Retry: attempt > 0}
+	it := batch.Item{Key: batch.Key(wire.EndpointChat, body, attempt), Body: body, Stage: stage, Task: t.Name, Keys: []string{key},
+		Prompt: wire.EstimatePrompt(msgs, t.Raw), Completion: wire.ExpectedCompletion(t.Name), Retry: attempt > 0}
 	out, err := c.batch.Request(ctx, it)
 	if err != nil {
 		return nil, answerMeta{}, nil, err
 	}
-	if out.Status != ReqValid { // a valid answer's row is gone already
+	if out.Status != batch.ReqValid { // a valid answer's row is gone already
 		*walked = append(*walked, it.Key)
 	}
 	meta := answerMeta{batched: true}
 	switch {
-	case out.Status == ReqValid:
+	case out.Status == batch.ReqValid:
 		if c.cache == nil {
 			return nil, meta, nil, fmt.Errorf("calling %s in batch mode: the client has no cache to receive the answer", t.Name)
 		}
@@ -51,9 +56,9 @@ func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msg
 		if !hit {
 			return nil, meta, nil, fmt.Errorf("reading cache for %s: the batch answer is not in the cache", t.Name)
 		}
-		meta.usage = TokenUsage{PromptTokens: e.PromptTokens, CompletionTokens: e.CompletionTokens}
+		meta.usage = wire.TokenUsage{PromptTokens: e.PromptTokens, CompletionTokens: e.CompletionTokens}
 		return e.Response, meta, nil, nil
-	case out.Status == ReqInvalid:
+	case out.Status == batch.ReqInvalid:
 		meta.finish = out.Finish
 		return out.Raw, meta, recordedError(out.Detail), nil
 	case c.batch.FallbackOnline():
@@ -62,17 +67,6 @@ func (c *Client) ask(ctx context.Context, stage string, t *Task, key string, msg
 	}
 	return nil, meta, nil, out.Err()
 }
-
-// replayKey marks a context whose calls read back answers of earlier waves.
-type replayKey struct{}
-
-// Replaying marks ctx as a later wave of a unit in batch mode: the answers its calls find in
-// the cache were delivered for earlier waves of the same unit, so they are not counted as cache
-// hits (stages.RunStream marks every wave after the first).
-func Replaying(ctx context.Context) context.Context { return context.WithValue(ctx, replayKey{}, true) }
-
-// IsReplay reports whether ctx was marked by Replaying.
-func IsReplay(ctx context.Context) bool { return ctx.Value(replayKey{}) != nil }
 
 // consumed hands the batch requests of a finished call to the batcher (Batcher.Consumed).
 func (c *Client) consumed(walked []string) {
@@ -90,12 +84,12 @@ func (e recordedError) Error() string { return string(e) }
 // chatKind is the chat client as a BatchKind.
 type chatKind struct{ c *Client }
 
-func (chatKind) Kind() string          { return KindChat }
-func (chatKind) Endpoint() string      { return EndpointChat }
+func (chatKind) Kind() string          { return batch.KindChat }
+func (chatKind) Endpoint() string      { return wire.EndpointChat }
 func (chatKind) ResubmitInvalid() bool { return false }
 
 // Answered reports whether the cache holds a valid answer under the request's cache key.
-func (k chatKind) Answered(ctx context.Context, it BatchItem) (bool, error) {
+func (k chatKind) Answered(ctx context.Context, it batch.Item) (bool, error) {
 	t, ok := k.c.tasks[it.Task]
 	if !ok || k.c.cache == nil || len(it.Keys) != 1 {
 		return false, nil
@@ -110,12 +104,12 @@ func (k chatKind) Answered(ctx context.Context, it BatchItem) (bool, error) {
 // Settle validates a chat answer exactly as an online answer is validated (answerText,
 // checkAnswer); a valid one goes into the cache under the request's cache key, in the stage's
 // namespace, with its usage.
-func (k chatKind) Settle(row BatchRequest, body []byte) Settled {
-	var resp ChatResponse
+func (k chatKind) Settle(row batch.Request, body []byte) batch.Settled {
+	var resp wire.ChatResponse
 	if err := json.Unmarshal(body, &resp); err != nil {
-		return Settled{Detail: fmt.Sprintf("parsing chat response: %v", err)}
+		return batch.Settled{Detail: fmt.Sprintf("parsing chat response: %v", err)}
 	}
-	var s Settled
+	var s batch.Settled
 	if resp.Usage != nil {
 		s.Usage = *resp.Usage
 	}
@@ -132,14 +126,14 @@ func (k chatKind) Settle(row BatchRequest, body []byte) Settled {
 		bad = checkAnswer(t, answer)
 	}
 	if bad != nil {
-		s.Detail, s.Raw = bad.Error(), answer
+		s.Detail, s.Raw = bad.Error(), clip(answer, maxRawAnswer)
 		return s
 	}
 	s.Valid = true
-	s.Entries = []KeyedEntry{{Key: row.Keys[0], Entry: CacheEntry{Namespace: row.Stage, Response: answer,
+	s.Entries = []cache.Keyed{{Key: row.Keys[0], Entry: cache.Entry{Namespace: row.Stage, Response: answer,
 		PromptTokens: s.Usage.PromptTokens, CompletionTokens: s.Usage.CompletionTokens}}}
 	return s
 }
 
 // Count applies f to the stage's counters.
-func (k chatKind) Count(stage string, f func(*StageUsage)) { k.c.meter.update(stage, f) }
+func (k chatKind) Count(stage string, f func(*pacing.StageUsage)) { k.c.meter.update(stage, f) }

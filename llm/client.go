@@ -10,13 +10,16 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
-// Defaults of Options.
-const (
-	DefaultMaxValidationRetries = 2
-	DefaultConcurrency          = 10
-)
+// DefaultMaxValidationRetries is the default of Options.MaxValidationRetries.
+const DefaultMaxValidationRetries = 2
 
 // Options configure a Client. Zero values take the defaults.
 type Options struct {
@@ -36,12 +39,12 @@ type Options struct {
 	BackoffMax           time.Duration // longest retry pause (DefaultBackoffMax)
 	// Pacer is the run's shared pacer. When nil the client makes its own from Concurrency
 	// (DefaultConcurrency), RPM and TPM.
-	Pacer       *Pacer
+	Pacer       *pacing.Pacer
 	Concurrency int
 	RPM, TPM    int
-	Budget      *Budget      // the run's shared budget; nil: no limit
-	Prices      Prices       // price table (DefaultPrices when nil); an unknown model costs 0
-	Log         *slog.Logger // retries at debug level; nil: no logs
+	Budget      *pacing.Budget // the run's shared budget; nil: no limit
+	Prices      pacing.Prices  // price table (DefaultPrices when nil); an unknown model costs 0
+	Log         *slog.Logger   // retries at debug level; nil: no logs
 	// ResponseFormat is how requests ask for structured output: one of Formats
 	// (FormatJSONSchema when empty).
 	ResponseFormat string
@@ -53,35 +56,35 @@ type Options struct {
 // It is safe for concurrent use.
 type Client struct {
 	opts    Options
-	prompts *Prompts
+	prompts *wire.Prompts
 	cache   Cache
-	tasks   map[string]*Task
-	pacer   *Pacer
-	poster  *Poster
+	tasks   map[string]*wire.Task
+	pacer   *pacing.Pacer
+	poster  *transport.Poster
 	meter   *meter
-	price   Price
-	priced  bool     // the model is in the price table
-	batch   *Batcher // nil: online (UseBatches)
+	price   pacing.Price
+	priced  bool           // the model is in the price table
+	batch   *batch.Batcher // nil: online (UseBatches)
 }
 
 // NewClient returns a client. hc nil means http.DefaultClient; prompts nil means the embedded
 // prompts; cache nil disables caching. It panics only if a built-in task schema cannot be
 // built, which the package tests rule out.
-func NewClient(opts Options, hc *http.Client, prompts *Prompts, cache Cache) *Client {
+func NewClient(opts Options, hc *http.Client, prompts *wire.Prompts, cache Cache) *Client {
 	if opts.MaxValidationRetries == 0 {
 		opts.MaxValidationRetries = DefaultMaxValidationRetries
 	}
 	opts.MaxValidationRetries = max(opts.MaxValidationRetries, 0)
 	if prompts == nil {
-		p, err := LoadPrompts("")
+		p, err := wire.LoadPrompts("")
 		if err != nil {
 			panic(fmt.Sprintf("llm: loading embedded prompts: %v", err))
 		}
 		prompts = p
 	}
-	tasks := map[string]*Task{}
-	for _, name := range Tasks() {
-		t, err := LookupTask(name)
+	tasks := map[string]*wire.Task{}
+	for _, name := range wire.Tasks() {
+		t, err := wire.LookupTask(name)
 		if err != nil {
 			panic(fmt.Sprintf("llm: %v", err))
 		}
@@ -89,19 +92,19 @@ func NewClient(opts Options, hc *http.Client, prompts *Prompts, cache Cache) *Cl
 	}
 	pacer := opts.Pacer
 	if pacer == nil {
-		pacer = NewPacer(PacerOptions{Concurrency: opts.Concurrency, RPM: opts.RPM, TPM: opts.TPM})
+		pacer = pacing.NewPacer(pacing.PacerOptions{Concurrency: opts.Concurrency, RPM: opts.RPM, TPM: opts.TPM})
 	}
 	if opts.Prices == nil {
-		opts.Prices = DefaultPrices()
+		opts.Prices = pacing.DefaultPrices()
 	}
 	if opts.ResponseFormat == "" {
-		opts.ResponseFormat = FormatJSONSchema
+		opts.ResponseFormat = wire.FormatJSONSchema
 	}
 	price, priced := opts.Prices.Lookup(opts.Model)
 	return &Client{
 		opts: opts, prompts: prompts, cache: cache, tasks: tasks, pacer: pacer, meter: newMeter(),
 		price: price, priced: priced,
-		poster: &Poster{
+		poster: &transport.Poster{
 			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Pacer: pacer, Budget: opts.Budget, Price: price,
 			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
 			BackoffBase: opts.BackoffBase, BackoffMax: opts.BackoffMax, Log: opts.Log,
@@ -111,39 +114,39 @@ func NewClient(opts Options, hc *http.Client, prompts *Prompts, cache Cache) *Cl
 
 // Price is the price of the client's model; ok is false when the price table does not know it
 // (its calls are then counted at 0).
-func (c *Client) Price() (p Price, ok bool) { return c.price, c.priced }
+func (c *Client) Price() (p pacing.Price, ok bool) { return c.price, c.priced }
 
 // Pacer is the pacer the client's requests pass.
-func (c *Client) Pacer() *Pacer { return c.pacer }
+func (c *Client) Pacer() *pacing.Pacer { return c.pacer }
 
 // Model is the model the client asks.
 func (c *Client) Model() string { return c.opts.Model }
 
 // Prompts returns the prompt set the client renders.
-func (c *Client) Prompts() *Prompts { return c.prompts }
+func (c *Client) Prompts() *wire.Prompts { return c.prompts }
 
 // TaskVersion is a sha256 (hex) of everything that shapes a task's answers besides its input:
 // model, temperature, prompt hash, schema (with its caps), response format and the max_tokens
 // rule. Stages put it in unit fingerprints.
 func (c *Client) TaskVersion(task string) string {
 	h := sha256.New()
-	field(h, c.opts.Model)
-	field(h, fmt.Sprint(c.opts.Temperature))
+	cache.Field(h, c.opts.Model)
+	cache.Field(h, fmt.Sprint(c.opts.Temperature))
 	if c.opts.FrequencyPenalty != 0 { // absent when 0, so existing fingerprints stay valid
-		field(h, "frequency_penalty="+fmt.Sprint(c.opts.FrequencyPenalty))
+		cache.Field(h, "frequency_penalty="+fmt.Sprint(c.opts.FrequencyPenalty))
 	}
-	field(h, c.prompts.Hash(task))
+	cache.Field(h, c.prompts.Hash(task))
 	if t, ok := c.tasks[task]; ok {
-		field(h, string(t.Raw))
-		field(h, string(t.Capped))
+		cache.Field(h, string(t.Raw))
+		cache.Field(h, string(t.Capped))
 	}
-	field(h, c.opts.ResponseFormat)
-	field(h, c.tokenPolicy(task))
+	cache.Field(h, c.opts.ResponseFormat)
+	cache.Field(h, c.tokenPolicy(task))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Usage returns a snapshot of the counters, in total and per stage.
-func (c *Client) Usage() Usage { return c.meter.snapshot(c.pacer.Peak()) }
+func (c *Client) Usage() pacing.Usage { return c.meter.snapshot(c.pacer.Peak()) }
 
 // Call renders task's prompt with input, answers from the cache when it can, otherwise sends
 // the request, validates the answer against the task's schema (retrying with the validation
@@ -168,7 +171,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 	if err != nil {
 		return err
 	}
-	msgs = withSchema(c.opts.ResponseFormat, t, msgs)
+	msgs = t.WithSchema(c.opts.ResponseFormat, msgs)
 	key := c.cacheKey(t, msgs)
 	if c.cache != nil {
 		e, hit, err := c.cache.Get(ctx, key)
@@ -176,13 +179,13 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			return fmt.Errorf("reading cache for %s: %w", task, err)
 		}
 		if hit && t.Schema.Validate(e.Response) == nil {
-			if !IsReplay(ctx) {
-				c.meter.update(stage, func(s *StageUsage) { s.CacheHits++ })
+			if !batch.IsReplay(ctx) {
+				c.meter.update(stage, func(s *pacing.StageUsage) { s.CacheHits++ })
 			}
 			return decode(task, e.Response, out)
 		}
 	}
-	var entry CacheEntry
+	var entry cache.Entry
 	conv, limit := msgs, c.MaxTokens(task, msgs)
 	raised := false
 	var invalid error
@@ -208,14 +211,14 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		answer, meta, bad, err := c.ask(ctx, stage, t, key, conv, limit, requests, &walked)
 		requests++
 		if err != nil {
-			if !errors.Is(err, ErrPending) {
+			if !errors.Is(err, batch.ErrPending) {
 				c.consumed(walked)
 			}
 			return fmt.Errorf("calling %s: %w", task, err)
 		}
 		// Answers that came from a batch were counted when the batch was delivered, and
 		// their retries when they were queued.
-		count := func(f func(*StageUsage)) {
+		count := func(f func(*pacing.StageUsage)) {
 			if !meta.batched {
 				c.meter.update(stage, f)
 			}
@@ -229,13 +232,13 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			return accept(answer, meta.batched)
 		}
 		last, kept = answer, nil
-		if meta.finish == FinishLength {
-			count(func(s *StageUsage) { s.Truncated++ })
+		if meta.finish == wire.FinishLength {
+			count(func(s *pacing.StageUsage) { s.Truncated++ })
 			fixed, repeats, ok := salvage(t, answer)
 			// A cut answer that repeats a list item ran in a loop: a longer limit pays for
 			// the loop again, what came before it is the answer.
 			if ok && repeats > 0 {
-				c.meter.update(stage, func(s *StageUsage) { s.Salvaged++ })
+				c.meter.update(stage, func(s *pacing.StageUsage) { s.Salvaged++ })
 				slog.Warn("answer cut in a loop, kept up to its last complete item", "stage", stage, "task", task, "repeated_items", repeats)
 				return accept(fixed, false)
 			}
@@ -244,22 +247,22 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			}
 			if !raised {
 				raised, limit = true, limit*lengthRaise
-				count(func(s *StageUsage) { s.Retries++ })
+				count(func(s *pacing.StageUsage) { s.Retries++ })
 				continue
 			}
-			invalid = &SchemaError{Msg: fmt.Sprintf("the answer was cut at the length limit of %d tokens (%v); write a shorter answer", limit, invalid)}
+			invalid = &wire.SchemaError{Msg: fmt.Sprintf("the answer was cut at the length limit of %d tokens (%v); write a shorter answer", limit, invalid)}
 		}
-		count(func(s *StageUsage) { s.InvalidAnswers++ })
+		count(func(s *pacing.StageUsage) { s.InvalidAnswers++ })
 		if try == c.opts.MaxValidationRetries {
 			break
 		}
 		try++
-		count(func(s *StageUsage) { s.Retries++ })
-		conv = withFeedback(msgs, invalid)
+		count(func(s *pacing.StageUsage) { s.Retries++ })
+		conv = wire.WithFeedback(msgs, invalid)
 	}
 	if kept != nil {
 		// The last answer was cut too: its complete items are kept rather than none.
-		c.meter.update(stage, func(s *StageUsage) { s.Salvaged++ })
+		c.meter.update(stage, func(s *pacing.StageUsage) { s.Salvaged++ })
 		slog.Warn("answer still cut at the length limit after the retries, kept up to its last complete item", "stage", stage, "task", task, "attempts", requests)
 		return accept(kept, false)
 	}
@@ -268,14 +271,14 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 }
 
 // cacheKey is the cache key of a task's request with the rendered messages msgs.
-func (c *Client) cacheKey(t *Task, msgs []Message) string {
+func (c *Client) cacheKey(t *wire.Task, msgs []wire.Message) string {
 	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, requestExtras(c.opts.ResponseFormat, c.opts.FrequencyPenalty)...)
 }
 
 // answerMeta is what complete learns besides the answer: the usage block and the finish reason,
 // and whether the answer came from a provider batch (its usage was counted on delivery).
 type answerMeta struct {
-	usage   TokenUsage
+	usage   wire.TokenUsage
 	finish  string
 	batched bool
 }
@@ -284,22 +287,22 @@ type answerMeta struct {
 // returns the answer text, the usage and the finish reason. A response that carries no usable
 // answer (not a chat response, no choices, a refusal) is returned as bad, so it takes the
 // validation retry path; err is a failed request.
-func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Message, maxTokens int) (answer []byte, rp answerMeta, bad, err error) {
+func (c *Client) complete(ctx context.Context, stage string, t *wire.Task, msgs []wire.Message, maxTokens int) (answer []byte, rp answerMeta, bad, err error) {
 	body, err := c.requestBody(t, msgs, maxTokens)
 	if err != nil {
 		return nil, rp, nil, err
 	}
-	res, err := c.poster.Post(ctx, Request{Path: "/chat/completions", Body: body,
-		PromptTokens: EstimatePrompt(msgs, t.Raw), CompletionTokens: ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
-	c.meter.update(stage, func(s *StageUsage) {
+	res, err := c.poster.Post(ctx, transport.Request{Path: "/chat/completions", Body: body,
+		PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
+	c.meter.update(stage, func(s *pacing.StageUsage) {
 		s.Retries += int64(res.Retries)
-		s.add(res.Usage, res.CostUSD)
+		s.Add(res.Usage, res.CostUSD)
 	})
 	if err != nil {
 		return nil, rp, nil, err
 	}
 	rp.usage = res.Usage
-	var resp ChatResponse
+	var resp wire.ChatResponse
 	if err := json.Unmarshal(res.Body, &resp); err != nil {
 		return nil, rp, fmt.Errorf("parsing chat response: %w", err), nil
 	}
@@ -311,10 +314,10 @@ func (c *Client) complete(ctx context.Context, stage string, t *Task, msgs []Mes
 }
 
 // requestBody is the body of a chat request.
-func (c *Client) requestBody(t *Task, msgs []Message, maxTokens int) ([]byte, error) {
-	body, err := json.Marshal(ChatRequest{
+func (c *Client) requestBody(t *wire.Task, msgs []wire.Message, maxTokens int) ([]byte, error) {
+	body, err := json.Marshal(wire.ChatRequest{
 		Model: c.opts.Model, Messages: msgs, Temperature: c.opts.Temperature, MaxTokens: maxTokens,
-		FrequencyPenalty: c.opts.FrequencyPenalty, ResponseFormat: responseFormat(c.opts.ResponseFormat, t),
+		FrequencyPenalty: c.opts.FrequencyPenalty, ResponseFormat: t.ResponseFormat(c.opts.ResponseFormat),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("encoding request: %w", err)

@@ -8,6 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 const badExtract = `{"entities":[{"name":"A","type":"Entity","attributes":[]}],"facts":[{"subject":"A","predicate":"KNOWS","object":"A","fact":"x","kind":"state","valid_at":17,"invalid_at":null}]}`
@@ -15,17 +20,17 @@ const badExtract = `{"entities":[{"name":"A","type":"Entity","attributes":[]}],"
 func TestCallSendsStructuredRequest(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: "```json\n" + validExtract + "\n```"}}}
 	c := newTestClient(t, f, nil, nil)
-	var out ExtractOutput
-	if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), &out); err != nil {
+	var out wire.ExtractOutput
+	if err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), &out); err != nil {
 		t.Fatal(err)
 	}
 	if len(out.Entities) != 1 || out.Entities[0].Name != "Melanie" {
 		t.Fatalf("decoded %+v", out)
 	}
 	req := f.request(0)
-	task, _ := LookupTask(TaskExtract)
+	task, _ := wire.LookupTask(wire.TaskExtract)
 	rf := req.ResponseFormat
-	if req.Model != "test-model" || rf == nil || rf.Type != "json_schema" || rf.JSONSchema.Name != TaskExtract ||
+	if req.Model != "test-model" || rf == nil || rf.Type != "json_schema" || rf.JSONSchema.Name != wire.TaskExtract ||
 		!rf.JSONSchema.Strict || string(rf.JSONSchema.Schema) != string(task.Raw) {
 		t.Fatalf("request = %+v", req)
 	}
@@ -33,7 +38,7 @@ func TestCallSendsStructuredRequest(t *testing.T) {
 		t.Fatalf("Authorization = %q", got)
 	}
 	u := c.Usage()
-	want := StageUsage{Calls: 1, PromptTokens: 100, CompletionTokens: 20, ReasoningTokens: 5, MaxInFlight: 1}
+	want := pacing.StageUsage{Calls: 1, PromptTokens: 100, CompletionTokens: 20, ReasoningTokens: 5, MaxInFlight: 1}
 	if u.Stages["extract"] != want || u.Total != want {
 		t.Fatalf("usage = %+v", u)
 	}
@@ -43,7 +48,7 @@ func TestCallTemperatureOnTheWire(t *testing.T) {
 	var raw []byte
 	h := recordBody(&raw, validExtract)
 	c := newTestClient(t, h, nil, nil)
-	if err := c.Call(context.Background(), "s", TaskExtract, sampleExtractInput(), nil); err != nil {
+	if err := c.Call(context.Background(), "s", wire.TaskExtract, sampleExtractInput(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(raw), `"temperature":0`) {
@@ -57,23 +62,23 @@ func TestCallTemperatureOnTheWire(t *testing.T) {
 func TestCallFrequencyPenalty(t *testing.T) {
 	for _, penalty := range []float64{0, 0.5} {
 		var raw []byte
-		cache := NewMemoryCache()
-		c := newTestClient(t, recordBody(&raw, validExtract), cache, func(o *Options) { o.FrequencyPenalty = penalty })
-		if err := c.Call(context.Background(), "s", TaskExtract, sampleExtractInput(), nil); err != nil {
+		mem := cache.NewMemory()
+		c := newTestClient(t, recordBody(&raw, validExtract), mem, func(o *Options) { o.FrequencyPenalty = penalty })
+		if err := c.Call(context.Background(), "s", wire.TaskExtract, sampleExtractInput(), nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(string(raw), `"frequency_penalty":0.5`); got != (penalty != 0) || penalty == 0 && strings.Contains(string(raw), "frequency_penalty") {
 			t.Fatalf("penalty %v: request %s", penalty, raw)
 		}
-		var req ChatRequest
+		var req wire.ChatRequest
 		if err := json.Unmarshal(raw, &req); err != nil {
 			t.Fatal(err)
 		}
 		key := RequestKey(req)
-		if _, ok, _ := cache.Get(context.Background(), key); !ok {
+		if _, ok, _ := mem.Get(context.Background(), key); !ok {
 			t.Fatalf("penalty %v: the answer is not cached under the request's key", penalty)
 		}
-		old := CacheKey(req.Model, req.Messages, TaskExtract, c.tasks[TaskExtract].Raw, 0, "format="+FormatJSONSchema)
+		old := CacheKey(req.Model, req.Messages, wire.TaskExtract, c.tasks[wire.TaskExtract].Raw, 0, "format="+wire.FormatJSONSchema)
 		if (key == old) != (penalty == 0) {
 			t.Errorf("penalty %v: key %s, key without the option %s", penalty, key, old)
 		}
@@ -82,10 +87,10 @@ func TestCallFrequencyPenalty(t *testing.T) {
 
 func TestCallValidationRetryFeedsErrorBack(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: badExtract}, {content: validExtract}}}
-	cache := NewMemoryCache()
-	c := newTestClient(t, f, cache, nil)
-	var out ExtractOutput
-	if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), &out); err != nil {
+	mem := cache.NewMemory()
+	c := newTestClient(t, f, mem, nil)
+	var out wire.ExtractOutput
+	if err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), &out); err != nil {
 		t.Fatal(err)
 	}
 	if f.count() != 2 {
@@ -96,7 +101,7 @@ func TestCallValidationRetryFeedsErrorBack(t *testing.T) {
 	if !strings.HasPrefix(last, "Your previous answer was rejected: facts[0].valid_at: expected string or null") {
 		t.Fatalf("feedback missing: %q", last[:min(len(last), 200)])
 	}
-	if !strings.HasSuffix(last, "\n```") || !strings.Contains(last, InputFence) {
+	if !strings.HasSuffix(last, "\n```") || !strings.Contains(last, wire.InputFence) {
 		t.Fatal("retry message does not end with the fenced input")
 	}
 	if len(retry) != len(f.request(0).Messages) {
@@ -106,8 +111,8 @@ func TestCallValidationRetryFeedsErrorBack(t *testing.T) {
 	if u.Calls != 2 || u.Retries != 1 || u.InvalidAnswers != 1 || u.PromptTokens != 200 {
 		t.Fatalf("usage = %+v", u)
 	}
-	if cache.Len() != 1 {
-		t.Fatalf("cache holds %d entries, want 1", cache.Len())
+	if mem.Len() != 1 {
+		t.Fatalf("cache holds %d entries, want 1", mem.Len())
 	}
 }
 
@@ -126,17 +131,17 @@ func TestCallValidationGivesUp(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeServer{replies: []reply{tt.rep}}
-			cache := NewMemoryCache()
-			c := newTestClient(t, f, cache, func(o *Options) { o.MaxValidationRetries = tt.retries })
-			err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), nil)
+			mem := cache.NewMemory()
+			c := newTestClient(t, f, mem, func(o *Options) { o.MaxValidationRetries = tt.retries })
+			err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), nil)
 			var ve *ValidationError
 			if !errors.As(err, &ve) || ve.Attempts != tt.want {
 				t.Fatalf("error = %v, want ValidationError after %d attempts", err, tt.want)
 			}
-			if f.count() != tt.want || cache.Len() != 0 {
-				t.Fatalf("%d requests, %d cached", f.count(), cache.Len())
+			if f.count() != tt.want || mem.Len() != 0 {
+				t.Fatalf("%d requests, %d cached", f.count(), mem.Len())
 			}
-			if IsFatal(err) || IsRetryable(err) {
+			if transport.IsFatal(err) || transport.IsRetryable(err) {
 				t.Fatal("validation error classified as fatal or retryable")
 			}
 		})
@@ -145,12 +150,12 @@ func TestCallValidationGivesUp(t *testing.T) {
 
 func TestCacheHitMakesNoRequest(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: validExtract}}}
-	cache := NewMemoryCache()
-	c := newTestClient(t, f, cache, nil)
+	mem := cache.NewMemory()
+	c := newTestClient(t, f, mem, nil)
 	ctx := context.Background()
 	for _, stage := range []string{"extract", "extract", "replay"} {
-		var out ExtractOutput
-		if err := c.Call(ctx, stage, TaskExtract, sampleExtractInput(), &out); err != nil {
+		var out wire.ExtractOutput
+		if err := c.Call(ctx, stage, wire.TaskExtract, sampleExtractInput(), &out); err != nil {
 			t.Fatal(err)
 		}
 		if len(out.Entities) != 1 {
@@ -167,38 +172,38 @@ func TestCacheHitMakesNoRequest(t *testing.T) {
 	// A changed input is a miss.
 	in := sampleExtractInput()
 	in.Episode.Content += " More."
-	if err := c.Call(ctx, "extract", TaskExtract, in, nil); err != nil || f.count() != 2 {
+	if err := c.Call(ctx, "extract", wire.TaskExtract, in, nil); err != nil || f.count() != 2 {
 		t.Fatalf("changed input: err %v, %d requests", err, f.count())
 	}
 }
 
 func TestCacheEntryFailingSchemaIsAMiss(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: validExtract}}}
-	cache := NewMemoryCache()
-	c := newTestClient(t, f, cache, nil)
-	msgs, _ := c.Prompts().Render(TaskExtract, sampleExtractInput())
-	task, _ := LookupTask(TaskExtract)
+	mem := cache.NewMemory()
+	c := newTestClient(t, f, mem, nil)
+	msgs, _ := c.Prompts().Render(wire.TaskExtract, sampleExtractInput())
+	task, _ := wire.LookupTask(wire.TaskExtract)
 	key := c.cacheKey(task, msgs)
-	_ = cache.Put(context.Background(), key, CacheEntry{Response: []byte(badExtract)})
-	if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), nil); err != nil {
+	_ = mem.Put(context.Background(), key, cache.Entry{Response: []byte(badExtract)})
+	if err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), nil); err != nil {
 		t.Fatal(err)
 	}
-	e, _, _ := cache.Get(context.Background(), key)
+	e, _, _ := mem.Get(context.Background(), key)
 	if f.count() != 1 || string(e.Response) != validExtract || e.Namespace != "extract" || e.PromptTokens != 100 {
 		t.Fatalf("%d requests, entry %+v", f.count(), e)
 	}
 }
 
 func TestCacheKey(t *testing.T) {
-	msgs := []Message{{Role: RoleSystem, Content: "ab"}, {Role: RoleUser, Content: "c"}}
+	msgs := []wire.Message{{Role: wire.RoleSystem, Content: "ab"}, {Role: wire.RoleUser, Content: "c"}}
 	base := CacheKey("m", msgs, "t", []byte("{}"), 0)
 	if base != CacheKey("m", msgs, "t", []byte("{}"), 0) || len(base) != 64 {
 		t.Fatal("key not stable")
 	}
 	for name, k := range map[string]string{
 		"model":       CacheKey("m2", msgs, "t", []byte("{}"), 0),
-		"split":       CacheKey("m", []Message{{Role: RoleSystem, Content: "a"}, {Role: RoleUser, Content: "bc"}}, "t", []byte("{}"), 0),
-		"role":        CacheKey("m", []Message{{Role: RoleUser, Content: "ab"}, {Role: RoleUser, Content: "c"}}, "t", []byte("{}"), 0),
+		"split":       CacheKey("m", []wire.Message{{Role: wire.RoleSystem, Content: "a"}, {Role: wire.RoleUser, Content: "bc"}}, "t", []byte("{}"), 0),
+		"role":        CacheKey("m", []wire.Message{{Role: wire.RoleUser, Content: "ab"}, {Role: wire.RoleUser, Content: "c"}}, "t", []byte("{}"), 0),
 		"schema name": CacheKey("m", msgs, "t2", []byte("{}"), 0),
 		"schema":      CacheKey("m", msgs, "t", []byte(`{"a":1}`), 0),
 		"temperature": CacheKey("m", msgs, "t", []byte("{}"), 0.2),
@@ -214,40 +219,40 @@ func TestCacheKey(t *testing.T) {
 // change an answer (model, temperature, prompt templates, schema), and with nothing else.
 func TestTaskVersion(t *testing.T) {
 	base := NewClient(Options{Model: "a"}, nil, nil, nil)
-	v := base.TaskVersion(TaskExtract)
-	if v != NewClient(Options{Model: "a", MaxAttempts: 9}, nil, nil, nil).TaskVersion(TaskExtract) {
+	v := base.TaskVersion(wire.TaskExtract)
+	if v != NewClient(Options{Model: "a", MaxAttempts: 9}, nil, nil, nil).TaskVersion(wire.TaskExtract) {
 		t.Fatal("task version not stable, or changed by a transport setting")
 	}
-	if v == base.TaskVersion(TaskJudgeFact) {
+	if v == base.TaskVersion(wire.TaskJudgeFact) {
 		t.Fatal("task version does not separate tasks")
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, TaskExtract+".system.tmpl"), []byte("Extract."), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, wire.TaskExtract+".system.tmpl"), []byte("Extract."), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prompts, err := LoadPrompts(dir)
+	prompts, err := wire.LoadPrompts(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	schema := NewClient(Options{Model: "a"}, nil, nil, nil)
-	changed := *schema.tasks[TaskExtract]
+	changed := *schema.tasks[wire.TaskExtract]
 	changed.Raw = append(append([]byte(nil), changed.Raw...), ' ')
-	schema.tasks[TaskExtract] = &changed
+	schema.tasks[wire.TaskExtract] = &changed
 	for name, c := range map[string]*Client{
 		"model":             NewClient(Options{Model: "b"}, nil, nil, nil),
 		"temperature":       NewClient(Options{Model: "a", Temperature: 0.5}, nil, nil, nil),
 		"prompt":            NewClient(Options{Model: "a"}, nil, prompts, nil),
 		"schema":            schema,
-		"format":            NewClient(Options{Model: "a", ResponseFormat: FormatJSONObjectSchema}, nil, nil, nil),
-		"max_tokens":        NewClient(Options{Model: "a", MaxTokens: map[string]int{TaskExtract: 100}}, nil, nil, nil),
+		"format":            NewClient(Options{Model: "a", ResponseFormat: wire.FormatJSONObjectSchema}, nil, nil, nil),
+		"max_tokens":        NewClient(Options{Model: "a", MaxTokens: map[string]int{wire.TaskExtract: 100}}, nil, nil, nil),
 		"frequency penalty": NewClient(Options{Model: "a", FrequencyPenalty: 0.5}, nil, nil, nil),
 	} {
-		if c.TaskVersion(TaskExtract) == v {
+		if c.TaskVersion(wire.TaskExtract) == v {
 			t.Errorf("a %s change keeps the task version", name)
 		}
 		if name == "prompt" || name == "schema" {
-			if c.TaskVersion(TaskJudgeFact) != base.TaskVersion(TaskJudgeFact) {
-				t.Errorf("a %s change of %s changed the version of %s", name, TaskExtract, TaskJudgeFact)
+			if c.TaskVersion(wire.TaskJudgeFact) != base.TaskVersion(wire.TaskJudgeFact) {
+				t.Errorf("a %s change of %s changed the version of %s", name, wire.TaskExtract, wire.TaskJudgeFact)
 			}
 		}
 	}
@@ -256,15 +261,4 @@ func TestTaskVersion(t *testing.T) {
 // recordBody returns a handler that stores the last request body and answers content.
 func recordBody(dst *[]byte, content string) *bodyRecorder {
 	return &bodyRecorder{dst: dst, fake: &fakeServer{replies: []reply{{content: content}}}}
-}
-
-func TestStripFeedback(t *testing.T) {
-	msgs := []Message{{Role: RoleSystem, Content: "sys"}, {Role: RoleUser, Content: "do it\n\n```json input\n{}\n```"}}
-	again := withFeedback(withFeedback(msgs, errors.New("bad")), errors.New("worse"))
-	if got := StripFeedback(StripFeedback(again[1].Content)); got != msgs[1].Content {
-		t.Fatalf("StripFeedback twice = %q", got)
-	}
-	if got := StripFeedback(msgs[1].Content); got != msgs[1].Content {
-		t.Fatalf("StripFeedback changed a plain message: %q", got)
-	}
 }

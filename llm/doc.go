@@ -1,89 +1,45 @@
-// Package llm is the client side of the LLM layer: the OpenAI-compatible wire types, the task
-// contract (tasks.go), the versioned prompt templates, the answer schemas and their validator,
-// the chat Client, and the request machinery the embeddings client shares: Poster, Pacer,
-// Budget, prices and token estimates.
+// Package llm is the chat client of the LLM layer: Client, with its cache, validation retries,
+// salvage, max_tokens rule and usage per stage. What goes on the wire (tasks, schemas, prompts,
+// requests and answers) is package llm/wire; what a request may start and cost (Pacer, Budget,
+// prices, usage) is llm/pacing; how one request is sent and retried is llm/transport; what the
+// cache holds is llm/cache; provider batch mode is llm/batch. The providers (providers/offline,
+// providers/stub) import none of these but llm/wire.
 //
 // Contract:
-//   - Every task is one prompt pair in prompts/ (<task>.system.tmpl, <task>.user.tmpl), one
-//     strict JSON schema generated from its output type, sent in the client's response format
-//     (Formats: json_schema named after the task; json_object with the schema and maxLength
-//     caps on free-text strings, for llama.cpp; json_object with the schema in the system
-//     message). TaskOf recognises the task of a request in every format. The answer is always
-//     validated locally; answer fields never share a name with an input field the model reads
-//     beside them (a fact's endpoints are "subject" and "object"). A rendered user message always
-//     ends with InputFence, the task input as json.Marshal gives it, and "\n```".
+//   - Every task of wire.Tasks is sent in the client's response format (Options.ResponseFormat,
+//     one of wire.Formats) and its answer is always validated locally against the task's schema.
 //   - Every request carries max_tokens (Client.MaxTokens: the task's base plus a share of the
 //     input's estimated tokens, at most MaxTokensCap, or the job's override). An answer cut at the
 //     limit (finish_reason "length") that does not validate is asked again once with twice the
 //     limit before it counts as invalid, unless it repeats a list item (a loop): then, as when the
 //     last retry is cut too, it is salvaged, kept up to its last complete list item (salvage.go).
-//   - Prompts.Hash(task) changes whenever either template of the task (or the message format)
-//     changes; a prompts directory overrides embedded templates file by file.
 //   - Client.TaskVersion(task) hashes everything besides the input that can change a task's
 //     answer: model, temperature, frequency penalty, prompt hash, schema and its caps, response
 //     format, the max_tokens rule and the salvage rules. It is the one recipe stages put into
 //     unit fingerprints; a new request parameter goes into it, not into the stages.
-//   - Client.Call answers from the Cache when the key (model, rendered messages, schema name and
+//   - Client.Usage counts, per stage, requests, cache hits, tokens (cached prompt and reasoning
+//     tokens apart), retries, invalid answers, truncated and salvaged answers, cost and the peak
+//     in flight (pacing.StageUsage).
+//   - Client.Call answers from the Cache (cache.Entry) when the key (model, rendered messages, schema name and
 //     text, temperature, response format, frequency penalty when set) is known; it never caches
 //     an answer that failed validation (a salvaged answer is cached: closed after its last
 //     complete item, it passes the schema). Answers failing the schema (or empty) are retried
 //     with the error fed back, a bounded number of times; then Call returns a
 //     *ValidationError carrying the raw answer.
-//     IsBadAnswer tells such an error (or a request the server refused, *StatusError) from a
-//     failure of the service: it fails the caller's unit, not the run.
+//     IsBadAnswer tells such an error (or a request the server refused,
+//     transport.StatusError) from a failure of the service: it fails the caller's unit, not
+//     the run.
 //     Client.Estimate renders the same request and reports its size, cost and cache state
 //     without sending it.
-//   - One Pacer per run gates every chat and embedding request: at most Concurrency in flight,
-//     which is the one meaning of the job's llm.concurrency (requests in flight, chat and
-//     embeddings together; the stages' and the embedder's worker pools take the same size and
-//     wait on the pacer, so they never add requests),
-//     an RPM bucket (burst 1, at 99% of rpm/60 per second, so no 60-second window sees more
-//     than RPM starts) and a TPM bucket charged with EstimateTokens before a request and
-//     corrected with the reported usage after it. Once PacerOptions.Stop closes it refuses every
-//     new request with ErrStopped (a draining run starts no new call); requests in flight
-//     finish.
-//   - Poster retries 408/409/429/5xx, network errors and per-attempt timeouts with exponential
-//     backoff and full jitter, honouring Retry-After(-Ms), up to MaxAttempts; AuthError and
-//     QuotaError are fatal at once (IsFatal), TransientError is retryable (IsRetryable). The
-//     http.Client under it must not retry.
-//   - Cost is usage priced by the model's Price (Prices.Lookup: exact name, dated snapshot or
-//     router prefix); reasoning tokens are billed as output, provider-cached prompt tokens at
-//     the cached price. Cache hits cost 0. A Budget shared by the run reserves each request's
-//     estimated cost; once it would pass the limit it refuses every later request, waits for
-//     the admitted ones to finish (their answers are cached) and returns *BudgetError
-//     (errors.Is ErrBudgetExceeded), so a run stops cleanly and resumes without repeating a
-//     paid call.
-//   - The API key is sent only in the Authorization header and never appears in an error or a
-//     log line.
-//   - Usage counts requests, cache hits, tokens (cached prompt and reasoning tokens apart),
-//     retries, invalid answers, cost and the peak in flight, per stage.
 //
-// Batch mode (Client.UseBatches, and embed.Client.UseBatches for embeddings):
-//   - A Batcher sends requests through the provider's Files and Batch API (BatchAPI: the OpenAI
-//     shape). Call renders, keys and looks up the cache exactly as online; on a miss its request
-//     is handed to Batcher.Request, which queues it and returns ErrPending, or polls the batch
-//     that carries it (at most once per BatchOptions.Poll) and returns ErrPending while that
-//     batch runs, or returns the request's outcome once its batch ended. The caller runs again
-//     later (stages.RunStream's waves) and finds the answer in the cache.
-//   - Every request line is recorded (BatchStore, the checkpoint store) before its batch's file
-//     is uploaded, and every batch at each step (queued, submitting, created with its provider
-//     id and state) before anything waits on it; a request is never queued while a row of its
-//     key is pending, so a run started again polls the batches it paid for and never submits a
-//     request twice. Recover settles what a killed run left half-sent: a batch still queued is
-//     dropped, one that was submitting is found at the provider by its metadata (MetaBatch) or
-//     dropped. A request's key is BatchKey(endpoint, body, attempt): the custom_id of its line.
-//   - Queued lines go to a file on disk (BatchOptions.SpoolDir); a batch is submitted when it
-//     reaches MaxRequests lines or MaxBytes bytes, and by Flush.
-//   - An ended batch is delivered once: each answer line is validated exactly like an online
-//     answer (answerText, checkAnswer; embeddings: one vector per text of the right size); a
-//     valid answer goes into the cache under the request's cache key and its row is deleted; an
-//     invalid one is recorded (error text, raw answer, finish reason) and replayed to the call,
-//     which retries with the recorded error fed back (the same text on every run, so the retry
-//     is the same request); an error line, a request the batch left undone and an unreadable
-//     line are submitted again, at most MaxRetries times per run, then Exhausted: sent online
-//     with FallbackOnline, else the call fails (BatchOutcome.Err). Usage is counted once, at
-//     delivery, at the model's batch price (Price.Batch); a batch's estimate is booked on the
-//     Budget when its requests are queued and corrected when it is delivered.
+// Batch mode (Client.UseBatches; package llm/batch does the batches):
+//   - Call renders, keys and looks up the cache exactly as online; on a miss its request goes to
+//     the Batcher, and Call returns batch.ErrPending until the request's batch has ended, then
+//     answers from the cache, where delivery put a valid answer after the same checks as online
+//     (answerText, checkAnswer). An invalid batch answer comes back as the recorded error text
+//     and is retried with it fed back (the same text on every run, so the retry is the same
+//     request and the same batch key); a request whose batch retries are used up goes online
+//     with FallbackOnline, else fails the call.
 //   - Answers, cache keys and TaskVersion are those of online mode: the mode is not part of
 //     any fingerprint, so an online run after a batch run pays nothing.
 package llm

@@ -3,6 +3,8 @@ package llm
 import (
 	"context"
 	"fmt"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // CallEstimate is what one call would cost before it is made.
@@ -24,8 +26,8 @@ func (c *Client) Estimate(ctx context.Context, task string, input any) (CallEsti
 	if err != nil {
 		return CallEstimate{}, err
 	}
-	msgs = withSchema(c.opts.ResponseFormat, t, msgs)
-	e := CallEstimate{PromptTokens: EstimatePrompt(msgs, t.Raw), CompletionTokens: ExpectedCompletion(task)}
+	msgs = t.WithSchema(c.opts.ResponseFormat, msgs)
+	e := CallEstimate{PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(task)}
 	if c.cache != nil {
 		entry, hit, err := c.cache.Get(ctx, c.cacheKey(t, msgs))
 		if err != nil {

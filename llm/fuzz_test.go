@@ -7,6 +7,10 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
+
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // answerSeeds are answer texts worth starting from: valid and almost valid answers, fences,
@@ -32,11 +36,11 @@ func (h stubHandler) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 // callWith runs Client.Call for task against a server that always answers body, with a fresh
 // cache, and checks the contract: no panic; success exactly when want says so (nil: either);
 // a successful answer decoded and cached, a failed one never cached.
-func callWith(t *testing.T, prompts *Prompts, task *Task, body []byte, want *bool) {
+func callWith(t *testing.T, prompts *wire.Prompts, task *wire.Task, body []byte, want *bool) {
 	t.Helper()
-	cache := NewMemoryCache()
+	mem := cache.NewMemory()
 	c := NewClient(Options{BaseURL: "http://fuzz/v1", Model: "fuzz", MaxAttempts: 1, MaxValidationRetries: 1},
-		NewInProcessHTTPClient(stubHandler(body)), prompts, cache)
+		transport.NewInProcessHTTPClient(stubHandler(body)), prompts, mem)
 	input := reflect.New(task.Input).Interface()
 	out := reflect.New(task.Output).Interface()
 	err := c.Call(context.Background(), "fuzz", task.Name, input, out)
@@ -48,7 +52,7 @@ func callWith(t *testing.T, prompts *Prompts, task *Task, body []byte, want *boo
 		if !errors.As(err, &ve) {
 			t.Fatalf("%s: Call error %v (%T), want a *ValidationError", task.Name, err, err)
 		}
-		if cache.Len() != 0 {
+		if mem.Len() != 0 {
 			t.Fatalf("%s: an answer that failed validation was cached", task.Name)
 		}
 		return
@@ -57,7 +61,7 @@ func callWith(t *testing.T, prompts *Prompts, task *Task, body []byte, want *boo
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	e, ok, _ := cache.Get(context.Background(), c.cacheKey(task, msgs))
+	e, ok, _ := mem.Get(context.Background(), c.cacheKey(task, msgs))
 	if !ok || task.Schema.Validate(e.Response) != nil {
 		t.Fatalf("%s: a successful answer is not cached valid (cached %v)", task.Name, ok)
 	}
@@ -71,17 +75,17 @@ func FuzzDecodeAnswer(f *testing.F) {
 	for i, s := range answerSeeds {
 		f.Add(uint8(i), s)
 	}
-	prompts, err := LoadPrompts("")
+	prompts, err := wire.LoadPrompts("")
 	if err != nil {
 		f.Fatal(err)
 	}
-	names := Tasks()
+	names := wire.Tasks()
 	f.Fuzz(func(t *testing.T, which uint8, content string) {
-		task, err := LookupTask(names[int(which)%len(names)])
+		task, err := wire.LookupTask(names[int(which)%len(names)])
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp := ChatResponse{Choices: []Choice{{Message: ChatMessage{Role: RoleAssistant, Content: content}}}}
+		resp := wire.ChatResponse{Choices: []wire.Choice{{Message: wire.ChatMessage{Role: wire.RoleAssistant, Content: content}}}}
 		answer, bad := answerText(resp)
 		valid := bad == nil && task.Schema.Validate(answer) == nil
 		if valid {
@@ -101,20 +105,20 @@ func FuzzDecodeAnswer(f *testing.F) {
 // validation error, never panic, and cache only valid answers.
 func FuzzChatResponseBody(f *testing.F) {
 	for i, s := range answerSeeds {
-		b, _ := json.Marshal(ChatResponse{Choices: []Choice{{Message: ChatMessage{Role: RoleAssistant, Content: s}}}})
+		b, _ := json.Marshal(wire.ChatResponse{Choices: []wire.Choice{{Message: wire.ChatMessage{Role: wire.RoleAssistant, Content: s}}}})
 		f.Add(uint8(i), b)
 	}
 	for _, s := range []string{`{}`, `{"choices":[]}`, `{"choices":[{"message":{"refusal":"no"}}]}`, `{"choices":null}`,
 		`{"choices":[{"message":{"content":7}}]}`, `not json`, ``, `{"choices":[{}],"usage":{"prompt_tokens":-5}}`} {
 		f.Add(uint8(0), []byte(s))
 	}
-	prompts, err := LoadPrompts("")
+	prompts, err := wire.LoadPrompts("")
 	if err != nil {
 		f.Fatal(err)
 	}
-	names := Tasks()
+	names := wire.Tasks()
 	f.Fuzz(func(t *testing.T, which uint8, body []byte) {
-		task, err := LookupTask(names[int(which)%len(names)])
+		task, err := wire.LookupTask(names[int(which)%len(names)])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,13 +130,13 @@ func FuzzChatResponseBody(f *testing.F) {
 // success path of FuzzDecodeAnswer runs on every `go test`) and some does not.
 func TestAnswerSeedsReachBothPaths(t *testing.T) {
 	valid, invalid := 0, 0
-	for _, name := range Tasks() {
-		task, err := LookupTask(name)
+	for _, name := range wire.Tasks() {
+		task, err := wire.LookupTask(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range answerSeeds {
-			answer, bad := answerText(ChatResponse{Choices: []Choice{{Message: ChatMessage{Content: s}}}})
+			answer, bad := answerText(wire.ChatResponse{Choices: []wire.Choice{{Message: wire.ChatMessage{Content: s}}}})
 			if bad == nil && task.Schema.Validate(answer) == nil {
 				valid++
 			} else {
@@ -152,9 +156,9 @@ func FuzzSalvage(f *testing.F) {
 		f.Add(uint8(i), s[:len(s)*2/3])
 		f.Add(uint8(i), s)
 	}
-	names := Tasks()
+	names := wire.Tasks()
 	f.Fuzz(func(t *testing.T, which uint8, cut string) {
-		task, err := LookupTask(names[int(which)%len(names)])
+		task, err := wire.LookupTask(names[int(which)%len(names)])
 		if err != nil {
 			t.Fatal(err)
 		}

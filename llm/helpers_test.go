@@ -6,20 +6,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
-	"reflect"
 	"sync"
 	"testing"
 	"time"
 
-	goldenfile "github.com/tkgraph/backfill/internal/golden"
+	"github.com/tkgraph/backfill/llm/wire"
 )
-
-// golden compares got with testdata/name, or rewrites the file under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", name), got)
-}
 
 // reply is one scripted answer of the fake server.
 type reply struct {
@@ -35,13 +27,13 @@ type reply struct {
 type fakeServer struct {
 	mu       sync.Mutex
 	replies  []reply
-	requests []ChatRequest
+	requests []wire.ChatRequest
 	headers  []http.Header
 }
 
 func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
-	var req ChatRequest
+	var req wire.ChatRequest
 	_ = json.Unmarshal(raw, &req)
 	f.mu.Lock()
 	i := len(f.requests)
@@ -54,10 +46,10 @@ func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body := rep.body
 	if body == "" {
-		resp := ChatResponse{
-			Choices: []Choice{{Message: ChatMessage{Role: RoleAssistant, Content: rep.content}, FinishReason: rep.finish}},
-			Usage: &TokenUsage{PromptTokens: 100, CompletionTokens: 20,
-				CompletionTokensDetails: &CompletionTokensDetails{ReasoningTokens: 5}},
+		resp := wire.ChatResponse{
+			Choices: []wire.Choice{{Message: wire.ChatMessage{Role: wire.RoleAssistant, Content: rep.content}, FinishReason: rep.finish}},
+			Usage: &wire.TokenUsage{PromptTokens: 100, CompletionTokens: 20,
+				CompletionTokensDetails: &wire.CompletionTokensDetails{ReasoningTokens: 5}},
 		}
 		b, _ := json.Marshal(resp)
 		body = string(b)
@@ -74,7 +66,7 @@ func (f *fakeServer) count() int {
 	return len(f.requests)
 }
 
-func (f *fakeServer) request(i int) ChatRequest {
+func (f *fakeServer) request(i int) wire.ChatRequest {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.requests[i]
@@ -93,26 +85,7 @@ func newTestClient(t *testing.T, f http.Handler, cache Cache, tweak func(*Option
 	return NewClient(opts, srv.Client(), nil, cache)
 }
 
-func sampleExtractInput() ExtractInput {
-	return ExtractInput{
-		Episode: EpisodeIn{ReferenceTime: "2023-05-08T13:56:00Z", Source: "message", Speaker: "Melanie",
-			Content: "That's great! I'm taking my kids camping next month. 다음 주에 부산으로 이사할 거예요."},
-		Previous: []EpisodeIn{{ReferenceTime: "2023-05-08T13:51:00Z", Source: "message", Speaker: "Caroline",
-			Content: "I went to a LGBTQ support group yesterday and it was so powerful."}},
-		EntityTypes: []EntityTypeIn{
-			{Name: "Person", Description: "a human being", Attributes: []string{"occupation"}},
-			{Name: "Place", Description: "a city, country or venue"},
-		},
-		EdgeTypes: []EdgeTypeIn{
-			{Name: "LIVES_IN", Description: "where a person lives", Sources: []string{"Person"}, Targets: []string{"Place"}},
-			{Name: "KNOWS"},
-		},
-	}
-}
-
 const validExtract = `{"entities":[{"name":"Melanie","type":"Person","attributes":[]}],"facts":[]}`
-
-func reflectTypeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 
 // bodyRecorder keeps the raw body of the last request and lets fake answer it.
 type bodyRecorder struct {
@@ -125,4 +98,15 @@ func (b *bodyRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	*b.dst = raw
 	r.Body = io.NopCloser(bytes.NewReader(raw))
 	b.fake.ServeHTTP(w, r)
+}
+
+// sampleExtractInput is an extract input of two episodes (the prompt tests of package wire use
+// a fuller one).
+func sampleExtractInput() wire.ExtractInput {
+	return wire.ExtractInput{
+		Episode: wire.EpisodeIn{ReferenceTime: "2023-05-08T13:56:00Z", Source: "message", Speaker: "Melanie",
+			Content: "That's great! I'm taking my kids camping next month. 다음 주에 부산으로 이사할 거예요."},
+		Previous: []wire.EpisodeIn{{ReferenceTime: "2023-05-08T13:51:00Z", Source: "message", Speaker: "Caroline",
+			Content: "I went to a LGBTQ support group yesterday and it was so powerful."}},
+	}
 }

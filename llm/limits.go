@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // MaxTokensCap bounds the max_tokens the sizing rule gives a request; an override
@@ -22,17 +24,17 @@ type tokenRule struct {
 // tokenRules are the sizing rules by task; a task missing here gets defaultTokenRule.
 func tokenRules() map[string]tokenRule {
 	return map[string]tokenRule{
-		TaskExtract:         {512, 1},
-		TaskExtractEntities: {256, 0.5},
-		TaskExtractFacts:    {384, 1},
-		TaskJudgeFact:       {256, 0.25},
-		TaskResolveEntities: {128, 0.1},
-		TaskDedupeFacts:     {128, 0.1},
-		TaskSummarize:       {256, 0.5},
-		TaskMergeSummaries:  {256, 0.5},
-		TaskNameCommunity:   {64, 0},
-		TaskAnswerQuestion:  {128, 0},
-		TaskGradeAnswer:     {32, 0},
+		wire.TaskExtract:         {512, 1},
+		wire.TaskExtractEntities: {256, 0.5},
+		wire.TaskExtractFacts:    {384, 1},
+		wire.TaskJudgeFact:       {256, 0.25},
+		wire.TaskResolveEntities: {128, 0.1},
+		wire.TaskDedupeFacts:     {128, 0.1},
+		wire.TaskSummarize:       {256, 0.5},
+		wire.TaskMergeSummaries:  {256, 0.5},
+		wire.TaskNameCommunity:   {64, 0},
+		wire.TaskAnswerQuestion:  {128, 0},
+		wire.TaskGradeAnswer:     {32, 0},
 	}
 }
 
@@ -44,7 +46,7 @@ const lengthRaise = 2
 // MaxTokens is the max_tokens of a request of task whose rendered messages are msgs: the
 // job's override of the task (Options.MaxTokens) when there is one, otherwise the task's sizing
 // rule.
-func (c *Client) MaxTokens(task string, msgs []Message) int {
+func (c *Client) MaxTokens(task string, msgs []wire.Message) int {
 	if n, ok := c.opts.MaxTokens[task]; ok {
 		return n
 	}
@@ -54,8 +56,8 @@ func (c *Client) MaxTokens(task string, msgs []Message) int {
 	}
 	in := 0
 	for _, m := range msgs {
-		if m.Role == RoleUser {
-			in += EstimateTokens(m.Content)
+		if m.Role == wire.RoleUser {
+			in += wire.EstimateTokens(m.Content)
 		}
 	}
 	return min(r.base+int(math.Ceil(r.perInput*float64(in))), MaxTokensCap)
@@ -82,8 +84,8 @@ func CheckMaxTokens(overrides map[string]int) error {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if _, ok := taskTypes()[name]; !ok {
-			return fmt.Errorf("%q is not a task (want one of %v)", name, Tasks())
+		if !slices.Contains(wire.Tasks(), name) {
+			return fmt.Errorf("%q is not a task (want one of %v)", name, wire.Tasks())
 		}
 		if overrides[name] < 1 {
 			return fmt.Errorf("%s: %d is below 1", name, overrides[name])

@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestRetryAfterHonoured(t *testing.T) {
@@ -28,7 +31,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 			}}
 			c := newTestClient(t, f, nil, nil)
 			start := time.Now()
-			if err := c.Call(context.Background(), "extract", TaskExtract, sampleExtractInput(), nil); err != nil {
+			if err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), nil); err != nil {
 				t.Fatal(err)
 			}
 			if elapsed := time.Since(start); elapsed < tt.least {
@@ -38,32 +41,6 @@ func TestRetryAfterHonoured(t *testing.T) {
 				t.Fatalf("%d requests, usage %+v", f.count(), u)
 			}
 		})
-	}
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2024, 5, 7, 12, 0, 0, 0, time.UTC)
-	for _, tt := range []struct {
-		in   string
-		want time.Duration
-	}{
-		{"", 0},
-		{"2", 2 * time.Second},
-		{"0.5", 500 * time.Millisecond},
-		{"-3", 0},
-		{"soon", 0},
-		{"NaN", 0},
-		{"99999999", maxRetryAfter},
-		{now.Add(30 * time.Second).Format(http.TimeFormat), 30 * time.Second},
-		{now.Add(-time.Minute).Format(http.TimeFormat), 0},
-	} {
-		if got := parseRetryAfter(tt.in, now); got != tt.want {
-			t.Errorf("parseRetryAfter(%q) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-	h := http.Header{"Retry-After": {"9"}, "Retry-After-Ms": {"250"}}
-	if got := retryAfter(h, now); got != 250*time.Millisecond {
-		t.Errorf("Retry-After-Ms not preferred: %v", got)
 	}
 }
 
@@ -77,22 +54,22 @@ func TestStatusClassification(t *testing.T) {
 		retryable bool
 		target    any
 	}{
-		{"401", reply{status: 401, body: `{"error":{"message":"bad key"}}`}, 1, true, false, new(*AuthError)},
-		{"403", reply{status: 403, body: `forbidden`}, 1, true, false, new(*AuthError)},
-		{"quota on 429", reply{status: 429, body: quota}, 1, true, false, new(*QuotaError)},
-		{"400", reply{status: 400, body: `{"error":{"message":"context too long","code":"context_length_exceeded"}}`}, 1, false, false, new(*StatusError)},
-		{"500 always", reply{status: 500, body: `boom`}, 3, false, true, new(*TransientError)},
-		{"503 always", reply{status: 503, body: `{"error":{"message":"overloaded"}}`}, 3, false, true, new(*TransientError)},
+		{"401", reply{status: 401, body: `{"error":{"message":"bad key"}}`}, 1, true, false, new(*transport.AuthError)},
+		{"403", reply{status: 403, body: `forbidden`}, 1, true, false, new(*transport.AuthError)},
+		{"quota on 429", reply{status: 429, body: quota}, 1, true, false, new(*transport.QuotaError)},
+		{"400", reply{status: 400, body: `{"error":{"message":"context too long","code":"context_length_exceeded"}}`}, 1, false, false, new(*transport.StatusError)},
+		{"500 always", reply{status: 500, body: `boom`}, 3, false, true, new(*transport.TransientError)},
+		{"503 always", reply{status: 503, body: `{"error":{"message":"overloaded"}}`}, 3, false, true, new(*transport.TransientError)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeServer{replies: []reply{tt.rep}}
 			c := newTestClient(t, f, nil, func(o *Options) { o.MaxAttempts = 3 })
-			err := c.Call(context.Background(), "s", TaskNameCommunity, NameInput{Summary: "x"}, nil)
+			err := c.Call(context.Background(), "s", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil)
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if f.count() != tt.requests || IsFatal(err) != tt.fatal || IsRetryable(err) != tt.retryable {
-				t.Fatalf("%d requests, fatal=%v retryable=%v: %v", f.count(), IsFatal(err), IsRetryable(err), err)
+			if f.count() != tt.requests || transport.IsFatal(err) != tt.fatal || transport.IsRetryable(err) != tt.retryable {
+				t.Fatalf("%d requests, fatal=%v retryable=%v: %v", f.count(), transport.IsFatal(err), transport.IsRetryable(err), err)
 			}
 			if !errors.As(err, tt.target) {
 				t.Fatalf("error %T does not unwrap to %T", err, tt.target)
@@ -104,8 +81,8 @@ func TestStatusClassification(t *testing.T) {
 func TestTransientThenSuccess(t *testing.T) {
 	f := &fakeServer{replies: []reply{{status: 502, body: "bad gateway"}, {status: 500}, {content: `{"name":"Art"}`}}}
 	c := newTestClient(t, f, nil, nil)
-	var out NameOutput
-	if err := c.Call(context.Background(), "community", TaskNameCommunity, NameInput{Summary: "x"}, &out); err != nil {
+	var out wire.NameOutput
+	if err := c.Call(context.Background(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	if out.Name != "Art" || c.Usage().Total.Retries != 2 || c.Usage().Total.Calls != 3 {
@@ -141,11 +118,11 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newTestClient(t, echo(tt.status, tt.wrap), nil, func(o *Options) { o.APIKey = key; o.MaxAttempts = 2 })
-			err := c.Call(context.Background(), "s", TaskNameCommunity, NameInput{Summary: "x"}, nil)
+			err := c.Call(context.Background(), "s", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil)
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), Redacted) {
+			if strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), transport.Redacted) {
 				t.Fatalf("error leaks or does not show the redaction: %v", err)
 			}
 			for e := err; e != nil; e = errors.Unwrap(e) {
@@ -178,7 +155,7 @@ func TestPerAttemptTimeoutIsRetried(t *testing.T) {
 	c := newTestClient(t, h, nil, func(o *Options) { o.Timeout = 100 * time.Millisecond })
 	t.Cleanup(func() { close(release) }) // runs before the server closes
 	start := time.Now()
-	if err := c.Call(context.Background(), "s", TaskNameCommunity, NameInput{Summary: "x"}, nil); err != nil {
+	if err := c.Call(context.Background(), "s", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if time.Since(start) > time.Second || c.Usage().Total.Retries != 1 {
@@ -192,7 +169,7 @@ func TestCancelStopsRetrying(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err := c.Call(ctx, "s", TaskNameCommunity, NameInput{Summary: "x"}, nil)
+	err := c.Call(ctx, "s", wire.TaskNameCommunity, wire.NameInput{Summary: "x"}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
 		t.Fatalf("error %v after %v", err, time.Since(start))
 	}
@@ -217,7 +194,7 @@ func TestConcurrencyBound(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 12 {
 		wg.Go(func() {
-			if err := c.Call(context.Background(), "community", TaskNameCommunity, NameInput{Summary: fmt.Sprint(i)}, nil); err != nil {
+			if err := c.Call(context.Background(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: fmt.Sprint(i)}, nil); err != nil {
 				t.Error(err)
 			}
 		})

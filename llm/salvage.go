@@ -3,6 +3,8 @@ package llm
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // salvageVersion names the rules of salvage; it is part of every task version (tokenPolicy), as
@@ -18,7 +20,7 @@ const maxSalvageCuts = 64
 // (equal as JSON values). It returns the repaired answer, how many repeated items it dropped,
 // and whether it found a valid one. An answer cut inside its first list item, or whose lists
 // close into an invalid answer (a required field after the cut list missing), has no salvage.
-func salvage(t *Task, cut []byte) (answer []byte, repeats int, ok bool) {
+func salvage(t *wire.Task, cut []byte) (answer []byte, repeats int, ok bool) {
 	cuts := cutPoints(cut)
 	for i := len(cuts) - 1; i >= 0 && i >= len(cuts)-maxSalvageCuts; i-- {
 		p := cuts[i]

@@ -6,11 +6,14 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestSalvage(t *testing.T) {
 	c := newTestClient(t, &fakeServer{replies: []reply{{content: "{}"}}}, nil, nil)
-	task := c.tasks[TaskExtractEntities]
+	task := c.tasks[wire.TaskExtractEntities]
 	ent := func(name string) string {
 		return `{"name":"` + name + `","type":"Person","attributes":[]}`
 	}
@@ -39,7 +42,7 @@ func TestSalvage(t *testing.T) {
 			if !ok {
 				return
 			}
-			var out EntitiesOutput
+			var out wire.EntitiesOutput
 			if err := json.Unmarshal(got, &out); err != nil {
 				t.Fatal(err)
 			}
@@ -58,10 +61,10 @@ func TestSalvage(t *testing.T) {
 // complete item, with no raised retry; it is counted and cached.
 func TestCallSalvagesLoop(t *testing.T) {
 	loop := `{"entities":[{"name":"Ann","type":"Person","attributes":[]}` + strings.Repeat(`,{"name":"Bo","type":"Person","attributes":[]}`, 5) + `,{"na`
-	f := &fakeServer{replies: []reply{{content: loop, finish: FinishLength}}}
-	c := newTestClient(t, f, NewMemoryCache(), nil)
-	var out EntitiesOutput
-	if err := c.Call(context.Background(), "extract", TaskExtractEntities, sampleExtractInput(), &out); err != nil {
+	f := &fakeServer{replies: []reply{{content: loop, finish: wire.FinishLength}}}
+	c := newTestClient(t, f, cache.NewMemory(), nil)
+	var out wire.EntitiesOutput
+	if err := c.Call(context.Background(), "extract", wire.TaskExtractEntities, sampleExtractInput(), &out); err != nil {
 		t.Fatal(err)
 	}
 	if f.count() != 1 || len(out.Entities) != 2 || out.Entities[1].Name != "Bo" {
@@ -71,7 +74,7 @@ func TestCallSalvagesLoop(t *testing.T) {
 		t.Errorf("usage %+v", u)
 	}
 	// The salvaged answer is the cached one: asked again, no request.
-	if err := c.Call(context.Background(), "extract", TaskExtractEntities, sampleExtractInput(), &out); err != nil || f.count() != 1 {
+	if err := c.Call(context.Background(), "extract", wire.TaskExtractEntities, sampleExtractInput(), &out); err != nil || f.count() != 1 {
 		t.Errorf("second call: %v, %d requests", err, f.count())
 	}
 }
@@ -81,10 +84,10 @@ func TestCallSalvagesLoop(t *testing.T) {
 // the answer.
 func TestCallSalvagesLastCut(t *testing.T) {
 	cut := `{"entities":[{"name":"Ann","type":"Person","attributes":[]},{"name":"Bo","type":"Person","attributes":[]},{"na`
-	f := &fakeServer{replies: []reply{{content: cut, finish: FinishLength}}}
+	f := &fakeServer{replies: []reply{{content: cut, finish: wire.FinishLength}}}
 	c := newTestClient(t, f, nil, nil)
-	var out EntitiesOutput
-	if err := c.Call(context.Background(), "extract", TaskExtractEntities, sampleExtractInput(), &out); err != nil {
+	var out wire.EntitiesOutput
+	if err := c.Call(context.Background(), "extract", wire.TaskExtractEntities, sampleExtractInput(), &out); err != nil {
 		t.Fatal(err)
 	}
 	if f.count() != 4 || len(out.Entities) != 2 {

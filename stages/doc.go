@@ -46,17 +46,17 @@
 // error (a service failure, the store) still fails the stage.
 //
 // Batch mode (Env.Batches): a unit whose LLM or embedder call waits for a provider batch
-// (llm.ErrPending) is left uncommitted; Pool lets its sibling calls queue theirs. RunStream runs
+// (batch.ErrPending) is left uncommitted; Pool lets its sibling calls queue theirs. RunStream runs
 // the stage in waves: one pass over the units queues every request they can make without
 // another answer, the queued requests are submitted, RunStream waits for the batches and runs
 // the pending units again (their earlier answers come back from the cache, not counted as cache
-// hits: llm.Replaying), until none is pending; with Env.NoWait it returns a *PendingError after
+// hits: batch.Replaying), until none is pending; with Env.NoWait it returns a *PendingError after
 // the first pass that left units pending. A stage needs one wave per call in the longest chain
 // of calls of one unit that wait on each other's answers, plus the one that commits; each
 // stage's doc says how many.
 //
 // Interrupts: when Env.Stop closes, RunStream starts no new unit, and the LLM client's pacer,
-// which shares the channel, refuses every new request (llm.ErrStopped) — also the next call of
+// which shares the channel, refuses every new request (pacing.ErrStopped) — also the next call of
 // a unit already running. Such a unit ends uncommitted (Pool keeps its sibling calls in flight
 // running, so their answers are cached) and runs again on the next run.
 package stages

@@ -35,15 +35,15 @@ type Embedder interface {
 }
 
 // Batches is the provider batch machinery of a run whose LLM or embedder is in batch mode
-// (llm.mode, embedder.mode: batch): calls queue their requests and return llm.ErrPending, and
+// (llm.mode, embedder.mode: batch): calls queue their requests and return batch.ErrPending, and
 // the stage runner submits what they queued (Flush), waits for the batches (Wait) and runs the
-// pending units again (a wave). *llm.Batcher satisfies it, one per client; the jobs package
+// pending units again (a wave). *batch.Batcher satisfies it, one per client; the jobs package
 // joins them.
 type Batches interface {
 	// Flush submits the requests queued so far.
 	Flush(ctx context.Context) error
 	// Wait polls until every batch a call found pending has ended and its answers are stored,
-	// and returns how many batches it waited for; llm.ErrStopped when stop closes first.
+	// and returns how many batches it waited for; pacing.ErrStopped when stop closes first.
 	Wait(ctx context.Context, stop <-chan struct{}) (int, error)
 	// Release forgets the batch requests of the calls that finished (the stage ended).
 	Release(ctx context.Context) error
@@ -80,7 +80,7 @@ type Env struct {
 	Log         *slog.Logger
 	// Stop, when closed, asks the stage to start no new unit and to return ErrInterrupted once
 	// the units in flight have committed (a graceful drain); nil never stops. The LLM client's
-	// pacer shares it and refuses new requests (llm.ErrStopped), so a unit in flight starts no
+	// pacer shares it and refuses new requests (pacing.ErrStopped), so a unit in flight starts no
 	// new call either: it ends uncommitted and runs again on the next run.
 	Stop <-chan struct{}
 	// MaxFailedRatio stops a stage once its failed units pass this share of the units it ran

@@ -10,7 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tkgraph/backfill/internal/workpool"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // Unit is one piece of a stage's work.
@@ -52,11 +53,11 @@ const MinFailedSample = 10
 // logged, and the stage goes on, unless failed units pass env.MaxFailedRatio of the units run
 // (judged once MinFailedSample have run), which stops the stage with an error. When env.Stop
 // closes RunStream starts no new unit, waits for the units in flight (a unit whose LLM call
-// was refused by the drain, llm.ErrStopped, is left uncommitted) and returns ErrInterrupted. Any
+// was refused by the drain, pacing.ErrStopped, is left uncommitted) and returns ErrInterrupted. Any
 // other unit error cancels the others and is returned.
 //
 // With env.Batches (batch mode) the stage runs in waves: a unit whose call queued a request or
-// found it in a batch that has not ended returns llm.ErrPending and is left uncommitted; after
+// found it in a batch that has not ended returns batch.ErrPending and is left uncommitted; after
 // the pass the queued requests are submitted (Batches.Flush), RunStream waits for the batches
 // (Batches.Wait) and runs the pending units again, until none is pending. A stage needs one
 // wave more than the longest chain of calls in one unit that wait on each other's answers. With
@@ -81,7 +82,7 @@ func RunStream(ctx context.Context, env Env, stage string, total int, produce Pr
 }
 
 // runPass runs one pass over the units a producer emits (those in only, when not nil) and
-// returns the keys of the units left pending (llm.ErrPending).
+// returns the keys of the units left pending (batch.ErrPending).
 func runPass(ctx context.Context, env Env, stage string, produce Producer, prog Progress, only keySet) (Stats, keySet, error) {
 	var st Stats
 	var mu sync.Mutex
@@ -89,7 +90,7 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 	pending := keySet{}
 	var drained atomic.Bool
 	if only != nil {
-		ctx = llm.Replaying(ctx) // the units' earlier answers come back from the cache
+		ctx = batch.Replaying(ctx) // the units' earlier answers come back from the cache
 	}
 	p := workpool.New(ctx, env.Concurrency)
 	stopped := false
@@ -124,10 +125,10 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 			case errors.As(err, &f):
 				env.Logger().Warn("unit failed: its LLM answers stayed bad; it runs again on the next run",
 					"stage", stage, "unit", u.Key, "calls", f.Calls, "reason", clipText(f.Reason, 300))
-			case errors.Is(err, llm.ErrStopped):
+			case errors.Is(err, pacing.ErrStopped):
 				drained.Store(true)
 				return nil
-			case errors.Is(err, llm.ErrPending):
+			case errors.Is(err, batch.ErrPending):
 				mu.Lock()
 				pending.add(u.Key)
 				mu.Unlock()

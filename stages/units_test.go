@@ -11,6 +11,8 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
 )
 
 func testStore(t *testing.T) *checkpoints.Store {
@@ -98,7 +100,7 @@ func TestMaxFailedRatio(t *testing.T) {
 }
 
 // TestDrainLeavesRefusedUnitsUncommitted: a unit whose call is refused by the drain
-// (llm.ErrStopped) is not committed, and the others in flight are not cancelled.
+// (pacing.ErrStopped) is not committed, and the others in flight are not cancelled.
 func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 	ctx := context.Background()
 	stop := make(chan struct{})
@@ -121,7 +123,7 @@ func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 			close(stop)
 			defer close(release)
 			p := NewPool(ctx, 2)
-			p.Go(func(context.Context) error { return fmt.Errorf("calling x: %w", llm.ErrStopped) })
+			p.Go(func(context.Context) error { return fmt.Errorf("calling x: %w", pacing.ErrStopped) })
 			return p.Wait()
 		}},
 		{Key: "never", Fingerprint: "fp", Run: func(context.Context, string) error { t.Error("a unit started after the stop"); return nil }},
@@ -142,7 +144,7 @@ func TestDegradedPassesOtherErrors(t *testing.T) {
 	if d.Absorb(other) != other || d.Absorb(nil) != nil || d.Calls() != 0 {
 		t.Fatal("Absorb took an error that is no bad answer")
 	}
-	if d.Absorb(badAnswer("a")) != nil || d.Absorb(fmt.Errorf("x: %w", &llm.StatusError{Status: 400})) != nil || d.Calls() != 2 {
+	if d.Absorb(badAnswer("a")) != nil || d.Absorb(fmt.Errorf("x: %w", &transport.StatusError{Status: 400})) != nil || d.Calls() != 2 {
 		t.Fatal("Absorb refused bad answers")
 	}
 	f := d.Failure("st", "g")

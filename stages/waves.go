@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"hash/maphash"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // PendingError ends a stage whose units wait for provider batches (Env.NoWait). errors.Is(err,
-// llm.ErrPending) is true of it.
+// batch.ErrPending) is true of it.
 type PendingError struct {
 	Stage string
 	Units int
@@ -20,7 +21,7 @@ func (e *PendingError) Error() string {
 	return fmt.Sprintf("running %s: %d units wait for provider batches", e.Stage, e.Units)
 }
 
-func (e *PendingError) Unwrap() error { return llm.ErrPending }
+func (e *PendingError) Unwrap() error { return batch.ErrPending }
 
 // runWaves runs passes over the units until none is pending (see RunStream); each later pass
 // runs only the units the one before left pending.
@@ -51,7 +52,7 @@ func runWaves(ctx context.Context, env Env, stage string, produce Producer, prog
 			}
 			env.Logger().Info("waiting for provider batches", "stage", stage, "wave", st.Waves, "pending_units", len(pending))
 			n, err := env.Batches.Wait(ctx, env.Stop)
-			if errors.Is(err, llm.ErrStopped) {
+			if errors.Is(err, pacing.ErrStopped) {
 				return ErrInterrupted
 			}
 			if err != nil {

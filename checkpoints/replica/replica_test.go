@@ -21,7 +21,9 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // fixture is a bucket on the test gateway and a directory for local copies.
@@ -343,11 +345,11 @@ func TestBarrierAndStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b := llm.BatchRecord{ID: "b1", Kind: llm.KindChat, Endpoint: llm.EndpointChat, State: llm.BatchQueued, CreatedAt: ref, UpdatedAt: ref}
+	b := batch.Record{ID: "b1", Kind: batch.KindChat, Endpoint: wire.EndpointChat, State: batch.Queued, CreatedAt: ref, UpdatedAt: ref}
 	if err := a.AddBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	b.State, b.InputFile = llm.BatchSubmitting, "file-1"
+	b.State, b.InputFile = batch.Submitting, "file-1"
 	if err := a.UpdateBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +359,7 @@ func TestBarrierAndStop(t *testing.T) {
 	}
 	got, ok, err := r.BatchRecord(ctx, "b1")
 	r.Close()
-	if err != nil || !ok || got.State != llm.BatchSubmitting || got.InputFile != "file-1" {
+	if err != nil || !ok || got.State != batch.Submitting || got.InputFile != "file-1" {
 		t.Errorf("the bucket's snapshot holds batch %+v (%v, %v), want it submitting with its input file", got, ok, err)
 	}
 
@@ -423,7 +425,7 @@ func TestMultipart(t *testing.T) {
 	for i := range 12 { // 12 MiB that do not compress
 		blob := make([]byte, 1<<20)
 		_, _ = rand.Read(blob)
-		if err := a.Put(ctx, fmt.Sprintf("k%d", i), llm.CacheEntry{Namespace: "x", Response: blob}); err != nil {
+		if err := a.Put(ctx, fmt.Sprintf("k%d", i), cache.Entry{Namespace: "x", Response: blob}); err != nil {
 			t.Fatal(err)
 		}
 	}

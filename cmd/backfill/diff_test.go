@@ -18,9 +18,9 @@ import (
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/graphdiff"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/offline"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/offline"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/temporal"
 )
 
@@ -94,13 +94,13 @@ const marker = "Preferences never contradict each other: a person may like many 
 func preferenceModel(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		var req llm.ChatRequest
+		var req wire.ChatRequest
 		json.Unmarshal(body, &req)
-		if req.ResponseFormat != nil && req.ResponseFormat.JSONSchema != nil && req.ResponseFormat.JSONSchema.Name == llm.TaskJudgeFact &&
+		if req.ResponseFormat != nil && req.ResponseFormat.JSONSchema != nil && req.ResponseFormat.JSONSchema.Name == wire.TaskJudgeFact &&
 			len(req.Messages) > 1 && strings.Contains(req.Messages[0].Content, marker) {
 			user := req.Messages[len(req.Messages)-1].Content
-			var in llm.JudgeInput
-			json.Unmarshal([]byte(strings.TrimSuffix(user[strings.LastIndex(user, llm.InputFence)+len(llm.InputFence):], "\n```")), &in)
+			var in wire.JudgeInput
+			json.Unmarshal([]byte(strings.TrimSuffix(user[strings.LastIndex(user, wire.InputFence)+len(wire.InputFence):], "\n```")), &in)
 			if in.New.Predicate == "PREFERS" {
 				w.Header().Set("Content-Type", "application/json")
 				json.NewEncoder(w).Encode(map[string]any{"id": "pref", "object": "chat.completion", "model": req.Model,
@@ -115,7 +115,7 @@ func preferenceModel(next http.Handler) http.Handler {
 	})
 }
 
-// TestDiffShowsWhatAPromptChanged runs the demo twice through llm/stub, the second time with a
+// TestDiffShowsWhatAPromptChanged runs the demo twice through providers/stub, the second time with a
 // prompts_dir overriding judge_fact. The diff lists exactly the facts that prompt changed: the
 // preferences the first run closed by contradiction are open in the second, and nothing else
 // about any fact differs.
@@ -126,7 +126,7 @@ func TestDiffShowsWhatAPromptChanged(t *testing.T) {
 	dir := t.TempDir()
 	prompts := filepath.Join(dir, "prompts")
 	os.Mkdir(prompts, 0o755)
-	builtin, err := os.ReadFile("llm/prompts/judge_fact.system.tmpl")
+	builtin, err := os.ReadFile("llm/wire/prompts/judge_fact.system.tmpl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,19 +204,19 @@ func closedPreferences(t *testing.T, path string) []string {
 func sloppyJudge(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		var req llm.ChatRequest
+		var req wire.ChatRequest
 		json.Unmarshal(body, &req)
-		if req.ResponseFormat == nil || req.ResponseFormat.JSONSchema == nil || req.ResponseFormat.JSONSchema.Name != llm.TaskJudgeFact {
+		if req.ResponseFormat == nil || req.ResponseFormat.JSONSchema == nil || req.ResponseFormat.JSONSchema.Name != wire.TaskJudgeFact {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			next.ServeHTTP(w, r)
 			return
 		}
 		user := req.Messages[len(req.Messages)-1].Content
-		var in llm.JudgeInput
-		json.Unmarshal([]byte(strings.TrimSuffix(user[strings.LastIndex(user, llm.InputFence)+len(llm.InputFence):], "\n```")), &in)
-		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
+		var in wire.JudgeInput
+		json.Unmarshal([]byte(strings.TrimSuffix(user[strings.LastIndex(user, wire.InputFence)+len(wire.InputFence):], "\n```")), &in)
+		out := wire.JudgeOutput{Duplicates: []string{}, Contradictions: []wire.Contradiction{}}
 		for _, c := range in.Candidates {
-			out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID})
+			out.Contradictions = append(out.Contradictions, wire.Contradiction{ID: c.ID})
 		}
 		content, _ := json.Marshal(out)
 		w.Header().Set("Content-Type", "application/json")
@@ -226,7 +226,7 @@ func sloppyJudge(next http.Handler) http.Handler {
 	})
 }
 
-// TestDiffShowsRejectedClosures builds the demo through llm/stub with the offline responder (A)
+// TestDiffShowsRejectedClosures builds the demo through providers/stub with the offline responder (A)
 // and with a judge that claims every candidate contradicted without a quote (B). B's claims close
 // nothing A leaves open; the run report counts them as rejected (no_quote) and diff shows the
 // change in rejected closures between the two runs.
@@ -270,10 +270,10 @@ func TestDiffShowsRejectedClosures(t *testing.T) {
 func factlessExtraction(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		var req llm.ChatRequest
+		var req wire.ChatRequest
 		json.Unmarshal(body, &req)
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if req.ResponseFormat == nil || req.ResponseFormat.JSONSchema == nil || req.ResponseFormat.JSONSchema.Name != llm.TaskExtract {
+		if req.ResponseFormat == nil || req.ResponseFormat.JSONSchema == nil || req.ResponseFormat.JSONSchema.Name != wire.TaskExtract {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -293,7 +293,7 @@ func factlessExtraction(next http.Handler) http.Handler {
 }
 
 // TestDiffComparesGoldScores builds the gold set with the offline responder (A) and through
-// llm/stub with extraction answers stripped of their facts (B). diff --gold scores both: A's F1
+// providers/stub with extraction answers stripped of their facts (B). diff --gold scores both: A's F1
 // is eval's, B's is 0, and the change is below zero beyond the gold set's spread; A against
 // itself changes nothing. A gold file that does not fit the graphs is an error.
 func TestDiffComparesGoldScores(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/evaluation"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // evalJSON runs eval with --json and returns the exit code, the summary and the report.
@@ -103,7 +103,7 @@ const qaLoCoMo = `[{"sample_id": "conv-t", "conversation": {"speaker_a": "Alice"
         {"question": "Where does Ben live?", "answer": "Seattle", "evidence": ["D1:2"], "category": 1},
         {"question": "Is Ben a pilot?", "adversarial_answer": "yes", "evidence": ["D1:2"], "category": 5}]}]`
 
-// TestEvalQAThroughTheStub runs a LoCoMo job and eval --qa against llm/stub: both questions with
+// TestEvalQAThroughTheStub runs a LoCoMo job and eval --qa against providers/stub: both questions with
 // an answer are asked and graded, a second eval answers everything from the cache, and a tiny
 // budget stops QA with exit 3.
 func TestEvalQAThroughTheStub(t *testing.T) {

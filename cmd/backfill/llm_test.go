@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // demoArgs are the arguments that run the bundled demo job against base, with its store in

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // stubOptions are the flags of llm-stub.
@@ -37,13 +37,14 @@ func (o *stubOptions) validate() error {
 		flag string
 		v    float64
 	}{{"--bad-rate", o.opts.BadRate}, {"--batch-fail-rate", o.opts.BatchFailRate}, {"--batch-expire-rate", o.opts.BatchExpireRate},
-		{"--batch-invalid-rate", o.opts.BatchInvalidRate}} {
+		{"--batch-invalid-rate", o.opts.BatchInvalidRate}, {"--batch-lose-rate", o.opts.BatchLoseRate},
+		{"--batch-failed-rate", o.opts.BatchFailedRate}, {"--batch-lose-files-rate", o.opts.BatchLoseFilesRate}} {
 		if r.v < 0 || r.v > 1 {
 			return fmt.Errorf("%s %g is outside 0..1", r.flag, r.v)
 		}
 	}
-	if o.opts.BatchDelay < 0 || o.opts.BatchMaxRequests < 0 || o.opts.BatchMaxBytes < 0 {
-		return errors.New("--batch-delay, --batch-max-requests and --batch-max-bytes must not be negative")
+	if o.opts.BatchDelay < 0 || o.opts.BatchMaxRequests < 0 || o.opts.BatchMaxBytes < 0 || o.opts.BatchLoseAfter < 0 {
+		return errors.New("--batch-delay, --batch-max-requests, --batch-max-bytes and --batch-lose-after must not be negative")
 	}
 	if o.opts.PrefixCache.Block < 0 || o.opts.PrefixCache.Min < 0 {
 		return errors.New("--prefix-cache-block and --prefix-cache-min must not be negative")
@@ -55,7 +56,7 @@ func (o *stubOptions) validate() error {
 	if o.opts.BadKinds, err = kindList("--bad-kinds", o.badKinds, stub.AllBadKinds()); err != nil {
 		return err
 	}
-	o.opts.BadTasks, err = kindList("--bad-tasks", o.badTasks, llm.Tasks())
+	o.opts.BadTasks, err = kindList("--bad-tasks", o.badTasks, wire.Tasks())
 	return err
 }
 
@@ -95,7 +96,9 @@ GET /v1/batches, GET /v1/batches/{id}, POST /v1/batches/{id}/cancel) for llm.mod
 batch ends --batch-delay after its creation with the endpoints' answers, --batch-fail-rate of
 its requests as error lines, --batch-expire-rate of the batches expired with about half of their
 requests undone, --batch-invalid-rate of its output lines cut in half; the stub counts the
-submissions of every request.
+submissions of every request. Vanishing state: --batch-lose-rate of the batches are forgotten
+after --batch-lose-after polls (404, as after a gateway change), --batch-failed-rate end failed
+with a reason, --batch-lose-files-rate lose their output and error files.
 
 Its answers are a baseline for the mechanics (pacing, retries, cache, cost), not for extraction
 quality. Point a job at it with the --set flags it prints when it starts (see the example).`,
@@ -123,18 +126,22 @@ quality. Point a job at it with the --set flags it prints when it starts (see th
 	f.IntVar(&o.opts.Dims, "dims", 0, "embedding size `N` when a request names none (default 256)")
 	f.Float64Var(&o.opts.BadRate, "bad-rate", 0, "share `F` of chat requests answered badly on every attempt, like a weak model (0..1)")
 	f.StringVar(&o.badKinds, "bad-kinds", "", "bad-answer `KINDS`, comma-separated (default all: "+strings.Join(stub.AllBadKinds(), ",")+")")
-	f.StringVar(&o.badTasks, "bad-tasks", "", "`TASKS` that get bad answers, comma-separated (default all: "+strings.Join(llm.Tasks(), ",")+")")
+	f.StringVar(&o.badTasks, "bad-tasks", "", "`TASKS` that get bad answers, comma-separated (default all: "+strings.Join(wire.Tasks(), ",")+")")
 	f.DurationVar(&o.opts.BatchDelay, "batch-delay", 0, "batches end this `DURATION` after their creation (at the first poll after it)")
 	f.Float64Var(&o.opts.BatchFailRate, "batch-fail-rate", 0, "share `F` of batch requests answered by an error line (0..1)")
 	f.Float64Var(&o.opts.BatchExpireRate, "batch-expire-rate", 0, "share `F` of batches that expire with about half of their requests undone (0..1)")
 	f.Float64Var(&o.opts.BatchInvalidRate, "batch-invalid-rate", 0, "share `F` of batch output lines written unreadable (0..1)")
 	f.IntVar(&o.opts.BatchMaxRequests, "batch-max-requests", 0, "most requests `N` in a batch file (default 50000)")
 	f.Int64Var(&o.opts.BatchMaxBytes, "batch-max-bytes", 0, "largest batch file in bytes, `N` (default 200000000)")
+	f.Float64Var(&o.opts.BatchLoseRate, "batch-lose-rate", 0, "share `F` of batches the stub forgets after --batch-lose-after polls, as after a gateway change (0..1)")
+	f.IntVar(&o.opts.BatchLoseAfter, "batch-lose-after", 1, "polls `N` a batch the stub will lose answers (in progress) before it is gone")
+	f.Float64Var(&o.opts.BatchFailedRate, "batch-failed-rate", 0, "share `F` of batches that end failed, with a reason in their errors and every request undone (0..1)")
+	f.Float64Var(&o.opts.BatchLoseFilesRate, "batch-lose-files-rate", 0, "share `F` of batches whose output and error files are gone when read (0..1)")
 	f.IntVar(&o.opts.PrefixCache.Block, "prefix-cache-block", 0, "imitate a provider's prompt cache in blocks of `N` tokens (0: off; OpenAI's rule is 128)")
 	f.IntVar(&o.opts.PrefixCache.Min, "prefix-cache-min", 1024, "the shortest prefix the imitated prompt cache serves, `N` tokens (OpenAI's rule is 1024)")
 	_ = cmd.RegisterFlagCompletionFunc("faults", fixedCompletion(stub.AllFaults()...))
 	_ = cmd.RegisterFlagCompletionFunc("bad-kinds", fixedCompletion(stub.AllBadKinds()...))
-	_ = cmd.RegisterFlagCompletionFunc("bad-tasks", fixedCompletion(llm.Tasks()...))
+	_ = cmd.RegisterFlagCompletionFunc("bad-tasks", fixedCompletion(wire.Tasks()...))
 	return cmd
 }
 

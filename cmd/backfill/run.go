@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // runOptions are the flags of run.
@@ -103,7 +103,7 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 			}
 		}
 	}
-	if errors.Is(runErr, llm.ErrBudgetExceeded) {
+	if errors.Is(runErr, pacing.ErrBudgetExceeded) {
 		fmt.Fprintf(os.Stderr, "backfill: stopped at the budget (%v); raise limits.max_cost_usd and run again to resume\n", runErr)
 		return exitPartial
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/llm/batch"
 )
 
 // statusOptions are the flags of status.
@@ -29,7 +30,8 @@ was rewritten (group_policy: map), the rows the last run quarantined, the units 
 done and failed (their LLM answers stayed bad; the next run retries them) out of how many, and
 the counts of entities, facts, mentions and communities. --group shows one group (its id as the
 input wrote it, or as stored; both forms are printed). In batch mode it also lists every open
-provider batch and the last 20 delivered ones, with their state as last polled and their counts.
+provider batch and the last 20 delivered or lost ones, with their state as last polled, their
+counts and the reason of a failed or lost batch.
 
 Status only reads the store: it works while a run holds it, and on read-only media.`,
 		Example: `  backfill status jobs/examples/demo.yaml
@@ -107,27 +109,32 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 	return writeBatches(ctx, w, store)
 }
 
-// maxDeliveredShown bounds the delivered batches status lists (every open batch is listed).
+// maxDeliveredShown bounds the delivered and lost batches status lists (every open batch is
+// listed).
 const maxDeliveredShown = 20
 
 // writeBatches lists the provider batches of the store (batch mode): every open batch and the
-// last delivered ones, with their state as last polled and their counts.
+// last delivered or lost ones, with their state as last polled, their counts and the reason of
+// a failed or lost batch.
 func writeBatches(ctx context.Context, w io.Writer, store *checkpoints.Store) error {
 	all, err := store.Batches(ctx)
 	if err != nil || len(all) == 0 {
 		return err
 	}
-	open, delivered := 0, 0
+	open, delivered, lost := 0, 0, 0
 	for _, b := range all {
-		if b.Open() {
+		switch {
+		case b.Open():
 			open++
-		} else {
+		case b.State == batch.Lost:
+			lost++
+		default:
 			delivered++
 		}
 	}
-	fmt.Fprintf(w, "\nbatches\t%d open, %d delivered\n", open, delivered)
-	fmt.Fprintf(w, "batch\tkind\tprovider id\tstate\trequests\tcompleted\tfailed\tanswers\tinvalid\terrors\tunfinished\tupdated\n")
-	skip := max(delivered-maxDeliveredShown, 0)
+	fmt.Fprintf(w, "\nbatches\t%d open, %d delivered, %d lost\n", open, delivered, lost)
+	fmt.Fprintf(w, "batch\tkind\tprovider id\tstate\trequests\tcompleted\tfailed\tanswers\tinvalid\terrors\tunfinished\tupdated\treason\n")
+	skip := max(delivered+lost-maxDeliveredShown, 0)
 	for _, b := range all {
 		if !b.Open() {
 			if skip > 0 {
@@ -139,8 +146,8 @@ func writeBatches(ctx context.Context, w io.Writer, store *checkpoints.Store) er
 		if !b.Open() {
 			state += " (" + b.Ended + ")"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", b.ID, b.Kind, b.ProviderID, state, b.Requests,
-			b.Completed, b.Failed, b.Answers, b.Invalid, b.Errors, b.Unfinished, b.UpdatedAt.Format(time.RFC3339))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", b.ID, b.Kind, b.ProviderID, state, b.Requests,
+			b.Completed, b.Failed, b.Answers, b.Invalid, b.Errors, b.Unfinished, b.UpdatedAt.Format(time.RFC3339), b.Reason)
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -54,7 +54,7 @@ func (o StageOptions) WithDefaults() StageOptions {
 // the options. Other groups are skipped without reading their graph.
 func Run(ctx context.Context, env stages.Env, opts StageOptions) (stages.Stats, error) {
 	opts = opts.WithDefaults()
-	parts := append(env.TaskVersions(llm.TaskMergeSummaries, llm.TaskNameCommunity),
+	parts := append(env.TaskVersions(wire.TaskMergeSummaries, wire.TaskNameCommunity),
 		algorithm, env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions()), fmt.Sprintf("%+v", opts))
 	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)

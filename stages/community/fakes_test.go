@@ -12,7 +12,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -31,11 +31,11 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	f.calls = append(f.calls, fmt.Sprintf("%s: %v", task, input))
 	f.mu.Unlock()
 	switch in := input.(type) {
-	case llm.MergeInput:
-		out.(*llm.MergeOutput).Summary = "(" + in.A + " + " + in.B + ")"
-	case llm.NameInput:
+	case wire.MergeInput:
+		out.(*wire.MergeOutput).Summary = "(" + in.A + " + " + in.B + ")"
+	case wire.NameInput:
 		first, _, _ := strings.Cut(strings.TrimLeft(in.Summary, "("), ":")
-		out.(*llm.NameOutput).Name = "Name of " + first + "\nsecond line"
+		out.(*wire.NameOutput).Name = "Name of " + first + "\nsecond line"
 	default:
 		return fmt.Errorf("unexpected task %s", task)
 	}

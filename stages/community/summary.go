@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -58,8 +58,8 @@ func reduceAll(ctx context.Context, env stages.Env, parts [][]string, bad *stage
 				}
 				merges++
 				p.Go(func(ctx context.Context) error {
-					var out llm.MergeOutput
-					if err := env.LLM.Call(ctx, Stage, llm.TaskMergeSummaries, llm.MergeInput{A: texts[i], B: texts[i+1]}, &out); err != nil {
+					var out wire.MergeOutput
+					if err := env.LLM.Call(ctx, Stage, wire.TaskMergeSummaries, wire.MergeInput{A: texts[i], B: texts[i+1]}, &out); err != nil {
 						next[c][i/2] = texts[i] + "\n" + texts[i+1]
 						return bad.Absorb(fmt.Errorf("merging summaries: %w", err))
 					}
@@ -97,8 +97,8 @@ func nameAll(ctx context.Context, env stages.Env, summaries []string, fallback [
 			continue
 		}
 		p.Go(func(ctx context.Context) error {
-			var out llm.NameOutput
-			if err := env.LLM.Call(ctx, Stage, llm.TaskNameCommunity, llm.NameInput{Summary: sum}, &out); err != nil {
+			var out wire.NameOutput
+			if err := env.LLM.Call(ctx, Stage, wire.TaskNameCommunity, wire.NameInput{Summary: sum}, &out); err != nil {
 				names[c] = fallback[c]
 				return bad.Absorb(fmt.Errorf("naming a community: %w", err))
 			}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -37,7 +37,7 @@ type item struct {
 // embeds the group again (the embedder's cache answers the texts already done) and overwrites
 // the same vectors. In batch mode a chunk whose texts wait in a provider batch is skipped and
 // the others go on, so the whole group is queued in one wave; the unit then returns
-// llm.ErrPending.
+// batch.ErrPending.
 func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 	var items []item
 	if err := env.Store.EachEntity(ctx, group, func(e graph.Entity) error {
@@ -61,7 +61,7 @@ func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 			texts[i] = it.text
 		}
 		vecs, err := env.Embedder.Embed(ctx, texts)
-		if errors.Is(err, llm.ErrPending) {
+		if errors.Is(err, batch.ErrPending) {
 			pending = true
 			continue
 		}
@@ -87,7 +87,7 @@ func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 		}
 	}
 	if pending {
-		return fmt.Errorf("embedding group %s: %w", group, llm.ErrPending)
+		return fmt.Errorf("embedding group %s: %w", group, batch.ErrPending)
 	}
 	return env.Store.CommitUnit(ctx, Stage, group, fp, nil)
 }

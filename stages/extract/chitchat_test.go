@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -71,11 +71,11 @@ func TestChitchatNotAsked(t *testing.T) {
 			t.Errorf("ask %v: %d calls, want %d", ask, got, want[Asked])
 		}
 		out := outputsByKey(t, env)["c"]
-		if !ask && (len(out.Facts) != 0 || !reflect.DeepEqual(out.Entities, []llm.EntityMention{{Name: "Bob", Type: "Entity", Attributes: []llm.AttributeValue{}}})) {
+		if !ask && (len(out.Facts) != 0 || !reflect.DeepEqual(out.Entities, []wire.EntityMention{{Name: "Bob", Type: "Entity", Attributes: []wire.AttributeValue{}}})) {
 			t.Errorf("chit-chat output %+v, want its speaker only", out)
 		}
 	}
-	if got := speakerOnly(llm.ExtractInput{Episode: llm.EpisodeIn{Speaker: "Bob"}, ExcludedTypes: []string{"entity"}}); len(got.Entities) != 0 {
+	if got := speakerOnly(wire.ExtractInput{Episode: wire.EpisodeIn{Speaker: "Bob"}, ExcludedTypes: []string{"entity"}}); len(got.Entities) != 0 {
 		t.Errorf("an excluded Entity type kept the speaker: %+v", got)
 	}
 }
@@ -89,7 +89,7 @@ func TestInputContext(t *testing.T) {
 	}
 	eps := []graph.Episode{ep(1, "A", "one two three four five six seven eight"), ep(2, "B", "nine ten eleven twelve"),
 		ep(2, "A", "thirteen fourteen"), ep(2, "B", "the episode")}
-	speakers := func(in llm.ExtractInput) []string {
+	speakers := func(in wire.ExtractInput) []string {
 		var out []string
 		for _, p := range in.Previous {
 			out = append(out, p.Speaker+": "+p.Content)

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/records"
 )
 
@@ -24,7 +24,7 @@ type Group struct {
 
 // Plan is what the unit of one episode does.
 type Plan struct {
-	Input llm.ExtractInput
+	Input wire.ExtractInput
 	// Ask is false when the LLM is not asked; Skip then says why.
 	Ask  bool
 	Skip string
@@ -38,7 +38,7 @@ const (
 )
 
 // plan is the plan of an episode that asks unless the LLM is off.
-func (g *Group) plan(in llm.ExtractInput) Plan {
+func (g *Group) plan(in wire.ExtractInput) Plan {
 	if g.opts.NoLLM {
 		return Plan{Input: in, Skip: SkipLLMOff}
 	}
@@ -86,7 +86,7 @@ func (g *Group) Plan(i int) Plan {
 		return g.plan(in)
 	}
 	rec := ep.Record
-	in := llm.ExtractInput{Episode: episodeIn(ep), Previous: []llm.EpisodeIn{}, Known: known(rec),
+	in := wire.ExtractInput{Episode: episodeIn(ep), Previous: []wire.EpisodeIn{}, Known: known(rec),
 		EntityTypes: g.opts.EntityTypes, EdgeTypes: g.opts.EdgeTypes, ExcludedTypes: g.opts.ExcludedTypes}
 	cur, ok := records.Decode(ep.Content)
 	if !ok { // a record of no JSON object body: nothing to compare
@@ -131,7 +131,7 @@ func (g *Group) Plan(i int) Plan {
 		}
 	}
 	if j := g.prev[i]; j >= 0 && prev != nil {
-		in.Snapshot = &llm.SnapshotIn{Object: rec.Object, PreviousAt: episodeIn(g.eps[j]).ReferenceTime,
+		in.Snapshot = &wire.SnapshotIn{Object: rec.Object, PreviousAt: episodeIn(g.eps[j]).ReferenceTime,
 			Changes: changeLines(shown)}
 	}
 	if !ask && !g.opts.NoLLM {

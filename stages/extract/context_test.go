@@ -10,7 +10,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -151,7 +151,7 @@ func TestRecordCoveredByDeclaredFactsAsksNothing(t *testing.T) {
 			}
 			asked := 0
 			for _, task := range f.take() {
-				if task == llm.TaskExtract {
+				if task == wire.TaskExtract {
 					asked++
 				}
 			}

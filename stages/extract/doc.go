@@ -4,10 +4,10 @@
 // whole backfill's extraction runs at the LLM's pace.
 //
 // Context (Input): the previous episodes of the group, newest first, at most Options.Context of
-// them and while their contents fit in Options.ContextTokens (llm.EstimateTokens); when even the
+// them and while their contents fit in Options.ContextTokens (wire.EstimateTokens); when even the
 // latest does not fit, it is shown cut to its last ContextTokens after "…". A previous episode
 // leaves out the reference time and source it shares with the episode. The JSON input writes the
-// ontology first, then the episode, then its context (llm.ExtractInput).
+// ontology first, then the episode, then its context (wire.ExtractInput).
 //
 // Chit-chat (IsChitchat): a message whose every sentence is an English question that names no one
 // but the speakers of the conversation (the episode's and those of the SpeakerWindow episodes
@@ -21,10 +21,10 @@
 // facts) are planned by Group.Plan instead:
 //   - context: no previous episodes; a snapshot of an object with an earlier snapshot (by
 //     reference time, so a late record finds the snapshot that preceded it in time) gets the
-//     change list against it (llm.SnapshotIn: "path: old → new", "path: + added", "path: -
+//     change list against it (wire.SnapshotIn: "path: old → new", "path: + added", "path: -
 //     removed", at most MaxChanges lines, values cut at MaxChangeRunes); the first snapshot has
 //     none, nor has a record of no object. The record's declared facts are given as known facts
-//     (llm.ExtractInput.Known, at most MaxKnown);
+//     (wire.ExtractInput.Known, at most MaxKnown);
 //   - with text fields, the LLM sees only the text fields whose value is new or changed and is
 //     asked only when there is one; without, it sees the whole pruned record and is asked only
 //     when some change lies outside the fields the declared facts read (graph.Record.FactPaths);
@@ -38,10 +38,10 @@
 // next snapshot of its object.
 //
 // Two modes (Options.Mode):
-//   - ModeCombined (default): one llm.TaskExtract call answers both the entities (with the
+//   - ModeCombined (default): one wire.TaskExtract call answers both the entities (with the
 //     ontology attributes the episode states) and the facts.
-//   - ModeTwoCall: llm.TaskExtractEntities lists the entities (with their attributes), then
-//     llm.TaskExtractFacts extracts the facts between them. The second call is skipped when fewer
+//   - ModeTwoCall: wire.TaskExtractEntities lists the entities (with their attributes), then
+//     wire.TaskExtractFacts extracts the facts between them. The second call is skipped when fewer
 //     than two entities were found, since a fact links two.
 //
 // In both modes the answers pass the hygiene rules (hygiene.go, HygieneVersion), whatever the

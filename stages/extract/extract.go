@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -22,15 +22,15 @@ const (
 // Options of the stage.
 type Options struct {
 	Context int // previous episodes of the group shown as context, at most (the job's default 4)
-	// ContextTokens bounds the previous episodes' content, in llm.EstimateTokens (the job's
+	// ContextTokens bounds the previous episodes' content, in wire.EstimateTokens (the job's
 	// default 120); 0 or less: no bound.
 	ContextTokens int
 	Mode          string // ModeCombined (default when empty) or ModeTwoCall
 	// AskChitchat asks the LLM about chit-chat messages too (IsChitchat); by default they are
 	// not asked and give their speaker only.
 	AskChitchat   bool
-	EntityTypes   []llm.EntityTypeIn
-	EdgeTypes     []llm.EdgeTypeIn
+	EntityTypes   []wire.EntityTypeIn
+	EdgeTypes     []wire.EdgeTypeIn
 	ExcludedTypes []string // entity types never extracted
 	NoLLM         bool     // ask the LLM nothing: records give their declared facts only
 	// Counts, when not nil, counts this run's units by how they were planned: Asked, or the
@@ -52,19 +52,19 @@ func (o Options) mode() string {
 // Tasks returns the LLM tasks a mode calls, in call order.
 func Tasks(mode string) []string {
 	if mode == ModeCombined {
-		return []string{llm.TaskExtract}
+		return []string{wire.TaskExtract}
 	}
-	return []string{llm.TaskExtractEntities, llm.TaskExtractFacts}
+	return []string{wire.TaskExtractEntities, wire.TaskExtractFacts}
 }
 
 // unitInput is everything an extraction unit's output depends on besides the mode, the
 // ontology and the task versions: the LLM input, whether the LLM is asked, and the record (its
 // object and declared facts, copied to the output).
 type unitInput struct {
-	Input  llm.ExtractInput `json:"input"`
-	Ask    bool             `json:"ask"`
-	Skip   string           `json:"skip,omitempty"`
-	Record *graph.Record    `json:"record,omitempty"`
+	Input  wire.ExtractInput `json:"input"`
+	Ask    bool              `json:"ask"`
+	Skip   string            `json:"skip,omitempty"`
+	Record *graph.Record     `json:"record,omitempty"`
 }
 
 // Run extracts every episode whose inputs changed since its last extraction.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -31,41 +31,41 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	f.mu.Lock()
 	f.tasks = append(f.tasks, task)
 	f.mu.Unlock()
-	words := func(ep llm.EpisodeIn) []llm.EntityMention {
-		var out []llm.EntityMention
+	words := func(ep wire.EpisodeIn) []wire.EntityMention {
+		var out []wire.EntityMention
 		for _, w := range strings.Fields(ep.Content) {
 			w = strings.Trim(w, ".,")
 			switch {
 			case w == "Basic":
-				out = append(out, llm.EntityMention{Name: w, Type: "Plan"})
+				out = append(out, wire.EntityMention{Name: w, Type: "Plan"})
 			case len(out) == 0 && w != "" && w[0] >= 'A' && w[0] <= 'Z':
-				out = append(out, llm.EntityMention{Name: w, Type: "Person", Attributes: []llm.AttributeValue{{Name: "age", Value: "30"}}})
+				out = append(out, wire.EntityMention{Name: w, Type: "Person", Attributes: []wire.AttributeValue{{Name: "age", Value: "30"}}})
 			case w != "" && w[0] >= 'A' && w[0] <= 'Z':
-				out = append(out, llm.EntityMention{Name: w, Type: "Entity"})
+				out = append(out, wire.EntityMention{Name: w, Type: "Entity"})
 			}
 		}
 		return out
 	}
-	link := func(es []string) []llm.ExtractedFact {
-		var fs []llm.ExtractedFact
+	link := func(es []string) []wire.ExtractedFact {
+		var fs []wire.ExtractedFact
 		for _, e := range es[1:] {
-			fs = append(fs, llm.ExtractedFact{Source: es[0], Target: e, Predicate: "KNOWS", Fact: es[0] + " knows " + e + ".", Kind: llm.KindState})
+			fs = append(fs, wire.ExtractedFact{Source: es[0], Target: e, Predicate: "KNOWS", Fact: es[0] + " knows " + e + ".", Kind: wire.KindState})
 		}
 		return fs
 	}
 	switch task {
-	case llm.TaskExtractEntities:
-		out.(*llm.EntitiesOutput).Entities = words(input.(llm.ExtractInput).Episode)
-	case llm.TaskExtractFacts:
+	case wire.TaskExtractEntities:
+		out.(*wire.EntitiesOutput).Entities = words(input.(wire.ExtractInput).Episode)
+	case wire.TaskExtractFacts:
 		var names []string
-		for _, e := range input.(llm.FactsInput).Entities {
+		for _, e := range input.(wire.FactsInput).Entities {
 			names = append(names, e.Name)
 		}
-		out.(*llm.FactsOutput).Facts = link(names)
-	case llm.TaskExtract:
+		out.(*wire.FactsOutput).Facts = link(names)
+	case wire.TaskExtract:
 		var names []string
-		o := out.(*llm.ExtractOutput)
-		for _, e := range words(input.(llm.ExtractInput).Episode) {
+		o := out.(*wire.ExtractOutput)
+		for _, e := range words(input.(wire.ExtractInput).Episode) {
 			names = append(names, e.Name)
 			o.Entities = append(o.Entities, e)
 		}
@@ -191,7 +191,7 @@ func TestModeChangeReruns(t *testing.T) {
 	if err != nil || st.Units != 1 {
 		t.Fatalf("after a mode change: %+v, %v", st, err)
 	}
-	if got := f.take(); !reflect.DeepEqual(got, []string{llm.TaskExtractEntities, llm.TaskExtractFacts, llm.TaskExtract}) {
+	if got := f.take(); !reflect.DeepEqual(got, []string{wire.TaskExtractEntities, wire.TaskExtractFacts, wire.TaskExtract}) {
 		t.Errorf("tasks %q", got)
 	}
 	if _, err := Run(context.Background(), env, Options{Mode: "three_calls"}); err == nil {

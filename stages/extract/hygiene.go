@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Kinds of answer repairs, counted per run in the report (llm.answers_repaired, by kind), so a
@@ -34,7 +34,7 @@ const HygieneVersion = "hygiene-v" + hygieneVersionNumber
 // Repairs counts the repairs of one answer by kind.
 type Repairs map[string]int
 
-// inputFields are the field names of the extraction input (llm.ExtractInput, llm.EpisodeIn);
+// inputFields are the field names of the extraction input (wire.ExtractInput, wire.EpisodeIn);
 // a model that copies one as an entity misread the input.
 var inputFields = []string{"episode", "previous", "reference_time", "source", "speaker", "content",
 	"entities", "entity_types", "edge_types", "excluded_types"}
@@ -42,12 +42,12 @@ var inputFields = []string{"episode", "previous", "reference_time", "source", "s
 // inputWords are the words of the input that are never entities: the episode sources, the input
 // field names, the reference times, and the top-level field names of a JSON record. The speaker
 // is always an entity and is never among them.
-func inputWords(in llm.ExtractInput) map[string]bool {
+func inputWords(in wire.ExtractInput) map[string]bool {
 	words := map[string]bool{"message": true, "text": true, "json": true}
 	for _, f := range inputFields {
 		words[f] = true
 	}
-	for _, ep := range append([]llm.EpisodeIn{in.Episode}, in.Previous...) {
+	for _, ep := range append([]wire.EpisodeIn{in.Episode}, in.Previous...) {
 		words[fold(ep.ReferenceTime)] = true
 		var rec map[string]json.RawMessage
 		if json.Unmarshal([]byte(ep.Content), &rec) == nil {
@@ -62,7 +62,7 @@ func inputWords(in llm.ExtractInput) map[string]bool {
 
 // repair applies the answer hygiene rules to an extraction (repairer.entities, then
 // repairer.facts). Nil lists become empty ones. Every repair is counted by kind.
-func repair(out Output, in llm.ExtractInput) (Output, Repairs) {
+func repair(out Output, in wire.ExtractInput) (Output, Repairs) {
 	r := newRepairer(in)
 	ents := r.entities(out.Entities)
 	ents, facts := r.facts(ents, out.Facts)
@@ -73,7 +73,7 @@ func repair(out Output, in llm.ExtractInput) (Output, Repairs) {
 // it kept and dropped, so that the facts of a later answer (two-call mode) are judged against
 // them.
 type repairer struct {
-	in      llm.ExtractInput
+	in      wire.ExtractInput
 	rep     Repairs
 	words   map[string]bool
 	speaker string
@@ -84,7 +84,7 @@ type repairer struct {
 	prev    []map[string]bool // the words of each previous episode, in input order
 }
 
-func newRepairer(in llm.ExtractInput) *repairer {
+func newRepairer(in wire.ExtractInput) *repairer {
 	return &repairer{in: in, rep: Repairs{}, words: inputWords(in), speaker: fold(in.Episode.Speaker),
 		kept: map[string]int{}, dropped: map[string]bool{}}
 }
@@ -93,8 +93,8 @@ func newRepairer(in llm.ExtractInput) *repairer {
 // numbers, dates or words of the input are dropped; entities named twice are merged (the first
 // spelling wins, a specific type over "Entity", attributes joined). The speaker is never dropped
 // for being a word of the input.
-func (r *repairer) entities(list []llm.EntityMention) []llm.EntityMention {
-	ents := []llm.EntityMention{}
+func (r *repairer) entities(list []wire.EntityMention) []wire.EntityMention {
+	ents := []wire.EntityMention{}
 	for _, e := range list {
 		name := strings.TrimSpace(e.Name)
 		key := fold(name)
@@ -119,7 +119,7 @@ func (r *repairer) entities(list []llm.EntityMention) []llm.EntityMention {
 		}
 		e.Name = name
 		if e.Attributes == nil {
-			e.Attributes = []llm.AttributeValue{}
+			e.Attributes = []wire.AttributeValue{}
 		}
 		r.kept[key] = len(ents)
 		ents = append(ents, e)
@@ -146,8 +146,8 @@ func (r *repairer) unfit(key string) string {
 // endpoint matching one only by case, spacing or trailing punctuation takes its spelling; an
 // endpoint that is no entity is added as one (of type "Entity") when it is addable; other facts
 // are dropped. It returns the entities, with those added, and the facts.
-func (r *repairer) facts(ents []llm.EntityMention, list []llm.ExtractedFact) ([]llm.EntityMention, []llm.ExtractedFact) {
-	facts := []llm.ExtractedFact{}
+func (r *repairer) facts(ents []wire.EntityMention, list []wire.ExtractedFact) ([]wire.EntityMention, []wire.ExtractedFact) {
+	facts := []wire.ExtractedFact{}
 	for _, f := range list {
 		var okS, okT bool
 		f.Source, okS = r.endpoint(f.Source, &ents)
@@ -171,7 +171,7 @@ func (r *repairer) facts(ents []llm.EntityMention, list []llm.ExtractedFact) ([]
 // endpoint finds a fact endpoint among the kept entities, adding it when it is addable: the
 // entity's spelling, and whether there is one. A match by case, spacing or trailing punctuation
 // only is counted as respelled, an addition as added.
-func (r *repairer) endpoint(name string, ents *[]llm.EntityMention) (string, bool) {
+func (r *repairer) endpoint(name string, ents *[]wire.EntityMention) (string, bool) {
 	name = strings.TrimSpace(name)
 	trimmed := strings.TrimSpace(strings.TrimRight(name, endPunct))
 	for _, n := range []string{name, trimmed} {
@@ -187,7 +187,7 @@ func (r *repairer) endpoint(name string, ents *[]llm.EntityMention) (string, boo
 	}
 	r.rep[RepairAddedEnd]++
 	r.kept[fold(trimmed)] = len(*ents)
-	*ents = append(*ents, llm.EntityMention{Name: trimmed, Type: "Entity", Attributes: []llm.AttributeValue{}})
+	*ents = append(*ents, wire.EntityMention{Name: trimmed, Type: "Entity", Attributes: []wire.AttributeValue{}})
 	return trimmed, true
 }
 
@@ -246,7 +246,7 @@ func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // merge folds a repeated entity into the first: a specific type replaces "Entity", and the
 // attributes it adds are appended.
-func merge(first, dup llm.EntityMention) llm.EntityMention {
+func merge(first, dup wire.EntityMention) wire.EntityMention {
 	if (first.Type == "" || first.Type == "Entity") && dup.Type != "" {
 		first.Type = dup.Type
 	}

@@ -3,7 +3,7 @@ package extract
 import (
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Quote cites Output.Facts[Fact] to the episode Back positions before the extracted one in its
@@ -55,7 +55,7 @@ func (r *repairer) cite(sentence string) int {
 }
 
 // episodeWords is the set of lower-case words of an episode's speaker and content.
-func episodeWords(ep llm.EpisodeIn) map[string]bool {
+func episodeWords(ep wire.EpisodeIn) map[string]bool {
 	return nameWords([]string{ep.Speaker, ep.Content})
 }
 

@@ -4,23 +4,23 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // TestRepairCitesQuotes: a fact sentence that repeats a previous episode's words and not the
 // episode's own is cited to that previous episode; facts the episode itself states, short ones
 // and those no previous episode holds stay the episode's.
 func TestRepairCitesQuotes(t *testing.T) {
-	in := llm.ExtractInput{
-		Episode: llm.EpisodeIn{Speaker: "Mel", Content: "Wow, that's so cool! Did you go with friends?"},
-		Previous: []llm.EpisodeIn{
+	in := wire.ExtractInput{
+		Episode: wire.EpisodeIn{Speaker: "Mel", Content: "Wow, that's so cool! Did you go with friends?"},
+		Previous: []wire.EpisodeIn{
 			{Speaker: "Caroline", Content: "I lived in York from June 2015 to August 2018."},
 			{Speaker: "Caroline", Content: "I went to a LGBTQ support group yesterday and it was so powerful."},
 			{Speaker: "Mel", Content: "I went to a LGBTQ support group too."},
 		},
 	}
-	sentence := func(s string) llm.ExtractedFact {
-		return llm.ExtractedFact{Source: "Mel", Target: "Caroline", Predicate: "SAID", Fact: s, Kind: llm.KindEvent}
+	sentence := func(s string) wire.ExtractedFact {
+		return wire.ExtractedFact{Source: "Mel", Target: "Caroline", Predicate: "SAID", Fact: s, Kind: wire.KindEvent}
 	}
 	tests := []struct {
 		name string
@@ -36,7 +36,7 @@ func TestRepairCitesQuotes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, rep := repair(Output{Entities: ents("Mel", "Caroline"), Facts: []llm.ExtractedFact{sentence("Mel went out."), sentence(tt.fact)}}, in)
+			got, rep := repair(Output{Entities: ents("Mel", "Caroline"), Facts: []wire.ExtractedFact{sentence("Mel went out."), sentence(tt.fact)}}, in)
 			var want []Quote
 			wantRep := Repairs{}
 			if tt.back > 0 {
@@ -50,17 +50,17 @@ func TestRepairCitesQuotes(t *testing.T) {
 	// A sentence the episode repeats from the one before is the episode's own.
 	echo := in
 	echo.Episode.Content = "I went to a LGBTQ support group too, with friends."
-	if got, _ := repair(Output{Entities: ents("Mel", "Caroline"), Facts: []llm.ExtractedFact{sentence("Mel went to a LGBTQ support group too.")}},
+	if got, _ := repair(Output{Entities: ents("Mel", "Caroline"), Facts: []wire.ExtractedFact{sentence("Mel went to a LGBTQ support group too.")}},
 		echo); got.Quoted != nil {
 		t.Errorf("quoted %v: the episode states the fact itself", got.Quoted)
 	}
 	// Without context, and in two-call mode, through the facts answer.
-	if got, _ := repair(Output{Entities: ents("Mel", "Caroline"), Facts: []llm.ExtractedFact{sentence("I lived in York from June 2015 to August 2018.")}},
-		llm.ExtractInput{Episode: in.Episode}); got.Quoted != nil {
+	if got, _ := repair(Output{Entities: ents("Mel", "Caroline"), Facts: []wire.ExtractedFact{sentence("I lived in York from June 2015 to August 2018.")}},
+		wire.ExtractInput{Episode: in.Episode}); got.Quoted != nil {
 		t.Errorf("quoted %v without previous episodes", got.Quoted)
 	}
 	r := newRepairer(in)
-	r.facts(r.entities(ents("Mel", "Caroline")), []llm.ExtractedFact{sentence("I lived in York from June 2015 to August 2018.")})
+	r.facts(r.entities(ents("Mel", "Caroline")), []wire.ExtractedFact{sentence("I lived in York from June 2015 to August 2018.")})
 	if !reflect.DeepEqual(r.quoted, []Quote{{Fact: 0, Back: 3}}) {
 		t.Errorf("two-call quoted %v", r.quoted)
 	}

@@ -12,15 +12,15 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
-// Output is the stored output of one episode: llm.ExtractOutput (JSON-compatible with it, so
+// Output is the stored output of one episode: wire.ExtractOutput (JSON-compatible with it, so
 // both decode into Output), with a record's object and declared facts.
 type Output struct {
-	Entities []llm.EntityMention `json:"entities"`
-	Facts    []llm.ExtractedFact `json:"facts"`
+	Entities []wire.EntityMention `json:"entities"`
+	Facts    []wire.ExtractedFact `json:"facts"`
 	// Object and Declared are the object and declared facts of a JSON record (graph.Record),
 	// so that an extraction holds every statement of its episode; absent for other episodes.
 	Object   string              `json:"object,omitempty"`
@@ -39,7 +39,7 @@ type Output struct {
 func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan, opts Options) func(context.Context, string) error {
 	return func(ctx context.Context, fp string) error {
 		var bad stages.Degraded
-		out := Output{Entities: []llm.EntityMention{}, Facts: []llm.ExtractedFact{}}
+		out := Output{Entities: []wire.EntityMention{}, Facts: []wire.ExtractedFact{}}
 		if p.Skip == SkipChitchat {
 			out = speakerOnly(p.Input)
 		}
@@ -78,28 +78,28 @@ func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan, opts Options
 // in ModeTwoCall (one when fewer than two entities are kept). The answers are repaired by the
 // hygiene rules (repair), which drop the entities of excluded types and the facts naming them;
 // the repairs are counted.
-func Extract(ctx context.Context, model stages.LLM, mode string, in llm.ExtractInput) (Output, Repairs, error) {
+func Extract(ctx context.Context, model stages.LLM, mode string, in wire.ExtractInput) (Output, Repairs, error) {
 	var out Output
 	if mode == ModeCombined {
-		var ex llm.ExtractOutput
-		if err := model.Call(ctx, Stage, llm.TaskExtract, in, &ex); err != nil {
+		var ex wire.ExtractOutput
+		if err := model.Call(ctx, Stage, wire.TaskExtract, in, &ex); err != nil {
 			return Output{}, nil, err
 		}
 		out, rep := repair(Output{Entities: ex.Entities, Facts: ex.Facts}, in)
 		return out, rep, nil
 	}
-	var ents llm.EntitiesOutput
-	if err := model.Call(ctx, Stage, llm.TaskExtractEntities, in, &ents); err != nil {
+	var ents wire.EntitiesOutput
+	if err := model.Call(ctx, Stage, wire.TaskExtractEntities, in, &ents); err != nil {
 		return Output{}, nil, err
 	}
 	r := newRepairer(in)
-	out.Entities, out.Facts = r.entities(ents.Entities), []llm.ExtractedFact{}
+	out.Entities, out.Facts = r.entities(ents.Entities), []wire.ExtractedFact{}
 	fin, ok := FactsInput(in, out.Entities)
 	if !ok {
 		return out, r.rep, nil
 	}
-	var facts llm.FactsOutput
-	if err := model.Call(ctx, Stage, llm.TaskExtractFacts, fin, &facts); err != nil {
+	var facts wire.FactsOutput
+	if err := model.Call(ctx, Stage, wire.TaskExtractFacts, fin, &facts); err != nil {
 		return Output{}, nil, err
 	}
 	out.Entities, out.Facts = r.facts(out.Entities, facts.Facts)
@@ -110,14 +110,14 @@ func Extract(ctx context.Context, model stages.LLM, mode string, in llm.ExtractI
 // FactsInput is the input of the second call of two-call extraction given the cleaned entities
 // of the first (as stored in Output.Entities); ok is false when the call is skipped because fewer
 // than two entities were found (a fact links two different entities).
-func FactsInput(in llm.ExtractInput, ents []llm.EntityMention) (fin llm.FactsInput, ok bool) {
+func FactsInput(in wire.ExtractInput, ents []wire.EntityMention) (fin wire.FactsInput, ok bool) {
 	if len(ents) < 2 {
-		return llm.FactsInput{}, false
+		return wire.FactsInput{}, false
 	}
-	fin = llm.FactsInput{Episode: in.Episode, Previous: in.Previous, Snapshot: in.Snapshot, Known: in.Known,
+	fin = wire.FactsInput{Episode: in.Episode, Previous: in.Previous, Snapshot: in.Snapshot, Known: in.Known,
 		EntityTypes: in.EntityTypes, EdgeTypes: in.EdgeTypes, ExcludedTypes: in.ExcludedTypes}
 	for _, e := range ents {
-		fin.Entities = append(fin.Entities, llm.ExtractedEntity{Name: e.Name, Type: e.Type})
+		fin.Entities = append(fin.Entities, wire.ExtractedEntity{Name: e.Name, Type: e.Type})
 	}
 	return fin, true
 }
@@ -137,22 +137,22 @@ func isExcluded(typ string, excluded []string) bool {
 
 // speakerOnly is the output of a message the LLM is not asked about: its speaker (of type
 // "Entity", unless that type is excluded) and no fact.
-func speakerOnly(in llm.ExtractInput) Output {
-	out := Output{Entities: []llm.EntityMention{}, Facts: []llm.ExtractedFact{}}
+func speakerOnly(in wire.ExtractInput) Output {
+	out := Output{Entities: []wire.EntityMention{}, Facts: []wire.ExtractedFact{}}
 	if name := strings.TrimSpace(in.Episode.Speaker); name != "" && !isExcluded("Entity", in.ExcludedTypes) {
-		out.Entities = append(out.Entities, llm.EntityMention{Name: name, Type: "Entity", Attributes: []llm.AttributeValue{}})
+		out.Entities = append(out.Entities, wire.EntityMention{Name: name, Type: "Entity", Attributes: []wire.AttributeValue{}})
 	}
 	return out
 }
 
 // Input builds the extraction input of eps[i] with, as context, the previous episodes of the
 // group, newest first: at most opts.Context of them, and while their contents fit in
-// opts.ContextTokens (llm.EstimateTokens; no bound when 0 or less). When even the latest one
+// opts.ContextTokens (wire.EstimateTokens; no bound when 0 or less). When even the latest one
 // does not fit, it is shown cut to its last opts.ContextTokens, after "…". A previous episode
 // leaves out its reference time and source when they are the current episode's.
-func Input(eps []graph.Episode, i int, opts Options) llm.ExtractInput {
+func Input(eps []graph.Episode, i int, opts Options) wire.ExtractInput {
 	cur := episodeIn(eps[i])
-	in := llm.ExtractInput{Episode: cur, Previous: []llm.EpisodeIn{},
+	in := wire.ExtractInput{Episode: cur, Previous: []wire.EpisodeIn{},
 		EntityTypes: opts.EntityTypes, EdgeTypes: opts.EdgeTypes, ExcludedTypes: opts.ExcludedTypes}
 	budget, used := opts.ContextTokens, 0
 	for j := i - 1; j >= max(0, i-max(opts.Context, 0)); j-- {
@@ -164,7 +164,7 @@ func Input(eps []graph.Episode, i int, opts Options) llm.ExtractInput {
 			p.Source = ""
 		}
 		if budget > 0 {
-			n := llm.EstimateTokens(p.Content)
+			n := wire.EstimateTokens(p.Content)
 			if used+n > budget {
 				if len(in.Previous) == 0 {
 					p.Content = tail(p.Content, budget)
@@ -180,7 +180,7 @@ func Input(eps []graph.Episode, i int, opts Options) llm.ExtractInput {
 	return in
 }
 
-// tail is "…" and the end of s that fits in n tokens (llm.EstimateTokens), from a word start.
+// tail is "…" and the end of s that fits in n tokens (wire.EstimateTokens), from a word start.
 func tail(s string, n int) string {
 	ascii, other, k := 0, 0, len(s)
 	for k > 0 {
@@ -206,7 +206,7 @@ func tail(s string, n int) string {
 	return "…" + strings.TrimSpace(rest)
 }
 
-func episodeIn(e graph.Episode) llm.EpisodeIn {
-	return llm.EpisodeIn{ReferenceTime: e.ReferenceTime.UTC().Format(time.RFC3339), Source: e.Source,
+func episodeIn(e graph.Episode) wire.EpisodeIn {
+	return wire.EpisodeIn{ReferenceTime: e.ReferenceTime.UTC().Format(time.RFC3339), Source: e.Source,
 		Speaker: e.Speaker, Content: e.Content}
 }

@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 )
 
@@ -38,13 +38,13 @@ func (in *ingester) tally(i int, src loaders.Spec, r loaders.Result) {
 		return
 	}
 	t.Records++
-	after := llm.EstimateTokens(ep.Content)
+	after := wire.EstimateTokens(ep.Content)
 	t.TokensAfter += after
 	if r.FullBody == "" {
 		t.TokensBefore += after
 	} else {
 		t.Pruned++
-		t.TokensBefore += llm.EstimateTokens(r.FullBody)
+		t.TokensBefore += wire.EstimateTokens(r.FullBody)
 	}
 	rec := ep.Record
 	if rec == nil {

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/tkgraph/backfill/internal/namekey"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // maxAliases is how many other spellings of a cluster the LLM is shown.
@@ -103,8 +103,8 @@ func (r *resolver) adjudicate(ctx context.Context) error {
 	r.stats.EntityPairs += len(ask)
 	r.stats.EntityAsked = len(ask)
 	answers, answered, err := r.askInBatches(ctx, ask, func(ctx context.Context, batch []int) ([]string, error) {
-		var out llm.ResolveOutput
-		if err := r.env.LLM.Call(ctx, Stage, llm.TaskResolveEntities, r.resolveInput(pairs, batch, members), &out); err != nil {
+		var out wire.ResolveOutput
+		if err := r.env.LLM.Call(ctx, Stage, wire.TaskResolveEntities, r.resolveInput(pairs, batch, members), &out); err != nil {
 			return nil, fmt.Errorf("adjudicating entities of group %s: %w", r.group, err)
 		}
 		return out.Same, nil
@@ -125,8 +125,8 @@ func (r *resolver) adjudicate(ctx context.Context) error {
 
 // resolveInput builds the question about the pairs pairs[b…] of one batch: the clusters in
 // order of first appearance as N0, N1…, the pairs as P0, P1….
-func (r *resolver) resolveInput(pairs []scored, batch []int, members map[int][]int) llm.ResolveInput {
-	in := llm.ResolveInput{Entities: []llm.CandidateIn{}, Pairs: []llm.PairIn{}}
+func (r *resolver) resolveInput(pairs []scored, batch []int, members map[int][]int) wire.ResolveInput {
+	in := wire.ResolveInput{Entities: []wire.CandidateIn{}, Pairs: []wire.PairIn{}}
 	ids := map[int]string{}
 	id := func(root int) string {
 		if s, ok := ids[root]; ok {
@@ -139,15 +139,15 @@ func (r *resolver) resolveInput(pairs []scored, batch []int, members map[int][]i
 	}
 	for k, i := range batch {
 		a, b := id(pairs[i].p[0]), id(pairs[i].p[1])
-		in.Pairs = append(in.Pairs, llm.PairIn{ID: pairID(k), A: a, B: b})
+		in.Pairs = append(in.Pairs, wire.PairIn{ID: pairID(k), A: a, B: b})
 	}
 	return in
 }
 
 // candidate shows one cluster to the LLM: its canonical spelling, type, other spellings and a
 // few facts.
-func (r *resolver) candidate(id string, members []int) llm.CandidateIn {
-	c := llm.CandidateIn{ID: id, Type: "Entity"}
+func (r *resolver) candidate(id string, members []int) wire.CandidateIn {
+	c := wire.CandidateIn{ID: id, Type: "Entity"}
 	canon := r.canonical(members)
 	c.Name = r.n.spell[canon]
 	for _, m := range members {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/internal/unionfind"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // similarFacts returns the pairs (i<j) of facts between the same two entities (either direction)
@@ -124,8 +124,8 @@ func (r *resolver) dedupeFacts(ctx context.Context, facts []mapped) ([]Fact, err
 	}
 	r.stats.FactAsked = len(ask)
 	answers, answered, err := r.askInBatches(ctx, ask, func(ctx context.Context, batch []int) ([]string, error) {
-		var out llm.DedupeOutput
-		if err := r.env.LLM.Call(ctx, Stage, llm.TaskDedupeFacts, dedupeInput(facts, pairs, batch), &out); err != nil {
+		var out wire.DedupeOutput
+		if err := r.env.LLM.Call(ctx, Stage, wire.TaskDedupeFacts, dedupeInput(facts, pairs, batch), &out); err != nil {
 			return nil, fmt.Errorf("de-duplicating facts of group %s: %w", r.group, err)
 		}
 		return out.Duplicates, nil
@@ -162,8 +162,8 @@ func (r *resolver) dedupeFacts(ctx context.Context, facts []mapped) ([]Fact, err
 
 // dedupeInput builds the question about the pairs pairs[b…] of one batch: the facts in order of
 // first appearance as F0, F1…, the pairs as P0, P1….
-func dedupeInput(facts []mapped, pairs [][2]int, batch []int) llm.DedupeInput {
-	in := llm.DedupeInput{Facts: []llm.FactIn{}, Pairs: []llm.PairIn{}}
+func dedupeInput(facts []mapped, pairs [][2]int, batch []int) wire.DedupeInput {
+	in := wire.DedupeInput{Facts: []wire.FactIn{}, Pairs: []wire.PairIn{}}
 	ids := map[int]string{}
 	id := func(i int) string {
 		if s, ok := ids[i]; ok {
@@ -172,13 +172,13 @@ func dedupeInput(facts []mapped, pairs [][2]int, batch []int) llm.DedupeInput {
 		s := fmt.Sprintf("F%d", len(ids))
 		ids[i] = s
 		f := facts[i]
-		in.Facts = append(in.Facts, llm.FactIn{ID: s, Predicate: f.Predicate, Fact: f.Fact.Fact,
+		in.Facts = append(in.Facts, wire.FactIn{ID: s, Predicate: f.Predicate, Fact: f.Fact.Fact,
 			ValidAt: formatTime(f.ValidAt), InvalidAt: formatTime(f.InvalidAt)})
 		return s
 	}
 	for k, i := range batch {
 		a, b := id(pairs[i][0]), id(pairs[i][1])
-		in.Pairs = append(in.Pairs, llm.PairIn{ID: pairID(k), A: a, B: b})
+		in.Pairs = append(in.Pairs, wire.PairIn{ID: pairID(k), A: a, B: b})
 	}
 	return in
 }

@@ -10,9 +10,9 @@
 // cosine (≥ 0.92 merges). Names that fail the entropy gate (namekey.Ambiguous) or whose ontology types
 // disagree never merge automatically. Pairs in the grey zone (contained or cross-script names
 // such as "Seoyeon" / "Seoyeon Park" / "서연", cosine ≥ 0.8, shared unattested stems) go to the
-// LLM (llm.TaskResolveEntities) in batches, as pairs of clusters; union-find makes merges
+// LLM (wire.TaskResolveEntities) in batches, as pairs of clusters; union-find makes merges
 // transitive. Facts: exact normalized text between the same endpoints merges; similar facts
-// (3-gram Jaccard ≥ 0.5 or embedding cosine ≥ 0.85) go to the LLM (llm.TaskDedupeFacts); a merged
+// (3-gram Jaccard ≥ 0.5 or embedding cosine ≥ 0.85) go to the LLM (wire.TaskDedupeFacts); a merged
 // fact keeps the earliest statement, and its episodes list starts with the creating episode. A
 // fact the extraction cites to a previous episode (extract.Output.Quoted: its sentence repeats
 // that episode) is that episode's fact: its episode, reference time and place in the group order.

@@ -6,24 +6,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
 func TestResolveFacts(t *testing.T) {
-	f := &fakeLLM{sameFact: func(a, b llm.FactIn) bool { return true }}
+	f := &fakeLLM{sameFact: func(a, b wire.FactIn) bool { return true }}
 	env := testEnv(t, f)
 	eps := episodes("g", 6)
 	opts := personOrg
 	opts.ExcludedTypes = []string{"plan"}
 	at := "2024-01-01T00:00:00Z"
 	exs := []extract.Output{
-		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []llm.ExtractedFact{fact("Alice", "works at", "Kakao", "Alice works at Kakao.", at)}},
-		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []llm.ExtractedFact{fact("alice", "WORKS_AT", "KAKAO", "alice works at Kakao", "")}},
-		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []llm.ExtractedFact{fact("Alice", "EMPLOYED_BY", "Kakao", "Alice is working at Kakao.", "")}},
-		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []llm.ExtractedFact{fact("Alice", "VISITED", "Kakao", "Alice visited the Pangyo office of Kakao in May.", "")}},
-		{Entities: ents("Bob:Organization", "Kakao:Organization"), Facts: []llm.ExtractedFact{fact("Bob", "WORKS_AT", "Kakao", "Bob works at Kakao.", "")}},
-		{Entities: ents("Alice:Person", "Basic:Plan"), Facts: []llm.ExtractedFact{fact("Alice", "HAS_PLAN", "Basic", "Alice has the Basic plan.", ""),
+		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []wire.ExtractedFact{fact("Alice", "works at", "Kakao", "Alice works at Kakao.", at)}},
+		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []wire.ExtractedFact{fact("alice", "WORKS_AT", "KAKAO", "alice works at Kakao", "")}},
+		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []wire.ExtractedFact{fact("Alice", "EMPLOYED_BY", "Kakao", "Alice is working at Kakao.", "")}},
+		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []wire.ExtractedFact{fact("Alice", "VISITED", "Kakao", "Alice visited the Pangyo office of Kakao in May.", "")}},
+		{Entities: ents("Bob:Organization", "Kakao:Organization"), Facts: []wire.ExtractedFact{fact("Bob", "WORKS_AT", "Kakao", "Bob works at Kakao.", "")}},
+		{Entities: ents("Alice:Person", "Basic:Plan"), Facts: []wire.ExtractedFact{fact("Alice", "HAS_PLAN", "Basic", "Alice has the Basic plan.", ""),
 			fact("Alice", "WORKS_AT", "Alice", "Alice works at Alice.", "")}},
 	}
 	res := resolveT(t, env, opts, "g", eps, exs, nil)
@@ -54,12 +54,12 @@ func TestResolveFacts(t *testing.T) {
 }
 
 func TestResolveFactsNotDuplicates(t *testing.T) {
-	f := &fakeLLM{sameFact: func(a, b llm.FactIn) bool { return false }}
+	f := &fakeLLM{sameFact: func(a, b wire.FactIn) bool { return false }}
 	env := testEnv(t, f)
 	eps := episodes("g", 2)
 	exs := []extract.Output{
-		{Entities: ents("Alice", "Busan"), Facts: []llm.ExtractedFact{fact("Alice", "VISITED", "Busan", "Alice visited Busan in May 2023.", "")}},
-		{Entities: ents("Alice", "Busan"), Facts: []llm.ExtractedFact{fact("Busan", "VISITED_BY", "Alice", "Alice visited Busan in August 2023.", "")}},
+		{Entities: ents("Alice", "Busan"), Facts: []wire.ExtractedFact{fact("Alice", "VISITED", "Busan", "Alice visited Busan in May 2023.", "")}},
+		{Entities: ents("Alice", "Busan"), Facts: []wire.ExtractedFact{fact("Busan", "VISITED_BY", "Alice", "Alice visited Busan in August 2023.", "")}},
 	}
 	res := resolveT(t, env, Options{}, "g", eps, exs, nil)
 	if calls, pairs := f.take(); calls != 1 || len(pairs) != 1 || !strings.Contains(pairs[0], "August") {
@@ -77,14 +77,14 @@ func TestResolveQuotedFacts(t *testing.T) {
 	env := testEnv(t, &fakeLLM{})
 	eps := episodes("g", 4)
 	exs := []extract.Output{
-		{Entities: ents("Alice", "York"), Facts: []llm.ExtractedFact{fact("Alice", "LIVES_IN", "York", "Alice lived in York.", "")}},
+		{Entities: ents("Alice", "York"), Facts: []wire.ExtractedFact{fact("Alice", "LIVES_IN", "York", "Alice lived in York.", "")}},
 		{Entities: ents("Bob", "Leeds")},
-		{Entities: ents("Alice", "York", "Bob", "Leeds"), Facts: []llm.ExtractedFact{
+		{Entities: ents("Alice", "York", "Bob", "Leeds"), Facts: []wire.ExtractedFact{
 			fact("Bob", "MOVED_TO", "Leeds", "Bob moved to Leeds.", ""),
 			fact("Alice", "LIVES_IN", "York", "Alice lived in York.", ""),
 			fact("Bob", "LIKES", "Leeds", "Bob likes Leeds.", "")},
 			Quoted: []extract.Quote{{Fact: 0, Back: 1}, {Fact: 1, Back: 2}}},
-		{Entities: ents("Bob", "Hull"), Facts: []llm.ExtractedFact{fact("Bob", "VISITED", "Hull", "Bob visited Hull.", "")},
+		{Entities: ents("Bob", "Hull"), Facts: []wire.ExtractedFact{fact("Bob", "VISITED", "Hull", "Bob visited Hull.", "")},
 			Quoted: []extract.Quote{{Fact: 0, Back: 4}}},
 	}
 	res := resolveT(t, env, Options{}, "g", eps, exs, nil)

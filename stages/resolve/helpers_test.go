@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/embed"
+	"github.com/tkgraph/backfill/embed/hashing"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 )
@@ -24,8 +25,8 @@ type fakeLLM struct {
 	mu         sync.Mutex
 	calls      int
 	pairs      []string
-	sameEntity func(a, b llm.CandidateIn) bool
-	sameFact   func(a, b llm.FactIn) bool
+	sameEntity func(a, b wire.CandidateIn) bool
+	sameFact   func(a, b wire.FactIn) bool
 	bad        bool // every answer stays invalid
 }
 
@@ -40,15 +41,15 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("parsing answer as JSON: unexpected EOF"), Raw: []byte(`{"same_ids":[`)}
 	}
 	switch in := input.(type) {
-	case llm.ResolveInput:
-		if task != llm.TaskResolveEntities {
+	case wire.ResolveInput:
+		if task != wire.TaskResolveEntities {
 			return fmt.Errorf("task %s with a ResolveInput", task)
 		}
-		byID := map[string]llm.CandidateIn{}
+		byID := map[string]wire.CandidateIn{}
 		for _, e := range in.Entities {
 			byID[e.ID] = e
 		}
-		o := out.(*llm.ResolveOutput)
+		o := out.(*wire.ResolveOutput)
 		for _, p := range in.Pairs {
 			a, b := byID[p.A], byID[p.B]
 			f.pairs = append(f.pairs, a.Name+" | "+b.Name)
@@ -56,12 +57,12 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 				o.Same = append(o.Same, p.ID)
 			}
 		}
-	case llm.DedupeInput:
-		byID := map[string]llm.FactIn{}
+	case wire.DedupeInput:
+		byID := map[string]wire.FactIn{}
 		for _, x := range in.Facts {
 			byID[x.ID] = x
 		}
-		o := out.(*llm.DedupeOutput)
+		o := out.(*wire.DedupeOutput)
 		for _, p := range in.Pairs {
 			a, b := byID[p.A], byID[p.B]
 			f.pairs = append(f.pairs, a.Fact+" | "+b.Fact)
@@ -95,7 +96,7 @@ func testEnv(t *testing.T, f *fakeLLM) stages.Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return stages.Env{Store: store, LLM: f, Embedder: embed.Hashing{Dims: 256}, Clock: graph.FixedClock(time.Unix(0, 0)), RecordTime: stages.RecordReference, Concurrency: 2}
+	return stages.Env{Store: store, LLM: f, Embedder: hashing.Embedder{Dims: 256}, Clock: graph.FixedClock(time.Unix(0, 0)), RecordTime: stages.RecordReference, Concurrency: 2}
 }
 
 var t0 = time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -111,21 +112,21 @@ func episodes(group string, n int) []graph.Episode {
 }
 
 // ents builds extracted entities from "name" or "name:Type" strings.
-func ents(specs ...string) []llm.EntityMention {
-	var out []llm.EntityMention
+func ents(specs ...string) []wire.EntityMention {
+	var out []wire.EntityMention
 	for _, s := range specs {
 		name, typ, ok := strings.Cut(s, ":")
 		if !ok {
 			typ = "Entity"
 		}
-		out = append(out, llm.EntityMention{Name: name, Type: typ, Attributes: []llm.AttributeValue{}})
+		out = append(out, wire.EntityMention{Name: name, Type: typ, Attributes: []wire.AttributeValue{}})
 	}
 	return out
 }
 
 // fact builds an extracted state fact valid from valid (may be empty).
-func fact(src, pred, tgt, text, valid string) llm.ExtractedFact {
-	f := llm.ExtractedFact{Source: src, Target: tgt, Predicate: pred, Fact: text, Kind: llm.KindState}
+func fact(src, pred, tgt, text, valid string) wire.ExtractedFact {
+	f := wire.ExtractedFact{Source: src, Target: tgt, Predicate: pred, Fact: text, Kind: wire.KindState}
 	if valid != "" {
 		f.ValidAt = &valid
 	}

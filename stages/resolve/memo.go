@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -30,7 +30,7 @@ func newMemo(version string) *Memo {
 
 // memoVersion is the version of the answers an env would give (stages.Env.TaskVersions).
 func memoVersion(env stages.Env) string {
-	return stages.Fingerprint(env.TaskVersions(llm.TaskResolveEntities, llm.TaskDedupeFacts)...)
+	return stages.Fingerprint(env.TaskVersions(wire.TaskResolveEntities, wire.TaskDedupeFacts)...)
 }
 
 // memoKey is the key of an unordered pair of names or ids.

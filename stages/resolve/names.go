@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/internal/namekey"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
@@ -31,14 +31,14 @@ type names struct {
 type mention struct {
 	key, episode int
 	typ          string
-	attrs        []llm.AttributeValue
+	attrs        []wire.AttributeValue
 }
 
 // rawFact is one extracted fact with the keys of its endpoints.
 type rawFact struct {
 	episode  int
 	src, tgt int
-	fact     llm.ExtractedFact
+	fact     wire.ExtractedFact
 }
 
 // collect builds the name table of a group's extractions (exs[i] is the episode at position i).
@@ -97,7 +97,7 @@ func collect(opts Options, exs []extract.Output) *names {
 }
 
 // add records a mention of key k and returns k's id.
-func (n *names) add(k, spelling string, episode int, typ string, attrs []llm.AttributeValue) int {
+func (n *names) add(k, spelling string, episode int, typ string, attrs []wire.AttributeValue) int {
 	id, ok := n.index[k]
 	if !ok {
 		id = len(n.keys)

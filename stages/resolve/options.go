@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Defaults of Options.
@@ -29,8 +29,8 @@ type Options struct {
 	FactCosine         float64 // fact-embedding cosine from which they do (0.85)
 	NoLLM              bool    // no adjudication: grey-zone pairs stay apart
 
-	EntityTypes   []llm.EntityTypeIn // the ontology: labels, attributes and edge-type checks
-	EdgeTypes     []llm.EdgeTypeIn
+	EntityTypes   []wire.EntityTypeIn // the ontology: labels, attributes and edge-type checks
+	EdgeTypes     []wire.EdgeTypeIn
 	ExcludedTypes []string // mentions of these types are dropped with their facts
 }
 

@@ -6,27 +6,27 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
-var personOrg = Options{EntityTypes: []llm.EntityTypeIn{{Name: "Person", Attributes: []string{"city"}}, {Name: "Organization"}, {Name: "Plan"}},
-	EdgeTypes: []llm.EdgeTypeIn{{Name: "WORKS_AT", Sources: []string{"Person"}, Targets: []string{"Organization"}}}}
+var personOrg = Options{EntityTypes: []wire.EntityTypeIn{{Name: "Person", Attributes: []string{"city"}}, {Name: "Organization"}, {Name: "Plan"}},
+	EdgeTypes: []wire.EdgeTypeIn{{Name: "WORKS_AT", Sources: []string{"Person"}, Targets: []string{"Organization"}}}}
 
 // seoyeon is a group where one person is "Seoyeon Park", "Seoyeon", "Park Seoyeon" and "서연".
 func seoyeon() ([]graph.Episode, []extract.Output) {
 	eps := episodes("g", 4)
 	exs := []extract.Output{
-		{Entities: ents("Seoyeon Park:Person", "Naver:Organization"), Facts: []llm.ExtractedFact{fact("Seoyeon Park", "WORKS_AT", "Naver", "Seoyeon Park works at Naver.", "")}},
-		{Entities: ents("Seoyeon:Person", "Minho:Person"), Facts: []llm.ExtractedFact{fact("Seoyeon", "KNOWS", "Minho", "Seoyeon knows Minho.", "")}},
-		{Entities: ents("Park Seoyeon", "Busan"), Facts: []llm.ExtractedFact{fact("Park Seoyeon", "LIVES_IN", "Busan", "Park Seoyeon lives in Busan.", "")}},
-		{Entities: ents("서연", "Minho:Person"), Facts: []llm.ExtractedFact{fact("서연", "FRIEND_OF", "Minho", "서연은 Minho와 친구예요.", "")}},
+		{Entities: ents("Seoyeon Park:Person", "Naver:Organization"), Facts: []wire.ExtractedFact{fact("Seoyeon Park", "WORKS_AT", "Naver", "Seoyeon Park works at Naver.", "")}},
+		{Entities: ents("Seoyeon:Person", "Minho:Person"), Facts: []wire.ExtractedFact{fact("Seoyeon", "KNOWS", "Minho", "Seoyeon knows Minho.", "")}},
+		{Entities: ents("Park Seoyeon", "Busan"), Facts: []wire.ExtractedFact{fact("Park Seoyeon", "LIVES_IN", "Busan", "Park Seoyeon lives in Busan.", "")}},
+		{Entities: ents("서연", "Minho:Person"), Facts: []wire.ExtractedFact{fact("서연", "FRIEND_OF", "Minho", "서연은 Minho와 친구예요.", "")}},
 	}
 	return eps, exs
 }
 
 func TestResolveConsultsLLMOnlyForAmbiguousPairs(t *testing.T) {
-	f := &fakeLLM{sameEntity: func(a, b llm.CandidateIn) bool { return true }}
+	f := &fakeLLM{sameEntity: func(a, b wire.CandidateIn) bool { return true }}
 	env := testEnv(t, f)
 	eps, exs := seoyeon()
 	res := resolveT(t, env, personOrg, "g", eps, exs, nil)
@@ -87,7 +87,7 @@ func TestResolveWithoutLLMKeepsAmbiguousApart(t *testing.T) {
 }
 
 func TestResolveLLMNoIsRemembered(t *testing.T) {
-	f := &fakeLLM{sameEntity: func(a, b llm.CandidateIn) bool { return false }}
+	f := &fakeLLM{sameEntity: func(a, b wire.CandidateIn) bool { return false }}
 	env := testEnv(t, f)
 	eps, exs := seoyeon()
 	res := resolveT(t, env, personOrg, "g", eps, exs, nil)
@@ -121,7 +121,7 @@ func TestResolveKoreanParticles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &fakeLLM{sameEntity: func(a, b llm.CandidateIn) bool { return true }}
+			f := &fakeLLM{sameEntity: func(a, b wire.CandidateIn) bool { return true }}
 			env := testEnv(t, f)
 			eps := episodes("g", len(tt.mentions))
 			exs := make([]extract.Output, len(eps))
@@ -145,11 +145,11 @@ func TestResolveKoreanParticles(t *testing.T) {
 func TestResolveLabelsAndAttributes(t *testing.T) {
 	env := testEnv(t, &fakeLLM{})
 	eps := episodes("g", 3)
-	attr := func(v string) []llm.AttributeValue { return []llm.AttributeValue{{Name: "City", Value: v}} }
+	attr := func(v string) []wire.AttributeValue { return []wire.AttributeValue{{Name: "City", Value: v}} }
 	exs := []extract.Output{
-		{Entities: []llm.EntityMention{{Name: "Alice", Type: "Entity"}, {Name: "Kakao", Type: "organization"}}},
-		{Entities: []llm.EntityMention{{Name: "ALICE", Type: "Person", Attributes: attr("Seoul")}, {Name: "Kakao", Type: "Unknown"}}},
-		{Entities: []llm.EntityMention{{Name: "alice", Type: "Person", Attributes: append(attr("Pangyo"), llm.AttributeValue{Name: "age", Value: "30"})}}},
+		{Entities: []wire.EntityMention{{Name: "Alice", Type: "Entity"}, {Name: "Kakao", Type: "organization"}}},
+		{Entities: []wire.EntityMention{{Name: "ALICE", Type: "Person", Attributes: attr("Seoul")}, {Name: "Kakao", Type: "Unknown"}}},
+		{Entities: []wire.EntityMention{{Name: "alice", Type: "Person", Attributes: append(attr("Pangyo"), wire.AttributeValue{Name: "age", Value: "30"})}}},
 	}
 	res := resolveT(t, env, personOrg, "g", eps, exs, nil)
 	if len(res.Entities) != 2 {

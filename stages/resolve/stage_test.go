@@ -7,7 +7,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 )
@@ -30,7 +30,7 @@ func store(t *testing.T, env stages.Env, eps []graph.Episode, exs []extract.Outp
 }
 
 func TestRunKeepsGroupsApart(t *testing.T) {
-	f := &fakeLLM{sameEntity: func(a, b llm.CandidateIn) bool { return true }, sameFact: func(a, b llm.FactIn) bool { return true }}
+	f := &fakeLLM{sameEntity: func(a, b wire.CandidateIn) bool { return true }, sameFact: func(a, b wire.FactIn) bool { return true }}
 	env := testEnv(t, f)
 	ctx := context.Background()
 	for _, g := range []string{"a", "b"} {
@@ -117,7 +117,7 @@ func TestBadAnswersKeepPairsApart(t *testing.T) {
 		t.Errorf("memo %+v: a bad answer must not be remembered", m)
 	}
 	f.take()
-	f.bad, f.sameEntity = false, func(a, b llm.CandidateIn) bool { return true }
+	f.bad, f.sameEntity = false, func(a, b wire.CandidateIn) bool { return true }
 	if st, err := Run(ctx, env, personOrg); err != nil || st.Units != 1 || st.Failed != 0 {
 		t.Fatalf("next run = %+v, %v", st, err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -47,7 +47,7 @@ func (o Options) WithDefaults() Options {
 // Run summarizes the entities of every group whose facts changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
 	opts = opts.WithDefaults()
-	parts := append(env.TaskVersions(llm.TaskSummarize), fmt.Sprint(opts.ShortChars, opts.BatchSize, opts.MaxFacts))
+	parts := append(env.TaskVersions(wire.TaskSummarize), fmt.Sprint(opts.ShortChars, opts.BatchSize, opts.MaxFacts))
 	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})
@@ -67,7 +67,7 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp strin
 		return err
 	}
 	summaries := map[string]string{}
-	var long []llm.EntityFactsIn
+	var long []wire.EntityFactsIn
 	for _, e := range ents {
 		lines := factLines(facts[e.UUID], opts.MaxFacts)
 		joined := strings.Join(lines, " ")
@@ -75,19 +75,19 @@ func runGroup(ctx context.Context, env stages.Env, opts Options, group, fp strin
 			summaries[e.UUID] = joined
 			continue
 		}
-		long = append(long, llm.EntityFactsIn{ID: e.UUID, Name: e.Name, Facts: lines})
+		long = append(long, wire.EntityFactsIn{ID: e.UUID, Name: e.Name, Facts: lines})
 	}
-	var batches [][]llm.EntityFactsIn
+	var batches [][]wire.EntityFactsIn
 	for i := 0; i < len(long); i += opts.BatchSize {
 		batches = append(batches, long[i:min(i+opts.BatchSize, len(long))])
 	}
-	results := make([]llm.SummarizeOutput, len(batches))
+	results := make([]wire.SummarizeOutput, len(batches))
 	failed := make([]bool, len(batches))
 	var bad stages.Degraded
 	p := stages.NewPool(ctx, env.Concurrency)
 	for i, b := range batches {
 		p.Go(func(ctx context.Context) error {
-			if err := env.LLM.Call(ctx, Stage, llm.TaskSummarize, llm.SummarizeInput{Entities: b}, &results[i]); err != nil {
+			if err := env.LLM.Call(ctx, Stage, wire.TaskSummarize, wire.SummarizeInput{Entities: b}, &results[i]); err != nil {
 				failed[i] = true
 				return bad.Absorb(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/temporal"
 )
@@ -25,21 +26,21 @@ type fakeLLM struct {
 }
 
 func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) error {
-	if stage != Stage || task != llm.TaskSummarize {
+	if stage != Stage || task != wire.TaskSummarize {
 		return fmt.Errorf("unexpected %s/%s", stage, task)
 	}
-	in := input.(llm.SummarizeInput)
+	in := input.(wire.SummarizeInput)
 	f.mu.Lock()
 	f.calls = append(f.calls, len(in.Entities))
 	f.mu.Unlock()
 	if f.bad {
 		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("empty answer")}
 	}
-	o := out.(*llm.SummarizeOutput)
+	o := out.(*wire.SummarizeOutput)
 	for _, e := range in.Entities {
-		o.Summaries = append(o.Summaries, llm.EntitySummary{ID: e.ID, Summary: fmt.Sprintf(" summary of %s (%d facts) ", e.Name, len(e.Facts))})
+		o.Summaries = append(o.Summaries, wire.EntitySummary{ID: e.ID, Summary: fmt.Sprintf(" summary of %s (%d facts) ", e.Name, len(e.Facts))})
 	}
-	o.Summaries = append(o.Summaries, llm.EntitySummary{ID: "not-asked", Summary: "ignored"})
+	o.Summaries = append(o.Summaries, wire.EntitySummary{ID: "not-asked", Summary: "ignored"})
 	return nil
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
@@ -93,9 +93,9 @@ func lastN(xs []int, n int) []int {
 }
 
 // JudgeInput renders the judgement request of facts[i].
-func JudgeInput(facts []resolve.Fact, i int, c Candidates) llm.JudgeInput {
-	in := llm.JudgeInput{ReferenceTime: facts[i].ReferenceTime.UTC().Format(time.RFC3339), New: factIn("", facts[i]),
-		Existing: []llm.FactIn{}, Candidates: []llm.FactIn{}}
+func JudgeInput(facts []resolve.Fact, i int, c Candidates) wire.JudgeInput {
+	in := wire.JudgeInput{ReferenceTime: facts[i].ReferenceTime.UTC().Format(time.RFC3339), New: factIn("", facts[i]),
+		Existing: []wire.FactIn{}, Candidates: []wire.FactIn{}}
 	for k, j := range c.Existing {
 		in.Existing = append(in.Existing, factIn(fmt.Sprintf("E%d", k), facts[j]))
 	}
@@ -105,8 +105,8 @@ func JudgeInput(facts []resolve.Fact, i int, c Candidates) llm.JudgeInput {
 	return in
 }
 
-func factIn(id string, f resolve.Fact) llm.FactIn {
-	return llm.FactIn{ID: id, Predicate: f.Predicate, Fact: f.Fact, ValidAt: timeStr(f.ValidAt), InvalidAt: timeStr(f.InvalidAt)}
+func factIn(id string, f resolve.Fact) wire.FactIn {
+	return wire.FactIn{ID: id, Predicate: f.Predicate, Fact: f.Fact, ValidAt: timeStr(f.ValidAt), InvalidAt: timeStr(f.InvalidAt)}
 }
 
 func timeStr(t *time.Time) *string {

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
@@ -163,35 +163,35 @@ func TestDecodeChecksContradictions(t *testing.T) {
 	}
 	// As FindCandidates would not: every earlier fact offered, to check what a judge may claim.
 	c := Candidates{Existing: []int{0}, Invalidation: []int{0, 1, 2}, Settled: []int{3}}
-	con := func(id, quote string) llm.Contradiction { return llm.Contradiction{ID: id, Quote: quote} }
+	con := func(id, quote string) wire.Contradiction { return wire.Contradiction{ID: id, Quote: quote} }
 	tests := []struct {
 		name     string
-		out      llm.JudgeOutput
+		out      wire.JudgeOutput
 		want     []int
 		rejected map[string]int
 	}{
-		{"same relation and entities, a new detail", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I0", "as a manager")}},
+		{"same relation and entities, a new detail", wire.JudgeOutput{Contradictions: []wire.Contradiction{con("I0", "as a manager")}},
 			[]int{3, 0}, nil},
-		{"no quote", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I0", ""), con("I1", "  ")}},
+		{"no quote", wire.JudgeOutput{Contradictions: []wire.Contradiction{con("I0", ""), con("I1", "  ")}},
 			[]int{3}, map[string]int{RejectNoQuote: 2}},
-		{"a quote of the old fact", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I0", "Emma works at Acme as an intern.")}},
+		{"a quote of the old fact", wire.JudgeOutput{Contradictions: []wire.Contradiction{con("I0", "Emma works at Acme as an intern.")}},
 			[]int{3}, map[string]int{RejectNotInNewFact: 1}},
-		{"words both facts say", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I0", "works at acme")}},
+		{"words both facts say", wire.JudgeOutput{Contradictions: []wire.Contradiction{con("I0", "works at acme")}},
 			[]int{3}, map[string]int{RejectInOldFact: 1}},
-		{"another relation with no negation", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I1", "a manager")}},
+		{"another relation with no negation", wire.JudgeOutput{Contradictions: []wire.Contradiction{con("I1", "a manager")}},
 			[]int{3}, map[string]int{RejectCardinality: 1}},
-		{"a negation naming the old object", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I1", "no longer likes green tea")}},
+		{"a negation naming the old object", wire.JudgeOutput{Contradictions: []wire.Contradiction{con("I1", "no longer likes green tea")}},
 			[]int{3, 1}, nil},
-		{"a negation that names another thing", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I1", "no longer")}},
+		{"a negation that names another thing", wire.JudgeOutput{Contradictions: []wire.Contradiction{con("I1", "no longer")}},
 			[]int{3}, map[string]int{RejectCardinality: 1}},
-		{"a negation naming the place", llm.JudgeOutput{Contradictions: []llm.Contradiction{con("I2", "not in Paris")}},
+		{"a negation naming the place", wire.JudgeOutput{Contradictions: []wire.Contradiction{con("I2", "not in Paris")}},
 			[]int{3, 2}, nil},
-		{"unknown, malformed, repeated and wrong-namespace ids", llm.JudgeOutput{Contradictions: []llm.Contradiction{
+		{"unknown, malformed, repeated and wrong-namespace ids", wire.JudgeOutput{Contradictions: []wire.Contradiction{
 			con("I3", "x"), con("I01", "x"), con("E0", "x"), con("I0", "as a manager"), con(" I0 ", "as a manager")}},
 			[]int{3, 0}, map[string]int{RejectUnknownID: 4}},
-		{"a duplicate is not also a contradiction", llm.JudgeOutput{Duplicates: []string{"E0"},
-			Contradictions: []llm.Contradiction{con("I0", "as a manager")}}, []int{3}, map[string]int{RejectAlsoDuplicate: 1}},
-		{"the settled pair stands without an answer", llm.JudgeOutput{}, []int{3}, nil},
+		{"a duplicate is not also a contradiction", wire.JudgeOutput{Duplicates: []string{"E0"},
+			Contradictions: []wire.Contradiction{con("I0", "as a manager")}}, []int{3}, map[string]int{RejectAlsoDuplicate: 1}},
+		{"the settled pair stands without an answer", wire.JudgeOutput{}, []int{3}, nil},
 	}
 	rules := NewRules(DefaultCardinalities(), names)
 	for _, tt := range tests {
@@ -219,7 +219,7 @@ func TestDecodeDuplicatesIgnoreMalformedIDs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			j, _ := defaultRules().Decode(make([]resolve.Fact, 6), 5, c, llm.JudgeOutput{Duplicates: tt.dups})
+			j, _ := defaultRules().Decode(make([]resolve.Fact, 6), 5, c, wire.JudgeOutput{Duplicates: tt.dups})
 			if !sameInts(j.Duplicates, tt.want) {
 				t.Errorf("got %v, want %v", j.Duplicates, tt.want)
 			}

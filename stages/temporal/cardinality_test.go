@@ -10,7 +10,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
@@ -25,10 +25,10 @@ type quotingJudge struct {
 
 func (j *quotingJudge) Call(_ context.Context, _, _ string, input, out any) error {
 	j.calls++
-	in, o := input.(llm.JudgeInput), out.(*llm.JudgeOutput)
+	in, o := input.(wire.JudgeInput), out.(*wire.JudgeOutput)
 	for _, c := range in.Candidates {
 		if slices.Contains(j.preds, c.Predicate) {
-			o.Contradictions = append(o.Contradictions, llm.Contradiction{ID: c.ID, Quote: j.quote(in.New.Fact)})
+			o.Contradictions = append(o.Contradictions, wire.Contradiction{ID: c.ID, Quote: j.quote(in.New.Fact)})
 		}
 	}
 	return nil
@@ -153,7 +153,7 @@ func TestManyRelationSurvivesUnreasonedJudge(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for i := range tt.facts {
 				if tt.facts[i].Predicate == "VISITED" {
-					tt.facts[i].Kind = llm.KindEvent
+					tt.facts[i].Kind = wire.KindEvent
 				}
 			}
 			judge := &quotingJudge{preds: []string{"LIKES", "VISITED"}, quote: tt.quote}

@@ -10,6 +10,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
@@ -26,10 +27,10 @@ func (j *judgeLLM) Call(_ context.Context, _, task string, input, out any) error
 	if j.bad {
 		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("answer: cut"), Raw: []byte(`{"duplicate_ids":[`)}
 	}
-	o := out.(*llm.JudgeOutput)
-	in := input.(llm.JudgeInput)
+	o := out.(*wire.JudgeOutput)
+	in := input.(wire.JudgeInput)
 	for _, c := range in.Candidates {
-		o.Contradictions = append(o.Contradictions, llm.Contradiction{ID: c.ID, Quote: in.New.Fact})
+		o.Contradictions = append(o.Contradictions, wire.Contradiction{ID: c.ID, Quote: in.New.Fact})
 	}
 	return nil
 }

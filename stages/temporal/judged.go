@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
@@ -88,7 +88,7 @@ func (r Rules) allowed(n, o resolve.Fact, q, old string) bool {
 // isState reports whether f is an ongoing condition: kind state or scheduled_state (or no kind,
 // as facts of older extractions have).
 func isState(f resolve.Fact) bool {
-	return f.Kind == llm.KindState || f.Kind == llm.KindScheduledState || f.Kind == ""
+	return f.Kind == wire.KindState || f.Kind == wire.KindScheduledState || f.Kind == ""
 }
 
 // check returns why the judge's contradiction of facts[j] by facts[i] with quote must not be
@@ -117,7 +117,7 @@ func (r Rules) check(facts []resolve.Fact, i, j int, quote string) string {
 // it must name an I id of c once, of a fact the answer does not also call a duplicate); the
 // Settled candidates are contradicted whatever the answer. rejected counts the claims not
 // applied, by reason.
-func (r Rules) Decode(facts []resolve.Fact, i int, c Candidates, out llm.JudgeOutput) (j Judgement, rejected map[string]int) {
+func (r Rules) Decode(facts []resolve.Fact, i int, c Candidates, out wire.JudgeOutput) (j Judgement, rejected map[string]int) {
 	j.Duplicates = pick(out.Duplicates, "E", c.Existing)
 	j.Contradictions = append(j.Contradictions, c.Settled...)
 	reject := func(reason string) {

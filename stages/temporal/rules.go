@@ -4,14 +4,14 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
 // Fact kinds from extraction that the rules treat specially.
 const (
-	KindPlan           = llm.KindPlan
-	KindScheduledState = llm.KindScheduledState
+	KindPlan           = wire.KindPlan
+	KindScheduledState = wire.KindScheduledState
 )
 
 // RulesVersion names the behaviour of Normalize and Apply; it is part of the stage's unit
@@ -48,7 +48,7 @@ func Normalize(f resolve.Fact) resolve.Fact {
 	if f.ValidAt != nil && f.ValidAt.After(ref) && f.Kind != KindScheduledState {
 		f.ValidAt = &ref
 	}
-	if f.Kind == llm.KindEvent && f.InvalidAt != nil && f.InvalidAt.After(ref) {
+	if f.Kind == wire.KindEvent && f.InvalidAt != nil && f.InvalidAt.After(ref) {
 		f.InvalidAt = nil
 	}
 	if graph.Before(f.InvalidAt, f.ValidAt) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // TestJobCardinality runs two homes through a job with the offline responder (counting the
@@ -55,7 +55,7 @@ func TestJobRejectsUnquotedClaims(t *testing.T) {
 	// entities), as it would be for an attribute change.
 	eps := []ep{{"2026-01-10T09:00:00Z", "Emma", "I live in Leeds."}, {"2026-03-10T09:00:00Z", "Emma", "I have lived in Leeds since 2020."}}
 	var claims atomic.Int64
-	model, url := newTestLLM(t, claimEverything(func(_ llm.JudgeInput, c llm.FactIn) string { return c.Fact }, &claims), false)
+	model, url := newTestLLM(t, claimEverything(func(_ wire.JudgeInput, c wire.FactIn) string { return c.Fact }, &claims), false)
 	spec := jobSpec{dir: t.TempDir(), baseURL: url}
 	writeInputs(t, spec.dir, eps)
 	j := loadJob(t, spec)
@@ -84,7 +84,7 @@ func TestJobEagerJudgeKeepsAJobAPlanWouldEnd(t *testing.T) {
 	eps := []ep{{"2026-01-10T09:00:00Z", "Alice", "I work at Naver."},
 		{"2026-03-10T09:00:00Z", "Alice", "The work at Naver is too hectic. I will resign at the end of next month."}}
 	var offered atomic.Int64
-	model, url := newTestLLM(t, claimEverything(func(in llm.JudgeInput, _ llm.FactIn) string { return in.New.Fact }, &offered), false)
+	model, url := newTestLLM(t, claimEverything(func(in wire.JudgeInput, _ wire.FactIn) string { return in.New.Fact }, &offered), false)
 	spec := jobSpec{dir: t.TempDir(), baseURL: url}
 	writeInputs(t, spec.dir, eps)
 	j := loadJob(t, spec)
@@ -104,11 +104,11 @@ func TestJobEagerJudgeKeepsAJobAPlanWouldEnd(t *testing.T) {
 
 // claimEverything is a judge that claims every candidate it is shown contradicted, with the quote
 // quote gives for it, counting its claims in n.
-func claimEverything(quote func(llm.JudgeInput, llm.FactIn) string, n *atomic.Int64) func(llm.JudgeInput) llm.JudgeOutput {
-	return func(in llm.JudgeInput) llm.JudgeOutput {
-		out := llm.JudgeOutput{Duplicates: []string{}, Contradictions: []llm.Contradiction{}}
+func claimEverything(quote func(wire.JudgeInput, wire.FactIn) string, n *atomic.Int64) func(wire.JudgeInput) wire.JudgeOutput {
+	return func(in wire.JudgeInput) wire.JudgeOutput {
+		out := wire.JudgeOutput{Duplicates: []string{}, Contradictions: []wire.Contradiction{}}
 		for _, c := range in.Candidates {
-			out.Contradictions = append(out.Contradictions, llm.Contradiction{ID: c.ID, Quote: quote(in, c)})
+			out.Contradictions = append(out.Contradictions, wire.Contradiction{ID: c.ID, Quote: quote(in, c)})
 			n.Add(1)
 		}
 		return out

@@ -20,8 +20,8 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/offline"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/offline"
 )
 
 // group is the group of every scenario episode.
@@ -138,13 +138,13 @@ func readState(t *testing.T, j *jobs.Job) state {
 //     episode that mentions 2027 starts on 2027-01-01, so the stage's own rules must fix them.
 type testLLM struct {
 	next      http.Handler
-	judge     func(llm.JudgeInput) llm.JudgeOutput
+	judge     func(wire.JudgeInput) wire.JudgeOutput
 	literal   bool
 	judged    atomic.Int64 // judge_fact requests
 	rewritten atomic.Int64 // extracted facts whose dates the literal mode changed
 }
 
-func newTestLLM(t *testing.T, judge func(llm.JudgeInput) llm.JudgeOutput, literal bool) (*testLLM, string) {
+func newTestLLM(t *testing.T, judge func(wire.JudgeInput) wire.JudgeOutput, literal bool) (*testLLM, string) {
 	t.Helper()
 	e := &testLLM{next: offline.NewHandler(offline.Options{}), judge: judge, literal: literal}
 	srv := httptest.NewServer(e)
@@ -154,16 +154,16 @@ func newTestLLM(t *testing.T, judge func(llm.JudgeInput) llm.JudgeOutput, litera
 
 func (e *testLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	var req llm.ChatRequest
+	var req wire.ChatRequest
 	task := ""
 	if json.Unmarshal(body, &req) == nil && req.ResponseFormat != nil && req.ResponseFormat.JSONSchema != nil {
 		task = req.ResponseFormat.JSONSchema.Name
 	}
-	if task == llm.TaskJudgeFact {
+	if task == wire.TaskJudgeFact {
 		e.judged.Add(1)
 	}
-	if task == llm.TaskJudgeFact && e.judge != nil {
-		var in llm.JudgeInput
+	if task == wire.TaskJudgeFact && e.judge != nil {
+		var in wire.JudgeInput
 		if err := decodeInput(req, &in); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -174,16 +174,16 @@ func (e *testLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := httptest.NewRecorder()
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	e.next.ServeHTTP(rec, r)
-	extracting := task == llm.TaskExtract || task == llm.TaskExtractFacts
+	extracting := task == wire.TaskExtract || task == wire.TaskExtractFacts
 	if !extracting || !e.literal || rec.Code != http.StatusOK {
 		copyResponse(w, rec)
 		return
 	}
 	// Both extraction answers carry "facts"; other keys pass through unchanged.
-	var in struct{ Episode llm.EpisodeIn }
-	var resp llm.ChatResponse
+	var in struct{ Episode wire.EpisodeIn }
+	var resp wire.ChatResponse
 	var out map[string]json.RawMessage
-	var facts []llm.ExtractedFact
+	var facts []wire.ExtractedFact
 	if decodeInput(req, &in) != nil || json.Unmarshal(rec.Body.Bytes(), &resp) != nil ||
 		json.Unmarshal([]byte(resp.Choices[0].Message.Content), &out) != nil || json.Unmarshal(out["facts"], &facts) != nil {
 		copyResponse(w, rec)
@@ -192,7 +192,7 @@ func (e *testLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for i, f := range facts {
 		d := ""
 		switch {
-		case f.Kind == llm.KindPlan && isoDate.FindString(f.Fact) != "":
+		case f.Kind == wire.KindPlan && isoDate.FindString(f.Fact) != "":
 			d = isoDate.FindString(f.Fact) + "T00:00:00Z"
 			facts[i].InvalidAt = &d
 		case strings.Contains(in.Episode.Content, "2027"):
@@ -210,20 +210,20 @@ func (e *testLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 var isoDate = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
 
 // decodeInput reads the task input fenced at the end of the last user message.
-func decodeInput(req llm.ChatRequest, v any) error {
+func decodeInput(req wire.ChatRequest, v any) error {
 	last := req.Messages[len(req.Messages)-1].Content
-	i, j := strings.LastIndex(last, llm.InputFence), strings.LastIndex(last, "\n```")
+	i, j := strings.LastIndex(last, wire.InputFence), strings.LastIndex(last, "\n```")
 	if i < 0 || j < i {
 		return fmt.Errorf("no input block")
 	}
-	return json.Unmarshal([]byte(last[i+len(llm.InputFence):j]), v)
+	return json.Unmarshal([]byte(last[i+len(wire.InputFence):j]), v)
 }
 
 // answer writes v as the content of a chat completion.
 func answer(w http.ResponseWriter, v any, promptBytes int) {
 	content, _ := json.Marshal(v)
-	resp := llm.ChatResponse{Choices: []llm.Choice{{Message: llm.ChatMessage{Role: llm.RoleAssistant, Content: string(content)},
-		FinishReason: "stop"}}, Usage: &llm.TokenUsage{PromptTokens: promptBytes / 4, CompletionTokens: len(content) / 4}}
+	resp := wire.ChatResponse{Choices: []wire.Choice{{Message: wire.ChatMessage{Role: wire.RoleAssistant, Content: string(content)},
+		FinishReason: "stop"}}, Usage: &wire.TokenUsage{PromptTokens: promptBytes / 4, CompletionTokens: len(content) / 4}}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(resp)
 }

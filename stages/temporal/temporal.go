@@ -8,7 +8,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
@@ -30,7 +30,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 		opts.MaxCandidates = DefaultMaxCandidates
 	}
 	card := Cardinalities(opts.Cardinality)
-	parts := append(env.TaskVersions(llm.TaskJudgeFact), fmt.Sprint(opts.MaxCandidates), RulesVersion, cardinalityKey(card))
+	parts := append(env.TaskVersions(wire.TaskJudgeFact), fmt.Sprint(opts.MaxCandidates), RulesVersion, cardinalityKey(card))
 	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts.MaxCandidates, card, g, fp)
 	})
@@ -76,8 +76,8 @@ func runGroup(ctx context.Context, env stages.Env, maxCandidates int, card map[s
 		}
 		counts.Judged++
 		p.Go(func(ctx context.Context) error {
-			var out llm.JudgeOutput
-			if err := env.LLM.Call(ctx, Stage, llm.TaskJudgeFact, JudgeInput(facts, i, c), &out); err != nil {
+			var out wire.JudgeOutput
+			if err := env.LLM.Call(ctx, Stage, wire.TaskJudgeFact, JudgeInput(facts, i, c), &out); err != nil {
 				// A bad answer judges nothing: no duplicate, no contradiction beyond the settled.
 				return bad.Absorb(fmt.Errorf("judging fact %s: %w", facts[i].UUID, err))
 			}

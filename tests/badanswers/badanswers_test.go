@@ -12,8 +12,8 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -111,7 +111,7 @@ func TestBadAnswersFailUnitsNotTheRun(t *testing.T) {
 	}
 	asked := 0
 	for _, a := range next.Answers() {
-		if a.Task == llm.TaskExtract {
+		if a.Task == wire.TaskExtract {
 			asked++
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -182,13 +182,106 @@ func TestBatchMode(t *testing.T) {
 	})
 }
 
+// TestBatchVanishingState runs the LoCoMo subset in batch mode against stubs whose batches
+// vanish (forgotten after a poll, as after a gateway change, or their result files gone) or
+// fail with a reason, and compares each with an online run: the run ends 0 with the same
+// export, the lost requests were submitted exactly twice (once more per loss), `status` shows
+// no lost batch as open, and a failed batch's reason is in the report and in `status`.
+func TestBatchVanishingState(t *testing.T) {
+	f := newFixture(t)
+	refJob, _ := f.job(t, "online", f.stub(t))
+	f.mustRun(t, refJob)
+	refExport := f.export(t, refJob, "online")
+
+	for _, tc := range []struct{ name, flag string }{
+		{"lost batches", "--batch-lose-rate"}, {"lost result files", "--batch-lose-files-rate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := f.stub(t, tc.flag, "0.5", "--seed", "5")
+			job, _ := f.job(t, strings.ReplaceAll(tc.name, " ", "-"), base)
+			rep := f.mustRun(t, job, batchMode...)
+			if err := harness.CompareDirs(refExport, f.export(t, job, strings.ReplaceAll(tc.name, " ", "-"))); err != nil {
+				t.Fatalf("the export differs from the online run's: %v", err)
+			}
+			st, b := stats(t, base), rep.Batch
+			lost := st.BatchesLost + st.BatchFilesLost
+			if b == nil || lost == 0 || int64(b.Lost) != lost || st.BatchLostMinSubmissions != 2 || st.BatchLostMaxSubmissions != 2 ||
+				b.Pending != 0 || st.ChatCalls != 0 || st.EmbeddingCalls != 0 {
+				t.Fatalf("report %+v, stub %+v: want the lost batches' requests submitted exactly twice", b, st)
+			}
+			rows := statusBatches(t, f, job)
+			if rows.open != 0 || int64(rows.lost) != lost {
+				t.Fatalf("status %+v: want no open batch and %d lost", rows, lost)
+			}
+			for _, r := range rows.lostRows {
+				if !strings.Contains(r, "lost (") || !strings.Contains(r, "404") {
+					t.Fatalf("a lost batch in status without its state or reason: %q", r)
+				}
+			}
+			t.Logf("%d of %d batches lost (%d request lines, each submitted twice); %d resubmitted in all", lost, st.Batches,
+				st.BatchLostRequests, b.Resubmitted)
+		})
+	}
+
+	t.Run("failed batches", func(t *testing.T) {
+		base := f.stub(t, "--batch-failed-rate", "0.3", "--seed", "7")
+		job, _ := f.job(t, "failed", base)
+		res, rep := f.run(t, job, batchMode...)
+		if res.Code != 0 {
+			t.Fatalf("exit %d\n%s", res.Code, tail(res.Stderr))
+		}
+		if err := harness.CompareDirs(refExport, f.export(t, job, "failed")); err != nil {
+			t.Fatalf("the export differs from the online run's: %v", err)
+		}
+		st, b := stats(t, base), rep.Batch
+		const reason = "stub_batch_failed: stub: injected batch failure"
+		if st.BatchesFailed == 0 || b == nil || len(b.Failures) == 0 || !strings.Contains(b.Failures[0].Reason, reason) ||
+			!strings.Contains(res.Stdout, "batch failed") || !strings.Contains(res.Stdout, reason) {
+			t.Fatalf("stub %+v, report %+v: want the failed batches' reason in the report\n%s", st, b, res.Stdout)
+		}
+		rows := statusBatches(t, f, job)
+		if rows.open != 0 || !strings.Contains(rows.text, reason) {
+			t.Fatalf("status: want the failed batches' reason\n%s", rows.text)
+		}
+		t.Logf("%d of %d batches failed; the report names %d with their reason", st.BatchesFailed, st.Batches, len(b.Failures))
+	})
+}
+
+// batchRows is what `status` says of a store's batches.
+type batchRows struct {
+	open, lost int
+	lostRows   []string
+	text       string
+}
+
+// statusBatches runs `status` on a job and reads its batches line and the rows of lost batches.
+func statusBatches(t *testing.T, f *fixture, job string) batchRows {
+	t.Helper()
+	res, err := harness.Run(t.Context(), f.bin, append([]string{"status", job}, priced...), harness.Options{})
+	if err != nil || res.Code != 0 {
+		t.Fatalf("status: exit %d (%v)\n%s", res.Code, err, res.Stderr)
+	}
+	r := batchRows{text: res.Stdout}
+	for _, line := range strings.Split(res.Stdout, "\n") {
+		fields := strings.Fields(line)
+		switch {
+		case len(fields) >= 7 && fields[0] == "batches":
+			r.open, _ = strconv.Atoi(fields[1])
+			r.lost, _ = strconv.Atoi(fields[5])
+		case len(fields) > 3 && fields[3] == "lost":
+			r.lostRows = append(r.lostRows, line)
+		}
+	}
+	return r
+}
+
 // checkHalf requires the batch run's cost to be its tokens at the built-in batch prices of
 // gpt-4o-mini and text-embedding-3-small (embeddings count under "embed"), in llm.cost_usd and
 // batch.cost_usd, and about half the online run's (the same requests; concurrent online units
 // can send a duplicate request or two).
 func checkHalf(t *testing.T, rep, ref jobs.Report) {
 	t.Helper()
-	prices := llm.DefaultPrices()
+	prices := pacing.DefaultPrices()
 	chat, _ := prices.Lookup("gpt-4o-mini")
 	emb, _ := prices.Lookup("text-embedding-3-small")
 	want := 0.0

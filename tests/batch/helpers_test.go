@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 

@@ -10,7 +10,7 @@
 //     so a caller can wait for a stage and signal the process in the middle of it. Wait returns
 //     the exit code, the output, the stage events and the peak RSS (from the kernel's rusage,
 //     and per stage from sampling /proc/PID/status when asked).
-//   - Recorder wraps an LLM server (llm/stub) and remembers every good answer it gave under the
+//   - Recorder wraps an LLM server (providers/stub) and remembers every good answer it gave under the
 //     keys the client caches it by (llm.CacheKey for chat, embed.CacheKey per embedded text), so
 //     a test can tell whether a request repeats an answer already committed to a checkpoint,
 //     with the usage block the server reported.

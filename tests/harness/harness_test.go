@@ -9,6 +9,7 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func TestParseEvent(t *testing.T) {
@@ -61,20 +62,20 @@ func TestCompareDirs(t *testing.T) {
 // TestAnswerOf checks the keys a Recorder files answers under: the client's cache keys, with
 // a validation retry's feedback removed.
 func TestAnswerOf(t *testing.T) {
-	msgs := []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: "user"}}
+	msgs := []wire.Message{{Role: wire.RoleSystem, Content: "sys"}, {Role: wire.RoleUser, Content: "user"}}
 	schema := json.RawMessage(`{"type":"object"}`)
-	want := llm.CacheKey("m", msgs, "extract_graph", schema, 0, "format="+llm.FormatJSONSchema)
-	retry := append([]llm.Message(nil), msgs...)
+	want := llm.CacheKey("m", msgs, "extract_graph", schema, 0, "format="+wire.FormatJSONSchema)
+	retry := append([]wire.Message(nil), msgs...)
 	retry[1].Content = "Your previous answer was rejected: x. Answer again with one JSON object that follows the response schema exactly.\n\nuser"
-	for _, m := range [][]llm.Message{msgs, retry} {
-		body, _ := json.Marshal(llm.ChatRequest{Model: "m", Messages: m, ResponseFormat: &llm.ResponseFormat{Type: "json_schema",
-			JSONSchema: &llm.JSONSchema{Name: "extract_graph", Strict: true, Schema: schema}}})
+	for _, m := range [][]wire.Message{msgs, retry} {
+		body, _ := json.Marshal(wire.ChatRequest{Model: "m", Messages: m, ResponseFormat: &wire.ResponseFormat{Type: "json_schema",
+			JSONSchema: &wire.JSONSchema{Name: "extract_graph", Strict: true, Schema: schema}}})
 		a := answerOf(body, false)
 		if a.Task != "extract_graph" || len(a.Keys) != 1 || a.Keys[0] != want {
 			t.Errorf("chat answer %+v, want key %s", a, want)
 		}
 	}
-	body, _ := json.Marshal(llm.EmbeddingsRequest{Model: "e", Input: []string{"a", "b"}, Dimensions: 8})
+	body, _ := json.Marshal(wire.EmbeddingsRequest{Model: "e", Input: []string{"a", "b"}, Dimensions: 8})
 	a := answerOf(body, true)
 	if a.Task != EmbeddingsTask || len(a.Keys) != 2 || a.Keys[1] != embed.CacheKey("e", 8, "b") {
 		t.Errorf("embeddings answer %+v", a)

@@ -18,7 +18,8 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 )
 
 // EmbeddingsTask names embeddings requests in Answer.Task.
@@ -26,9 +27,9 @@ const EmbeddingsTask = "embeddings"
 
 // Answer is one good answer a Recorder saw its server give.
 type Answer struct {
-	Task  string         // the chat schema name (the task), or EmbeddingsTask
-	Keys  []string       // cache keys the client stores the answer under: one per chat, one per embedded text
-	Usage llm.TokenUsage // the answer's usage block as the server reported it
+	Task  string          // the chat schema name (the task), or EmbeddingsTask
+	Keys  []string        // cache keys the client stores the answer under: one per chat, one per embedded text
+	Usage wire.TokenUsage // the answer's usage block as the server reported it
 }
 
 // Delay is extra latency by task name (EmbeddingsTask for embeddings).
@@ -87,7 +88,7 @@ func (r *Recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer r.mu.Unlock()
 	if (sw.code == 0 || sw.code == http.StatusOK) && req.Context().Err() == nil {
 		var u struct {
-			Usage llm.TokenUsage `json:"usage"`
+			Usage wire.TokenUsage `json:"usage"`
 		}
 		if json.Unmarshal(sw.body.Bytes(), &u) == nil {
 			ans.Usage = u.Usage
@@ -140,7 +141,7 @@ func (r *Recorder) Answers() []Answer {
 // answerOf names a request's task and computes the cache keys of its answer.
 func answerOf(body []byte, embeddings bool) Answer {
 	if embeddings {
-		var req llm.EmbeddingsRequest
+		var req wire.EmbeddingsRequest
 		if json.Unmarshal(body, &req) != nil {
 			return Answer{Task: EmbeddingsTask}
 		}
@@ -150,7 +151,7 @@ func answerOf(body []byte, embeddings bool) Answer {
 		}
 		return a
 	}
-	var req llm.ChatRequest
+	var req wire.ChatRequest
 	if json.Unmarshal(body, &req) != nil {
 		return Answer{}
 	}
@@ -158,7 +159,7 @@ func answerOf(body []byte, embeddings bool) Answer {
 	if key == "" {
 		return Answer{}
 	}
-	return Answer{Task: llm.RequestTask(req), Keys: []string{key}}
+	return Answer{Task: wire.RequestTask(req), Keys: []string{key}}
 }
 
 // statusWriter remembers the status code written and a copy of the body (up to 1 MiB).
@@ -188,7 +189,7 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	return s.ResponseWriter.Write(b)
 }
 
-// Stub is an LLM server on loopback behind a Recorder: llm/stub in-process (StartStub) or a
+// Stub is an LLM server on loopback behind a Recorder: providers/stub in-process (StartStub) or a
 // proxy to another server such as a `backfill llm-stub` subprocess (StartProxy).
 type Stub struct {
 	*Recorder
@@ -209,7 +210,7 @@ func serve(s *Stub, h http.Handler) error {
 	return nil
 }
 
-// StartStub serves a new in-process llm/stub with opts.
+// StartStub serves a new in-process providers/stub with opts.
 func StartStub(opts stub.Options, delay Delay) (*Stub, error) {
 	srv := stub.New(opts)
 	s := &Stub{Recorder: NewRecorder(srv, delay), stats: func() (stub.Stats, error) { return srv.Stats(), nil }}

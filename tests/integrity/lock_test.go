@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// gatedStub serves llm/stub behind a gate: requests wait until open is called, so a run
+// gatedStub serves providers/stub behind a gate: requests wait until open is called, so a run
 // stays in its first LLM stage for as long as the test needs.
 type gatedStub struct {
 	URL      string

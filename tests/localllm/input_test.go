@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -16,7 +16,7 @@ import (
 // task of a run at least once, and the stub must recognise the task of every request.
 func TestSmokeInputAsksEveryTask(t *testing.T) {
 	bin := harness.BuildBinary(t)
-	for _, format := range llm.Formats() {
+	for _, format := range wire.Formats() {
 		for _, mode := range []string{extract.ModeCombined, extract.ModeTwoCall} {
 			t.Run(format+"/"+mode, func(t *testing.T) { smokeAsksEveryTask(t, bin, format, mode) })
 		}
@@ -45,8 +45,8 @@ func smokeAsksEveryTask(t *testing.T, bin, format, mode string) {
 	if mode == extract.ModeTwoCall {
 		other = extract.Tasks(extract.ModeCombined)
 	}
-	for _, task := range llm.Tasks() {
-		notRun := slices.Contains(other, task) || task == llm.TaskAnswerQuestion || task == llm.TaskGradeAnswer
+	for _, task := range wire.Tasks() {
+		notRun := slices.Contains(other, task) || task == wire.TaskAnswerQuestion || task == wire.TaskGradeAnswer
 		if !notRun && asked[task] == 0 {
 			t.Errorf("the smoke input never asks %s (asked %v)", task, asked)
 		}

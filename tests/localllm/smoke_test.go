@@ -18,7 +18,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -33,7 +33,7 @@ func TestLocalModelSmoke(t *testing.T) {
 	sp := &spoiler{marker: spoiled}
 	proxy := startProxy(t, m.URL, sp)
 	dir := t.TempDir()
-	job, checkpoint := smokeJob(t, dir, proxy.URL, m.Model, llm.FormatJSONObjectSchema, "")
+	job, checkpoint := smokeJob(t, dir, proxy.URL, m.Model, wire.FormatJSONObjectSchema, "")
 
 	start := time.Now()
 	res, rep := runJob(t, bin, job, filepath.Join(dir, "first.json"))
@@ -130,7 +130,7 @@ func checkStored(t *testing.T, checkpoint string, answers []harness.Answer) {
 	defer s.Close()
 	stored := 0
 	for _, a := range answers {
-		task, err := llm.LookupTask(a.Task)
+		task, err := wire.LookupTask(a.Task)
 		if err != nil {
 			t.Errorf("an answer of no known task %q", a.Task)
 			continue
@@ -204,17 +204,17 @@ func (s *spoiler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *spoiler) spoils(body []byte) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var req llm.ChatRequest
+	var req wire.ChatRequest
 	if s.done || json.Unmarshal(body, &req) != nil {
 		return false
 	}
-	if task := llm.RequestTask(req); task != llm.TaskExtract && task != llm.TaskExtractEntities && task != llm.TaskExtractFacts {
+	if task := wire.RequestTask(req); task != wire.TaskExtract && task != wire.TaskExtractEntities && task != wire.TaskExtractFacts {
 		return false
 	}
 	user := req.Messages[len(req.Messages)-1].Content
-	_, input, ok := strings.Cut(user, llm.InputFence)
+	_, input, ok := strings.Cut(user, wire.InputFence)
 	var in struct {
-		Episode llm.EpisodeIn `json:"episode"`
+		Episode wire.EpisodeIn `json:"episode"`
 	}
 	if !ok || json.Unmarshal([]byte(strings.TrimSuffix(input, "\n```")), &in) != nil || !strings.Contains(in.Episode.Content, s.marker) {
 		return false

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm/stub"
+	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
