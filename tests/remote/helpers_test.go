@@ -30,7 +30,6 @@ type fixture struct {
 	bin, dir, input string
 	s3              testenv.S3Env
 	bucket          string
-	env             []string // the binary's environment: the gateway's credentials only
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -52,10 +51,13 @@ func newFixture(t *testing.T) *fixture {
 	if err := harness.FilterLoCoMo(src, f.input, conversations); err != nil {
 		t.Fatal(err)
 	}
-	f.env = []string{"AWS_ACCESS_KEY_ID=" + f.s3.AccessKey, "AWS_SECRET_ACCESS_KEY=" + f.s3.SecretKey, "AWS_SESSION_TOKEN=",
-		"AWS_PROFILE=", "AWS_REGION=" + f.s3.Region, "AWS_EC2_METADATA_DISABLED=true",
-		"AWS_CONFIG_FILE=" + filepath.Join(f.dir, "no-aws-config"), "AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(f.dir, "no-aws-credentials"),
-		"XDG_CACHE_HOME=" + filepath.Join(f.dir, "cache")}
+	// The binaries' environment: the gateway's credentials only, no shared AWS files.
+	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": f.s3.AccessKey, "AWS_SECRET_ACCESS_KEY": f.s3.SecretKey,
+		"AWS_SESSION_TOKEN": "", "AWS_PROFILE": "", "AWS_REGION": f.s3.Region, "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_CONFIG_FILE": filepath.Join(f.dir, "no-aws-config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(f.dir, "no-aws-credentials"),
+		"XDG_CACHE_HOME": filepath.Join(f.dir, "cache")} {
+		t.Setenv(k, v)
+	}
 	return f
 }
 
@@ -105,7 +107,7 @@ func (f *fixture) url(name string) string { return "s3://" + f.bucket + "/shards
 // start starts `backfill run JOB --shard 0/2` with extra arguments.
 func (f *fixture) start(t *testing.T, job string, extra ...string) *harness.Proc {
 	t.Helper()
-	p, err := harness.Start(t.Context(), f.bin, append([]string{"run", job, "--shard", shard}, extra...), harness.Options{Env: f.env})
+	p, err := harness.Start(t.Context(), f.bin, append([]string{"run", job, "--shard", shard}, extra...), harness.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +117,7 @@ func (f *fixture) start(t *testing.T, job string, extra ...string) *harness.Proc
 // run runs the binary to its end.
 func (f *fixture) run(t *testing.T, args ...string) harness.Result {
 	t.Helper()
-	res, err := harness.Run(t.Context(), f.bin, args, harness.Options{Env: f.env})
+	res, err := harness.Run(t.Context(), f.bin, args, harness.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,9 +144,8 @@ func (f *fixture) mustRun(t *testing.T, job string, extra ...string) harness.Res
 func (f *fixture) export(t *testing.T, job, name string) string {
 	t.Helper()
 	out := filepath.Join(f.dir, name+"-export")
-	res := f.run(t, "export", job, "--format", "parquet", "--out", out)
-	if res.Code != 0 {
-		t.Fatalf("backfill export %s: exit %d\n%s", job, res.Code, tail(res.Stderr))
+	if err := harness.Export(t.Context(), f.bin, job, out); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

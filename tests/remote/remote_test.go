@@ -205,8 +205,8 @@ func TestDeployScript(t *testing.T) {
 	}
 	work := filepath.Join(f.dir, "pod")
 	prefix := "s3://" + f.bucket + "/deploy/"
-	env := append(f.env, "PATH="+filepath.Dir(f.bin)+":"+os.Getenv("PATH"), "BACKFILL_JOB="+job, "BACKFILL_SHARDS=2",
-		"JOB_COMPLETION_INDEX=1", "BACKFILL_CHECKPOINT_URL="+prefix, "BACKFILL_CHECKPOINT_DIR="+work)
+	env := []string{"PATH=" + filepath.Dir(f.bin) + ":" + os.Getenv("PATH"), "BACKFILL_JOB=" + job, "BACKFILL_SHARDS=2",
+		"JOB_COMPLETION_INDEX=1", "BACKFILL_CHECKPOINT_URL=" + prefix, "BACKFILL_CHECKPOINT_DIR=" + work}
 	res, err := harness.Run(t.Context(), "sh", []string{filepath.Join(root, "deploy", "shard.sh")}, harness.Options{Env: env})
 	if err != nil {
 		t.Fatal(err)
