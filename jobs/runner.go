@@ -195,8 +195,12 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	if err := recordRun(ctx, store, rep, runErr); err != nil && runErr == nil {
 		runErr = err
 	}
-	if err := store.Close(); err != nil && runErr == nil { // a store kept in object storage uploads its last snapshot
-		runErr = err
+	if err := store.Close(); err != nil { // a store kept in object storage uploads its last snapshot
+		if runErr == nil {
+			runErr = err
+		} else {
+			opts.Log.Error("closing the checkpoint store", "err", err)
+		}
 	}
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
 		runErr = cause // the checkpoint was lost to another process
