@@ -57,8 +57,18 @@ func describe(path string, err error) error {
 	return err
 }
 
-// corrupt is the Problem of a store whose file is damaged.
-const corrupt = "is corrupt"
+// The Problems of a store whose file is damaged, or is no database at all.
+const (
+	corrupt      = "is corrupt"
+	notADatabase = "is not a SQLite database (is the checkpoint path right?)"
+)
+
+// Damaged reports whether err says a store's file is damaged or is not a database: what a
+// good copy of the store may replace.
+func Damaged(err error) bool {
+	var se *StoreError
+	return errors.As(err, &se) && (se.Problem == corrupt || se.Problem == notADatabase)
+}
 
 // corruptRemedy says what to do about a damaged store.
 func corruptRemedy(path string) string {
@@ -74,7 +84,7 @@ func problem(err error) string {
 	if errors.As(err, &le) {
 		switch le.Code() & 0xff {
 		case sqliteNotADB:
-			return "is not a SQLite database (is the checkpoint path right?)"
+			return notADatabase
 		case sqliteCorrupt:
 			return corrupt
 		case sqliteReadOnly, sqlitePerm:

@@ -27,10 +27,11 @@
 // conditional writes).
 //
 // Restore: Open restores the bucket's snapshot into the local copy (Options.Local) when the copy
-// is missing, cannot be opened, or does not continue that snapshot: the copy's meta key
-// replica.snapshot names the last snapshot taken of it (or restored into it), and a copy whose
+// is missing, damaged, or does not continue that snapshot: the copy's meta key replica.snapshot
+// names the last snapshot taken of it (or restored into it) and its location, and a copy whose
 // snapshot is still the bucket's holds that snapshot and possibly more, so it is kept. A local
-// store that was never a copy is never replaced (an error says to move it); with no snapshot in
+// store that was never a copy, or is the copy of another location, is never replaced (an error
+// says to move it or choose another checkpoint_sync.local); with no snapshot in
 // the bucket the local copy is uploaded as the first one (a local store moves to a bucket this
 // way). A download is checked against the snapshot's size and SHA-256 and replaces the local
 // copy with its -wal and -shm files removed (checkpoints.Replace).

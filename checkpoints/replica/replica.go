@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,7 +23,8 @@ const DefaultEvery = 5 * time.Minute
 const finalTimeout = 30 * time.Minute
 
 // metaKey is the local copy's meta key holding the id of the last snapshot taken of it (or
-// restored into it): the copy continues that snapshot while the bucket still has it.
+// restored into it) and the location it was taken for, "ID s3://BUCKET/KEY": the copy continues
+// that snapshot while the bucket still has it.
 const metaKey = "replica.snapshot"
 
 // opened, when set (by tests), is told of every writer Open returns.
@@ -135,22 +137,26 @@ func (r *replica) openLocal(ctx context.Context) (*checkpoints.Store, error) {
 		return r.restore(ctx, "the local copy is missing")
 	}
 	s, err := checkpoints.Open(ctx, local)
-	var se *checkpoints.StoreError
 	switch {
-	case err != nil && inBucket && errors.As(err, &se) && !errors.Is(err, fs.ErrPermission):
+	case err != nil && inBucket && checkpoints.Damaged(err):
 		r.o.Log.Warn("the local copy cannot be opened: restoring the bucket's snapshot over it", "local", local, "err", err)
 		return r.restore(ctx, "the local copy cannot be opened")
 	case err != nil:
 		return nil, err
-	case !inBucket:
-		r.o.Log.Info("the bucket has no snapshot yet: the local copy's goes there at the first stage boundary", "store", loc.String(), "local", local)
-		return s, nil
 	}
-	id, _, err := s.Meta(ctx, metaKey)
+	v, _, err := s.Meta(ctx, metaKey)
+	id, of, _ := strings.Cut(v, " ")
 	switch {
 	case err != nil:
 		s.Close()
 		return nil, err
+	case id != "" && of != loc.String():
+		s.Close()
+		return nil, fmt.Errorf("local copy %s of checkpoint %s is the local copy of checkpoint %s: set checkpoint_sync.local to "+
+			"another path (one local copy per checkpoint)", local, loc, of)
+	case !inBucket:
+		r.o.Log.Info("the bucket has no snapshot yet: the local copy's goes there at the first stage boundary", "store", loc.String(), "local", local)
+		return s, nil
 	case id == head.ID:
 		r.o.Log.Info("the local copy continues the bucket's snapshot", "store", loc.String(), "local", local, "seq", head.Seq)
 		return s, nil
@@ -232,7 +238,7 @@ func (r *replica) sync(ctx context.Context, reason string) error {
 	}
 	start := time.Now()
 	info := snapshotInfo{ID: newID(), Seq: r.head.Seq + 1, Taken: start.UTC(), Host: r.host}
-	if err := r.store.SetMeta(ctx, metaKey, info.ID); err != nil {
+	if err := r.store.SetMeta(ctx, metaKey, info.ID+" "+r.o.Location.String()); err != nil {
 		return err
 	}
 	if v, err = r.store.Version(ctx); err != nil { // the snapshot holds at least this

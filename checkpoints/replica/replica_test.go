@@ -468,3 +468,58 @@ func get(t *testing.T, f *fixture, key string) []byte {
 	}
 	return b
 }
+
+// TestLocalCopyOfAnother: a local copy is one location's: another location's run on it fails
+// naming both, and leaves it as it was.
+func TestLocalCopyOfAnother(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	a, err := Open(ctx, f.options("shared.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addEpisodes(t, a, "a", 2)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	o := f.options("shared.db")
+	o.Location.Key = "jobs/other.db"
+	_, err = Open(ctx, o)
+	if err == nil || !strings.Contains(err.Error(), f.loc.String()) || !strings.Contains(err.Error(), o.Location.String()) {
+		t.Fatalf("Open of another location on the same local copy = %v, want an error naming both", err)
+	}
+	s, err := checkpoints.OpenReadOnly(ctx, o.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := countEpisodes(t, s); n != 2 {
+		t.Errorf("the local copy has %d episodes, want its 2", n)
+	}
+}
+
+// TestDamagedLocalCopy: a local copy damaged on disk is replaced by the bucket's snapshot.
+func TestDamagedLocalCopy(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	o := f.options("a.db")
+	a, err := Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addEpisodes(t, a, "a", 3)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(o.Local, bytes.Repeat([]byte("not a database anymore\n"), 500), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err = Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if n := countEpisodes(t, a); n != 3 || f.log.count("restoring the bucket's snapshot over it") != 1 {
+		t.Errorf("after restoring the damaged copy: %d episodes (want 3)\n%s", n, f.log.b.String())
+	}
+}
