@@ -103,15 +103,18 @@ func Open(ctx context.Context, o Options) (*checkpoints.Store, error) {
 	}
 	host, _ := os.Hostname()
 	r := &replica{o: o, lease: l, host: host, last: -1, trigger: make(chan struct{}, 1), quit: make(chan struct{})}
+	r.wg.Add(1)
+	go r.renewLoop(context.WithoutCancel(ctx)) // from now on: a restore may outlast the lease's TTL
 	if r.store, err = r.openLocal(ctx); err != nil {
+		close(r.quit)
+		r.wg.Wait()
 		if rerr := l.release(context.WithoutCancel(ctx)); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 		return nil, err
 	}
 	r.store.SetHooks(checkpoints.Hooks{Checkpointed: r.stageEnded, Barrier: r.barrier, Closing: r.closing, Closed: r.closed})
-	r.wg.Add(2)
-	go r.renewLoop(context.WithoutCancel(ctx))
+	r.wg.Add(1)
 	go r.syncLoop(context.WithoutCancel(ctx))
 	if opened != nil {
 		opened(r.store, r)

@@ -165,8 +165,9 @@ func (f *fixture) snapshot(t *testing.T, name string) *checkpoints.Store {
 	return s
 }
 
-// cached splits answers into those whose every cache key the store holds and the others.
-func cached(t *testing.T, s *checkpoints.Store, answers []harness.Answer) (in, out map[string]bool) {
+// cached splits the cache keys of answers into those of answers whose every key the store holds
+// and the others; n counts the answers of the first kind.
+func cached(t *testing.T, s *checkpoints.Store, answers []harness.Answer) (in, out map[string]bool, n int) {
 	t.Helper()
 	in, out = map[string]bool{}, map[string]bool{}
 	for _, a := range answers {
@@ -185,8 +186,11 @@ func cached(t *testing.T, s *checkpoints.Store, answers []harness.Answer) (in, o
 				out[k] = true
 			}
 		}
+		if all {
+			n++
+		}
 	}
-	return in, out
+	return in, out, n
 }
 
 // stats reads a stub's counters.
