@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -161,7 +162,7 @@ func (r *Results) write(dir string) error {
 	if err != nil {
 		return fmt.Errorf("encoding results: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n'), 0o644); err != nil {
+	if err := safefile.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n')); err != nil {
 		return fmt.Errorf("writing results: %w", err)
 	}
 	var md strings.Builder
@@ -172,7 +173,7 @@ func (r *Results) write(dir string) error {
 			md.WriteString("\n" + sec + "\n")
 		}
 	}
-	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
+	if err := safefile.WriteFile(path, []byte(md.String())); err != nil {
 		return fmt.Errorf("writing results: %w", err)
 	}
 	return nil

@@ -3,8 +3,10 @@ package embed
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -49,6 +51,10 @@ func (c *Client) sendBatch(ctx context.Context, texts []string, body []byte, pro
 	if c.batch.FallbackOnline() {
 		c.batch.CountFallback()
 		return c.sendOnline(ctx, texts, body, prompt)
+	}
+	if out.Status == batch.ReqInvalid { // a bad answer (llm.IsBadAnswer): it fails the unit, not the run
+		return nil, fmt.Errorf("embedding %d texts: %w", len(texts),
+			&llm.ValidationError{Task: "embeddings", Attempts: 1, Err: errors.New(out.Detail), Raw: out.Raw})
 	}
 	return nil, fmt.Errorf("embedding %d texts: %w", len(texts), out.Err())
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
@@ -18,10 +18,11 @@ func FailedFile(checkpoint string) string { return checkpoint + ".failed.jsonl" 
 // writeFailed writes FailedFile from the store and counts the failed units in the report: all
 // of them, and the extraction units among them (episodes that have no extraction downstream).
 func writeFailed(ctx context.Context, store *checkpoints.Store, rep *Report) error {
-	f, err := os.Create(FailedFile(store.Path()))
+	f, err := safefile.Create(FailedFile(store.Path()))
 	if err != nil {
 		return fmt.Errorf("writing failed units: %w", err)
 	}
+	defer f.Abort()
 	rep.FailedUnits, rep.EpisodesWithoutExtraction = 0, 0
 	err = store.EachFailedUnit(ctx, func(u checkpoints.FailedUnit) error {
 		rep.FailedUnits++
@@ -35,8 +36,8 @@ func writeFailed(ctx context.Context, store *checkpoints.Store, rep *Report) err
 		_, err = f.Write(append(line, '\n'))
 		return err
 	})
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		err = f.Commit()
 	}
 	if err != nil {
 		return fmt.Errorf("writing failed units: %w", err)

@@ -61,7 +61,7 @@ func Parse(raw []byte, sets []string, env LookupEnv) (*Job, error) {
 		}
 		return nil, fmt.Errorf("parsing: %w", err)
 	}
-	if err := expandNode(&doc, env); err != nil {
+	if err := expandNode(&doc, env, ""); err != nil {
 		return nil, err
 	}
 	j, err := decodeJob(&doc)
@@ -120,6 +120,11 @@ func applySet(doc *yaml.Node, set string) error {
 	key, val, ok := strings.Cut(set, "=")
 	if !ok || key == "" {
 		return errors.New("want KEY=VALUE")
+	}
+	if strings.TrimSpace(val) == "" {
+		if err := checkEmpty(key, "give a value, or leave out this --set to keep the job file's value"); err != nil {
+			return err
+		}
 	}
 	if doc.Kind == 0 {
 		*doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}

@@ -20,7 +20,7 @@ sources:
   - path: ${DIR}/in.jsonl # ${ALSO_UNSET}
   - path: ${NL}
   - path: ${EMPTY:-fallback}.jsonl
-llm: {concurrency: "${N}", model: '${EMPTY}'}
+llm: {concurrency: "${N}"}
 embedder:
   dimensions: ${N}0
 `), nil, env)
@@ -35,6 +35,16 @@ embedder:
 		if j.Sources[i].Path != w {
 			t.Errorf("sources[%d].path = %q, want %q", i, j.Sources[i].Path, w)
 		}
+	}
+	for _, doc := range []string{"llm: {model: '${EMPTY}'}\n", "llm:\n  model: ${EMPTY}\n", "llm:\n  model: \"${EMPTY} \"\n"} {
+		_, err = Parse([]byte("sources: [{path: x.jsonl}]\n"+doc), nil, env)
+		if err == nil || !strings.Contains(err.Error(), "llm.model") || !strings.Contains(err.Error(), "EMPTY") {
+			t.Errorf("%q with EMPTY set but empty: %v, want an error naming llm.model and EMPTY", doc, err)
+		}
+	}
+	j, err = Parse([]byte("sources: [{path: x.jsonl, description: '${EMPTY}'}]\nsink:\n  database: ${EMPTY}\n"), nil, env)
+	if err != nil || j.Sources[0].Description != "" {
+		t.Errorf("keys whose empty value means none, set empty by ${EMPTY}: %v", err)
 	}
 	_, err = Parse([]byte("sources:\n  - path: x.jsonl\n  - path: ${MISSING}/y.jsonl\n"), nil, env)
 	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "MISSING") {

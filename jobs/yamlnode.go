@@ -19,18 +19,26 @@ var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 // (not in keys, and never in comments, which are not values); an unset ${VAR} without default
 // is an error naming its line. The expanded text is the value as it stands, whatever it holds
 // (" #", a newline, ": "): it cannot change the document's structure. The value is typed from
-// the expanded text (retype).
-func expandNode(n *yaml.Node, env LookupEnv) error {
+// the expanded text (retype). A value that a ${VAR} set but empty (without a default) leaves
+// empty is an error naming its key (path) unless the key documents what empty means
+// (checkEmpty).
+func expandNode(n *yaml.Node, env LookupEnv, path string) error {
 	switch n.Kind {
-	case yaml.DocumentNode, yaml.SequenceNode:
+	case yaml.DocumentNode:
 		for _, c := range n.Content {
-			if err := expandNode(c, env); err != nil {
+			if err := expandNode(c, env, path); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if err := expandNode(c, env, join(path, strconv.Itoa(i))); err != nil {
 				return err
 			}
 		}
 	case yaml.MappingNode:
 		for i := 1; i < len(n.Content); i += 2 {
-			if err := expandNode(n.Content[i], env); err != nil {
+			if err := expandNode(n.Content[i], env, join(path, n.Content[i-1].Value)); err != nil {
 				return err
 			}
 		}
@@ -38,10 +46,13 @@ func expandNode(n *yaml.Node, env LookupEnv) error {
 		if !strings.Contains(n.Value, "${") {
 			return nil
 		}
-		var missing []string
+		var missing, empty []string
 		n.Value = varRef.ReplaceAllStringFunc(n.Value, func(m string) string {
 			sub := varRef.FindStringSubmatch(m)
 			if v, ok := env(sub[1]); ok && (v != "" || sub[2] == "") {
+				if v == "" {
+					empty = append(empty, sub[1])
+				}
 				return v
 			}
 			if sub[2] != "" {
@@ -53,6 +64,12 @@ func expandNode(n *yaml.Node, env LookupEnv) error {
 		if len(missing) > 0 {
 			return fmt.Errorf("expanding: line %d: environment variable %s is not set (use ${%s:-default} for a default)",
 				n.Line, strings.Join(missing, ", "), missing[0])
+		}
+		if len(empty) > 0 && strings.TrimSpace(n.Value) == "" {
+			if err := checkEmpty(path, fmt.Sprintf("environment variable %s is set but empty; set it, or write ${%s:-DEFAULT}",
+				strings.Join(empty, ", "), empty[0])); err != nil {
+				return fmt.Errorf("expanding: line %d: %w", n.Line, err)
+			}
 		}
 		retype(n)
 	}

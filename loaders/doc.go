@@ -13,7 +13,9 @@
 //     one JSON line, one Parquet page per projected column, or one benchmark sample/question is
 //     in memory at a time.
 //   - A row that cannot become an episode (missing or unparseable group, reference time or body,
-//     invalid UTF-8, a body over Spec.MaxBodyBytes, a JSON line that is not an object, a group id
+//     invalid UTF-8, a body over Spec.MaxBodyBytes, a JSON body past a shape bound (checkShape:
+//     MaxJSONDepth, MaxJSONValues, MaxJSONPathBytes, checked in one pass before it is decoded, so
+//     a record costs in proportion to its bytes), a JSON line that is not an object, a group id
 //     rejected by GroupPolicy "reject", a Parquet value outside its type, a naive time the
 //     timezone skips) is emitted as a Bad naming the file, the 1-based row and the input field,
 //     and reading goes on. Every Parquet type Read accepts is read exactly (unsigned integers
@@ -23,7 +25,9 @@
 //     (unreadable, a corrupt Parquet footer, a missing or wrongly typed Parquet column, a broken
 //     benchmark JSON array, a panic inside parquet-go) stops Read with an error naming the file.
 //   - Episodes are deterministic: UUID = graph.EpisodeID(group, recordKey), where recordKey is the
-//     mapped record key or graph.ContentKey(group, referenceTime, speaker, body); Seq =
+//     mapped record key or graph.ContentKey(group, referenceTime, speaker, body) (a blank record
+//     key, group id, LoCoMo dia_id or LongMemEval session id is none: never one key shared by
+//     distinct rows); Seq =
 //     fileIndex<<32 | row; ReferenceTime is UTC; IngestedAt is left zero for the store to set.
 //   - Group ids are limited to [A-Za-z0-9_-] (Graphiti's rule). GroupPolicy "map" rewrites any
 //     other value with MapGroupID, injective in practice (128 bits of SHA-256), and reports the

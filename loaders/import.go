@@ -22,7 +22,11 @@ func (e *BadRowsError) Error() string {
 	fmt.Fprintf(&b, "%d bad records", e.Count)
 	if len(e.First) > 0 {
 		f := e.First[0]
-		fmt.Fprintf(&b, " (first: %s element %d field %q: %s)", f.File, f.Row, f.Field, f.Reason)
+		if f.Field == "" {
+			fmt.Fprintf(&b, " (first: %s element %d: %s)", f.File, f.Row, f.Reason)
+		} else {
+			fmt.Fprintf(&b, " (first: %s element %d field %q: %s)", f.File, f.Row, f.Field, f.Reason)
+		}
 	}
 	return b.String()
 }

@@ -59,6 +59,9 @@ func decodeValue(raw json.RawMessage, canon bool) any {
 		if !canon {
 			return jsonText("")
 		}
+		if err := checkShape(raw); err != nil {
+			return badValue{err.Error()}
+		}
 		s, err := canonicalJSON(raw)
 		if err != nil {
 			return badUTF8{}

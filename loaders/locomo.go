@@ -37,7 +37,8 @@ func (fr *fileReader) readLoCoMo(ctx context.Context, r io.Reader) error {
 	return eachElement(ctx, r, func(idx int64, raw json.RawMessage) error {
 		var s locomoSample
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return te.element(idx, "", "not a LoCoMo sample: "+err.Error(), raw)
+			field, reason := decodeReason(err)
+			return te.element(idx, field, "not a LoCoMo sample: "+reason, raw)
 		}
 		sid := decodeValue(s.SampleID, false)
 		group, orig, err := fr.b.group(sid)
@@ -84,7 +85,8 @@ func (fr *fileReader) locomoSession(te *turnEmitter, idx int64, group, orig stri
 		field := fmt.Sprintf("conversation.%s[%d]", key, i)
 		var t locomoTurn
 		if err := json.Unmarshal(raw, &t); err != nil {
-			if err := te.element(idx, field, "not a LoCoMo turn: "+err.Error(), raw); err != nil {
+			_, reason := decodeReason(err)
+			if err := te.element(idx, field, "not a LoCoMo turn: "+reason, raw); err != nil {
 				return err
 			}
 			continue
@@ -95,7 +97,7 @@ func (fr *fileReader) locomoSession(te *turnEmitter, idx int64, group, orig stri
 		}
 		v := rowValues{group: group, refTime: date, speaker: t.Speaker, body: body,
 			source: graph.SourceMessage, description: desc}
-		if t.DiaID != "" {
+		if strings.TrimSpace(t.DiaID) != "" { // a blank dia_id is none: turns keep distinct keys
 			v.recordKey = cmp.Or(orig, group) + "/" + t.DiaID
 			v.name = v.recordKey
 		} else {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // lmeQuestion is the part of a LongMemEval question the importer reads.
@@ -33,7 +34,8 @@ func (fr *fileReader) readLongMemEval(ctx context.Context, r io.Reader) error {
 	return eachElement(ctx, r, func(idx int64, raw json.RawMessage) error {
 		var q lmeQuestion
 		if err := json.Unmarshal(raw, &q); err != nil {
-			return te.element(idx, "", "not a LongMemEval question: "+err.Error(), raw)
+			field, reason := decodeReason(err)
+			return te.element(idx, field, "not a LongMemEval question: "+reason, raw)
 		}
 		group, orig, err := fr.b.group(decodeValue(q.QuestionID, false))
 		if err != nil {
@@ -61,11 +63,15 @@ func (fr *fileReader) lmeSession(te *turnEmitter, idx int64, qid, group, orig, s
 		desc = "LongMemEval session " + sid
 	}
 	when := decodeValue(date, false)
+	if strings.TrimSpace(sid) == "" {
+		sid = "[" + strconv.Itoa(i) + "]" // no session id: the session's place keeps its turns apart from other sessions'
+	}
 	for j, raw := range turns {
 		field := fmt.Sprintf("haystack_sessions[%d][%d]", i, j)
 		var t lmeTurn
 		if err := json.Unmarshal(raw, &t); err != nil {
-			if err := te.element(idx, field, "not a LongMemEval turn: "+err.Error(), raw); err != nil {
+			_, reason := decodeReason(err)
+			if err := te.element(idx, field, "not a LongMemEval turn: "+reason, raw); err != nil {
 				return err
 			}
 			continue

@@ -79,11 +79,16 @@ func (b builder) build(pos rowPos, names *Mapping, v *rowValues) Result {
 	if err != nil {
 		return bad(names.Source, err.Error())
 	}
+	if source == graph.SourceJSON && !isJSON { // JSON as text (a Parquet column): the same bounds
+		if err := checkShape([]byte(body)); err != nil {
+			return bad(names.Body, err.Error())
+		}
+	}
 	desc, key, name := txt[2], txt[3], txt[4]
 	if desc == "" {
 		desc = b.spec.Description
 	}
-	if key == "" {
+	if strings.TrimSpace(key) == "" { // a blank key is no key: it would make distinct rows one
 		key = graph.ContentKey(group, ref, speaker, body)
 	}
 	if name == "" {
@@ -97,13 +102,14 @@ func (b builder) build(pos rowPos, names *Mapping, v *rowValues) Result {
 	return res
 }
 
-// group reads the group id of a row: the value, else the spec's default group; an id outside
+// group reads the group id of a row: the value, else (absent, empty or blank: no group, never a
+// shared one) the spec's default group; an id outside
 // [A-Za-z0-9_-] is mapped (orig is then the value read) or rejected as the GroupPolicy says.
 func (b builder) group(v any) (group, orig string, err error) {
 	if group, err = asText(v); err != nil {
 		return "", "", err
 	}
-	if group == "" {
+	if strings.TrimSpace(group) == "" {
 		if b.spec.DefaultGroup == "" {
 			return "", "", errors.New("missing")
 		}

@@ -34,11 +34,17 @@
 //   - extract: the episode gets an empty extraction (no entities, no facts): downstream it counts
 //     as having no extraction (the report's episodes_without_extraction);
 //   - resolve: the pairs of the failed resolve_entities or dedupe_facts batch stay apart and are
-//     not written to the memo, so the next run asks them again;
+//     not written to the memo, so the next run asks them again; a failed name embedding leaves
+//     out the embedding pass, a failed fact embedding leaves fact dedupe to text similarity;
 //   - temporal: the failed judge_fact finds no duplicate and no contradiction (nothing closes);
 //   - summarize: the entities of the failed batch get their joined facts as the summary;
+//   - embed: the entities and facts of the failed chunk keep no vector;
 //   - community: a failed merge_summaries joins the two texts, a failed name_community takes the
-//     fallback name (the first members' names).
+//     fallback name (the first members' names), failed name embeddings leave the communities
+//     without one.
+//
+// Embedding calls follow the same rule: an embeddings answer that stays unreadable after the
+// embedder's retries is a bad answer (*llm.ValidationError), in every stage that embeds.
 //
 // The group stages degrade the one failed call rather than lose the group, because one group
 // makes many calls and a single bad answer should not discard the others; the group is retried

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/termtext"
 )
 
 // cli is what the commands take from their surroundings; tests give their own.
@@ -46,7 +47,7 @@ func execute(ctx context.Context, c *cli, args []string) int {
 	case errors.As(err, &code):
 		return int(code)
 	}
-	msg := strings.TrimRight(err.Error(), "\n")
+	msg := termtext.Message(strings.TrimRight(err.Error(), "\n"))
 	fmt.Fprintf(os.Stderr, "%s: %s\nRun '%s --help' for usage.\n", cmd.CommandPath(), msg, cmd.CommandPath())
 	return exitUsage
 }
@@ -54,7 +55,7 @@ func execute(ctx context.Context, c *cli, args []string) int {
 // usageError prints a usage error a command found after cobra's parsing (a flag value it
 // checks itself) and returns exit 2.
 func usageError(cmd string, err error) int {
-	fmt.Fprintf(os.Stderr, "backfill %s: %v\nRun 'backfill %s --help' for usage.\n", cmd, err, cmd)
+	fmt.Fprintf(os.Stderr, "backfill %s: %s\nRun 'backfill %s --help' for usage.\n", cmd, termtext.Message(err.Error()), cmd)
 	return exitUsage
 }
 
@@ -74,11 +75,16 @@ budget stop, 130 interrupted by SIGINT, 143 by SIGTERM (run the same command aga
 
 Environment: BACKFILL_LOG_LEVEL=debug|info|warn|error sets the log level (logs go to stderr;
 another value is an error).`,
-		Version:           version().String(),
-		SilenceUsage:      true,
-		SilenceErrors:     true,
-		Args:              unknownCommand,
-		PersistentPreRunE: func(*cobra.Command, []string) error { return setLogger() },
+		Version:       version().String(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          unknownCommand,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFlags(cmd); err != nil {
+				return err
+			}
+			return setLogger()
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cmd.SetOut(os.Stderr)
 			_ = cmd.Help()

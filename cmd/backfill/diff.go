@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graphdiff"
+	"github.com/tkgraph/backfill/internal/safefile"
 )
 
 // diffOptions are the flags of diff.
@@ -115,7 +114,7 @@ func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB strin
 	if err == nil && o.markdown != "" {
 		var md bytes.Buffer
 		rep.Markdown(&md)
-		if err = os.WriteFile(o.markdown, md.Bytes(), 0o644); err != nil {
+		if err = safefile.WriteFile(o.markdown, md.Bytes()); err != nil {
 			err = fmt.Errorf("writing diff report: %w", err)
 		}
 	}
@@ -136,34 +135,4 @@ func (o *diffOptions) compareGold(ctx context.Context, gold *evaluation.Gold, a,
 		}
 	}
 	return evaluation.CompareGold(reps[0].Gold, reps[1].Gold)
-}
-
-// createAtomic opens path+".tmp" for buffered writing; done(true) flushes it and renames it
-// into place, done(false) (after a failure, or a second call) removes what is left.
-func createAtomic(path string) (io.Writer, func(ok bool) error, error) {
-	f, err := os.Create(path + ".tmp")
-	if err != nil {
-		return nil, nil, fmt.Errorf("creating %s: %w", path, err)
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	closed := false
-	done := func(ok bool) error {
-		if closed {
-			return nil
-		}
-		closed = true
-		if !ok {
-			f.Close()
-			return os.Remove(path + ".tmp")
-		}
-		if err := bw.Flush(); err != nil {
-			f.Close()
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		return os.Rename(path+".tmp", path)
-	}
-	return bw, done, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/evaluation"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/jobs"
 )
 
@@ -197,14 +198,14 @@ func writeEval(rep *evaluation.Report, jsonPath, mdPath string) error {
 		if err != nil {
 			return fmt.Errorf("encoding eval report: %w", err)
 		}
-		if err := os.WriteFile(jsonPath, append(b, '\n'), 0o644); err != nil {
+		if err := safefile.WriteFile(jsonPath, append(b, '\n')); err != nil {
 			return fmt.Errorf("writing eval report: %w", err)
 		}
 	}
 	if mdPath != "" {
 		var b bytes.Buffer
 		rep.Markdown(&b)
-		if err := os.WriteFile(mdPath, b.Bytes(), 0o644); err != nil {
+		if err := safefile.WriteFile(mdPath, b.Bytes()); err != nil {
 			return fmt.Errorf("writing eval report: %w", err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/parquet"
 )
@@ -72,6 +73,6 @@ func (o *exportOptions) run(ctx context.Context, path string) int {
 	if err := replaceDir(o.out, write); err != nil {
 		return fail(ctx, err)
 	}
-	fmt.Fprintf(os.Stderr, "exported %s to %s\n", o.format, o.out)
+	fmt.Fprintf(os.Stderr, "exported %s to %s\n", o.format, termtext.Value(o.out))
 	return exitOK
 }

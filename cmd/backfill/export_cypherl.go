@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
@@ -51,21 +53,8 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 		return fmt.Errorf("creating %s: %w", out, err)
 	}
 	path := filepath.Join(out, CypherlFile)
-	tmp, err := os.CreateTemp(out, CypherlFile+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("creating %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	err = cypherl.ExportWith(ctx, src, tmp, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: j.Sink.BatchBytes,
-		VectorDims: j.Embedder.Dimensions, Bulk: bulk})
-	if cerr := tmp.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("writing %s: %w", path, cerr)
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return safefile.Write(path, func(w io.Writer) error {
+		return cypherl.ExportWith(ctx, src, w, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: j.Sink.BatchBytes,
+			VectorDims: j.Embedder.Dimensions, Bulk: bulk})
+	})
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/safefile"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/loaders"
 )
 
@@ -50,12 +52,14 @@ func runImport(ctx context.Context, format, in, out string) int {
 	if !ok {
 		return usageError("import", fmt.Errorf("unknown format %q (want locomo or longmemeval)", format))
 	}
-	tmp := out + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fail(ctx, fmt.Errorf("creating %s: %w", tmp, err))
+	if safefile.Same(in, out) {
+		return usageError("import", fmt.Errorf("--out %s is the input file %s: write the episodes to another file", out, in))
 	}
-	defer os.Remove(tmp)
+	f, err := safefile.Create(out)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer f.Abort()
 	w := loaders.NewEpisodeWriter(f)
 	n := 0
 	groups := map[string]bool{}
@@ -66,11 +70,9 @@ func runImport(ctx context.Context, format, in, out string) int {
 	})
 	var bad *loaders.BadRowsError
 	if err != nil && !errors.As(err, &bad) {
-		f.Close()
 		return fail(ctx, err) // it names the file
 	}
 	if n == 0 {
-		f.Close()
 		what := "no records"
 		if bad != nil {
 			what = "no valid record: " + bad.Error()
@@ -78,18 +80,14 @@ func runImport(ctx context.Context, format, in, out string) int {
 		return fail(ctx, fmt.Errorf("importing %s: %s; nothing written to %s", in, what, out))
 	}
 	if cerr := w.Close(); cerr != nil {
-		f.Close()
+		return fail(ctx, fmt.Errorf("writing %s: %w", out, cerr))
+	}
+	if cerr := f.Commit(); cerr != nil {
 		return fail(ctx, cerr)
 	}
-	if cerr := f.Close(); cerr != nil {
-		return fail(ctx, fmt.Errorf("writing %s: %w", tmp, cerr))
-	}
-	if rerr := os.Rename(tmp, out); rerr != nil {
-		return fail(ctx, fmt.Errorf("writing %s: %w", out, rerr))
-	}
-	fmt.Fprintf(os.Stderr, "imported %d episodes in %d groups to %s\n", n, len(groups), out)
+	fmt.Fprintf(os.Stderr, "imported %d episodes in %d groups to %s\n", n, len(groups), termtext.Value(out))
 	if bad != nil {
-		fmt.Fprintf(os.Stderr, "backfill import: skipped %v\n", bad)
+		fmt.Fprintf(os.Stderr, "backfill import: skipped %s\n", termtext.Message(bad.Error()))
 		return exitPartial
 	}
 	return exitOK

@@ -65,8 +65,6 @@ func TestStubOptionsValidate(t *testing.T) {
 		{stubOptions{}, ""},
 		{stubOptions{faults: "429,drop"}, ""},
 		{stubOptions{faults: "429,boom"}, `unknown kind "boom"`},
-		{stubOptions{opts: stub.Options{FaultRate: 1.5}}, "outside 0..1"},
-		{stubOptions{opts: stub.Options{Latency: -1}}, "negative"},
 	} {
 		err := tt.o.validate()
 		if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -26,29 +25,8 @@ type stubOptions struct {
 	opts     stub.Options
 }
 
+// validate reads the kind lists (the numeric flags are checked by checkFlags, flagRanges).
 func (o *stubOptions) validate() error {
-	if o.opts.FaultRate < 0 || o.opts.FaultRate > 1 {
-		return fmt.Errorf("--fault-rate %g is outside 0..1", o.opts.FaultRate)
-	}
-	if o.opts.Latency < 0 || o.opts.Jitter < 0 {
-		return errors.New("--latency and --jitter must not be negative")
-	}
-	for _, r := range []struct {
-		flag string
-		v    float64
-	}{{"--bad-rate", o.opts.BadRate}, {"--batch-fail-rate", o.opts.BatchFailRate}, {"--batch-expire-rate", o.opts.BatchExpireRate},
-		{"--batch-invalid-rate", o.opts.BatchInvalidRate}, {"--batch-lose-rate", o.opts.BatchLoseRate},
-		{"--batch-failed-rate", o.opts.BatchFailedRate}, {"--batch-lose-files-rate", o.opts.BatchLoseFilesRate}} {
-		if r.v < 0 || r.v > 1 {
-			return fmt.Errorf("%s %g is outside 0..1", r.flag, r.v)
-		}
-	}
-	if o.opts.BatchDelay < 0 || o.opts.BatchMaxRequests < 0 || o.opts.BatchMaxBytes < 0 || o.opts.BatchLoseAfter < 0 {
-		return errors.New("--batch-delay, --batch-max-requests, --batch-max-bytes and --batch-lose-after must not be negative")
-	}
-	if o.opts.PrefixCache.Block < 0 || o.opts.PrefixCache.Min < 0 {
-		return errors.New("--prefix-cache-block and --prefix-cache-min must not be negative")
-	}
 	var err error
 	if o.opts.Faults, err = kindList("--faults", o.faults, stub.AllFaults()); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	_ "time/tzdata" // job timezones work on machines without zoneinfo
 
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -113,9 +114,9 @@ func fail(ctx context.Context, err error) int {
 	}
 	var set *jobs.SetError
 	if errors.As(err, &set) {
-		fmt.Fprintf(os.Stderr, "backfill: %v\n", err)
+		fmt.Fprintf(os.Stderr, "backfill: %s\n", termtext.Message(err.Error()))
 		return exitUsage
 	}
-	fmt.Fprintf(os.Stderr, "backfill: %v\n", err)
+	fmt.Fprintf(os.Stderr, "backfill: %s\n", termtext.Message(err.Error()))
 	return exitFailed
 }

@@ -41,10 +41,10 @@ func replaceDir(out string, write func(dir string) error) error {
 		}
 	}()
 	if err := write(tmp); err != nil {
-		return err
+		return namingOut(err, tmp, out)
 	}
 	if err := setModes(tmp); err != nil {
-		return err
+		return namingOut(err, tmp, out)
 	}
 	if _, err := os.Lstat(out); errors.Is(err, fs.ErrNotExist) {
 		if err := os.Rename(tmp, out); err != nil {
@@ -135,4 +135,23 @@ func renameDirs(a, b string) error {
 		return err
 	}
 	return os.Rename(side, a)
+}
+
+// outError is an error of a write into the temporary directory whose message names out instead,
+// the directory the user gave (the temporary one is gone by the time it is read).
+type outError struct {
+	msg string
+	err error
+}
+
+func (e *outError) Error() string { return e.msg }
+func (e *outError) Unwrap() error { return e.err }
+
+// namingOut returns err with every mention of the temporary directory tmp replaced by out.
+func namingOut(err error, tmp, out string) error {
+	msg := err.Error()
+	if !strings.Contains(msg, tmp) {
+		return err
+	}
+	return &outError{msg: strings.ReplaceAll(msg, tmp, out), err: err}
 }

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/jobs"
 )
 
@@ -64,10 +64,10 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
-	p.WriteTable(out)
+	printText(out, p.WriteTable)
 	if o.json != "" {
 		b, _ := json.MarshalIndent(p, "", "  ")
-		if err := os.WriteFile(o.json, append(b, '\n'), 0o644); err != nil {
+		if err := safefile.WriteFile(o.json, append(b, '\n')); err != nil {
 			return fail(ctx, fmt.Errorf("writing plan: %w", err))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/stages/temporal"
 )
 
@@ -91,9 +92,15 @@ func (o *queryOptions) run(ctx context.Context, out io.Writer, now time.Time, pa
 	return exitOK
 }
 
-// writeFacts prints facts in the Zep context format (evaluation.WriteContext).
+// writeFacts prints facts in the Zep context format (evaluation.WriteContext), their text with
+// its control characters escaped (internal/termtext).
 func writeFacts(out io.Writer, facts []graph.Fact) error {
-	return evaluation.WriteContext(out, facts)
+	shown := make([]graph.Fact, len(facts))
+	for i, f := range facts {
+		f.Fact = termtext.Value(f.Fact)
+		shown[i] = f
+	}
+	return evaluation.WriteContext(out, shown)
 }
 
 // writeJSON prints facts as JSON with, for a group whose id was mapped, the id as the input
@@ -115,9 +122,12 @@ func writeJSON(ctx context.Context, out io.Writer, store *checkpoints.Store, fac
 		}
 		rows[i].Written = w
 	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+	b, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(append(termtext.JSON(b), '\n'))
+	return err
 }
 
 // queryFacts loads the facts and version log of one group (or all) and answers AsOf (with

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/internal/safefile"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm/pacing"
 )
@@ -95,16 +98,16 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
 		NoWait: o.noWait || !o.wait})
 	if rep != nil {
-		rep.WriteTable(out)
+		printText(out, rep.WriteTable)
 		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
-			if err := os.WriteFile(o.report, append(b, '\n'), 0o644); err != nil && runErr == nil {
+			if err := safefile.WriteFile(o.report, append(b, '\n')); err != nil && runErr == nil {
 				runErr = fmt.Errorf("writing report: %w", err)
 			}
 		}
 	}
 	if errors.Is(runErr, pacing.ErrBudgetExceeded) {
-		fmt.Fprintf(os.Stderr, "backfill: stopped at the budget (%v); raise limits.max_cost_usd and run again to resume\n", runErr)
+		fmt.Fprintf(os.Stderr, "backfill: stopped at the budget (%s); raise limits.max_cost_usd and run again to resume\n", termtext.Message(runErr.Error()))
 		return exitPartial
 	}
 	if runErr != nil {
@@ -116,12 +119,12 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 			rep.Batch.Pending, rep.Batch.PendingStage)
 	}
 	if rep.Quarantined > 0 {
-		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, rep.StoreFile)
+		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, termtext.Value(rep.StoreFile))
 		code = exitPartial
 	}
 	if rep.FailedUnits > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
-			rep.FailedUnits, jobs.FailedFile(rep.StoreFile))
+			rep.FailedUnits, termtext.Value(jobs.FailedFile(rep.StoreFile)))
 		code = exitPartial
 	}
 	return code
@@ -140,18 +143,21 @@ func parseShard(s string) (jobs.Shard, error) {
 	return jobs.Shard{Index: i, Count: n}, nil
 }
 
-// startCPUProfile starts writing a CPU profile to path and returns the function that ends it.
+// startCPUProfile starts writing a CPU profile to path (through internal/safefile) and returns
+// the function that ends it and puts the file in place.
 func startCPUProfile(path string) (func(), error) {
-	f, err := os.Create(path)
+	f, err := safefile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("creating CPU profile: %w", err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
+		f.Abort()
 		return nil, fmt.Errorf("starting CPU profile: %w", err)
 	}
 	return func() {
 		pprof.StopCPUProfile()
-		f.Close()
+		if err := f.Commit(); err != nil {
+			slog.Error("writing the CPU profile", "err", err)
+		}
 	}, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm/batch"
 )
@@ -53,16 +54,18 @@ func (o *statusOptions) run(ctx context.Context, out io.Writer, path string) int
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	if o.group != "" {
-		err = groupStatus(ctx, tw, j, store, o.group)
-	} else {
-		err = storeStatus(ctx, tw, j, store)
-	}
+	printText(out, func(w io.Writer) {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		if o.group != "" {
+			err = groupStatus(ctx, tw, j, store, o.group)
+		} else {
+			err = storeStatus(ctx, tw, j, store)
+		}
+		tw.Flush()
+	})
 	if err != nil {
 		return fail(ctx, err)
 	}
-	tw.Flush()
 	return exitOK
 }
 
@@ -165,7 +168,7 @@ func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 	fmt.Fprintf(w, "checkpoint\t%s\n", j.Checkpoint)
 	fmt.Fprintf(w, "group\t%s\n", id)
 	if written != id {
-		fmt.Fprintf(w, "written as\t%s\n", written)
+		fmt.Fprintf(w, "written as\t%s\n", termtext.Value(written))
 	}
 	fmt.Fprintf(w, "episodes\t%d\n", c.Episodes)
 	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/timeline"
 )
 
@@ -82,8 +83,8 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 		return fail(ctx, err)
 	}
 	if out != "-" {
-		fmt.Fprintf(os.Stderr, "wrote the timeline of %s (%d facts, %d %s) to %s\n", o.entity, n, len(page.Sections),
-			map[bool]string{true: "group", false: "groups"}[len(page.Sections) == 1], out)
+		fmt.Fprintf(os.Stderr, "wrote the timeline of %s (%d facts, %d %s) to %s\n", termtext.Value(o.entity), n, len(page.Sections),
+			map[bool]string{true: "group", false: "groups"}[len(page.Sections) == 1], termtext.Value(out))
 	}
 	return exitOK
 }
@@ -137,17 +138,4 @@ func timelinePage(ctx context.Context, store *checkpoints.Store, group, entity s
 		page.Sections[i].Facts = append(page.Sections[i].Facts, f)
 	}
 	return page, len(facts), nil
-}
-
-// writeAtomic writes a file through createAtomic: a failed write leaves no partial file.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	w, done, err := createAtomic(path)
-	if err != nil {
-		return err
-	}
-	if err := write(w); err != nil {
-		_ = done(false)
-		return err
-	}
-	return done(true)
 }

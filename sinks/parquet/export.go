@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	pq "github.com/parquet-go/parquet-go"
+	"github.com/tkgraph/backfill/internal/safefile"
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/sinks"
@@ -102,22 +103,16 @@ func Export(ctx context.Context, src sinks.Source, dir string) error {
 	return nil
 }
 
-// writeTable writes the rows that produce emits into dir/name: first into a temporary file,
-// renamed into place once complete. Rows reach the parquet writer in batches of writeBatch and a
+// writeTable writes the rows that produce emits into dir/name: first into a temporary file
+// (internal/safefile), renamed into place once complete. Rows reach the parquet writer in batches of writeBatch and a
 // row group is cut every groupRows rows.
 func writeTable[R any](ctx context.Context, dir, name string, groupRows int64, produce func(emit func(R) error) error) (err error) {
 	path := filepath.Join(dir, name)
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := safefile.Create(path)
 	if err != nil {
-		return fmt.Errorf("creating %s: %w", tmp, err)
+		return err
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
+	defer f.Abort()
 	bw := bufio.NewWriterSize(f, 1<<20)
 	w := pq.NewGenericWriter[R](bw, pq.Compression(&pq.Snappy), pq.MaxRowsPerRowGroup(groupRows))
 	buf := make([]R, 0, writeBatch)
@@ -154,11 +149,5 @@ func writeTable[R any](ctx context.Context, dir, name string, groupRows int64, p
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("closing %s: %w", tmp, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("renaming %s: %w", tmp, err)
-	}
-	return nil
+	return f.Commit()
 }

@@ -108,10 +108,12 @@ func describe(ctx context.Context, env stages.Env, opts StageOptions, group stri
 		return nil, fmt.Errorf("naming communities of %s: %w", group, err)
 	}
 	vecs, err := env.Embedder.Embed(ctx, names)
-	if err != nil {
+	switch {
+	case err != nil && bad.Absorb(err) == nil:
+		vecs = make([][]float32, len(names)) // a bad answer: no name embeddings, and the group fails
+	case err != nil:
 		return nil, fmt.Errorf("embedding community names of %s: %w", group, err)
-	}
-	if len(vecs) != len(names) {
+	case len(vecs) != len(names):
 		return nil, fmt.Errorf("embedding community names of %s: %d vectors for %d names", group, len(vecs), len(names))
 	}
 	out := make([]graph.Community, len(comms))

@@ -53,6 +53,7 @@ func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 		return err
 	}
 	pending := false
+	var bad stages.Degraded // chunks whose embeddings answer stayed bad: left without vectors
 	for len(items) > 0 {
 		chunk := items[:min(len(items), chunkTexts)]
 		items = items[len(chunk):]
@@ -63,6 +64,9 @@ func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 		vecs, err := env.Embedder.Embed(ctx, texts)
 		if errors.Is(err, batch.ErrPending) {
 			pending = true
+			continue
+		}
+		if err != nil && bad.Absorb(err) == nil {
 			continue
 		}
 		if err != nil {
@@ -89,5 +93,5 @@ func runGroup(ctx context.Context, env stages.Env, group, fp string) error {
 	if pending {
 		return fmt.Errorf("embedding group %s: %w", group, batch.ErrPending)
 	}
-	return env.Store.CommitUnit(ctx, Stage, group, fp, nil)
+	return stages.Commit(ctx, env, Stage, group, fp, &bad, nil)
 }

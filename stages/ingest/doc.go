@@ -1,8 +1,8 @@
 // Package ingest is the ingest stage: it streams the job's sources through the loaders into the
 // checkpoint store in batches of rows (episodes upserted by record key), keeping only the groups
 // of the run's shard (Shard). A row that cannot be read is quarantined: in the store's quarantine
-// table and in the JSON Lines file beside the store, both emptied at the start of each run, and
-// logged. Each group id is recorded with the id the input wrote; a row that writes another
+// table (emptied at the start of each run) and in the JSON Lines file beside the store (written
+// anew by each run through internal/safefile, in place when the stage ends), and logged. Each group id is recorded with the id the input wrote; a row that writes another
 // group's mapped id verbatim is quarantined instead of joining that group. The stage fails once
 // the quarantined share of the rows passes Options.MaxErrorRatio, and drains at a batch boundary
 // when env.Stop closes (stages.ErrInterrupted). Its Result counts the rows that replaced an

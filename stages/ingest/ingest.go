@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -47,7 +47,7 @@ type ingester struct {
 	store      *checkpoints.Store
 	shard      Shard
 	now        time.Time
-	quarantine *os.File // JSON Lines copy of the rejected rows
+	quarantine *safefile.File // JSON Lines copy of the rejected rows
 	batch      []loaders.Result
 	bad        []checkpoints.Quarantined
 	rows, nBad int
@@ -66,20 +66,25 @@ const maxMappedLogged = 10
 // Run reads every source into the store (env.Store), quarantining the rows it rejects: the
 // quarantine table and the JSON Lines file beside the store start empty each run. Record times
 // are env.Clock's now.
-func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, Result, error) {
+func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Result, err error) {
 	start := time.Now()
 	store, log, prog := env.Store, env.Logger(), env.Progress
 	if prog == nil {
 		prog = stages.NoProgress{}
 	}
 	res := Result{}
-	// The quarantine is the rows this run rejects: the file and the table start empty.
+	// The quarantine is the rows this run rejects: the table starts empty, and the file is
+	// written anew (internal/safefile) and put in place when the stage ends, however it ends.
 	qname := store.Path() + ".quarantine.jsonl"
-	qf, err := os.OpenFile(qname, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	qf, err := safefile.Create(qname)
 	if err != nil {
-		return stages.Stats{}, res, fmt.Errorf("opening quarantine file %s: %w", qname, err)
+		return stages.Stats{}, res, fmt.Errorf("opening quarantine file: %w", err)
 	}
-	defer qf.Close()
+	defer func() {
+		if cerr := qf.Commit(); cerr != nil && err == nil {
+			err = fmt.Errorf("writing quarantine file: %w", cerr)
+		}
+	}()
 	if err := store.ClearQuarantine(ctx); err != nil {
 		return stages.Stats{}, res, err
 	}
@@ -87,6 +92,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, Result, 
 	prog.Start(Stage, -1)
 	defer prog.Done()
 	for i, spec := range o.Sources {
+		before := in.rows
 		err := loaders.Read(ctx, o.FS, spec, func(r loaders.Result) error {
 			prog.Add(1)
 			in.tally(i, spec, r)
@@ -104,6 +110,9 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, Result, 
 		if err != nil {
 			res.Replaced = in.replaced
 			return stages.Stats{}, res, fmt.Errorf("ingesting source %d (%s): %w", i, spec.Path, err)
+		}
+		if in.rows == before { // an empty file reads without error: say so, it is rarely meant
+			log.Warn("source has no rows", "source", i, "path", spec.Path)
 		}
 	}
 	if err := in.flush(ctx); err != nil {

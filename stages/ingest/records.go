@@ -82,6 +82,6 @@ func (t *Records) warn(log *slog.Logger) {
 			"declaration", k, "records", t.MissingFields[k], "first", t.missingWhy[k])
 	}
 	if t.WithoutObject > 0 {
-		log.Warn("records lack their mapping.object field: extracted as records of no object", "records", t.WithoutObject)
+		log.Warn("records lack their mapping.object field: extracted as records of no object, whose state facts close no other record's", "records", t.WithoutObject)
 	}
 }

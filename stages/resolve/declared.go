@@ -60,8 +60,10 @@ func (n *names) collectDeclared(opts Options, i int, ex extract.Output) {
 // that arrives late, under record_time: ingest, ends the fact earlier from its own record time
 // on). A snapshot that shows the pair again after a closure opens a new fact, recorded no
 // earlier than the closure it follows. A snapshot that lacks the declaration's fields
-// (Declaration.Missing) says nothing: it neither closes nor continues. An event pair is a fact
-// of its own snapshot, never closed. Facts are keyed on their canonical endpoints. Ids:
+// (Declaration.Missing) says nothing: it neither closes nor continues. A record of no object (it
+// lacks mapping.object's field: counted by ingest as records.without_object) is an object of its
+// own: its state facts close no other record's and no other record closes them. An event pair is
+// a fact of its own snapshot, never closed. Facts are keyed on their canonical endpoints. Ids:
 // graph.DeclaredFactID.
 func (r *resolver) declaredFacts(b built, exs []extract.Output) []Fact {
 	type key struct {
@@ -76,6 +78,10 @@ func (r *resolver) declaredFacts(b built, exs []extract.Output) []Fact {
 	}
 	for i, ex := range exs {
 		ep := r.eps[i]
+		object := ex.Object
+		if object == "" {
+			object = "\x00" + ep.UUID // no key of an object: ids are ids of episodes
+		}
 		shown := map[key]bool{}
 		for _, m := range byEpisode[i] {
 			d := ex.Declared[m.decl]
@@ -83,7 +89,7 @@ func (r *resolver) declaredFacts(b built, exs []extract.Output) []Fact {
 			if si == ti {
 				continue
 			}
-			k := key{object: ex.Object, decl: d.Key, src: si, tgt: ti}
+			k := key{object: object, decl: d.Key, src: si, tgt: ti}
 			if shown[k] { // two spellings of one pair
 				continue
 			}
@@ -110,7 +116,7 @@ func (r *resolver) declaredFacts(b built, exs []extract.Output) []Fact {
 			}
 		}
 		for k, idx := range open {
-			if k.object == ex.Object && said[k.decl] && !shown[k] {
+			if k.object == object && said[k.decl] && !shown[k] {
 				out[idx].Closures = append(out[idx].Closures, Closure{Episode: ep.UUID, At: ep.ReferenceTime.UTC(),
 					RecordTime: r.env.RecordTimeOf(ep)})
 			}

@@ -85,6 +85,7 @@ func TestDeclaredFactPeriods(t *testing.T) {
 		t.Errorf("%d ids for %d facts", len(ids), len(res.Facts))
 	}
 	bobs := 0
+	defer checkNoObject(t)
 	for _, e := range res.Entities {
 		if strings.EqualFold(e.Name, "bob") {
 			bobs++
@@ -92,5 +93,28 @@ func TestDeclaredFactPeriods(t *testing.T) {
 	}
 	if bobs != 1 {
 		t.Errorf("%d entities named bob; the LLM's Bob should resolve with the declared bob", bobs)
+	}
+}
+
+// checkNoObject: records of no object (three tickets lacking mapping.object's field) are not
+// snapshots of one shared object: none closes another's state facts, whatever they show.
+func checkNoObject(t *testing.T) {
+	t.Helper()
+	exs := []extract.Output{
+		assigned("", "open", []string{"bob"}, ""),
+		assigned("", "closed", []string{"carol"}, ""),
+		assigned("", "open", []string{}, ""),
+		assigned("", "open", []string{"bob"}, ""),
+	}
+	res := resolveT(t, testEnv(t, &fakeLLM{}), Options{}, "g", episodes("g", len(exs)), exs, nil)
+	opened := 0
+	for _, f := range res.Facts {
+		opened++
+		if len(f.Closures) > 0 {
+			t.Errorf("fact %q of record %d closed by %+v: records of no object close nothing", f.Fact, f.Order, f.Closures)
+		}
+	}
+	if opened != 7 { // bob, open; carol, closed; open; bob, open
+		t.Errorf("%d facts, want 7 (each record's own)", opened)
 	}
 }

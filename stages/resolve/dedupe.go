@@ -37,10 +37,12 @@ func (r *resolver) similarFacts(ctx context.Context, facts []mapped) ([][2]int, 
 			texts[k] = facts[i].Fact.Fact
 		}
 		vecs, err := r.env.Embedder.Embed(ctx, texts)
-		if err != nil {
+		switch {
+		case err != nil && r.bad.Absorb(err) == nil:
+			vecs = nil // a bad answer: text similarity alone, and the group fails (stages.Degraded)
+		case err != nil:
 			return nil, fmt.Errorf("embedding facts: %w", err)
-		}
-		if len(vecs) != len(texts) {
+		case len(vecs) != len(texts):
 			return nil, fmt.Errorf("embedding facts: %d vectors for %d texts", len(vecs), len(texts))
 		}
 		for k, v := range normalized(vecs) {

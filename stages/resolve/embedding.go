@@ -11,13 +11,17 @@ import (
 // least Options.GreyThreshold (or a merge-level cosine of weak or differently typed names) makes
 // a grey-zone pair. Names are embedded by their first spelling, the text the embed stage embeds
 // for an entity, so the embedder's cache serves both. Groups of fewer than 2000 names compare
-// all pairs; larger ones only the random-hyperplane LSH candidates (candidatePairs).
+// all pairs; larger ones only the random-hyperplane LSH candidates (candidatePairs). When the
+// embeddings answer stays bad, the pass is left out and the group fails (it runs again).
 func (r *resolver) embeddings(ctx context.Context) error {
 	if r.env.Embedder == nil || len(r.n.keys) < 2 || r.opts.GreyThreshold >= 1 && r.opts.EmbeddingThreshold >= 1 {
 		return nil
 	}
 	vecs, err := r.env.Embedder.Embed(ctx, r.n.spell)
 	if err != nil {
+		if r.bad.Absorb(err) == nil {
+			return nil // a bad answer: no embedding pass, and the group fails (stages.Degraded)
+		}
 		return fmt.Errorf("embedding names: %w", err)
 	}
 	if len(vecs) != len(r.n.spell) {

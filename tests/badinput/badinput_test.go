@@ -65,12 +65,14 @@ func corpusCases() []badCase {
 		{name: "duplicate keys", file: "duplicates.jsonl", code: 0, valid: names("duplicates.jsonl", 2, 4, 5, 6),
 			content: map[string]string{"duplicates.jsonl:2": "Order 17 was shipped."},
 			warns:   []string{`the later row replaced it" group=dups record_key=r1`}, noWarn: "record_key=\"\""},
-		{name: "group ids mapped", file: "groups.jsonl", code: 3, valid: names("groups.jsonl", 1, 2, 3, 4, 5, 7),
-			bad: []qrow{{"groups.jsonl", 6, "group_id", "missing"}, {"groups.jsonl", 8, "group_id", "an object or array is not text"}}},
+		// A blank group id is a missing one (never one group of every blank row): row 4.
+		{name: "group ids mapped", file: "groups.jsonl", code: 3, valid: names("groups.jsonl", 1, 2, 3, 5, 7),
+			bad: []qrow{{"groups.jsonl", 4, "group_id", "missing"}, {"groups.jsonl", 6, "group_id", "missing"},
+				{"groups.jsonl", 8, "group_id", "an object or array is not text"}}},
 		{name: "group ids rejected", file: "groups.jsonl", source: "\n    group_policy: reject\n    default_group: fallback", code: 3,
-			valid: names("groups.jsonl", 1, 5, 6, 7),
+			valid: names("groups.jsonl", 1, 4, 5, 6, 7),
 			bad: []qrow{{"groups.jsonl", 2, "group_id", "outside [A-Za-z0-9_-]"}, {"groups.jsonl", 3, "group_id", "outside"},
-				{"groups.jsonl", 4, "group_id", "outside"}, {"groups.jsonl", 8, "group_id", "an object or array is not text"}}},
+				{"groups.jsonl", 8, "group_id", "an object or array is not text"}}},
 		{name: "BOM, CRLF, blank lines, no final newline", file: "crlf_bom.jsonl", code: 0, valid: names("crlf_bom.jsonl", 1, 3, 4)},
 		// The ratio error names the quarantine file, which names the input files.
 		{name: "error ratio", file: "mostly_bad.jsonl", extra: "-", code: 1, errText: "4 of 5 rows quarantined, above limits.max_error_ratio"},

@@ -36,7 +36,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{nil, []string{"eval", job, "--checkpoint", ck, "--qa"}, []string{"--qa needs --dataset"}},
 		{nil, []string{"diff", job}, []string{"want two graphs"}},
 		{nil, []string{"import", "csv", "x.csv", "--out", ck + ".parquet"}, []string{`unknown format "csv"`}},
-		{nil, []string{"llm-stub", "--fault-rate", "2"}, []string{"--fault-rate 2 is outside 0..1"}},
+		{nil, []string{"llm-stub", "--fault-rate", "2"}, []string{"--fault-rate 2: want a number from 0 to 1"}},
 		{[]string{"BACKFILL_LOG_LEVEL=loud"}, []string{"status", job, "--checkpoint", ck}, []string{`BACKFILL_LOG_LEVEL="loud": want debug, info, warn or error`}},
 	} {
 		res := run(t, "", c.env, c.args...)

@@ -91,6 +91,9 @@ func TestAtomicExport(t *testing.T) {
 		t.Fatalf("the export on a full file system: %s\n%s", res.Stdout, res.Stderr)
 	}
 	t.Logf("export on a full file system: %s", errLine(res.Stderr))
+	if line := errLine(res.Stderr); strings.Contains(line, ".export-") || !strings.Contains(line, mnt+"/out/") {
+		t.Errorf("the error names a temporary path, not the file under --out: %s", line)
+	}
 	if err := harness.CompareDirs(gen1, filepath.Join(after, "out")); err != nil {
 		t.Errorf("a failed export changed the previous one: %v", err)
 	}
