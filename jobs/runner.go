@@ -75,7 +75,9 @@ func (o *RunOptions) defaults(j *Job) {
 func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	start := time.Now()
 	opts.defaults(j)
-	store, err := checkpoints.Open(ctx, opts.Checkpoint)
+	ctx, lost := context.WithCancelCause(ctx) // cancelled when a checkpoint kept in object storage is lost
+	defer lost(nil)
+	store, err := OpenCheckpoint(ctx, j, opts.Checkpoint, CheckpointOptions{Write: true, Stop: opts.Stop, OnLost: lost, Log: opts.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +86,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Job: j.Name, Stages: map[string]stages.Stats{}}
+	rep := &Report{Job: j.Name, Stages: map[string]stages.Stats{}, StoreFile: store.Path()}
 	if opts.Shard.Count > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard.Index, opts.Shard.Count)
 	}
@@ -205,6 +207,16 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	}
 	if rep.Purged != nil && runErr == nil {
 		runErr = store.Compact(ctx)
+	}
+	if err := store.Close(); err != nil { // a store kept in object storage uploads its last snapshot
+		if runErr == nil {
+			runErr = err
+		} else {
+			opts.Log.Error("closing the checkpoint store", "err", err)
+		}
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		runErr = cause // the checkpoint was lost to another process
 	}
 	return rep, runErr
 }
