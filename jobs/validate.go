@@ -15,6 +15,9 @@ func (j *Job) Validate() error {
 	if err := checkNumbers(j); err != nil {
 		return err
 	}
+	if err := j.validateCheckpoint(); err != nil {
+		return err
+	}
 	if _, err := time.LoadLocation(j.Timezone); err != nil {
 		return bad("timezone", "unknown zone %q", j.Timezone)
 	}

@@ -4,6 +4,9 @@ import "github.com/tkgraph/backfill/checkpoints"
 
 // Report is the run report (DESIGN §8), written as JSON by --report and as a table on stdout.
 type Report struct {
+	// StoreFile is the checkpoint store's file the run worked on (the local copy of one kept in
+	// object storage): the quarantine and failed-units files are beside it.
+	StoreFile        string `json:"-"`
 	Job              string `json:"job"`
 	Shard            string `json:"shard,omitempty"`
 	Episodes         int    `json:"episodes"`

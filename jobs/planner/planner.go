@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ func Make(ctx context.Context, j *jobs.Job, opts Options) (*Plan, error) {
 	p := &Plan{Job: j.Name, Model: j.LLM.Model, Mode: j.LLM.Mode, EmbeddingModel: j.Embedder.Model, EmbeddingMode: j.Embedder.Mode,
 		Assumptions: stages.DefaultRatios()}
 	p.price(j)
-	prev, err := p.openPrev(ctx, opts.Checkpoint)
+	prev, err := p.openPrev(ctx, j, opts.Checkpoint, opts.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -128,14 +129,14 @@ func (p *Plan) price(j *jobs.Job) {
 	}
 }
 
-// openPrev opens the job's store read-only, if there is one of this schema version, and measures
+// openPrev opens the job's store read-only (jobs.OpenCheckpoint: a local path or the latest
+// snapshot of one kept in object storage), if there is one of this schema version, and measures
 // the ratios on its graph; nil when there is none.
-func (p *Plan) openPrev(ctx context.Context, path string) (*checkpoints.Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, nil
-	}
-	prev, err := checkpoints.OpenReadOnly(ctx, path)
+func (p *Plan) openPrev(ctx context.Context, j *jobs.Job, path string, log *slog.Logger) (*checkpoints.Store, error) {
+	prev, err := jobs.OpenCheckpoint(ctx, j, path, jobs.CheckpointOptions{Log: log})
 	switch {
+	case errors.Is(err, fs.ErrNotExist): // the job has not run
+		return nil, nil
 	case errors.Is(err, checkpoints.ErrSchemaVersion): // plan never writes it, so never upgrades it
 		p.Notes = append(p.Notes, fmt.Sprintf("checkpoint %s is of another schema version: its cache and graph are not used", path))
 		return nil, nil

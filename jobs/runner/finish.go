@@ -70,3 +70,20 @@ func (r *run) counts(ctx context.Context) error {
 	rep.GroupsMapped, rep.MappedGroups, err = r.store.MappedGroups(ctx, report.MaxMappedShown)
 	return err
 }
+
+// close closes the store (a store kept in object storage uploads its last snapshot) and returns
+// runErr, the close's error when runErr is nil, or the cause of a checkpoint lost to another
+// process.
+func (r *run) close(ctx context.Context, runErr error) error {
+	if err := r.store.Close(); err != nil {
+		if runErr == nil {
+			runErr = err
+		} else {
+			r.opts.Log.Error("closing the checkpoint store", "err", err)
+		}
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		runErr = cause // the checkpoint was lost to another process
+	}
+	return runErr
+}

@@ -67,7 +67,9 @@ func (o *Options) defaults(j *jobs.Job) {
 func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error) {
 	start := time.Now()
 	opts.defaults(j)
-	store, err := checkpoints.Open(ctx, opts.Checkpoint)
+	ctx, lost := context.WithCancelCause(ctx) // cancelled when a checkpoint kept in object storage is lost
+	defer lost(nil)
+	store, err := jobs.OpenCheckpoint(ctx, j, opts.Checkpoint, jobs.CheckpointOptions{Write: true, Stop: opts.Stop, OnLost: lost, Log: opts.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +82,7 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{job: j, opts: opts, store: store, clients: cl, rep: &report.Report{Job: j.Name, Stages: map[string]stages.Stats{}},
+	r := &run{job: j, opts: opts, store: store, clients: cl, rep: &report.Report{Job: j.Name, Stages: map[string]stages.Stats{}, StoreFile: store.Path()},
 		env: stages.Env{Store: store, LLM: cl.LLM, Embedder: cl.Embedder, Clock: opts.Clock, RecordTime: j.RecordTime,
 			Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop,
 			MaxFailedRatio: j.Limits.MaxFailedRatio, Repairs: stages.NewTally()}}
@@ -108,7 +110,7 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 	if r.rep.Purged != nil && runErr == nil {
 		runErr = store.Compact(ctx)
 	}
-	return r.rep, runErr
+	return r.rep, r.close(ctx, runErr)
 }
 
 // run is one run of a job.
