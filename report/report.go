@@ -1,7 +1,5 @@
 package report
 
-import "github.com/tkgraph/backfill/checkpoints"
-
 // Report is the run report (DESIGN §8), written as JSON by --report and as a table on stdout.
 type Report struct {
 	// StoreFile is the checkpoint store's file the run worked on (the local copy of one kept in
@@ -58,9 +56,9 @@ type Report struct {
 	// their episodes, or a bad row whose quarantined text it removed); Vanished the episodes
 	// forgotten because their rows vanished from a mirror source; Purged what the run completed
 	// of the forgetting of groups (jobs/runner, forget.go).
-	Forgotten int                 `json:"forgotten"`
-	Vanished  int                 `json:"vanished,omitempty"`
-	Purged    *checkpoints.Purged `json:"purged,omitempty"`
+	Forgotten int     `json:"forgotten"`
+	Vanished  int     `json:"vanished,omitempty"`
+	Purged    *Purged `json:"purged,omitempty"`
 }
 
 // Pending reports whether the run stopped with units waiting for provider batches (--no-wait):

@@ -86,6 +86,17 @@ type Load struct {
 	Seconds           float64  `json:"seconds"`
 }
 
+// Purged is what a run completed of the forgetting of groups: the field list of the store's
+// purge (checkpoints.Purged), which converts to it.
+type Purged struct {
+	Groups        []string `json:"-"`              // the groups whose forgetting completed
+	Gone          []string `json:"-"`              // of them, those left without episodes
+	GroupsDone    int      `json:"groups"`         // len(Groups)
+	GroupsEmptied int      `json:"groups_emptied"` // len(Gone)
+	CacheRows     int      `json:"cache_rows"`     // cached answers deleted
+	BatchRequests int      `json:"batch_requests"` // provider batch request rows deleted with them
+}
+
 // Batch is what a run in batch mode did with provider batches (Report.Batch): the batchers'
 // usage (batch.Usage, the one type of this module the report holds as is: it is the batchers'
 // own count, and the side that reads reports depends on llm anyway) and the batches left open.

@@ -242,7 +242,8 @@ func purge(ctx context.Context, store *checkpoints.Store, rep *report.Report, op
 	if err != nil || len(p.Groups) == 0 {
 		return err
 	}
-	rep.Purged = &p
+	purged := report.Purged(p)
+	rep.Purged = &purged
 	opts.Log.Info("forgetting completed", "groups", len(p.Groups), "groups_emptied", len(p.Gone),
 		"cache_rows_deleted", p.CacheRows, "batch_requests_deleted", p.BatchRequests)
 	return nil
