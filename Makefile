@@ -48,7 +48,7 @@ test: build
 ## and BENCH_ONLY narrow it (see bench/doc.go); it takes about 35 minutes on 2 cores, most of it
 ## the 1M-episode run through every stage.
 bench: build
-	BACKFILL_SERVERS="neo4j falkordb" scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off -falkordb off
+	BACKFILL_SERVERS="neo4j falkordb versitygw" scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off -falkordb off
 
 ## eval-local: the gold set's graph and a LoCoMo slice's with the offline responder and with
 ## Qwen2.5-Coder-1.5B on the local model server, timed and scored by `backfill eval`, into

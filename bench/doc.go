@@ -47,6 +47,11 @@
 //   - parquet: BenchmarkParquetReaders of loaders (build tag arrowbench): 1M generated rows
 //     read by the parquet-go input reader and by arrow-go's pqarrow record reader, to episodes
 //     and decoded only: time, rows/s, allocations and the peak live heap.
+//   - sync: LoCoMo through llm/stub as in the locomo step, with a local checkpoint and with an
+//     s3:// one on the versitygw of BACKFILL_S3_* (snapshots at the default 300 s and every 10 s):
+//     wall time, snapshots, seconds per snapshot and bytes uploaded; then the finished store on a
+//     fresh local copy: the restore's seconds and, over no-op resumes, one whole snapshot's
+//     database and uploaded bytes and seconds. Not measured when BACKFILL_S3_* is unset.
 //
 // -merge (or BENCH_MERGE=1) starts from the existing results.json and replaces only the steps
 // that run, so a long step (such as 1M episodes through every stage) can be measured alone;

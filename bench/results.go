@@ -35,6 +35,7 @@ type Results struct {
 	Tickets         *TicketsResult `json:"tickets,omitempty"`
 	Tokens          *TokensResult  `json:"tokens,omitempty"`
 	Parquet         *GoBench       `json:"parquet_readers_1m,omitempty"`
+	Sync            *SyncResult    `json:"checkpoint_sync,omitempty"`
 	Errors          []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
@@ -79,6 +80,8 @@ func (r *Results) forget(step string) {
 		r.Tokens = nil
 	case "parquet":
 		r.Parquet = nil
+	case "sync":
+		r.Sync = nil
 	}
 	r.Errors = slices.DeleteFunc(r.Errors, func(e string) bool { return strings.HasPrefix(e, step+": ") })
 }

@@ -102,6 +102,14 @@ func (b *bencher) step(ctx context.Context, name string) error {
 		g, err := runGoBench(ctx, b.root, "./stages/community", "^BenchmarkPropagate1M$", 1, nil)
 		b.res.Propagate = g
 		return err
+	case "sync":
+		dataset, ok := harness.LoCoMoPath(b.root, b.o.locomo)
+		if !ok {
+			return fmt.Errorf("LoCoMo dataset not found at %s (set LOCOMO or -locomo)", dataset)
+		}
+		r, err := benchSync(ctx, b.bin, b.work, dataset, b.o.latency, b.o.concurrency)
+		b.res.Sync = r
+		return err
 	case "falkordb":
 		uri, stop, why := falkordbServer.uri(ctx, b.root, b.o.falkordb)
 		defer stop()

@@ -45,14 +45,32 @@
 //	               still holds (not for rows that vanished from a mirror source)
 //	forget_pending the groups a deletion changed whose forgetting is not complete
 //
-// Opening: Open opens for writing and first takes the store's write lock, an exclusive flock on
+// Opening: Open opens for writing; it refuses a store on a network file system (NFS and EFS,
+// SMB/CIFS, 9p, Ceph, AFS, Lustre, GPFS, FUSE mounts: SQLite's write-ahead log needs memory
+// shared on one host and locks those do not keep reliably; a statfs of the store's directory
+// tells), then takes the store's write lock, an exclusive flock on
 // <path>.lock (pid, host and start time written in it), held until Close and released by the
 // kernel when the process dies: a second writer fails at once with a *LockedError naming the
-// holder. OpenReadOnly takes no lock and never writes (SQLite read-only mode, which reads a live
+// holder. The lock file, and SQLite's -wal, -shm and -journal files beside the store, must be
+// plain files of their own: a symbolic link, a hard link to another name or a special file
+// planted at one of those names is an error naming it, and nothing is written through it.
+// OpenReadOnly takes no lock and never writes (SQLite read-only mode, which reads a live
 // writer's WAL; immutable mode on read-only media, where a leftover WAL is an error), so readers
 // work beside a run and on read-only media. The path goes into the SQLite URI percent-encoded:
 // any legal file name names exactly that file. Errors about the file (not a database, corrupt,
-// read-only, disk full) are *StoreError values naming it.
+// read-only, disk full) are *StoreError values naming it, wherever SQLite reports them (opening,
+// any query, a row met while iterating, a commit: the connections describe their own errors),
+// and a corrupt store's error says what to do (PRAGMA integrity_check, restore a copy or the
+// last snapshot, or start over).
+//
+// Snapshots: Snapshot writes a consistent, compact copy of the store (SQLite's VACUUM INTO, one
+// read transaction beside the running writer) as a plain rollback-journal file; Version (SQLite's
+// data_version on the snapshot's own connection) changes exactly when the writer committed, so a
+// caller can skip a copy of an unchanged store. Hooks let package replica keep the file in
+// object storage as it changes: Checkpoint (between stages) runs Checkpointed, UpdateBatch of a
+// batch about to be created at the provider runs Barrier and returns only once it succeeded,
+// and Close runs Closing (database open) and Closed (lock released). SetMeta and Meta keep
+// other packages' facts in the meta table.
 //
 // Times are stored as integer microseconds since the Unix epoch (UTC); an absent time is NULL.
 // Embeddings are little-endian float32 blobs; lists and maps are JSON text.

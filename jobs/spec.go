@@ -5,7 +5,7 @@ import "github.com/tkgraph/backfill/llm/pacing"
 // Job is a job spec as written in YAML. Every key is documented in README.md ("Job spec").
 type Job struct {
 	Name       string    `yaml:"name"`
-	Checkpoint string    `yaml:"checkpoint"`  // store path (default .backfill/<name>.db)
+	Checkpoint string    `yaml:"checkpoint"`  // store path or s3://BUCKET/KEY (default .backfill/<name>.db)
 	Timezone   string    `yaml:"timezone"`    // zone of naive timestamps (default UTC)
 	RecordTime string    `yaml:"record_time"` // ingest (default) | reference
 	Sources    []Source  `yaml:"sources"`
@@ -16,7 +16,16 @@ type Job struct {
 	Sink       Sink      `yaml:"sink"`
 	S3         S3        `yaml:"s3"`
 	Limits     Limits    `yaml:"limits"`
+
+	// CheckpointSync configures a checkpoint kept in object storage (OpenCheckpoint).
+	CheckpointSync CheckpointSync `yaml:"checkpoint_sync"`
 }
+
+// Values of sources[].sync.
+const (
+	SyncAppend = "append" // rows gone from the source stay in the graph (the default)
+	SyncMirror = "mirror" // an episode whose row is gone from the source is forgotten
+)
 
 // Source is one input of the job.
 type Source struct {
@@ -178,13 +187,21 @@ type Sink struct {
 	RetrySecs   float64 `yaml:"retry_seconds"` // first backoff, doubled per try up to 10 s (default 0.2)
 }
 
-// S3 configures the client for s3:// source paths; credentials come from the standard AWS chain
+// S3 configures the client for s3:// source paths and checkpoints; credentials come from the standard AWS chain
 // (environment, shared files with profile, SSO, web identity, container and instance roles).
 type S3 struct {
 	Endpoint  string `yaml:"endpoint"`   // endpoint URL of an S3-compatible store, e.g. http://127.0.0.1:7070
 	Region    string `yaml:"region"`     // default: the configured region, else us-east-1
 	PathStyle bool   `yaml:"path_style"` // address buckets as endpoint/bucket/key
 	Profile   string `yaml:"profile"`    // shared config profile (default AWS_PROFILE or "default")
+}
+
+// CheckpointSync configures a checkpoint kept in object storage (checkpoint: s3://BUCKET/KEY;
+// package checkpoints/replica): the local copy runs work on and how it is kept in the bucket.
+type CheckpointSync struct {
+	Local        string  `yaml:"local"`         // the local copy (default: under the user cache, DefaultLocalCopy)
+	Seconds      float64 `yaml:"seconds"`       // a snapshot at least this often while the store changes (default 300)
+	LeaseSeconds float64 `yaml:"lease_seconds"` // the writer's lease lasts this long unrenewed (default 60, at least 3)
 }
 
 // Limits bound a run.

@@ -15,8 +15,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/ingest"
 )
 
 // runOptions are the flags of run.
@@ -41,8 +43,15 @@ cache, so a killed run resumes where it stopped. A run holds its checkpoint stor
 <checkpoint>.lock): a second run on it fails at once, naming the holder's pid and host.
 
 The first SIGINT/SIGTERM drains (units in flight finish and commit, nothing new starts, exit
-130); a second one aborts the units in flight. Exit 3: finished with quarantined rows (see
-<checkpoint>.quarantine.jsonl) or stopped at limits.max_cost_usd.
+130 after SIGINT, 143 after SIGTERM); a second one aborts the units in flight. Exit 3: finished
+with quarantined rows (see <checkpoint>.quarantine.jsonl) or stopped at limits.max_cost_usd.
+
+--checkpoint s3://BUCKET/KEY (or the job's checkpoint) keeps the store in object storage: the run
+works on a local copy (checkpoint_sync.local, default under the user cache), restored from the
+bucket's snapshot when missing or older, and uploads a snapshot at each stage boundary, every
+checkpoint_sync.seconds (300), at once on the first SIGINT/SIGTERM and when it ends. A lease
+object in the bucket (KEY.lease) allows one run per store: a second fails at once naming the
+holder; a lease not renewed for checkpoint_sync.lease_seconds (60) expires.
 
 In batch mode (llm.mode or embedder.mode: batch) the requests go to the provider's Batch API at
 its batch price; --wait (the default) waits for the batches with a progress line per batch,
@@ -88,10 +97,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	ctx, stop, finish := drain(ctx)
 	defer finish()
 	prog := newProgress(os.Stderr)
-	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
+	rep, runErr := runner.Run(ctx, j, runner.Options{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
 		NoWait: o.noWait || !o.wait})
 	if rep != nil {
-		printText(out, rep.WriteTable)
+		printText(out, func(w io.Writer) { rep.WriteTable(w, stages.StepNames()) })
 		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
 			if err := safefile.WriteFile(o.report, append(b, '\n')); err != nil && runErr == nil {
@@ -119,28 +128,28 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 			rep.Batch.Pending, rep.Batch.PendingStage)
 	}
 	if rep.Quarantined > 0 {
-		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, termtext.Value(j.Checkpoint))
+		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, termtext.Value(rep.StoreFile))
 		code = exitPartial
 	}
 	if rep.FailedUnits > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
-			rep.FailedUnits, termtext.Value(jobs.FailedFile(j.Checkpoint)))
+			rep.FailedUnits, termtext.Value(runner.FailedFile(rep.StoreFile)))
 		code = exitPartial
 	}
 	return code
 }
 
-func parseShard(s string) (jobs.Shard, error) {
+func parseShard(s string) (ingest.Shard, error) {
 	if s == "" {
-		return jobs.Shard{Index: 0, Count: 1}, nil
+		return ingest.Shard{Index: 0, Count: 1}, nil
 	}
 	a, b, ok := strings.Cut(s, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return jobs.Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N", s)
+		return ingest.Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N", s)
 	}
-	return jobs.Shard{Index: i, Count: n}, nil
+	return ingest.Shard{Index: i, Count: n}, nil
 }
 
 // startCPUProfile starts writing a CPU profile to path (through internal/safefile) and returns
