@@ -46,20 +46,48 @@ def graphiti_cost(run, episodes):
     errs = sum(r.get("errors", 0) for r in rows)
     where = sorted({r.get("where", "").split(" (")[0] for r in rows if "error" in r} - {""})
     kinds = sorted({r["error"].split(":")[0] for r in rows if "error" in r})
+    # The calls of the episode (or bulk group) in hand when the run stopped: in calls.jsonl under a
+    # label progress.jsonl does not list yet.
+    labels = {r.get("name") or r["group"] for r in rows}
+    cut_off = [json.loads(line) for line in open(out / run / "calls.jsonl")] if (out / run / "calls.jsonl").exists() else []
+    cut_off = [c for c in cut_off if c["label"] not in labels]
     return {"done": done, "failed": failed, "episodes": episodes, "calls": calls, "pt": pt, "ct": ct, "secs": secs, "cut": cut,
-            "errors": errs, "where": where, "kinds": kinds, "complete": s is not None and s.get("done", 0) >= episodes}
+            "errors": errs, "where": where, "kinds": kinds, "complete": s is not None and s.get("done", 0) >= episodes,
+            "cut_off": cut_off}
+
+
+def cut_off_note(run, c):
+    """A sentence on the work of a Graphiti run's episode (or bulk group) that did not finish."""
+    if not c or c["complete"] or not c["cut_off"]:
+        return ""
+    by = {}
+    for x in c["cut_off"]:
+        by[x["task"]] = by.get(x["task"], 0) + 1
+    return ("%s did not finish: %d of %d episodes done; the episode (in bulk mode, the group) in hand when it stopped (%s) had made %d LLM calls (%d prompt / %d "
+            "completion tokens, %.0f s of model time; by response model: %s), not counted in the row.") % (
+        run, c["done"], c["episodes"], ", ".join(sorted({x["label"] for x in c["cut_off"]})), len(c["cut_off"]),
+        sum(x["prompt_tokens"] for x in c["cut_off"]), sum(x["completion_tokens"] for x in c["cut_off"]),
+        sum(x["seconds"] for x in c["cut_off"]), ", ".join("%s %d" % kv for kv in sorted(by.items())))
 
 
 def backfill_cost(name):
     """The work of every run that built the checkpoint (an interrupted build's resumed run reports
-    only its own part)."""
+    only its own part), plus backfill/NAME.reused.json when the checkpoint was seeded with cached
+    answers an earlier build paid for (calls, prompt_tokens, completion_tokens, and seconds, an
+    estimate): those answers are this graph's cost too, and the row says so."""
     r = load("backfill/%s.report.json" % name)
     if r is None:
         return None
     u = usage(out / "backfill" / ("%s.db" % name))
-    return {"done": r["episodes"], "failed": r.get("failed_units", 0), "episodes": r["episodes"], "calls": u["calls"],
-            "pt": u["prompt_tokens"], "ct": u["completion_tokens"], "secs": u["seconds"], "cut": u["truncated"],
-            "errors": u["invalid_answers"], "where": [], "kinds": [], "complete": True}
+    c = {"done": r["episodes"], "failed": r.get("failed_units", 0), "episodes": r["episodes"], "calls": u["calls"],
+         "pt": u["prompt_tokens"], "ct": u["completion_tokens"], "secs": u["seconds"], "cut": u["truncated"],
+         "errors": u["invalid_answers"], "where": [], "kinds": [], "complete": True}
+    reused = load("backfill/%s.reused.json" % name)
+    if reused:
+        for k, f in (("calls", "calls"), ("pt", "prompt_tokens"), ("ct", "completion_tokens"), ("secs", "seconds")):
+            c[k] += reused[f]
+        c["reused"] = reused
+    return c
 
 
 def cost_cells(c):
@@ -69,8 +97,14 @@ def cost_cells(c):
     fails = "%d of %d episodes" % (c["failed"], c["done"]) if c["failed"] else "0"
     if c["kinds"]:
         fails += " (%s in %s)" % (", ".join(c["kinds"]), ", ".join(c["where"]) or "?")
-    done = "%d of %d" % (c["done"], c["episodes"]) + ("" if c["done"] >= c["episodes"] else " (running)")
-    return [done, "%.2f" % (c["calls"] / n), "%.0f" % (c["pt"] / n), "%.0f" % (c["ct"] / n), "%.0f" % c["secs"], fails]
+    done = "%d of %d" % (c["done"], c["episodes"]) + ("" if c["done"] >= c["episodes"] else " (not finished)")
+    secs = "%.0f" % c["secs"]
+    if c.get("reused"):
+        done += " (%d answers reused: see the note)" % c["reused"]["calls"]
+        secs = "≈" + secs
+    if c["done"] == 0:
+        return [done, "–", "–", "–", secs, fails]
+    return [done, "%.2f" % (c["calls"] / n), "%.0f" % (c["pt"] / n), "%.0f" % (c["ct"] / n), secs, fails]
 
 
 def gold_cells(rep):
@@ -118,7 +152,7 @@ def rows(kind, episodes):
             cost, rep = backfill_cost(name), load("scores/%s.json" % name)
         else:
             run = "%s-%s" % (kind, key)
-            cost = graphiti_cost(run, episodes) if (out / run / "progress.jsonl").exists() else None
+            cost = graphiti_cost(run, episodes) if (out / run / "calls.jsonl").exists() else None
             rep = load(run + "/eval.json")
         out_rows.append((label, cost, rep, key))
     return out_rows
@@ -158,9 +192,14 @@ for run in ("gold-add_episode", "gold-bulk"):
     part = text(run + "/partial.txt")
     if part:
         lines += [part, ""]
+for label, cost, rep, key in gold_rows:
+    note = cut_off_note("gold-" + key, cost) if not key.startswith("backfill") else ""
+    if note:
+        lines += [note, ""]
 
 # The LoCoMo slice.
-loc_rows = rows("locomo", 35 if sessions == "2" else 0)
+slice_ = load("locomo-slice.json") or []
+loc_rows = rows("locomo", sum(len(v) for c in slice_ for k, v in c["conversation"].items() if k.startswith("session_") and isinstance(v, list)))
 ks = [5, 10, 20]
 lines += ["### The LoCoMo slice", "",
           "| system | episodes done | evidence R@5 / R@10 / R@20, facts | session R@10, facts | evidence R@10, facts + episodes | evidence R@10, episodes alone | answer R@10, facts | calls / episode | prompt tokens / episode | completion tokens / episode | seconds | failures |",
@@ -173,6 +212,10 @@ for label, cost, rep, key in loc_rows:
                                                               recall_cell(rep, "episodes", "evidence", 10),
                                                               recall_cell(rep, "facts", "answer", 10), " | ".join(c[1:])))
 lines.append("")
+for label, cost, rep, key in loc_rows:
+    note = cut_off_note("locomo-" + key, cost) if not key.startswith("backfill") else ""
+    if note:
+        lines += [note, ""]
 for run in ("locomo-add_episode", "locomo-bulk"):
     cmp = ((load(run + "/eval.json") or {}).get("against") or {}).get("retrieval")
     if cmp:

@@ -101,6 +101,7 @@ fi
 if [ "${EVAL_BENCH:-1}" = 1 ]; then scripts/local_llm.sh bench >"$OUT/bench.txt" 2>&1 || true; fi
 
 for f in "$OUT"/gold-*.report.json; do
+  [ -e "$f" ] || continue # EVAL_KINDS without this kind
   name=$(basename "$f" .report.json)
   "$BIN" eval "$JOB" --checkpoint "$OUT/$name.db" --gold "$GOLD" --json "$OUT/$name.eval.json" \
     --markdown "$OUT/$name.eval.md" >"$OUT/$name.eval.out"
@@ -112,6 +113,7 @@ fi
 if [ "$SESSIONS" -gt 0 ]; then
   # locomo-before sorts first: the model's slice is then compared with it question by question.
   for f in "$OUT"/locomo-*.report.json; do
+    [ -e "$f" ] || continue # EVAL_KINDS without this kind
     name=$(basename "$f" .report.json)
     against=()
     if [ "$name" = locomo-model ] && [ -f "$OUT/locomo-before.report.json" ]; then against=(--against "$OUT/locomo-before.eval.json"); fi
