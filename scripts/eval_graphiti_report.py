@@ -160,7 +160,7 @@ def rows(kind, episodes):
 
 lines = ["<!-- eval-graphiti -->", "## eval-graphiti: backfill and graphiti-core 0.31.2 on the same local model (issue 34)", ""]
 lines += [("`make eval-graphiti` (scripts/eval_graphiti.sh): the gold set (jobs/examples/gold.yaml, 76 episodes) and the LoCoMo slice "
-           "of eval-local (the first conversation's first %s sessions) built by backfill (eval_local.sh's runs, `%s`) and by "
+           "of eval-local (the first conversation's first %s session(s)) built by backfill (eval_local.sh's runs, `%s`) and by "
            "graphiti-core 0.31.2 with `add_episode` and with `add_episode_bulk` (scripts/eval_graphiti.py, its own venv), all on %s "
            "on llama.cpp at 2 threads (scripts/local_llm.sh), one request at a time on both sides (llm.concurrency 1; Graphiti's "
            "max_coroutines 1), temperature 0, every graph scored by the same `backfill eval` (a Graphiti graph read over Bolt). "
@@ -168,7 +168,7 @@ lines += [("`make eval-graphiti` (scripts/eval_graphiti.sh): the gold set (jobs/
            "its json_schema response format becomes llama.cpp's json_object with the same schema (llama-cpp-python answers "
            "json_schema with an error), and the runs' frequency_penalty is added; max_tokens (16,384) and everything else pass "
            "as they are. Embeddings on both sides: the offline provider's hashing embedder (256 dimensions; `backfill llm-stub` "
-           "for Graphiti). Seconds are wall time on 2 cores shared with other work (load average 15-20 during the runs), so "
+           "for Graphiti). Seconds are wall time on 2 cores shared with other work (the notes below give the load), so "
            "they compare only roughly; calls and tokens are exact (the server's usage).") % (sessions, sets, model), ""]
 
 # The gold set.
