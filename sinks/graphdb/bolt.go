@@ -56,6 +56,9 @@ func cancelled(ctx context.Context, err error) error {
 }
 
 func (b *boltExec) run(ctx context.Context, db string, st cypher.Statement, params map[string]any) error {
+	if st.Command != nil {
+		return fmt.Errorf("%s is a FalkorDB command, not Cypher", st.Cypher)
+	}
 	if !st.AutoCommit {
 		return b.runTx(ctx, db, []cypher.Statement{st}, params)
 	}
@@ -90,6 +93,33 @@ func (b *boltExec) runTx(ctx context.Context, db string, sts []cypher.Statement,
 		if _, err := res.Consume(ctx); err != nil {
 			return err
 		}
+	}
+	return tx.Commit(ctx)
+}
+
+func (b *boltExec) queryWrite(ctx context.Context, db, text string, params map[string]any, fn func([]any) error) error {
+	return cancelled(ctx, b.writeRows(ctx, db, text, params, fn))
+}
+
+func (b *boltExec) writeRows(ctx context.Context, db, text string, params map[string]any, fn func([]any) error) error {
+	sess := b.session(ctx, db, neo4j.AccessModeWrite)
+	defer sess.Close(ctx)
+	tx, err := sess.BeginTransaction(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Close(ctx) // rolls back unless committed
+	res, err := tx.Run(ctx, text, params)
+	if err != nil {
+		return err
+	}
+	for res.Next(ctx) {
+		if err := fn(res.Record().Values); err != nil {
+			return err
+		}
+	}
+	if err := res.Err(); err != nil {
+		return err
 	}
 	return tx.Commit(ctx)
 }
