@@ -8,27 +8,11 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/report"
 )
 
-// Records is what ingest read from JSON records (JSON Lines rows with a JSON object body of
-// source json), in the run report and the plan.
-type Records struct {
-	Records      int `json:"records"`       // JSON records read (of the shard's groups)
-	Pruned       int `json:"pruned"`        // records whose content pruning shortened
-	TokensBefore int `json:"tokens_before"` // estimated tokens of their bodies before pruning
-	TokensAfter  int `json:"tokens_after"`  // and after: the content the episodes keep
-	// WithoutObject counts records of a source with mapping.object that lack the field: they
-	// are extracted as records of no object, with no snapshot to compare with.
-	WithoutObject int `json:"without_object,omitempty"`
-	// MissingFields counts, per declaration ("sources[0].facts[1]"), the records that lack one
-	// of its fields: they state nothing about it, so its earlier facts stay as they were.
-	MissingFields map[string]int `json:"missing_fields,omitempty"`
-	// SkipLLM (plan only) counts the episodes whose extraction asks the LLM nothing: their
-	// changes are covered by declared facts, no free-text field changed, or the LLM is off.
-	SkipLLM int `json:"skip_llm"`
-	// missingWhy is the first reason seen per declaration, for the warning.
-	missingWhy map[string]string
-}
+// Records is what ingest read from JSON records (report.Records), in the run report and the plan.
+type Records = report.Records
 
 // tally counts one row of source number i.
 func (in *ingester) tally(i int, src loaders.Spec, r loaders.Result) {
@@ -59,16 +43,17 @@ func (in *ingester) tally(i int, src loaders.Spec, r loaders.Result) {
 		}
 		key := fmt.Sprintf("sources[%d].facts[%d]", i, k)
 		if t.MissingFields == nil {
-			t.MissingFields, t.missingWhy = map[string]int{}, map[string]string{}
+			t.MissingFields = map[string]int{}
 		}
-		if t.MissingFields[key]++; t.missingWhy[key] == "" {
-			t.missingWhy[key] = d.Missing
+		if t.MissingFields[key]++; in.missingWhy[key] == "" {
+			in.missingWhy[key] = d.Missing
 		}
 	}
 }
 
-// warn logs one line per declaration whose fields some records lacked.
-func (t *Records) warn(log *slog.Logger) {
+// warnRecords logs one line per declaration whose fields some records lacked (why: the first
+// reason seen per declaration).
+func warnRecords(log *slog.Logger, t *Records, why map[string]string) {
 	if t == nil {
 		return
 	}
@@ -79,7 +64,7 @@ func (t *Records) warn(log *slog.Logger) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		log.Warn("records lack a field of a declared fact: they state nothing about it, its earlier facts stay as they were",
-			"declaration", k, "records", t.MissingFields[k], "first", t.missingWhy[k])
+			"declaration", k, "records", t.MissingFields[k], "first", why[k])
 	}
 	if t.WithoutObject > 0 {
 		log.Warn("records lack their mapping.object field: extracted as records of no object, whose state facts close no other record's", "records", t.WithoutObject)
