@@ -12,12 +12,15 @@ comes from SCRIPT.json, so the test knows what Graphiti writes:
    "facts": [{"source": "Alice", "target": "Toss", "relation": "WORKS_AT",
               "fact": "Alice works at Toss."}],
    "contradicts": "Naver",
-   "summaries": {"Alice": "Alice works at Toss since June 2024."}}
+   "summaries": {"Alice": "Alice works at Toss since June 2024."},
+   "context_speakers": ["Ben"]}
 
 Entities are extracted as the default type; node deduplication is left to Graphiti (an entity of
 the same name in the group is reused by exact match); every fact offered for resolution whose text
 contains "contradicts" is answered as contradicted, so Graphiti closes it (invalid_at is the new
-fact's valid_at, the reference time). Summaries are the answers to its summary calls. Embeddings
+fact's valid_at, the reference time). Summaries are the answers to its summary calls. The
+speakers of "context_speakers" found as "speaker: " in the extraction prompt (the previous
+episodes Graphiti shows) are reported. Embeddings
 come from EMBEDDER_BASE_URL (`backfill llm-stub`).
 
 Prints JSON: the episode uuid, the entities and facts the episode produced (uuid, name/fact), the
@@ -36,7 +39,7 @@ import sys
 from datetime import datetime
 
 
-def scripted_client(script, asked, closed_offers):
+def scripted_client(script, asked, closed_offers, seen):
     from graphiti_core.llm_client import LLMClient, LLMConfig
 
     class ScriptedLLM(LLMClient):
@@ -45,6 +48,11 @@ def scripted_client(script, asked, closed_offers):
             asked[kind] = asked.get(kind, 0) + 1
             prompt = "\n".join(m.content for m in messages)
             ref = script["reference_time"]
+            if kind in ("ExtractedEntities", "CombinedExtraction"):
+                # The previous episodes Graphiti shows the extraction: who spoke in them?
+                for who in script.get("context_speakers", []):
+                    if who + ": " in prompt and who not in seen:
+                        seen.append(who)
             if kind == "ExtractedEntities":
                 return {"extracted_entities": [{"name": n, "entity_type_id": 0} for n in script["entities"]]}
             if kind == "CombinedExtraction":
@@ -100,13 +108,13 @@ async def main(path):
 
     with open(path) as f:
         script = json.load(f)
-    asked, closed_offers = {}, []
+    asked, closed_offers, seen = {}, [], []
     base = os.environ.get("EMBEDDER_BASE_URL", "http://127.0.0.1:8099/v1")
     graphiti = Graphiti(
         os.environ["BACKFILL_NEO4J_URI"],
         os.environ.get("NEO4J_USER", ""),
         os.environ.get("NEO4J_PASSWORD", ""),
-        llm_client=scripted_client(script, asked, closed_offers),
+        llm_client=scripted_client(script, asked, closed_offers, seen),
         embedder=OpenAIEmbedder(config=OpenAIEmbedderConfig(
             api_key="unused", base_url=base, embedding_model=os.environ.get("EMBEDDER_MODEL", "hashing-v1"),
             embedding_dim=int(os.environ.get("EMBEDDING_DIM", "256")))),
@@ -137,6 +145,7 @@ async def main(path):
             "closed": [dict(r) for r in closed],
             "asked": asked,
             "offered": closed_offers,
+            "speakers_in_context": seen,
         }
         print(json.dumps(out, indent=1, sort_keys=True))
         return 0 if closed_offers or not script.get("contradicts") else 1

@@ -57,7 +57,7 @@ func EpisodeRow(e graph.Episode, entityEdges []string) Row {
 		"group_id":           e.GroupID,
 		"source":             e.Source,
 		"source_description": e.SourceDescription,
-		"content":            e.Content,
+		"content":            sinks.EpisodeContent(e),
 		"entity_edges":       append([]string{}, entityEdges...),
 	}
 	putTime(p, "created_at", sinks.EpisodeCreatedAt(e))

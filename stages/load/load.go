@@ -17,7 +17,8 @@ const Stage = stages.Load
 
 // loaderVersion changes when the loader writes a group differently, so every group reloads
 // (v2: embeddings stored as float32 arrays on Neo4j; v3: the loader records what it wrote and
-// keeps what other writers wrote, so every group is loaded once to record it).
+// keeps what other writers wrote, so every group is loaded once to record it, and a message
+// episode's content is "speaker: text", as Graphiti stores its own).
 const loaderVersion = "load-v3"
 
 // Options of the stage.
