@@ -50,8 +50,8 @@
 // Sharing a graph (own.go, lease.go): ReadProps reads elements' properties without their
 // embedding; CountNodesByUUID and CountEdgesByUUID count exactly the elements written;
 // DuplicateNodes, DuplicateEdges, NodeCopies, AttachedTypes, Relink, DeleteByID and
-// DeleteEdgeCopies find and repair uuids held more than once; TakeLeases, RenewLeases and
-// ReleaseLeases keep the LabelLease nodes of the groups being loaded, on the database's clock.
+// DeleteEdgeCopies find and repair uuids held more than once; TakeLeases, RenewLeases,
+// ReleaseLeases and ExpireLeases keep the LabelLease nodes of the groups being loaded, on the database's clock.
 // Uniqueness constraints: Neo4j's replace the uuid range indexes under their names
 // (Statement.Constraint, Replaces, Duplicates, Fallback), Memgraph's are on the node uuids,
 // FalkorDB's are GRAPH.CONSTRAINT commands (Statement.Command, ConstraintStates). SchemaExists,

@@ -47,3 +47,10 @@ func RenewLeases(d Dialect) string {
 func ReleaseLeases(Dialect) string {
 	return "UNWIND $groups AS g MATCH (l:" + LabelLease + " {group: g}) WHERE l.holder = $holder DELETE l"
 }
+
+// ExpireLeases ends the leases of $leases ({group, holder} maps) still held by that holder: a
+// load found their holder's process gone (same host, no such pid), so they are free at once
+// instead of after their TTL.
+func ExpireLeases(Dialect) string {
+	return "UNWIND $leases AS d MATCH (l:" + LabelLease + " {group: d.group}) WHERE l.holder = d.holder SET l.expires = 0"
+}

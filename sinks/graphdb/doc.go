@@ -108,7 +108,8 @@
 //     ErrLeaseHeld naming the holder (host, pid, job, since when, time left). Leases are
 //     renewed every third of Options.LeaseTTL (default 2 min, sink.lease_seconds) and released
 //     once their chunk is verified (all of them when Load returns); a killed load's leases
-//     expire after the TTL. Times are the database's clock. A lease found expired and taken
+//     expire after the TTL, or at once when it ran on this host and its process is gone
+//     (cypher.ExpireLeases). Times are the database's clock. A lease found expired and taken
 //     by another load fails this load before it records its groups.
 //   - uuid uniqueness is enforced by the database where it can be, so a duplicate cannot be
 //     written even without leases: Neo4j uniqueness constraints on the uuid of every label and

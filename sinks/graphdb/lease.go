@@ -55,10 +55,11 @@ func (ls *leases) holderParams(groups []string) map[string]any {
 
 // conflict is a group another load holds.
 type conflict struct {
-	group, host, job string
-	pid              int64
-	since            time.Time
-	left             time.Duration
+	group, holder string
+	host, job     string
+	pid           int64
+	since         time.Time
+	left          time.Duration
 }
 
 func (c conflict) String() string {
@@ -83,6 +84,12 @@ func (ls *leases) take(ctx context.Context, groups []string) error {
 			return nil
 		}
 		ls.release(ctx, taken)
+		if n, err := ls.expireDead(ctx, conflicts); err != nil || n > 0 {
+			if err != nil {
+				return err
+			}
+			continue // their holders are gone: take them now
+		}
 		if !time.Now().Add(time.Second).Before(deadline) {
 			var b strings.Builder
 			for i, c := range conflicts {
@@ -107,6 +114,40 @@ func (ls *leases) take(ctx context.Context, groups []string) error {
 	}
 }
 
+// expireDead ends the leases of conflicts whose holder ran on this host and whose process is
+// gone (a killed load), so they need not wait for their TTL; it returns how many it ended.
+func (ls *leases) expireDead(ctx context.Context, conflicts []conflict) (int, error) {
+	var dead []conflict
+	for _, c := range conflicts {
+		if c.host == ls.host && c.pid > 0 && int(c.pid) != ls.pid && !processAlive(int(c.pid)) {
+			dead = append(dead, c)
+		}
+	}
+	if len(dead) == 0 {
+		return 0, nil
+	}
+	byGroup := map[string]conflict{}
+	groups := make([]string, 0, len(dead))
+	for _, c := range dead {
+		byGroup[c.group] = c
+		groups = append(groups, c.group)
+	}
+	q := cypher.ExpireLeases(ls.l.o.Dialect)
+	for _, gg := range ls.l.byGraph(groups) {
+		rows := make([]any, 0, len(gg.groups))
+		for _, g := range gg.groups {
+			rows = append(rows, map[string]any{"group": g, "holder": byGroup[g].holder})
+		}
+		if err := ls.l.retrier().do(ctx, func(ctx context.Context) error {
+			return ls.l.ex.exec(ctx, gg.graph, cypher.Statement{Cypher: q}, map[string]any{"leases": rows})
+		}); err != nil {
+			return 0, fmt.Errorf("ending the leases of a load that is gone: %w", err)
+		}
+	}
+	ls.l.o.Log.Warn("took over the leases of a load whose process is gone", "first", dead[0].String(), "groups", len(dead))
+	return len(dead), nil
+}
+
 // try takes the free leases of groups, graph by graph; it returns the groups taken and the
 // other loads' leases it met.
 func (ls *leases) try(ctx context.Context, groups []string) (taken []string, conflicts []conflict, err error) {
@@ -123,6 +164,7 @@ func (ls *leases) try(ctx context.Context, groups []string) (taken []string, con
 					return nil
 				}
 				c := conflict{group: g}
+				c.holder, _ = v[2].(string)
 				c.host, _ = v[3].(string)
 				c.pid, _ = v[4].(int64)
 				c.job, _ = v[5].(string)

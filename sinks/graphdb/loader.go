@@ -162,14 +162,14 @@ func (noProgress) Done()             {}
 
 // Result is what a Load did.
 type Result struct {
-	Groups        int            `json:"groups"`         // groups loaded
-	FreshGroups   int            `json:"fresh_groups"`   // of them, groups the database held no node of: written with CREATE
-	Nodes         int            `json:"nodes"`          // node rows written
-	Edges         int            `json:"edges"`          // relationship rows written
-	Deleted       int            `json:"deleted"`        // stale nodes and relationships removed
-	LabelsRemoved int            `json:"labels_removed"` // stale entity labels removed
-	Batches       int            `json:"batches"`        // write transactions committed
-	Retries       int            `json:"retries"`        // transactions tried again after a transient error
+	Groups        int `json:"groups"`         // groups loaded
+	FreshGroups   int `json:"fresh_groups"`   // of them, groups the database held no node of: written with CREATE
+	Nodes         int `json:"nodes"`          // node rows written
+	Edges         int `json:"edges"`          // relationship rows written
+	Deleted       int `json:"deleted"`        // stale nodes and relationships removed
+	LabelsRemoved int `json:"labels_removed"` // stale entity labels removed
+	Batches       int `json:"batches"`        // write transactions committed
+	Retries       int `json:"retries"`        // transactions tried again after a transient error
 	// Counts are per label ("Entity", "Entity:Person") and type the elements the load wrote, as
 	// counted in the database after it (what other writers added to the groups is ForeignKept).
 	Counts map[string]int `json:"counts"`

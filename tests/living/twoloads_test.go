@@ -3,6 +3,7 @@ package living
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -78,20 +79,43 @@ func TestTwoLoadsOneGraph(t *testing.T) {
 		}
 	}
 
-	// A lease another load holds, and no waiting: the load fails at once, naming it.
-	host, _ := os.Hostname()
-	if _, err := harness.Neo4jQuery(t.Context(), neo, fmt.Sprintf(`CREATE (:BackfillLease {group: 'alice', holder: 'other',
-		host: '%s', pid: 4242, job: 'cron-nightly', since: timestamp(), expires: timestamp() + 600000})`, host)); err != nil {
+	// A lease a load of another host holds, and no waiting: the load fails at once, naming it.
+	if _, err := harness.Neo4jQuery(t.Context(), neo, `CREATE (:BackfillLease {group: 'alice', holder: 'other',
+		host: 'cron-host', pid: 4242, job: 'cron-nightly', since: timestamp(), expires: timestamp() + 600000})`); err != nil {
 		t.Fatal(err)
 	}
 	code, _, res := e.run(t, jobs[0], "--set", "sink.reload=true", "--set", "sink.lease_wait_seconds=0")
-	if code == 0 || !strings.Contains(res.Stderr, `job "cron-nightly"`) || !strings.Contains(res.Stderr, "pid 4242") {
+	if code == 0 || !strings.Contains(res.Stderr, `host cron-host, pid 4242, job "cron-nightly"`) {
 		t.Errorf("a load meeting another's lease: exit %d, want a failure naming job cron-nightly, pid 4242:\n%s", code, harness.Tail(res.Stderr, 10))
 	}
 	if _, err := harness.Neo4jQuery(t.Context(), neo, "MATCH (l:BackfillLease) DELETE l"); err != nil {
 		t.Fatal(err)
 	}
-	// The failed reload left its groups unrecorded: a plain run loads them again.
+	// A lease left by a killed load of this host (its process is gone) is taken over at once.
+	host, _ := os.Hostname()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := harness.Neo4jQuery(t.Context(), neo, fmt.Sprintf(`CREATE (:BackfillLease {group: 'alice', holder: 'killed',
+		host: '%s', pid: %d, job: 'killed-run', since: timestamp(), expires: timestamp() + 600000})`, host, gone.Process.Pid)); err != nil {
+		t.Fatal(err)
+	}
+	code, _, res = e.run(t, jobs[0], "--set", "sink.reload=true", "--set", "sink.lease_wait_seconds=0")
+	if code != 0 || !strings.Contains(res.Stderr, "took over the leases of a load whose process is gone") {
+		t.Errorf("a load meeting the lease of a killed load of this host: exit %d, want a take-over:\n%s", code, harness.Tail(res.Stderr, 10))
+	}
+	if _, err := harness.Neo4jQuery(t.Context(), neo, "MATCH (l:BackfillLease) DELETE l"); err != nil {
+		t.Fatal(err)
+	}
+	if d := harness.DiffLines(want, harness.Graph(t, neo)); d != "" {
+		t.Errorf("after the take-over the graph differs from a single load's:\n%s", d)
+	}
+	// A failed reload leaves its groups unrecorded: a plain run loads them again.
+	code, _, res = e.run(t, jobs[0], "--set", "sink.reload=true", "--set", "sink.lease_wait_seconds=0", "--set", "sink.uri=bolt://127.0.0.1:1", "--set", "sink.max_attempts=1")
+	if code == 0 {
+		t.Fatalf("a reload into a closed port succeeded")
+	}
 	code, rep, res := e.run(t, jobs[0])
 	if code != 0 || rep.Load == nil || rep.Load.Groups != 2 {
 		t.Errorf("the run after a failed reload: exit %d, load %+v: want both groups loaded again\n%s", code, rep.Load, harness.Tail(res.Stderr, 10))
