@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -234,13 +235,7 @@ func (ls *leases) renewLoop() {
 // renew extends every held lease; a lease that is gone (it expired and another load took it)
 // is recorded as lost, which fails the load before it records its groups.
 func (ls *leases) renew(ctx context.Context) {
-	ls.mu.Lock()
-	groups := make([]string, 0, len(ls.held))
-	for g := range ls.held {
-		groups = append(groups, g)
-	}
-	ls.mu.Unlock()
-	slices.Sort(groups)
+	groups := ls.heldGroups()
 	q := cypher.RenewLeases(ls.l.o.Dialect)
 	for _, gg := range ls.l.byGraph(groups) {
 		renewed := map[string]bool{}
@@ -264,6 +259,13 @@ func (ls *leases) renew(ctx context.Context) {
 	}
 }
 
+// heldGroups lists the groups whose lease this load holds, sorted.
+func (ls *leases) heldGroups() []string {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return slices.Sorted(maps.Keys(ls.held))
+}
+
 // check returns the error of a lost lease, if any.
 func (ls *leases) check() error {
 	ls.mu.Lock()
@@ -275,13 +277,7 @@ func (ls *leases) check() error {
 func (ls *leases) close() {
 	close(ls.stop)
 	<-ls.done
-	ls.mu.Lock()
-	groups := make([]string, 0, len(ls.held))
-	for g := range ls.held {
-		groups = append(groups, g)
-	}
-	ls.mu.Unlock()
-	slices.Sort(groups)
+	groups := ls.heldGroups()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	ls.release(ctx, groups)
