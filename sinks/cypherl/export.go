@@ -202,14 +202,18 @@ func (x *exporter) statements(sts []cypher.Statement) error {
 }
 
 // command writes a FalkorDB command that is not Cypher (cypher.Statement.Command) as a
-// redis-cli command line, the graph's name in place of cypher.GraphArg.
+// redis-cli command line as GRAPH.QUERY lines are written: the command name as is, its
+// arguments quoted (redisQuote), the graph's name in place of cypher.GraphArg.
 func (x *exporter) command(args []string) error {
 	parts := make([]string, len(args))
 	for i, a := range args {
 		if a == cypher.GraphArg {
 			a = x.graph
 		}
-		parts[i] = redisQuote(a)
+		parts[i] = a
+		if i > 0 {
+			parts[i] = redisQuote(a)
+		}
 	}
 	if _, err := x.w.WriteString(strings.Join(parts, " ") + "\n"); err != nil {
 		return fmt.Errorf("writing: %w", err)
