@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -96,26 +97,9 @@ func appendLine(t *testing.T, path string, row map[string]string) {
 	}
 }
 
-// loadReport is the part of the run report these tests read.
-type loadReport struct {
-	Load *struct {
-		Groups                 int            `json:"groups"`
-		Deleted                int            `json:"deleted"`
-		Unchanged              int            `json:"unchanged"`
-		ForeignKept            int            `json:"foreign_kept"`
-		ForeignKinds           map[string]int `json:"foreign_kept_by_kind"`
-		OverwrittenOnlineEdits int            `json:"overwritten_online_edits"`
-		OverwrittenSample      []string       `json:"overwritten_online_edits_sample"`
-		OnlineClosuresKept     int            `json:"online_closures_kept"`
-		DuplicatesRepaired     int            `json:"duplicates_repaired"`
-		ConstraintsMissing     []string       `json:"constraints_missing"`
-		LeaseWaitSeconds       float64        `json:"lease_wait_seconds"`
-	} `json:"load"`
-}
-
 // run runs `backfill run job` with extra arguments and returns its exit code, its report (when
 // it wrote one) and its output.
-func (e env) run(t *testing.T, job string, extra ...string) (int, loadReport, harness.Result) {
+func (e env) run(t *testing.T, job string, extra ...string) (int, report.Report, harness.Result) {
 	t.Helper()
 	f, err := os.CreateTemp(e.dir, "report-*.json")
 	if err != nil {
@@ -127,7 +111,7 @@ func (e env) run(t *testing.T, job string, extra ...string) (int, loadReport, ha
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r loadReport
+	var r report.Report
 	if b, err := os.ReadFile(rep); err == nil {
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatalf("reading %s: %v", rep, err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/internal/testenv"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -121,7 +122,7 @@ func TestOnlineWritesSurviveBackfill(t *testing.T) {
 	t.Logf("after graphiti: %v; Alice's summary %q", withOnline, aliceSummary)
 
 	// survived checks that everything Graphiti wrote is still there as it wrote it.
-	survived := func(when string, rep loadReport) {
+	survived := func(when string, rep report.Report) {
 		t.Helper()
 		if n := e.count(t, fmt.Sprintf("MATCH (n:Episodic {uuid: '%s'}) RETURN count(n) AS n", o.Episode)); n != 1 {
 			t.Errorf("%s: Graphiti's episode: %d nodes", when, n)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/internal/testenv"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -42,7 +43,7 @@ func TestTwoLoadsOneGraph(t *testing.T) {
 	jobs := []string{e.job(t, "nightly", src), e.job(t, "manual", src)}
 	type outcome struct {
 		code int
-		rep  loadReport
+		rep  report.Report
 		res  harness.Result
 	}
 	out := make([]outcome, 2)
