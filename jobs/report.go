@@ -117,6 +117,9 @@ func (r *Report) WriteTable(w io.Writer) {
 	if rc := r.Records; rc != nil {
 		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
 			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)
+		if m := rc.Missing(); m != "" {
+			fmt.Fprintf(tw, "declared facts\t%s: they state nothing about it\n", m)
+		}
 	}
 	if r.GroupsMapped > 0 {
 		fmt.Fprintf(tw, "groups_mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", r.GroupsMapped)

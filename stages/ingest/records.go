@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -67,21 +68,39 @@ func (in *ingester) tally(i int, src loaders.Spec, r loaders.Result) {
 	}
 }
 
-// warn logs one line per declaration whose fields some records lacked.
+// warn logs the records without their object field as a warning, and one line per
+// declaration whose fields some records lacked (as information: a record that states nothing
+// about a declared fact, as a ticket event without a comment, is common; the counts are in the
+// report, Missing).
 func (t *Records) warn(log *slog.Logger) {
 	if t == nil {
 		return
 	}
-	keys := make([]string, 0, len(t.MissingFields))
-	for k := range t.MissingFields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		log.Warn("records lack a field of a declared fact: they state nothing about it, its earlier facts stay as they were",
+	for _, k := range t.declarations() {
+		log.Info("records lack a field of a declared fact: they state nothing about it, its earlier facts stay as they were",
 			"declaration", k, "records", t.MissingFields[k], "first", t.missingWhy[k])
 	}
 	if t.WithoutObject > 0 {
 		log.Warn("records lack their mapping.object field: extracted as records of no object, whose state facts close no other record's", "records", t.WithoutObject)
 	}
+}
+
+// declarations returns the keys of MissingFields in order.
+func (t *Records) declarations() []string {
+	keys := make([]string, 0, len(t.MissingFields))
+	for k := range t.MissingFields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Missing describes MissingFields for a summary line ("35 records lack a field of
+// sources[0].facts[5]"), "" when no record lacked one.
+func (t *Records) Missing() string {
+	var parts []string
+	for _, k := range t.declarations() {
+		parts = append(parts, fmt.Sprintf("%d records lack a field of %s", t.MissingFields[k], k))
+	}
+	return strings.Join(parts, ", ")
 }
