@@ -35,12 +35,15 @@ timeline-screenshot: demo
 cli-docs:
 	$(GO) test ./cmd/backfill -run TestCLIReferenceIsUpToDate -count=1 -update
 
-## test: everything CI runs. scripts/with_servers.sh starts Neo4j, versitygw and the local model
+## test: everything CI runs (the tests that read the LoCoMo dataset of ../shared skip without it, and
+## this says so first). scripts/with_servers.sh starts Neo4j, versitygw and the local model
 ## server (SmolLM2-135M, for tests/localllm; its first start builds llama-cpp-python into the
 ## user's cache, about 10-30 minutes on 2 cores) unless they run already, runs the tests with
 ## their variables set, and stops what it started on any exit (trap).
 test: build
 	$(GO) vet ./...
+	@f="$${LOCOMO:-$(abspath ..)/shared/datasets/locomo/locomo10.json}"; [ -f "$$f" ] || \
+	  echo "make test: no LoCoMo dataset at $$f: the tests that read it will skip, each saying so (README: ../shared; LOCOMO names the file)" >&2
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
 
 ## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j the Bolt load
