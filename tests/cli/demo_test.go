@@ -1,30 +1,24 @@
 package cli
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestDemoAndItsFollowUps runs scripts/demo.sh (what `make demo` runs) in a copy of the files it
-// needs: it tells the temporal story with queries labelled by their times, the past --known-at
+// TestDemoAndItsFollowUps runs `make demo` (the package's one demo run, sharedDemo) in a copy of
+// the repository: it tells the temporal story with queries labelled by their times, the past --known-at
 // answering otherwise than now, writes both timelines into the job's own checkpoint directory,
 // and every follow-up command it prints runs as printed, without --checkpoint.
 func TestDemoAndItsFollowUps(t *testing.T) {
-	dir := demoCopy(t)
-	cmd := exec.CommandContext(t.Context(), "bash", "scripts/demo.sh")
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("scripts/demo.sh: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	dir, res := sharedDemo(t)
+	if res.Code != 0 {
+		t.Fatalf("make demo: exit %d\n%s\n%s", res.Code, res.Stdout, res.Stderr)
 	}
-	out := stdout.String()
-	if strings.Contains(stderr.String(), "interrupted") {
-		t.Errorf("the demo claims an interrupt:\n%s", stderr.String())
+	out := res.Stdout
+	if strings.Contains(res.Stderr, "interrupted") {
+		t.Errorf("the demo claims an interrupt:\n%s", res.Stderr)
 	}
 	q := sections(out)
 	now := q["$ backfill query jobs/examples/demo.yaml --group alice --entity Alice --valid-at 2024-04-01"]

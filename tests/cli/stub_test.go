@@ -7,33 +7,33 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// recipe returns the lines of the README's llm-stub recipe.
-func recipe(t *testing.T) []string {
+// stubRecipe returns the lines of the README's llm-stub recipe: the block marked as run by
+// TestLLMStubRecipe.
+func stubRecipe(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var lines []string
+	for _, r := range readme(t) {
+		if strings.HasPrefix(r.Skip, "run by TestLLMStubRecipe") {
+			lines = append(lines, r.Cmd)
+		}
 	}
-	_, block, ok := strings.Cut(string(b), "<!-- llm-stub recipe: tests/cli runs these lines as they are -->\n```sh\n")
-	block, _, ok2 := strings.Cut(block, "```\n<!-- llm-stub recipe end -->")
-	if !ok || !ok2 {
-		t.Fatal("README.md has no llm-stub recipe between its markers")
+	if len(lines) == 0 {
+		t.Fatal("README.md has no block marked <!-- recipe: run by TestLLMStubRecipe … -->")
 	}
-	return strings.Split(strings.TrimSpace(block), "\n")
+	return lines
 }
 
 // TestLLMStubRecipe runs the README's llm-stub recipe as written (in a copy of the repository
 // files it needs, on a free port instead of 8089): the stub starts and prints the --set flags
 // the recipe uses, the demo runs through it with exit 0, and the stub answered its calls.
 func TestLLMStubRecipe(t *testing.T) {
-	lines := recipe(t)
+	lines := stubRecipe(t)
 	if len(lines) != 4 || !strings.HasPrefix(lines[0], "bin/backfill llm-stub &") ||
 		!strings.HasPrefix(lines[1], "bin/backfill run ") || !strings.HasPrefix(lines[2], "curl -s http://127.0.0.1:8089/stats") {
 		t.Fatalf("the recipe changed shape; update this test:\n%s", strings.Join(lines, "\n"))
@@ -44,7 +44,7 @@ func TestLLMStubRecipe(t *testing.T) {
 	}
 	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
 	ln.Close()
-	dir := demoCopy(t)
+	dir := repoCopy(t, t.TempDir())
 	stub, err := harness.Start(t.Context(), bin, []string{"llm-stub", "--addr", "127.0.0.1:" + port}, harness.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
