@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -18,6 +19,7 @@ import (
 type jobFlags struct {
 	checkpoint string
 	sets       []string
+	cmd        *cobra.Command // the command of the flags, named with the help pointer of a --set error
 }
 
 func (f *jobFlags) register(cmd *cobra.Command) {
@@ -28,12 +30,17 @@ func (f *jobFlags) register(cmd *cobra.Command) {
 
 // registerSet registers --set with its usage line.
 func (f *jobFlags) registerSet(cmd *cobra.Command, usage string) {
+	f.cmd = cmd
 	cmd.Flags().StringArrayVar(&f.sets, "set", nil, usage)
 	_ = cmd.RegisterFlagCompletionFunc("set", cobra.NoFileCompletions)
 }
 
 func (f *jobFlags) load(path string) (*jobs.Job, error) {
 	j, err := jobs.Load(path, f.sets, os.LookupEnv)
+	var set *jobs.SetError
+	if errors.As(err, &set) && f.cmd != nil {
+		return nil, &commandUsageError{cmd: f.cmd, err: err}
+	}
 	if err != nil {
 		return nil, err
 	}

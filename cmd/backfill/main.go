@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -102,6 +103,10 @@ func fail(ctx context.Context, err error) int {
 	if errors.Is(err, stages.ErrInterrupted) || errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "backfill: interrupted; run the same command again to resume")
 		return exitInterrupted
+	}
+	var usage *commandUsageError
+	if errors.As(err, &usage) {
+		return usageError(strings.TrimPrefix(usage.cmd.CommandPath(), "backfill "), usage.err)
 	}
 	var set *jobs.SetError
 	if errors.As(err, &set) {

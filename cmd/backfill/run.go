@@ -42,7 +42,9 @@ cache, so a killed run resumes where it stopped. A run holds its checkpoint stor
 
 The first SIGINT/SIGTERM drains (units in flight finish and commit, nothing new starts, exit
 130); a second one aborts the units in flight. Exit 3: finished with quarantined rows (see
-<checkpoint>.quarantine.jsonl) or stopped at limits.max_cost_usd.
+<checkpoint>.quarantine.jsonl), with failed units ("N units failed": LLM answers that stayed
+bad, listed in <checkpoint>.failed.jsonl; run again to retry them) or stopped at
+limits.max_cost_usd.
 
 In batch mode (llm.mode or embedder.mode: batch) the requests go to the provider's Batch API at
 its batch price; --wait (the default) waits for the batches with a progress line per batch,

@@ -31,7 +31,8 @@ func stubRecipe(t *testing.T) []string {
 
 // TestLLMStubRecipe runs the README's llm-stub recipe as written (in a copy of the repository
 // files it needs, on a free port instead of 8089): the stub starts and prints the --set flags
-// the recipe uses, the demo runs through it with exit 0, and the stub answered its calls.
+// the recipe uses, the demo runs through it with exit 0 (warning once that the model "stub" of
+// both clients has no price), and the stub answered its calls.
 func TestLLMStubRecipe(t *testing.T) {
 	lines := stubRecipe(t)
 	if len(lines) != 4 || !strings.HasPrefix(lines[0], "bin/backfill llm-stub &") ||
@@ -66,6 +67,9 @@ func TestLLMStubRecipe(t *testing.T) {
 	res := run(t, dir, nil, strings.Fields(strings.TrimPrefix(runLine, "bin/backfill "))...)
 	if res.Code != 0 {
 		t.Fatalf("%s\nexit %d\n%s", runLine, res.Code, res.Stderr)
+	}
+	if n := strings.Count(res.Stderr, "model has no price"); n != 1 { // one model "stub" for both
+		t.Errorf("%d warnings that the model has no price, want 1:\n%s", n, res.Stderr)
 	}
 	resp, err := http.Get("http://127.0.0.1:" + port + "/stats") // the recipe's curl
 	if err != nil {
