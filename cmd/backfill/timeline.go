@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -47,7 +48,7 @@ own chart. --known-at sets where the slider starts (default now). Timeline only 
 	o.register(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.entity, "entity", "", "the entity's `NAME` (case- and particle-insensitive)")
-	f.StringVar(&o.out, "out", "", "HTML `FILE` to write (default timeline-NAME.html; - for standard output)")
+	f.StringVar(&o.out, "out", "", "HTML `FILE` to write (default: beside the checkpoint, <checkpoint>.timeline-NAME.html; - for standard output)")
 	f.StringVar(&o.knownAt, "known-at", "", "where the known-at slider starts, a record `TIME` (as query takes it; default now)")
 	_ = cmd.MarkFlagRequired("entity")
 	_ = cmd.MarkFlagFilename("out", "html")
@@ -72,7 +73,7 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 	}
 	out := o.out
 	if out == "" {
-		out = "timeline-" + strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(o.entity) + ".html"
+		out = defaultTimelineOut(store.Path(), o.entity)
 	}
 	if out == "-" {
 		err = timeline.Write(stdout, page)
@@ -87,6 +88,14 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 			map[bool]string{true: "group", false: "groups"}[len(page.Sections) == 1], termtext.Value(out))
 	}
 	return exitOK
+}
+
+// defaultTimelineOut is where timeline writes without --out: beside the checkpoint store, named
+// after it as its quarantine and failed-units files are (<checkpoint>.timeline-NAME.html), never
+// the working directory (a clone's root), and two jobs' timelines of one name stay apart.
+func defaultTimelineOut(checkpoint, entity string) string {
+	name := strings.NewReplacer("/", "_", "\\", "_", " ", "_", string(filepath.Separator), "_").Replace(entity)
+	return checkpoint + ".timeline-" + name + ".html"
 }
 
 // timelinePage gathers the facts of the entities named entity in group ("" = every group), with

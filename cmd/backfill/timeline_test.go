@@ -119,7 +119,8 @@ func num(t *testing.T, s string) float64 {
 // TestTimelineOfTheEmployerChange draws the demo's Alice and 지훈 and checks, in the parsed HTML,
 // the bars, markers and dates of the employer change: Kakao valid until 2024-03-02 and known to
 // have ended from 2024-03-10 (the episode that told it), Naver from 2024-03-02, open; and, as known
-// on 2024-03-01, Kakao still open and Naver not yet known.
+// on 2024-03-01, Kakao still open and Naver not yet known. Without --out the page goes beside
+// the checkpoint.
 func TestTimelineOfTheEmployerChange(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
 	dir := t.TempDir()
@@ -179,6 +180,15 @@ func TestTimelineOfTheEmployerChange(t *testing.T) {
 	}
 	if !naver.unknown {
 		t.Errorf("as known on 2024-03-01, Naver should be greyed: %+v", naver)
+	}
+
+	// Without --out the page goes beside the checkpoint, not into the working directory.
+	mustBackfill(t, exitOK, "timeline", "jobs/examples/demo.yaml", "--checkpoint", ck, "--group", "alice", "--entity", "Alice")
+	if _, rows := readTimeline(t, ck+".timeline-Alice.html"); len(rows) != 14 {
+		t.Errorf("%d rows beside the checkpoint, want Alice's 14 facts", len(rows))
+	}
+	if _, err := os.Stat("timeline-Alice.html"); err == nil {
+		t.Errorf("timeline without --out wrote into the working directory")
 	}
 
 	_, jihoon := draw("jihoon", "jihoon", "지훈은") // with a particle

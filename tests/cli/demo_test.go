@@ -80,3 +80,24 @@ func sections(out string) map[string]string {
 	}
 	return m
 }
+
+// TestQueryThatMatchesNoFact: a query whose answer is empty still exits 0 with the empty context
+// block a program expects, and says on stderr that nothing matched and what it asked; a query
+// that matches says nothing of the kind.
+func TestQueryThatMatchesNoFact(t *testing.T) {
+	dir, _ := sharedDemo(t)
+	res := run(t, dir, nil, "query", "jobs/examples/demo.yaml", "--group", "alice", "--entity", "Alice",
+		"--valid-at", "2099-01-01", "--known-at", "2001-01-01")
+	if res.Code != 0 || res.Stdout != "<FACTS>\n</FACTS>\n" ||
+		!strings.Contains(res.Stderr, "no fact of Alice in group alice was valid at 2099-01-01T00:00:00Z as known at 2001-01-01T00:00:00Z") {
+		t.Errorf("a query matching nothing: exit %d, stdout %q, stderr:\n%s", res.Code, res.Stdout, res.Stderr)
+	}
+	res = run(t, dir, nil, "query", "jobs/examples/demo.yaml", "--entity", "Alice", "--history", "--known-at", "2001-01-01")
+	if res.Code != 0 || !strings.Contains(res.Stderr, "no fact of Alice was known at 2001-01-01T00:00:00Z") {
+		t.Errorf("a --history query matching nothing: exit %d, stderr:\n%s", res.Code, res.Stderr)
+	}
+	res = run(t, dir, nil, "query", "jobs/examples/demo.yaml", "--group", "alice", "--entity", "Alice")
+	if res.Code != 0 || !strings.Contains(res.Stdout, "Alice works at Naver") || strings.Contains(res.Stderr, "no fact") {
+		t.Errorf("a query with facts: exit %d, stdout %q, stderr:\n%s", res.Code, res.Stdout, res.Stderr)
+	}
+}
