@@ -16,9 +16,10 @@ LDFLAGS   := -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
 
 all: build
 
+## build: go mod download and go build, with a progress line every 30 s while a cold Go cache
+## fetches and compiles (scripts/build.sh)
 build:
-	$(GO) mod download
-	$(GO) build $(GOFLAGS) -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/backfill
+	@scripts/build.sh "$(GO)" "$(BIN)" "$(LDFLAGS)" $(GOFLAGS)
 
 ## demo: run the main job on the bundled sample with the offline LLM responder and the SQLite store
 ## into the job's own checkpoint (.backfill/demo/demo.db): queries that tell its temporal story, the
@@ -44,6 +45,7 @@ test: build
 	$(GO) vet ./...
 	@f="$${LOCOMO:-$(abspath ..)/shared/datasets/locomo/locomo10.json}"; [ -f "$$f" ] || \
 	  echo "make test: no LoCoMo dataset at $$f: the tests that read it will skip, each saying so (README: ../shared; LOCOMO names the file)" >&2
+	@echo "make test: starting the servers, then go test $(TESTFLAGS) ./... (a cold build cache compiles every package with -race first, minutes before the first result)" >&2
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
 
 ## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j the Bolt load

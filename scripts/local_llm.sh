@@ -108,18 +108,39 @@ sys.exit(0 if llama_cpp.__version__ == sys.argv[1] else 1)
 EOF
 }
 
+# build_step LOG: where the build of llama-cpp-python is, for the progress line: the last step of
+# its CMake build with the file it compiles ("step [41/193], compiling ggml-cpu.c"), else the last
+# line of pip's log (downloads, CMake's configuration).
+build_step() {
+  local step src
+  step=$(grep -o '\[[0-9]*/[0-9]*\] .*' "$1" | tail -n1)
+  if [ -z "$step" ]; then
+    grep -v '^ *$' "$1" | tail -n1 | sed 's/^ *//'
+    return
+  fi
+  src=$(printf '%s' "$step" | grep -o ' -c [^ ]*' | tail -n1)
+  src=${src##*/}
+  printf 'step %s of the C/C++ build, %s' "${step%%]*}]" "${src:+compiling $src}"
+  [ -n "$src" ] || printf 'linking'
+}
+
+# build_runtime: the venv, then pip's build of llama-cpp-python[server] (verbose, so that the
+# log shows each compile step) and the record of its flags.
+build_runtime() {
+  "$PY" -m venv "$VENV" &&
+    CMAKE_ARGS="$BUILD_ARGS" "$VENV/bin/pip" install --verbose --no-input --no-cache-dir "llama-cpp-python[server]==$LLAMA_VERSION" &&
+    printf '%s' "$BUILD_ARGS" >"$VENV/backfill-build-args"
+}
+
 # install_runtime builds the pinned llama-cpp-python[server] into the versioned venv unless it is
-# there. The build log is build.log; its last line is rc=N.
+# there, logging the compile step it has reached every 30 s (with_progress). The build log is
+# build.log; its last line is rc=N.
 install_runtime() {
   runtime_ok && return 0
-  log "building llama-cpp-python[server]==$LLAMA_VERSION into $VENV (10-30 minutes on 2 cores; log: $USER_CACHE/build.log)"
+  log "building llama-cpp-python[server]==$LLAMA_VERSION from source into $VENV, once per machine (10-30 minutes on 2 cores; progress every 30 s; log: $USER_CACHE/build.log)"
   rm -rf "$VENV"
   local rc=0
-  {
-    "$PY" -m venv "$VENV" &&
-      CMAKE_ARGS="$BUILD_ARGS" "$VENV/bin/pip" install --no-input --no-cache-dir "llama-cpp-python[server]==$LLAMA_VERSION" &&
-      printf '%s' "$BUILD_ARGS" >"$VENV/backfill-build-args"
-  } >"$USER_CACHE/build.log" 2>&1 || rc=$?
+  with_progress "building llama-cpp-python" "$USER_CACHE/build.log" build_step build_runtime || rc=$?
   echo "rc=$rc" >>"$USER_CACHE/build.log"
   [ "$rc" = 0 ] && runtime_ok || { tail -n 30 "$USER_CACHE/build.log" >&2; die "building llama-cpp-python failed (log above)"; }
 }
