@@ -37,7 +37,7 @@ cli-docs:
 	$(GO) test ./cmd/backfill -run TestCLIReferenceIsUpToDate -count=1 -update
 
 ## test: everything CI runs (the tests that read the LoCoMo dataset of ../shared skip without it, and
-## this says so first). scripts/with_servers.sh starts Neo4j, versitygw and the local model
+## this says so first). scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw and the local model
 ## server (SmolLM2-135M, for tests/localllm; its first start builds llama-cpp-python into the
 ## user's cache, about 10-30 minutes on 2 cores) unless they run already, runs the tests with
 ## their variables set, and stops what it started on any exit (trap).
@@ -48,12 +48,12 @@ test: build
 	@echo "make test: starting the servers, then go test $(TESTFLAGS) ./... (a cold build cache compiles every package with -race first, minutes before the first result)" >&2
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
 
-## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j the Bolt load
-## benchmark needs: writes bench/results.json and bench/results.md. BENCH_SIZES, BENCH_INGEST_SIZES
+## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j and FalkorDB the
+## load benchmarks need: writes bench/results.json and bench/results.md. BENCH_SIZES, BENCH_INGEST_SIZES
 ## and BENCH_ONLY narrow it (see bench/doc.go); it takes about 35 minutes on 2 cores, most of it
 ## the 1M-episode run through every stage.
 bench: build
-	BACKFILL_SERVERS=neo4j scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off
+	BACKFILL_SERVERS="neo4j falkordb versitygw" scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off -falkordb off
 
 ## eval-local: the gold set's graph and a LoCoMo slice's with the offline responder and with
 ## Qwen2.5-Coder-1.5B on the local model server, timed and scored by `backfill eval`, into
@@ -61,9 +61,10 @@ bench: build
 eval-local: build
 	scripts/eval_local.sh
 
-## graphiti-check: load the demo graph into Neo4j and print the facts Graphiti's own search returns
+## graphiti-check: load the demo graph into Neo4j and FalkorDB and print the facts Graphiti's own
+## search returns on each, and how they differ
 graphiti-check: build
-	BACKFILL_SERVERS=neo4j scripts/with_servers.sh scripts/graphiti_check.sh
+	BACKFILL_SERVERS="neo4j falkordb" scripts/with_servers.sh scripts/graphiti_check.sh
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

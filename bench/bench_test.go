@@ -92,7 +92,7 @@ func TestExportedURI(t *testing.T) {
 		{"neo4j.sh: stopped\n", ""},
 	}
 	for _, tt := range tests {
-		if got := exportedURI(tt.out); got != tt.want {
+		if got := exportedURI(tt.out, "BACKFILL_NEO4J_URI"); got != tt.want {
 			t.Errorf("exportedURI(%q) = %q, want %q", tt.out, got, tt.want)
 		}
 	}
@@ -175,7 +175,17 @@ func TestMarkdown(t *testing.T) {
 			"BenchmarkNeo4jCeiling/entities/embeddings=true/batch=2000/sessions=2/embedding=procedure": {"rows/s": 8000},
 			"BenchmarkNeo4jCeiling/facts/embeddings=false/batch=2000/sessions=2/embedding=procedure":   {"rows/s": 46000},
 		}},
+		FalkorDB: &GoBench{Command: "go test -bench F", Metrics: map[string]map[string]float64{
+			"BenchmarkFalkorDBLoad/entities/embeddings=true/sessions=2": {"rows": 10000, "rows/s": 700, "ceiling-rows/s": 800, "pct-of-ceiling": 87.5},
+		}},
+		FalkorDBCeiling: &GoBench{Command: "go test -bench G", Metrics: map[string]map[string]float64{
+			"BenchmarkFalkorDBCeiling/entities/embeddings=true/batch=2000/sessions=2": {"rows/s": 800},
+		}},
 		Errors: []string{"memory: something failed"},
+		Sync: &SyncResult{Episodes: 100, LatencyMS: 50, Concurrency: 10, Runs: []SyncRun{
+			{Name: "local", Seconds: 30},
+			{Name: "s3, every 10 s", Every: "10", Seconds: 31, Snapshots: 9, MeanSeconds: 0.3, MaxSeconds: 0.5, UploadedBytes: 9e6, LastBytes: 12e6},
+		}, StoreBytes: 12e6, UploadedBytes: 3.2e6, SnapshotSeconds: 0.31, Snapshots: 3, RestoreSeconds: 0.2, Note: "loopback"},
 		Tokens: &TokensResult{PrefixCache: stub.OpenAIPrefixCache, Runs: []LeverRun{
 			{Name: "two calls", Settings: []string{"stages.extract.mode=two_call"}, Episodes: 100, Calls: 150, PromptTokens: 180000,
 				CachedPromptTokens: 90000, SharedPrefixTokens: 100000, ExtractCalls: 140, ExtractPromptTokens: 170000,

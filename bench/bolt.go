@@ -7,10 +7,12 @@ import (
 	"strings"
 )
 
-// Names of the Bolt benchmarks in the metrics.
+// Names of the graph database load benchmarks in the metrics.
 const (
-	boltLoadBench    = "BenchmarkNeo4jLoad/"
-	boltCeilingBench = "BenchmarkNeo4jCeiling/"
+	boltLoadBench        = "BenchmarkNeo4jLoad/"
+	boltCeilingBench     = "BenchmarkNeo4jCeiling/"
+	falkordbLoadBench    = "BenchmarkFalkorDBLoad/"
+	falkordbCeilingBench = "BenchmarkFalkorDBCeiling/"
 )
 
 // boltTables renders the Bolt load against the ceiling (load) and the ceiling's configurations
@@ -20,9 +22,9 @@ func boltTables(w io.Writer, load, ceiling *GoBench) {
 		return
 	}
 	if load == nil || len(load.Metrics) == 0 {
-		goBench(w, "Bolt load into Neo4j (sinks/memgraph BenchmarkNeo4jLoad)", load)
+		goBench(w, "Bolt load into Neo4j (sinks/graphdb BenchmarkNeo4jLoad)", load)
 	} else {
-		fprintf(w, "## Bolt load into Neo4j against the plain driver (sinks/memgraph)\n\n`%s`\n\n", load.Command)
+		fprintf(w, "## Bolt load into Neo4j against the plain driver (sinks/graphdb)\n\n`%s`\n\n", load.Command)
 		fprintf(w, "A fresh load into an empty database, schema and verification included. Ceiling: the plain Go\n"+
 			"driver writing the same rows with `UNWIND … CREATE` (2,000 rows per transaction, embeddings set\n"+
 			"with `db.create.set*VectorProperty`, the faster of 1 and 2 sessions in each iteration) into a\n"+
@@ -46,15 +48,21 @@ func boltTables(w io.Writer, load, ceiling *GoBench) {
 		}
 		fprintf(w, "\n")
 	}
+	ceilingTable(w, "Bolt ceiling configurations (sinks/graphdb BenchmarkNeo4jCeiling)", boltCeilingBench, ceiling)
+}
+
+// ceilingTable renders a ceiling benchmark's configurations (rows/s per case); a run without
+// metrics falls back to goBench with title.
+func ceilingTable(w io.Writer, title, prefix string, ceiling *GoBench) {
 	if ceiling == nil || len(ceiling.Metrics) == 0 {
-		goBench(w, "Bolt ceiling configurations (sinks/memgraph BenchmarkNeo4jCeiling)", ceiling)
+		goBench(w, title, ceiling)
 		return
 	}
 	fprintf(w, "### Ceiling configurations (rows/s)\n\n`%s`\n\n", ceiling.Command)
 	var cases, configs []string
 	rate := map[[2]string]float64{}
 	for name, m := range ceiling.Metrics {
-		parts := strings.SplitN(strings.TrimPrefix(name, boltCeilingBench), "/", 3)
+		parts := strings.SplitN(strings.TrimPrefix(name, prefix), "/", 3)
 		if len(parts) != 3 {
 			continue
 		}
@@ -81,6 +89,37 @@ func boltTables(w io.Writer, load, ceiling *GoBench) {
 		fprintf(w, "| %s | %s |\n", cfg, strings.Join(cells, " | "))
 	}
 	fprintf(w, "\n")
+}
+
+// falkordbTables renders the FalkorDB load against a plain client (load) and the client's
+// configurations (ceiling); either may be nil.
+func falkordbTables(w io.Writer, load, ceiling *GoBench) {
+	if load == nil && ceiling == nil {
+		return
+	}
+	if load == nil || len(load.Metrics) == 0 {
+		goBench(w, "Load into FalkorDB (sinks/graphdb BenchmarkFalkorDBLoad)", load)
+	} else {
+		fprintf(w, "## Load into FalkorDB against a plain client (sinks/graphdb)\n\n`%s`\n\n", load.Command)
+		fprintf(w, "A fresh load into an emptied server, Graphiti's indexes (created in each group's graph before\n"+
+			"its first write) and verification included. Ceiling: a plain go-redis client sending the same rows\n"+
+			"with `UNWIND … CREATE … SET … = vecf32(…)` as a `CYPHER rows=[…]` literal prefix (the fastest of\n"+
+			"200, 500 and 2,000 rows per GRAPH.QUERY, 2 groups at once, in each iteration), each group into its own graph\n"+
+			"holding only the entity uuid index; each session renders a query, then sends it. \"Send\n"+
+			"ceiling\": the same with every query rendered before the clock starts (only sending and\n"+
+			"FalkorDB's work timed). \"+ schema\": the ceiling followed by Graphiti's indexes, created in its\n"+
+			"graphs and awaited (the loader creates them before its writes and maintains them). The loader runs\n"+
+			"with its default session count (`sink.sessions`, 2; 4 groups) and once with the other.\n\n")
+		fprintf(w, "| rows | ceiling rows/s | ceiling + schema rows/s | send ceiling rows/s | loader rows/s | %% of ceiling | %% of ceiling + schema | %% of send ceiling |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, name := range sortedKeys(load.Metrics) {
+			m := load.Metrics[name]
+			fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", boltCase(strings.TrimPrefix(name, falkordbLoadBench), m["rows"]),
+				num(m["ceiling-rows/s"]), num(m["ceiling-schema-rows/s"]), num(m["send-ceiling-rows/s"]), num(m["rows/s"]),
+				num(m["pct-of-ceiling"]), num(m["pct-of-ceiling-schema"]), num(m["pct-of-send-ceiling"]))
+		}
+		fprintf(w, "\n")
+	}
+	ceilingTable(w, "FalkorDB ceiling configurations (sinks/graphdb BenchmarkFalkorDBCeiling)", falkordbCeilingBench, ceiling)
 }
 
 // boltCase names a load benchmark case: "entities/embeddings=true" with its rows.

@@ -35,12 +35,22 @@
 //     same with and without the LLM for text.
 //   - bolt: BenchmarkNeo4jCeiling (the plain driver's configurations) and BenchmarkNeo4jLoad (a
 //     fresh Bolt load against the best ceiling of the same iteration, with and without
-//     embeddings) of sinks/memgraph, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
+//     embeddings) of sinks/graphdb, 3 iterations each, against the Neo4j of BACKFILL_NEO4J_URI,
 //     or one scripts/neo4j.sh starts (and stops) for it with -neo4j auto. results.md shows
 //     ceiling and loader rows/s and the loader's share of the ceiling.
+//   - falkordb: BenchmarkFalkorDBCeiling (a plain go-redis client's configurations) and
+//     BenchmarkFalkorDBLoad (a fresh load against the best of three configurations in
+//     the same iteration, with and without embeddings, with 2 and 1 sessions) of sinks/graphdb,
+//     3 iterations each, against the FalkorDB of BACKFILL_FALKORDB_URI, or one
+//     scripts/falkordb.sh starts (and stops) for it with -falkordb auto.
 //   - parquet: BenchmarkParquetReaders of loaders (build tag arrowbench): 1M generated rows
 //     read by the parquet-go input reader and by arrow-go's pqarrow record reader, to episodes
 //     and decoded only: time, rows/s, allocations and the peak live heap.
+//   - sync: LoCoMo through llm/stub as in the locomo step, with a local checkpoint and with an
+//     s3:// one on the versitygw of BACKFILL_S3_* (snapshots at the default 300 s and every 10 s):
+//     wall time, snapshots, seconds per snapshot and bytes uploaded; then the finished store on a
+//     fresh local copy: the restore's seconds and, over no-op resumes, one whole snapshot's
+//     database and uploaded bytes and seconds. Not measured when BACKFILL_S3_* is unset.
 //
 // -merge (or BENCH_MERGE=1) starts from the existing results.json and replaces only the steps
 // that run, so a long step (such as 1M episodes through every stage) can be measured alone;

@@ -67,41 +67,50 @@ func tailLines(s string, n int) string {
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
-// neo4jURI finds a Neo4j for the Bolt benchmark: BACKFILL_NEO4J_URI, else one that
-// scripts/neo4j.sh reports running, else (mode "auto") one it starts; stop stops only a server
-// started here. An empty uri comes with the reason.
-func neo4jURI(ctx context.Context, root, mode string) (uri string, stop func(), why string) {
+// server is an integration server a benchmark step needs: the script that starts it and the
+// variable holding its URI.
+type server struct{ script, env string }
+
+var (
+	neo4jServer    = server{"neo4j.sh", "BACKFILL_NEO4J_URI"}
+	falkordbServer = server{"falkordb.sh", "BACKFILL_FALKORDB_URI"}
+)
+
+// uri finds the server for a benchmark: its variable, else one its script reports running,
+// else (mode "auto") one the script starts; stop stops only a server started here. An empty
+// uri comes with the reason.
+func (s server) uri(ctx context.Context, root, mode string) (uri string, stop func(), why string) {
 	stop = func() {}
-	if u := os.Getenv("BACKFILL_NEO4J_URI"); u != "" {
+	if u := os.Getenv(s.env); u != "" {
 		return u, stop, ""
 	}
 	if mode == "off" {
-		return "", stop, "not measured: -neo4j off and BACKFILL_NEO4J_URI unset"
+		return "", stop, fmt.Sprintf("not measured: server off and %s unset", s.env)
 	}
-	script := filepath.Join(root, "scripts", "neo4j.sh")
+	script := filepath.Join(root, "scripts", s.script)
 	if _, err := os.Stat(script); err != nil {
-		return "", stop, "not measured: no scripts/neo4j.sh and BACKFILL_NEO4J_URI unset"
+		return "", stop, fmt.Sprintf("not measured: no scripts/%s and %s unset", s.script, s.env)
 	}
 	if out, err := exec.CommandContext(ctx, script, "status").Output(); err == nil {
-		if u := exportedURI(string(out)); u != "" {
+		if u := exportedURI(string(out), s.env); u != "" {
 			return u, stop, ""
 		}
 	}
 	out, err := exec.CommandContext(ctx, script, "start").Output()
 	if err != nil {
-		return "", stop, fmt.Sprintf("not measured: scripts/neo4j.sh start failed (%v); set BACKFILL_NEO4J_URI", err)
+		return "", stop, fmt.Sprintf("not measured: scripts/%s start failed (%v); set %s", s.script, err, s.env)
 	}
-	u := exportedURI(string(out))
+	u := exportedURI(string(out), s.env)
 	if u == "" {
-		return "", stop, "not measured: scripts/neo4j.sh start printed no BACKFILL_NEO4J_URI"
+		return "", stop, fmt.Sprintf("not measured: scripts/%s start printed no %s", s.script, s.env)
 	}
 	return u, func() { _ = exec.Command(script, "stop").Run() }, ""
 }
 
-// exportedURI reads "export BACKFILL_NEO4J_URI=…" from a script's output.
-func exportedURI(out string) string {
+// exportedURI reads "export VAR=…" from a script's output.
+func exportedURI(out, env string) string {
 	for _, l := range strings.Split(out, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "export BACKFILL_NEO4J_URI="); ok {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "export "+env+"="); ok {
 			return strings.Trim(v, `"'`)
 		}
 	}

@@ -28,11 +28,12 @@ type options struct {
 	seed         uint64
 	only         []string
 	neo4j        string
+	falkordb     string
 	keepWorkDirs bool
 	merge        bool
 }
 
-var steps = []string{"locomo", "replay", "eval", "tokens", "memory", "propagate", "bolt", "tickets", "parquet"}
+var steps = []string{"locomo", "replay", "eval", "tokens", "memory", "propagate", "bolt", "falkordb", "tickets", "parquet", "sync"}
 
 func parseOptions(args []string) (options, error) {
 	var o options
@@ -47,6 +48,7 @@ func parseOptions(args []string) (options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "synthetic input seed")
 	only := fs.String("only", envOr("BENCH_ONLY", strings.Join(steps, ",")), "steps to run: "+strings.Join(steps, ","))
 	fs.StringVar(&o.neo4j, "neo4j", "auto", "auto: start Neo4j with scripts/neo4j.sh when BACKFILL_NEO4J_URI is unset; off: skip")
+	fs.StringVar(&o.falkordb, "falkordb", "auto", "auto: start FalkorDB with scripts/falkordb.sh when BACKFILL_FALKORDB_URI is unset; off: skip")
 	fs.BoolVar(&o.keepWorkDirs, "keep", false, "keep the work directory (checkpoints, inputs)")
 	fs.BoolVar(&o.merge, "merge", os.Getenv("BENCH_MERGE") == "1", "keep the results of the steps not run from the existing results.json")
 	if err := fs.Parse(args); err != nil {

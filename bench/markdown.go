@@ -72,7 +72,9 @@ func (r *Results) markdown(w io.Writer) {
 	tickets(w, r.Tickets)
 	goBench(w, "Label propagation on 1M facts (stages/community BenchmarkPropagate1M)", r.Propagate)
 	boltTables(w, r.Bolt, r.BoltCeiling)
+	falkordbTables(w, r.FalkorDB, r.FalkorDBCeiling)
 	goBench(w, "Parquet input readers on 1M rows: parquet-go against arrow-go pqarrow (loaders BenchmarkParquetReaders)", r.Parquet)
+	syncMarkdown(w, r.Sync)
 	if len(r.Errors) > 0 {
 		fprintf(w, "## Steps that failed\n\n")
 		for _, e := range r.Errors {
@@ -204,4 +206,28 @@ func kindsText(m map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return orNone(strings.Join(parts, ", "))
+}
+
+// syncMarkdown renders what keeping the checkpoint in object storage costs.
+func syncMarkdown(w io.Writer, s *SyncResult) {
+	if s == nil {
+		return
+	}
+	fprintf(w, "## Checkpoints in object storage (LoCoMo through llm/stub, %.0f ms latency, concurrency %d)\n\n", s.LatencyMS, s.Concurrency)
+	if len(s.Runs) == 0 {
+		fprintf(w, "%s\n\n", s.Note)
+		return
+	}
+	fprintf(w, "| checkpoint | snapshot every (s) | wall seconds | snapshots | s per snapshot (mean / max) | uploaded (MB) |\n|---|---:|---:|---:|---|---:|\n")
+	for _, r := range s.Runs {
+		every, snaps := "–", "–"
+		if r.Every != "" {
+			every = r.Every
+			snaps = fmt.Sprintf("%.2f / %.2f", r.MeanSeconds, r.MaxSeconds)
+		}
+		fprintf(w, "| %s | %s | %.1f | %d | %s | %.1f |\n", r.Name, every, r.Seconds, r.Snapshots, snaps, float64(r.UploadedBytes)/1e6)
+	}
+	fprintf(w, "\nThe finished store (%d episodes): a %.1f MB database, %.1f MB uploaded per snapshot (zstd), %.2f s per snapshot "+
+		"(mean of %d at idle); restoring it on a fresh local copy took %.2f s. %s.\n\n", s.Episodes, float64(s.StoreBytes)/1e6,
+		float64(s.UploadedBytes)/1e6, s.SnapshotSeconds, s.Snapshots, s.RestoreSeconds, s.Note)
 }

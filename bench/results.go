@@ -27,11 +27,16 @@ type Results struct {
 	Propagate *GoBench       `json:"label_propagation_1m,omitempty"`
 	Bolt      *GoBench       `json:"bolt_load,omitempty"`
 	// BoltCeiling is the plain driver's configurations (BenchmarkNeo4jCeiling).
-	BoltCeiling *GoBench       `json:"bolt_ceiling,omitempty"`
-	Tickets     *TicketsResult `json:"tickets,omitempty"`
-	Tokens      *TokensResult  `json:"tokens,omitempty"`
-	Parquet     *GoBench       `json:"parquet_readers_1m,omitempty"`
-	Errors      []string       `json:"errors,omitempty"` // steps that failed, with why
+	BoltCeiling *GoBench `json:"bolt_ceiling,omitempty"`
+	// FalkorDB is the load into FalkorDB against a plain client (BenchmarkFalkorDBLoad), and
+	// FalkorDBCeiling the plain client's configurations (BenchmarkFalkorDBCeiling).
+	FalkorDB        *GoBench       `json:"falkordb_load,omitempty"`
+	FalkorDBCeiling *GoBench       `json:"falkordb_ceiling,omitempty"`
+	Tickets         *TicketsResult `json:"tickets,omitempty"`
+	Tokens          *TokensResult  `json:"tokens,omitempty"`
+	Parquet         *GoBench       `json:"parquet_readers_1m,omitempty"`
+	Sync            *SyncResult    `json:"checkpoint_sync,omitempty"`
+	Errors          []string       `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
 }
@@ -67,12 +72,16 @@ func (r *Results) forget(step string) {
 		r.Propagate = nil
 	case "bolt":
 		r.Bolt, r.BoltCeiling = nil, nil
+	case "falkordb":
+		r.FalkorDB, r.FalkorDBCeiling = nil, nil
 	case "tickets":
 		r.Tickets = nil
 	case "tokens":
 		r.Tokens = nil
 	case "parquet":
 		r.Parquet = nil
+	case "sync":
+		r.Sync = nil
 	}
 	r.Errors = slices.DeleteFunc(r.Errors, func(e string) bool { return strings.HasPrefix(e, step+": ") })
 }

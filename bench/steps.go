@@ -102,20 +102,44 @@ func (b *bencher) step(ctx context.Context, name string) error {
 		g, err := runGoBench(ctx, b.root, "./stages/community", "^BenchmarkPropagate1M$", 1, nil)
 		b.res.Propagate = g
 		return err
-	case "bolt":
-		uri, stop, why := neo4jURI(ctx, b.root, b.o.neo4j)
+	case "sync":
+		dataset, ok := testenv.LoCoMoPath(b.root, b.o.locomo)
+		if !ok {
+			return fmt.Errorf("%s, or -locomo", testenv.NoLoCoMo(dataset))
+		}
+		r, err := benchSync(ctx, b.bin, b.work, dataset, b.o.latency, b.o.concurrency)
+		b.res.Sync = r
+		return err
+	case "falkordb":
+		uri, stop, why := falkordbServer.uri(ctx, b.root, b.o.falkordb)
 		defer stop()
 		if uri == "" {
-			b.res.Bolt = &GoBench{Command: "go test -run '^$' -bench BenchmarkNeo4jLoad ./sinks/memgraph", Note: why}
+			b.res.FalkorDB = &GoBench{Command: "go test -run '^$' -bench BenchmarkFalkorDBLoad ./sinks/graphdb", Note: why}
+			return nil
+		}
+		env := []string{"BACKFILL_FALKORDB_URI=" + uri}
+		c, err := runGoBench(ctx, b.root, "./sinks/graphdb", "^BenchmarkFalkorDBCeiling$", boltIterations, env)
+		b.res.FalkorDBCeiling = c
+		if err != nil {
+			return err
+		}
+		g, err := runGoBench(ctx, b.root, "./sinks/graphdb", "^BenchmarkFalkorDBLoad$", boltIterations, env)
+		b.res.FalkorDB = g
+		return err
+	case "bolt":
+		uri, stop, why := neo4jServer.uri(ctx, b.root, b.o.neo4j)
+		defer stop()
+		if uri == "" {
+			b.res.Bolt = &GoBench{Command: "go test -run '^$' -bench BenchmarkNeo4jLoad ./sinks/graphdb", Note: why}
 			return nil
 		}
 		env := []string{"BACKFILL_NEO4J_URI=" + uri}
-		c, err := runGoBench(ctx, b.root, "./sinks/memgraph", "^BenchmarkNeo4jCeiling$", boltIterations, env)
+		c, err := runGoBench(ctx, b.root, "./sinks/graphdb", "^BenchmarkNeo4jCeiling$", boltIterations, env)
 		b.res.BoltCeiling = c
 		if err != nil {
 			return err
 		}
-		g, err := runGoBench(ctx, b.root, "./sinks/memgraph", "^BenchmarkNeo4jLoad$", boltIterations, env)
+		g, err := runGoBench(ctx, b.root, "./sinks/graphdb", "^BenchmarkNeo4jLoad$", boltIterations, env)
 		b.res.Bolt = g
 		return err
 	}

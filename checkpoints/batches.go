@@ -22,9 +22,21 @@ func (s *Store) AddBatch(ctx context.Context, b batch.Record) error {
 	return s.Write(ctx, func(tx *Tx) error { return putBatch(ctx, tx, b, "INSERT") })
 }
 
-// UpdateBatch records the current state of a batch.
+// UpdateBatch records the current state of a batch. A batch recorded as submitting with its
+// input file uploaded is about to be created (and billed) at the provider: UpdateBatch then
+// returns only once the Barrier hook made the record outlive this machine, so that a run that
+// dies after the creation finds the batch at the provider (batch.Batcher.Recover) instead of
+// paying for it again.
 func (s *Store) UpdateBatch(ctx context.Context, b batch.Record) error {
-	return s.Write(ctx, func(tx *Tx) error { return putBatch(ctx, tx, b, "INSERT OR REPLACE") })
+	if err := s.Write(ctx, func(tx *Tx) error { return putBatch(ctx, tx, b, "INSERT OR REPLACE") }); err != nil {
+		return err
+	}
+	if b.State == batch.Submitting && b.InputFile != "" {
+		if err := s.barrier(ctx); err != nil {
+			return fmt.Errorf("keeping batch %s before creating it: %w", b.ID, err)
+		}
+	}
+	return nil
 }
 
 func putBatch(ctx context.Context, tx *Tx, b batch.Record, verb string) error {

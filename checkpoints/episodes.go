@@ -29,12 +29,12 @@ const (
 
 // upsertEpisode stages one episode and returns its record time and the kind of change.
 var upsertEpisode = fmt.Sprintf(`INSERT INTO episodes
-	(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, staged_run, record, last_change)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,%[1]d)
+	(uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, staged_run, record, origin, last_change)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,%[1]d)
 	ON CONFLICT(uuid) DO UPDATE SET group_id=excluded.group_id, reference_time=excluded.reference_time,
 	seq=excluded.seq, name=excluded.name, source=excluded.source,
 	source_description=excluded.source_description, content=excluded.content,
-	speaker=excluded.speaker, record_key=excluded.record_key, record=excluded.record,
+	speaker=excluded.speaker, record_key=excluded.record_key, record=excluded.record, origin=excluded.origin,
 	last_change = CASE
 		WHEN episodes.content IS excluded.content AND episodes.reference_time IS excluded.reference_time
 			AND episodes.speaker IS excluded.speaker AND episodes.name IS excluded.name
@@ -66,7 +66,7 @@ func (s *Store) UpsertEpisodes(ctx context.Context, eps []graph.Episode, ingeste
 			}
 			var got, change int64
 			err = stmt.QueryRowContext(ctx, e.UUID, e.GroupID, micros(e.ReferenceTime), e.Seq, e.Name,
-				e.Source, e.SourceDescription, e.Content, e.Speaker, e.RecordKey, at, at, rec).Scan(&got, &change)
+				e.Source, e.SourceDescription, e.Content, e.Speaker, e.RecordKey, at, at, rec, e.Origin).Scan(&got, &change)
 			if err != nil {
 				return fmt.Errorf("staging episode %s: %w", e.UUID, err)
 			}

@@ -14,9 +14,13 @@ type StoreError struct {
 	Path    string // the store's path
 	Problem string // what is wrong, e.g. "is not a SQLite database"
 	Err     error
+	Remedy  string // what to do about it ("" when Problem says it)
 }
 
 func (e *StoreError) Error() string {
+	if e.Remedy != "" {
+		return fmt.Sprintf("checkpoint store %s %s: %v; %s", e.Path, e.Problem, e.Err, e.Remedy)
+	}
 	return fmt.Sprintf("checkpoint store %s %s: %v", e.Path, e.Problem, e.Err)
 }
 
@@ -44,9 +48,34 @@ func describe(path string, err error) error {
 		return err
 	}
 	if p := problem(err); p != "" {
-		return &StoreError{Path: path, Problem: p, Err: err}
+		se := &StoreError{Path: path, Problem: p, Err: err}
+		if p == corrupt {
+			se.Remedy = corruptRemedy(path)
+		}
+		return se
 	}
 	return err
+}
+
+// The Problems of a store whose file is damaged, or is no database at all.
+const (
+	corrupt      = "is corrupt"
+	notADatabase = "is not a SQLite database (is the checkpoint path right?)"
+)
+
+// Damaged reports whether err says a store's file is damaged or is not a database: what a
+// good copy of the store may replace.
+func Damaged(err error) bool {
+	var se *StoreError
+	return errors.As(err, &se) && (se.Problem == corrupt || se.Problem == notADatabase)
+}
+
+// corruptRemedy says what to do about a damaged store.
+func corruptRemedy(path string) string {
+	return fmt.Sprintf("see what is damaged with `sqlite3 %s 'PRAGMA integrity_check'`; then restore the file from a copy or "+
+		"from its last snapshot (an s3:// checkpoint restores the bucket's snapshot when its local copy is deleted), or move it "+
+		"aside and run again from the start (its cached LLM answers are asked again); the last `backfill export` still holds "+
+		"the graph as it was then", path)
 }
 
 // problem says what an error means for the store's file, or "" when it is not about the file.
@@ -55,9 +84,9 @@ func problem(err error) string {
 	if errors.As(err, &le) {
 		switch le.Code() & 0xff {
 		case sqliteNotADB:
-			return "is not a SQLite database (is the checkpoint path right?)"
+			return notADatabase
 		case sqliteCorrupt:
-			return "is corrupt"
+			return corrupt
 		case sqliteReadOnly, sqlitePerm:
 			return "is read-only (a read-only file, directory or mount): only status, export, query and plan can use it"
 		case sqliteFull:

@@ -13,6 +13,17 @@ import (
 // each runs a query and calls scan for every row; scan must not write to the store.
 func (s *Store) each(ctx context.Context, what, q string, args []any, scan func(*sql.Rows) error) error {
 	rows, err := s.r.QueryContext(ctx, q, args...)
+	return scanEach(rows, err, what, scan)
+}
+
+// each runs a query in the transaction and calls scan for every row; scan must not write.
+func (t *Tx) each(ctx context.Context, what, q string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := t.tx.QueryContext(ctx, q, args...)
+	return scanEach(rows, err, what, scan)
+}
+
+// scanEach calls scan for every row of a query's result (rows, err), then closes it.
+func scanEach(rows *sql.Rows, err error, what string, scan func(*sql.Rows) error) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", what, err)
 	}

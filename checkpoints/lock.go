@@ -10,13 +10,15 @@ import (
 	"time"
 )
 
-// LockedError is returned by Open when another process holds the store's write lock.
+// LockedError is returned by Open when another process holds the store's write lock (and by
+// package replica when another process holds the lease of a store kept in object storage).
 type LockedError struct {
 	Store string // the store's path
 	Lock  string // the lock file
 	PID   int    // the holder's process id (0 when the lock file does not say)
 	Host  string // the holder's host name ("" when the lock file does not say)
 	Since string // when the holder took the lock, RFC 3339 ("" when unknown)
+	Note  string // more about the lock (a lease's last renewal), "" for nothing
 }
 
 func (e *LockedError) Error() string {
@@ -27,8 +29,12 @@ func (e *LockedError) Error() string {
 			who += " since " + e.Since
 		}
 	}
+	lock := e.Lock
+	if e.Note != "" {
+		lock += "; " + e.Note
+	}
 	return fmt.Sprintf("checkpoint store %s is in use by %s (lock %s); wait for that run to end, or use another --checkpoint",
-		e.Store, who, e.Lock)
+		e.Store, who, lock)
 }
 
 func orUnknown(s string) string {
@@ -41,7 +47,9 @@ func orUnknown(s string) string {
 // writeLock is the exclusive OS lock (flock) a writer holds on <store>.lock for as long as the
 // store is open. The kernel releases it when the process ends, however it ends, so a killed
 // run never leaves a stale lock. The file is never removed: removing it would let two processes
-// lock two different files of the same name.
+// lock two different files of the same name. It is opened without following a symbolic link
+// and must be a regular file with no other hard link (openLockFile), so that a name someone
+// else planted beside the store never makes a run truncate a file the user did not name.
 type writeLock struct{ f *os.File }
 
 // lockPath is the lock file of a store.
@@ -51,9 +59,16 @@ func lockPath(store string) string { return store + ".lock" }
 // host and start time in the lock file for the error a second writer gets.
 func acquireLock(store string) (*writeLock, error) {
 	name := lockPath(store)
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openLockFile(name)
+	if errors.Is(err, errPlanted) {
+		return nil, &StoreError{Path: store, Problem: "cannot be locked", Err: err}
+	}
 	if err != nil {
 		return nil, describe(store, fmt.Errorf("creating lock file %s: %w", name, err))
+	}
+	if err := ownFile(f, name); err != nil {
+		f.Close()
+		return nil, &StoreError{Path: store, Problem: "cannot be locked", Err: err}
 	}
 	held, err := tryLock(f)
 	if err != nil {

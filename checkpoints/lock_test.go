@@ -98,3 +98,49 @@ func TestStoreErrorsNameTheProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestPlantedNames: a symbolic link, a hard link or a FIFO planted at the lock file's name or
+// at one of SQLite's files beside the store makes Open fail naming it, and the file it points
+// at is left as it was.
+func TestPlantedNames(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		suffix string
+		plant  func(name, victim string) error
+		says   string
+	}{
+		{"symlink at the lock", ".lock", os.Symlink, "is a symbolic link"},
+		{"hard link at the lock", ".lock", os.Link, "hard links"},
+		{"symlink at the WAL", "-wal", os.Symlink, "is a symbolic link"},
+		{"symlink at the shared memory", "-shm", os.Symlink, "is a symbolic link"},
+		{"hard link at the journal", "-journal", os.Link, "hard links"},
+		{"FIFO at the lock", ".lock", func(name, _ string) error { return mkfifo(name) }, "named pipe"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			victim := filepath.Join(dir, "victim.txt")
+			const content = "the user's own file\n"
+			if err := os.WriteFile(victim, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "s.db")
+			if err := tc.plant(path+tc.suffix, victim); err != nil {
+				t.Skipf("cannot plant: %v", err)
+			}
+			s, err := Open(ctx, path)
+			if err == nil {
+				s.Close()
+				t.Fatalf("Open succeeded with a %s", tc.name)
+			}
+			var se *StoreError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), path+tc.suffix) || !strings.Contains(err.Error(), tc.says) ||
+				!strings.Contains(err.Error(), "remove it") {
+				t.Errorf("Open = %v, want a StoreError naming %s (%s) and what to do", err, path+tc.suffix, tc.says)
+			}
+			if b, _ := os.ReadFile(victim); string(b) != content {
+				t.Errorf("the victim file was changed: %q", b)
+			}
+		})
+	}
+}

@@ -1,17 +1,11 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "8"
+const schemaVersion = "9"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-	`CREATE TABLE IF NOT EXISTS episodes (
-		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, reference_time INTEGER NOT NULL,
-		seq INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL,
-		source_description TEXT NOT NULL, content TEXT NOT NULL, speaker TEXT NOT NULL,
-		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL,
-		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0,
-		record TEXT NOT NULL DEFAULT '')`,
+	`CREATE TABLE IF NOT EXISTS episodes (` + episodesColumnsV8 + `, origin TEXT NOT NULL DEFAULT '')`,
 	`CREATE INDEX IF NOT EXISTS episodes_order ON episodes (group_id, reference_time, seq, uuid)`,
 	`CREATE TABLE IF NOT EXISTS quarantine (
 		file TEXT NOT NULL, row INTEGER NOT NULL, field TEXT NOT NULL, reason TEXT NOT NULL,
@@ -56,7 +50,22 @@ var schema = []string{
 	batchesTable,
 	batchRequestsTable,
 	batchRequestsIndex,
+	cacheGroupsTable,
+	cacheGroupsIndex,
+	forgottenTable,
+	deletionsTable,
+	forgetPendingTable,
 }
+
+// episodesColumnsV8 are the columns of episodes as schema version 8 made them (version 9 adds
+// origin, the source a row came from).
+const episodesColumnsV8 = `
+		uuid TEXT PRIMARY KEY, group_id TEXT NOT NULL, reference_time INTEGER NOT NULL,
+		seq INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL,
+		source_description TEXT NOT NULL, content TEXT NOT NULL, speaker TEXT NOT NULL,
+		record_key TEXT NOT NULL, ingested_at INTEGER NOT NULL,
+		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0,
+		record TEXT NOT NULL DEFAULT ''`
 
 // batchesTable records every provider batch of the store's runs (batch.Record).
 // reason is the provider's reason for a failed batch, or why a lost one is lost (batch.Record.Reason).
@@ -114,4 +123,13 @@ var migrations = map[string][]string{
 	"6": {`CREATE TABLE IF NOT EXISTS llm_batches (` + batchesColumnsV7 + `)`, batchRequestsTable, batchRequestsIndex},
 	// 7 → 8: the provider's reason for a failed batch, or why a lost one is lost.
 	"7": {`ALTER TABLE llm_batches ADD COLUMN reason TEXT NOT NULL DEFAULT ''`},
+	// 8 → 9: forgetting (forget.go): the groups each cached answer carried, the forgotten
+	// episodes, the deletion record, the groups whose forgetting is not complete, and the source
+	// each episode was read from (sources[].sync: mirror).
+	// (A store made before its first episode may lack the table: it gets the version-8 one first.)
+	"8": {
+		`CREATE TABLE IF NOT EXISTS episodes (` + episodesColumnsV8 + `)`,
+		`ALTER TABLE episodes ADD COLUMN origin TEXT NOT NULL DEFAULT ''`,
+		cacheGroupsTable, cacheGroupsIndex, forgottenTable, deletionsTable, forgetPendingTable,
+	},
 }

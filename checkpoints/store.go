@@ -24,13 +24,17 @@ type Store struct {
 	r        *sql.DB // readers
 	lock     *writeLock
 	readOnly bool
+	snap     snapshotter // the connection snapshots are taken on (Snapshot, Version)
+	hooks    Hooks
+	closed   bool
 }
 
-// Open opens or creates the store at path for writing and applies the schema. It first takes
-// the store's write lock (an OS file lock on path+".lock", held until Close and released by the
-// kernel if the process dies): while another process has the store open for writing, Open
-// fails at once with a *LockedError naming that process. Errors about the file itself (not a
-// database, read-only, disk full) are *StoreError.
+// Open opens or creates the store at path for writing and applies the schema. A store on a
+// network file system is refused (checkLocalFS): SQLite's write-ahead log is not safe there.
+// Open then takes the store's write lock (an OS file lock on path+".lock", held until Close and
+// released by the kernel if the process dies): while another process has the store open for
+// writing, Open fails at once with a *LockedError naming that process. Errors about the file
+// itself (not a database, read-only, disk full) are *StoreError.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, &StoreError{Path: path, Problem: "is a directory, not a file", Err: errors.New("opening store")}
@@ -40,9 +44,16 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return nil, describe(path, fmt.Errorf("creating checkpoint directory: %w", err))
 		}
 	}
+	if err := checkLocalFS(path); err != nil {
+		return nil, err
+	}
 	lock, err := acquireLock(path)
 	if err != nil {
 		return nil, err
+	}
+	if err := checkSidecars(path); err != nil {
+		lock.release()
+		return nil, &StoreError{Path: path, Problem: "cannot be opened", Err: err}
 	}
 	s, err := openLocked(ctx, path)
 	if err != nil {
@@ -84,10 +95,7 @@ func openPool(path string, q url.Values, conns int) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("opening store: %w", err)
-	}
+	db := openNamed(dsn, path)
 	db.SetMaxOpenConns(conns)
 	return db, nil
 }
@@ -151,8 +159,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	return tx.Commit()
 }
 
-// Checkpoint copies the write-ahead log into the database and truncates it. The runner calls it
-// between stages, when no reader holds an old snapshot, so the log cannot grow with the input.
+// Checkpoint copies the write-ahead log into the database and truncates it, then runs the
+// Checkpointed hook. The runner calls it between stages, when no reader holds an old snapshot,
+// so the log cannot grow with the input.
 func (s *Store) Checkpoint(ctx context.Context) error {
 	if s.readOnly {
 		return s.errReadOnly()
@@ -160,27 +169,40 @@ func (s *Store) Checkpoint(ctx context.Context) error {
 	if _, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return describe(s.path, fmt.Errorf("checkpointing the write-ahead log: %w", err))
 	}
+	if s.hooks.Checkpointed != nil {
+		s.hooks.Checkpointed(ctx)
+	}
 	return nil
 }
 
 // Path is the file the store lives in.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the store and releases its write lock.
+// Close closes the store and releases its write lock, running the Closing and Closed hooks
+// around that. Closing a closed store does nothing.
 func (s *Store) Close() error {
-	var err error
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	var errs []error
+	if s.hooks.Closing != nil {
+		errs = append(errs, s.hooks.Closing())
+	}
+	if s.snap.db != nil {
+		errs = append(errs, s.snap.db.Close())
+	}
 	if s.r != nil {
-		err = s.r.Close()
+		errs = append(errs, s.r.Close())
 	}
 	if s.w != nil {
-		if e := s.w.Close(); e != nil && err == nil {
-			err = e
-		}
+		errs = append(errs, s.w.Close())
 	}
-	if e := s.lock.release(); e != nil && err == nil {
-		err = e
+	errs = append(errs, s.lock.release())
+	if s.hooks.Closed != nil {
+		errs = append(errs, s.hooks.Closed())
 	}
-	return err
+	return errors.Join(errs...)
 }
 
 // Tx is one write transaction of the store; stages write a unit's outputs through it.

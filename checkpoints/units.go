@@ -205,3 +205,10 @@ func (s *Store) EpisodeFingerprints(ctx context.Context, stage, group string) (m
 	}
 	return out, rows.Err()
 }
+
+// DropUnit deletes the record of a unit (the load record of a group emptied by forgetting).
+func (s *Store) DropUnit(ctx context.Context, stage, unit string) error {
+	return s.Write(ctx, func(tx *Tx) error {
+		return tx.exec(ctx, "dropping the "+stage+" record of "+unit, `DELETE FROM units WHERE stage = ? AND unit = ?`, stage, unit)
+	})
+}

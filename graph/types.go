@@ -23,6 +23,9 @@ type Episode struct {
 	RecordKey         string    // the source record's key, or a content hash
 	IngestedAt        time.Time // record time of the first ingest (UTC); set by the store
 	Record            *Record   // what ingest read from a JSON record besides its content; nil for others
+	// Origin is the job source the episode was read from (its sources[].path), which ingest
+	// stores for sources[].sync: mirror; episodes read back from the store leave it empty.
+	Origin string
 }
 
 // Entity is a canonical node of a group.

@@ -22,4 +22,13 @@
 // at the first stage left waiting (Report.Batch.PendingStage, outcome "pending"; running again
 // continues). MakePlan estimates a job's calls, tokens and cost without calling the LLM,
 // reading the job's store read-only.
+//
+// Forgetting (forget.go): Forget removes the episodes a selection chooses from the store
+// (checkpoints.Store.Forget) and runs the job without ingest (and without load unless asked),
+// so the changed groups are computed again. Every run whose steps all ended completes the
+// forgetting of the pending groups (checkpoints.Store.Purge: the cached answers no longer asked
+// are deleted) and, after recording the run, compacts the store (Compact). A source with
+// sync: mirror forgets, at ingest, the episodes whose rows vanished (limits.max_vanished_ratio
+// guards against a source emptied by mistake); the report counts the rows skipped because a
+// deletion forgot them (forgotten).
 package jobs

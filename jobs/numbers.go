@@ -14,6 +14,8 @@ import (
 // default.
 var maxima = map[string]float64{
 	"sources[].max_body_bytes":           1 << 30,
+	"checkpoint_sync.seconds":            86400,
+	"checkpoint_sync.lease_seconds":      3600,
 	"llm.concurrency":                    1024,
 	"llm.temperature":                    2,
 	"llm.frequency_penalty":              2,
@@ -43,6 +45,7 @@ var maxima = map[string]float64{
 	"sink.retry_seconds":                 60,
 	"limits.max_error_ratio":             1,
 	"limits.max_failed_ratio":            1,
+	"limits.max_vanished_ratio":          1,
 }
 
 // checkNumbers walks the job and reports the first numeric key that is NaN, infinite, negative

@@ -7,7 +7,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/ingest"
 	"github.com/tkgraph/backfill/stages/load"
@@ -22,8 +22,9 @@ import (
 // ingestOptions are the ingest stage's options of the job: its sources' loader specs, read from
 // fsys, the groups of shard.
 func (j *Job) ingestOptions(fsys loaders.FS, shard Shard) (ingest.Options, error) {
-	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio}
+	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio, MaxVanishedRatio: *j.Limits.MaxVanishedRatio}
 	for i, src := range j.Sources {
+		o.Mirror = append(o.Mirror, src.Sync == SyncMirror)
 		spec := j.loaderSpec(src)
 		var err error
 		if spec.Record, err = src.recordSpec(); err != nil {
@@ -46,7 +47,7 @@ func (j *Job) loaderSpec(src Source) loaders.Spec {
 func (j *Job) loadOptions(store *checkpoints.Store, env LookupEnv) load.Options {
 	s := j.Sink
 	return load.Options{
-		Sink: memgraph.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
+		Sink: graphdb.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
 			BatchBytes: s.BatchBytes, Sessions: s.Sessions, Analytical: s.Analytical, VectorDims: j.Embedder.Dimensions,
 			Indexes:     cypher.IndexMode(s.Indexes),
 			MaxAttempts: s.MaxAttempts, RetryBase: time.Duration(s.RetrySecs * float64(time.Second))},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -126,9 +127,10 @@ func MakePlan(ctx context.Context, j *Job, opts PlanOptions) (*Plan, error) {
 	}
 	var cache llm.Cache
 	var prev *checkpoints.Store // the job's store, for the extractions it already holds
-	if _, err := os.Stat(opts.Checkpoint); err == nil && j.LLM.Cache != "off" {
-		old, err := checkpoints.OpenReadOnly(ctx, opts.Checkpoint)
+	if j.LLM.Cache != "off" {
+		old, err := OpenCheckpoint(ctx, j, opts.Checkpoint, CheckpointOptions{Log: opts.Log})
 		switch {
+		case errors.Is(err, fs.ErrNotExist): // the job has not run
 		case errors.Is(err, checkpoints.ErrSchemaVersion): // plan never writes it, so never upgrades it
 			p.Notes = append(p.Notes, fmt.Sprintf("checkpoint %s is of another schema version: its cache and graph are not used", opts.Checkpoint))
 		case err != nil:

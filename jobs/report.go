@@ -9,7 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -18,6 +19,9 @@ import (
 
 // Report is the run report (DESIGN §8), written as JSON by --report and as a table on stdout.
 type Report struct {
+	// StoreFile is the checkpoint store's file the run worked on (the local copy of one kept in
+	// object storage): the quarantine and failed-units files are beside it.
+	StoreFile        string `json:"-"`
 	Job              string `json:"job"`
 	Shard            string `json:"shard,omitempty"`
 	Episodes         int    `json:"episodes"`
@@ -50,8 +54,8 @@ type Report struct {
 	LLMByStage   map[string]LLMReport `json:"llm_by_stage"`
 	Seconds      float64              `json:"seconds"`
 
-	// Load is what the memgraph or neo4j sink wrote this run (absent when it had nothing to do).
-	Load *memgraph.Result `json:"load,omitempty"`
+	// Load is what the memgraph, neo4j or falkordb sink wrote this run (absent when it had nothing to do).
+	Load *graphdb.Result `json:"load,omitempty"`
 
 	// Temporal is what the temporal stage decided over the store's groups: judge calls made and
 	// saved by the cardinality rule, contradictions by cardinality and by the judge, and the
@@ -64,6 +68,13 @@ type Report struct {
 
 	// Batch is what the run did with provider batches (batch mode only).
 	Batch *BatchReport `json:"batch,omitempty"`
+
+	// Forgotten counts the input rows skipped because a deletion forgot them (backfill forget:
+	// their episodes, or a bad row whose quarantined text it removed); Vanished the episodes forgotten because their rows vanished from a
+	// mirror source; Purged what the run completed of the forgetting of groups (forget.go).
+	Forgotten int                 `json:"forgotten"`
+	Vanished  int                 `json:"vanished,omitempty"`
+	Purged    *checkpoints.Purged `json:"purged,omitempty"`
 
 	pendingStage string // the stage a --no-wait run stopped at
 }
@@ -114,6 +125,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	if r.EpisodesReplaced > 0 {
 		fmt.Fprintf(tw, "episodes_replaced\t%d\n", r.EpisodesReplaced)
 	}
+	r.writeForgetting(tw)
 	if rc := r.Records; rc != nil {
 		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
 			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
@@ -43,6 +44,9 @@ type RunOptions struct {
 	// batches, once its requests are submitted (Report.Batch.PendingStage); running again
 	// continues. Otherwise the run waits for the batches.
 	NoWait bool
+	// Skip names steps (stages.Steps) this run leaves out: forget runs without ingest, and
+	// without load unless asked.
+	Skip []string
 }
 
 func (o *RunOptions) defaults(j *Job) {
@@ -71,7 +75,9 @@ func (o *RunOptions) defaults(j *Job) {
 func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	start := time.Now()
 	opts.defaults(j)
-	store, err := checkpoints.Open(ctx, opts.Checkpoint)
+	ctx, lost := context.WithCancelCause(ctx) // cancelled when a checkpoint kept in object storage is lost
+	defer lost(nil)
+	store, err := OpenCheckpoint(ctx, j, opts.Checkpoint, CheckpointOptions{Write: true, Stop: opts.Stop, OnLost: lost, Log: opts.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +86,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Job: j.Name, Stages: map[string]stages.Stats{}}
+	rep := &Report{Job: j.Name, Stages: map[string]stages.Stats{}, StoreFile: store.Path()}
 	if opts.Shard.Count > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard.Index, opts.Shard.Count)
 	}
@@ -106,7 +112,7 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 				return stages.Stats{}, err
 			}
 			st, res, err := ingest.Run(ctx, env, o)
-			rep.EpisodesReplaced = res.Replaced
+			rep.EpisodesReplaced, rep.Forgotten, rep.Vanished = res.Replaced, res.Forgotten, res.Vanished
 			if res.Records.Records > 0 {
 				rep.Records = &res.Records
 			}
@@ -145,6 +151,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	}
 	var runErr error
 	for _, s := range steps {
+		if slices.Contains(opts.Skip, s.name) {
+			continue
+		}
 		opts.Log.Info("stage starting", "stage", s.name)
 		st, err := s.run()
 		rep.Stages[s.name] = st
@@ -164,6 +173,9 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 			runErr = fmt.Errorf("running stage %s: %w", s.name, err)
 			break
 		}
+	}
+	if runErr == nil && rep.pendingStage == "" {
+		runErr = purge(ctx, store, rep, opts)
 	}
 	if errors.Is(runErr, pacing.ErrBudgetExceeded) {
 		rep.BudgetStopped = true
@@ -192,6 +204,19 @@ func Run(ctx context.Context, j *Job, opts RunOptions) (*Report, error) {
 	rep.Seconds = time.Since(start).Seconds()
 	if err := recordRun(ctx, store, rep, runErr); err != nil && runErr == nil {
 		runErr = err
+	}
+	if rep.Purged != nil && runErr == nil {
+		runErr = store.Compact(ctx)
+	}
+	if err := store.Close(); err != nil { // a store kept in object storage uploads its last snapshot
+		if runErr == nil {
+			runErr = err
+		} else {
+			opts.Log.Error("closing the checkpoint store", "err", err)
+		}
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		runErr = cause // the checkpoint was lost to another process
 	}
 	return rep, runErr
 }

@@ -18,8 +18,14 @@ const (
 	DefaultSinkPasswordEnv = "BACKFILL_SINK_PASSWORD"
 )
 
-// graphSink reports whether the job loads into Memgraph or Neo4j.
-func (j *Job) graphSink() bool { return j.Sink.Kind == "memgraph" || j.Sink.Kind == "neo4j" }
+// graphSink reports whether the job loads into Memgraph, Neo4j or FalkorDB.
+func (j *Job) graphSink() bool {
+	return j.Sink.Kind == "memgraph" || j.Sink.Kind == "neo4j" || j.Sink.Kind == "falkordb"
+}
+
+// DefaultFalkorDBURI is sink.uri's default for the falkordb sink (Bolt sinks default to
+// bolt://127.0.0.1:7687).
+const DefaultFalkorDBURI = "redis://127.0.0.1:6379"
 
 func (j *Job) validateSink() error {
 	bad := func(key, format string, args ...any) error {
@@ -35,8 +41,19 @@ func (j *Job) validateSink() error {
 		if u.User != nil {
 			return bad("sink.uri", "must not hold credentials; name their variables in sink.username_env and sink.password_env")
 		}
+	case "falkordb":
+		u, err := url.Parse(j.Sink.URI)
+		if err != nil || u.Host == "" || u.Scheme != "redis" && u.Scheme != "rediss" {
+			return bad("sink.uri", "%q is not a redis:// or rediss:// URI (FalkorDB speaks RESP)", j.Sink.URI)
+		}
+		if u.User != nil {
+			return bad("sink.uri", "must not hold credentials; name their variables in sink.username_env and sink.password_env")
+		}
+		if j.Sink.Database != "" {
+			return bad("sink.database", "the falkordb sink writes each group into the graph named after it; leave it empty")
+		}
 	default:
-		return bad("sink.kind", "%q is not sqlite, memgraph or neo4j", j.Sink.Kind)
+		return bad("sink.kind", "%q is not sqlite, memgraph, neo4j or falkordb", j.Sink.Kind)
 	}
 	if j.Sink.Analytical && j.Sink.Kind != "memgraph" {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")

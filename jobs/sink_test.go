@@ -147,6 +147,13 @@ func TestSinkValidation(t *testing.T) {
 		{[]string{"sink.kind=memgraph", "sink.indexes=background"}, "sink.indexes"},
 		{[]string{"sink.indexes=background"}, "sink.indexes"},
 		{[]string{"sink.kind=neo4j", "sink.indexes=later"}, "sink.indexes"},
+		{[]string{"sink.kind=falkordb"}, ""},
+		{[]string{"sink.kind=falkordb", "sink.uri=rediss://db.example:6380"}, ""},
+		{[]string{"sink.kind=falkordb", "sink.uri=bolt://x:7687"}, "sink.uri"},
+		{[]string{"sink.kind=falkordb", "sink.uri=redis://u:p@x:6379"}, "credentials"},
+		{[]string{"sink.kind=falkordb", "sink.database=g"}, "sink.database"},
+		{[]string{"sink.kind=falkordb", "sink.indexes=background"}, "sink.indexes"},
+		{[]string{"sink.kind=falkordb", "sink.analytical=true"}, "sink.analytical"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.sets, ","), func(t *testing.T) {
@@ -160,6 +167,9 @@ func TestSinkValidation(t *testing.T) {
 	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 2000 || j.Sink.BatchBytes != 2<<20 ||
 		j.Sink.Sessions != 2 || j.Sink.MaxAttempts != 10 || j.Sink.RetrySecs != 0.2 || j.Sink.Indexes != string(cypher.IndexesGraphiti) {
 		t.Errorf("defaults: %+v, %v", j.Sink, err)
+	}
+	if j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: falkordb}\n"), nil, func(string) (string, bool) { return "", false }); err != nil || j.Sink.URI != DefaultFalkorDBURI {
+		t.Errorf("falkordb defaults: %+v, %v", j.Sink, err)
 	}
 	// A Neo4j load that creates the vector indexes after its writes (graphiti, the default, and
 	// background) has its own bytes bound; online and Memgraph keep 2 MiB; a job's own bound wins.

@@ -5,7 +5,7 @@ import "github.com/tkgraph/backfill/llm/pacing"
 // Job is a job spec as written in YAML. Every key is documented in README.md ("Job spec").
 type Job struct {
 	Name       string    `yaml:"name"`
-	Checkpoint string    `yaml:"checkpoint"`  // store path (default .backfill/<name>.db)
+	Checkpoint string    `yaml:"checkpoint"`  // store path or s3://BUCKET/KEY (default .backfill/<name>.db)
 	Timezone   string    `yaml:"timezone"`    // zone of naive timestamps (default UTC)
 	RecordTime string    `yaml:"record_time"` // ingest (default) | reference
 	Sources    []Source  `yaml:"sources"`
@@ -16,6 +16,9 @@ type Job struct {
 	Sink       Sink      `yaml:"sink"`
 	S3         S3        `yaml:"s3"`
 	Limits     Limits    `yaml:"limits"`
+
+	// CheckpointSync configures a checkpoint kept in object storage (OpenCheckpoint).
+	CheckpointSync CheckpointSync `yaml:"checkpoint_sync"`
 }
 
 // Source is one input of the job.
@@ -33,6 +36,9 @@ type Source struct {
 	// follow from fields alone (see records.go).
 	JSON  JSONOpts   `yaml:"json"`
 	Facts []FactDecl `yaml:"facts"`
+	// Sync is append (default: rows gone from the source stay in the graph) or mirror (an
+	// episode whose row is gone is forgotten on the next run, within limits.max_vanished_ratio).
+	Sync string `yaml:"sync"`
 }
 
 // Mapping names the input field of each episode attribute.
@@ -160,9 +166,9 @@ type StageOpts struct {
 
 // Sink says where the graph goes.
 type Sink struct {
-	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j
-	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687)
-	Database    string  `yaml:"database"`      // database name (default: the server's default)
+	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j | falkordb
+	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687); falkordb: redis:// or rediss:// (default redis://127.0.0.1:6379)
+	Database    string  `yaml:"database"`      // database name (default: the server's default); falkordb: none (each group is the graph of its name)
 	UsernameEnv string  `yaml:"username_env"`  // variable holding the user (default BACKFILL_SINK_USERNAME; unset: no auth)
 	PasswordEnv string  `yaml:"password_env"`  // variable holding the password (default BACKFILL_SINK_PASSWORD)
 	BatchSize   int     `yaml:"batch_size"`    // most rows per UNWIND transaction (default 2000)
@@ -175,13 +181,21 @@ type Sink struct {
 	RetrySecs   float64 `yaml:"retry_seconds"` // first backoff, doubled per try up to 10 s (default 0.2)
 }
 
-// S3 configures the client for s3:// source paths; credentials come from the standard AWS chain
+// S3 configures the client for s3:// source paths and checkpoints; credentials come from the standard AWS chain
 // (environment, shared files with profile, SSO, web identity, container and instance roles).
 type S3 struct {
 	Endpoint  string `yaml:"endpoint"`   // endpoint URL of an S3-compatible store, e.g. http://127.0.0.1:7070
 	Region    string `yaml:"region"`     // default: the configured region, else us-east-1
 	PathStyle bool   `yaml:"path_style"` // address buckets as endpoint/bucket/key
 	Profile   string `yaml:"profile"`    // shared config profile (default AWS_PROFILE or "default")
+}
+
+// CheckpointSync configures a checkpoint kept in object storage (checkpoint: s3://BUCKET/KEY;
+// package checkpoints/replica): the local copy runs work on and how it is kept in the bucket.
+type CheckpointSync struct {
+	Local        string  `yaml:"local"`         // the local copy (default: under the user cache, DefaultLocalCopy)
+	Seconds      float64 `yaml:"seconds"`       // a snapshot at least this often while the store changes (default 300)
+	LeaseSeconds float64 `yaml:"lease_seconds"` // the writer's lease lasts this long unrenewed (default 60, at least 3)
 }
 
 // Limits bound a run.
@@ -191,4 +205,7 @@ type Limits struct {
 	// MaxFailedRatio is the share of a stage's units whose LLM answers may stay bad before the
 	// run stops, judged once 10 units have run (default 0.5; 0: none may fail).
 	MaxFailedRatio *float64 `yaml:"max_failed_ratio"`
+	// MaxVanishedRatio is the share of a mirror source's episodes that may vanish from it at once
+	// before the run refuses to forget them (default 0.1).
+	MaxVanishedRatio *float64 `yaml:"max_vanished_ratio"`
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
@@ -21,6 +21,10 @@ const DefaultMaxErrorRatio = 0.1
 
 // DefaultMaxFailedRatio is limits.max_failed_ratio when the job does not set it.
 const DefaultMaxFailedRatio = 0.5
+
+// DefaultMaxVanishedRatio is limits.max_vanished_ratio when the job does not set it: a run may
+// forget at most a tenth of a mirror source's episodes at once.
+const DefaultMaxVanishedRatio = 0.1
 
 func (j *Job) defaults() {
 	if j.Name == "" {
@@ -96,24 +100,27 @@ func (j *Job) defaults() {
 	}
 	if j.graphSink() && j.Sink.URI == "" {
 		j.Sink.URI = "bolt://127.0.0.1:7687"
+		if j.Sink.Kind == "falkordb" {
+			j.Sink.URI = DefaultFalkorDBURI
+		}
 	}
 	if j.Sink.BatchSize == 0 {
-		j.Sink.BatchSize = memgraph.DefaultBatchSize
+		j.Sink.BatchSize = graphdb.DefaultBatchSize
 	}
 	if j.Sink.Indexes == "" {
 		j.Sink.Indexes = string(cypher.DefaultIndexMode)
 	}
 	if j.Sink.BatchBytes == 0 {
-		j.Sink.BatchBytes = memgraph.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
+		j.Sink.BatchBytes = graphdb.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
 	}
 	if j.Sink.Sessions == 0 {
-		j.Sink.Sessions = memgraph.DefaultSessions
+		j.Sink.Sessions = graphdb.DefaultSessions
 	}
 	if j.Sink.MaxAttempts == 0 {
-		j.Sink.MaxAttempts = memgraph.DefaultMaxAttempts
+		j.Sink.MaxAttempts = graphdb.DefaultMaxAttempts
 	}
 	if j.Sink.RetrySecs == 0 {
-		j.Sink.RetrySecs = memgraph.DefaultRetryBase.Seconds()
+		j.Sink.RetrySecs = graphdb.DefaultRetryBase.Seconds()
 	}
 	if j.Limits.MaxErrorRatio == nil {
 		r := DefaultMaxErrorRatio
@@ -122,6 +129,15 @@ func (j *Job) defaults() {
 	if j.Limits.MaxFailedRatio == nil {
 		r := DefaultMaxFailedRatio
 		j.Limits.MaxFailedRatio = &r
+	}
+	if j.Limits.MaxVanishedRatio == nil {
+		r := DefaultMaxVanishedRatio
+		j.Limits.MaxVanishedRatio = &r
+	}
+	for i := range j.Sources {
+		if j.Sources[i].Sync == "" {
+			j.Sources[i].Sync = SyncAppend
+		}
 	}
 	if l.ResponseFormat == "" {
 		l.ResponseFormat = wire.FormatJSONSchema
@@ -157,6 +173,9 @@ func (j *Job) Validate() error {
 	if err := checkNumbers(j); err != nil {
 		return err
 	}
+	if err := j.validateCheckpoint(); err != nil {
+		return err
+	}
 	if _, err := time.LoadLocation(j.Timezone); err != nil {
 		return bad("timezone", "unknown zone %q", j.Timezone)
 	}
@@ -175,6 +194,9 @@ func (j *Job) Validate() error {
 		}
 		if err := j.loaderSpec(s).Validate(); err != nil {
 			return bad(fmt.Sprintf("sources[%d]", i), "%v", err)
+		}
+		if s.Sync != SyncAppend && s.Sync != SyncMirror {
+			return bad(fmt.Sprintf("sources[%d].sync", i), "%q is not %s or %s", s.Sync, SyncAppend, SyncMirror)
 		}
 	}
 	switch j.LLM.Provider {

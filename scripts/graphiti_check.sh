@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # Usage: scripts/graphiti_check.sh   (run by `make graphiti-check`, inside scripts/with_servers.sh)
 #
-# Loads the demo graph into the Neo4j at $BACKFILL_NEO4J_URI with bin/backfill (offline
-# provider, neo4j sink), serves the same hashing embeddings with `backfill llm-stub`, installs
-# graphiti-core $GRAPHITI_VERSION from PyPI into $CACHE_DIR/venv, and runs Graphiti's own search
-# on the graph (scripts/graphiti_check.py), which prints the facts it returns.
+# Loads the demo graph with bin/backfill (offline provider) into the Neo4j at $BACKFILL_NEO4J_URI
+# and into the FalkorDB at $BACKFILL_FALKORDB_URI (each one whose variable is set; at least one),
+# serves the same hashing embeddings with `backfill llm-stub`, installs
+# graphiti-core[falkordb] $GRAPHITI_VERSION from PyPI into $CACHE_DIR/venv, and runs Graphiti's
+# own search on each graph (scripts/graphiti_check.py), which prints the facts it returns. With
+# both servers it then compares the facts each query returned on Neo4j and on FalkorDB (as sets:
+# the two full-text engines score differently) and prints the differences.
 #
-# Environment: BACKFILL_NEO4J_URI (required), GRAPHITI_VERSION (default 0.31.2),
-# BACKFILL_STUB_PORT (default 8099), BACKFILL_CACHE_DIR.
+# Environment: BACKFILL_NEO4J_URI, BACKFILL_FALKORDB_URI, BACKFILL_BIN (default bin/backfill),
+# GRAPHITI_VERSION (default 0.31.2), BACKFILL_STUB_PORT (default 8099), BACKFILL_CACHE_DIR.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-: "${BACKFILL_NEO4J_URI:?start Neo4j first: eval \"\$(scripts/neo4j.sh start)\"}"
+backends=()
+[ -n "${BACKFILL_NEO4J_URI:-}" ] && backends+=(neo4j)
+[ -n "${BACKFILL_FALKORDB_URI:-}" ] && backends+=(falkordb)
+[ ${#backends[@]} -gt 0 ] || die 'start Neo4j or FalkorDB first: eval "$(scripts/neo4j.sh start)"; eval "$(scripts/falkordb.sh start)"'
 GRAPHITI_VERSION="${GRAPHITI_VERSION:-0.31.2}"
 PORT="${BACKFILL_STUB_PORT:-8099}"
 DIMS=256
-BIN="$REPO_ROOT/bin/backfill"
+BIN="${BACKFILL_BIN:-$REPO_ROOT/bin/backfill}"
 VENV="$CACHE_DIR/venv"
 
 ensure_cache
@@ -24,9 +30,10 @@ if [ ! -x "$VENV/bin/python" ]; then
   log "creating $VENV"
   python3 -m venv "$VENV"
 fi
-if [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("graphiti-core"))' 2>/dev/null)" != "$GRAPHITI_VERSION" ]; then
-  log "installing graphiti-core==$GRAPHITI_VERSION"
-  "$VENV/bin/pip" install -q "graphiti-core==$GRAPHITI_VERSION" >&2
+if [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("graphiti-core"))' 2>/dev/null)" != "$GRAPHITI_VERSION" ] ||
+  ! "$VENV/bin/python" -c 'import falkordb' 2>/dev/null; then
+  log "installing graphiti-core[falkordb]==$GRAPHITI_VERSION"
+  "$VENV/bin/pip" install -q "graphiti-core[falkordb]==$GRAPHITI_VERSION" >&2
 fi
 # graphiti-core imports httpx without declaring it; openai releases that moved to httpx2 no
 # longer bring it along.
@@ -44,10 +51,6 @@ cleanup() {
 trap cleanup EXIT
 
 cd "$REPO_ROOT"
-log "loading the demo graph into $BACKFILL_NEO4J_URI"
-"$BIN" run jobs/examples/demo.yaml --checkpoint "$work/demo.db" --set sink.kind=neo4j \
-  --set "sink.uri=$BACKFILL_NEO4J_URI" --set sink.reload=true --set "embedder.dimensions=$DIMS" >&2
-
 port_open "$PORT" && die "port $PORT is in use; set BACKFILL_STUB_PORT"
 "$BIN" llm-stub --addr "127.0.0.1:$PORT" --dims "$DIMS" 2>"$work/stub.log" &
 stub_pid=$!
@@ -57,5 +60,26 @@ for ((i = 0; i < 100; i++)); do
 done
 port_open "$PORT" || { cat "$work/stub.log" >&2; die "llm-stub did not start"; }
 
-EMBEDDER_BASE_URL="http://127.0.0.1:$PORT/v1" EMBEDDING_DIM="$DIMS" EMBEDDER_MODEL=hashing-v1 \
-  "$VENV/bin/python" "$REPO_ROOT/scripts/graphiti_check.py" "$@"
+for b in "${backends[@]}"; do
+  uri=$BACKFILL_NEO4J_URI flag=()
+  if [ "$b" = falkordb ]; then uri=$BACKFILL_FALKORDB_URI flag=(--falkordb); fi
+  log "loading the demo graph into $b at $uri"
+  "$BIN" run jobs/examples/demo.yaml --checkpoint "$work/demo-$b.db" --set "sink.kind=$b" \
+    --set "sink.uri=$uri" --set sink.reload=true --set "embedder.dimensions=$DIMS" >&2
+  echo "== graphiti-core $GRAPHITI_VERSION search on $b"
+  EMBEDDER_BASE_URL="http://127.0.0.1:$PORT/v1" EMBEDDING_DIM="$DIMS" EMBEDDER_MODEL=hashing-v1 \
+    "$VENV/bin/python" "$REPO_ROOT/scripts/graphiti_check.py" "${flag[@]}" "$@" | tee "$work/$b.out"
+done
+
+# facts FILE: one line per fact returned, prefixed by its query; sorted.
+facts() {
+  awk '/^query: /{q=$0; sub(/: [0-9]+ facts$/, "", q); next} /^  \[/{print q "\t" $0}' "$1" | sort
+}
+if [ ${#backends[@]} -eq 2 ]; then
+  if diff <(facts "$work/neo4j.out") <(facts "$work/falkordb.out") >"$work/diff"; then
+    echo "== the same facts on Neo4j and FalkorDB for every query"
+  else
+    echo "== facts that differ between Neo4j (<) and FalkorDB (>):"
+    cat "$work/diff"
+  fi
+fi

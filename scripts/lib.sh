@@ -1,8 +1,9 @@
 # shellcheck shell=bash
-# Shared helpers for scripts/neo4j.sh, scripts/versitygw.sh, scripts/local_llm.sh and
-# scripts/build.sh: the state directory, pid files, waiting for a server, stopping it, and progress
-# lines while a long install or build works. Sourced, never run. All messages go
-# to stderr so that a script's stdout carries only the "export VAR=value" lines meant for eval.
+# Shared helpers for scripts/neo4j.sh, scripts/falkordb.sh, scripts/versitygw.sh,
+# scripts/local_llm.sh and scripts/build.sh: the state directory, pid files, waiting for a server,
+# stopping it, and progress lines while a long install or build works. Sourced, never run. All
+# messages go to stderr so that a script's stdout carries only the "export VAR=value" lines meant
+# for eval.
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Everything the scripts build, install or record lives under one cache directory.

@@ -8,6 +8,8 @@
 //     error stops the stream and is returned (wrapped) by the Source method.
 //   - Sinks hold at most one group in memory. Graphiti's Episodic.entity_edges, which the Source
 //     does not store, comes from EntityEdges: one group's map episode uuid → fact uuids.
-//   - The file exports live in sinks/parquet and sinks/cypherl, the Bolt loader in sinks/memgraph;
-//     the Cypher text shared by the CYPHERL export and the Bolt loader lives in sinks/cypher.
+//   - The file exports live in sinks/parquet and sinks/cypherl, the graph database loader
+//     (Memgraph and Neo4j over Bolt, FalkorDB over RESP) in sinks/graphdb; the Cypher text, the
+//     literals and the batching rule shared by the CYPHERL export and the loader live in
+//     sinks/cypher.
 package sinks

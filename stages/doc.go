@@ -13,7 +13,9 @@
 // temporal resolve.Fact), never for its name. Algorithms that several stages use live in
 // packages of their own (internal/unionfind, internal/workpool).
 //
-// Contract of a stage: it processes units (an episode or a group); a unit whose stored fingerprint
+// Contract of a stage: it processes units (an episode or a group) of one group each (Unit.Group:
+// the runner marks the unit's context with it, checkpoints.ForGroup, so the LLM cache records
+// which group's text each answer carried); a unit whose stored fingerprint
 // equals the fingerprint of its current inputs is skipped; otherwise the unit's outputs and its
 // record are committed together (checkpoints.Store.CommitUnit). Every fingerprint includes the
 // fingerprints of the upstream units it read, so a change upstream re-runs exactly what depends on

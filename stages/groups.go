@@ -26,7 +26,7 @@ func RunGroups(ctx context.Context, env Env, stage, upstream string, parts []str
 	units := make([]Unit, 0, len(groups))
 	for _, g := range groups {
 		fp := Fingerprint(append([]string{up[g]}, parts...)...)
-		units = append(units, Unit{Key: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
+		units = append(units, Unit{Key: g, Group: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
 			return run(ctx, g, fp)
 		}})
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
@@ -17,6 +18,7 @@ import (
 // Unit is one piece of a stage's work.
 type Unit struct {
 	Key         string                                              // unit id in the store (an episode uuid or a group id)
+	Group       string                                              // the unit's group: its LLM calls carry this group's text (checkpoints.ForGroup)
 	Fingerprint string                                              // of the unit's current inputs
 	Stored      string                                              // fingerprint on record from the last time the unit ran ("" if never)
 	Run         func(ctx context.Context, fingerprint string) error // computes and commits the unit
@@ -118,7 +120,7 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 			mu.Lock()
 			st.Units++
 			mu.Unlock()
-			err := u.Run(ctx, u.Fingerprint)
+			err := u.Run(checkpoints.ForGroup(ctx, u.Group), u.Fingerprint)
 			var f *Failure
 			switch {
 			case err == nil:

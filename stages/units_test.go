@@ -8,9 +8,12 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 )
@@ -154,5 +157,40 @@ func TestDegradedPassesOtherErrors(t *testing.T) {
 	var none *Degraded
 	if none.Absorb(badAnswer("a")) == nil {
 		t.Fatal("a nil Degraded absorbed an error")
+	}
+}
+
+// TestUnitsMarkTheirGroupInTheCache runs a unit of each of two groups that caches an answer,
+// forgets an episode of one group, and completes the forgetting without asking again: the
+// answer of that group's unit goes, the other group's stays, which holds only when the runner
+// marked each unit's context with its group.
+func TestUnitsMarkTheirGroupInTheCache(t *testing.T) {
+	ctx := context.Background()
+	env := Env{Store: testStore(t), Concurrency: 2}
+	if _, err := env.Store.UpsertEpisodes(ctx, []graph.Episode{{UUID: "e1", GroupID: "g1", Content: "x"}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var us []Unit
+	for _, g := range []string{"g1", "g2"} {
+		us = append(us, Unit{Key: g, Group: g, Fingerprint: "fp", Run: func(ctx context.Context, fp string) error {
+			if err := env.Store.Put(ctx, "answer-of-"+g, cache.Entry{Namespace: "st", Response: []byte("{}")}); err != nil {
+				return err
+			}
+			return env.Store.CommitUnit(ctx, "st", g, fp, nil)
+		}})
+	}
+	if _, err := RunUnits(ctx, env, "st", us, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Store.Forget(ctx, checkpoints.Deletion{Command: "test"}, []checkpoints.EpisodeRef{{UUID: "e1", GroupID: "g1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Store.Purge(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]bool{"answer-of-g1": false, "answer-of-g2": true} {
+		if _, ok, err := env.Store.Get(ctx, k); err != nil || ok != want {
+			t.Errorf("cached %s kept = %v (%v), want %v", k, ok, err, want)
+		}
 	}
 }

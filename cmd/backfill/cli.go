@@ -84,7 +84,7 @@ resumable. Every fact keeps when it was true in the world (valid_at, invalid_at)
 system knew it (created_at, expired_at).
 
 Exit codes: 0 done, 1 failed, 2 usage error, 3 finished with quarantined input, failed units or a
-budget stop, 130 interrupted (run the same command again to resume).
+budget stop, 130 interrupted by SIGINT, 143 by SIGTERM (run the same command again to resume).
 
 Environment: BACKFILL_LOG_LEVEL=debug|info|warn|error sets the log level (logs go to stderr;
 another value is an error).`,
@@ -116,6 +116,7 @@ another value is an error).`,
 		cmd   *cobra.Command
 	}{
 		{"graph", newRunCmd(c)}, {"graph", newPlanCmd(c)}, {"graph", newStatusCmd(c)}, {"graph", newImportCmd(c)},
+		{"graph", newForgetCmd(c)},
 		{"read", newQueryCmd(c)}, {"read", newTimelineCmd(c)}, {"read", newExportCmd(c)}, {"read", newEvalCmd(c)},
 		{"read", newDiffCmd(c)},
 		{"tools", newLLMStubCmd(c)}, {"tools", newVersionCmd(c)},

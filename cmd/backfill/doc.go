@@ -11,9 +11,9 @@
 //
 // Exit codes: 0 done, 1 failed, 2 usage error (cobra's own parse errors, a flag value a command
 // rejects, a --set that cannot apply, an invalid BACKFILL_LOG_LEVEL), 3 finished with
-// quarantined input or a budget stop, 130 interrupted. Errors go to stderr once, as
-// "backfill: …" (usage errors as "backfill CMD: …" with a pointer to its --help). run drains on
-// the first SIGINT/SIGTERM and aborts on the second (drain); its watch starts only once its
-// arguments are checked, so no other ending reports an interrupt. Other commands stop at the
-// first signal.
+// quarantined input or a budget stop, 130 interrupted by SIGINT, 143 by SIGTERM. Errors go to
+// stderr once, as "backfill: …" (usage errors as "backfill CMD: …" with a pointer to its
+// --help). run drains on the first SIGINT/SIGTERM and aborts on the second (drain); its watch
+// starts only once its arguments are checked, so no other ending reports an interrupt. Other
+// commands stop at the first signal.
 package main

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/sinks/parquet"
 )
 
 // exportOptions are the flags of export.
@@ -34,7 +34,9 @@ range, vector and full-text indexes and constraints.
 
 An export is atomic: it is written into a temporary directory beside --out that then takes its
 place, so a failed export leaves the previous one as it was. --out is replaced as a whole: it
-must be new, empty, or an earlier export. Export only reads the store.`,
+must be new, empty, or an earlier export. Export only reads the store; it records the directory
+in <checkpoint>.exports.json, so that forget (and a run that forgets rows gone from a mirror
+source) rewrites it without the forgotten episodes.`,
 		Example: `  backfill export jobs/examples/demo.yaml --out .backfill/demo/export
   backfill export job.yaml --format cypherl --dialect neo4j --out cypher/`,
 		Args:              jobArg,
@@ -63,14 +65,10 @@ func (o *exportOptions) run(ctx context.Context, path string) int {
 		return fail(ctx, err)
 	}
 	defer store.Close()
-	var write func(dir string) error
-	switch o.format {
-	case "parquet":
-		write = func(dir string) error { return parquet.Export(ctx, jobs.GraphSource(j, store), dir) }
-	case "cypherl":
-		write = func(dir string) error { return o.cy.export(ctx, j, jobs.GraphSource(j, store), dir) }
-	}
-	if err := replaceDir(o.out, write); err != nil {
+	var unrecorded *recordError
+	if err := o.writeExport(ctx, j, store, o.out); errors.As(err, &unrecorded) {
+		slog.Warn("export written but not recorded beside the store", "error", unrecorded)
+	} else if err != nil {
 		return fail(ctx, err)
 	}
 	fmt.Fprintf(os.Stderr, "exported %s to %s\n", o.format, termtext.Value(o.out))

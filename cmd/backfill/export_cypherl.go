@@ -26,9 +26,9 @@ type cypherlFlags struct {
 
 func (f *cypherlFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.dialect, "dialect", "", "cypherl `DIALECT`: memgraph | neo4j (default: the job's sink.kind when it is one of them, else memgraph)")
+	fs.StringVar(&f.dialect, "dialect", "", "cypherl `DIALECT`: memgraph | neo4j | falkordb (default: the job's sink.kind when it is one of them, else memgraph); falkordb writes redis-cli lines, GRAPH.QUERY per group graph")
 	fs.BoolVar(&f.analytical, "analytical", false, "cypherl for memgraph: load in IN_MEMORY_ANALYTICAL mode and snapshot (default: the job's sink.analytical)")
-	_ = cmd.RegisterFlagCompletionFunc("dialect", fixedCompletion("memgraph", "neo4j"))
+	_ = cmd.RegisterFlagCompletionFunc("dialect", fixedCompletion("memgraph", "neo4j", "falkordb"))
 }
 
 // export writes src as out/graph.cypherl (through a temporary file, so a failed export leaves no
@@ -37,8 +37,8 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 	name := f.dialect
 	if name == "" {
 		name = string(cypher.Memgraph)
-		if j.Sink.Kind == string(cypher.Neo4j) {
-			name = string(cypher.Neo4j)
+		if j.Sink.Kind == string(cypher.Neo4j) || j.Sink.Kind == string(cypher.FalkorDB) {
+			name = j.Sink.Kind
 		}
 	}
 	d, err := cypher.ParseDialect(name)

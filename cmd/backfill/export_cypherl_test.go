@@ -40,6 +40,12 @@ func TestExportCypherl(t *testing.T) {
 		{"neo4j", []string{"--dialect", "neo4j"}, exitOK,
 			[]string{"CREATE FULLTEXT INDEX edge_name_and_fact IF NOT EXISTS", "CALL db.awaitIndex(name, 300);"}, []string{"CREATE TEXT", "STORAGE MODE"}, false},
 		{"neo4j from the job", []string{"--set", "sink.kind=neo4j"}, exitOK, []string{"FULLTEXT"}, nil, false},
+		{"falkordb", []string{"--dialect", "falkordb"}, exitOK,
+			[]string{`GRAPH.QUERY "alice" "CREATE INDEX FOR (n:Entity) ON (n.uuid)"`, `GRAPH.QUERY "alice" "CREATE FULLTEXT INDEX FOR ()-[e:RELATES_TO]-() ON (e.name, e.fact, e.group_id)"`,
+				`vecf32(row.embedding)`, `GRAPH.QUERY "shop" "UNWIND [{`},
+			[]string{"datetime(", ";\n", "CREATE TEXT"}, false},
+		{"falkordb from the job", []string{"--set", "sink.kind=falkordb"}, exitOK, []string{"GRAPH.QUERY"}, nil, false},
+		{"analytical falkordb", []string{"--dialect", "falkordb", "--analytical"}, exitFailed, nil, nil, false},
 		{"analytical neo4j", []string{"--dialect", "neo4j", "--analytical"}, exitFailed, nil, nil, false},
 		{"unknown dialect", []string{"--dialect", "oracle"}, exitFailed, nil, nil, false},
 	}
@@ -67,6 +73,12 @@ func TestExportCypherl(t *testing.T) {
 				}
 			}
 			for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+				if strings.Contains(strings.Join(tc.args, " "), "falkordb") {
+					if !strings.HasPrefix(l, "GRAPH.QUERY \"") || !strings.HasSuffix(l, "\"") {
+						t.Fatalf("line %d is not a GRAPH.QUERY command: %.100s", i+1, l)
+					}
+					continue
+				}
 				if !strings.HasSuffix(l, ";") || strings.Count(l, ";") != 1 {
 					t.Fatalf("line %d is not one statement: %.100s", i+1, l)
 				}

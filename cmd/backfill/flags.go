@@ -23,7 +23,7 @@ type jobFlags struct {
 }
 
 func (f *jobFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.checkpoint, "checkpoint", "", "checkpoint store `PATH` (default: the job's checkpoint key)")
+	cmd.Flags().StringVar(&f.checkpoint, "checkpoint", "", "checkpoint store `PATH` or s3://BUCKET/KEY (default: the job's checkpoint key)")
 	f.registerSet(cmd, "override a job key by dotted path, `KEY=VALUE` (repeatable; a number indexes a list: sources.0.path=in.jsonl)")
 	_ = cmd.MarkFlagFilename("checkpoint", "db")
 }
@@ -51,7 +51,8 @@ func (f *jobFlags) load(path string) (*jobs.Job, error) {
 }
 
 // openRun loads the job and opens the checkpoint store of a run that already happened, read-only
-// (it works while a run holds the store and on read-only media); the caller closes the store.
+// (it works while a run holds the store and on read-only media; an s3:// store's latest
+// snapshot); the caller closes the store.
 func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkpoints.Store, error) {
 	return f.openRunMode(ctx, path, false)
 }
@@ -62,14 +63,7 @@ func (f *jobFlags) openRunMode(ctx context.Context, path string, write bool) (*j
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := os.Stat(j.Checkpoint); err != nil {
-		return nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, loaders.WithoutPath(err))
-	}
-	open := checkpoints.OpenReadOnly
-	if write {
-		open = checkpoints.Open
-	}
-	store, err := open(ctx, j.Checkpoint)
+	store, err := jobs.OpenCheckpoint(ctx, j, j.Checkpoint, jobs.CheckpointOptions{Write: write})
 	if err != nil {
 		return nil, nil, err
 	}

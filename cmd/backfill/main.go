@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,12 +24,17 @@ const (
 	exitOK          = 0
 	exitFailed      = 1
 	exitUsage       = 2
-	exitPartial     = 3 // finished with quarantined input, failed units or a budget stop
-	exitInterrupted = 130
+	exitPartial     = 3   // finished with quarantined input, failed units or a budget stop
+	exitInterrupted = 130 // after SIGINT
+	exitTerminated  = 143 // after SIGTERM (128 + 15, as a shell reports it): what Kubernetes and AWS Batch send
 )
 
 // secondInterrupt closes at the process' second SIGINT/SIGTERM (see watchSignals).
 var secondInterrupt = make(chan struct{})
+
+// firstSignal is the process' first SIGINT/SIGTERM (nil before it): an interrupted command
+// exits 143 after SIGTERM, 130 after SIGINT.
+var firstSignal atomic.Value
 
 // main runs the command line. The context given to the commands is cancelled at the first
 // SIGINT/SIGTERM; run drains instead (see drain).
@@ -49,7 +55,7 @@ func main() {
 // merges with it (the kernel and the Go runtime hold one pending signal of a kind); drain's
 // warning ("interrupt again to abort them") shows when the next one counts.
 func watchSignals(sigs <-chan os.Signal, first context.CancelFunc, second chan<- struct{}) {
-	<-sigs
+	firstSignal.Store(<-sigs)
 	first()
 	<-sigs
 	close(second)
@@ -102,6 +108,9 @@ func setLogger() error {
 func fail(ctx context.Context, err error) int {
 	if errors.Is(err, stages.ErrInterrupted) || errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "backfill: interrupted; run the same command again to resume")
+		if sig, _ := firstSignal.Load().(os.Signal); sig == syscall.SIGTERM {
+			return exitTerminated
+		}
 		return exitInterrupted
 	}
 	var usage *commandUsageError

@@ -41,10 +41,17 @@ cache, so a killed run resumes where it stopped. A run holds its checkpoint stor
 <checkpoint>.lock): a second run on it fails at once, naming the holder's pid and host.
 
 The first SIGINT/SIGTERM drains (units in flight finish and commit, nothing new starts, exit
-130); a second one aborts the units in flight. Exit 3: finished with quarantined rows (see
-<checkpoint>.quarantine.jsonl), with failed units ("N units failed": LLM answers that stayed
-bad, listed in <checkpoint>.failed.jsonl; run again to retry them) or stopped at
-limits.max_cost_usd.
+130 after SIGINT, 143 after SIGTERM); a second one aborts the units in flight. Exit 3: finished
+with quarantined rows (see <checkpoint>.quarantine.jsonl), with failed units ("N units failed":
+LLM answers that stayed bad, listed in <checkpoint>.failed.jsonl; run again to retry them) or
+stopped at limits.max_cost_usd.
+
+--checkpoint s3://BUCKET/KEY (or the job's checkpoint) keeps the store in object storage: the run
+works on a local copy (checkpoint_sync.local, default under the user cache), restored from the
+bucket's snapshot when missing or older, and uploads a snapshot at each stage boundary, every
+checkpoint_sync.seconds (300), at once on the first SIGINT/SIGTERM and when it ends. A lease
+object in the bucket (KEY.lease) allows one run per store: a second fails at once naming the
+holder; a lease not renewed for checkpoint_sync.lease_seconds (60) expires.
 
 In batch mode (llm.mode or embedder.mode: batch) the requests go to the provider's Batch API at
 its batch price; --wait (the default) waits for the batches with a progress line per batch,
@@ -108,18 +115,25 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if runErr != nil {
 		return fail(ctx, runErr)
 	}
+	rewritten, err := refreshExports(ctx, j) // a run that forgot rows gone from a mirror source
+	for _, d := range rewritten {
+		fmt.Fprintf(os.Stderr, "backfill: export %s rewritten without the forgotten episodes\n", termtext.Value(d))
+	}
+	if err != nil {
+		return fail(ctx, err)
+	}
 	code := exitOK
 	if rep.Pending() {
 		fmt.Fprintf(os.Stderr, "backfill: %d batches pending (stage %s); run the same command again to continue\n",
 			rep.Batch.Pending, rep.Batch.PendingStage)
 	}
 	if rep.Quarantined > 0 {
-		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, termtext.Value(j.Checkpoint))
+		fmt.Fprintf(os.Stderr, "backfill: finished with %d quarantined rows (see %s.quarantine.jsonl)\n", rep.Quarantined, termtext.Value(rep.StoreFile))
 		code = exitPartial
 	}
 	if rep.FailedUnits > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
-			rep.FailedUnits, termtext.Value(jobs.FailedFile(j.Checkpoint)))
+			rep.FailedUnits, termtext.Value(jobs.FailedFile(rep.StoreFile)))
 		code = exitPartial
 	}
 	return code

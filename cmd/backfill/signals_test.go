@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tkgraph/backfill/stages"
 )
 
 // TestWatchSignalsKeepsBackToBackSignals: two signals that arrive before the watcher reads
@@ -40,5 +42,24 @@ func TestWatchSignalsOneSignal(t *testing.T) {
 	case <-second:
 		t.Error("one signal closed the abort channel")
 	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// TestWatchSignalsRemembersTheFirst: the first signal is kept, so an interrupted command exits
+// 143 after SIGTERM (what Kubernetes and AWS Batch send) and 130 after SIGINT.
+func TestWatchSignalsRemembersTheFirst(t *testing.T) {
+	for _, tc := range []struct { // SIGINT last: the remembered signal stays the default's
+		sig  os.Signal
+		code int
+	}{{syscall.SIGTERM, exitTerminated}, {os.Interrupt, exitInterrupted}} {
+		sig, code := tc.sig, tc.code
+		sigs := make(chan os.Signal, 2)
+		sigs <- sig
+		soft, cancel := context.WithCancel(context.Background())
+		go watchSignals(sigs, cancel, make(chan struct{}))
+		<-soft.Done()
+		if got := fail(soft, stages.ErrInterrupted); got != code {
+			t.Errorf("after %v: exit %d, want %d", sig, got, code)
+		}
 	}
 }

@@ -1,8 +1,8 @@
 // Package retry runs an operation until it succeeds, fails with an error its caller's
 // classifier does not retry, or has used its attempts, pausing between tries by exponential
 // backoff with jitter, or for as long as the error asks (a server's Retry-After). It is the one
-// retry loop of the project: the LLM and embedding requests (transport.Poster) and the Bolt sink's
-// transactions (sinks/memgraph) use it, each with its own classifier and policy.
+// retry loop of the project: the LLM and embedding requests (transport.Poster) and the graph
+// database loader's transactions (sinks/graphdb) use it, each with its own classifier and policy.
 package retry
 
 import (

@@ -10,6 +10,7 @@ import (
 // Names of the environment variables this package reads.
 const (
 	EnvNeo4jURI        = "BACKFILL_NEO4J_URI"
+	EnvFalkorDBURI     = "BACKFILL_FALKORDB_URI"
 	EnvS3Endpoint      = "BACKFILL_S3_ENDPOINT"
 	EnvS3AccessKey     = "BACKFILL_S3_ACCESS_KEY"
 	EnvS3SecretKey     = "BACKFILL_S3_SECRET_KEY"
@@ -78,6 +79,17 @@ func Neo4j(t testing.TB) string {
 		return ""
 	}
 	return vals[EnvNeo4jURI]
+}
+
+// FalkorDB returns the redis:// URI of the test FalkorDB server from BACKFILL_FALKORDB_URI,
+// failing (or, with BACKFILL_SKIP_INTEGRATION=1, skipping) t when it is unset.
+func FalkorDB(t testing.TB) string {
+	t.Helper()
+	vals := require(t, os.Getenv, `eval "$(scripts/falkordb.sh start)"`, EnvFalkorDBURI)
+	if vals == nil {
+		return ""
+	}
+	return vals[EnvFalkorDBURI]
 }
 
 // S3Env locates the test S3 gateway and its root credentials.

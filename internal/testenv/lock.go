@@ -30,6 +30,24 @@ func Neo4jExclusive(t testing.TB) string {
 	return uri
 }
 
+// FalkorDBExclusive returns the test FalkorDB URI like FalkorDB and holds an exclusive lock on
+// that server until t ends, as Neo4jExclusive does for Neo4j: tests that clear the server or
+// load groups of common names take it.
+func FalkorDBExclusive(t testing.TB) string {
+	t.Helper()
+	uri := FalkorDB(t)
+	if uri == "" {
+		return ""
+	}
+	unlock, err := lockFile(lockPath(uri))
+	if err != nil {
+		t.Fatalf("locking falkordb %s: %v", uri, err)
+		return ""
+	}
+	t.Cleanup(unlock)
+	return uri
+}
+
 // lockPath names the lock file for a server URI, in the system temporary directory.
 func lockPath(uri string) string {
 	name := strings.Map(func(r rune) rune {

@@ -47,7 +47,7 @@ func NewBucket(t testing.TB, env S3Env, objects map[string][]byte) string {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 		defer cancel()
-		if err := deleteBucket(ctx, client, bucket); err != nil {
+		if err := DeleteBucket(ctx, client, bucket); err != nil {
 			t.Errorf("removing bucket %s: %v", bucket, err)
 		}
 	})
@@ -96,8 +96,8 @@ func BucketName(testName string) string {
 	return fmt.Sprintf("bf-%s-%s", stem, hex.EncodeToString(suffix))
 }
 
-// deleteBucket removes every object of bucket, then the bucket.
-func deleteBucket(ctx context.Context, client *s3.Client, bucket string) error {
+// DeleteBucket removes every object of bucket, then the bucket.
+func DeleteBucket(ctx context.Context, client *s3.Client, bucket string) error {
 	pages := s3.NewListObjectsV2Paginator(client, &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)

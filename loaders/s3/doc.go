@@ -2,12 +2,13 @@
 // for package loaders: FS satisfies loaders.FS for names of the form "s3://bucket/key".
 //
 // Contract:
-//   - New builds a client with the AWS SDK's standard configuration: the default credential
-//     chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, shared config and
-//     credentials files with Options.Profile or AWS_PROFILE, SSO, web identity, container and
-//     instance roles), Options.Region (else the configured region, else us-east-1), and
-//     Options.Endpoint to override the endpoint for S3-compatible stores (PathStyle for stores
-//     without virtual-host buckets).
+//   - New builds a client (NewClient, also used for checkpoints kept in object storage) with
+//     the AWS SDK's standard configuration: the default credential chain
+//     (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, shared config and credentials
+//     files with Options.Profile or AWS_PROFILE, SSO, web identity, container and instance
+//     roles), Options.Region (else the configured region, else us-east-1), and Options.Endpoint
+//     to override the endpoint for S3-compatible stores (PathStyle for stores without
+//     virtual-host buckets).
 //   - Glob returns sorted "s3://bucket/key" names. A name with glob metacharacters
 //     (* ? [ \\) that is an existing object's key is that object, taken literally; otherwise it is
 //     a pattern, listed from its longest literal key prefix, each key matched with

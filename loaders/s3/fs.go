@@ -46,6 +46,23 @@ var _ loaders.FS = (*FS)(nil)
 
 // New loads the AWS configuration and returns an FS.
 func New(ctx context.Context, opts Options) (*FS, error) {
+	client, err := NewClient(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	f := &FS{client: client, blockSize: opts.BlockSize, cacheBlocks: opts.CacheBlocks}
+	if f.blockSize <= 0 {
+		f.blockSize = DefaultBlockSize
+	}
+	if f.cacheBlocks <= 0 {
+		f.cacheBlocks = DefaultCacheBlocks
+	}
+	return f, nil
+}
+
+// NewClient loads the AWS configuration and returns the S3 client FS uses (the checkpoint store
+// kept in object storage uses the same one: the job's s3 settings apply to both).
+func NewClient(ctx context.Context, opts Options) (*s3.Client, error) {
 	var load []func(*config.LoadOptions) error
 	if opts.Region != "" {
 		load = append(load, config.WithRegion(opts.Region))
@@ -76,20 +93,12 @@ func New(ctx context.Context, opts Options) (*FS, error) {
 	if cfg.Region == "" {
 		cfg.Region = DefaultRegion
 	}
-	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
+	return s3.NewFromConfig(cfg, func(o *s3.Options) {
 		if opts.Endpoint != "" {
 			o.BaseEndpoint = aws.String(opts.Endpoint)
 		}
 		o.UsePathStyle = opts.PathStyle
-	})
-	f := &FS{client: client, blockSize: opts.BlockSize, cacheBlocks: opts.CacheBlocks}
-	if f.blockSize <= 0 {
-		f.blockSize = DefaultBlockSize
-	}
-	if f.cacheBlocks <= 0 {
-		f.cacheBlocks = DefaultCacheBlocks
-	}
-	return f, nil
+	}), nil
 }
 
 // Open returns the object a name like "s3://bucket/key" names.

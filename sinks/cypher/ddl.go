@@ -177,13 +177,17 @@ func DDL(d Dialect, vectorDims int) []Statement {
 	return append(pre, PostLoad(d, o)...)
 }
 
-// PreLoad returns the statements to run before any node is written: the node lookup indexes,
+// PreLoad returns the statements to run before any node is written (on FalkorDB, of each group's
+// graph: every index, see falkorSchema): the node lookup indexes,
 // on Neo4j also the vector indexes (when o.VectorDims > 0 and not o.Indexes.VectorsAfter), then
 // on Neo4j a wait until they are online (so the first batches are planned with them). Neo4j
 // maintains an online vector index as rows are written; one created after a load populates in
 // the background, which measured several times slower than the load itself (bench/results.md),
 // but leaves the load's writes about twice as fast.
 func PreLoad(d Dialect, o SchemaOptions) []Statement {
+	if d == FalkorDB {
+		return falkorSchema()
+	}
 	if d != Neo4j {
 		return lookups(d, nodeLookups)
 	}

@@ -9,15 +9,36 @@ type Dialect string
 const (
 	Memgraph Dialect = "memgraph"
 	Neo4j    Dialect = "neo4j"
+	// FalkorDB keeps each group in a graph of its own (GraphPerGroup), as graphiti-core's
+	// FalkorDriver does; times are strings (TimeText), embeddings vecf32 values.
+	FalkorDB Dialect = "falkordb"
 )
 
 // ParseDialect returns the dialect named s, or an error for any other name.
 func ParseDialect(s string) (Dialect, error) {
 	switch d := Dialect(s); d {
-	case Memgraph, Neo4j:
+	case Memgraph, Neo4j, FalkorDB:
 		return d, nil
 	}
-	return "", fmt.Errorf("parsing dialect: unknown dialect %q (want memgraph or neo4j)", s)
+	return "", fmt.Errorf("parsing dialect: unknown dialect %q (want memgraph, neo4j or falkordb)", s)
+}
+
+// GraphPerGroup reports whether dialect d keeps every group in a graph of its own, named by
+// GraphName: true on FalkorDB, where graphiti-core reads and writes a group_id in the graph of
+// that name. The other dialects keep every group in one database.
+func (d Dialect) GraphPerGroup() bool { return d == FalkorDB }
+
+// DefaultFalkorGraph is the graph graphiti-core's FalkorDriver uses for its default group id
+// "_" (and when it is given no group).
+const DefaultFalkorGraph = "default_db"
+
+// GraphName is the graph that holds group on a GraphPerGroup dialect: the group id itself, or
+// DefaultFalkorGraph for graphiti-core's default group id "_" (FalkorDriver.clone maps it so).
+func GraphName(group string) string {
+	if group == "_" {
+		return DefaultFalkorGraph
+	}
+	return group
 }
 
 // Statement is one Cypher statement and how it must run.

@@ -1,9 +1,17 @@
-// Package cypher is the Cypher text of the Graphiti schema (DESIGN §5) for the Memgraph and
-// Neo4j dialects: schema statements (indexes, constraints, storage mode, snapshot), the batch
-// CREATE and MERGE statements and the rows they read, and the statements that settle a load
-// (which groups are held, list, delete, remove label, count). The Bolt loader (sinks/memgraph)
-// runs them with $rows parameters; the CYPHERL export (sinks/cypherl) writes the same MERGE
-// statements with the rows as literals.
+// Package cypher is the Cypher text of the Graphiti schema (DESIGN §5) for the Memgraph, Neo4j
+// and FalkorDB dialects: schema statements (indexes, constraints, storage mode, snapshot), the
+// batch CREATE and MERGE statements and the rows they read, the statements that settle a load
+// (which groups are held, list, delete, remove label, count), the literals of each dialect
+// (WriteLiteral) and the one batching rule of the sinks (Limits, Pending: rows per statement, a
+// batch written at Rows rows or Bytes bytes as sent). The loader (sinks/graphdb) runs the
+// statements with $rows parameters (on FalkorDB as a "CYPHER rows=…" literal prefix); the
+// CYPHERL export (sinks/cypherl) writes the same MERGE statements with the rows as literals.
+//
+// FalkorDB follows graphiti-core 0.31.2's FalkorDriver: every group is a graph of its own
+// (Dialect.GraphPerGroup, GraphName), embeddings are set with vecf32(…), times are the strings
+// Python's isoformat() gives (TimeText), and the schema is Graphiti's indexes (falkordb.go: its
+// range indexes one property at a time, its full-text statements), run in each graph before its
+// first write.
 //
 // Statement contract:
 //   - Every batch statement starts with RowsPrefix ("UNWIND $rows AS row ") and reads a list of

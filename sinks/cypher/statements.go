@@ -106,8 +106,11 @@ func embeddingClause(d Dialect, v, label string) string {
 	if !ok {
 		return ""
 	}
-	if d == Memgraph {
+	switch d {
+	case Memgraph:
 		return " SET " + v + "." + prop + " = row.embedding"
+	case FalkorDB:
+		return " SET " + v + "." + prop + " = vecf32(row.embedding)"
 	}
 	proc := "db.create.setNodeVectorProperty"
 	if v == "r" {

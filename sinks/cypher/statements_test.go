@@ -95,7 +95,7 @@ func renderAll(t *testing.T, d Dialect) string {
 }
 
 func TestStatementsGolden(t *testing.T) {
-	for _, d := range []Dialect{Memgraph, Neo4j} {
+	for _, d := range []Dialect{Memgraph, Neo4j, FalkorDB} {
 		t.Run(string(d), func(t *testing.T) {
 			goldenFile(t, "statements."+string(d)+".golden", []byte(renderAll(t, d)))
 		})
@@ -182,7 +182,7 @@ func TestBuilderErrors(t *testing.T) {
 }
 
 func TestBatchStatementsStartWithRowsPrefix(t *testing.T) {
-	for _, d := range []Dialect{Memgraph, Neo4j} {
+	for _, d := range []Dialect{Memgraph, Neo4j, FalkorDB} {
 		for _, fn := range []func(Dialect, Write) (string, error){EpisodeStatement, CommunityStatement, FactStatement, MentionStatement, HasMemberStatement} {
 			for _, w := range []Write{Merge, Create} {
 				s, err := fn(d, w)

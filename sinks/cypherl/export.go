@@ -25,8 +25,8 @@ type Options struct {
 	BatchSize      int  // most rows per UNWIND statement; 0 means DefaultBatchSize
 	BatchBytes     int  // most bytes of row literals per UNWIND statement; 0 means DefaultBatchBytes
 	VectorDims     int  // embedding dimensions; 0 detects them from the data, < 0 creates no vector index
-	VectorCapacity int  // Memgraph initial vector index capacity; 0 means memgraph.DefaultVectorCapacity
-	Bulk           bool // wrap the load in memgraph.BulkBegin / BulkEnd (analytical storage mode)
+	VectorCapacity int  // Memgraph initial vector index capacity; 0 means graphdb.DefaultVectorCapacity
+	Bulk           bool // wrap the load in graphdb.BulkBegin / BulkEnd (analytical storage mode)
 }
 
 // Export writes src as a CYPHERL script for dialect d with the default options.
@@ -62,10 +62,26 @@ func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) e
 		func() error { return x.bulk(cypher.BulkEnd) },
 		func() error { return x.statements(cypher.PostLoad(o.Dialect, schema)) },
 	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return fmt.Errorf("exporting cypherl: %w", err)
+	run := func() error {
+		for _, step := range steps {
+			if err := step(); err != nil {
+				return fmt.Errorf("exporting cypherl: %w", err)
+			}
 		}
+		return nil
+	}
+	var err error
+	if o.Dialect.GraphPerGroup() {
+		// Every group is a graph of its own: all the steps, group by group, into its graph.
+		err = sinks.EachGroup(ctx, src, func(g string) error {
+			x.only, x.graph = g, cypher.GraphName(g)
+			return run()
+		})
+	} else {
+		err = run()
+	}
+	if err != nil {
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("exporting cypherl: writing: %w", err)
@@ -101,18 +117,79 @@ func detectDims(ctx context.Context, src sinks.Source) (int, error) {
 	return 0, err
 }
 
-// exporter writes the statements of one export.
+// exporter writes the statements of one export. On a GraphPerGroup dialect it writes one group
+// at a time (only) into its graph.
 type exporter struct {
-	ctx context.Context
-	src sinks.Source
-	w   *bufio.Writer
-	o   Options
+	ctx   context.Context
+	src   sinks.Source
+	w     *bufio.Writer
+	o     Options
+	only  string // the group being written on a GraphPerGroup dialect
+	graph string // its graph
+}
+
+// eachGroup calls fn with every group of the export, or with the one being written.
+func (x *exporter) eachGroup(fn func(g string) error) error {
+	if x.only != "" {
+		return fn(x.only)
+	}
+	return sinks.EachGroup(x.ctx, x.src, fn)
+}
+
+// line writes one statement: as `stmt;` on a line of its own, or on a GraphPerGroup dialect as
+// a redis-cli command line `GRAPH.QUERY graph "stmt"` (redisQuote).
+func (x *exporter) line(stmt string) error {
+	var err error
+	if x.o.Dialect.GraphPerGroup() {
+		_, err = x.w.WriteString("GRAPH.QUERY " + redisQuote(x.graph) + " " + redisQuote(stmt) + "\n")
+	} else {
+		_, err = x.w.WriteString(stmt + ";\n")
+	}
+	if err != nil {
+		return fmt.Errorf("writing: %w", err)
+	}
+	return nil
+}
+
+// redisQuote quotes s as one argument of a redis-cli command line (sdssplitargs, which the
+// server's inline commands use too): in double quotes, with \\ \" \n \r \t escaped and other
+// control bytes as \xHH; other bytes, UTF-8 included, as they are.
+func redisQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			b.WriteString(`\\`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// limits is the batching rule of the export.
+func (x *exporter) limits() cypher.Limits {
+	return cypher.Limits{Rows: x.o.BatchSize, Bytes: x.o.BatchBytes}
 }
 
 func (x *exporter) statements(sts []cypher.Statement) error {
 	for _, s := range sts {
-		if _, err := x.w.WriteString(s.Cypher + ";\n"); err != nil {
-			return fmt.Errorf("writing: %w", err)
+		if err := x.line(s.Cypher); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -125,58 +202,57 @@ func (x *exporter) bulk(fn func(cypher.Dialect) []cypher.Statement) error {
 	return x.statements(fn(x.o.Dialect))
 }
 
-// pending is one rendered row and the statement that reads it.
-type pending struct{ stmt, lit string }
-
-// batch collects rows and writes them as UNWIND statements of at most Options.BatchSize rows and
-// Options.BatchBytes bytes of literals.
+// batch collects rendered rows per statement and writes each statement's rows as UNWIND
+// statements under the batching rule of sinks/cypher (cypher.Limits: Options.BatchSize rows,
+// Options.BatchBytes bytes of literals); flush writes what is left in order of first use.
 type batch struct {
-	x     *exporter
-	rows  []pending
-	bytes int
+	x       *exporter
+	pending map[string]*cypher.Pending
+	order   []string // statements in order of first use
 }
 
-// add renders row for stmt and writes the batch once it is full.
+func newBatch(x *exporter) *batch { return &batch{x: x, pending: map[string]*cypher.Pending{}} }
+
+// add renders row for stmt and writes stmt's batch once it is full.
 func (b *batch) add(stmt string, row cypher.Row) error {
 	var s strings.Builder
-	if err := writeMap(&s, row); err != nil {
+	if err := cypher.WriteLiteral(&s, b.x.o.Dialect, row); err != nil {
 		return fmt.Errorf("row %v: %w", row[cypher.KeyUUID], err)
 	}
-	b.rows = append(b.rows, pending{stmt, s.String()})
-	b.bytes += s.Len()
-	if len(b.rows) >= b.x.o.BatchSize || b.bytes >= b.x.o.BatchBytes {
-		return b.flush()
+	p := b.pending[stmt]
+	if p == nil {
+		p = &cypher.Pending{}
+		b.pending[stmt] = p
+		b.order = append(b.order, stmt)
+	}
+	if p.Add(b.x.limits(), cypher.Literal(s.String()), s.Len()) {
+		return b.write(stmt, p)
 	}
 	return nil
 }
 
-// flush writes one statement per distinct stmt of the batch, in order of first appearance.
+// flush writes every statement's pending rows, statements in order of first use.
 func (b *batch) flush() error {
-	for len(b.rows) > 0 {
-		stmt := b.rows[0].stmt
-		var line strings.Builder
-		line.WriteString("UNWIND [")
-		rest := b.rows[:0]
-		n := 0
-		for _, p := range b.rows {
-			if p.stmt != stmt {
-				rest = append(rest, p)
-				continue
-			}
-			if n > 0 {
-				line.WriteString(", ")
-			}
-			line.WriteString(p.lit)
-			n++
+	for _, stmt := range b.order {
+		if err := b.write(stmt, b.pending[stmt]); err != nil {
+			return err
 		}
-		line.WriteString("] AS row ")
-		line.WriteString(strings.TrimPrefix(stmt, cypher.RowsPrefix))
-		line.WriteString(";\n")
-		if _, err := b.x.w.WriteString(line.String()); err != nil {
-			return fmt.Errorf("writing: %w", err)
-		}
-		b.rows = rest
 	}
-	b.bytes = 0
 	return nil
+}
+
+// write writes p's rows as one `UNWIND [ … ] AS row <stmt>` statement.
+func (b *batch) write(stmt string, p *cypher.Pending) error {
+	rows, _ := p.Take()
+	if len(rows) == 0 {
+		return nil
+	}
+	var line strings.Builder
+	line.WriteString("UNWIND ")
+	if err := cypher.WriteLiteral(&line, b.x.o.Dialect, rows); err != nil {
+		return err
+	}
+	line.WriteString(" AS row ")
+	line.WriteString(strings.TrimPrefix(stmt, cypher.RowsPrefix))
+	return b.x.line(line.String())
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
 )
 
@@ -59,7 +59,7 @@ func TestScriptMatchesBoltLoad(t *testing.T) {
 
 	exec("MATCH (n) DETACH DELETE n")
 	src := sinkstest.Sample()
-	l, err := memgraph.Open(ctx, memgraph.Options{Dialect: cypher.Neo4j, URI: uri, VectorDims: 3})
+	l, err := graphdb.Open(ctx, graphdb.Options{Dialect: cypher.Neo4j, URI: uri, VectorDims: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

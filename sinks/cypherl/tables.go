@@ -10,8 +10,8 @@ import (
 
 // stream runs read on every group with one batch and writes what is left in the batch at the end.
 func (x *exporter) stream(what string, read func(b *batch, group string) error) error {
-	b := &batch{x: x}
-	if err := sinks.EachGroup(x.ctx, x.src, func(g string) error { return read(b, g) }); err != nil {
+	b := newBatch(x)
+	if err := x.eachGroup(func(g string) error { return read(b, g) }); err != nil {
 		return fmt.Errorf("exporting %s: %w", what, err)
 	}
 	if err := b.flush(); err != nil {

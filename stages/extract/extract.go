@@ -104,7 +104,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 				if err != nil {
 					return fmt.Errorf("encoding input of %s: %w", ep.UUID, err)
 				}
-				err = emit(stages.Unit{Key: ep.UUID, Fingerprint: stages.Fingerprint(append(base, string(raw))...),
+				err = emit(stages.Unit{Key: ep.UUID, Group: g, Fingerprint: stages.Fingerprint(append(base, string(raw))...),
 					Stored: done[ep.UUID], Run: runUnit(env, mode, ep, p, opts)})
 				if err != nil {
 					return err

@@ -8,6 +8,15 @@
 // when env.Stop closes (stages.ErrInterrupted). Its Result counts the rows that replaced an
 // earlier row of the run and tallies the JSON records.
 //
+// Forgetting: a row whose episode a deletion forgot (checkpoints.Store.Forget), or a bad row
+// whose quarantined text a deletion removed (checkpoints.Store.ForgottenRow), is skipped and
+// counted (Result.Forgotten). Each episode is stored with its source's path (graph.Episode
+// Origin). For a mirror source (Options.Mirror, sources[].sync: mirror), once every source is
+// read the episodes of that source the run did not stage again are forgotten, one deletion per
+// source (Result.Vanished); when more than Options.MaxVanishedRatio of a source's earlier
+// episodes vanished the stage fails with a *VanishedError and forgets nothing, and a source
+// with rows quarantined this run forgets nothing this run.
+//
 // The stage reads only its Env (store, clock, progress, log, stop) and Options; the jobs package
 // translates the job into Options (its sources' loader specs, shard and limits.max_error_ratio).
 package ingest

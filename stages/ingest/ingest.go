@@ -18,6 +18,9 @@ import (
 // Stage is the name of the stage in the store and in reports.
 const Stage = stages.Ingest
 
+// QuarantineFile is the JSON Lines copy of the quarantine beside the checkpoint store.
+func QuarantineFile(checkpoint string) string { return checkpoint + ".quarantine.jsonl" }
+
 // batchSize is the rows (episodes and rejected rows) written to the store at once.
 const batchSize = 1000
 
@@ -31,6 +34,10 @@ type Options struct {
 	Shard Shard
 	// MaxErrorRatio fails the stage once more than this share of the rows read are quarantined.
 	MaxErrorRatio float64
+	// Mirror marks the sources (by index) whose vanished rows are forgotten (sources[].sync:
+	// mirror), unless more than MaxVanishedRatio of a source's episodes vanished (mirror.go).
+	Mirror           []bool
+	MaxVanishedRatio float64
 }
 
 // Result is what the stage read besides its Stats, also when it fails part way.
@@ -40,21 +47,28 @@ type Result struct {
 	Replaced int
 	// Records is what the JSON records held.
 	Records Records
+	// Forgotten counts the rows skipped because a deletion forgot their episode (checkpoints.Forget).
+	Forgotten int
+	// Vanished counts the episodes of mirror sources forgotten because their rows vanished.
+	Vanished int
 }
 
 // ingester streams sources into the store in batches and quarantines bad rows.
 type ingester struct {
-	store      *checkpoints.Store
-	shard      Shard
-	now        time.Time
-	quarantine *safefile.File // JSON Lines copy of the rejected rows
-	batch      []loaders.Result
-	bad        []checkpoints.Quarantined
-	rows, nBad int
-	replaced   int             // rows that replaced an earlier row of this run with the same record key
-	mapped     map[string]bool // mapped group ids logged this run (at most maxMappedLogged)
-	log        *slog.Logger
-	records    *Records // what the JSON records held
+	store       *checkpoints.Store
+	shard       Shard
+	now         time.Time
+	quarantine  *safefile.File // JSON Lines copy of the rejected rows
+	batch       []loaders.Result
+	bad         []checkpoints.Quarantined
+	rows, nBad  int
+	badBySource map[int]int     // rows quarantined, by source index
+	source      int             // the index of the source being read
+	forgotten   int             // rows skipped: their episode was forgotten
+	replaced    int             // rows that replaced an earlier row of this run with the same record key
+	mapped      map[string]bool // mapped group ids logged this run (at most maxMappedLogged)
+	log         *slog.Logger
+	records     *Records // what the JSON records held
 }
 
 // maxReplacedLogged bounds the warnings about repeated record keys; the report counts them all.
@@ -75,7 +89,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 	res := Result{}
 	// The quarantine is the rows this run rejects: the table starts empty, and the file is
 	// written anew (internal/safefile) and put in place when the stage ends, however it ends.
-	qname := store.Path() + ".quarantine.jsonl"
+	qname := QuarantineFile(store.Path())
 	qf, err := safefile.Create(qname)
 	if err != nil {
 		return stages.Stats{}, res, fmt.Errorf("opening quarantine file: %w", err)
@@ -88,14 +102,20 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 	if err := store.ClearQuarantine(ctx); err != nil {
 		return stages.Stats{}, res, err
 	}
-	in := &ingester{store: store, shard: o.Shard, now: env.Clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log, records: &res.Records}
+	in := &ingester{store: store, shard: o.Shard, now: env.Clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log,
+		records: &res.Records, badBySource: map[int]int{}}
+	if err := in.checkMirror(ctx, o); err != nil {
+		return stages.Stats{}, res, err
+	}
 	prog.Start(Stage, -1)
 	defer prog.Done()
 	for i, spec := range o.Sources {
+		in.source = i
 		before := in.rows
 		err := loaders.Read(ctx, o.FS, spec, func(r loaders.Result) error {
 			prog.Add(1)
 			in.tally(i, spec, r)
+			r.Episode.Origin = spec.Path
 			if err := in.add(ctx, r); err != nil {
 				return err
 			}
@@ -108,7 +128,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 			return nil
 		})
 		if err != nil {
-			res.Replaced = in.replaced
+			res.Replaced, res.Forgotten = in.replaced, in.forgotten
 			return stages.Stats{}, res, fmt.Errorf("ingesting source %d (%s): %w", i, spec.Path, err)
 		}
 		if in.rows == before { // an empty file reads without error: say so, it is rarely meant
@@ -116,10 +136,13 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 		}
 	}
 	if err := in.flush(ctx); err != nil {
-		res.Replaced = in.replaced
+		res.Replaced, res.Forgotten = in.replaced, in.forgotten
 		return stages.Stats{}, res, err
 	}
-	res.Replaced = in.replaced
+	res.Replaced, res.Forgotten = in.replaced, in.forgotten
+	if in.forgotten > 0 {
+		log.Info("rows skipped: a deletion forgot them (remove them from the source to stop this)", "rows", in.forgotten)
+	}
 	in.records.warn(log)
 	if in.replaced > maxReplacedLogged {
 		log.Warn("more rows repeated a record key of this run; the later row replaced the earlier each time",
@@ -130,12 +153,17 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 		return st, res, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s)",
 			in.nBad, in.rows, o.MaxErrorRatio, qf.Name())
 	}
-	return st, res, nil
+	res.Vanished, err = in.mirror(ctx, o)
+	return st, res, err
 }
 
 func (in *ingester) add(ctx context.Context, r loaders.Result) error {
 	in.rows++
 	if r.Bad != nil {
+		if gone, err := in.store.ForgottenRow(ctx, r.Bad.Raw); err != nil || gone {
+			in.forgotten++ // a deletion removed this row from the quarantine: its text stays out
+			return err
+		}
 		if err := in.reject(checkpoints.Quarantined{File: r.Bad.File, Row: r.Bad.Row, Field: r.Bad.Field, Reason: r.Bad.Reason, Raw: r.Bad.Raw}); err != nil {
 			return err
 		}
@@ -155,6 +183,7 @@ func (in *ingester) add(ctx context.Context, r loaders.Result) error {
 // reject quarantines a row: the store at the next flush, the JSON Lines file and the log now.
 func (in *ingester) reject(q checkpoints.Quarantined) error {
 	in.nBad++
+	in.badBySource[in.source]++
 	in.bad = append(in.bad, q)
 	line, _ := json.Marshal(map[string]any{"file": q.File, "row": q.Row, "field": q.Field, "reason": q.Reason, "raw": q.Raw})
 	if _, err := in.quarantine.Write(append(line, '\n')); err != nil {
@@ -165,6 +194,9 @@ func (in *ingester) reject(q checkpoints.Quarantined) error {
 }
 
 func (in *ingester) flush(ctx context.Context) error {
+	if err := in.skipForgotten(ctx); err != nil {
+		return err
+	}
 	if len(in.batch) > 0 {
 		eps, err := in.claimGroups(ctx)
 		if err != nil {

@@ -1,10 +1,13 @@
-// Package load is the load stage: it writes the graph of the store into Memgraph or Neo4j through
-// the Bolt loader (sinks/memgraph), one unit per group. A group's fingerprint chains its upstream
-// fingerprint (stages.Steps: community) with the sink's identity and the loader's version, so a
-// group loads again when its graph, the sink or the loader changed, and every group with Reload.
+// Package load is the load stage: it writes the graph of the store into Memgraph, Neo4j or
+// FalkorDB through the loader (sinks/graphdb), one unit per group. A group's fingerprint chains
+// its upstream fingerprint (stages.Steps: community) with the sink's identity and the loader's
+// version, so a group loads again when its graph, the sink or the loader changed, and every group
+// with Reload.
 // A unit is committed once its group is written and verified; a stop (env.Stop) lets the chunk in
-// flight finish and returns stages.ErrInterrupted. With nothing to load the stage neither reads
-// the credentials nor connects.
+// flight finish and returns stages.ErrInterrupted. A group with a load record and no episode left
+// in the store (all of it forgotten) is loaded empty, so the loader removes it from the database,
+// and its record is dropped. With nothing to load the stage neither reads the credentials nor
+// connects.
 //
 // The stage reads only its Env (store, progress, log, stop) and Options; the jobs package
 // translates the job into Options (the sink keys, the embedder's dimensions, the credentials from

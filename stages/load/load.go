@@ -3,11 +3,12 @@ package load
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/tkgraph/backfill/sinks"
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -23,7 +24,7 @@ const loaderVersion = "load-v2"
 type Options struct {
 	// Sink is the loader's settings. Run sets its Username and Password from Credentials and its
 	// Progress, Log and Stop from the Env.
-	Sink memgraph.Options
+	Sink graphdb.Options
 	// Reload loads every group, whether its fingerprint changed or not (sink.reload).
 	Reload bool
 	// Source is the graph as the sink reads it (the store under the job's record-time mode).
@@ -45,7 +46,7 @@ func (o Options) Fingerprint(upstreamFP string) string {
 // database and records a load unit per group once it is verified. With nothing to load it
 // neither reads the credentials nor connects. It returns the loader's result (nil when nothing
 // was loaded).
-func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgraph.Result, error) {
+func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb.Result, error) {
 	start := time.Now()
 	store := env.Store
 	done, err := store.Fingerprints(ctx, Stage)
@@ -71,6 +72,10 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgrap
 		}
 		todo = append(todo, g)
 	}
+	// A group loaded before that has no episode left (forgotten) is loaded empty: the loader
+	// removes what the database holds of it, and its record goes.
+	emptied := emptiedGroups(groups, done)
+	todo = append(todo, emptied...)
 	st.Units = len(todo)
 	if len(todo) == 0 {
 		st.Seconds = time.Since(start).Seconds()
@@ -83,13 +88,19 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgrap
 		}
 	}
 	sink.Progress, sink.Log, sink.Stop = env.Progress, env.Logger(), env.Stop
-	l, err := memgraph.Open(ctx, sink)
+	l, err := graphdb.Open(ctx, sink)
 	if err != nil {
 		return st, nil, err
 	}
 	defer l.Close(context.WithoutCancel(ctx))
 	res, err := l.Load(ctx, o.Source, todo, func(ctx context.Context, gs []string) error {
 		for _, g := range gs {
+			if slices.Contains(emptied, g) {
+				if err := store.DropUnit(ctx, Stage, g); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := store.CommitUnit(ctx, Stage, g, fps[g], nil); err != nil {
 				return err
 			}
@@ -97,8 +108,20 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *memgrap
 		return nil
 	})
 	st.Seconds = time.Since(start).Seconds()
-	if errors.Is(err, memgraph.ErrStopped) {
+	if errors.Is(err, graphdb.ErrStopped) {
 		err = stages.ErrInterrupted
 	}
 	return st, &res, err
+}
+
+// emptiedGroups are the groups with a load record (done) and no episode (not in groups), sorted.
+func emptiedGroups(groups []string, done map[string]string) []string {
+	var out []string
+	for g := range done {
+		if _, ok := slices.BinarySearch(groups, g); !ok {
+			out = append(out, g)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

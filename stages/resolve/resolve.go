@@ -50,7 +50,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 				}
 				parts = append(parts, ep.UUID, f, env.RecordTimeOf(ep).String())
 			}
-			err = emit(stages.Unit{Key: g, Fingerprint: stages.Fingerprint(parts...), Stored: done[g],
+			err = emit(stages.Unit{Key: g, Group: g, Fingerprint: stages.Fingerprint(parts...), Stored: done[g],
 				Run: func(ctx context.Context, fp string) error { return runGroup(ctx, env, opts, g, eps, fp) }})
 			if err != nil {
 				return err

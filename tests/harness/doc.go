@@ -2,7 +2,9 @@
 // tests/badinput) and the benchmarks (bench/).
 //
 // Contract:
-//   - Build compiles cmd/backfill once into a directory and returns the binary's path.
+//   - Build compiles cmd/backfill once into a directory and returns the binary's path;
+//     BuildCommand compiles another command of the module, such as fusefs (a minimal FUSE file
+//     system that runs a command while it is mounted, for the network file system check).
 //   - Start runs the binary as a subprocess and follows its log (stderr) live: every
 //     "stage starting" and "stage finished" line becomes an Event with its time since the start,
 //     so a caller can wait for a stage and signal the process in the middle of it. Wait returns

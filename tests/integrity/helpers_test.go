@@ -169,6 +169,12 @@ func namespaced(t *testing.T, setup string, args ...string) harness.Result {
 // and mount namespace; it skips the test when the machine does not allow user namespaces.
 func inNamespace(t *testing.T, script string, args ...string) harness.Result {
 	t.Helper()
+	return inNamespaceEnv(t, nil, script, args...)
+}
+
+// inNamespaceEnv is inNamespace with env (NAME=value) added to the script's environment.
+func inNamespaceEnv(t *testing.T, env []string, script string, args ...string) harness.Result {
+	t.Helper()
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("unshare (util-linux) is not installed")
 	}
@@ -176,7 +182,7 @@ func inNamespace(t *testing.T, script string, args ...string) harness.Result {
 		t.Skipf("no user namespaces here (unshare -Urm: %v %s)", err, out)
 	}
 	res, err := harness.Run(t.Context(), "unshare", append([]string{"-Urm", "sh", "-c", script, "sh"}, args...),
-		harness.Options{Env: []string{"BIN=" + backfill(t)}})
+		harness.Options{Env: append([]string{"BIN=" + backfill(t)}, env...)})
 	if err != nil {
 		t.Fatal(err)
 	}

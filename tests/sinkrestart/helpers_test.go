@@ -136,7 +136,7 @@ func (f *fixture) waitNodes(t *testing.T, p *harness.Proc, want int64) time.Dura
 	defer cancel()
 	if !p.WaitStage(ctx, "load") {
 		res, _ := p.Wait()
-		t.Fatalf("the run ended (exit %d) before its load stage\n%s", res.Code, tail(res.Stderr, 20))
+		t.Fatalf("the run ended (exit %d) before its load stage\n%s", res.Code, harness.Tail(res.Stderr, 20))
 	}
 	loadStart := time.Now()
 	ok, err := harness.WaitNeo4jCount(ctx, p, f.neo.URI, "load", "MATCH (n) RETURN count(n) AS c", want)
@@ -150,7 +150,7 @@ func (f *fixture) waitNodes(t *testing.T, p *harness.Proc, want int64) time.Dura
 	}
 	res, _ := p.Wait()
 	t.Fatalf("the load finished or the run ended (exit %d) before the fault: the database never held %d nodes\n%s",
-		res.Code, want, tail(res.Stderr, 20))
+		res.Code, want, harness.Tail(res.Stderr, 20))
 	return 0
 }
 

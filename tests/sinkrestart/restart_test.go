@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/sinks/memgraph"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -37,10 +37,10 @@ func reference(t *testing.T, f *fixture) []string {
 		t.Fatal(err)
 	}
 	if res.Code != 0 {
-		t.Fatalf("reference run: exit %d\n%s", res.Code, tail(res.Stderr, 20))
+		t.Fatalf("reference run: exit %d\n%s", res.Code, harness.Tail(res.Stderr, 20))
 	}
 	if n, _, _ := retries(res.Stderr); n > 0 {
-		t.Fatalf("the reference run retried %d transactions without a fault\n%s", n, tail(res.Stderr, 20))
+		t.Fatalf("the reference run retried %d transactions without a fault\n%s", n, harness.Tail(res.Stderr, 20))
 	}
 	want := f.snapshot(t)
 	rep := readReport(t, job, 1)
@@ -75,7 +75,7 @@ func retriesThrough(t *testing.T, f *fixture, want []string, at int64) {
 	}
 	n, maxAttempt, span := retries(res.Stderr)
 	t.Logf("neo4j killed %s into the load (>= %d nodes written), down %s; run exit %d after %s; %d retries logged over %s, highest attempt %d of %d",
-		into.Round(time.Millisecond), at, down.Round(time.Millisecond), res.Code, res.Elapsed.Round(time.Millisecond), n, span.Round(time.Millisecond), maxAttempt, memgraph.DefaultMaxAttempts)
+		into.Round(time.Millisecond), at, down.Round(time.Millisecond), res.Code, res.Elapsed.Round(time.Millisecond), n, span.Round(time.Millisecond), maxAttempt, graphdb.DefaultMaxAttempts)
 	for _, ev := range res.Events {
 		if ev.Stage == "load" && ev.Finished && ev.At < killed.Sub(began) {
 			t.Fatalf("the load finished %s after the start, before the kill at %s", ev.At, killed.Sub(began))
@@ -83,10 +83,10 @@ func retriesThrough(t *testing.T, f *fixture, want []string, at int64) {
 	}
 	if res.Code != 0 {
 		t.Fatalf("the run did not survive the restart: exit %d (retries %d, highest attempt %d, neo4j down %s)\n%s",
-			res.Code, n, maxAttempt, down.Round(time.Millisecond), tail(res.Stderr, 15))
+			res.Code, n, maxAttempt, down.Round(time.Millisecond), harness.Tail(res.Stderr, 15))
 	}
 	if n == 0 {
-		t.Errorf("the run's log has no %q line: the kill did not hit a transaction\n%s", retryLine, tail(res.Stderr, 15))
+		t.Errorf("the run's log has no %q line: the kill did not hit a transaction\n%s", retryLine, harness.Tail(res.Stderr, 15))
 	}
 	if rep := readReport(t, job, 1); rep.Load == nil || rep.Load.Retries == 0 {
 		t.Errorf("the report counts no load retries: %+v", rep.Load)
@@ -120,17 +120,17 @@ func failsAndResumes(t *testing.T, f *fixture, want []string, at int64) {
 	t.Logf("neo4j killed %s into the load; run exit %d %s after the kill; %d retries logged, highest attempt %d; error: %s",
 		into.Round(time.Millisecond), res.Code, time.Since(killed).Round(time.Millisecond), n, maxAttempt, line)
 	if res.Code != 1 {
-		t.Fatalf("exit %d, want 1\n%s", res.Code, tail(res.Stderr, 15))
+		t.Fatalf("exit %d, want 1\n%s", res.Code, harness.Tail(res.Stderr, 15))
 	}
 	if strings.Contains(res.Stderr, "panic:") || strings.Contains(res.Stderr, "goroutine ") {
-		t.Errorf("the failed run panicked or dumped goroutines:\n%s", tail(res.Stderr, 30))
+		t.Errorf("the failed run panicked or dumped goroutines:\n%s", harness.Tail(res.Stderr, 30))
 	}
 	lower := strings.ToLower(line)
 	if !strings.HasPrefix(line, "backfill: ") || !strings.Contains(lower, "neo4j") || !strings.Contains(lower, "connect") {
 		t.Errorf("last line %q is not a `backfill: ` error naming neo4j and the connection", line)
 	}
 	if c := strings.Count(res.Stderr, "\nbackfill: ") + boolInt(strings.HasPrefix(res.Stderr, "backfill: ")); c != 1 {
-		t.Errorf("%d `backfill: ` error lines, want 1\n%s", c, tail(res.Stderr, 15))
+		t.Errorf("%d `backfill: ` error lines, want 1\n%s", c, harness.Tail(res.Stderr, 15))
 	}
 	if n == 0 || maxAttempt != 1 {
 		t.Errorf("%d retries up to attempt %d, want retries of attempt 1 only (sink.max_attempts: 2)", n, maxAttempt)
@@ -146,7 +146,7 @@ func failsAndResumes(t *testing.T, f *fixture, want []string, at int64) {
 		t.Fatal(err)
 	}
 	if res.Code != 0 {
-		t.Fatalf("resumed run: exit %d\n%s", res.Code, tail(res.Stderr, 15))
+		t.Fatalf("resumed run: exit %d\n%s", res.Code, harness.Tail(res.Stderr, 15))
 	}
 	rep := readReport(t, job, 2)
 	load, extract := rep.Stages["load"], rep.Stages["extract"]

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tkgraph/backfill/tests/harness"
 )
 
 // readyTimeout bounds one Neo4j start (about 10-15 s on this machine).
@@ -63,23 +64,12 @@ func executable(p string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // startServer starts a Neo4j in a new temporary home on a free port and kills it when t ends.
 func startServer(t *testing.T, root string) *server {
 	t.Helper()
 	java, jar := launcher(t, root)
 	dir := t.TempDir()
-	port := freePort(t)
+	port := harness.FreePort(t)
 	s := &server{java: java, jar: jar, home: filepath.Join(dir, "home"), logPath: filepath.Join(dir, "neo4j.log"),
 		port: port, URI: fmt.Sprintf("bolt://127.0.0.1:%d", port)}
 	t.Cleanup(s.kill)
@@ -167,11 +157,5 @@ func (s *server) kill() {
 // logTail returns the last lines of the server's log.
 func (s *server) logTail() string {
 	b, _ := os.ReadFile(s.logPath)
-	return tail(string(b), 30)
-}
-
-// tail returns the last n lines of a log.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+	return harness.Tail(string(b), 30)
 }

@@ -1,0 +1,130 @@
+package jobs
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/checkpoints/replica"
+	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/loaders/s3"
+)
+
+// DefaultSyncSeconds is checkpoint_sync.seconds when the job does not set it.
+const DefaultSyncSeconds = 300
+
+// minSyncSeconds is the shortest checkpoint_sync.seconds allowed.
+const minSyncSeconds = 1
+
+// CheckpointOptions say how OpenCheckpoint opens a checkpoint store.
+type CheckpointOptions struct {
+	Write bool // for writing (a run): the store's lock, or the lease of one kept in object storage
+	// Stop, when closed, makes a writer kept in object storage take a snapshot at once (the
+	// run's first SIGINT/SIGTERM).
+	Stop <-chan struct{}
+	// OnLost is called when a writer kept in object storage lost it to another process
+	// (replica.ErrLost): the caller stops.
+	OnLost func(error)
+	Log    *slog.Logger // default slog.Default()
+}
+
+// OpenCheckpoint opens the checkpoint store that name (the job's checkpoint, or an override of
+// it) names, for every command: a local path with checkpoints.Open (writing) or
+// checkpoints.OpenReadOnly; s3://BUCKET/KEY with package replica (a writer works on a local
+// copy, checkpoint_sync.local or DefaultLocalCopy, kept in the bucket; a reader reads the
+// latest snapshot), with the job's s3 client settings. Any other URL scheme is an error, never
+// a local path. A reader's store that does not exist is an error wrapping fs.ErrNotExist.
+func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOptions) (*checkpoints.Store, error) {
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	loc, remote, err := replica.Parse(name)
+	if err != nil {
+		return nil, err
+	}
+	if !remote {
+		if o.Write {
+			return checkpoints.Open(ctx, name)
+		}
+		if _, err := os.Stat(name); err != nil {
+			return nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", name, loaders.WithoutPath(err))
+		}
+		return checkpoints.OpenReadOnly(ctx, name)
+	}
+	client, err := s3.NewClient(ctx, j.s3Options())
+	if err != nil {
+		return nil, fmt.Errorf("opening checkpoint %s: %w", loc, err)
+	}
+	sync := j.CheckpointSync
+	ro := replica.Options{Client: client, Location: loc, Local: sync.Local, Every: seconds(sync.Seconds),
+		LeaseTTL: seconds(sync.LeaseSeconds), Stop: o.Stop, OnLost: o.OnLost, Log: o.Log}
+	if !o.Write {
+		return replica.OpenReadOnly(ctx, ro)
+	}
+	if ro.Local == "" {
+		if ro.Local, err = DefaultLocalCopy(loc); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(filepath.Dir(ro.Local), 0o700); err != nil { // it holds prompts and answers: the user's only
+			return nil, fmt.Errorf("creating the directory of the local copy %s: %w", ro.Local, err)
+		}
+	}
+	if ro.Every <= 0 {
+		ro.Every = DefaultSyncSeconds * time.Second
+	}
+	return replica.Open(ctx, ro)
+}
+
+// seconds is a duration of s seconds.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// DefaultLocalCopy is the local copy of a checkpoint kept at loc when checkpoint_sync.local is
+// not set: <user cache>/backfill/checkpoints/<bucket>/<16 hex digits of the key's SHA-256>-<the
+// key's last element>, the user cache being $XDG_CACHE_HOME or ~/.cache (os.UserCacheDir).
+func DefaultLocalCopy(loc replica.Location) (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding a place for the local copy of checkpoint %s: %w (set checkpoint_sync.local)", loc, err)
+	}
+	sum := sha256.Sum256([]byte(loc.Key))
+	return filepath.Join(dir, "backfill", "checkpoints", fileName(loc.Bucket, 63),
+		hex.EncodeToString(sum[:8])+"-"+fileName(path.Base(loc.Key), 100)), nil
+}
+
+// fileName makes s a safe file name of at most limit bytes: characters other than letters,
+// digits, '.', '-' and '_' become '_', and a name of dots only gets a leading '_'.
+func fileName(s string, limit int) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	s = string(b[:min(len(b), limit)])
+	if strings.Trim(s, ".") == "" {
+		s = "_" + s
+	}
+	return s
+}
+
+// validateCheckpoint checks the checkpoint key and checkpoint_sync.
+func (j *Job) validateCheckpoint() error {
+	if _, _, err := replica.Parse(j.Checkpoint); err != nil {
+		return fmt.Errorf("validating job: %w", err)
+	}
+	if s := j.CheckpointSync.Seconds; s != 0 && s < minSyncSeconds {
+		return fmt.Errorf("validating job: checkpoint_sync.seconds: %g is below %d", s, minSyncSeconds)
+	}
+	if s, m := j.CheckpointSync.LeaseSeconds, replica.MinLeaseTTL.Seconds(); s != 0 && s < m {
+		return fmt.Errorf("validating job: checkpoint_sync.lease_seconds: %g is below %g (servers date writes to the second)", s, m)
+	}
+	return nil
+}
