@@ -198,3 +198,17 @@ func TestTimelineOfTheEmployerChange(t *testing.T) {
 		t.Errorf("지훈: Kakao %v, Naver %v", kakao.bar, naver.bar)
 	}
 }
+
+// TestDefaultTimelineOut: without --out the page is named after the checkpoint, beside it, or in
+// the working directory for a store kept in object storage; the entity's separators become _.
+func TestDefaultTimelineOut(t *testing.T) {
+	for _, c := range []struct{ checkpoint, entity, want string }{
+		{".backfill/demo/demo.db", "Alice", ".backfill/demo/demo.db.timeline-Alice.html"},
+		{"/data/a b.db", "Acme Corp/EU", "/data/a b.db.timeline-Acme_Corp_EU.html"},
+		{"s3://bucket/jobs/tickets.db", "지훈", "tickets.db.timeline-지훈.html"},
+	} {
+		if got := defaultTimelineOut(c.checkpoint, c.entity); got != c.want {
+			t.Errorf("defaultTimelineOut(%q, %q) = %q, want %q", c.checkpoint, c.entity, got, c.want)
+		}
+	}
+}
