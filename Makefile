@@ -38,8 +38,8 @@ cli-docs:
 
 ## test: everything CI runs (the tests that read the LoCoMo dataset of ../shared skip without it, and
 ## this says so first). scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw and the local model
-## server (SmolLM2-135M, for tests/localllm; its first start builds llama-cpp-python into the
-## user's cache, about 10-30 minutes on 2 cores) unless they run already, runs the tests with
+## server (SmolLM2-135M, for tests/localllm; its first start installs the prebuilt xllamacpp runtime
+## and the model into the user's cache, under a minute on x86-64 Linux) unless they run already, runs the tests with
 ## their variables set, and stops what it started on any exit (trap).
 test: build
 	$(GO) vet ./...
