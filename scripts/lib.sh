@@ -113,7 +113,8 @@ remove_data_dir() {
 # with_progress WHAT LOGFILE DESCRIBE CMD...: runs CMD with its output in LOGFILE and, while it
 # runs, logs "WHAT: N s so far, <DESCRIBE LOGFILE>" every BACKFILL_PROGRESS_SECONDS (30) seconds,
 # so that a cold install or build that takes minutes says what it is doing. DESCRIBE is a command
-# that prints one short line from the log (the last compile step, a count). Nothing is logged when
+# that prints one short line from the log (the last compile step, a count); once a line was
+# logged, the end is logged too ("WHAT: done in N s" or "failed after N s"). Nothing is logged when
 # CMD ends sooner. An interrupt or SIGTERM stops CMD too and exits 130. Returns CMD's status.
 with_progress() {
   local what=$1 logfile=$2 describe=$3 every=${BACKFILL_PROGRESS_SECONDS:-30} pid rc=0 traps
@@ -134,5 +135,8 @@ with_progress() {
   wait "$pid" || rc=$?
   trap - INT TERM
   eval "$traps"
+  if ((SECONDS - start >= every)); then
+    if [ "$rc" = 0 ]; then log "$what: done in $((SECONDS - start)) s"; else log "$what: failed after $((SECONDS - start)) s"; fi
+  fi
   return "$rc"
 }
