@@ -13,14 +13,14 @@ import (
 
 	_ "modernc.org/sqlite" // the checkpoint store's driver, to reset a copy for the replay
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/providers/stub"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
 // runJob runs `backfill run JOB --report … ARGS…` and returns the report; a non-zero exit is an
 // error.
-func runJob(ctx context.Context, bin, job, dir string, o harness.Options, args ...string) (*jobs.Report, harness.Result, error) {
+func runJob(ctx context.Context, bin, job, dir string, o harness.Options, args ...string) (*report.Report, harness.Result, error) {
 	rep := filepath.Join(dir, fmt.Sprintf("report-%d.json", time.Now().UnixNano()))
 	res, err := harness.Run(ctx, bin, append([]string{"run", job, "--report", rep}, args...), o)
 	if err != nil {
@@ -33,7 +33,7 @@ func runJob(ctx context.Context, bin, job, dir string, o harness.Options, args .
 	if err != nil {
 		return nil, res, fmt.Errorf("reading report: %w", err)
 	}
-	var r jobs.Report
+	var r report.Report
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, res, fmt.Errorf("reading report: %w", err)
 	}
@@ -45,7 +45,7 @@ func lastLine(s string) string {
 	return s[strings.LastIndex(s, "\n")+1:]
 }
 
-func stagesOf(r *jobs.Report) map[string]Stage {
+func stagesOf(r *report.Report) map[string]Stage {
 	out := map[string]Stage{}
 	for k, v := range r.Stages {
 		out[k] = Stage{Units: v.Units, Skipped: v.Skipped, Seconds: v.Seconds}

@@ -14,7 +14,6 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/providers/stub"
-	"github.com/tkgraph/backfill/stages/temporal"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -197,7 +196,7 @@ func declaredFacts(ctx context.Context, checkpoint string, ex *jobs.Job) ([]stri
 		}
 		return t.UTC().Format(time.RFC3339)
 	}
-	for _, f := range temporal.Known(facts, versions, time.Now()) {
+	for _, f := range graph.Known(facts, versions, time.Now()) {
 		if slices.Contains(relations, f.Name) {
 			out = append(out, strings.Join([]string{f.UUID, f.SourceUUID, f.TargetUUID, f.Fact, at(f.ValidAt), at(f.InvalidAt), at(f.ExpiredAt)}, " | "))
 		}

@@ -151,6 +151,21 @@ func (s *Store) Groups(ctx context.Context) ([]string, error) {
 	return out, rows.Err()
 }
 
+// GroupSizes counts the staged episodes of each group.
+func (s *Store) GroupSizes(ctx context.Context) (map[string]int, error) {
+	out := map[string]int{}
+	err := s.each(ctx, "group sizes", `SELECT group_id, count(*) FROM episodes GROUP BY group_id`, nil, func(rows *sql.Rows) error {
+		var g string
+		var n int
+		if err := rows.Scan(&g, &n); err != nil {
+			return err
+		}
+		out[g] = n
+		return nil
+	})
+	return out, err
+}
+
 const episodeCols = `uuid, group_id, reference_time, seq, name, source, source_description, content, speaker, record_key, ingested_at, record`
 
 func scanEpisode(rows *sql.Rows) (graph.Episode, error) {

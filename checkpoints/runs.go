@@ -8,7 +8,7 @@ import (
 )
 
 // Run is one row of the runs table: a run of the store's job that got as far as opening the
-// store, with its report as the runner wrote it (JSON text of jobs.Report).
+// store, with its report as the runner wrote it (JSON text of report.Report).
 type Run struct {
 	Seq        int
 	Job        string

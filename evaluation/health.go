@@ -8,7 +8,6 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/snapshots"
-	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // Health is the graph's health, for one group or summed over groups.
@@ -102,7 +101,7 @@ func closures(g *snapshots.Group) (stranger, unattributed int) {
 		byID[g.Facts[i].UUID] = &g.Facts[i]
 	}
 	for _, v := range g.Versions {
-		if v.InvalidAt == nil || v.Reason != temporal.ReasonClosedByNewer && v.Reason != temporal.ReasonClosedByLaterStart {
+		if v.InvalidAt == nil || v.Reason != graph.ReasonClosedByNewer && v.Reason != graph.ReasonClosedByLaterStart {
 			continue
 		}
 		closed, ok := byID[v.FactUUID]
@@ -116,7 +115,7 @@ func closures(g *snapshots.Group) (stranger, unattributed int) {
 			if c.UUID == closed.UUID || c.ValidAt == nil || !c.ValidAt.Equal(*v.InvalidAt) {
 				continue
 			}
-			if v.Reason == temporal.ReasonClosedByNewer && !slices.Contains(c.Episodes, v.EpisodeUUID) {
+			if v.Reason == graph.ReasonClosedByNewer && !slices.Contains(c.Episodes, v.EpisodeUUID) {
 				continue
 			}
 			found = true

@@ -88,5 +88,15 @@ type FactVersion struct {
 	InvalidAt   *time.Time
 	ExpiredAt   *time.Time
 	EpisodeUUID string // the episode whose processing caused the change
-	Reason      string // created|arrived_closed|closed_by_newer|closed_by_later_start
+	Reason      string // Reason…: why this version was recorded
 }
+
+// Reasons of the fact version log (FactVersion.Reason), as the temporal stage records them
+// (DESIGN §6.4) and the read side (eval, diff, query) reads them.
+const (
+	ReasonCreated            = "created"               // recorded open
+	ReasonArrivedClosed      = "arrived_closed"        // ①: recorded with its own invalid_at
+	ReasonClosedByLaterStart = "closed_by_later_start" // ②: recorded closed by a fact that starts later
+	ReasonClosedByNewer      = "closed_by_newer"       // ③: an already recorded fact closed (or closed earlier)
+	ReasonClosedByRecord     = "closed_by_record"      // a later snapshot no longer shows a declared fact
+)

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tkgraph/backfill/stages/temporal"
+	"github.com/tkgraph/backfill/report"
 )
 
 // Summary writes the totals and the LLM usage of both sides as a few lines.
@@ -35,7 +35,7 @@ func (r *Report) Summary(w io.Writer) {
 	}
 }
 
-func temporalOf(u *Usage) *temporal.Counts {
+func temporalOf(u *Usage) *report.Temporal {
 	if u == nil {
 		return nil
 	}
@@ -43,7 +43,7 @@ func temporalOf(u *Usage) *temporal.Counts {
 }
 
 // rejectedLine is a side's rejected closures by reason, with its judge calls.
-func rejectedLine(t *temporal.Counts) string {
+func rejectedLine(t *report.Temporal) string {
 	if t == nil {
 		return "not recorded"
 	}
@@ -57,26 +57,26 @@ func rejectedLine(t *temporal.Counts) string {
 
 // temporalTable writes the temporal counts of both sides and their change, one row per count and
 // per rejection reason either side has.
-func temporalTable(w io.Writer, a, b *temporal.Counts) {
+func temporalTable(w io.Writer, a, b *report.Temporal) {
 	fmt.Fprintf(w, "\n## Contradictions of the last run of each side\n\n| | A | B | change |\n|---|---:|---:|---:|\n")
-	get := func(t *temporal.Counts, f func(temporal.Counts) int) (string, int) {
+	get := func(t *report.Temporal, f func(report.Temporal) int) (string, int) {
 		if t == nil {
 			return "–", 0
 		}
 		return fmt.Sprint(f(*t)), f(*t)
 	}
-	row := func(name string, f func(temporal.Counts) int) {
+	row := func(name string, f func(report.Temporal) int) {
 		as, an := get(a, f)
 		bs, bn := get(b, f)
 		fmt.Fprintf(w, "| %s | %s | %s | %+d |\n", name, as, bs, bn-an)
 	}
-	row("facts judged", func(t temporal.Counts) int { return t.Judged })
-	row("judge calls saved by cardinality", func(t temporal.Counts) int { return t.JudgeCallsSaved })
-	row("contradictions by cardinality", func(t temporal.Counts) int { return t.ByCardinality })
-	row("contradictions judged", func(t temporal.Counts) int { return t.JudgedApplied })
-	row("closures rejected", func(t temporal.Counts) int { return t.Rejected() })
+	row("facts judged", func(t report.Temporal) int { return t.Judged })
+	row("judge calls saved by cardinality", func(t report.Temporal) int { return t.JudgeCallsSaved })
+	row("contradictions by cardinality", func(t report.Temporal) int { return t.ByCardinality })
+	row("contradictions judged", func(t report.Temporal) int { return t.JudgedApplied })
+	row("closures rejected", func(t report.Temporal) int { return t.Rejected() })
 	reasons := map[string]bool{}
-	for _, t := range []*temporal.Counts{a, b} {
+	for _, t := range []*report.Temporal{a, b} {
 		if t != nil {
 			for k := range t.ClosuresRejected {
 				reasons[k] = true
@@ -84,7 +84,7 @@ func temporalTable(w io.Writer, a, b *temporal.Counts) {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(reasons)) {
-		row("closures rejected: "+k, func(t temporal.Counts) int { return t.ClosuresRejected[k] })
+		row("closures rejected: "+k, func(t report.Temporal) int { return t.ClosuresRejected[k] })
 	}
 }
 

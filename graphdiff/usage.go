@@ -5,22 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/snapshots"
-	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // Usage is the LLM work of the runs that built one side, from the runs table of its checkpoint
 // store (every run that opened the store records its report there): in total over the runs, and
 // for the last one. A Parquet export records no runs.
 type Usage struct {
-	Runs        int            `json:"runs"`
-	LastOutcome string         `json:"last_outcome"`
-	Total       jobs.LLMReport `json:"total"`
-	Last        jobs.LLMReport `json:"last"`
+	Runs        int        `json:"runs"`
+	LastOutcome string     `json:"last_outcome"`
+	Total       report.LLM `json:"total"`
+	Last        report.LLM `json:"last"`
 	// Temporal is the temporal stage's counts in the last run's report (over the whole graph:
 	// judge calls, contradictions, closures rejected by reason); nil when it has none.
-	Temporal *temporal.Counts `json:"temporal,omitempty"`
+	Temporal *report.Temporal `json:"temporal,omitempty"`
 }
 
 func usageOf(ctx context.Context, s snapshots.Snapshot) (*Usage, error) {
@@ -30,7 +29,7 @@ func usageOf(ctx context.Context, s snapshots.Snapshot) (*Usage, error) {
 	}
 	u := &Usage{Runs: len(runs)}
 	for i, r := range runs {
-		var rep jobs.Report
+		var rep report.Report
 		if err := json.Unmarshal([]byte(r.Report), &rep); err != nil {
 			return nil, fmt.Errorf("reading run %d of %s: %w", r.Seq, s.Describe(), err)
 		}

@@ -7,8 +7,8 @@ import (
 	"github.com/tkgraph/backfill/llm/pacing"
 )
 
-// prices is the job's price table: pacing.DefaultPrices with llm.prices added or replaced.
-func (j *Job) prices() pacing.Prices { return pacing.DefaultPrices().With(j.LLM.Prices) }
+// Prices is the job's price table: pacing.DefaultPrices with llm.prices added or replaced.
+func (j *Job) Prices() pacing.Prices { return pacing.DefaultPrices().With(j.LLM.Prices) }
 
 // validateCost checks llm.prices and limits.max_cost_usd: a budget needs a price for the chat
 // model and the embedding model, or it could not be enforced.
@@ -16,7 +16,7 @@ func (j *Job) validateCost() error {
 	if j.Limits.MaxCostUSD == 0 { // prices and the cap are finite and not negative (checkNumbers)
 		return nil
 	}
-	prices := j.prices()
+	prices := j.Prices()
 	for _, m := range []struct{ key, model string }{{"llm.model", j.LLM.Model}, {"embedder.model", j.Embedder.Model}} {
 		if _, ok := prices.Lookup(m.model); !ok {
 			return fmt.Errorf("validating job: limits.max_cost_usd needs a price for %s %q: add llm.prices.%s {input_per_mtok, output_per_mtok}",
@@ -26,12 +26,13 @@ func (j *Job) validateCost() error {
 	return nil
 }
 
-// warnUnpriced logs once per run that a model has no price, so its cost is reported as 0.
-func (j *Job) warnUnpriced(log *slog.Logger) {
+// WarnUnpriced logs that a model has no price, so its cost is reported as 0 (nothing when log is
+// nil).
+func (j *Job) WarnUnpriced(log *slog.Logger) {
 	if log == nil {
 		return
 	}
-	prices := j.prices()
+	prices := j.Prices()
 	for i, m := range []string{j.LLM.Model, j.Embedder.Model} {
 		if _, ok := prices.Lookup(m); !ok && (i == 0 || m != j.LLM.Model) { // one model for both: one line
 			log.Warn("model has no price: its cost is reported as 0 (add it to llm.prices)", "model", m)

@@ -17,76 +17,103 @@ import (
 // entity's own properties. Edge endpoint types and excluded types must be entity types of the
 // ontology, or Entity.
 func (o Ontology) validate() error {
-	bad := func(key, format string, args ...any) error {
-		return fmt.Errorf("validating job: ontology.%s: %s", key, fmt.Sprintf(format, args...))
-	}
-	types := map[string]string{} // lower-case name → key
-	for i, t := range o.EntityTypes {
-		key := fmt.Sprintf("entity_types[%d]", i)
-		if err := identifier(t.Name); err != nil {
-			return bad(key+".name", "%v", err)
-		}
-		for _, r := range []string{cypher.LabelEntity, cypher.LabelEpisodic, cypher.LabelCommunity} {
-			if strings.EqualFold(t.Name, r) {
-				return bad(key+".name", "%q is a label of the graph model itself", t.Name)
-			}
-		}
-		if prev, ok := types[strings.ToLower(t.Name)]; ok {
-			return bad(key+".name", "%q repeats the name of %s (names are compared case-insensitively)", t.Name, prev)
-		}
-		types[strings.ToLower(t.Name)] = key
-		attrs := map[string]bool{}
-		for k, a := range t.Attributes {
-			akey := fmt.Sprintf("%s.attributes[%d]", key, k)
-			if err := identifier(a); err != nil {
-				return bad(akey, "%v", err)
-			}
-			if cypher.EntityProperty(a) {
-				return bad(akey, "%q is a property every entity has", a)
-			}
-			if attrs[a] {
-				return bad(akey, "%q is listed twice", a)
-			}
-			attrs[a] = true
-		}
+	types, err := o.validateEntityTypes()
+	if err != nil {
+		return err
 	}
 	entityType := func(key, name string) error {
 		if _, ok := types[strings.ToLower(name)]; !ok && !strings.EqualFold(name, cypher.LabelEntity) {
-			return bad(key, "%q is not an entity type of the ontology (or Entity)", name)
+			return badOntology(key, "%q is not an entity type of the ontology (or Entity)", name)
 		}
 		return nil
 	}
-	preds := map[string]string{}
-	for i, e := range o.EdgeTypes {
-		key := fmt.Sprintf("edge_types[%d]", i)
-		if err := identifier(e.Name); err != nil {
-			return bad(key+".name", "%v", err)
-		}
-		p := resolve.Predicate(e.Name)
-		if p == "RELATES_TO" || p == "MENTIONS" || p == "HAS_MEMBER" {
-			return bad(key+".name", "%q is a relationship type of the graph model itself", e.Name)
-		}
-		if prev, ok := preds[p]; ok {
-			return bad(key+".name", "%q names the predicate %s, as %s does", e.Name, p, prev)
-		}
-		preds[p] = key
-		if c := e.Cardinality; c != "" && c != temporal.CardinalityOne && c != temporal.CardinalityMany {
-			return bad(key+".cardinality", "%q is not one or many", c)
-		}
-		for k, s := range e.Sources {
-			if err := entityType(fmt.Sprintf("%s.sources[%d]", key, k), s); err != nil {
-				return err
-			}
-		}
-		for k, s := range e.Targets {
-			if err := entityType(fmt.Sprintf("%s.targets[%d]", key, k), s); err != nil {
-				return err
-			}
-		}
+	if err := o.validateEdgeTypes(entityType); err != nil {
+		return err
 	}
 	for i, x := range o.ExcludedTypes {
 		if err := entityType(fmt.Sprintf("excluded_types[%d]", i), x); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// badOntology is the error of an invalid key under ontology.
+func badOntology(key, format string, args ...any) error {
+	return bad("ontology."+key, format, args...)
+}
+
+// validateEntityTypes checks the entity types and returns their keys by lower-case name.
+func (o Ontology) validateEntityTypes() (map[string]string, error) {
+	types := map[string]string{} // lower-case name → key
+	for i, t := range o.EntityTypes {
+		key := fmt.Sprintf("entity_types[%d]", i)
+		if err := identifier(t.Name); err != nil {
+			return nil, badOntology(key+".name", "%v", err)
+		}
+		for _, r := range []string{cypher.LabelEntity, cypher.LabelEpisodic, cypher.LabelCommunity} {
+			if strings.EqualFold(t.Name, r) {
+				return nil, badOntology(key+".name", "%q is a label of the graph model itself", t.Name)
+			}
+		}
+		if prev, ok := types[strings.ToLower(t.Name)]; ok {
+			return nil, badOntology(key+".name", "%q repeats the name of %s (names are compared case-insensitively)", t.Name, prev)
+		}
+		types[strings.ToLower(t.Name)] = key
+		if err := validateAttributes(key, t.Attributes); err != nil {
+			return nil, err
+		}
+	}
+	return types, nil
+}
+
+// validateAttributes checks the attribute names of the entity type at key.
+func validateAttributes(key string, attributes []string) error {
+	attrs := map[string]bool{}
+	for k, a := range attributes {
+		akey := fmt.Sprintf("%s.attributes[%d]", key, k)
+		if err := identifier(a); err != nil {
+			return badOntology(akey, "%v", err)
+		}
+		if cypher.EntityProperty(a) {
+			return badOntology(akey, "%q is a property every entity has", a)
+		}
+		if attrs[a] {
+			return badOntology(akey, "%q is listed twice", a)
+		}
+		attrs[a] = true
+	}
+	return nil
+}
+
+// validateEdgeTypes checks the edge types; entityType checks an endpoint type.
+func (o Ontology) validateEdgeTypes(entityType func(key, name string) error) error {
+	preds := map[string]string{}
+	for i, e := range o.EdgeTypes {
+		key := fmt.Sprintf("edge_types[%d]", i)
+		if err := identifier(e.Name); err != nil {
+			return badOntology(key+".name", "%v", err)
+		}
+		p := resolve.Predicate(e.Name)
+		if p == "RELATES_TO" || p == "MENTIONS" || p == "HAS_MEMBER" {
+			return badOntology(key+".name", "%q is a relationship type of the graph model itself", e.Name)
+		}
+		if prev, ok := preds[p]; ok {
+			return badOntology(key+".name", "%q names the predicate %s, as %s does", e.Name, p, prev)
+		}
+		preds[p] = key
+		if c := e.Cardinality; c != "" && c != temporal.CardinalityOne && c != temporal.CardinalityMany {
+			return badOntology(key+".cardinality", "%q is not one or many", c)
+		}
+		for _, ends := range []struct {
+			name  string
+			types []string
+		}{{"sources", e.Sources}, {"targets", e.Targets}} {
+			for k, s := range ends.types {
+				if err := entityType(fmt.Sprintf("%s.%s[%d]", key, ends.name, k), s); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil

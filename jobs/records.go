@@ -33,10 +33,10 @@ type FactDecl struct {
 	Fact        string `yaml:"fact"` // sentence with {subject} and {object} (default "{subject} <relation words> {object}")
 }
 
-// recordSpec compiles the source's JSON record options for the loader: nulls and empty values
+// RecordSpec compiles the source's JSON record options for the loader: nulls and empty values
 // are dropped unless json.drop_nulls / json.drop_empty say false. Validate checks the same
 // options and names the key at fault; the error here is a fallback.
-func (s Source) recordSpec() (*loaders.RecordSpec, error) {
+func (s Source) RecordSpec() (*loaders.RecordSpec, error) {
 	on := func(b *bool) bool { return b == nil || *b }
 	p, err := records.NewPruner(s.JSON.Drop, s.JSON.Keep, on(s.JSON.DropNulls), on(s.JSON.DropEmpty))
 	if err != nil {
@@ -90,7 +90,7 @@ func (j *Job) validateRecords() error {
 		if (len(s.JSON.TextFields) > 0 || len(s.Facts) > 0) && s.Source != "" && s.Source != "json" {
 			return bad("source", "json.text_fields and facts read JSON records: the source must be json, not %s", s.Source)
 		}
-		spec, err := s.recordSpec()
+		spec, err := s.RecordSpec()
 		if err != nil {
 			key, msg, _ := strings.Cut(err.Error(), ": ")
 			return bad(key, "%s", msg)

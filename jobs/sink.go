@@ -6,11 +6,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/stages/load"
 )
-
-// LoadStage is the name of the graph-database load in the store and in reports (stages/load).
-const LoadStage = load.Stage
 
 // Default names of the variables holding the sink credentials.
 const (
@@ -18,8 +14,9 @@ const (
 	DefaultSinkPasswordEnv = "BACKFILL_SINK_PASSWORD"
 )
 
-// graphSink reports whether the job loads into Memgraph, Neo4j or FalkorDB.
-func (j *Job) graphSink() bool {
+// GraphSink reports whether the job loads into a graph database (Memgraph, Neo4j or FalkorDB):
+// its stages end with the load stage.
+func (j *Job) GraphSink() bool {
 	return j.Sink.Kind == "memgraph" || j.Sink.Kind == "neo4j" || j.Sink.Kind == "falkordb"
 }
 
@@ -28,9 +25,6 @@ func (j *Job) graphSink() bool {
 const DefaultFalkorDBURI = "redis://127.0.0.1:6379"
 
 func (j *Job) validateSink() error {
-	bad := func(key, format string, args ...any) error {
-		return fmt.Errorf("validating job: %s: %s", key, fmt.Sprintf(format, args...))
-	}
 	switch j.Sink.Kind {
 	case "sqlite":
 	case "memgraph", "neo4j":
@@ -58,7 +52,7 @@ func (j *Job) validateSink() error {
 	if j.Sink.Analytical && j.Sink.Kind != "memgraph" {
 		return bad("sink.analytical", "only the memgraph sink has an analytical mode")
 	}
-	// sink.indexes: a cypher.IndexMode (the job's default is cypher.DefaultIndexMode).
+	// sink.indexes: a cypher.IndexMode ("" is the sink's default, cypher.DefaultIndexMode).
 	mode, err := cypher.ParseIndexMode(j.Sink.Indexes)
 	if err != nil {
 		return bad("sink.indexes", "%v", err)
@@ -72,10 +66,11 @@ func (j *Job) validateSink() error {
 	return nil
 }
 
-// sinkCredentials reads the user and password from the variables the job names (or the
-// default ones). A variable the job names explicitly must be set; unset defaults mean no
+// SinkCredentials reads the sink's user and password from the variables the job names (or the
+// default ones) in env. A variable the job names explicitly must be set; unset defaults mean no
 // authentication.
-func sinkCredentials(s Sink, env LookupEnv) (user, password string, err error) {
+func (j *Job) SinkCredentials(env LookupEnv) (user, password string, err error) {
+	s := j.Sink
 	read := func(key, name, def string) (string, error) {
 		if name == "" {
 			v, _ := env(def)

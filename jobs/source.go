@@ -1,33 +1,11 @@
 package jobs
 
-import (
-	"context"
+import "github.com/tkgraph/backfill/loaders"
 
-	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/sinks"
-)
-
-// graphSource is the store as every sink reads it under the job's record-time mode: with
-// record_time: reference an episode's record time (Episodic.created_at) is its reference time,
-// as if it had been ingested then, so exports and loads of two runs compare equal.
-type graphSource struct {
-	*checkpoints.Store
-	reference bool
-}
-
-// GraphSource returns the graph of a store for sinks and exports, under the job's record-time mode.
-func GraphSource(j *Job, store *checkpoints.Store) sinks.Source {
-	return graphSource{Store: store, reference: j.RecordTime == "reference"}
-}
-
-// GroupEpisodes returns a group's episodes with their record time set by the record-time mode.
-func (s graphSource) GroupEpisodes(ctx context.Context, group string) ([]graph.Episode, error) {
-	eps, err := s.Store.GroupEpisodes(ctx, group)
-	if s.reference {
-		for i := range eps {
-			eps[i].IngestedAt = eps[i].ReferenceTime
-		}
-	}
-	return eps, err
+// LoaderSpec is the loaders.Spec of one of the job's sources, without its JSON record options
+// (RecordSpec compiles them).
+func (j *Job) LoaderSpec(src Source) loaders.Spec {
+	return loaders.Spec{Path: src.Path, Format: src.Format, Mapping: loaders.Mapping(src.Mapping), Timezone: j.Location(),
+		TimeFormat: src.TimeFormat, Source: src.Source, Description: src.Description, GroupPolicy: src.GroupPolicy,
+		DefaultGroup: src.DefaultGroup, MaxBodyBytes: src.MaxBodyBytes}
 }

@@ -21,6 +21,12 @@ type Job struct {
 	CheckpointSync CheckpointSync `yaml:"checkpoint_sync"`
 }
 
+// Values of sources[].sync.
+const (
+	SyncAppend = "append" // rows gone from the source stay in the graph (the default)
+	SyncMirror = "mirror" // an episode whose row is gone from the source is forgotten
+)
+
 // Source is one input of the job.
 type Source struct {
 	Path         string  `yaml:"path"`

@@ -117,27 +117,7 @@ func checkNode(n *yaml.Node, t reflect.Type, path string) error {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		if n.Kind != yaml.MappingNode {
-			return valueError(n, path, "a section of keys")
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			if k.Value == "<<" && k.Tag == "!!merge" {
-				if err := checkMerge(v, t, path); err != nil {
-					return err
-				}
-				continue
-			}
-			f, ok := fieldByTag(t, k.Value)
-			if !ok {
-				keys := yamlKeys(t)
-				return &KeyError{Path: join(path, k.Value), Line: k.Line, Section: path, Keys: keys,
-					Suggestion: suggestions.Near(k.Value, keys)}
-			}
-			if err := checkNode(v, f.Type, join(path, k.Value)); err != nil {
-				return err
-			}
-		}
+		return checkStruct(n, t, path)
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
 			return valueError(n, path, "a mapping")
@@ -163,6 +143,33 @@ func checkNode(n *yaml.Node, t reflect.Type, path string) error {
 		want := scalarWant(t)
 		if want != "" && n.Decode(reflect.New(t).Interface()) != nil {
 			return valueError(n, path, want)
+		}
+	}
+	return nil
+}
+
+// checkStruct checks a mapping node at path against the struct type t: every key names a field
+// (yaml tags), merge keys included.
+func checkStruct(n *yaml.Node, t reflect.Type, path string) error {
+	if n.Kind != yaml.MappingNode {
+		return valueError(n, path, "a section of keys")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Value == "<<" && k.Tag == "!!merge" {
+			if err := checkMerge(v, t, path); err != nil {
+				return err
+			}
+			continue
+		}
+		f, ok := fieldByTag(t, k.Value)
+		if !ok {
+			keys := yamlKeys(t)
+			return &KeyError{Path: join(path, k.Value), Line: k.Line, Section: path, Keys: keys,
+				Suggestion: suggestions.Near(k.Value, keys)}
+		}
+		if err := checkNode(v, f.Type, join(path, k.Value)); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,17 +1,28 @@
 // Package stages holds what every pipeline stage shares: the environment a stage runs in (store,
-// LLM, embedder, clock, record-time mode, concurrency, progress), unit fingerprints and the
-// bounded unit runner. The stages themselves live in the sub-packages, one per stage, in pipeline
-// order: ingest, extract, resolve, temporal, summarize, embed, community, load. Each has the same
-// shape: Run(ctx, Env, Options) (embed has no options), reading only its Env and its Options,
-// which the jobs package translates from the job (jobs/options.go); ingest and load return a
-// result of their own beside their Stats (rows replaced and JSON records read; the loader's
-// result).
+// LLM, embedder, clock, record-time mode, concurrency, progress), the shape of a stage (Stage),
+// unit fingerprints and the one recipe by which a stage's settings enter them (Key), the bounded
+// unit runner, and what a plan needs to estimate a stage (PlanEnv, Estimate, Ratios). The stages
+// themselves live in the sub-packages, one per stage, in pipeline order: ingest, extract,
+// resolve, temporal, summarize, embed, community, load.
+//
+// Each stage package builds its Stage with New(Options) (embed has no options): its step, its
+// options with their defaults (WithDefaults) and checks (Validate, where a stage has one), its
+// Key, its Run (also a package function Run(ctx, Env, Options)) and its Estimate, reading only its
+// Env and its Options, which jobs/pipeline translates from the job in one place. A stage with a
+// section of its own in the run report beside its Stats (ingest, extract, temporal, community,
+// load) is a Reporter.
 //
 // The step table (Steps, steps.go) names every step of a run, ingest and load included, in run
-// order with its upstream: a group stage chains its upstream's fingerprints (Upstream), and
-// imports an earlier stage only to read the types of its output (resolve reads extract.Output,
-// temporal resolve.Fact), never for its name. Algorithms that several stages use live in
-// packages of their own (internal/unionfind, internal/workpool).
+// order with its upstream and its unit: a group stage chains its upstream's fingerprints
+// (Upstream), and imports an earlier stage only to read the types of its output (resolve reads
+// extract.Output, temporal resolve.Fact), never for its name. Algorithms that several stages use
+// live in packages of their own (internal/unionfind, internal/workpool).
+//
+// A plan walks the same stages and calls Estimate, which calls nothing: a unit is done when the
+// fingerprint a run would compute equals the one on record in the job's store (PlanEnv.Prev),
+// computed by the same code as Run (a group stage's: PlanGroups, GroupFingerprint); done units
+// cost nothing, and the others are estimated (extraction from its rendered prompts, later stages
+// from Ratios and a typical prompt of each task).
 //
 // Contract of a stage: it processes units (an episode or a group) of one group each (Unit.Group:
 // the runner marks the unit's context with it, checkpoints.ForGroup, so the LLM cache records
@@ -19,10 +30,12 @@
 // equals the fingerprint of its current inputs is skipped; otherwise the unit's outputs and its
 // record are committed together (checkpoints.Store.CommitUnit). Every fingerprint includes the
 // fingerprints of the upstream units it read, so a change upstream re-runs exactly what depends on
-// it, and a stage that asks the LLM includes Env.TaskVersions of the tasks it asks (model,
-// temperature, prompt templates, schema and every other request parameter, as the LLM client
-// defines them), so a change to how a task is asked re-runs exactly the units that ask it; the
-// stages after them re-run too, answered from the cache. Units run on a bounded pool; the first error cancels the stage.
+// it, and the stage's Key: its options after their defaults, by the one recipe Key (KeyRecipe
+// names it), and for a stage that asks the LLM the versions of the tasks it asks
+// (Env.TaskVersionsOf: model, temperature, prompt templates, schema and every other request
+// parameter, as the LLM client defines them), so a change to an option or to how a task is asked
+// re-runs exactly the units that depend on it; the stages after them re-run too, answered from
+// the cache. Units run on a bounded pool; the first error cancels the stage.
 //
 // Bad answers fail units, not runs. A call whose answer is still invalid after the LLM client's
 // retries, or that the provider refused as a request (llm.IsBadAnswer), is absorbed by the unit

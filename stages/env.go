@@ -10,6 +10,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/report"
 )
 
 // Record-time modes (DESIGN §5).
@@ -20,8 +21,8 @@ const (
 
 // LLM answers one task; *llm.Client satisfies it. TaskVersion hashes everything besides the
 // input that can change a task's answer (model, temperature, prompt templates, answer schema and
-// every other request parameter): stages build their unit fingerprints from it (TaskVersions),
-// so a change to any of them re-runs exactly the units that ask that task.
+// every other request parameter): stages put it into their keys (TaskVersionsOf, Key), so a change
+// to any of them re-runs exactly the units that ask that task.
 type LLM interface {
 	Call(ctx context.Context, stage, task string, input, out any) error
 	TaskVersion(task string) string
@@ -37,7 +38,7 @@ type Embedder interface {
 // Batches is the provider batch machinery of a run whose LLM or embedder is in batch mode
 // (llm.mode, embedder.mode: batch): calls queue their requests and return batch.ErrPending, and
 // the stage runner submits what they queued (Flush), waits for the batches (Wait) and runs the
-// pending units again (a wave). *batch.Batcher satisfies it, one per client; the jobs package
+// pending units again (a wave). *batch.Batcher satisfies it, one per client; jobs/pipeline
 // joins them.
 type Batches interface {
 	// Flush submits the requests queued so far.
@@ -127,27 +128,8 @@ func (e Env) RecordTimeOf(ep graph.Episode) time.Time {
 	return ep.IngestedAt.UTC()
 }
 
-// Stats is what a stage reports.
-type Stats struct {
-	Units   int     `json:"units"`
-	Skipped int     `json:"skipped"`
-	Failed  int     `json:"failed"` // of Units, committed as failed (see Failure)
-	Seconds float64 `json:"seconds"`
-	// Waves counts the passes over the stage's units in batch mode (absent online); Pending
-	// the units left waiting for a batch when the stage ended early (--no-wait).
-	Waves   int `json:"waves,omitempty"`
-	Pending int `json:"pending,omitempty"`
-}
-
-// TaskVersions returns the version of each task (LLM.TaskVersion), in order: the one recipe by
-// which every LLM stage puts "how the model is asked" into its unit fingerprints.
-func (e Env) TaskVersions(tasks ...string) []string {
-	out := make([]string, len(tasks))
-	for i, t := range tasks {
-		out[i] = t + "=" + e.LLM.TaskVersion(t)
-	}
-	return out
-}
+// Stats is what a stage reports: its line of the run report (report.Stats).
+type Stats = report.Stats
 
 // Fingerprint hashes the parts that determine a unit's output.
 func Fingerprint(parts ...string) string {

@@ -8,14 +8,15 @@ import (
 type GroupRun func(ctx context.Context, group, fingerprint string) error
 
 // RunGroups runs a stage whose units are groups and whose inputs are the upstream stage's unit of
-// the same group: a group's fingerprint hashes the upstream fingerprint and parts (prompt hashes,
-// models, options). Groups whose fingerprint is on record are skipped without being read.
-func RunGroups(ctx context.Context, env Env, stage, upstream string, parts []string, run GroupRun) (Stats, error) {
+// the same group (Upstream): a group's fingerprint hashes the upstream fingerprint and the
+// stage's key (Key: options, prompt hashes, models). Groups whose fingerprint is on record are
+// skipped without being read; PlanGroups finds the same groups done for a plan.
+func RunGroups(ctx context.Context, env Env, stage, key string, run GroupRun) (Stats, error) {
 	done, err := env.Store.Fingerprints(ctx, stage)
 	if err != nil {
 		return Stats{}, err
 	}
-	up, err := env.Store.Fingerprints(ctx, upstream)
+	up, err := env.Store.Fingerprints(ctx, Upstream(stage))
 	if err != nil {
 		return Stats{}, err
 	}
@@ -25,7 +26,7 @@ func RunGroups(ctx context.Context, env Env, stage, upstream string, parts []str
 	}
 	units := make([]Unit, 0, len(groups))
 	for _, g := range groups {
-		fp := Fingerprint(append([]string{up[g]}, parts...)...)
+		fp := GroupFingerprint(up[g], key)
 		units = append(units, Unit{Key: g, Group: g, Fingerprint: fp, Run: func(ctx context.Context, fp string) error {
 			return run(ctx, g, fp)
 		}})

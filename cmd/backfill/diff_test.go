@@ -190,7 +190,7 @@ func closedPreferences(t *testing.T, path string) []string {
 	})
 	var out []string
 	store.EachFactVersion(ctx, "", func(v graph.FactVersion) error {
-		if prefers[v.FactUUID] && (v.Reason == temporal.ReasonClosedByNewer || v.Reason == temporal.ReasonClosedByLaterStart) {
+		if prefers[v.FactUUID] && (v.Reason == graph.ReasonClosedByNewer || v.Reason == graph.ReasonClosedByLaterStart) {
 			out = append(out, v.FactUUID)
 		}
 		return nil

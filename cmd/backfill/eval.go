@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
 // evalOptions are the flags of eval.
@@ -108,7 +110,7 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	}
 	defer g.Close()
 	opts := evaluation.Options{Ks: kList, MinCosine: o.minCosine, GoldFile: o.gold}
-	var clients *jobs.Clients
+	var clients *pipeline.Clients
 	if o.dataset != "" {
 		if g.job == nil {
 			return usageError("eval", errors.New("--dataset needs a job (its embedder embeds the questions), not an export directory"))
@@ -120,7 +122,7 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 		if opts.Dataset, err = readDataset(ctx, o.dataset, pos[1], g.job); err != nil {
 			return fail(ctx, err)
 		}
-		if clients, err = jobs.NewClients(g.job, g.store, nil, nil); err != nil {
+		if clients, err = pipeline.NewClients(g.job, g.store, nil, slog.Default(), nil); err != nil {
 			return fail(ctx, err)
 		}
 		opts.Embedder, opts.Concurrency = clients.Embedder, g.job.LLM.Concurrency
@@ -143,7 +145,7 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 		}
 	}
 	if clients != nil {
-		u := clients.Usage()
+		u := pipeline.UsageReport(clients.Usage().Total, nil)
 		rep.LLM = &evaluation.Usage{Calls: u.Calls, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens,
 			CompletionTokens: u.CompletionTokens, CostUSD: u.CostUSD}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/cypherl"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 )
 
 // CypherlFile is the name of the script `export --format cypherl` writes into --out.
@@ -53,8 +54,14 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 		return fmt.Errorf("creating %s: %w", out, err)
 	}
 	path := filepath.Join(out, CypherlFile)
+	// An unset sink.batch_bytes is the Bolt loader's default for the job's sink, as a load of the
+	// job writes it (cypherl's own default for a job of no graph sink).
+	batchBytes := j.Sink.BatchBytes
+	if batchBytes == 0 && j.GraphSink() {
+		batchBytes = graphdb.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
+	}
 	return safefile.Write(path, func(w io.Writer) error {
-		return cypherl.ExportWith(ctx, src, w, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: j.Sink.BatchBytes,
+		return cypherl.ExportWith(ctx, src, w, cypherl.Options{Dialect: d, BatchSize: j.Sink.BatchSize, BatchBytes: batchBytes,
 			VectorDims: j.Embedder.Dimensions, Bulk: bulk})
 	})
 }

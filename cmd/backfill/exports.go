@@ -15,6 +15,7 @@ import (
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/parquet"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // exportsFile is the record, beside the checkpoint store, of the directories `export` wrote from
@@ -91,9 +92,9 @@ func (o *exportOptions) writeExport(ctx context.Context, j *jobs.Job, store *che
 	var write func(dir string) error
 	switch o.format {
 	case "parquet":
-		write = func(dir string) error { return parquet.Export(ctx, jobs.GraphSource(j, store), dir) }
+		write = func(dir string) error { return parquet.Export(ctx, stages.GraphSource(store, j.RecordTime), dir) }
 	case "cypherl":
-		write = func(dir string) error { return o.cy.export(ctx, j, jobs.GraphSource(j, store), dir) }
+		write = func(dir string) error { return o.cy.export(ctx, j, stages.GraphSource(store, j.RecordTime), dir) }
 	default:
 		return fmt.Errorf("unknown export format %q (want parquet or cypherl)", o.format)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/tkgraph/backfill/internal/suggestions"
 	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages/ingest"
 )
@@ -94,9 +95,9 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 	}
 	ctx, stop, finish := drain(ctx)
 	defer finish()
-	fo := jobs.ForgetOptions{Run: jobs.RunOptions{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop},
+	fo := runner.ForgetOptions{Run: runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop},
 		Selection: sel, Originals: originals, DryRun: o.dryRun, Load: o.loadNow}
-	f, err := jobs.Forget(ctx, j, fo)
+	f, err := runner.Forget(ctx, j, fo)
 	if f != nil {
 		if !o.dryRun {
 			f.Redact() // what went is not written out again
@@ -125,7 +126,7 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 	}
 	if f.Report != nil && f.Report.FailedUnits > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
-			f.Report.FailedUnits, termtext.Value(jobs.FailedFile(j.Checkpoint)))
+			f.Report.FailedUnits, termtext.Value(runner.FailedFile(j.Checkpoint)))
 		return exitPartial
 	}
 	return exitOK
@@ -263,7 +264,7 @@ func joinShown(names []string, n int) string {
 const shownForgotten = 200
 
 // writeForgetting prints what a forgetting removed, or with dryRun would remove.
-func writeForgetting(w io.Writer, j *jobs.Job, f *jobs.Forgetting, exports []exportRecord, dryRun bool) {
+func writeForgetting(w io.Writer, j *jobs.Job, f *runner.Forgetting, exports []exportRecord, dryRun bool) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	verb := "forgotten"
@@ -285,7 +286,7 @@ func writeForgetting(w io.Writer, j *jobs.Job, f *jobs.Forgetting, exports []exp
 	fmt.Fprintf(tw, "cache\t%d cached answers of these groups are checked: those no remaining request asks are deleted\n", f.Impact.CacheRows)
 	fmt.Fprintf(tw, "quarantine\t%d quarantined rows hold a selected value\n", f.Quarantined)
 	fmt.Fprintf(tw, "files\t%s (compacted: VACUUM, write-ahead log truncated), %s (rewritten), %s\n",
-		termtext.Value(j.Checkpoint), termtext.Value(jobs.FailedFile(j.Checkpoint)), termtext.Value(ingest.QuarantineFile(j.Checkpoint)))
+		termtext.Value(j.Checkpoint), termtext.Value(runner.FailedFile(j.Checkpoint)), termtext.Value(ingest.QuarantineFile(j.Checkpoint)))
 	if dryRun {
 		for _, e := range exports {
 			fmt.Fprintf(tw, "export\t%s (%s): would be rewritten\n", termtext.Value(e.Dir), e.Format)
@@ -309,7 +310,7 @@ func writeForgetting(w io.Writer, j *jobs.Job, f *jobs.Forgetting, exports []exp
 }
 
 // listForgetting lists what a dry run found, up to shownForgotten items of each kind.
-func listForgetting(tw io.Writer, f *jobs.Forgetting) {
+func listForgetting(tw io.Writer, f *runner.Forgetting) {
 	for i, e := range f.Episodes {
 		if i == shownForgotten {
 			fmt.Fprintf(tw, "\t… %d more episodes (--report lists them all)\n", len(f.Episodes)-i)

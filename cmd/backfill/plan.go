@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/internal/safefile"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/planner"
 )
 
 // planOptions are the flags of plan.
@@ -23,12 +23,16 @@ func newPlanCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan JOB.yaml",
 		Short: "Dry run: what a job would read, its LLM calls, tokens and cost",
-		Long: `Plan is a dry run that calls no LLM. It ingests the sources into a temporary store (exact episodes
-and groups), renders the real extraction prompt of every episode (of a sample of --sample when
-there are more) to count extraction calls and estimate their tokens, and estimates the later
-stages' calls from stated ratios (measured on the job's checkpoint graph when one exists). Calls
-the checkpoint's cache already answers are shown as cached and cost 0. For JSON records it shows
-the tokens per record before and after pruning and how many records skip the LLM.
+		Long: `Plan is a dry run that calls no LLM. It walks the stages a run walks, with the run's clients,
+over a temporary store holding the checkpoint's episodes with the sources ingested over them
+(exact episodes and groups). A unit whose fingerprint on record equals the one the run would
+compute is done: it costs nothing, and the plan says which stages' units are done (after a
+complete run, no call is left). Of the other units it renders the real extraction prompt of
+every episode (of a sample of --sample when there are more) to count extraction calls and
+estimate their tokens, and estimates the later stages' calls from stated ratios (measured on the
+job's checkpoint graph when one exists). Calls the checkpoint's cache already answers are shown
+as cached and cost 0. For JSON records it shows the tokens per record before and after pruning
+and how many records skip the LLM.
 
 "~" marks an estimate. Plan only reads the job's checkpoint store.`,
 		Example: `  backfill plan jobs/examples/tickets.yaml
@@ -43,7 +47,7 @@ the tokens per record before and after pruning and how many records skip the LLM
 	f := cmd.Flags()
 	f.StringVar(&o.shard, "shard", "", "plan only shard `I/N` (0-based), as run --shard")
 	f.StringVar(&o.json, "json", "", "also write the plan as JSON to `FILE`")
-	f.IntVar(&o.sample, "sample", jobs.DefaultPlanSample, "extraction prompts rendered at most (`N`)")
+	f.IntVar(&o.sample, "sample", planner.DefaultSample, "extraction prompts rendered at most (`N`)")
 	return cmd
 }
 
@@ -60,7 +64,7 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
-	p, err := jobs.MakePlan(ctx, j, jobs.PlanOptions{Checkpoint: j.Checkpoint, Shard: sh, Sample: o.sample})
+	p, err := planner.Make(ctx, j, planner.Options{Checkpoint: j.Checkpoint, Shard: sh, Sample: o.sample})
 	if err != nil {
 		return fail(ctx, err)
 	}

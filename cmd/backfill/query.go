@@ -14,7 +14,6 @@ import (
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // queryOptions are the flags of query.
@@ -181,9 +180,9 @@ func queryFacts(ctx context.Context, store *checkpoints.Store, group, entity str
 		return nil, err
 	}
 	if history {
-		return temporal.Known(facts, versions, knownAt), nil
+		return graph.Known(facts, versions, knownAt), nil
 	}
-	return temporal.AsOf(facts, versions, validAt, knownAt), nil
+	return graph.AsOf(facts, versions, validAt, knownAt), nil
 }
 
 func parseWhen(s string, now time.Time) (time.Time, error) {

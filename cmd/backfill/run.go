@@ -15,8 +15,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/ingest"
 )
 
 // runOptions are the flags of run.
@@ -97,10 +99,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	ctx, stop, finish := drain(ctx)
 	defer finish()
 	prog := newProgress(os.Stderr)
-	rep, runErr := jobs.Run(ctx, j, jobs.RunOptions{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
+	rep, runErr := runner.Run(ctx, j, runner.Options{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
 		NoWait: o.noWait || !o.wait})
 	if rep != nil {
-		printText(out, rep.WriteTable)
+		printText(out, func(w io.Writer) { rep.WriteTable(w, stages.StepNames()) })
 		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
 			if err := safefile.WriteFile(o.report, append(b, '\n')); err != nil && runErr == nil {
@@ -133,23 +135,23 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	}
 	if rep.FailedUnits > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
-			rep.FailedUnits, termtext.Value(jobs.FailedFile(rep.StoreFile)))
+			rep.FailedUnits, termtext.Value(runner.FailedFile(rep.StoreFile)))
 		code = exitPartial
 	}
 	return code
 }
 
-func parseShard(s string) (jobs.Shard, error) {
+func parseShard(s string) (ingest.Shard, error) {
 	if s == "" {
-		return jobs.Shard{Index: 0, Count: 1}, nil
+		return ingest.Shard{Index: 0, Count: 1}, nil
 	}
 	a, b, ok := strings.Cut(s, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return jobs.Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N", s)
+		return ingest.Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N", s)
 	}
-	return jobs.Shard{Index: i, Count: n}, nil
+	return ingest.Shard{Index: i, Count: n}, nil
 }
 
 // startCPUProfile starts writing a CPU profile to path (through internal/safefile) and returns

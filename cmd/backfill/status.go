@@ -12,7 +12,9 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // statusOptions are the flags of status.
@@ -93,20 +95,21 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "groups mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", mapped)
 	}
 	fmt.Fprintf(w, "quarantined\t%d (last run)\n", c.Quarantined)
+	steps, err := unitSteps(j)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")
 	done, failed := map[string]int{}, map[string]int{}
 	for _, s := range counts {
 		done[s.Stage], failed[s.Stage] = s.Units, s.Failed
 	}
-	for _, s := range jobs.StageOrder[1:] {
-		if s == jobs.LoadStage && j.Sink.Kind == "sqlite" {
-			continue
-		}
+	for _, s := range steps {
 		total := len(groups)
-		if s == "extract" {
+		if s.Unit == stages.UnitEpisode {
 			total = c.Episodes
 		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s, done[s], failed[s], total)
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s.Name, done[s.Name], failed[s.Name], total)
 	}
 	writeCounts(w, c)
 	return writeBatches(ctx, w, store)
@@ -171,14 +174,16 @@ func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "written as\t%s\n", termtext.Value(written))
 	}
 	fmt.Fprintf(w, "episodes\t%d\n", c.Episodes)
+	steps, err := unitSteps(j)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")
-	for _, s := range jobs.StageOrder[1:] {
-		if s == jobs.LoadStage && j.Sink.Kind == "sqlite" {
-			continue
-		}
+	for _, step := range steps {
+		s := step.Name
 		var fps []string
 		total := 1
-		if s == "extract" {
+		if step.Unit == stages.UnitEpisode {
 			m, err := store.EpisodeFingerprints(ctx, s, id)
 			if err != nil {
 				return err
@@ -204,6 +209,22 @@ func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 	}
 	writeCounts(w, c)
 	return nil
+}
+
+// unitSteps are the steps of the job's stages (pipeline.Stages) that keep unit records: every
+// stage but ingest.
+func unitSteps(j *jobs.Job) ([]stages.Step, error) {
+	list, err := pipeline.Stages(j, pipeline.Inputs{})
+	if err != nil {
+		return nil, err
+	}
+	var out []stages.Step
+	for _, s := range list {
+		if st := s.Step(); st.Unit != "" {
+			out = append(out, st)
+		}
+	}
+	return out, nil
 }
 
 func writeCounts(w io.Writer, c checkpoints.Counts) {

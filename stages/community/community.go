@@ -49,14 +49,27 @@ func (o StageOptions) WithDefaults() StageOptions {
 	return o
 }
 
+// key is the stage's part of its unit fingerprints (stages.Key): the options, the algorithm, the
+// versions of the tasks it asks and the embedder (community names are embedded).
+func (o StageOptions) key(env stages.Env) (string, error) {
+	return stages.Key(Stage, struct {
+		Options   StageOptions
+		Algorithm string
+		Tasks     map[string]string
+		Embedder  string
+	}{o.WithDefaults(), algorithm, env.TaskVersionsOf(wire.TaskMergeSummaries, wire.TaskNameCommunity), env.EmbedderOf()})
+}
+
 // Run recomputes the communities of every group whose inputs changed: the group's graph (through
 // the embed stage's fingerprint, which chains every upstream stage), the prompts, the models or
 // the options. Other groups are skipped without reading their graph.
 func Run(ctx context.Context, env stages.Env, opts StageOptions) (stages.Stats, error) {
 	opts = opts.WithDefaults()
-	parts := append(env.TaskVersions(wire.TaskMergeSummaries, wire.TaskNameCommunity),
-		algorithm, env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions()), fmt.Sprintf("%+v", opts))
-	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
+	key, err := opts.key(env)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	return stages.RunGroups(ctx, env, Stage, key, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})
 }

@@ -18,10 +18,18 @@ const Stage = stages.Embed
 // vectors held in memory (4,096 × 1,024 dimensions × 4 bytes = 16 MiB).
 var chunkTexts = 4096
 
+// key is the stage's part of its unit fingerprints (stages.Key): the embedder.
+func key(env stages.Env) (string, error) {
+	return stages.Key(Stage, struct{ Embedder string }{env.EmbedderOf()})
+}
+
 // Run embeds the names and facts of every group whose graph changed.
 func Run(ctx context.Context, env stages.Env) (stages.Stats, error) {
-	parts := []string{env.Embedder.Model(), fmt.Sprint(env.Embedder.Dimensions())}
-	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
+	key, err := key(env)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	return stages.RunGroups(ctx, env, Stage, key, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, g, fp)
 	})
 }

@@ -29,11 +29,11 @@ func recordEnv(t *testing.T, f *fakeLLM, eps ...graph.Episode) stages.Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	stage(t, store, eps...)
+	stageEpisodes(t, store, eps...)
 	return stages.Env{Store: store, LLM: f, Concurrency: 2}
 }
 
-func stage(t *testing.T, store *checkpoints.Store, eps ...graph.Episode) {
+func stageEpisodes(t *testing.T, store *checkpoints.Store, eps ...graph.Episode) {
 	t.Helper()
 	if _, err := store.UpsertEpisodes(context.Background(), eps, time.Unix(0, 0)); err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestLateSnapshotDiffedAgainstItsPredecessor(t *testing.T) {
 	f.take()
 
 	s2 := snapshot("s2", "7", 10, `{"issue":{"state":"pending","title":"Login fails"}}`, graph.Record{})
-	stage(t, env.Store, s2)
+	stageEpisodes(t, env.Store, s2)
 	p = plans(t, env, Options{})
 	if got := changes(p["s2"]); !reflect.DeepEqual(got, []string{`issue.state: "open" → "pending"`}) {
 		t.Errorf("late s2: %q", got)

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -19,7 +21,8 @@ const (
 	ModeTwoCall  = "two_call" // entities, then facts: two calls per episode
 )
 
-// Options of the stage.
+// Options of the stage. Every field but Counts is a setting: it enters the unit fingerprints
+// (Key).
 type Options struct {
 	Context int // previous episodes of the group shown as context, at most (the job's default 4)
 	// ContextTokens bounds the previous episodes' content, in wire.EstimateTokens (the job's
@@ -35,19 +38,41 @@ type Options struct {
 	NoLLM         bool     // ask the LLM nothing: records give their declared facts only
 	// Counts, when not nil, counts this run's units by how they were planned: Asked, or the
 	// reason the LLM was not asked (Plan.Skip).
-	Counts *stages.Tally
+	Counts *stages.Tally `json:"-"`
 }
 
-// Asked is the Counts kind of the units that asked the LLM.
-const Asked = "asked"
-
-// mode returns the effective mode.
-func (o Options) mode() string {
+// WithDefaults returns the options with an empty Mode set to DefaultMode: the options the stage
+// runs with. (Context and ContextTokens of 0 mean none; the job's defaults are DefaultContext
+// and DefaultContextTokens.)
+func (o Options) WithDefaults() Options {
 	if o.Mode == "" {
-		return DefaultMode
+		o.Mode = DefaultMode
 	}
-	return o.Mode
+	return o
 }
+
+// Validate checks the options; an error names the option as the job spells it
+// (stages.extract.<option>).
+func (o Options) Validate() error {
+	if m := o.WithDefaults().Mode; m != ModeTwoCall && m != ModeCombined {
+		return fmt.Errorf("mode: %q is not %s or %s", m, ModeCombined, ModeTwoCall)
+	}
+	return nil
+}
+
+// key is the stage's part of its unit fingerprints (stages.Key): the options, the hygiene
+// rules' version and the versions of the tasks the mode asks.
+func (o Options) key(env stages.Env) (string, error) {
+	o = o.WithDefaults()
+	return stages.Key(Stage, struct {
+		Options Options
+		Hygiene string
+		Tasks   map[string]string
+	}{o, HygieneVersion, env.TaskVersionsOf(Tasks(o.Mode)...)})
+}
+
+// Asked is the Counts kind of the units that asked the LLM (the report's ExtractAsked).
+const Asked = report.ExtractAsked
 
 // Tasks returns the LLM tasks a mode calls, in call order.
 func Tasks(mode string) []string {
@@ -69,9 +94,13 @@ type unitInput struct {
 
 // Run extracts every episode whose inputs changed since its last extraction.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
-	mode := opts.mode()
-	if mode != ModeTwoCall && mode != ModeCombined {
-		return stages.Stats{}, fmt.Errorf("extracting: unknown mode %q (want %s or %s)", mode, ModeTwoCall, ModeCombined)
+	opts = opts.WithDefaults()
+	if err := opts.Validate(); err != nil {
+		return stages.Stats{}, fmt.Errorf("extracting: %w", err)
+	}
+	key, err := opts.key(env)
+	if err != nil {
+		return stages.Stats{}, err
 	}
 	groups, err := env.Store.Groups(ctx)
 	if err != nil {
@@ -81,36 +110,41 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if err != nil {
 		return stages.Stats{}, err
 	}
-	ontology, err := json.Marshal([]any{opts.EntityTypes, opts.EdgeTypes, opts.ExcludedTypes})
-	if err != nil {
-		return stages.Stats{}, fmt.Errorf("encoding ontology: %w", err)
-	}
-	base := append([]string{mode, string(ontology), HygieneVersion}, env.TaskVersions(Tasks(mode)...)...)
 	// Units are built a group at a time, so memory is bounded by the largest group, not the input.
 	return stages.RunStream(ctx, env, Stage, total, func(emit func(stages.Unit) error) error {
 		for _, g := range groups {
-			eps, err := env.Store.GroupEpisodes(ctx, g)
-			if err != nil {
-				return err
-			}
 			done, err := env.Store.EpisodeFingerprints(ctx, Stage, g)
 			if err != nil {
 				return err
 			}
-			group := NewGroup(eps, opts)
-			for i, ep := range eps {
-				p := group.Plan(i)
-				raw, err := json.Marshal(unitInput{Input: p.Input, Ask: p.Ask, Skip: p.Skip, Record: ep.Record})
-				if err != nil {
-					return fmt.Errorf("encoding input of %s: %w", ep.UUID, err)
-				}
-				err = emit(stages.Unit{Key: ep.UUID, Group: g, Fingerprint: stages.Fingerprint(append(base, string(raw))...),
-					Stored: done[ep.UUID], Run: runUnit(env, mode, ep, p, opts)})
-				if err != nil {
-					return err
-				}
+			err = eachUnit(ctx, env.Store, opts, key, g, func(ep graph.Episode, p Plan, fp string) error {
+				return emit(stages.Unit{Key: ep.UUID, Group: g, Fingerprint: fp, Stored: done[ep.UUID], Run: runUnit(env, opts.Mode, ep, p, opts)})
+			})
+			if err != nil {
+				return err
 			}
 		}
 		return nil
 	})
+}
+
+// eachUnit calls fn with each episode of a group, its plan and its unit fingerprint: the key
+// and everything the unit's output depends on besides (unitInput). Run and Estimate share it.
+func eachUnit(ctx context.Context, store *checkpoints.Store, opts Options, key, group string, fn func(graph.Episode, Plan, string) error) error {
+	eps, err := store.GroupEpisodes(ctx, group)
+	if err != nil {
+		return err
+	}
+	g := NewGroup(eps, opts)
+	for i, ep := range eps {
+		p := g.Plan(i)
+		raw, err := json.Marshal(unitInput{Input: p.Input, Ask: p.Ask, Skip: p.Skip, Record: ep.Record})
+		if err != nil {
+			return fmt.Errorf("encoding input of %s: %w", ep.UUID, err)
+		}
+		if err := fn(ep, p, stages.Fingerprint(key, string(raw))); err != nil {
+			return err
+		}
+	}
+	return nil
 }

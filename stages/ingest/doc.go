@@ -17,6 +17,6 @@
 // episodes vanished the stage fails with a *VanishedError and forgets nothing, and a source
 // with rows quarantined this run forgets nothing this run.
 //
-// The stage reads only its Env (store, clock, progress, log, stop) and Options; the jobs package
+// The stage reads only its Env (store, clock, progress, log, stop) and Options; jobs/pipeline
 // translates the job into Options (its sources' loader specs, shard and limits.max_error_ratio).
 package ingest

@@ -68,7 +68,8 @@ type ingester struct {
 	replaced    int             // rows that replaced an earlier row of this run with the same record key
 	mapped      map[string]bool // mapped group ids logged this run (at most maxMappedLogged)
 	log         *slog.Logger
-	records     *Records // what the JSON records held
+	records     *Records          // what the JSON records held
+	missingWhy  map[string]string // the first reason seen per declaration with missing fields
 }
 
 // maxReplacedLogged bounds the warnings about repeated record keys; the report counts them all.
@@ -103,7 +104,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 		return stages.Stats{}, res, err
 	}
 	in := &ingester{store: store, shard: o.Shard, now: env.Clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log,
-		records: &res.Records, badBySource: map[int]int{}}
+		records: &res.Records, badBySource: map[int]int{}, missingWhy: map[string]string{}}
 	if err := in.checkMirror(ctx, o); err != nil {
 		return stages.Stats{}, res, err
 	}
@@ -143,7 +144,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 	if in.forgotten > 0 {
 		log.Info("rows skipped: a deletion forgot them (remove them from the source to stop this)", "rows", in.forgotten)
 	}
-	in.records.warn(log)
+	warnRecords(log, in.records, in.missingWhy)
 	if in.replaced > maxReplacedLogged {
 		log.Warn("more rows repeated a record key of this run; the later row replaced the earlier each time",
 			"rows", in.replaced, "logged", maxReplacedLogged)

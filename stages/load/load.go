@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/tkgraph/backfill/sinks"
@@ -34,12 +33,21 @@ type Options struct {
 	Credentials func() (user, password string, err error)
 }
 
+// key is the stage's part of its unit fingerprints (stages.Key): the sink's identity (dialect,
+// URI, database, vector dimensions) and the loader's version.
+func (o Options) key() string {
+	k, _ := stages.Key(Stage, struct { // strings and an int: always encodes
+		Dialect, URI, Database string
+		VectorDims             int
+		Loader                 string
+	}{string(o.Sink.Dialect), o.Sink.URI, o.Sink.Database, o.Sink.VectorDims, loaderVersion})
+	return k
+}
+
 // Fingerprint is the load unit fingerprint of a group whose upstream unit fingerprint is
-// upstreamFP: the sink's identity (dialect, URI, database, vector dimensions) and the loader's
-// version.
+// upstreamFP (stages.GroupFingerprint with the stage's key).
 func (o Options) Fingerprint(upstreamFP string) string {
-	return stages.Fingerprint(upstreamFP, string(o.Sink.Dialect), o.Sink.URI, o.Sink.Database,
-		strconv.Itoa(o.Sink.VectorDims), loaderVersion)
+	return stages.GroupFingerprint(upstreamFP, o.key())
 }
 
 // Run writes the groups whose load fingerprint changed (all of them with Reload) into the graph

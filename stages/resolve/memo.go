@@ -28,9 +28,15 @@ func newMemo(version string) *Memo {
 	return &Memo{Version: version, Entities: map[string]bool{}, Facts: map[string]bool{}}
 }
 
-// memoVersion is the version of the answers an env would give (stages.Env.TaskVersions).
+// memoVersion is the version of the answers an env would give: the versions of the two tasks
+// (stages.LLM.TaskVersion). It is not a unit fingerprint (the stage's key holds the same
+// versions); it stays as stored memos have it, so a memo stays valid as long as its answers do.
 func memoVersion(env stages.Env) string {
-	return stages.Fingerprint(env.TaskVersions(wire.TaskResolveEntities, wire.TaskDedupeFacts)...)
+	var parts []string
+	for _, t := range []string{wire.TaskResolveEntities, wire.TaskDedupeFacts} {
+		parts = append(parts, t+"="+env.LLM.TaskVersion(t))
+	}
+	return stages.Fingerprint(parts...)
 }
 
 // memoKey is the key of an unordered pair of names or ids.

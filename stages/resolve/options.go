@@ -1,10 +1,10 @@
 package resolve
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // Defaults of Options.
@@ -61,10 +61,15 @@ func (o Options) WithDefaults() Options {
 	return o
 }
 
-// fingerprint is the options' part of a unit fingerprint.
-func (o Options) fingerprint() string {
-	raw, _ := json.Marshal(o) // plain data: always encodes
-	return string(raw)
+// key is the stage's part of its unit fingerprints (stages.Key): the options, the record-time
+// mode, the versions of the tasks it asks and the embedder.
+func (o Options) key(env stages.Env) (string, error) {
+	return stages.Key(Stage, struct {
+		Options    Options
+		RecordTime string
+		Tasks      map[string]string
+		Embedder   string
+	}{o.WithDefaults(), env.RecordTime, env.TaskVersionsOf(wire.TaskResolveEntities, wire.TaskDedupeFacts), env.EmbedderOf()})
 }
 
 // entityType returns the ontology's spelling of a type name (case-insensitive), or "" for

@@ -18,6 +18,10 @@ const Stage = stages.Resolve
 // Run resolves every group whose extractions, options, model, prompts or embedder changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
 	opts = opts.WithDefaults()
+	key, err := opts.key(env)
+	if err != nil {
+		return stages.Stats{}, err
+	}
 	done, err := env.Store.Fingerprints(ctx, Stage)
 	if err != nil {
 		return stages.Stats{}, err
@@ -26,11 +30,6 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 	if err != nil {
 		return stages.Stats{}, err
 	}
-	embedder := "none"
-	if env.Embedder != nil {
-		embedder = fmt.Sprint(env.Embedder.Model(), "/", env.Embedder.Dimensions())
-	}
-	base := []string{opts.fingerprint(), env.RecordTime, memoVersion(env), embedder}
 	// Units are built a group at a time: one group's episodes and records per unit in flight.
 	return stages.RunStream(ctx, env, Stage, len(groups), func(emit func(stages.Unit) error) error {
 		for _, g := range groups {
@@ -42,15 +41,11 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 			if err != nil {
 				return err
 			}
-			parts := append([]string(nil), base...)
-			for _, ep := range eps {
-				f, ok := upstream[ep.UUID]
-				if !ok {
-					return fmt.Errorf("resolving group %s: episode %s has no extraction", g, ep.UUID)
-				}
-				parts = append(parts, ep.UUID, f, env.RecordTimeOf(ep).String())
+			fp, err := groupFingerprint(env, key, eps, upstream)
+			if err != nil {
+				return fmt.Errorf("resolving group %s: %w", g, err)
 			}
-			err = emit(stages.Unit{Key: g, Group: g, Fingerprint: stages.Fingerprint(parts...), Stored: done[g],
+			err = emit(stages.Unit{Key: g, Group: g, Fingerprint: fp, Stored: done[g],
 				Run: func(ctx context.Context, fp string) error { return runGroup(ctx, env, opts, g, eps, fp) }})
 			if err != nil {
 				return err
@@ -58,6 +53,21 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 		}
 		return nil
 	})
+}
+
+// groupFingerprint is a group unit's fingerprint: the key, then each episode's id, the
+// fingerprint of its extraction (upstream, by episode) and its record time. Run and Estimate
+// share it.
+func groupFingerprint(env stages.Env, key string, eps []graph.Episode, upstream map[string]string) (string, error) {
+	parts := []string{key}
+	for _, ep := range eps {
+		f, ok := upstream[ep.UUID]
+		if !ok {
+			return "", fmt.Errorf("episode %s has no extraction", ep.UUID)
+		}
+		parts = append(parts, ep.UUID, f, env.RecordTimeOf(ep).String())
+	}
+	return stages.Fingerprint(parts...), nil
 }
 
 // runGroup resolves one group and commits its entities, mentions, facts and memo together.

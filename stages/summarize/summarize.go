@@ -44,11 +44,23 @@ func (o Options) WithDefaults() Options {
 	return o
 }
 
+// key is the stage's part of its unit fingerprints (stages.Key): the options and the version of
+// the summarize task.
+func (o Options) key(env stages.Env) (string, error) {
+	return stages.Key(Stage, struct {
+		Options Options
+		Tasks   map[string]string
+	}{o.WithDefaults(), env.TaskVersionsOf(wire.TaskSummarize)})
+}
+
 // Run summarizes the entities of every group whose facts changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
 	opts = opts.WithDefaults()
-	parts := append(env.TaskVersions(wire.TaskSummarize), fmt.Sprint(opts.ShortChars, opts.BatchSize, opts.MaxFacts))
-	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
+	key, err := opts.key(env)
+	if err != nil {
+		return stages.Stats{}, err
+	}
+	return stages.RunGroups(ctx, env, Stage, key, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts, g, fp)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
 
@@ -27,7 +28,7 @@ func TestAsOfBillingAudit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := AsOf(out, versions, tt.validAt, tt.knownAt)
+			got := graph.AsOf(out, versions, tt.validAt, tt.knownAt)
 			if tt.want == "" {
 				if len(got) != 0 {
 					t.Fatalf("got %v, want nothing", got)
@@ -64,7 +65,7 @@ func TestAsOfUnknownStartAndOrder(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, f := range AsOf(out, versions, day(tt.validAt), day(tt.knownAt)) {
+			for _, f := range graph.AsOf(out, versions, day(tt.validAt), day(tt.knownAt)) {
 				got = append(got, f.UUID)
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {

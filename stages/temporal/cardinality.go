@@ -1,10 +1,8 @@
 package temporal
 
 import (
-	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/tkgraph/backfill/stages/resolve"
 )
@@ -57,14 +55,14 @@ func Cardinalities(job map[string]string) map[string]string {
 	return m
 }
 
-// cardinalityKey renders the relations of cardinality one, sorted, for the unit fingerprint: a
-// change of cardinality re-runs every group.
-func cardinalityKey(m map[string]string) string {
-	var one []string
+// cardinalityOne lists the relations of cardinality one, sorted, for the stage's key: a change
+// of cardinality re-runs every group.
+func cardinalityOne(m map[string]string) []string {
+	one := []string{}
 	for _, p := range slices.Sorted(maps.Keys(m)) {
 		if m[p] == CardinalityOne {
 			one = append(one, p)
 		}
 	}
-	return fmt.Sprintf("one=%s", strings.Join(one, ","))
+	return one
 }

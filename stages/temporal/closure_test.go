@@ -74,11 +74,11 @@ func TestClosuresOfDeclaredFacts(t *testing.T) {
 		}
 	}
 	// Known between the two snapshots, ann is open; after the closing one, closed on day 3.
-	between := AsOf(out, versions, may(2), may(2).Add(12*time.Hour))
+	between := graph.AsOf(out, versions, may(2), may(2).Add(12*time.Hour))
 	if len(between) != 2 || between[0].UUID != "ann" || between[0].InvalidAt != nil {
 		t.Errorf("as known on day 2: %+v", between)
 	}
-	if after := AsOf(out, versions, may(4), may(4)); len(after) != 1 || after[0].UUID != "carol" {
+	if after := graph.AsOf(out, versions, may(4), may(4)); len(after) != 1 || after[0].UUID != "carol" {
 		t.Errorf("true on day 4 as known on day 4: %+v", after)
 	}
 }

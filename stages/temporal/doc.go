@@ -54,8 +54,8 @@
 // fact ended is a new period and stays its own fact.
 //
 // Apply replays the group in record-time order and appends a row to the fact version log every
-// time a fact's interval as known changes, so AsOf answers "which facts were true at T, as the
-// system knew at T′" exactly. The unit writes the group's facts and version log as a whole; under
+// time a fact's interval as known changes (with its graph.Reason…), so graph.AsOf answers "which
+// facts were true at T, as the system knew at T′" exactly. The unit writes the group's facts and version log as a whole; under
 // record_time: reference a late-arriving episode, which sorts into its place by reference time,
 // gives the same facts, intervals and version log as if it had arrived in order.
 //

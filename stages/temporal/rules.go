@@ -18,15 +18,6 @@ const (
 // fingerprint, so a change of the rules re-runs every group.
 const RulesVersion = "rules-5"
 
-// Reasons of the fact version log.
-const (
-	ReasonCreated            = "created"               // recorded open
-	ReasonArrivedClosed      = "arrived_closed"        // ①: recorded with its own invalid_at
-	ReasonClosedByLaterStart = "closed_by_later_start" // ②: recorded closed by a fact that starts later
-	ReasonClosedByNewer      = "closed_by_newer"       // ③: an already recorded fact closed (or closed earlier)
-	ReasonClosedByRecord     = "closed_by_record"      // a later snapshot no longer shows a declared fact
-)
-
 // Judgement is the LLM's answer for facts[i], as indexes of earlier facts.
 type Judgement struct {
 	Duplicates     []int

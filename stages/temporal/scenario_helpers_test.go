@@ -20,8 +20,10 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/providers/offline"
+	"github.com/tkgraph/backfill/report"
 )
 
 // group is the group of every scenario episode.
@@ -96,9 +98,9 @@ embedder:
 }
 
 // runJob runs the job with the wall clock fixed at now and returns its report.
-func runJob(t *testing.T, j *jobs.Job, now time.Time) *jobs.Report {
+func runJob(t *testing.T, j *jobs.Job, now time.Time) *report.Report {
 	t.Helper()
-	rep, err := jobs.Run(context.Background(), j, jobs.RunOptions{Clock: graph.FixedClock(now),
+	rep, err := runner.Run(context.Background(), j, runner.Options{Clock: graph.FixedClock(now),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // now is the wall clock of every scenario run (record time under record_time: ingest).
@@ -96,7 +95,7 @@ func TestScenarios(t *testing.T) {
 				}
 			}
 			for _, q := range sc.asOf {
-				got := temporal.AsOf(st.facts, st.versions, *sc.at(t, q.valid), *sc.at(t, q.known))
+				got := graph.AsOf(st.facts, st.versions, *sc.at(t, q.valid), *sc.at(t, q.known))
 				var texts []string
 				for _, f := range got {
 					texts = append(texts, f.Fact)

@@ -24,14 +24,36 @@ type Options struct {
 	Cardinality map[string]string
 }
 
+// WithDefaults returns the options with MaxCandidates set to DefaultMaxCandidates when it is
+// not positive: the options the stage runs with.
+func (o Options) WithDefaults() Options {
+	if o.MaxCandidates <= 0 {
+		o.MaxCandidates = DefaultMaxCandidates
+	}
+	return o
+}
+
+// key is the stage's part of its unit fingerprints (stages.Key): the candidates shown, the
+// relations of cardinality one (the shipped ones and the job's), the rules' version and the
+// version of the judge's task.
+func (o Options) key(env stages.Env) (string, error) {
+	return stages.Key(Stage, struct {
+		MaxCandidates  int
+		CardinalityOne []string
+		Rules          string
+		Tasks          map[string]string
+	}{o.WithDefaults().MaxCandidates, cardinalityOne(Cardinalities(o.Cardinality)), RulesVersion, env.TaskVersionsOf(wire.TaskJudgeFact)})
+}
+
 // Run applies the temporal rules to every group whose resolution changed.
 func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error) {
-	if opts.MaxCandidates <= 0 {
-		opts.MaxCandidates = DefaultMaxCandidates
+	opts = opts.WithDefaults()
+	key, err := opts.key(env)
+	if err != nil {
+		return stages.Stats{}, err
 	}
 	card := Cardinalities(opts.Cardinality)
-	parts := append(env.TaskVersions(wire.TaskJudgeFact), fmt.Sprint(opts.MaxCandidates), RulesVersion, cardinalityKey(card))
-	return stages.RunGroups(ctx, env, Stage, stages.Upstream(Stage), parts, func(ctx context.Context, g, fp string) error {
+	return stages.RunGroups(ctx, env, Stage, key, func(ctx context.Context, g, fp string) error {
 		return runGroup(ctx, env, opts.MaxCandidates, card, g, fp)
 	})
 }

@@ -18,17 +18,17 @@ func (w *walker) publish(i int, at time.Time) {
 	if p.seen && graph.SameTime(p.invalid, cur.invalid) {
 		return
 	}
-	reason, ep := ReasonCreated, w.episode(i)
+	reason, ep := graph.ReasonCreated, w.episode(i)
 	switch {
 	case !p.seen && cur.invalid == nil:
 	case w.closure(i, cur.closer) != nil:
-		reason, ep = ReasonClosedByRecord, w.closure(i, cur.closer).Episode
+		reason, ep = graph.ReasonClosedByRecord, w.closure(i, cur.closer).Episode
 	case !p.seen && cur.closer == i:
-		reason = ReasonArrivedClosed
+		reason = graph.ReasonArrivedClosed
 	case !p.seen:
-		reason = ReasonClosedByLaterStart
+		reason = graph.ReasonClosedByLaterStart
 	default:
-		reason, ep = ReasonClosedByNewer, w.episode(cur.closer)
+		reason, ep = graph.ReasonClosedByNewer, w.episode(cur.closer)
 	}
 	if cur.invalid != nil && p.expired == nil {
 		p.expired = ptr(at)

@@ -29,11 +29,11 @@ func TestVersionLogLateHeard(t *testing.T) {
 	out, vs := applyAll(facts, []Judgement{{}, {Contradictions: []int{0}}, {Contradictions: []int{0, 1}}})
 	type row struct{ rec, invalid, expired, episode, reason string }
 	wants := map[string][]row{
-		"kakao": {{"2026-01-10", "", "", "ep-kakao", ReasonCreated},
-			{"2026-03-05", "2026-03-02", "2026-03-05", "ep-naver", ReasonClosedByNewer},
-			{"2026-04-01", "2025-06-01", "2026-03-05", "ep-coupang", ReasonClosedByNewer}},
-		"coupang": {{"2026-04-01", "2026-03-02", "2026-04-01", "ep-coupang", ReasonClosedByLaterStart}},
-		"naver":   {{"2026-03-05", "", "", "ep-naver", ReasonCreated}},
+		"kakao": {{"2026-01-10", "", "", "ep-kakao", graph.ReasonCreated},
+			{"2026-03-05", "2026-03-02", "2026-03-05", "ep-naver", graph.ReasonClosedByNewer},
+			{"2026-04-01", "2025-06-01", "2026-03-05", "ep-coupang", graph.ReasonClosedByNewer}},
+		"coupang": {{"2026-04-01", "2026-03-02", "2026-04-01", "ep-coupang", graph.ReasonClosedByLaterStart}},
+		"naver":   {{"2026-03-05", "", "", "ep-naver", graph.ReasonCreated}},
 	}
 	for id, want := range wants {
 		got := versionsOf(vs, id)
@@ -55,7 +55,7 @@ func TestVersionLogLateHeard(t *testing.T) {
 		{"2026-03-03", "2026-03-06", "naver"},
 	}
 	for _, q := range asOf {
-		got := AsOf(out, vs, day(q.valid), day(q.known))
+		got := graph.AsOf(out, vs, day(q.valid), day(q.known))
 		if len(got) != 1 || got[0].UUID != q.want {
 			t.Errorf("valid %s known %s: got %v, want %s", q.valid, q.known, got, q.want)
 		}
@@ -99,7 +99,7 @@ func TestPoisonedLateStart(t *testing.T) {
 					t.Errorf("true fact invalid_at = %v, want %s", f.InvalidAt, tt.wantValid)
 				}
 			}
-			if got := AsOf(out, vs, day("2025-06-01"), day("2026-12-31")); len(got) != 1 || got[0].UUID != "true" {
+			if got := graph.AsOf(out, vs, day("2025-06-01"), day("2026-12-31")); len(got) != 1 || got[0].UUID != "true" {
 				t.Errorf("as of mid-2025: %v, want the true fact", got)
 			}
 		})

@@ -11,9 +11,10 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/providers/stub"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -41,7 +42,7 @@ func TestBadAnswersFailUnitsNotTheRun(t *testing.T) {
 	// The run against the bad model: exit 3, the failed units recorded, the others as clean.
 	job, cp := writeJob(t, root, dir, "bad", bad.URL)
 	res := run(t, bin, job, dir, "bad")
-	rep := report(t, dir, "bad")
+	rep := readReport(t, dir, "bad")
 	failed := readFailed(t, cp)
 	if res.Code != 3 || len(failed) == 0 || !strings.Contains(res.Stderr, fmt.Sprintf("%d units failed", len(failed))) {
 		t.Fatalf("run with bad answers: exit %d, %d failed units in the file; want exit 3 and \"N units failed\"\n%s",
@@ -105,7 +106,7 @@ func TestBadAnswersFailUnitsNotTheRun(t *testing.T) {
 	if res := run(t, bin, job, dir, "bad"); res.Code != 0 {
 		t.Fatalf("next run: exit %d\n%s", res.Code, res.Stderr)
 	}
-	rep = report(t, dir, "bad")
+	rep = readReport(t, dir, "bad")
 	if st := rep.Stages[extract.Stage]; st.Units != len(failed) || st.Skipped != len(want)-len(failed) || st.Failed != 0 {
 		t.Errorf("next run extract: %+v; want %d units run (the failed ones), %d skipped", st, len(failed), len(want)-len(failed))
 	}
@@ -181,9 +182,9 @@ func run(t *testing.T, bin, job, dir, name string) harness.Result {
 	return res
 }
 
-func report(t *testing.T, dir, name string) jobs.Report {
+func readReport(t *testing.T, dir, name string) report.Report {
 	t.Helper()
-	var r jobs.Report
+	var r report.Report
 	harness.ReadJSON(t, filepath.Join(dir, name+".report.json"), &r)
 	return r
 }
@@ -191,7 +192,7 @@ func report(t *testing.T, dir, name string) jobs.Report {
 // readFailed reads <checkpoint>.failed.jsonl.
 func readFailed(t *testing.T, checkpoint string) []checkpoints.FailedUnit {
 	t.Helper()
-	f, err := os.Open(jobs.FailedFile(checkpoint))
+	f, err := os.Open(runner.FailedFile(checkpoint))
 	if err != nil {
 		t.Fatal(err)
 	}

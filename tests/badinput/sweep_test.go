@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/loaders"
 )
 
@@ -94,7 +95,7 @@ func TestParquetCorruptionSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = jobs.Run(t.Context(), j, jobs.RunOptions{Checkpoint: checkpoint})
+		_, err = runner.Run(t.Context(), j, runner.Options{Checkpoint: checkpoint})
 		if err == nil || !strings.Contains(err.Error(), "the input is corrupt") || !strings.Contains(err.Error(), filepath.Base(p)) {
 			t.Errorf("%s: run error %v, want one saying the input is corrupt", p, err)
 		}

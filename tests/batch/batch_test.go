@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -140,7 +140,7 @@ func TestBatchMode(t *testing.T) {
 			t.Fatalf("status while a batch is pending: exit %d\n%s", status.Code, status.Stdout)
 		}
 		runs := 1
-		var rep jobs.Report
+		var rep report.Report
 		for ; runs < 40; runs++ {
 			time.Sleep(350 * time.Millisecond)
 			res, rep = f.run(t, job, append(batchMode, "--no-wait")...)
@@ -279,7 +279,7 @@ func statusBatches(t *testing.T, f *fixture, job string) batchRows {
 // gpt-4o-mini and text-embedding-3-small (embeddings count under "embed"), in llm.cost_usd and
 // batch.cost_usd, and about half the online run's (the same requests; concurrent online units
 // can send a duplicate request or two).
-func checkHalf(t *testing.T, rep, ref jobs.Report) {
+func checkHalf(t *testing.T, rep, ref report.Report) {
 	t.Helper()
 	prices := pacing.DefaultPrices()
 	chat, _ := prices.Lookup("gpt-4o-mini")

@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/providers/stub"
+	"github.com/tkgraph/backfill/report"
+	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -93,13 +94,13 @@ func (f *fixture) start(t *testing.T, job string, args ...string) *harness.Proc 
 }
 
 // run runs the job to its end and returns how it ended and its report.
-func (f *fixture) run(t *testing.T, job string, args ...string) (harness.Result, jobs.Report) {
+func (f *fixture) run(t *testing.T, job string, args ...string) (harness.Result, report.Report) {
 	t.Helper()
 	res, err := f.start(t, job, args...).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep jobs.Report
+	var rep report.Report
 	if res.Code == 0 {
 		harness.ReadJSON(t, job+".report.json", &rep)
 	}
@@ -107,7 +108,7 @@ func (f *fixture) run(t *testing.T, job string, args ...string) (harness.Result,
 }
 
 // mustRun runs the job and requires exit 0.
-func (f *fixture) mustRun(t *testing.T, job string, args ...string) jobs.Report {
+func (f *fixture) mustRun(t *testing.T, job string, args ...string) report.Report {
 	t.Helper()
 	res, rep := f.run(t, job, args...)
 	if res.Code != 0 {
@@ -133,9 +134,9 @@ func tail(s string) string {
 }
 
 // waves lists the waves of each stage of a report.
-func waves(rep jobs.Report) string {
+func waves(rep report.Report) string {
 	var b strings.Builder
-	for _, s := range jobs.StageOrder[1:] {
+	for _, s := range stages.StepNames()[1:] {
 		if st, ok := rep.Stages[s]; ok && st.Waves > 0 {
 			fmt.Fprintf(&b, " %s %d", s, st.Waves)
 		}

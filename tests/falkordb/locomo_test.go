@@ -23,7 +23,7 @@ llm: {provider: offline}
 embedder: {provider: offline}
 `
 
-// report is the part of the run report (jobs.Report) the tests read.
+// report is the part of the run report (report.Report) the tests read.
 type report struct {
 	Stages map[string]struct {
 		Units   int `json:"units"`

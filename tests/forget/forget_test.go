@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
@@ -68,7 +68,7 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 	// Where the string is before: the store, the quarantine and failed-units files, both
 	// exports, the database; otherwise the checks after the forgetting could not fail.
 	holding := filesHolding(t, planted, cpDir, pq, cy)
-	for _, want := range []string{jobs.FailedFile(cp), cp + ".quarantine.jsonl", filepath.Join(cy, "graph.cypherl")} {
+	for _, want := range []string{runner.FailedFile(cp), cp + ".quarantine.jsonl", filepath.Join(cy, "graph.cypherl")} {
 		if !slices.Contains(holding, want) {
 			t.Fatalf("before forgetting, %s does not hold %q (files holding it: %v): the test checks nothing there "+
 				"(for the failed-units file: pick a badExtractions seed that fails one of Zora's extractions with a cut answer)", want, planted, holding)
@@ -139,7 +139,7 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 	if d := harness.DiffLines(graphAfter, harness.Graph(t, uri)); d != "" {
 		t.Errorf("loading the fresh run's graph over the forgotten one changed Neo4j: %s", d)
 	}
-	if fr := report(t, filepath.Join(dir, "fresh.json")); fr.Load == nil || fr.Load.Deleted != 0 {
+	if fr := readReport(t, filepath.Join(dir, "fresh.json")); fr.Load == nil || fr.Load.Deleted != 0 {
 		t.Errorf("the fresh run's load: %+v; want it to remove nothing", fr.Load)
 	}
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/sinks/parquet"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -229,10 +229,10 @@ func rowsHolding(rows map[string][]string, s string) int {
 	return n
 }
 
-// report reads a run report.
-func report(t *testing.T, path string) jobs.Report {
+// readReport reads a run report.
+func readReport(t *testing.T, path string) report.Report {
 	t.Helper()
-	var r jobs.Report
+	var r report.Report
 	harness.ReadJSON(t, path, &r)
 	return r
 }

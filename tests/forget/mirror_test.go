@@ -79,7 +79,7 @@ func TestMirrorGuard(t *testing.T) {
 	writeRows(t, input, kept, "")
 	rep := filepath.Join(dir, "mirror.json")
 	mustExit(t, "run with two rows removed", backfill(t, bin, "run", job, "--report", rep), 0)
-	if r := report(t, rep); r.Vanished != 2 || r.Purged == nil || r.Purged.GroupsDone != 2 {
+	if r := readReport(t, rep); r.Vanished != 2 || r.Purged == nil || r.Purged.GroupsDone != 2 {
 		t.Errorf("report: vanished %d, purged %+v; want 2 episodes of 2 groups", r.Vanished, r.Purged)
 	}
 	left := episodeUUIDs(t, cp)
@@ -105,7 +105,7 @@ func TestMirrorGuard(t *testing.T) {
 	// The rows come back: they are new input, not forgotten ones.
 	writeRows(t, input, rows, "")
 	mustExit(t, "run with the rows back", backfill(t, bin, "run", job, "--report", rep), 0)
-	if r := report(t, rep); r.Forgotten != 0 || r.Episodes != n {
+	if r := readReport(t, rep); r.Forgotten != 0 || r.Episodes != n {
 		t.Errorf("rows back: forgotten %d, episodes %d; want 0, %d", r.Forgotten, r.Episodes, n)
 	}
 }

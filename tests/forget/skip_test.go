@@ -96,7 +96,7 @@ func TestForgetDryRunSkipAndUnknownGroup(t *testing.T) {
 	// quarantine would hold again), nothing recomputed.
 	rep := filepath.Join(dir, "again.json")
 	mustExit(t, "run after forgetting", backfill(t, bin, "run", job, "--report", rep), 0)
-	r := report(t, rep)
+	r := readReport(t, rep)
 	if r.Forgotten != zoraRows || r.Quarantined != 0 || r.LLM.Calls != 0 || r.Stages["extract"].Units != 0 {
 		t.Errorf("run while the source holds the forgotten rows: forgotten %d, quarantined %d, llm calls %d, extract units %d; want %d, 0, 0, 0",
 			r.Forgotten, r.Quarantined, r.LLM.Calls, r.Stages["extract"].Units, zoraRows)
@@ -113,7 +113,7 @@ func TestForgetDryRunSkipAndUnknownGroup(t *testing.T) {
 	// Removed from the source: nothing to skip any more.
 	writeRows(t, input, rows, "Zora")
 	mustExit(t, "run without the rows", backfill(t, bin, "run", job, "--report", rep), 0)
-	if r := report(t, rep); r.Forgotten != 0 {
+	if r := readReport(t, rep); r.Forgotten != 0 {
 		t.Errorf("forgotten %d after the rows left the source, want 0", r.Forgotten)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -124,16 +124,16 @@ limits:
 }
 
 // runJob runs the job with a report and returns the result and the report.
-func runJob(t *testing.T, bin, job, report string) (harness.Result, jobs.Report) {
+func runJob(t *testing.T, bin, job, reportFile string) (harness.Result, report.Report) {
 	t.Helper()
-	res, err := harness.Run(t.Context(), bin, []string{"run", job, "--report", report}, harness.Options{})
+	res, err := harness.Run(t.Context(), bin, []string{"run", job, "--report", reportFile}, harness.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(report); err != nil {
+	if _, err := os.Stat(reportFile); err != nil {
 		t.Fatalf("exit %d, no report: %v\n%s", res.Code, err, res.Stderr)
 	}
-	var rep jobs.Report
-	harness.ReadJSON(t, report, &rep)
+	var rep report.Report
+	harness.ReadJSON(t, reportFile, &rep)
 	return res, rep
 }

@@ -17,8 +17,8 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -87,7 +87,7 @@ func TestLocalModelSmoke(t *testing.T) {
 }
 
 // checkRun requires exit 0 without failed units or exit 3 with some.
-func checkRun(t *testing.T, name string, res harness.Result, rep jobs.Report) {
+func checkRun(t *testing.T, name string, res harness.Result, rep report.Report) {
 	t.Helper()
 	if !(res.Code == 0 && rep.FailedUnits == 0 || res.Code == 3 && rep.FailedUnits > 0) {
 		t.Fatalf("%s: exit %d with %d failed units; want 0 and none, or 3 and some\n%s", name, res.Code, rep.FailedUnits, res.Stderr)
@@ -99,7 +99,7 @@ func checkRun(t *testing.T, name string, res harness.Result, rep jobs.Report) {
 
 // checkUsage requires the report's chat token counts to be the sums of the usage blocks the
 // server sent (the embedder is offline and in process, under the "embed" stage).
-func checkUsage(t *testing.T, name string, rep jobs.Report, answers []harness.Answer) {
+func checkUsage(t *testing.T, name string, rep report.Report, answers []harness.Answer) {
 	t.Helper()
 	var in, out int
 	for _, a := range answers {

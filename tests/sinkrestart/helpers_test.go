@@ -87,7 +87,7 @@ func reportPath(job string, run int) string {
 // args are the arguments of run number n of job.
 func args(job string, n int) []string { return []string{"run", job, "--report", reportPath(job, n)} }
 
-// report is the part of the run report (jobs.Report) the test reads.
+// report is the part of the run report (report.Report) the test reads.
 type report struct {
 	Stages map[string]struct {
 		Units   int `json:"units"`

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/providers/stub"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -80,8 +80,8 @@ func TestInterruptsWithASlowModel(t *testing.T) {
 			}
 			defer s.Close()
 			dir := t.TempDir()
-			job, report := writeJob(t, root, dir, s.URL), filepath.Join(dir, "report.json")
-			p, err := harness.Start(t.Context(), bin, []string{"run", job, "--report", report}, harness.Options{})
+			job, reportFile := writeJob(t, root, dir, s.URL), filepath.Join(dir, "report.json")
+			p, err := harness.Start(t.Context(), bin, []string{"run", job, "--report", reportFile}, harness.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,8 +119,8 @@ func TestInterruptsWithASlowModel(t *testing.T) {
 			if !s.WaitIdle(10 * time.Second) {
 				t.Fatal("the stub is still serving after the run exited")
 			}
-			var rep jobs.Report
-			harness.ReadJSON(t, report, &rep)
+			var rep report.Report
+			harness.ReadJSON(t, reportFile, &rep)
 			made := arr.count()
 			if got := rep.LLMByStage["extract"].Calls; got != made {
 				t.Errorf("report counts %d extraction calls, the server saw %d", got, made)

@@ -1,0 +1,250 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/internal/safefile"
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/report"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/ingest"
+)
+
+// ForgetOptions are the settings of Forget.
+type ForgetOptions struct {
+	// Run is how the groups the deletion changed are computed again (Checkpoint, Clock,
+	// Progress, Log, Env, Stop); Forget sets its Skip.
+	Run       Options
+	Selection checkpoints.Selection
+	// Originals are the group ids as the input wrote them, of the groups Selection.Groups
+	// names (for the quarantine, which holds input rows); it may be empty.
+	Originals []string
+	DryRun    bool // list what would go, change nothing
+	Load      bool // load the changed groups into the sink now (otherwise: at the next run)
+}
+
+// Forgetting is what Forget did, or with DryRun would do.
+type Forgetting struct {
+	Episodes []checkpoints.EpisodeRef `json:"episodes"`
+	Impact   checkpoints.Impact       `json:"impact"`
+	// Quarantined counts the quarantined rows whose raw text holds a selected value (a speaker,
+	// a text to match, a group id or record key in quotes): Forget removes them, and later runs
+	// skip their rows while the source holds them (counted as forgotten).
+	Quarantined int `json:"quarantined"`
+	// Pending are the groups an earlier deletion left to compute again (completed by this run).
+	Pending  []string              `json:"pending,omitempty"`
+	Deletion *checkpoints.Deletion `json:"deletion,omitempty"` // nil on a dry run or when nothing matched
+	Report   *report.Report        `json:"run,omitempty"`      // the run that computed the groups again (nil on a dry run or with nothing to do)
+}
+
+// Redact leaves out of f what the forgotten episodes said or named (speakers, record keys,
+// entity names, fact sentences, group ids), keeping uuids and counts: what Forget reports once
+// the episodes are gone.
+func (f *Forgetting) Redact() {
+	for i := range f.Episodes {
+		f.Episodes[i].Speaker, f.Episodes[i].RecordKey, f.Episodes[i].GroupID = "", "", ""
+	}
+	for i := range f.Impact.Entities {
+		f.Impact.Entities[i].Name, f.Impact.Entities[i].GroupID = "", ""
+	}
+	for i := range f.Impact.Facts {
+		f.Impact.Facts[i].Name, f.Impact.Facts[i].Fact, f.Impact.Facts[i].GroupID = "", "", ""
+	}
+	f.Pending = make([]string, len(f.Pending))
+	f.Impact.Groups = make([]string, len(f.Impact.Groups))
+}
+
+// Forget removes the episodes the selection chooses from the job's store and computes what
+// depended on them again (checkpoints.Store.Forget, then Run without ingest, and without load
+// unless o.Load; the run's end completes the forgetting: Purge, Compact): entities only they
+// mentioned and facts only they supported disappear, the groups' summaries, communities and the
+// extractions whose context held them are computed again (from the LLM cache where their inputs
+// did not change), the cached answers the groups no longer ask are deleted, the quarantined rows
+// holding a selected value are removed from the table and the quarantine file, and the failed-
+// units file is rewritten. A deletion an earlier Forget or mirror run left incomplete is
+// completed too. With o.DryRun it only reports what would go.
+func Forget(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgetting, error) {
+	o.Run.defaults(j)
+	if _, err := os.Stat(o.Run.Checkpoint); err != nil {
+		return nil, fmt.Errorf("forgetting: reading checkpoint %s: %w (has the job run?)", o.Run.Checkpoint, err)
+	}
+	if o.Load && !j.GraphSink() {
+		return nil, fmt.Errorf("forgetting: --load needs sink.kind memgraph or neo4j (the job's is %s)", j.Sink.Kind)
+	}
+	f, err := markForgetting(ctx, j, o)
+	if err != nil || o.DryRun || (f.Deletion == nil && len(f.Pending) == 0) {
+		return f, err
+	}
+	ro := o.Run
+	ro.Skip = append(ro.Skip, stages.Ingest)
+	if !o.Load {
+		ro.Skip = append(ro.Skip, stages.Load)
+	}
+	f.Report, err = Run(ctx, j, ro)
+	if err != nil {
+		return f, fmt.Errorf("computing the groups again after forgetting (the episodes are gone from the store; run `backfill forget` or `backfill run` again to complete): %w", err)
+	}
+	return f, nil
+}
+
+// markForgetting selects the episodes and, unless o.DryRun (which opens the store read-only),
+// removes them from the store and the quarantine (one store transaction, then the quarantine
+// file).
+func markForgetting(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgetting, error) {
+	open := checkpoints.Open
+	if o.DryRun {
+		open = checkpoints.OpenReadOnly
+	}
+	store, err := open(ctx, o.Run.Checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	f := &Forgetting{}
+	if f.Pending, err = store.PendingGroups(ctx); err != nil {
+		return nil, err
+	}
+	if !o.Selection.Empty() { // empty: every value was forgotten before; only what is pending is left
+		if f.Episodes, err = store.SelectEpisodes(ctx, o.Selection); err != nil {
+			return nil, err
+		}
+	}
+	if f.Impact, err = store.Impact(ctx, f.Episodes); err != nil {
+		return nil, err
+	}
+	values := quarantineValues(o)
+	qpath := ingest.QuarantineFile(store.Path())
+	if o.DryRun {
+		f.Quarantined, err = store.QuarantineMatching(ctx, values, 0)
+		return f, err
+	}
+	if len(f.Episodes) > 0 {
+		d, err := store.Forget(ctx, checkpoints.Deletion{At: o.Run.Clock.Now(), Command: forgetCommand(o),
+			Selectors: selectors(o.Selection)}, f.Episodes)
+		if err != nil {
+			return nil, err
+		}
+		f.Deletion = &d
+	}
+	if f.Deletion != nil {
+		if f.Quarantined, err = store.QuarantineMatching(ctx, values, f.Deletion.Seq); err != nil {
+			return nil, err
+		}
+	}
+	if err := scrubLines(qpath, values); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// forgetCommand is the command a deletion records: its flags, never their values.
+func forgetCommand(o ForgetOptions) string {
+	cmd := "backfill forget"
+	if o.Load {
+		cmd += " --load"
+	}
+	return cmd
+}
+
+// selectors are the recorded form of a selection: each value's kind and hash.
+func selectors(sel checkpoints.Selection) []checkpoints.Selector {
+	var out []checkpoints.Selector
+	add := func(kind string, vals []string) {
+		for _, v := range vals {
+			out = append(out, checkpoints.Selector{Kind: kind, Hash: checkpoints.HashValue(kind, v)})
+		}
+	}
+	add(checkpoints.SelectGroup, sel.Groups)
+	add(checkpoints.SelectEpisode, sel.Keys)
+	add(checkpoints.SelectSpeaker, sel.Speakers)
+	add(checkpoints.SelectMatch, sel.Matches)
+	return out
+}
+
+// quarantineValues are the texts whose quarantined rows a forgetting removes: speakers and
+// texts to match as they are, group ids and record keys in quotes (as a JSON row holds them;
+// bare, a short key would match unrelated rows).
+func quarantineValues(o ForgetOptions) []string {
+	out := append(append([]string{}, o.Selection.Speakers...), o.Selection.Matches...)
+	for _, v := range append(append(append([]string{}, o.Selection.Groups...), o.Originals...), o.Selection.Keys...) {
+		b, _ := json.Marshal(v)
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// scrubLines rewrites the JSON Lines file at path without the lines whose "raw" field holds one
+// of values (atomically, internal/safefile). A missing file is left missing.
+func scrubLines(path string, values []string) error {
+	if len(values) == 0 {
+		return nil
+	}
+	in, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("scrubbing %s: %w", path, err)
+	}
+	defer in.Close()
+	var out bytes.Buffer
+	r := bufio.NewReader(in)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 && !lineHolds(line, values) {
+			out.Write(line)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("scrubbing %s: %w", path, err)
+		}
+	}
+	if err := safefile.WriteFile(path, out.Bytes()); err != nil {
+		return fmt.Errorf("scrubbing %s: %w", path, err)
+	}
+	return nil
+}
+
+// lineHolds reports whether a quarantine line's raw text holds one of values (a line that is
+// no JSON object is tested whole).
+func lineHolds(line []byte, values []string) bool {
+	text := string(line)
+	var q struct {
+		Raw *string `json:"raw"`
+	}
+	if json.Unmarshal(line, &q) == nil && q.Raw != nil {
+		text = *q.Raw
+	}
+	for _, v := range values {
+		if v != "" && strings.Contains(text, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// purge completes the forgetting of the pending groups once every step of the run has ended
+// (checkpoints.Store.Purge); Run then compacts the store after recording the run.
+func purge(ctx context.Context, store *checkpoints.Store, rep *report.Report, opts Options) error {
+	p, err := store.Purge(ctx, opts.Clock.Now())
+	if err != nil || len(p.Groups) == 0 {
+		return err
+	}
+	purged := report.Purged(p)
+	rep.Purged = &purged
+	opts.Log.Info("forgetting completed", "groups", len(p.Groups), "groups_emptied", len(p.Gone),
+		"cache_rows_deleted", p.CacheRows, "batch_requests_deleted", p.BatchRequests)
+	return nil
+}

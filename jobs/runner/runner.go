@@ -1,0 +1,156 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/report"
+	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/ingest"
+)
+
+// Options are the per-invocation settings of a run.
+type Options struct {
+	Checkpoint string          // overrides the job's checkpoint path
+	Shard      ingest.Shard    // the groups this run processes
+	Clock      graph.Clock     // record time under record_time: ingest (default: the system clock)
+	Progress   stages.Progress // default: none
+	Log        *slog.Logger    // default: slog.Default()
+	Env        jobs.LookupEnv  // where API keys and sink credentials are read (default: os.LookupEnv)
+	FS         loaders.FS      // where sources are read (default: jobs.SourceFS, local paths and s3://)
+	// Stop, when closed, drains the run: units in flight commit, no new unit starts, and Run
+	// returns stages.ErrInterrupted. Running again resumes.
+	Stop <-chan struct{}
+	// NoWait (batch mode) ends the run at the first stage whose units wait for provider
+	// batches, once its requests are submitted (Report.Batch.PendingStage); running again
+	// continues. Otherwise the run waits for the batches.
+	NoWait bool
+	// Skip names steps (stages.Steps) this run leaves out: forget runs without ingest, and
+	// without load unless asked.
+	Skip []string
+}
+
+func (o *Options) defaults(j *jobs.Job) {
+	if o.Checkpoint == "" {
+		o.Checkpoint = j.Checkpoint
+	}
+	if o.Clock == nil {
+		o.Clock = graph.SystemClock{}
+	}
+	if o.Progress == nil {
+		o.Progress = stages.NoProgress{}
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.Env == nil {
+		o.Env = os.LookupEnv
+	}
+	if o.FS == nil {
+		o.FS = jobs.SourceFS(j)
+	}
+}
+
+// Run runs the job: every stage of its list (pipeline.Stages) in order, and returns the report.
+// Running it again resumes: every unit whose inputs did not change is skipped.
+func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error) {
+	start := time.Now()
+	opts.defaults(j)
+	ctx, lost := context.WithCancelCause(ctx) // cancelled when a checkpoint kept in object storage is lost
+	defer lost(nil)
+	store, err := jobs.OpenCheckpoint(ctx, j, opts.Checkpoint, jobs.CheckpointOptions{Write: true, Stop: opts.Stop, OnLost: lost, Log: opts.Log})
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	cl, err := pipeline.NewClients(j, store, opts.Env, opts.Log, opts.Stop)
+	if err != nil {
+		return nil, err
+	}
+	list, err := pipeline.Stages(j, pipeline.Inputs{FS: opts.FS, Shard: opts.Shard, Store: store, Env: opts.Env})
+	if err != nil {
+		return nil, err
+	}
+	r := &run{job: j, opts: opts, store: store, clients: cl, rep: &report.Report{Job: j.Name, Stages: map[string]stages.Stats{}, StoreFile: store.Path()},
+		env: stages.Env{Store: store, LLM: cl.LLM, Embedder: cl.Embedder, Clock: opts.Clock, RecordTime: j.RecordTime,
+			Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop,
+			MaxFailedRatio: j.Limits.MaxFailedRatio, Repairs: stages.NewTally()}}
+	if opts.Shard.Count > 1 {
+		r.rep.Shard = fmt.Sprintf("%d/%d", opts.Shard.Index, opts.Shard.Count)
+	}
+	if j.BatchMode() {
+		r.batches = cl.UseBatches(j, store, opts.Log, opts.Stop)
+		if err := r.batches.Recover(ctx); err != nil {
+			return nil, err
+		}
+		r.env.Batches, r.env.NoWait = r.batches, opts.NoWait
+	}
+	runErr := r.stages(ctx, list)
+	if runErr == nil && r.pending == "" { // every step ended: the forgetting of groups completes
+		runErr = purge(ctx, store, r.rep, opts)
+	}
+	// The report and the failed-units file are written even when the run was cancelled: they
+	// count every call made, the cancelled ones included.
+	runErr = r.finish(context.WithoutCancel(ctx), list, runErr)
+	r.rep.Seconds = time.Since(start).Seconds()
+	if err := recordRun(ctx, store, r.rep, r.pending, runErr); err != nil && runErr == nil {
+		runErr = err
+	}
+	if r.rep.Purged != nil && runErr == nil {
+		runErr = store.Compact(ctx)
+	}
+	return r.rep, r.close(ctx, runErr)
+}
+
+// run is one run of a job.
+type run struct {
+	job     *jobs.Job
+	opts    Options
+	store   *checkpoints.Store
+	clients *pipeline.Clients
+	env     stages.Env
+	batches pipeline.BatchSet // nil online
+	rep     *report.Report
+	pending string // the stage a --no-wait run stopped at
+}
+
+// stages runs the stages of the list in order until one fails, the run is interrupted or (with
+// --no-wait) a stage waits for provider batches, checkpointing the store after each.
+func (r *run) stages(ctx context.Context, list []stages.Stage) error {
+	for _, s := range list {
+		name := s.Step().Name
+		if slices.Contains(r.opts.Skip, name) {
+			continue
+		}
+		r.opts.Log.Info("stage starting", "stage", name)
+		st, err := s.Run(ctx, r.env)
+		r.rep.Stages[name] = st
+		r.opts.Log.Info("stage finished", "stage", name, "units", st.Units, "skipped", st.Skipped, "seconds", fmt.Sprintf("%.2f", st.Seconds))
+		if err == nil && r.env.Stopped() {
+			err = stages.ErrInterrupted
+		}
+		if err == nil {
+			err = r.store.Checkpoint(ctx)
+		}
+		if errors.Is(err, batch.ErrPending) {
+			r.pending = name
+			r.opts.Log.Info("stage waits for provider batches: stopping here (--no-wait); run again to continue", "stage", name)
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("running stage %s: %w", name, err)
+		}
+	}
+	return nil
+}
