@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/providers/stub"
+	"github.com/tkgraph/backfill/report"
+	"github.com/tkgraph/backfill/tests/harness"
+)
+
+// TestInterruptedRunWithAnotherModel: the demo runs to its end with the offline responder, then
+// again through a stub model (another model: every extraction's fingerprint changes) in two-call
+// mode, interrupted by SIGINT during extract: a unit whose second call the drain refuses is left
+// uncommitted. The interrupted run's report counts what this run
+// committed: the extract stage's units and its units by how they were planned both equal the
+// units whose fingerprint the run changed in the store, and the report names the stage it
+// stopped in instead of showing the earlier run's temporal counts as its own.
+func TestInterruptedRunWithAnotherModel(t *testing.T) {
+	dir := t.TempDir()
+	checkpoint := filepath.Join(dir, "demo.db")
+	if res := run(t, "", nil, "run", "jobs/examples/demo.yaml", "--checkpoint", checkpoint); res.Code != 0 {
+		t.Fatalf("the offline run: exit %d\n%s", res.Code, tail(res.Stderr))
+	}
+	before := fingerprints(t, checkpoint)
+
+	s, err := harness.StartStub(stub.Options{}, func(string) time.Duration { return 300 * time.Millisecond })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	model := []string{"--set", "llm.provider=openai", "--set", "llm.base_url=" + s.URL, "--set", "llm.model=stub",
+		"--set", "llm.concurrency=2", "--set", "stages.extract.mode=two_call"}
+	reportFile := filepath.Join(dir, "report.json")
+	p, err := harness.Start(t.Context(), bin, append([]string{"run", "jobs/examples/demo.yaml", "--checkpoint", checkpoint,
+		"--report", reportFile}, model...), harness.Options{Dir: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(time.Minute); len(s.Answers()) < 6 && time.Now().Before(end); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = p.Signal(os.Interrupt)
+	res, err := p.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != 130 {
+		t.Fatalf("SIGINT during extract: exit %d, want 130\n%s", res.Code, tail(res.Stderr))
+	}
+	raw, err := os.ReadFile(reportFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep report.Report
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	after := fingerprints(t, checkpoint)
+	changed := 0
+	for unit, fp := range after {
+		if before[unit] != fp {
+			changed++
+		}
+	}
+	byKind := 0
+	for _, n := range rep.ExtractUnits {
+		byKind += n
+	}
+	if changed == 0 || changed == len(after) {
+		t.Fatalf("%d of %d extract units changed: the SIGINT came too early or too late\n%s", changed, len(after), tail(res.Stderr))
+	}
+	if st := rep.Stages["extract"]; st.Units != changed || byKind != changed {
+		t.Errorf("the report counts %d extract units (%v by how they were planned); the run committed %d", st.Units, rep.ExtractUnits, changed)
+	}
+	if rep.StoppedAt != "extract" || rep.Temporal != nil || rep.CommunitiesByGroup != nil {
+		t.Errorf("report: stopped at %q, temporal %+v, communities %v; want extract and no earlier run's counts",
+			rep.StoppedAt, rep.Temporal, rep.CommunitiesByGroup)
+	}
+	if !regexp.MustCompile(`(?m)^stopped +in extract: `).MatchString(res.Stdout) || strings.Contains(res.Stdout, "\ntemporal ") {
+		t.Errorf("the summary does not say where the run stopped, or shows the earlier run's temporal counts:\n%s", res.Stdout)
+	}
+	t.Logf("SIGINT after %d stub answers: %d of %d extract units committed, report %v", len(s.Answers()), changed, len(after), rep.ExtractUnits)
+}
+
+// fingerprints reads the extract units' fingerprints of a checkpoint store.
+func fingerprints(t *testing.T, path string) map[string]string {
+	t.Helper()
+	store, err := checkpoints.OpenReadOnly(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	fps, err := store.Fingerprints(t.Context(), "extract")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fps
+}
