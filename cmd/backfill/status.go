@@ -13,6 +13,7 @@ import (
 	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/pipeline"
+	"github.com/tkgraph/backfill/jobs/planner"
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -31,10 +32,13 @@ func newStatusCmd(c *cli) *cobra.Command {
 		Long: `Status shows, from the checkpoint store, the episodes and groups staged, the groups whose input id
 was rewritten (group_policy: map), the rows the last run quarantined, the units each stage has
 done and failed (their LLM answers stayed bad; the next run retries them) out of how many, and
-the counts of entities, facts, mentions and communities. --group shows one group (its id as the
-input wrote it, or as stored; both forms are printed). In batch mode it also lists every open
-provider batch and the last 20 delivered or lost ones, with their state as last polled, their
-counts and the reason of a failed or lost batch.
+the counts of entities, facts, mentions and communities. A unit is done when its fingerprint on
+record is the one a run of the job, with the same --set flags, would compute now (as plan and
+run judge it); one done under other settings (another model, other options) or over inputs that
+changed is counted as outdated: the next run does it again. --group shows one group (its id as
+the input wrote it, or as stored; both forms are printed) with its units as recorded. In batch
+mode it also lists every open provider batch and the last 20 delivered or lost ones, with their
+state as last polled, their counts and the reason of a failed or lost batch.
 
 Status only reads the store: it works while a run holds it, and on read-only media.`,
 		Example: `  backfill status jobs/examples/demo.yaml
@@ -95,21 +99,23 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "groups mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", mapped)
 	}
 	fmt.Fprintf(w, "quarantined\t%d (last run)\n", c.Quarantined)
-	steps, err := unitSteps(j)
+	current, err := planner.Current(ctx, j, store, nil)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")
-	done, failed := map[string]int{}, map[string]int{}
+	fmt.Fprintf(w, "\nstage\tunits done\tfailed\toutdated\tof\n")
+	recorded, failed := map[string]int{}, map[string]int{}
 	for _, s := range counts {
-		done[s.Stage], failed[s.Stage] = s.Units, s.Failed
+		recorded[s.Stage], failed[s.Stage] = s.Units, s.Failed
 	}
-	for _, s := range steps {
-		total := len(groups)
-		if s.Unit == stages.UnitEpisode {
-			total = c.Episodes
-		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s.Name, done[s.Name], failed[s.Name], total)
+	anyOutdated := false
+	for _, e := range current {
+		outdated := max(recorded[e.Stage]-e.Done, 0)
+		anyOutdated = anyOutdated || outdated > 0
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", e.Stage, e.Done, failed[e.Stage], outdated, e.Units)
+	}
+	if anyOutdated {
+		fmt.Fprintf(w, "outdated\tunits done under other settings (another model, other --set flags or options) or over inputs that changed since: a run of the job as given here does them again\n")
 	}
 	writeCounts(w, c)
 	return writeBatches(ctx, w, store)

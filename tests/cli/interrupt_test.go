@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,8 @@ import (
 // uncommitted. The interrupted run's report counts what this run
 // committed: the extract stage's units and its units by how they were planned both equal the
 // units whose fingerprint the run changed in the store, and the report names the stage it
-// stopped in instead of showing the earlier run's temporal counts as its own.
+// stopped in instead of showing the earlier run's temporal counts as its own (issue 36, item 6).
+// status, given the stub's flags, counts as done only the units of this run (item 4).
 func TestInterruptedRunWithAnotherModel(t *testing.T) {
 	dir := t.TempDir()
 	checkpoint := filepath.Join(dir, "demo.db")
@@ -85,6 +87,21 @@ func TestInterruptedRunWithAnotherModel(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(?m)^stopped +in extract: `).MatchString(res.Stdout) || strings.Contains(res.Stdout, "\ntemporal ") {
 		t.Errorf("the summary does not say where the run stopped, or shows the earlier run's temporal counts:\n%s", res.Stdout)
+	}
+
+	// status judges the units by the job's current settings, as plan and run do: with the stub's
+	// flags the units this run committed are done and the offline run's are outdated; without
+	// them it is the other way round.
+	for _, c := range []struct {
+		name        string
+		flags       []string
+		done, stale int
+	}{{"the stub's flags", model, changed, len(after) - changed}, {"the offline job", nil, len(after) - changed, changed}} {
+		res := run(t, "", nil, append([]string{"status", "jobs/examples/demo.yaml", "--checkpoint", checkpoint}, c.flags...)...)
+		m := regexp.MustCompile(`(?m)^extract +(\d+) +0 +(\d+) +56$`).FindStringSubmatch(res.Stdout)
+		if res.Code != 0 || m == nil || m[1] != strconv.Itoa(c.done) || m[2] != strconv.Itoa(c.stale) {
+			t.Errorf("status with %s: want extract %d done, %d outdated of 56 (exit %d)\n%s", c.name, c.done, c.stale, res.Code, res.Stdout)
+		}
 	}
 	t.Logf("SIGINT after %d stub answers: %d of %d extract units committed, report %v", len(s.Answers()), changed, len(after), rep.ExtractUnits)
 }
