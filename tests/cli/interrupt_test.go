@@ -23,7 +23,8 @@ import (
 // committed: the extract stage's units and its units by how they were planned both equal the
 // units whose fingerprint the run changed in the store, and the report names the stage it
 // stopped in instead of showing the earlier run's temporal counts as its own (issue 36, item 6).
-// status, given the stub's flags, counts as done only the units of this run (item 4).
+// status, given the stub's flags, counts as done only the units of this run (item 4), and plan
+// says its ratios are not the offline graph's (item 5).
 func TestInterruptedRunWithAnotherModel(t *testing.T) {
 	dir := t.TempDir()
 	checkpoint := filepath.Join(dir, "demo.db")
@@ -102,6 +103,12 @@ func TestInterruptedRunWithAnotherModel(t *testing.T) {
 		if res.Code != 0 || m == nil || m[1] != strconv.Itoa(c.done) || m[2] != strconv.Itoa(c.stale) {
 			t.Errorf("status with %s: want extract %d done, %d outdated of 56 (exit %d)\n%s", c.name, c.done, c.stale, res.Code, res.Stdout)
 		}
+	}
+	// plan with the stub's flags does not estimate from the offline run's graph without saying so
+	// (item 5): no group was resolved under the stub's settings.
+	if res := run(t, "", nil, append([]string{"plan", "jobs/examples/demo.yaml", "--checkpoint", checkpoint}, model...)...); res.Code != 0 ||
+		!regexp.MustCompile(`(?m)^assumptions +defaults \(the checkpoint's graph was built under other settings\): `).MatchString(res.Stdout) {
+		t.Errorf("plan with the stub's flags after the offline run: exit %d\n%s", res.Code, res.Stdout)
 	}
 	t.Logf("SIGINT after %d stub answers: %d of %d extract units committed, report %v", len(s.Answers()), changed, len(after), rep.ExtractUnits)
 }
