@@ -36,8 +36,8 @@ type Report struct {
 	FailedUnits               int              `json:"failed_units"`
 	EpisodesWithoutExtraction int              `json:"episodes_without_extraction"`
 	Stages                    map[string]Stats `json:"stages"`
-	// ExtractUnits counts the extract units this run ran by how they were planned: ExtractAsked
-	// (the LLM was asked), or why not ("chitchat", "covered", "llm_off").
+	// ExtractUnits counts the extract units this run committed by how they were planned:
+	// ExtractAsked (the LLM was asked), or why not ("chitchat", "covered", "llm_off").
 	ExtractUnits map[string]int `json:"extract_units,omitempty"`
 	// ExtractWaiting counts the extract units left waiting for a provider batch (--no-wait):
 	// their requests are sent, their answers not in yet; running again commits them.

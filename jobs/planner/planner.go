@@ -245,7 +245,7 @@ func (p *Plan) chooseRatios(ctx context.Context, env *stages.PlanEnv, resolve st
 		env.Ratios = p.Assumptions
 		return nil
 	case est.Done < est.Units:
-		g.Source = fmt.Sprintf("%s, %d of %d groups resolved under this job's settings (the others under other settings: another model or options)",
+		g.Source = fmt.Sprintf("%s, %d of %d groups resolved under this job's settings (the others are new, or were resolved under other settings: another model or options)",
 			g.Source, est.Done, est.Units)
 	default:
 		g.Source += ", resolved under this job's settings"

@@ -68,7 +68,8 @@ func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan, opts Options
 		// Counted once the unit committed (done or failed), as RunStream counts Stats.Units: a
 		// unit waiting for a provider batch runs again in the next wave, one a drain or an abort
 		// stopped is not in the store.
-		if f := (*stages.Failure)(nil); err == nil || errors.As(err, &f) {
+		var failed *stages.Failure
+		if err == nil || errors.As(err, &failed) {
 			kind := p.Skip
 			if p.Ask {
 				kind = Asked
