@@ -14,9 +14,10 @@ import (
 // fingerprint on record equals the one a run of j would compute now, found as Make finds them
 // (each stage's Estimate, over the store's own episodes and groups: no source is read). A unit
 // done with other settings (another model, other --set flags) or whose upstream changed is not
-// done: the next run of j does it again. The store is only read; each estimate's Units and Done
-// are exact, its calls are not meant to be read (one prompt is rendered).
-func Current(ctx context.Context, j *jobs.Job, store *checkpoints.Store, log *slog.Logger) ([]stages.Estimate, error) {
+// done: the next run of j does it again. With group set, each estimate's GroupDone counts that
+// group's units done. The store is only read; each estimate's Units and Done are exact, its
+// calls are not meant to be read (one prompt is rendered).
+func Current(ctx context.Context, j *jobs.Job, store *checkpoints.Store, group string, log *slog.Logger) ([]stages.Estimate, error) {
 	p := &Plan{Assumptions: stages.DefaultRatios()}
 	opts := Options{Sample: 1, Log: log}
 	opts.defaults(j)
@@ -24,6 +25,7 @@ func Current(ctx context.Context, j *jobs.Job, store *checkpoints.Store, log *sl
 	if err != nil {
 		return nil, err
 	}
+	env.Group = group
 	var out []stages.Estimate
 	for _, s := range list {
 		if s.Step().Unit == "" {

@@ -104,6 +104,28 @@ func TestInterruptedRunWithAnotherModel(t *testing.T) {
 			t.Errorf("status with %s: want extract %d done, %d outdated of 56 (exit %d)\n%s", c.name, c.done, c.stale, res.Code, res.Stdout)
 		}
 	}
+	// --group alice counts that group's units the same way.
+	store, err := checkpoints.OpenReadOnly(t.Context(), checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, err := store.EpisodeFingerprints(t.Context(), "extract", "alice")
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := 0
+	for unit, fp := range alice {
+		if before[unit] != fp {
+			mine++
+		}
+	}
+	res = run(t, "", nil, append([]string{"status", "jobs/examples/demo.yaml", "--checkpoint", checkpoint, "--group", "alice"}, model...)...)
+	if m := regexp.MustCompile(`(?m)^extract +(\d+) +0 +(\d+) +(\d+)$`).FindStringSubmatch(res.Stdout); res.Code != 0 || m == nil ||
+		m[1] != strconv.Itoa(mine) || m[2] != strconv.Itoa(len(alice)-mine) || m[3] != strconv.Itoa(len(alice)) {
+		t.Errorf("status --group alice with the stub's flags: want extract %d done, %d outdated of %d (exit %d)\n%s", mine, len(alice)-mine, len(alice), res.Code, res.Stdout)
+	}
+
 	// plan with the stub's flags does not estimate from the offline run's graph without saying so
 	// (item 5): no group was resolved under the stub's settings.
 	if res := run(t, "", nil, append([]string{"plan", "jobs/examples/demo.yaml", "--checkpoint", checkpoint}, model...)...); res.Code != 0 ||
