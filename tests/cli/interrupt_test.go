@@ -19,12 +19,12 @@ import (
 // TestInterruptedRunWithAnotherModel: the demo runs to its end with the offline responder, then
 // again through a stub model (another model: every extraction's fingerprint changes) in two-call
 // mode, interrupted by SIGINT during extract: a unit whose second call the drain refuses is left
-// uncommitted. The interrupted run's report counts what this run
-// committed: the extract stage's units and its units by how they were planned both equal the
-// units whose fingerprint the run changed in the store, and the report names the stage it
-// stopped in instead of showing the earlier run's temporal counts as its own (issue 36, item 6).
-// status, given the stub's flags, counts as done only the units of this run (item 4), and plan
-// says its ratios are not the offline graph's (item 5).
+// uncommitted. The interrupted run's report counts what this run committed: the extract
+// stage's units and its units by how they were planned both equal the units whose fingerprint
+// the run changed in the store, and the report names the stage it stopped in instead of showing
+// the earlier run's temporal counts as its own (issue 36, item 6). status, given the stub's
+// flags, counts as done only the units of this run, in the store and in a group (item 4), and
+// plan says its ratios are not the offline graph's (item 5).
 func TestInterruptedRunWithAnotherModel(t *testing.T) {
 	dir := t.TempDir()
 	checkpoint := filepath.Join(dir, "demo.db")
