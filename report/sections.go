@@ -1,6 +1,12 @@
 package report
 
-import "github.com/tkgraph/backfill/llm/batch"
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tkgraph/backfill/llm/batch"
+)
 
 // Records is what ingest read from JSON records (JSON Lines rows with a JSON object body of
 // source json), in the run report and the plan.
@@ -18,6 +24,21 @@ type Records struct {
 	// SkipLLM (plan only) counts the episodes whose extraction asks the LLM nothing: their
 	// changes are covered by declared facts, no free-text field changed, or the LLM is off.
 	SkipLLM int `json:"skip_llm"`
+}
+
+// Missing describes MissingFields for a summary line ("35 records lack a field of
+// sources[0].facts[5]"), "" when no record lacked one.
+func (r *Records) Missing() string {
+	keys := make([]string, 0, len(r.MissingFields))
+	for k := range r.MissingFields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d records lack a field of %s", r.MissingFields[k], k))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Temporal is what the temporal stage's rules and judge decided for a group, stored as the

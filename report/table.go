@@ -23,6 +23,10 @@ func (r *Report) WriteTable(w io.Writer, order []string) {
 // writeCounts prints the graph's counts and what ingest read.
 func (r *Report) writeCounts(w io.Writer) {
 	fmt.Fprintf(w, "job\t%s %s\n", r.Job, r.Shard)
+	if r.StoppedAt != "" {
+		fmt.Fprintf(w, "stopped\tin %s: it and the stages after it did not finish; the graph counts below are the checkpoint's, what they hold of those stages left by earlier runs\n",
+			r.StoppedAt)
+	}
 	fmt.Fprintf(w, "episodes\t%d\n", r.Episodes)
 	fmt.Fprintf(w, "entities\t%d\n", r.Entities)
 	fmt.Fprintf(w, "facts\t%d\n", r.Facts)
@@ -39,6 +43,9 @@ func (r *Report) writeCounts(w io.Writer) {
 	if rc := r.Records; rc != nil {
 		fmt.Fprintf(w, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
 			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)
+		if m := rc.Missing(); m != "" {
+			fmt.Fprintf(w, "declared facts\t%s: they state nothing about it\n", m)
+		}
 	}
 	if r.GroupsMapped > 0 {
 		fmt.Fprintf(w, "groups_mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", r.GroupsMapped)
@@ -84,10 +91,14 @@ func (r *Report) writeSections(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
-	if len(r.ExtractUnits) > 0 {
+	if len(r.ExtractUnits) > 0 || r.ExtractWaiting > 0 {
 		not := maps.Clone(r.ExtractUnits)
 		delete(not, ExtractAsked)
-		fmt.Fprintf(w, "\nextract\t%d episodes asked the LLM; not asked:%s\n", r.ExtractUnits[ExtractAsked], kinds(not))
+		waiting := ""
+		if r.ExtractWaiting > 0 {
+			waiting = fmt.Sprintf(" (%d more wait for a provider batch: their requests are sent)", r.ExtractWaiting)
+		}
+		fmt.Fprintf(w, "\nextract\t%d episodes asked the LLM%s; not asked:%s\n", r.ExtractUnits[ExtractAsked], waiting, kinds(not))
 	}
 	l := r.LLM
 	fmt.Fprintf(w, "\nllm\tcalls %d, cache hits %d, tokens %d in (%d cached by the provider) / %d out, retries %d, max in flight %d, cost $%.4f\n",

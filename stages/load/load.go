@@ -92,7 +92,6 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 	// removes what the database holds of it, and its record goes.
 	emptied := emptiedGroups(groups, done)
 	todo = append(todo, emptied...)
-	st.Units = len(todo)
 	if len(todo) == 0 {
 		st.Seconds = time.Since(start).Seconds()
 		return st, nil, nil
@@ -128,6 +127,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 				return err
 			}
 		}
+		st.Units += len(gs) // the groups recorded: a load stopped early counts what it committed
 		return nil
 	})
 	st.Seconds = time.Since(start).Seconds()
