@@ -78,6 +78,13 @@ func (r *Report) writeSections(w io.Writer) {
 	if ld := r.Load; ld != nil {
 		fmt.Fprintf(w, "\nload\t%d groups: %d nodes, %d relationships in %d batches; %d stale removed, %d labels removed, %d retries\n",
 			ld.Groups, ld.Nodes, ld.Edges, ld.Batches, ld.Deleted, ld.LabelsRemoved, ld.Retries)
+		if ld.ForeignKept > 0 || ld.OverwrittenOnlineEdits > 0 || ld.OnlineClosuresKept > 0 || ld.DuplicatesRepaired > 0 {
+			fmt.Fprintf(w, "shared\t%d unchanged kept as they are, %d foreign kept:%s; %d online edits overwritten by changed data%s; %d online closures kept; %d duplicate copies repaired\n",
+				ld.Unchanged, ld.ForeignKept, kinds(ld.ForeignKinds), ld.OverwrittenOnlineEdits, sample(ld.OverwrittenSample), ld.OnlineClosuresKept, ld.DuplicatesRepaired)
+		}
+		for _, c := range ld.ConstraintsMissing {
+			fmt.Fprintf(w, "constraint\tmissing: %s\n", c)
+		}
 		fmt.Fprintf(w, "indexes\t%.2f s after the last write", ld.SchemaSeconds)
 		if len(ld.IndexesPopulating) > 0 {
 			fmt.Fprintf(w, "; still populating in the background: %s (SHOW INDEXES shows their progress)", strings.Join(ld.IndexesPopulating, ", "))
@@ -140,4 +147,12 @@ func kinds(m map[string]int) string {
 		fmt.Fprintf(&b, " %s %d", k, m[k])
 	}
 	return b.String()
+}
+
+// sample writes the first uuids of a list as " (a, b, …)", or "" when there are none.
+func sample(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(ids, ", ") + ")"
 }

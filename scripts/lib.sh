@@ -110,6 +110,45 @@ remove_data_dir() {
   rm -f "$file"
 }
 
+# ensure_graphiti_venv: installs graphiti-core[falkordb]==$GRAPHITI_VERSION (default 0.31.2) from
+# PyPI into $CACHE_DIR/venv unless it is there, and sets VENV.
+ensure_graphiti_venv() {
+  GRAPHITI_VERSION="${GRAPHITI_VERSION:-0.31.2}"
+  VENV="$CACHE_DIR/venv"
+  ensure_cache
+  if [ ! -x "$VENV/bin/python" ]; then
+    log "creating $VENV"
+    python3 -m venv "$VENV"
+  fi
+  if [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("graphiti-core"))' 2>/dev/null)" != "$GRAPHITI_VERSION" ] ||
+    ! "$VENV/bin/python" -c 'import falkordb' 2>/dev/null; then
+    log "installing graphiti-core[falkordb]==$GRAPHITI_VERSION"
+    "$VENV/bin/pip" install -q "graphiti-core[falkordb]==$GRAPHITI_VERSION" >&2
+  fi
+  # graphiti-core imports httpx without declaring it; openai releases that moved to httpx2 no
+  # longer bring it along.
+  if ! "$VENV/bin/python" -c 'import httpx' 2>/dev/null; then
+    log "installing httpx"
+    "$VENV/bin/pip" install -q httpx >&2
+  fi
+}
+
+# start_llm_stub BIN PORT DIMS LOGFILE: starts `BIN llm-stub` (the offline responder's hashing
+# embeddings, DIMS dimensions) on 127.0.0.1:PORT in the background, sets stub_pid and waits until
+# it accepts connections. The caller kills $stub_pid when done.
+start_llm_stub() {
+  local bin=$1 port=$2 dims=$3 logfile=$4 i
+  port_open "$port" && die "port $port is in use; set BACKFILL_STUB_PORT"
+  "$bin" llm-stub --addr "127.0.0.1:$port" --dims "$dims" 2>"$logfile" &
+  stub_pid=$!
+  for ((i = 0; i < 100; i++)); do
+    port_open "$port" && return 0
+    sleep 0.1
+  done
+  cat "$logfile" >&2
+  die "llm-stub did not start"
+}
+
 # with_progress WHAT LOGFILE DESCRIBE CMD...: runs CMD with its output in LOGFILE and, while it
 # runs, logs "WHAT: N s so far, <DESCRIBE LOGFILE>" every BACKFILL_PROGRESS_SECONDS (30) seconds,
 # so that a cold install or build that takes minutes says what it is doing. DESCRIBE is a command
