@@ -16,9 +16,10 @@ LDFLAGS   := -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
 
 all: build
 
+## build: go mod download and go build, with a progress line every 30 s while a cold Go cache
+## fetches and compiles (scripts/build.sh)
 build:
-	$(GO) mod download
-	$(GO) build $(GOFLAGS) -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/backfill
+	@scripts/build.sh "$(GO)" "$(BIN)" "$(LDFLAGS)" $(GOFLAGS)
 
 ## demo: run the main job on the bundled sample with the offline LLM responder and the SQLite store
 ## into the job's own checkpoint (.backfill/demo/demo.db): queries that tell its temporal story, the
@@ -35,12 +36,16 @@ timeline-screenshot: demo
 cli-docs:
 	$(GO) test ./cmd/backfill -run TestCLIReferenceIsUpToDate -count=1 -update
 
-## test: everything CI runs. scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw and the local model
-## server (SmolLM2-135M, for tests/localllm; its first start builds llama-cpp-python into the
-## user's cache, about 10-30 minutes on 2 cores) unless they run already, runs the tests with
+## test: everything CI runs (the tests that read the LoCoMo dataset of ../shared skip without it, and
+## this says so first). scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw and the local model
+## server (SmolLM2-135M, for tests/localllm; its first start installs the prebuilt xllamacpp runtime
+## and the model into the user's cache, under a minute on x86-64 Linux) unless they run already, runs the tests with
 ## their variables set, and stops what it started on any exit (trap).
 test: build
 	$(GO) vet ./...
+	@f="$${LOCOMO:-$(abspath ..)/shared/datasets/locomo/locomo10.json}"; [ -f "$$f" ] || \
+	  echo "make test: no LoCoMo dataset at $$f: the tests that read it will skip, each saying so (README: ../shared; LOCOMO names the file)" >&2
+	@echo "make test: starting the servers, then go test $(TESTFLAGS) ./... (a cold build cache compiles every package with -race first, minutes before the first result)" >&2
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
 
 ## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j and FalkorDB the

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/tkgraph/backfill/tests/harness"
+	"github.com/tkgraph/backfill/internal/testenv"
 )
 
 // boltIterations is -benchtime of the Bolt benchmarks: a shared machine's noise averages out
@@ -27,9 +27,9 @@ type bencher struct {
 func (b *bencher) step(ctx context.Context, name string) error {
 	switch name {
 	case "locomo":
-		dataset, ok := harness.LoCoMoPath(b.root, b.o.locomo)
+		dataset, ok := testenv.LoCoMoPath(b.root, b.o.locomo)
 		if !ok {
-			return fmt.Errorf("LoCoMo dataset not found at %s (set LOCOMO or -locomo)", dataset)
+			return fmt.Errorf("%s, or -locomo", testenv.NoLoCoMo(dataset))
 		}
 		r, run, err := benchLoCoMo(ctx, b.bin, b.work, dataset, b.o.latency, b.o.concurrency)
 		if err != nil {
@@ -46,9 +46,9 @@ func (b *bencher) step(ctx context.Context, name string) error {
 		}
 		b.res.Replay = r
 	case "eval":
-		dataset, ok := harness.LoCoMoPath(b.root, b.o.locomo)
+		dataset, ok := testenv.LoCoMoPath(b.root, b.o.locomo)
 		if !ok {
-			return fmt.Errorf("LoCoMo dataset not found at %s (set LOCOMO or -locomo)", dataset)
+			return fmt.Errorf("%s, or -locomo", testenv.NoLoCoMo(dataset))
 		}
 		r, err := benchEval(ctx, b.bin, b.root, b.work, dataset)
 		if err != nil {
@@ -56,9 +56,9 @@ func (b *bencher) step(ctx context.Context, name string) error {
 		}
 		b.res.Eval = r
 	case "tokens":
-		dataset, ok := harness.LoCoMoPath(b.root, b.o.locomo)
+		dataset, ok := testenv.LoCoMoPath(b.root, b.o.locomo)
 		if !ok {
-			return fmt.Errorf("LoCoMo dataset not found at %s (set LOCOMO or -locomo)", dataset)
+			return fmt.Errorf("%s, or -locomo", testenv.NoLoCoMo(dataset))
 		}
 		r, err := benchTokens(ctx, b.bin, b.root, b.work, dataset)
 		b.res.Tokens = r
@@ -103,9 +103,9 @@ func (b *bencher) step(ctx context.Context, name string) error {
 		b.res.Propagate = g
 		return err
 	case "sync":
-		dataset, ok := harness.LoCoMoPath(b.root, b.o.locomo)
+		dataset, ok := testenv.LoCoMoPath(b.root, b.o.locomo)
 		if !ok {
-			return fmt.Errorf("LoCoMo dataset not found at %s (set LOCOMO or -locomo)", dataset)
+			return fmt.Errorf("%s, or -locomo", testenv.NoLoCoMo(dataset))
 		}
 		r, err := benchSync(ctx, b.bin, b.work, dataset, b.o.latency, b.o.concurrency)
 		b.res.Sync = r

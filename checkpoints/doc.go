@@ -44,6 +44,11 @@
 //	forgotten      a hash of each forgotten episode's uuid: ingest skips the rows the source
 //	               still holds (not for rows that vanished from a mirror source)
 //	forget_pending the groups a deletion changed whose forgetting is not complete
+//	sink_owned     what the graph-database loader wrote into each sink target (owned.go): per
+//	               target and group the kind and uuid of every node and relationship, a hash of
+//	               the properties written ("" for a claim made before writing, so a load
+//	               killed mid-way leaves what it wrote owned) and the loader's kind-specific
+//	               facts (extra); uuids and hashes only, never an element's text
 //
 // Opening: Open opens for writing; it refuses a store on a network file system (NFS and EFS,
 // SMB/CIFS, 9p, Ceph, AFS, Lustre, GPFS, FUSE mounts: SQLite's write-ahead log needs memory

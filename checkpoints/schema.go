@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "9"
+const schemaVersion = "10"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -55,6 +55,7 @@ var schema = []string{
 	forgottenTable,
 	deletionsTable,
 	forgetPendingTable,
+	ownedTable,
 }
 
 // episodesColumnsV8 are the columns of episodes as schema version 8 made them (version 9 adds
@@ -132,4 +133,6 @@ var migrations = map[string][]string{
 		`ALTER TABLE episodes ADD COLUMN origin TEXT NOT NULL DEFAULT ''`,
 		cacheGroupsTable, cacheGroupsIndex, forgottenTable, deletionsTable, forgetPendingTable,
 	},
+	// 9 → 10: what the graph-database loader wrote into each sink target (sink_owned).
+	"9": {ownedTable},
 }

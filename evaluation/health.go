@@ -34,7 +34,8 @@ type Health struct {
 	// closed_by_later_start) whose closing fact shares no endpoint with the closed fact: it
 	// must be 0. ClosuresUnattributed counts closures whose closing fact could not be found
 	// (a fact merged into a duplicate keeps the earliest start). Both are nil when the graph
-	// has no version log (a Parquet export).
+	// has no version log read group by group (a Parquet export: its fact_versions.parquet is
+	// ordered by fact across groups, snapshots).
 	ClosedByStranger     *int `json:"closed_by_stranger"`
 	ClosuresUnattributed *int `json:"closures_unattributed"`
 	// CommunitySizes counts communities by member count.

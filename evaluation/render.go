@@ -244,7 +244,7 @@ func frac(a, b int) string {
 
 func optInt(p *int) string {
 	if p == nil {
-		return "n/a (no version log)"
+		return "n/a (an export's fact_versions.parquet is ordered by fact, not read group by group: eval the checkpoint for this)"
 	}
 	return fmt.Sprint(*p)
 }

@@ -76,6 +76,7 @@ type Report struct {
 	B             string    `json:"b"`
 	Groups        int       `json:"groups"`
 	GroupsChanged int       `json:"groups_changed"`
+	GroupsCommon  int       `json:"groups_common"` // groups in both graphs
 	Totals        Counts    `json:"totals"`
 	UsageA        *Usage    `json:"llm_a"` // nil when the side records no runs (an export)
 	UsageB        *Usage    `json:"llm_b"`
@@ -86,6 +87,15 @@ type Report struct {
 
 // Empty reports whether the two graphs are the same.
 func (r *Report) Empty() bool { return r.GroupsChanged == 0 }
+
+// NoCommonGroup says, when the graphs have groups but none in common, that every change is a
+// whole group added or removed ("" otherwise).
+func (r *Report) NoCommonGroup() string {
+	if r.Groups == 0 || r.GroupsCommon > 0 {
+		return ""
+	}
+	return "no group in common: every group of A is removed and every group of B added (graphs of different inputs, or --group names a group of one side only?)"
+}
 
 // Run compares the graphs group by group, both read in group order side by side, so at most
 // one group of each is in memory. emit receives every group that changed, in group order; the
@@ -132,6 +142,9 @@ func Run(ctx context.Context, a, b snapshots.Snapshot, o Options, emit func(*Gro
 		}
 		d := diffGroup(x, y, top)
 		rep.Groups++
+		if x != nil && y != nil {
+			rep.GroupsCommon++
+		}
 		rep.Totals.add(d.Counts)
 		if !d.Counts.Empty() || d.OnlyIn != "" {
 			rep.GroupsChanged++

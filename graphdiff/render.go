@@ -19,6 +19,9 @@ func (r *Report) Summary(w io.Writer) {
 	} else {
 		t := r.Totals
 		fmt.Fprintf(w, "  %d of %d groups changed\n", r.GroupsChanged, r.Groups)
+		if n := r.NoCommonGroup(); n != "" {
+			fmt.Fprintf(w, "  %s\n", n)
+		}
 		fmt.Fprintf(w, "  entities: %d added, %d removed, %d renamed, %d merged, %d split; %d label and %d summary changes\n",
 			t.EntitiesAdded, t.EntitiesRemoved, t.EntitiesRenamed, t.EntitiesMerged, t.EntitiesSplit, t.LabelsChanged, t.SummariesChanged)
 		fmt.Fprintf(w, "  facts: %d added, %d removed, %d sentences changed; valid_at %d, invalid_at %d, expired_at %d changed; %d newly closed, %d reopened\n",
@@ -103,7 +106,11 @@ func usageLine(u *Usage) string {
 func (r *Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "# backfill diff\n\n- A: %s\n- B: %s\n\n", r.A, r.B)
 	t := r.Totals
-	fmt.Fprintf(w, "%d of %d groups changed.\n\n| change | count |\n|---|---:|\n", r.GroupsChanged, r.Groups)
+	fmt.Fprintf(w, "%d of %d groups changed.\n\n", r.GroupsChanged, r.Groups)
+	if n := r.NoCommonGroup(); n != "" {
+		fmt.Fprintf(w, "%s.\n\n", n)
+	}
+	fmt.Fprintf(w, "| change | count |\n|---|---:|\n")
 	for _, row := range []struct {
 		name string
 		n    int

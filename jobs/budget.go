@@ -33,8 +33,8 @@ func (j *Job) WarnUnpriced(log *slog.Logger) {
 		return
 	}
 	prices := j.Prices()
-	for _, m := range []string{j.LLM.Model, j.Embedder.Model} {
-		if _, ok := prices.Lookup(m); !ok {
+	for i, m := range []string{j.LLM.Model, j.Embedder.Model} {
+		if _, ok := prices.Lookup(m); !ok && (i == 0 || m != j.LLM.Model) { // one model for both: one line
 			log.Warn("model has no price: its cost is reported as 0 (add it to llm.prices)", "model", m)
 		}
 	}

@@ -43,6 +43,8 @@ var maxima = map[string]float64{
 	"sink.sessions":                      16,
 	"sink.max_attempts":                  100,
 	"sink.retry_seconds":                 60,
+	"sink.lease_seconds":                 86400,
+	"sink.lease_wait_seconds":            86400,
 	"limits.max_error_ratio":             1,
 	"limits.max_failed_ratio":            1,
 	"limits.max_vanished_ratio":          1,

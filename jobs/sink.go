@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/sinks/cypher"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 )
 
 // Default names of the variables holding the sink credentials.
@@ -59,6 +60,12 @@ func (j *Job) validateSink() error {
 	}
 	if mode == cypher.IndexesBackground && j.Sink.Kind != "neo4j" {
 		return bad("sink.indexes", "background needs the neo4j sink (Memgraph builds every index as it creates it; sqlite has none)")
+	}
+	if _, err := graphdb.ParseForeign(j.Sink.Foreign); err != nil {
+		return bad("sink.foreign", "%q is not keep or delete", j.Sink.Foreign)
+	}
+	if j.Sink.LeaseSecs != 0 && j.Sink.LeaseSecs < 3 {
+		return bad("sink.lease_seconds", "%v is too short: the load renews its leases every third of it (at least 3)", j.Sink.LeaseSecs)
 	}
 	if e := j.S3.Endpoint; e != "" && !strings.HasPrefix(e, "http://") && !strings.HasPrefix(e, "https://") {
 		return bad("s3.endpoint", "%q is not an http:// or https:// URL", e)

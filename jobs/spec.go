@@ -185,6 +185,11 @@ type Sink struct {
 	Reload      bool    `yaml:"reload"`        // write every group, not only those that changed since the last load
 	MaxAttempts int     `yaml:"max_attempts"`  // tries per transaction on transient errors (default 10)
 	RetrySecs   float64 `yaml:"retry_seconds"` // first backoff, doubled per try up to 10 s (default 0.2)
+
+	// Sharing the graph with other writers (README, Living graphs).
+	Foreign   string   `yaml:"foreign"`            // keep (default: never delete or overwrite what another writer wrote) | delete (the loaded groups become what backfill writes)
+	LeaseSecs float64  `yaml:"lease_seconds"`      // a group's lease in the database lasts this long unrenewed (default 120, at least 3)
+	LeaseWait *float64 `yaml:"lease_wait_seconds"` // wait this long for groups another load holds, then fail naming it (default 60; 0: fail at once)
 }
 
 // S3 configures the client for s3:// source paths and checkpoints; credentials come from the standard AWS chain

@@ -3,24 +3,24 @@ package loaders
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/testenv"
 )
 
-// locomoShared is the real LoCoMo file, ../shared/datasets/locomo/locomo10.json from the repo root.
-const locomoShared = "../../shared/datasets/locomo/locomo10.json"
-
+// sharedLoCoMo is the real LoCoMo file ($LOCOMO, else ../shared/datasets/locomo/locomo10.json
+// beside the repository), or the test is skipped saying where it was looked for.
 func sharedLoCoMo(t *testing.T) string {
 	t.Helper()
-	if _, err := os.Stat(locomoShared); errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s is not here", locomoShared)
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return locomoShared
+	return testenv.LoCoMo(t, root)
 }
 
 // TestLoCoMoShared imports the real file: 5,882 turns in 10 conversations, every time parsed.

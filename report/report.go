@@ -23,26 +23,36 @@ type Report struct {
 	GroupsMapped  int               `json:"groups_mapped"`
 	MappedGroups  map[string]string `json:"mapped_groups,omitempty"`
 	BudgetStopped bool              `json:"budget_stopped,omitempty"` // stopped at limits.max_cost_usd
-	Records       *Records          `json:"records,omitempty"`        // JSON records read (absent when none)
+	// StoppedAt names the first stage that did not finish when the run stopped early
+	// (interrupted, stopped at the budget, failed, or left waiting for provider batches with
+	// --no-wait): it and the stages after it did not finish, so what the graph counts hold of
+	// them is the checkpoint's as earlier runs left it, and their sections that sum the store
+	// (Temporal, CommunitiesByGroup) are absent. Empty when every stage finished.
+	StoppedAt string   `json:"stopped_at,omitempty"`
+	Records   *Records `json:"records,omitempty"` // JSON records read (absent when none)
 	// FailedUnits counts the units recorded as failed in the store after the run (the
 	// failed-units file lists them): they run again on the next run. EpisodesWithoutExtraction
 	// are those of the extract stage: downstream, their episodes count as having no extraction.
 	FailedUnits               int              `json:"failed_units"`
 	EpisodesWithoutExtraction int              `json:"episodes_without_extraction"`
 	Stages                    map[string]Stats `json:"stages"`
-	// ExtractUnits counts the extract units this run ran by how they were planned: ExtractAsked
-	// (the LLM was asked), or why not ("chitchat", "covered", "llm_off").
+	// ExtractUnits counts the extract units this run committed by how they were planned:
+	// ExtractAsked (the LLM was asked), or why not ("chitchat", "covered", "llm_off").
 	ExtractUnits map[string]int `json:"extract_units,omitempty"`
-	LLM          LLM            `json:"llm"`
-	LLMByStage   map[string]LLM `json:"llm_by_stage"`
-	Seconds      float64        `json:"seconds"`
+	// ExtractWaiting counts the extract units left waiting for a provider batch (--no-wait):
+	// their requests are sent, their answers not in yet; running again commits them.
+	ExtractWaiting int            `json:"extract_waiting,omitempty"`
+	LLM            LLM            `json:"llm"`
+	LLMByStage     map[string]LLM `json:"llm_by_stage"`
+	Seconds        float64        `json:"seconds"`
 
 	// Load is what the graph-database sink wrote this run (absent when it had nothing to do).
 	Load *Load `json:"load,omitempty"`
 
 	// Temporal is what the temporal stage decided over the store's groups: judge calls made and
 	// saved by the cardinality rule, contradictions by cardinality and by the judge, and the
-	// judge's closures rejected by reason (absent before the stage ran).
+	// judge's closures rejected by reason (absent before the stage ran, and when it did not
+	// finish in this run: StoppedAt).
 	Temporal *Temporal `json:"temporal,omitempty"`
 
 	// CommunitiesByGroup counts communities per group (groups with none are left out); the LLM
@@ -65,13 +75,21 @@ type Report struct {
 // it ended without error, and running again continues.
 func (r *Report) Pending() bool { return r.Batch != nil && r.Batch.PendingStage != "" }
 
+// Finished reports whether stage ran to its end in this run: it ran, and the run did not stop
+// in it (StoppedAt).
+func (r *Report) Finished(stage string) bool {
+	_, ran := r.Stages[stage]
+	return ran && r.StoppedAt != stage
+}
+
 // MaxMappedShown bounds Report.MappedGroups.
 const MaxMappedShown = 100
 
 // ExtractAsked is the ExtractUnits kind of the units that asked the LLM.
 const ExtractAsked = "asked"
 
-// Stats is what a stage reports.
+// Stats is what a stage reports. Units counts the units this run committed (done or failed):
+// a unit a drain left uncommitted, or one left waiting for a provider batch, is not counted.
 type Stats struct {
 	Units   int     `json:"units"`
 	Skipped int     `json:"skipped"`

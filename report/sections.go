@@ -1,6 +1,12 @@
 package report
 
-import "github.com/tkgraph/backfill/llm/batch"
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tkgraph/backfill/llm/batch"
+)
 
 // Records is what ingest read from JSON records (JSON Lines rows with a JSON object body of
 // source json), in the run report and the plan.
@@ -18,6 +24,21 @@ type Records struct {
 	// SkipLLM (plan only) counts the episodes whose extraction asks the LLM nothing: their
 	// changes are covered by declared facts, no free-text field changed, or the LLM is off.
 	SkipLLM int `json:"skip_llm"`
+}
+
+// Missing describes MissingFields for a summary line ("35 records lack a field of
+// sources[0].facts[5]"), "" when no record lacked one.
+func (r *Records) Missing() string {
+	keys := make([]string, 0, len(r.MissingFields))
+	for k := range r.MissingFields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d records lack a field of %s", r.MissingFields[k], k))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Temporal is what the temporal stage's rules and judge decided for a group, stored as the
@@ -76,7 +97,28 @@ type Load struct {
 	LabelsRemoved int            `json:"labels_removed"` // stale entity labels removed
 	Batches       int            `json:"batches"`        // write transactions committed
 	Retries       int            `json:"retries"`        // transactions tried again after a transient error
-	Counts        map[string]int `json:"counts"`         // per label ("Entity", "Entity:Person") and type, after the load
+	Counts        map[string]int `json:"counts"`         // per label ("Entity", "Entity:Person") and type it wrote, after the load
+	// Unchanged are the rows written only where the database lacked them (their data did not
+	// change since the last load; what another writer changed on them stays).
+	Unchanged int `json:"unchanged"`
+	// ForeignKept are the nodes and relationships of the loaded groups that another writer
+	// wrote, kept (sink.foreign: keep), per label and type in ForeignKinds.
+	ForeignKept  int            `json:"foreign_kept"`
+	ForeignKinds map[string]int `json:"foreign_kept_by_kind,omitempty"`
+	// OverwrittenOnlineEdits are the elements another writer had changed that the load wrote
+	// over because backfill's own data for them changed; OverwrittenSample lists the first uuids.
+	OverwrittenOnlineEdits int      `json:"overwritten_online_edits"`
+	OverwrittenSample      []string `json:"overwritten_online_edits_sample,omitempty"`
+	// OnlineClosuresKept are the facts another writer closed that stay closed although
+	// backfill's data for them changed.
+	OnlineClosuresKept int `json:"online_closures_kept"`
+	// DuplicatesRepaired are the extra copies of uuids removed.
+	DuplicatesRepaired int `json:"duplicates_repaired"`
+	// ConstraintsMissing are the uuid uniqueness constraints the database lacks after the load,
+	// with why.
+	ConstraintsMissing []string `json:"constraints_missing,omitempty"`
+	// LeaseWaitSeconds is how long the load waited for groups another load held.
+	LeaseWaitSeconds float64 `json:"lease_wait_seconds"`
 	// SchemaSeconds is the time of the schema after the last write (indexes created, on Neo4j
 	// awaited as sink.indexes says); part of Seconds.
 	SchemaSeconds float64 `json:"schema_seconds"`

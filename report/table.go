@@ -23,6 +23,10 @@ func (r *Report) WriteTable(w io.Writer, order []string) {
 // writeCounts prints the graph's counts and what ingest read.
 func (r *Report) writeCounts(w io.Writer) {
 	fmt.Fprintf(w, "job\t%s %s\n", r.Job, r.Shard)
+	if r.StoppedAt != "" {
+		fmt.Fprintf(w, "stopped\tin %s: it and the stages after it did not finish; the graph counts below are the checkpoint's, what they hold of those stages left by earlier runs\n",
+			r.StoppedAt)
+	}
 	fmt.Fprintf(w, "episodes\t%d\n", r.Episodes)
 	fmt.Fprintf(w, "entities\t%d\n", r.Entities)
 	fmt.Fprintf(w, "facts\t%d\n", r.Facts)
@@ -39,6 +43,9 @@ func (r *Report) writeCounts(w io.Writer) {
 	if rc := r.Records; rc != nil {
 		fmt.Fprintf(w, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after\n", rc.Records, rc.Pruned,
 			rc.TokensBefore/rc.Records, rc.TokensAfter/rc.Records)
+		if m := rc.Missing(); m != "" {
+			fmt.Fprintf(w, "declared facts\t%s: they state nothing about it\n", m)
+		}
 	}
 	if r.GroupsMapped > 0 {
 		fmt.Fprintf(w, "groups_mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", r.GroupsMapped)
@@ -71,16 +78,27 @@ func (r *Report) writeSections(w io.Writer) {
 	if ld := r.Load; ld != nil {
 		fmt.Fprintf(w, "\nload\t%d groups: %d nodes, %d relationships in %d batches; %d stale removed, %d labels removed, %d retries\n",
 			ld.Groups, ld.Nodes, ld.Edges, ld.Batches, ld.Deleted, ld.LabelsRemoved, ld.Retries)
+		if ld.ForeignKept > 0 || ld.OverwrittenOnlineEdits > 0 || ld.OnlineClosuresKept > 0 || ld.DuplicatesRepaired > 0 {
+			fmt.Fprintf(w, "shared\t%d unchanged kept as they are, %d foreign kept:%s; %d online edits overwritten by changed data%s; %d online closures kept; %d duplicate copies repaired\n",
+				ld.Unchanged, ld.ForeignKept, kinds(ld.ForeignKinds), ld.OverwrittenOnlineEdits, sample(ld.OverwrittenSample), ld.OnlineClosuresKept, ld.DuplicatesRepaired)
+		}
+		for _, c := range ld.ConstraintsMissing {
+			fmt.Fprintf(w, "constraint\tmissing: %s\n", c)
+		}
 		fmt.Fprintf(w, "indexes\t%.2f s after the last write", ld.SchemaSeconds)
 		if len(ld.IndexesPopulating) > 0 {
 			fmt.Fprintf(w, "; still populating in the background: %s (SHOW INDEXES shows their progress)", strings.Join(ld.IndexesPopulating, ", "))
 		}
 		fmt.Fprintln(w)
 	}
-	if len(r.ExtractUnits) > 0 {
+	if len(r.ExtractUnits) > 0 || r.ExtractWaiting > 0 {
 		not := maps.Clone(r.ExtractUnits)
 		delete(not, ExtractAsked)
-		fmt.Fprintf(w, "\nextract\t%d episodes asked the LLM; not asked:%s\n", r.ExtractUnits[ExtractAsked], kinds(not))
+		waiting := ""
+		if r.ExtractWaiting > 0 {
+			waiting = fmt.Sprintf(" (%d more wait for a provider batch: their requests are sent)", r.ExtractWaiting)
+		}
+		fmt.Fprintf(w, "\nextract\t%d episodes asked the LLM%s; not asked:%s\n", r.ExtractUnits[ExtractAsked], waiting, kinds(not))
 	}
 	l := r.LLM
 	fmt.Fprintf(w, "\nllm\tcalls %d, cache hits %d, tokens %d in (%d cached by the provider) / %d out, retries %d, max in flight %d, cost $%.4f\n",
@@ -129,4 +147,12 @@ func kinds(m map[string]int) string {
 		fmt.Fprintf(&b, " %s %d", k, m[k])
 	}
 	return b.String()
+}
+
+// sample writes the first uuids of a list as " (a, b, …)", or "" when there are none.
+func sample(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(ids, ", ") + ")"
 }

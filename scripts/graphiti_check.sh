@@ -19,28 +19,11 @@ backends=()
 [ -n "${BACKFILL_NEO4J_URI:-}" ] && backends+=(neo4j)
 [ -n "${BACKFILL_FALKORDB_URI:-}" ] && backends+=(falkordb)
 [ ${#backends[@]} -gt 0 ] || die 'start Neo4j or FalkorDB first: eval "$(scripts/neo4j.sh start)"; eval "$(scripts/falkordb.sh start)"'
-GRAPHITI_VERSION="${GRAPHITI_VERSION:-0.31.2}"
 PORT="${BACKFILL_STUB_PORT:-8099}"
 DIMS=256
 BIN="${BACKFILL_BIN:-$REPO_ROOT/bin/backfill}"
-VENV="$CACHE_DIR/venv"
 
-ensure_cache
-if [ ! -x "$VENV/bin/python" ]; then
-  log "creating $VENV"
-  python3 -m venv "$VENV"
-fi
-if [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("graphiti-core"))' 2>/dev/null)" != "$GRAPHITI_VERSION" ] ||
-  ! "$VENV/bin/python" -c 'import falkordb' 2>/dev/null; then
-  log "installing graphiti-core[falkordb]==$GRAPHITI_VERSION"
-  "$VENV/bin/pip" install -q "graphiti-core[falkordb]==$GRAPHITI_VERSION" >&2
-fi
-# graphiti-core imports httpx without declaring it; openai releases that moved to httpx2 no
-# longer bring it along.
-if ! "$VENV/bin/python" -c 'import httpx' 2>/dev/null; then
-  log "installing httpx"
-  "$VENV/bin/pip" install -q httpx >&2
-fi
+ensure_graphiti_venv
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/backfill-graphiti.XXXXXX")
 stub_pid=""
@@ -51,14 +34,7 @@ cleanup() {
 trap cleanup EXIT
 
 cd "$REPO_ROOT"
-port_open "$PORT" && die "port $PORT is in use; set BACKFILL_STUB_PORT"
-"$BIN" llm-stub --addr "127.0.0.1:$PORT" --dims "$DIMS" 2>"$work/stub.log" &
-stub_pid=$!
-for ((i = 0; i < 100; i++)); do
-  port_open "$PORT" && break
-  sleep 0.1
-done
-port_open "$PORT" || { cat "$work/stub.log" >&2; die "llm-stub did not start"; }
+start_llm_stub "$BIN" "$PORT" "$DIMS" "$work/stub.log"
 
 for b in "${backends[@]}"; do
   uri=$BACKFILL_NEO4J_URI flag=()

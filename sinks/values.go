@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
@@ -29,6 +30,18 @@ func EpisodeCreatedAt(e graph.Episode) time.Time {
 		return e.ReferenceTime.UTC()
 	}
 	return e.IngestedAt.UTC()
+}
+
+// EpisodeContent is the content a graph database stores for an episode (Episodic.content), as
+// graphiti-core stores its own message episodes: "speaker: text" for a message with a speaker,
+// so the context Graphiti builds from previous episodes shows who spoke; the content as is
+// otherwise (also when the text already starts with "speaker:"). The store and the Parquet
+// export keep the text and the speaker apart.
+func EpisodeContent(e graph.Episode) string {
+	if e.Source == graph.SourceMessage && e.Speaker != "" && !strings.HasPrefix(e.Content, e.Speaker+":") {
+		return e.Speaker + ": " + e.Content
+	}
+	return e.Content
 }
 
 // EntityLabels are the custom labels of e besides "Entity": sorted, de-duplicated, no empty ones.

@@ -35,6 +35,8 @@ type Estimate struct {
 	// SkipLLM (extract) counts the units whose extraction asks the LLM nothing because declared
 	// facts cover them: the plan's records.skip_llm.
 	SkipLLM int `json:"-"`
+	// GroupDone counts the units of PlanEnv.Group that are done (of Done), for status --group.
+	GroupDone int `json:"-"`
 }
 
 // Embeddings are estimated embedding requests and their tokens.
@@ -66,6 +68,9 @@ type PlanEnv struct {
 	// Done holds the groups whose units are done, by stage, as the stages before found them: a
 	// group stage's unit can be done only when its upstream's is.
 	Done Done
+	// Group, when set, names a group whose done units each estimate also counts apart
+	// (Estimate.GroupDone).
+	Group string
 }
 
 // Done holds the groups whose units a plan found done, by stage (an episode stage's group is

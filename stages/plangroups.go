@@ -43,6 +43,9 @@ func PlanGroups(ctx context.Context, env PlanEnv, s Stage, basis string) ([]int,
 		if env.Done.Has(upstream, g) && done[g] != "" && done[g] == GroupFingerprint(up[g], key) {
 			est.Done++
 			env.Done.Add(stage, g)
+			if g == env.Group {
+				est.GroupDone = 1
+			}
 			continue
 		}
 		todo = append(todo, sizes[g])

@@ -10,7 +10,7 @@ import (
 // Ratios are what a plan assumes about the graph extraction will find, per episode, to
 // estimate the calls of the stages after it.
 type Ratios struct {
-	Source             string  `json:"source"`               // "defaults" or where they were measured
+	Source             string  `json:"source"`               // "defaults…" or where they were measured, and why
 	EntitiesPerEpisode float64 `json:"entities_per_episode"` // distinct entities after resolution
 	FactsPerEpisode    float64 `json:"facts_per_episode"`
 	JudgedShare        float64 `json:"judged_share"`       // facts left to the judge after the cardinality rules (one judgement each)

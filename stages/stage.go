@@ -28,7 +28,8 @@ type Stage interface {
 // rows replaced and JSON records; extract: units by how they were planned; temporal: the
 // judge's counts; community: communities per group; load: what the sink wrote). The runner
 // calls Report for every stage of the list once the run ends, also when it stopped early (the
-// stage reports what is in the store, or what its last Run did).
+// stage reports what its last Run did, or what is in the store; a section summed over the store
+// is left out when the stage did not finish in this run, report.Report.Finished).
 type Reporter interface {
 	Report(ctx context.Context, env Env, rep *report.Report) error
 }

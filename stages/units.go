@@ -88,7 +88,7 @@ func RunStream(ctx context.Context, env Env, stage string, total int, produce Pr
 func runPass(ctx context.Context, env Env, stage string, produce Producer, prog Progress, only keySet) (Stats, keySet, error) {
 	var st Stats
 	var mu sync.Mutex
-	finished, failed := 0, 0
+	failed := 0
 	pending := keySet{}
 	var drained atomic.Bool
 	if only != nil {
@@ -117,9 +117,6 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 				drained.Store(true)
 				return nil
 			}
-			mu.Lock()
-			st.Units++
-			mu.Unlock()
 			err := u.Run(checkpoints.ForGroup(ctx, u.Group), u.Fingerprint)
 			var f *Failure
 			switch {
@@ -141,11 +138,11 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 			prog.Add(1)
 			mu.Lock()
 			defer mu.Unlock()
-			finished++
+			st.Units++ // committed, done or failed: a drained or pending unit is not counted
 			if f != nil {
 				failed++
 			}
-			return env.checkFailed(stage, failed, finished)
+			return env.checkFailed(stage, failed, st.Units)
 		})
 		return nil
 	})

@@ -103,7 +103,7 @@ func TestMaxFailedRatio(t *testing.T) {
 }
 
 // TestDrainLeavesRefusedUnitsUncommitted: a unit whose call is refused by the drain
-// (pacing.ErrStopped) is not committed, and the others in flight are not cancelled.
+// (pacing.ErrStopped) is not committed nor counted, and the others in flight are not cancelled.
 func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 	ctx := context.Background()
 	stop := make(chan struct{})
@@ -138,6 +138,9 @@ func TestDrainLeavesRefusedUnitsUncommitted(t *testing.T) {
 	done, _ := env.Store.Fingerprints(ctx, "st")
 	if done["slow"] != "fp" || done["refused"] != "" {
 		t.Fatalf("recorded %v; want the slow unit only", done)
+	}
+	if st.Units != 1 { // the stats count what was committed (issue 36: the report's units equal the store's)
+		t.Errorf("stats count %d units; one was committed", st.Units)
 	}
 }
 

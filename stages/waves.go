@@ -35,7 +35,7 @@ func runWaves(ctx context.Context, env Env, stage string, produce Producer, prog
 			if only == nil {
 				st.Skipped = s.Skipped
 			}
-			st.Units += s.Units - len(pending)
+			st.Units += s.Units // the units committed in this pass; the pending ones run again
 			st.Failed += s.Failed
 			if ferr := env.Batches.Flush(ctx); err == nil {
 				err = ferr

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/tkgraph/backfill/internal/suggestions"
 	"github.com/tkgraph/backfill/internal/termtext"
 )
 
@@ -51,6 +53,17 @@ func execute(ctx context.Context, c *cli, args []string) int {
 	fmt.Fprintf(os.Stderr, "%s: %s\nRun '%s --help' for usage.\n", cmd.CommandPath(), msg, cmd.CommandPath())
 	return exitUsage
 }
+
+// commandUsageError is a usage error found where the command line is read together with the
+// job (a --set that reaches no key or has a value of the wrong type); fail prints it as
+// usageError does, naming the command.
+type commandUsageError struct {
+	cmd *cobra.Command
+	err error
+}
+
+func (e *commandUsageError) Error() string { return e.err.Error() }
+func (e *commandUsageError) Unwrap() error { return e.err }
 
 // usageError prints a usage error a command found after cobra's parsing (a flag value it
 // checks itself) and returns exit 2.
@@ -95,7 +108,7 @@ another value is an error).`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(c.out)
 	root.SetErr(os.Stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	root.SetFlagErrorFunc(unknownFlag)
 	root.AddGroup(&cobra.Group{ID: "graph", Title: "Building a graph:"},
 		&cobra.Group{ID: "read", Title: "Reading a graph:"}, &cobra.Group{ID: "tools", Title: "Tools:"})
 	for _, sub := range []struct {
@@ -126,6 +139,22 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("unknown command %q (did you mean %s?)", args[0], strings.Join(s, " or "))
 	}
 	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// unknownFlag adds to cobra's error of an unknown flag the flag of the command it most likely
+// meant ("unknown flag: --chekpoint (did you mean --checkpoint?)"); other flag errors pass.
+func unknownFlag(cmd *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if near := suggestions.Near(name, names); near != "" {
+		return fmt.Errorf("%w (did you mean --%s?)", err, near)
+	}
+	return err
 }
 
 // nArgs requires exactly n positional arguments, named by what in the error.

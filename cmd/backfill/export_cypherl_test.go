@@ -74,8 +74,8 @@ func TestExportCypherl(t *testing.T) {
 			}
 			for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 				if strings.Contains(strings.Join(tc.args, " "), "falkordb") {
-					if !strings.HasPrefix(l, "GRAPH.QUERY \"") || !strings.HasSuffix(l, "\"") {
-						t.Fatalf("line %d is not a GRAPH.QUERY command: %.100s", i+1, l)
+					if !strings.HasPrefix(l, "GRAPH.QUERY \"") && !strings.HasPrefix(l, "GRAPH.CONSTRAINT \"") || !strings.HasSuffix(l, "\"") {
+						t.Fatalf("line %d is not a GRAPH.QUERY or GRAPH.CONSTRAINT command: %.100s", i+1, l)
 					}
 					continue
 				}

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -18,6 +19,7 @@ import (
 type jobFlags struct {
 	checkpoint string
 	sets       []string
+	cmd        *cobra.Command // the command of the flags, named with the help pointer of a --set error
 }
 
 func (f *jobFlags) register(cmd *cobra.Command) {
@@ -28,12 +30,17 @@ func (f *jobFlags) register(cmd *cobra.Command) {
 
 // registerSet registers --set with its usage line.
 func (f *jobFlags) registerSet(cmd *cobra.Command, usage string) {
+	f.cmd = cmd
 	cmd.Flags().StringArrayVar(&f.sets, "set", nil, usage)
 	_ = cmd.RegisterFlagCompletionFunc("set", cobra.NoFileCompletions)
 }
 
 func (f *jobFlags) load(path string) (*jobs.Job, error) {
 	j, err := jobs.Load(path, f.sets, os.LookupEnv)
+	var set *jobs.SetError
+	if errors.As(err, &set) && f.cmd != nil {
+		return nil, &commandUsageError{cmd: f.cmd, err: err}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -122,16 +129,22 @@ func (f *jobFlags) registerGroup(cmd *cobra.Command, group *string) {
 // openGroup is openRun for a command that takes --group: it returns the store and the store's
 // id of the group given ("" for none), or an error when the store has no such group.
 func (f *jobFlags) openGroup(ctx context.Context, path, given string) (*checkpoints.Store, string, error) {
-	_, store, err := f.openRun(ctx, path)
+	_, store, id, err := f.openJobGroup(ctx, path, given)
+	return store, id, err
+}
+
+// openJobGroup is openGroup that also returns the job.
+func (f *jobFlags) openJobGroup(ctx context.Context, path, given string) (*jobs.Job, *checkpoints.Store, string, error) {
+	j, store, err := f.openRun(ctx, path)
 	if err != nil || given == "" {
-		return store, "", err
+		return j, store, "", err
 	}
 	id, _, err := storeGroup(ctx, store, given)
 	if err != nil {
 		store.Close()
-		return nil, "", err
+		return nil, nil, "", err
 	}
-	return store, id, nil
+	return j, store, id, nil
 }
 
 // completeGroups completes --group with the groups of the job's checkpoint store.

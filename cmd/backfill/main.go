@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -111,6 +112,10 @@ func fail(ctx context.Context, err error) int {
 			return exitTerminated
 		}
 		return exitInterrupted
+	}
+	var usage *commandUsageError
+	if errors.As(err, &usage) {
+		return usageError(strings.TrimPrefix(usage.cmd.CommandPath(), "backfill "), usage.err)
 	}
 	var set *jobs.SetError
 	if errors.As(err, &set) {

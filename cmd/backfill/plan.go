@@ -29,9 +29,11 @@ over a temporary store holding the checkpoint's episodes with the sources ingest
 compute is done: it costs nothing, and the plan says which stages' units are done (after a
 complete run, no call is left). Of the other units it renders the real extraction prompt of
 every episode (of a sample of --sample when there are more) to count extraction calls and
-estimate their tokens, and estimates the later stages' calls from stated ratios (measured on the
-job's checkpoint graph when one exists). Calls the checkpoint's cache already answers are shown
-as cached and cost 0. For JSON records it shows the tokens per record before and after pruning
+estimate their tokens, and estimates the later stages' calls from stated ratios; the assumptions
+line says where they come from: measured on the checkpoint's graph when some of its groups were
+resolved under the job's settings, else the defaults (a note gives the ratios of a graph built
+under other settings, such as another model, which are not used). Calls the checkpoint's cache
+already answers are shown as cached and cost 0. For JSON records it shows the tokens per record before and after pruning
 and how many records skip the LLM.
 
 "~" marks an estimate. Plan only reads the job's checkpoint store.`,

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -88,7 +89,30 @@ func (o *queryOptions) run(ctx context.Context, out io.Writer, now time.Time, pa
 	if err != nil {
 		return fail(ctx, fmt.Errorf("writing facts: %w", err))
 	}
+	if len(facts) == 0 {
+		fmt.Fprintf(os.Stderr, "backfill query: %s\n", o.noFacts(va, ka))
+	}
 	return exitOK
+}
+
+// noFacts says that the query matched no fact, and what it asked: an empty answer is an answer
+// (exit 0), but one a user should not mistake for a broken query.
+func (o *queryOptions) noFacts(validAt, knownAt time.Time) string {
+	of := "the store"
+	switch {
+	case o.entity != "" && o.group != "":
+		of = fmt.Sprintf("%s in group %s", termtext.Value(o.entity), termtext.Value(o.group))
+	case o.entity != "":
+		of = termtext.Value(o.entity)
+	case o.group != "":
+		of = "group " + termtext.Value(o.group)
+	}
+	known := knownAt.Format(time.RFC3339)
+	if o.history {
+		return fmt.Sprintf("no fact of %s was known at %s", of, known)
+	}
+	return fmt.Sprintf("no fact of %s was valid at %s as known at %s (--history lists every fact known then, whatever its validity)",
+		of, validAt.Format(time.RFC3339), known)
 }
 
 // writeFacts prints facts in the Zep context format (evaluation.WriteContext), their text with

@@ -44,7 +44,9 @@ cache, so a killed run resumes where it stopped. A run holds its checkpoint stor
 
 The first SIGINT/SIGTERM drains (units in flight finish and commit, nothing new starts, exit
 130 after SIGINT, 143 after SIGTERM); a second one aborts the units in flight. Exit 3: finished
-with quarantined rows (see <checkpoint>.quarantine.jsonl) or stopped at limits.max_cost_usd.
+with quarantined rows (see <checkpoint>.quarantine.jsonl), with failed units ("N units failed":
+LLM answers that stayed bad, listed in <checkpoint>.failed.jsonl; run again to retry them) or
+stopped at limits.max_cost_usd.
 
 --checkpoint s3://BUCKET/KEY (or the job's checkpoint) keeps the store in object storage: the run
 works on a local copy (checkpoint_sync.local, default under the user cache), restored from the

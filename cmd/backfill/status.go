@@ -12,7 +12,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/jobs/pipeline"
+	"github.com/tkgraph/backfill/jobs/planner"
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -31,10 +31,13 @@ func newStatusCmd(c *cli) *cobra.Command {
 		Long: `Status shows, from the checkpoint store, the episodes and groups staged, the groups whose input id
 was rewritten (group_policy: map), the rows the last run quarantined, the units each stage has
 done and failed (their LLM answers stayed bad; the next run retries them) out of how many, and
-the counts of entities, facts, mentions and communities. --group shows one group (its id as the
-input wrote it, or as stored; both forms are printed). In batch mode it also lists every open
-provider batch and the last 20 delivered or lost ones, with their state as last polled, their
-counts and the reason of a failed or lost batch.
+the counts of entities, facts, mentions and communities. A unit is done when its fingerprint on
+record is the one a run of the job, with the same --set flags, would compute now (as plan and
+run judge it); one done under other settings (another model, other options) or over inputs that
+changed is counted as outdated: the next run does it again. --group shows one group (its id as
+the input wrote it, or as stored; both forms are printed). In batch
+mode it also lists every open provider batch and the last 20 delivered or lost ones, with their
+state as last polled, their counts and the reason of a failed or lost batch.
 
 Status only reads the store: it works while a run holds it, and on read-only media.`,
 		Example: `  backfill status jobs/examples/demo.yaml
@@ -95,22 +98,19 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "groups mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", mapped)
 	}
 	fmt.Fprintf(w, "quarantined\t%d (last run)\n", c.Quarantined)
-	steps, err := unitSteps(j)
+	current, err := planner.Current(ctx, j, store, "", nil)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")
-	done, failed := map[string]int{}, map[string]int{}
+	recorded, failed := map[string]int{}, map[string]int{}
 	for _, s := range counts {
-		done[s.Stage], failed[s.Stage] = s.Units, s.Failed
+		recorded[s.Stage], failed[s.Stage] = s.Units, s.Failed
 	}
-	for _, s := range steps {
-		total := len(groups)
-		if s.Unit == stages.UnitEpisode {
-			total = c.Episodes
-		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s.Name, done[s.Name], failed[s.Name], total)
+	rows := make([]stageRow, 0, len(current))
+	for _, e := range current {
+		rows = append(rows, stageRow{name: e.Stage, done: e.Done, failed: failed[e.Stage], recorded: recorded[e.Stage], of: e.Units})
 	}
+	writeStageRows(w, rows)
 	writeCounts(w, c)
 	return writeBatches(ctx, w, store)
 }
@@ -174,17 +174,16 @@ func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "written as\t%s\n", termtext.Value(written))
 	}
 	fmt.Fprintf(w, "episodes\t%d\n", c.Episodes)
-	steps, err := unitSteps(j)
+	current, err := planner.Current(ctx, j, store, id, nil)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nstage\tunits done\tfailed\tof\n")
-	for _, step := range steps {
-		s := step.Name
+	rows := make([]stageRow, 0, len(current))
+	for _, e := range current {
 		var fps []string
 		total := 1
-		if step.Unit == stages.UnitEpisode {
-			m, err := store.EpisodeFingerprints(ctx, s, id)
+		if stages.StepOf(e.Stage).Unit == stages.UnitEpisode {
+			m, err := store.EpisodeFingerprints(ctx, e.Stage, id)
 			if err != nil {
 				return err
 			}
@@ -192,39 +191,46 @@ func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 				fps = append(fps, fp)
 			}
 			total = c.Episodes
-		} else if fp, ok, err := store.Fingerprint(ctx, s, id); err != nil {
+		} else if fp, ok, err := store.Fingerprint(ctx, e.Stage, id); err != nil {
 			return err
 		} else if ok {
 			fps = append(fps, fp)
 		}
-		done, failed := 0, 0
+		r := stageRow{name: e.Stage, done: e.GroupDone, of: total}
 		for _, fp := range fps {
 			if strings.HasPrefix(fp, checkpoints.FailedPrefix) {
-				failed++
+				r.failed++
 			} else {
-				done++
+				r.recorded++
 			}
 		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", s, done, failed, total)
+		rows = append(rows, r)
 	}
+	writeStageRows(w, rows)
 	writeCounts(w, c)
 	return nil
 }
 
-// unitSteps are the steps of the job's stages (pipeline.Stages) that keep unit records: every
-// stage but ingest.
-func unitSteps(j *jobs.Job) ([]stages.Step, error) {
-	list, err := pipeline.Stages(j, pipeline.Inputs{})
-	if err != nil {
-		return nil, err
+// stageRow is a stage's line of status: its units done under the job's current settings, failed,
+// recorded as done (under whatever settings), and how many there are.
+type stageRow struct {
+	name                       string
+	done, failed, recorded, of int
+}
+
+// writeStageRows prints the stage table; units recorded as done but not done under the current
+// settings are outdated, explained once below the table.
+func writeStageRows(w io.Writer, rows []stageRow) {
+	fmt.Fprintf(w, "\nstage\tunits done\tfailed\toutdated\tof\n")
+	anyOutdated := false
+	for _, r := range rows {
+		outdated := max(r.recorded-r.done, 0)
+		anyOutdated = anyOutdated || outdated > 0
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", r.name, r.done, r.failed, outdated, r.of)
 	}
-	var out []stages.Step
-	for _, s := range list {
-		if st := s.Step(); st.Unit != "" {
-			out = append(out, st)
-		}
+	if anyOutdated {
+		fmt.Fprintf(w, "outdated\tunits done under other settings (another model, other --set flags or options) or over inputs that changed since: a run of the job as given here does them again\n")
 	}
-	return out, nil
 }
 
 func writeCounts(w io.Writer, c checkpoints.Counts) {

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/timeline"
@@ -47,7 +50,7 @@ own chart. --known-at sets where the slider starts (default now). Timeline only 
 	o.register(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.entity, "entity", "", "the entity's `NAME` (case- and particle-insensitive)")
-	f.StringVar(&o.out, "out", "", "HTML `FILE` to write (default timeline-NAME.html; - for standard output)")
+	f.StringVar(&o.out, "out", "", "HTML `FILE` to write (default: beside the checkpoint, <checkpoint>.timeline-NAME.html; - for standard output)")
 	f.StringVar(&o.knownAt, "known-at", "", "where the known-at slider starts, a record `TIME` (as query takes it; default now)")
 	_ = cmd.MarkFlagRequired("entity")
 	_ = cmd.MarkFlagFilename("out", "html")
@@ -61,7 +64,7 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 	if err != nil {
 		return usageError("timeline", err)
 	}
-	store, g, err := o.openGroup(ctx, path, o.group)
+	j, store, g, err := o.openJobGroup(ctx, path, o.group)
 	if err != nil {
 		return fail(ctx, err)
 	}
@@ -72,7 +75,7 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 	}
 	out := o.out
 	if out == "" {
-		out = "timeline-" + strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(o.entity) + ".html"
+		out = defaultTimelineOut(j.Checkpoint, o.entity)
 	}
 	if out == "-" {
 		err = timeline.Write(stdout, page)
@@ -87,6 +90,19 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 			map[bool]string{true: "group", false: "groups"}[len(page.Sections) == 1], termtext.Value(out))
 	}
 	return exitOK
+}
+
+// defaultTimelineOut is where timeline writes without --out: beside the checkpoint store, named
+// after it as its quarantine and failed-units files are (<checkpoint>.timeline-NAME.html), never
+// the working directory (a clone's root), and two jobs' timelines of one name stay apart. A
+// store kept in object storage has no directory here: its page goes into the working directory,
+// named after the key's last part.
+func defaultTimelineOut(checkpoint, entity string) string {
+	name := strings.NewReplacer("/", "_", "\\", "_", " ", "_", string(filepath.Separator), "_").Replace(entity)
+	if loc, remote, err := replica.Parse(checkpoint); err == nil && remote {
+		checkpoint = path.Base(loc.Key)
+	}
+	return checkpoint + ".timeline-" + name + ".html"
 }
 
 // timelinePage gathers the facts of the entities named entity in group ("" = every group), with

@@ -119,7 +119,8 @@ func num(t *testing.T, s string) float64 {
 // TestTimelineOfTheEmployerChange draws the demo's Alice and 지훈 and checks, in the parsed HTML,
 // the bars, markers and dates of the employer change: Kakao valid until 2024-03-02 and known to
 // have ended from 2024-03-10 (the episode that told it), Naver from 2024-03-02, open; and, as known
-// on 2024-03-01, Kakao still open and Naver not yet known.
+// on 2024-03-01, Kakao still open and Naver not yet known. Without --out the page goes beside
+// the checkpoint.
 func TestTimelineOfTheEmployerChange(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
 	dir := t.TempDir()
@@ -181,10 +182,33 @@ func TestTimelineOfTheEmployerChange(t *testing.T) {
 		t.Errorf("as known on 2024-03-01, Naver should be greyed: %+v", naver)
 	}
 
+	// Without --out the page goes beside the checkpoint, not into the working directory.
+	mustBackfill(t, exitOK, "timeline", "jobs/examples/demo.yaml", "--checkpoint", ck, "--group", "alice", "--entity", "Alice")
+	if _, rows := readTimeline(t, ck+".timeline-Alice.html"); len(rows) != 14 {
+		t.Errorf("%d rows beside the checkpoint, want Alice's 14 facts", len(rows))
+	}
+	if _, err := os.Stat("timeline-Alice.html"); err == nil {
+		t.Errorf("timeline without --out wrote into the working directory")
+	}
+
 	_, jihoon := draw("jihoon", "jihoon", "지훈은") // with a particle
 	kakao, naver = jihoon["지훈은 카카오에서 일한다."], jihoon["지훈은 네이버에서 일한다 (2024-03-02부터)."]
 	if kakao.bar["data-invalid-at"] != "2024-03-02T00:00:00Z" || naver.bar["data-valid-at"] != "2024-03-02T00:00:00Z" ||
 		!strings.Contains(naver.bar["class"], "open-end") {
 		t.Errorf("지훈: Kakao %v, Naver %v", kakao.bar, naver.bar)
+	}
+}
+
+// TestDefaultTimelineOut: without --out the page is named after the checkpoint, beside it, or in
+// the working directory for a store kept in object storage; the entity's separators become _.
+func TestDefaultTimelineOut(t *testing.T) {
+	for _, c := range []struct{ checkpoint, entity, want string }{
+		{".backfill/demo/demo.db", "Alice", ".backfill/demo/demo.db.timeline-Alice.html"},
+		{"/data/a b.db", "Acme Corp/EU", "/data/a b.db.timeline-Acme_Corp_EU.html"},
+		{"s3://bucket/jobs/tickets.db", "지훈", "tickets.db.timeline-지훈.html"},
+	} {
+		if got := defaultTimelineOut(c.checkpoint, c.entity); got != c.want {
+			t.Errorf("defaultTimelineOut(%q, %q) = %q, want %q", c.checkpoint, c.entity, got, c.want)
+		}
 	}
 }

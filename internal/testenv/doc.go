@@ -17,6 +17,9 @@
 //     the test ends, so tests sharing one gateway never see each other's data.
 //   - Neo4jExclusive serialises tests of different packages (separate `go test` processes) that
 //     use the single Community database, with a file lock held until the test ends.
+//   - LoCoMo finds the LoCoMo dataset (LOCOMO, else ../shared/datasets/locomo/locomo10.json
+//     beside the repository root), which is not part of the repository and cannot be installed
+//     by a test: when it is absent the test is skipped with a reason naming the path, never failed.
 //   - Nothing here talks to any address but the configured endpoints, and S3 clients use static
 //     credentials only (no credential chain, so no instance-metadata lookups).
 package testenv

@@ -96,8 +96,10 @@ func loadOptions(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv) load
 	return load.Options{
 		Sink: graphdb.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
 			BatchBytes: s.BatchBytes, Sessions: s.Sessions, Analytical: s.Analytical, VectorDims: j.Embedder.Dimensions,
-			Indexes:     cypher.IndexMode(s.Indexes),
-			MaxAttempts: s.MaxAttempts, RetryBase: time.Duration(s.RetrySecs * float64(time.Second))},
+			Indexes: cypher.IndexMode(s.Indexes),
+			Foreign: graphdb.Foreign(s.Foreign), Job: j.Name,
+			LeaseTTL: seconds(s.LeaseSecs), LeaseWait: leaseWait(s.LeaseWait),
+			MaxAttempts: s.MaxAttempts, RetryBase: seconds(s.RetrySecs)},
 		Reload:      s.Reload,
 		Source:      stages.GraphSource(store, j.RecordTime),
 		Credentials: func() (string, string, error) { return j.SinkCredentials(env) },
@@ -129,4 +131,16 @@ func cardinalities(j *jobs.Job) map[string]string {
 		}
 	}
 	return out
+}
+
+// leaseWait is sink.lease_wait_seconds as the loader takes it: unset is its default, 0 fails at
+// once (a negative wait).
+func leaseWait(s *float64) time.Duration {
+	switch {
+	case s == nil:
+		return 0
+	case *s == 0:
+		return -1
+	}
+	return seconds(*s)
 }

@@ -11,7 +11,8 @@ import (
 // TestLoadFingerprintPinned: the load unit fingerprint of a group, from the job's sink keys and
 // embedder dimensions through loadOptions, is pinned. It changed once, when every stage's
 // options went into its fingerprints by one recipe (stages.Key, stages.KeyRecipe "stage-key/1"):
-// each group then loads once more. A change here reloads every group of every existing
+// each group then loads once more; and again with loaderVersion load-v3 (the ownership record,
+// which each group's load must write once, and message episodes as "speaker: text"). A change here reloads every group of every existing
 // checkpoint: bump the loader's version (or the recipe) deliberately instead.
 func TestLoadFingerprintPinned(t *testing.T) {
 	for _, c := range []struct {
@@ -20,8 +21,8 @@ func TestLoadFingerprintPinned(t *testing.T) {
 		upstream      string
 		want          string
 	}{
-		{"neo4j", "bolt://db:7687", "graph", 1024, "c0ffee", "73a0e079ff8de0774af4d3402af29630"},
-		{"", "", "", 0, "", "af71d5158004eb415a33b84fb290689c"},
+		{"neo4j", "bolt://db:7687", "graph", 1024, "c0ffee", "cc380c8ff90da0116a2b36f23fa4c644"},
+		{"", "", "", 0, "", "b88cddf246c905cfb6444600075753a2"},
 	} {
 		j := &jobs.Job{}
 		j.Sink.Kind, j.Sink.URI, j.Sink.Database, j.Embedder.Dimensions = c.kind, c.uri, c.db, c.dims

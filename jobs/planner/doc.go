@@ -8,4 +8,7 @@
 // one the run would compute is done: it costs nothing, and the plan says which stages' units are
 // done. After a complete run, the plan of the same job predicts no call in any stage. The job's
 // store is only read (checkpoints.OpenReadOnly).
+//
+// Current applies the same judgement to a store as it is, without reading the sources: the
+// units each stage has done under the job's current settings (what `status` shows).
 package planner

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -44,7 +46,8 @@ func TestPlanCallsNothing(t *testing.T) {
 		!strings.Contains(ex.Basis, "chit-chat messages ask nothing (4 of 56 rendered)") {
 		t.Fatalf("plan %+v, extract %+v", p, ex)
 	}
-	if ex.PromptTokens < 56*500 || ex.CostUSD <= 0 || p.Price == nil || p.Total.CostUSD < ex.CostUSD || p.Assumptions.Source != "defaults" {
+	if ex.PromptTokens < 56*500 || ex.CostUSD <= 0 || p.Price == nil || p.Total.CostUSD < ex.CostUSD ||
+		p.Assumptions.Source != "defaults (the checkpoint holds no graph to measure)" {
 		t.Fatalf("estimates: extract %+v total %+v", ex, p.Total)
 	}
 	names := []string{}
@@ -85,5 +88,31 @@ func TestPlanCallsNothing(t *testing.T) {
 	}
 	if _, err := json.Marshal(p2); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPlanSaysWhereItsRatiosComeFrom: the plan's assumptions line names their origin. After a
+// run of the same job they are measured on the checkpoint's graph, resolved under the job's
+// settings; with another model the graph was built under other settings, so the plan uses the
+// defaults and a note gives the graph's ratios it did not use (issue 36, item 5).
+func TestPlanSaysWhereItsRatiosComeFrom(t *testing.T) {
+	j := demoJob(t)
+	run(t, j)
+	other := *j
+	other.LLM.Model = "another-model"
+	for _, c := range []struct {
+		name, line, note string
+		job              *jobs.Job
+	}{
+		{"the same job", `(?m)^assumptions +measured on the checkpoint's graph \(56 episodes\), resolved under this job's settings: \d+\.\d\d entities`, "", j},
+		{"another model", `(?m)^assumptions +defaults \(the checkpoint's graph was built under other settings\): 1\.20 entities and 1\.50 facts per episode`,
+			`(?m)^note +the checkpoint's graph \(56 episodes\) was built under other settings \(another model or options: none of its groups is resolved as this job would resolve it\): its \d+\.\d\d entities and \d+\.\d\d facts per episode are not used$`,
+			&other},
+	} {
+		var b strings.Builder
+		plan(t, c.job).WriteTable(&b)
+		if !regexp.MustCompile(c.line).MatchString(b.String()) || (c.note != "" && !regexp.MustCompile(c.note).MatchString(b.String())) {
+			t.Errorf("plan of %s: the assumptions do not say where they come from:\n%s", c.name, b.String())
+		}
 	}
 }

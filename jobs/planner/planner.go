@@ -73,6 +73,9 @@ type Plan struct {
 	// Records is what the JSON records hold (absent when there are none); SkipLLM counts the
 	// records whose extraction asks the LLM nothing.
 	Records *report.Records `json:"records,omitempty"`
+
+	graph         *stages.Ratios // measured on the job's store's graph (nil when it has none)
+	graphEpisodes int            // the episodes of that graph
 }
 
 // Make plans j without calling the LLM: it ingests the sources into a scratch store and walks
@@ -131,7 +134,7 @@ func (p *Plan) price(j *jobs.Job) {
 
 // openPrev opens the job's store read-only (jobs.OpenCheckpoint: a local path or the latest
 // snapshot of one kept in object storage), if there is one of this schema version, and measures
-// the ratios on its graph; nil when there is none.
+// the ratios on its graph (used or not by chooseRatios); nil when there is none.
 func (p *Plan) openPrev(ctx context.Context, j *jobs.Job, path string, log *slog.Logger) (*checkpoints.Store, error) {
 	prev, err := jobs.OpenCheckpoint(ctx, j, path, jobs.CheckpointOptions{Log: log})
 	switch {
@@ -145,7 +148,7 @@ func (p *Plan) openPrev(ctx context.Context, j *jobs.Job, path string, log *slog
 	}
 	if c, err := prev.Count(ctx); err == nil {
 		if r, ok := stages.RatiosFrom(c); ok {
-			p.Assumptions = r
+			p.graph, p.graphEpisodes = &r, c.Episodes
 		}
 	}
 	return prev, nil
@@ -178,6 +181,11 @@ func (p *Plan) estimate(ctx context.Context, env stages.PlanEnv, list []stages.S
 	var emb stages.Embeddings
 	exact := true
 	for _, s := range list {
+		if s.Step().Name == stages.Resolve { // the first stage estimated from the ratios
+			if err := p.chooseRatios(ctx, &env, s); err != nil {
+				return err
+			}
+		}
 		est, err := s.Estimate(ctx, env)
 		if err != nil {
 			return err
@@ -207,6 +215,42 @@ func (p *Plan) estimate(ctx context.Context, env stages.PlanEnv, list []stages.S
 		p.Notes = append(p.Notes, done)
 	}
 	p.total()
+	return nil
+}
+
+// chooseRatios sets the ratios the stages from resolve on are estimated with (p.Assumptions,
+// env.Ratios), saying where they come from: measured on the checkpoint's graph when some of its
+// groups were resolved under the job's settings (their resolve fingerprint on record is the one
+// a run would compute: the done groups of resolve's Estimate, whose calls are then estimated
+// again with the ratios chosen), saying how many; the defaults when there is no graph,
+// or when it was built under other settings only (another model or options), with a note giving
+// the ratios of that graph, which are not used.
+func (p *Plan) chooseRatios(ctx context.Context, env *stages.PlanEnv, resolve stages.Stage) error {
+	if p.graph == nil {
+		p.Assumptions.Source = "defaults (the checkpoint holds no graph to measure)"
+		env.Ratios = p.Assumptions
+		return nil
+	}
+	est, err := resolve.Estimate(ctx, *env)
+	if err != nil {
+		return err
+	}
+	g := *p.graph
+	switch {
+	case est.Done == 0:
+		p.Assumptions.Source = "defaults (the checkpoint's graph was built under other settings)"
+		p.Notes = append(p.Notes, fmt.Sprintf("the checkpoint's graph (%d episodes) was built under other settings (another model or "+
+			"options: none of its groups is resolved as this job would resolve it): its %.2f entities and %.2f facts per episode are not used",
+			p.graphEpisodes, g.EntitiesPerEpisode, g.FactsPerEpisode))
+		env.Ratios = p.Assumptions
+		return nil
+	case est.Done < est.Units:
+		g.Source = fmt.Sprintf("%s, %d of %d groups resolved under this job's settings (the others are new, or were resolved under other settings: another model or options)",
+			g.Source, est.Done, est.Units)
+	default:
+		g.Source += ", resolved under this job's settings"
+	}
+	p.Assumptions, env.Ratios = g, g
 	return nil
 }
 

@@ -20,6 +20,9 @@ func (p *Plan) WriteTable(w io.Writer) {
 	if r := p.Records; r != nil {
 		fmt.Fprintf(tw, "json records\t%d (%d pruned): ~%d tokens per record before pruning, ~%d after; %d skip the LLM\n",
 			r.Records, r.Pruned, r.TokensBefore/r.Records, r.TokensAfter/r.Records, r.SkipLLM)
+		if m := r.Missing(); m != "" {
+			fmt.Fprintf(tw, "declared facts\t%s: they state nothing about it\n", m)
+		}
 	}
 	fmt.Fprintf(tw, "\nstage\tunits\tdone\tcalls\tcached\ttokens in\ttokens out\tonline USD\tbatch USD\tbasis\n")
 	for _, s := range append(append([]stages.Estimate(nil), p.Stages...), p.Total) {

@@ -6,7 +6,9 @@
 // After the stages the report is filled even when the run failed or was interrupted: the LLM
 // usage by stage, the store's counts, each stage's own section (stages.Reporter), the provider
 // batches, and the failed-units file (FailedFile) beside the store; then the run and its report
-// are recorded in the store's runs table with its outcome (Outcome…).
+// are recorded in the store's runs table with its outcome (Outcome…). A run that stopped early
+// names the first stage that did not finish (report.Report.StoppedAt); the stage counts are the
+// units this run committed.
 //
 // With llm.mode or embedder.mode batch the clients send provider batches (batch.Batcher, recorded
 // in the store): Run first settles what an earlier run left half-sent, every stage runs in

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // known reads the facts and version log of a run and answers graph.Known at knownAt.
@@ -59,13 +61,19 @@ func when(t *time.Time) string {
 // TestTicketsExample runs the bundled ticket change log: the state history of a ticket has the
 // right intervals (closed, reopened, closed again; a removed assignee closed at the snapshot that
 // removed it, known from then on), pruning cuts the tokens per record by more than ten, a
-// re-run asks the LLM nothing, and the declared facts are the same graph when the LLM is off.
+// re-run asks the LLM nothing, the summary counts the 35 records without a comment (no
+// warning: an event without a comment is common), and the declared facts are the same graph when the LLM is off.
 func TestTicketsExample(t *testing.T) {
 	j := exampleJob(t, "tickets")
 	rep := mustRun(t, j)
 	if r := rep.Records; r == nil || r.Records != 46 || r.Pruned != 46 || r.TokensAfter*10 > r.TokensBefore ||
 		r.MissingFields["sources[0].facts[5]"] != 35 {
 		t.Errorf("records report %+v", rep.Records)
+	}
+	var table strings.Builder
+	rep.WriteTable(&table, stages.StepNames())
+	if !regexp.MustCompile(`(?m)^declared facts +35 records lack a field of sources\[0\]\.facts\[5\]: they state nothing about it$`).MatchString(table.String()) {
+		t.Errorf("the summary does not count the records without a comment:\n%s", table.String())
 	}
 	end := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	facts := known(t, j, end)

@@ -126,22 +126,28 @@ type run struct {
 }
 
 // stages runs the stages of the list in order until one fails, the run is interrupted or (with
-// --no-wait) a stage waits for provider batches, checkpointing the store after each.
+// --no-wait) a stage waits for provider batches, checkpointing the store after each. When it
+// stops early the report names the first stage that did not finish (Report.StoppedAt).
 func (r *run) stages(ctx context.Context, list []stages.Stage) error {
-	for _, s := range list {
+	list = slices.DeleteFunc(slices.Clone(list), func(s stages.Stage) bool { return slices.Contains(r.opts.Skip, s.Step().Name) })
+	for i, s := range list {
 		name := s.Step().Name
-		if slices.Contains(r.opts.Skip, name) {
-			continue
-		}
 		r.opts.Log.Info("stage starting", "stage", name)
 		st, err := s.Run(ctx, r.env)
 		r.rep.Stages[name] = st
 		r.opts.Log.Info("stage finished", "stage", name, "units", st.Units, "skipped", st.Skipped, "seconds", fmt.Sprintf("%.2f", st.Seconds))
-		if err == nil && r.env.Stopped() {
+		if err != nil {
+			r.rep.StoppedAt = name
+		} else if r.env.Stopped() { // the stop came once the stage had finished
 			err = stages.ErrInterrupted
+			if i+1 < len(list) {
+				r.rep.StoppedAt = list[i+1].Step().Name
+			}
 		}
 		if err == nil {
-			err = r.store.Checkpoint(ctx)
+			if err = r.store.Checkpoint(ctx); err != nil {
+				r.rep.StoppedAt = name
+			}
 		}
 		if errors.Is(err, batch.ErrPending) {
 			r.pending = name

@@ -71,20 +71,10 @@ func TestDemoFromS3JSONL(t *testing.T) {
 }
 
 // locomoPath is the shared LoCoMo file ($LOCOMO, else ../shared/datasets/locomo/locomo10.json
-// from the repository root).
+// beside the repository), or the test is skipped saying where it was looked for.
 func locomoPath(t *testing.T) string {
 	t.Helper()
-	p := os.Getenv("LOCOMO")
-	if p == "" {
-		p = filepath.Join(jobstest.Root(t), "..", "shared", "datasets", "locomo", "locomo10.json")
-	}
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv(testenv.EnvSkipIntegration) == "1" {
-			t.Skipf("LoCoMo is not at %s", p)
-		}
-		t.Fatalf("LoCoMo is not at %s (set LOCOMO): %v", p, err)
-	}
-	return p
+	return testenv.LoCoMo(t, jobstest.Root(t))
 }
 
 // importLoCoMo imports the first turns turns of each of the first n conversations of LoCoMo as

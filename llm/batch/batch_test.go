@@ -224,7 +224,9 @@ func TestBatchLimits(t *testing.T) {
 // is found by its metadata and polled, not submitted again; a batch that was only queued is
 // dropped and its request asked again.
 func TestBatchRecover(t *testing.T) {
-	s, base := startBatchStub(t, stub.Options{BatchDelay: 200 * time.Millisecond})
+	// The delay outlasts the steps before the first Call after Recover even on a loaded machine
+	// (with 200 ms the adopted batch could end first, and Recover then collect its answers).
+	s, base := startBatchStub(t, stub.Options{BatchDelay: 3 * time.Second})
 	ctx := context.Background()
 	store := openStore(t)
 	c, b := batchClient(t, base, store, nil, batch.Options{})

@@ -56,6 +56,10 @@ type SchemaOptions struct {
 	// Indexes is the index mode on Neo4j; "" is IndexesOnline here (the statements of a
 	// plain load, DDL), while the loader's default is DefaultIndexMode.
 	Indexes IndexMode
+	// Bulk says the load goes through BulkBegin and BulkEnd: Memgraph's uniqueness constraints
+	// then come in PostLoad (analytical mode allows none), else in PreLoad, so no duplicate can be
+	// written.
+	Bulk bool
 }
 
 // IndexesAfterLoad lists the names of the indexes a Neo4j load with o does not await after its
@@ -71,64 +75,65 @@ func IndexesAfterLoad(o SchemaOptions) []string {
 
 // index is one index of the Graphiti schema.
 type index struct {
-	name  string   // Graphiti's name (Neo4j, Memgraph text and vector indexes)
-	label string   // node label or relationship type
-	edge  bool     // label is a relationship type
-	props []string // one for range and vector indexes, several for text indexes
+	name   string   // Graphiti's name (Neo4j, Memgraph text and vector indexes)
+	label  string   // node label or relationship type
+	edge   bool     // label is a relationship type
+	props  []string // one for range and vector indexes, several for text indexes
+	unique bool     // a uuid: Neo4j gets a uniqueness constraint of this name instead of the range index
 }
 
 // nodeLookups are the range indexes the load reads nodes through: every uuid (MERGE, the
 // endpoints of relationships, settle deletes) and group_id (which groups the database holds,
 // settle lists and counts). Graphiti creates them too, with these names.
 var nodeLookups = []index{
-	{"entity_uuid", "Entity", false, []string{"uuid"}},
-	{"episode_uuid", "Episodic", false, []string{"uuid"}},
-	{"community_uuid", "Community", false, []string{"uuid"}},
-	{"entity_group_id", "Entity", false, []string{"group_id"}},
-	{"episode_group_id", "Episodic", false, []string{"group_id"}},
-	{"community_group_id", "Community", false, []string{"group_id"}},
+	{"entity_uuid", "Entity", false, []string{"uuid"}, true},
+	{"episode_uuid", "Episodic", false, []string{"uuid"}, true},
+	{"community_uuid", "Community", false, []string{"uuid"}, true},
+	{"entity_group_id", "Entity", false, []string{"group_id"}, false},
+	{"episode_group_id", "Episodic", false, []string{"group_id"}, false},
+	{"community_group_id", "Community", false, []string{"group_id"}, false},
 }
 
 // edgeLookups are the range indexes settling a group that was in the database before reads
-// relationships through (lists by group_id, deletes by uuid). A load of new groups does not need
-// them (relationships are counted from their source nodes): Graphiti's names, plus
-// has_member_group_id.
+// relationships through (lists by group_id, deletes and counts by uuid). A load of new groups
+// does not need them (relationships are counted from their source nodes): Graphiti's names,
+// plus has_member_group_id.
 var edgeLookups = []index{
-	{"relation_uuid", "RELATES_TO", true, []string{"uuid"}},
-	{"mention_uuid", "MENTIONS", true, []string{"uuid"}},
-	{"has_member_uuid", "HAS_MEMBER", true, []string{"uuid"}},
-	{"relation_group_id", "RELATES_TO", true, []string{"group_id"}},
-	{"mention_group_id", "MENTIONS", true, []string{"group_id"}},
-	{"has_member_group_id", "HAS_MEMBER", true, []string{"group_id"}},
+	{"relation_uuid", "RELATES_TO", true, []string{"uuid"}, true},
+	{"mention_uuid", "MENTIONS", true, []string{"uuid"}, true},
+	{"has_member_uuid", "HAS_MEMBER", true, []string{"uuid"}, true},
+	{"relation_group_id", "RELATES_TO", true, []string{"group_id"}, false},
+	{"mention_group_id", "MENTIONS", true, []string{"group_id"}, false},
+	{"has_member_group_id", "HAS_MEMBER", true, []string{"group_id"}, false},
 }
 
 // rangeIndexes are Graphiti's other range indexes, in Graphiti's order: searches use them, the
 // load does not.
 var rangeIndexes = []index{
-	{"name_entity_index", "Entity", false, []string{"name"}},
-	{"created_at_entity_index", "Entity", false, []string{"created_at"}},
-	{"created_at_episodic_index", "Episodic", false, []string{"created_at"}},
-	{"valid_at_episodic_index", "Episodic", false, []string{"valid_at"}},
-	{"name_edge_index", "RELATES_TO", true, []string{"name"}},
-	{"created_at_edge_index", "RELATES_TO", true, []string{"created_at"}},
-	{"expired_at_edge_index", "RELATES_TO", true, []string{"expired_at"}},
-	{"valid_at_edge_index", "RELATES_TO", true, []string{"valid_at"}},
-	{"invalid_at_edge_index", "RELATES_TO", true, []string{"invalid_at"}},
+	{"name_entity_index", "Entity", false, []string{"name"}, false},
+	{"created_at_entity_index", "Entity", false, []string{"created_at"}, false},
+	{"created_at_episodic_index", "Episodic", false, []string{"created_at"}, false},
+	{"valid_at_episodic_index", "Episodic", false, []string{"valid_at"}, false},
+	{"name_edge_index", "RELATES_TO", true, []string{"name"}, false},
+	{"created_at_edge_index", "RELATES_TO", true, []string{"created_at"}, false},
+	{"expired_at_edge_index", "RELATES_TO", true, []string{"expired_at"}, false},
+	{"valid_at_edge_index", "RELATES_TO", true, []string{"valid_at"}, false},
+	{"invalid_at_edge_index", "RELATES_TO", true, []string{"invalid_at"}, false},
 }
 
 // textIndexes are Graphiti's full-text indexes.
 var textIndexes = []index{
-	{"episode_content", "Episodic", false, []string{"content", "source", "source_description", "group_id"}},
-	{"node_name_and_summary", "Entity", false, []string{"name", "summary", "group_id"}},
-	{"community_name", "Community", false, []string{"name", "group_id"}},
-	{"edge_name_and_fact", "RELATES_TO", true, []string{"name", "fact", "group_id"}},
+	{"episode_content", "Episodic", false, []string{"content", "source", "source_description", "group_id"}, false},
+	{"node_name_and_summary", "Entity", false, []string{"name", "summary", "group_id"}, false},
+	{"community_name", "Community", false, []string{"name", "group_id"}, false},
+	{"edge_name_and_fact", "RELATES_TO", true, []string{"name", "fact", "group_id"}, false},
 }
 
 // vectorIndexes are the embedding indexes (cosine).
 var vectorIndexes = []index{
-	{"name_embedding_entity_index", "Entity", false, []string{"name_embedding"}},
-	{"fact_embedding_edge_index", "RELATES_TO", true, []string{"fact_embedding"}},
-	{"name_embedding_community_index", "Community", false, []string{"name_embedding"}},
+	{"name_embedding_entity_index", "Entity", false, []string{"name_embedding"}, false},
+	{"fact_embedding_edge_index", "RELATES_TO", true, []string{"fact_embedding"}, false},
+	{"name_embedding_community_index", "Community", false, []string{"name_embedding"}, false},
 }
 
 // Index kinds of IndexNames.
@@ -162,9 +167,31 @@ func indexNames(ixs []index) []string {
 	return out
 }
 
-// uniqueLabels get a uuid uniqueness constraint on Memgraph. Neo4j gets none: a constraint there
-// would need its own index and clash with Graphiti's range index on the same property.
+// uniqueLabels get a uuid uniqueness constraint on Memgraph, which has none for relationships.
+// Neo4j gets one for every uuid index (index.unique, neo4jRange), FalkorDB one per graph
+// (falkorSchema).
 var uniqueLabels = []string{"Entity", "Episodic", "Community"}
+
+// LabelLease is the label of the lease nodes (see Lease statements): one per group being
+// loaded, which Graphiti never reads.
+const LabelLease = "BackfillLease"
+
+// memgraphUnique creates the uuid uniqueness constraints of uniqueLabels and the lease
+// constraint (a second lease of a group cannot be created while one exists).
+func memgraphUnique() []Statement {
+	var out []Statement
+	for _, l := range uniqueLabels {
+		st := auto(fmt.Sprintf("CREATE CONSTRAINT ON (n:%s) ASSERT n.uuid IS UNIQUE", l))
+		st.Constraint = l + "(uuid)"
+		out = append(out, st)
+	}
+	return append(out, auto("CREATE CONSTRAINT ON (n:"+LabelLease+") ASSERT n.group IS UNIQUE"))
+}
+
+// neo4jLease is the Neo4j constraint on the lease nodes: MERGE of a lease is atomic with it.
+func neo4jLease() Statement {
+	return tx("CREATE CONSTRAINT backfill_lease_group IF NOT EXISTS FOR (n:" + LabelLease + ") REQUIRE n.group IS UNIQUE")
+}
 
 // DDL returns every schema statement of dialect d in the order of a plain (non-bulk) load:
 // PreLoad then PostLoad. vectorDims <= 0 creates no vector index.
@@ -178,9 +205,11 @@ func DDL(d Dialect, vectorDims int) []Statement {
 }
 
 // PreLoad returns the statements to run before any node is written (on FalkorDB, of each group's
-// graph: every index, see falkorSchema): the node lookup indexes,
-// on Neo4j also the vector indexes (when o.VectorDims > 0 and not o.Indexes.VectorsAfter), then
-// on Neo4j a wait until they are online (so the first batches are planned with them). Neo4j
+// graph: every index and the uuid constraints, see falkorSchema): the node lookup indexes (on
+// Neo4j the uuid ones as uniqueness constraints, see neo4jRange) and the lease constraint, on
+// Memgraph without o.Bulk the uuid uniqueness constraints, on Neo4j also the vector indexes
+// (when o.VectorDims > 0 and not o.Indexes.VectorsAfter), then on Neo4j a wait until they are
+// online (so the first batches are planned with them). Neo4j
 // maintains an online vector index as rows are written; one created after a load populates in
 // the background, which measured several times slower than the load itself (bench/results.md),
 // but leaves the load's writes about twice as fast.
@@ -188,10 +217,13 @@ func PreLoad(d Dialect, o SchemaOptions) []Statement {
 	if d == FalkorDB {
 		return falkorSchema()
 	}
+	if d == Memgraph && !o.Bulk {
+		return append(lookups(d, nodeLookups), memgraphUnique()...)
+	}
 	if d != Neo4j {
 		return lookups(d, nodeLookups)
 	}
-	out := neo4jRange(nodeLookups)
+	out := append(neo4jRange(nodeLookups), neo4jLease())
 	if o.Indexes.VectorsAfter() {
 		return append(out, neo4jAwait(nodeLookups))
 	}
@@ -237,8 +269,9 @@ func lookups(d Dialect, ixs []index) []Statement {
 }
 
 // PostLoad returns the statements to run after every relationship is written: the relationship
-// lookup and the other range indexes and the full-text indexes, on Memgraph also the vector
-// indexes (when o.VectorDims > 0) and the uuid uniqueness constraints. On Neo4j they are
+// lookup and the other range indexes (on Neo4j the uuid ones as uniqueness constraints) and the
+// full-text indexes, on Memgraph also the vector indexes (when o.VectorDims > 0) and with o.Bulk
+// the uniqueness constraints BulkBegin dropped. On Neo4j they are
 // awaited (CALL db.awaitIndex for each), except with IndexesBackground; with
 // o.Indexes.VectorsAfter the vector indexes are created here, last (after the wait), and not
 // awaited. Memgraph builds every index as it creates it.
@@ -259,8 +292,8 @@ func PostLoad(d Dialect, o SchemaOptions) []Statement {
 			out = append(out, auto(fmt.Sprintf("CREATE TEXT %sINDEX %s ON :%s(%s)",
 				edgeWord(ix), ix.name, ix.label, strings.Join(ix.props, ", "))))
 		}
-		for _, l := range uniqueLabels {
-			out = append(out, auto(fmt.Sprintf("CREATE CONSTRAINT ON (n:%s) ASSERT n.uuid IS UNIQUE", l)))
+		if o.Bulk {
+			out = append(out, memgraphUnique()...)
 		}
 	case Neo4j:
 		out = neo4jRange(ranges)
@@ -296,14 +329,30 @@ func memgraphRange(ixs []index) []Statement {
 	return out
 }
 
-// neo4jRange creates Neo4j range indexes.
+// neo4jRange creates Neo4j range indexes, and for the uuids (index.unique) uniqueness
+// constraints of the same names first, each in its own transaction (a constraint that cannot be
+// created must not undo the indexes). The constraint's own index has the index's name, so
+// Graphiti's CREATE INDEX … IF NOT EXISTS of that name succeeds beside it and db.awaitIndex
+// finds it (checked on Neo4j 5.26). A range index of the name from an earlier load or from
+// Graphiti blocks the constraint: Replaces drops it; a constraint that still cannot be created
+// (duplicates in the data) falls back to the range index (Fallback).
 func neo4jRange(ixs []index) []Statement {
-	out := make([]Statement, 0, len(ixs))
+	var out, ranges []Statement
 	for _, ix := range ixs {
-		out = append(out, together(TogetherRange, fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)",
-			ix.name, neo4jPattern(ix), neo4jProps(ix))))
+		rangeIx := fmt.Sprintf("CREATE INDEX %s IF NOT EXISTS FOR %s ON (%s)", ix.name, neo4jPattern(ix), neo4jProps(ix))
+		if !ix.unique {
+			ranges = append(ranges, together(TogetherRange, rangeIx))
+			continue
+		}
+		out = append(out, Statement{
+			Cypher:     fmt.Sprintf("CREATE CONSTRAINT %s IF NOT EXISTS FOR %s REQUIRE %s IS UNIQUE", ix.name, neo4jPattern(ix), neo4jProps(ix)),
+			Constraint: ix.name,
+			Replaces:   "DROP INDEX " + ix.name + " IF EXISTS",
+			Duplicates: anyDuplicate(ix),
+			Fallback:   rangeIx,
+		})
 	}
-	return out
+	return append(out, ranges...)
 }
 
 // neo4jAwait waits (up to 300 s each) until the named indexes are online; it fails when one
@@ -319,6 +368,15 @@ func neo4jAwait(ixs []index) Statement {
 	return st
 }
 
+// anyDuplicate is the query returning one uuid that more than one element of ix's label or type
+// holds, with how many.
+func anyDuplicate(ix index) string {
+	if ix.edge {
+		return "MATCH ()-[r:" + ix.label + "]->() WITH r.uuid AS uuid, count(r) AS c WHERE c > 1 RETURN uuid, c LIMIT 1"
+	}
+	return "MATCH (n:" + ix.label + ") WITH n.uuid AS uuid, count(n) AS c WHERE c > 1 RETURN uuid, c LIMIT 1"
+}
+
 // BulkBegin returns the statements that switch to bulk-load mode after PreLoad: on Memgraph the
 // uuid uniqueness constraints are dropped (Memgraph ≥ 3.8 refuses the switch while constraints
 // exist; dropping one that does not exist is only a notification) and the storage mode becomes
@@ -332,6 +390,7 @@ func BulkBegin(d Dialect) []Statement {
 	for _, l := range uniqueLabels {
 		out = append(out, auto(fmt.Sprintf("DROP CONSTRAINT ON (n:%s) ASSERT n.uuid IS UNIQUE", l)))
 	}
+	out = append(out, auto("DROP CONSTRAINT ON (n:"+LabelLease+") ASSERT n.group IS UNIQUE"))
 	return append(out, auto("STORAGE MODE IN_MEMORY_ANALYTICAL"))
 }
 

@@ -57,7 +57,26 @@ type Statement struct {
 	// on Neo4j when an equivalent index exists under another name (CREATE … IF NOT EXISTS then
 	// creates none), so the named wait falls back to waiting for every index.
 	Fallback string
+	// Constraint, when set, names the uniqueness constraint the statement creates. A constraint
+	// that cannot be created (another index blocks it, or the data holds duplicates) is not an
+	// error: Fallback (the range index it replaces) runs instead and the loader reports the
+	// constraint as missing until a later load creates it.
+	Constraint string
+	// Replaces, when set, removes what blocks the statement: the loader runs it once the
+	// statement failed on an index of the same name or schema (IndexBlocks), then the statement
+	// again (Neo4j: a uniqueness constraint replaces the range index of the same name).
+	Replaces string
+	// Duplicates, with Replaces, is a query returning a uuid the constraint's label or type holds
+	// more than once (none: no row); Replaces runs only when it finds none, since the constraint
+	// could not be built on such data anyway.
+	Duplicates string
+	// Command, when set, is a FalkorDB command that is not Cypher (GRAPH.CONSTRAINT …), with
+	// GraphArg where the graph's name goes; Cypher then only describes it.
+	Command []string
 }
+
+// GraphArg stands for the graph's name in a Statement.Command.
+const GraphArg = "{graph}"
 
 // ValidIdentifier reports whether s may be interpolated into Cypher text as a label, relationship
 // type or property name: ^[A-Za-z_][A-Za-z0-9_]*$.

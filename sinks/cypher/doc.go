@@ -18,8 +18,13 @@
 //     rows from the $rows parameter. A node row is {uuid, props, embedding?}; an edge row is
 //     {uuid, source, target, props, embedding?}. Write Merge MERGEs on uuid, Write Create
 //     CREATEs (only for rows the database does not hold); both replace all properties
-//     (SET n = row.props), so props always carries uuid too. Edges MATCH both endpoints by uuid
-//     first; an edge whose endpoint is missing is silently not written.
+//     (SET n = row.props), so props always carries uuid too. Write Keep writes only the rows
+//     whose uuid the database lacks (MERGE … ON CREATE marks the element with MarkNew, the rest
+//     of the statement runs for marked elements only and SET n = row.props removes the mark);
+//     Write Update MERGEs on uuid and sets props over what is there (SET n += row.props: a
+//     null removes a property, other properties stay). RowKeys lists the keys of each kind's
+//     props. Edges MATCH both endpoints by uuid first; an edge whose endpoint is missing is
+//     silently not written.
 //   - Embeddings (entities and communities: name_embedding, facts: fact_embedding) travel in
 //     row.embedding, outside props. Neo4j sets them with db.create.setNodeVectorProperty and
 //     db.create.setRelationshipVectorProperty (stored as float32 arrays, as Graphiti stores them;
@@ -42,11 +47,22 @@
 //   - Unknown dialects: the schema functions return nil and the statement builders an error;
 //     callers should check with ParseDialect first.
 //
+// Sharing a graph (own.go, lease.go): ReadProps reads elements' properties without their
+// embedding; CountNodesByUUID and CountEdgesByUUID count exactly the elements written;
+// DuplicateNodes, DuplicateEdges, NodeCopies, AttachedTypes, Relink, DeleteByID and
+// DeleteEdgeCopies find and repair uuids held more than once; TakeLeases, RenewLeases,
+// ReleaseLeases and ExpireLeases keep the LabelLease nodes of the groups being loaded, on the database's clock.
+// Uniqueness constraints: Neo4j's replace the uuid range indexes under their names
+// (Statement.Constraint, Replaces, Duplicates, Fallback), Memgraph's are on the node uuids,
+// FalkorDB's are GRAPH.CONSTRAINT commands (Statement.Command, ConstraintStates). SchemaExists,
+// IndexBlocks and UniqueViolation classify the databases' errors once.
+//
 // Load order (Memgraph's documented bulk path: indexes for lookups first, constraints and the
 // other indexes after): PreLoad (node lookup indexes: uuid and group_id), [EdgeLookups,
 // BulkBegin (drop the uuid constraints, STORAGE MODE IN_MEMORY_ANALYTICAL)], nodes, edges,
 // [BulkEnd (CREATE SNAPSHOT, back to IN_MEMORY_TRANSACTIONAL)], PostLoad (relationship lookup and
-// other range indexes, vector indexes, text indexes, uuid uniqueness constraints). On Neo4j
+// other range indexes, vector indexes, text indexes, and after a bulk load the uuid uniqueness
+// constraints, which a plain load creates in PreLoad). On Neo4j
 // BulkBegin and BulkEnd are empty, PreLoad and EdgeLookups end by awaiting their indexes, and
 // SchemaOptions.Indexes (IndexMode) places the vector indexes: IndexesGraphiti (the loader's
 // default) creates them last in PostLoad, after awaiting the range and full-text indexes, and

@@ -29,6 +29,26 @@ var entityProps = []string{"uuid", "name", "group_id", "summary", "created_at", 
 // ontology attribute may not replace.
 func EntityProperty(name string) bool { return slices.Contains(entityProps, name) }
 
+// rowKeys are the properties the rows of each label and type carry in row.props (an entity's
+// custom attributes aside; embeddings travel outside props).
+var rowKeys = map[string][]string{
+	LabelEpisodic:  {"uuid", "name", "group_id", "source", "source_description", "content", "entity_edges", "created_at", "valid_at"},
+	LabelEntity:    {"uuid", "name", "group_id", "summary", "labels", "created_at"},
+	LabelCommunity: {"uuid", "name", "group_id", "summary", "created_at"},
+	TypeRelatesTo: {"uuid", "group_id", "name", "fact", "episodes", "source_node_uuid", "target_node_uuid",
+		"created_at", "expired_at", "valid_at", "invalid_at", "reference_time"},
+	TypeMentions:  {"uuid", "group_id", "created_at"},
+	TypeHasMember: {"uuid", "group_id", "created_at"},
+}
+
+// RowKeys lists the properties a row of label or type kind may carry in props, an entity's
+// custom attributes aside (those are the other keys of an Entity row).
+func RowKeys(kind string) []string { return rowKeys[kind] }
+
+// EmbeddingProperty names the property that holds the embedding of label or type kind ("" for
+// kinds without one).
+func EmbeddingProperty(kind string) string { return embeddingProps[kind] }
+
 // EpisodeRow is the Episodic row of e; entityEdges are the fact uuids of sinks.EntityEdges.
 func EpisodeRow(e graph.Episode, entityEdges []string) Row {
 	p := Row{
@@ -37,7 +57,7 @@ func EpisodeRow(e graph.Episode, entityEdges []string) Row {
 		"group_id":           e.GroupID,
 		"source":             e.Source,
 		"source_description": e.SourceDescription,
-		"content":            e.Content,
+		"content":            sinks.EpisodeContent(e),
 		"entity_edges":       append([]string{}, entityEdges...),
 	}
 	putTime(p, "created_at", sinks.EpisodeCreatedAt(e))

@@ -37,10 +37,29 @@ const (
 	// Create CREATEs each row: only for rows the database does not hold yet (a group it has no
 	// node of); running it twice duplicates.
 	Create
+	// Keep writes a row only where the database lacks its uuid (MERGE … ON CREATE): an element
+	// the loader wrote before and whose properties it has not changed since, so what another
+	// writer changed on it stays. Labels and the embedding are set only on a created element.
+	Keep
+	// Update MERGEs by uuid and sets row.props over the element's properties (SET n += …):
+	// properties the row does not name stay (another writer's), a property whose value is null
+	// is removed.
+	Update
 )
 
-// NodeStatement returns the batch statement that writes nodes of label (MERGE by uuid or CREATE),
-// replaces their properties with row.props, adds extraLabels and, for labels with an embedding,
+// MarkNew is the property a Keep statement sets on the element it creates, to tell it from one
+// that was there; the statement's SET n = row.props removes it again in the same statement.
+const MarkNew = "_backfill_new"
+
+// keepNew is the part of a Keep statement that marks a created element v and carries on with
+// the created ones only.
+func keepNew(v string) string {
+	return " ON CREATE SET " + v + "." + MarkNew + " = true WITH " + v + ", row WHERE " + v + "." + MarkNew + " IS NOT NULL"
+}
+
+// NodeStatement returns the batch statement that writes nodes of label as w says (MERGE by uuid,
+// CREATE, Keep, Update), sets their properties from row.props, adds extraLabels and, for labels
+// with an embedding,
 // sets it from row.embedding (see embeddingClause). extraLabels are sorted and de-duplicated,
 // and label itself is dropped from them, so the text depends only on the label set.
 func NodeStatement(d Dialect, w Write, label string, extraLabels ...string) (string, error) {
@@ -58,8 +77,16 @@ func NodeStatement(d Dialect, w Write, label string, extraLabels ...string) (str
 	}
 	var s string
 	switch w {
-	case Merge:
-		s = RowsPrefix + "MERGE (n:" + label + " {uuid: row.uuid}) SET n = row.props"
+	case Merge, Keep, Update:
+		s = RowsPrefix + "MERGE (n:" + label + " {uuid: row.uuid})"
+		switch w {
+		case Keep:
+			s += keepNew("n") + " SET n = row.props"
+		case Update:
+			s += " SET n += row.props"
+		default:
+			s += " SET n = row.props"
+		}
 		if len(extra) > 0 {
 			s += " SET n:" + strings.Join(extra, ":")
 		}
@@ -72,9 +99,9 @@ func NodeStatement(d Dialect, w Write, label string, extraLabels ...string) (str
 }
 
 // EdgeStatement returns the batch statement that MATCHes the endpoints (fromLabel by row.source,
-// toLabel by row.target), writes a relType relationship between them (MERGE by uuid or CREATE),
-// replaces its properties with row.props and, for types with an embedding, sets it from
-// row.embedding.
+// toLabel by row.target), writes a relType relationship between them as w says (MERGE by uuid,
+// CREATE, Keep, Update), sets its properties from row.props and, for types with an embedding,
+// sets it from row.embedding.
 func EdgeStatement(d Dialect, w Write, relType, fromLabel, toLabel string) (string, error) {
 	if _, err := ParseDialect(string(d)); err != nil {
 		return "", fmt.Errorf("building edge statement: %w", err)
@@ -85,15 +112,21 @@ func EdgeStatement(d Dialect, w Write, relType, fromLabel, toLabel string) (stri
 		}
 	}
 	s := RowsPrefix + "MATCH (a:" + fromLabel + " {uuid: row.source}) MATCH (b:" + toLabel + " {uuid: row.target}) "
+	set := " SET r = row.props"
 	switch w {
 	case Merge:
 		s += "MERGE (a)-[r:" + relType + " {uuid: row.uuid}]->(b)"
+	case Keep:
+		s += "MERGE (a)-[r:" + relType + " {uuid: row.uuid}]->(b)" + keepNew("r")
+	case Update:
+		s += "MERGE (a)-[r:" + relType + " {uuid: row.uuid}]->(b)"
+		set = " SET r += row.props"
 	case Create:
 		s += "CREATE (a)-[r:" + relType + "]->(b)"
 	default:
 		return "", fmt.Errorf("building edge statement: unknown write %d", w)
 	}
-	return s + " SET r = row.props" + embeddingClause(d, "r", relType), nil
+	return s + set + embeddingClause(d, "r", relType), nil
 }
 
 // embeddingClause sets the embedding of variable v (a node or relationship of label) from

@@ -30,6 +30,12 @@ func renderAll(t *testing.T, d Dialect) string {
 				mode = "tx+" + s.Together[:1]
 			}
 			fmt.Fprintf(&b, "%s %s\n", mode, s.Cypher)
+			if s.Constraint != "" {
+				fmt.Fprintf(&b, "     constraint %s\n", s.Constraint)
+			}
+			if s.Replaces != "" {
+				fmt.Fprintf(&b, "     blocked by an index: unless %s, %s\n", s.Duplicates, s.Replaces)
+			}
 			if s.Fallback != "" {
 				fmt.Fprintf(&b, "     or else %s\n", s.Fallback)
 			}
@@ -39,6 +45,8 @@ func renderAll(t *testing.T, d Dialect) string {
 	section("BulkBegin", BulkBegin(d))
 	section("BulkEnd", BulkEnd(d))
 	section("PostLoad dims=1024 capacity=5000", PostLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000}))
+	section("PreLoad dims=1024 bulk", PreLoad(d, SchemaOptions{VectorDims: 1024, Bulk: true}))
+	section("PostLoad dims=1024 capacity=5000 bulk", PostLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000, Bulk: true}))
 	for _, m := range []IndexMode{IndexesGraphiti, IndexesBackground} {
 		section("PreLoad dims=1024 "+string(m), PreLoad(d, SchemaOptions{VectorDims: 1024, Indexes: m}))
 		section("PostLoad dims=1024 capacity=5000 "+string(m), PostLoad(d, SchemaOptions{VectorDims: 1024, VectorCapacity: 5000, Indexes: m}))
@@ -84,6 +92,40 @@ func renderAll(t *testing.T, d Dialect) string {
 			return CountsQuery([]string{a, b}), err
 		}},
 	}
+	for _, w := range []Write{Keep, Update} {
+		name := map[Write]string{Keep: "keep", Update: "update"}[w]
+		builders = append(builders, []struct {
+			name string
+			fn   func() (string, error)
+		}{
+			{"episode " + name, func() (string, error) { return EpisodeStatement(d, w) }},
+			{"entity labels " + name, func() (string, error) { return EntityStatement(d, w, []string{"Person"}) }},
+			{"fact " + name, func() (string, error) { return FactStatement(d, w) }},
+			{"mention " + name, func() (string, error) { return MentionStatement(d, w) }},
+		}...)
+	}
+	builders = append(builders, []struct {
+		name string
+		fn   func() (string, error)
+	}{
+		{"read entity props", func() (string, error) { return ReadProps(d, LabelEntity, false) }},
+		{"read fact props", func() (string, error) { return ReadProps(d, TypeRelatesTo, true) }},
+		{"read mention props", func() (string, error) { return ReadProps(d, TypeMentions, true) }},
+		{"count nodes by uuid", func() (string, error) { return CountNodesByUUID(d, LabelEntity, "Person", "u3") }},
+		{"count edges by uuid", func() (string, error) { return CountEdgesByUUID(d, TypeMentions, "u5") }},
+		{"duplicate nodes", func() (string, error) { return DuplicateNodes(d, LabelEpisodic) }},
+		{"duplicate edges", func() (string, error) { return DuplicateEdges(d, TypeRelatesTo) }},
+		{"node copies", func() (string, error) { return NodeCopies(d, LabelEntity) }},
+		{"attached types", func() (string, error) { return AttachedTypes(d), nil }},
+		{"relink out", func() (string, error) { return Relink(d, TypeMentions, true) }},
+		{"relink in", func() (string, error) { return Relink(d, TypeRelatesTo, false) }},
+		{"delete by id", func() (string, error) { return DeleteByID(d), nil }},
+		{"delete edge copies", func() (string, error) { return DeleteEdgeCopies(d, TypeHasMember) }},
+		{"take leases", func() (string, error) { return TakeLeases(d), nil }},
+		{"renew leases", func() (string, error) { return RenewLeases(d), nil }},
+		{"release leases", func() (string, error) { return ReleaseLeases(d), nil }},
+		{"constraint states", func() (string, error) { return ConstraintStates(d), nil }},
+	}...)
 	for _, bl := range builders {
 		s, err := bl.fn()
 		if err != nil {
@@ -115,14 +157,16 @@ func TestDDLCoversGraphitiIndexes(t *testing.T) {
 		all.WriteString(s.Cypher + "\n")
 	}
 	for _, n := range names {
-		if !strings.Contains(all.String(), "INDEX "+n+" IF NOT EXISTS") {
+		// The uuid ones are uniqueness constraints of the index's name (their own index has it).
+		if !strings.Contains(all.String(), "INDEX "+n+" IF NOT EXISTS") && !strings.Contains(all.String(), "CONSTRAINT "+n+" IF NOT EXISTS") {
 			t.Errorf("neo4j DDL lacks index %s", n)
 		}
 	}
-	// Memgraph: one statement per index, every one auto-commit, none with a trailing semicolon.
+	// Memgraph: one statement per index, every one auto-commit, none with a trailing semicolon;
+	// the uuid constraints and the lease constraint.
 	mg := DDL(Memgraph, 8)
-	if len(mg) != len(names)+len(uniqueLabels) {
-		t.Errorf("memgraph DDL has %d statements, want %d", len(mg), len(names)+len(uniqueLabels))
+	if len(mg) != len(names)+len(uniqueLabels)+1 {
+		t.Errorf("memgraph DDL has %d statements, want %d", len(mg), len(names)+len(uniqueLabels)+1)
 	}
 	for _, s := range mg {
 		if !s.AutoCommit || strings.HasSuffix(s.Cypher, ";") {

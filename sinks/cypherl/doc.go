@@ -1,8 +1,9 @@
 // Package cypherl exports the graph as a CYPHERL script: one Cypher statement per line, each
 // ending with ";", that `mgconsole < file` imports into Memgraph (or cypher-shell into Neo4j with
 // the neo4j dialect). With the falkordb dialect every line is a redis-cli command instead,
-// `GRAPH.QUERY "<group graph>" "<statement>"`, that `redis-cli -u redis://host:port < file`
-// imports into FalkorDB.
+// `GRAPH.QUERY "<group graph>" "<statement>"` (and `GRAPH.CONSTRAINT "CREATE" "<group graph>" …`
+// for the uuid uniqueness constraints), that `redis-cli -u redis://host:port < file` imports into
+// FalkorDB.
 //
 // Contract:
 //   - Order: the schema statements of sinks/cypher PreLoad (node lookup indexes), with

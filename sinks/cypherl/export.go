@@ -54,7 +54,7 @@ func ExportWith(ctx context.Context, src sinks.Source, w io.Writer, o Options) e
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	x := &exporter{ctx: ctx, src: src, w: bw, o: o}
-	schema := cypher.SchemaOptions{VectorDims: dims, VectorCapacity: o.VectorCapacity}
+	schema := cypher.SchemaOptions{VectorDims: dims, VectorCapacity: o.VectorCapacity, Bulk: o.Bulk}
 	steps := []func() error{
 		func() error { return x.statements(cypher.PreLoad(o.Dialect, schema)) },
 		func() error { return x.bulk(cypher.BulkBegin) },
@@ -188,9 +188,35 @@ func (x *exporter) limits() cypher.Limits {
 
 func (x *exporter) statements(sts []cypher.Statement) error {
 	for _, s := range sts {
+		if s.Command != nil {
+			if err := x.command(s.Command); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := x.line(s.Cypher); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// command writes a FalkorDB command that is not Cypher (cypher.Statement.Command) as a
+// redis-cli command line as GRAPH.QUERY lines are written: the command name as is, its
+// arguments quoted (redisQuote), the graph's name in place of cypher.GraphArg.
+func (x *exporter) command(args []string) error {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		if a == cypher.GraphArg {
+			a = x.graph
+		}
+		parts[i] = a
+		if i > 0 {
+			parts[i] = redisQuote(a)
+		}
+	}
+	if _, err := x.w.WriteString(strings.Join(parts, " ") + "\n"); err != nil {
+		return fmt.Errorf("writing: %w", err)
 	}
 	return nil
 }

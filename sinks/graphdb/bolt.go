@@ -56,8 +56,11 @@ func cancelled(ctx context.Context, err error) error {
 }
 
 func (b *boltExec) run(ctx context.Context, db string, st cypher.Statement, params map[string]any) error {
+	if st.Command != nil {
+		return fmt.Errorf("%s is a FalkorDB command, not Cypher", st.Cypher)
+	}
 	if !st.AutoCommit {
-		return b.runTx(ctx, db, []cypher.Statement{st}, params)
+		return b.runTx(ctx, db, []cypher.Statement{st}, params, nil)
 	}
 	sess := b.session(ctx, db, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
@@ -70,11 +73,12 @@ func (b *boltExec) run(ctx context.Context, db string, st cypher.Statement, para
 }
 
 func (b *boltExec) execAll(ctx context.Context, db string, sts []cypher.Statement) error {
-	return cancelled(ctx, b.runTx(ctx, db, sts, nil))
+	return cancelled(ctx, b.runTx(ctx, db, sts, nil, nil))
 }
 
-// runTx runs statements with params in one explicit transaction and commits it.
-func (b *boltExec) runTx(ctx context.Context, db string, sts []cypher.Statement, params map[string]any) error {
+// runTx runs statements with params in one explicit transaction and commits it; fn, when not
+// nil, receives each record's values.
+func (b *boltExec) runTx(ctx context.Context, db string, sts []cypher.Statement, params map[string]any, fn func([]any) error) error {
 	sess := b.session(ctx, db, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	tx, err := sess.BeginTransaction(ctx)
@@ -87,11 +91,20 @@ func (b *boltExec) runTx(ctx context.Context, db string, sts []cypher.Statement,
 		if err != nil {
 			return err
 		}
+		for fn != nil && res.Next(ctx) {
+			if err := fn(res.Record().Values); err != nil {
+				return err
+			}
+		}
 		if _, err := res.Consume(ctx); err != nil {
 			return err
 		}
 	}
 	return tx.Commit(ctx)
+}
+
+func (b *boltExec) queryWrite(ctx context.Context, db, text string, params map[string]any, fn func([]any) error) error {
+	return cancelled(ctx, b.runTx(ctx, db, []cypher.Statement{{Cypher: text}}, params, fn))
 }
 
 func (b *boltExec) query(ctx context.Context, db, text string, params map[string]any, fn func([]any) error) error {

@@ -20,10 +20,32 @@ type chunk struct {
 	keep   map[string]map[string]bool // label or type → uuids written
 	labels map[string][]string        // entity uuid → extra labels written
 	rows   int
+	owns   map[string]*groupOwn // group → its ownership state (the record before, the one after)
 }
 
 func newChunk() *chunk {
-	return &chunk{keep: map[string]map[string]bool{}, labels: map[string][]string{}}
+	return &chunk{keep: map[string]map[string]bool{}, labels: map[string][]string{}, owns: map[string]*groupOwn{}}
+}
+
+// setOwn keeps a group's ownership state for the settle.
+func (c *chunk) setOwn(g *groupOwn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.owns[g.group] = g
+}
+
+// owned returns, for the chunk's groups, what the record held before the load: element →
+// its record entry.
+func (c *chunk) owned() map[ownKey]Owned {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[ownKey]Owned{}
+	for _, g := range c.owns {
+		for k, o := range g.rec {
+			out[k] = o
+		}
+	}
+	return out
 }
 
 // add records a row of kind (and, for an entity, its extra labels); a uuid written twice for one
@@ -121,9 +143,11 @@ func (ws *workers) finish() error {
 	return err
 }
 
-// chunks writes groups chunk by chunk; each chunk is written by the workers, then settled.
-// Groups the database holds no node of (heldGroups, asked for up to maxChunkGroups groups at a
-// time before they are written) are written with CREATE, the others with MERGE. A chunk ends
+// chunks writes groups chunk by chunk; each chunk is written by the workers, then settled, and
+// its groups' leases released. The leases of up to maxChunkGroups groups at a time are taken
+// (leases.take) before they are looked up: groups the database holds no node of (heldGroups)
+// are written with CREATE, the others with MERGE (writeGroup). The relationship lookup indexes
+// (cypher.EdgeLookups) are created before the first held group is written. A chunk ends
 // once it holds Options.ChunkRows rows or maxChunkGroups groups (checked whenever a worker is
 // free, so it may exceed that by up to Options.Sessions-1 groups). The groups of every settled
 // chunk but the last go to early (when not nil); the others are returned as held. It stops
@@ -144,6 +168,7 @@ func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, 
 		if err := l.settle(ctx, c); err != nil {
 			return err
 		}
+		l.leases.release(ctx, c.groups)
 		l.res.Groups += len(c.groups)
 		if early != nil && len(held) > 0 {
 			if err := early(ctx, held); err != nil {
@@ -173,7 +198,11 @@ func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, 
 		}
 		if i == looked {
 			window := groups[i:min(len(groups), i+maxChunkGroups)]
-			if inDB, err = l.heldGroups(ctx, window); err != nil {
+			err := l.leases.take(ctx, window)
+			if err == nil {
+				inDB, err = l.heldGroups(ctx, window)
+			}
+			if err != nil {
 				if ws != nil {
 					ws.cancel()
 					_ = ws.finish()
@@ -181,6 +210,18 @@ func (l *Loader) chunks(ctx context.Context, src sinks.Source, groups []string, 
 				return nil, false, err
 			}
 			looked += len(window)
+		}
+		if inDB[g] && !l.edgeIndexes {
+			// Before the first held group is written: its writes and its settle read
+			// relationships by uuid, and on Neo4j the relationship uuid constraints come with them.
+			if err := l.schema(ctx, l.o.Database, cypher.EdgeLookups(l.o.Dialect)); err != nil {
+				if ws != nil {
+					ws.cancel()
+					_ = ws.finish()
+				}
+				return nil, false, err
+			}
+			l.edgeIndexes = true
 		}
 		if ws == nil {
 			c = newChunk()

@@ -15,8 +15,11 @@ type executor interface {
 	encode(row cypher.Row) (any, int, error)
 	// exec runs a write: on Bolt AutoCommit statements in an auto-commit transaction
 	// (session.Run), the others in an explicit transaction that it commits; on RESP one
-	// GRAPH.QUERY, which FalkorDB runs atomically.
+	// GRAPH.QUERY, which FalkorDB runs atomically, or st.Command (Bolt: an error).
 	exec(ctx context.Context, graph string, st cypher.Statement, params map[string]any) error
+	// queryWrite runs a write that returns rows, in one transaction (RESP: one GRAPH.QUERY), and
+	// calls fn with each record's values; the transaction commits after the last one.
+	queryWrite(ctx context.Context, graph, text string, params map[string]any, fn func([]any) error) error
 	// execAll runs statements without parameters in one explicit transaction that it commits
 	// (on RESP one after the other).
 	execAll(ctx context.Context, graph string, sts []cypher.Statement) error

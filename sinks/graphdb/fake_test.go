@@ -30,6 +30,11 @@ type fakeDB struct {
 	failAfter func(cypher string) error
 	// indexStates are the indexes SHOW INDEXES reports not online, with their state.
 	indexStates map[string]string
+	// leases are the lease nodes by group; now is the fake clock in milliseconds.
+	leases map[string]*fakeLease
+	now    int64
+	// owner is the ownership record the loaders on this database share (fakeLoader).
+	owner *MemOwner
 }
 
 // fakeNode is a node; copies counts the nodes with its uuid (a CREATE of a uuid that exists
@@ -38,19 +43,49 @@ type fakeNode struct {
 	labels []string
 	group  string
 	copies int
+	props  map[string]any
 }
 
 type fakeEdge struct {
 	typ, group, from, to string
 	copies               int
+	props                map[string]any
+}
+
+// fakeLease is a lease node (cypher.TakeLeases).
+type fakeLease struct {
+	holder, host, job string
+	pid, since, exp   int64
 }
 
 func newFakeDB() *fakeDB {
-	return &fakeDB{nodes: map[string]*fakeNode{}, edges: map[string]*fakeEdge{}}
+	return &fakeDB{nodes: map[string]*fakeNode{}, edges: map[string]*fakeEdge{}, leases: map[string]*fakeLease{},
+		owner: NewMemOwner()}
+}
+
+// withoutLeases is a transcript without the lease statements.
+func withoutLeases(log []string) []string {
+	return slices.DeleteFunc(slices.Clone(log), func(s string) bool { return strings.Contains(s, "(l:BackfillLease") })
+}
+
+// setProps applies a row's props to have as the statement says: "=" replaces them, "+="
+// updates them (a nil value removes the key).
+func setProps(have map[string]any, op string, props cypher.Row) map[string]any {
+	if op == "=" || have == nil {
+		have = map[string]any{}
+	}
+	for k, v := range props {
+		if v == nil {
+			delete(have, k)
+		} else {
+			have[k] = v
+		}
+	}
+	return have
 }
 
 // fakeLoader is a loader on db; one session unless o says otherwise, so that the transcript
-// has one order.
+// has one order. Loaders on one db share its ownership record unless o names another.
 func fakeLoader(d cypher.Dialect, o Options, db *fakeDB) *Loader {
 	o.Dialect = d
 	if o.Sessions == 0 {
@@ -58,6 +93,9 @@ func fakeLoader(d cypher.Dialect, o Options, db *fakeDB) *Loader {
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Owner == nil {
+		o.Owner = db.owner
 	}
 	if err := o.defaults(); err != nil {
 		panic(err)
@@ -68,10 +106,15 @@ func fakeLoader(d cypher.Dialect, o Options, db *fakeDB) *Loader {
 // embedding matches the clause that sets an embedding, in either dialect.
 const embedding = `(?: SET [nr]\.\w+ = row\.embedding| SET [nr]\.\w+ = vecf32\(row\.embedding\)| WITH [nr], row WHERE row\.embedding IS NOT NULL CALL db\.create\.set(?:Node|Relationship)VectorProperty\([nr], '\w+', row\.embedding\))?`
 
+// keepNew matches the part of a cypher.Keep statement that writes only what is missing.
+const keepNew = `( ON CREATE SET [nr]\._backfill_new = true WITH [nr], row WHERE [nr]\._backfill_new IS NOT NULL)?`
+
 var (
-	reMergeNode  = regexp.MustCompile(`^UNWIND \$rows AS row MERGE \(n:(\w+) \{uuid: row\.uuid\}\) SET n = row\.props(?: SET n:([\w:]+))?` + embedding + `$`)
+	reMergeNode  = regexp.MustCompile(`^UNWIND \$rows AS row MERGE \(n:(\w+) \{uuid: row\.uuid\}\)` + keepNew + ` SET n (\+?=) row\.props(?: SET n:([\w:]+))?` + embedding + `$`)
 	reCreateNode = regexp.MustCompile(`^UNWIND \$rows AS row CREATE \(n:([\w:]+)\) SET n = row\.props` + embedding + `$`)
-	reWriteEdge  = regexp.MustCompile(`^UNWIND \$rows AS row MATCH \(a:(\w+) \{uuid: row\.source\}\) MATCH \(b:(\w+) \{uuid: row\.target\}\) (MERGE|CREATE) \(a\)-\[r:(\w+)(?: \{uuid: row\.uuid\})?\]->\(b\) SET r = row\.props` + embedding + `$`)
+	reWriteEdge  = regexp.MustCompile(`^UNWIND \$rows AS row MATCH \(a:(\w+) \{uuid: row\.source\}\) MATCH \(b:(\w+) \{uuid: row\.target\}\) (MERGE|CREATE) \(a\)-\[r:(\w+)(?: \{uuid: row\.uuid\})?\]->\(b\)` + keepNew + ` SET r (\+?=) row\.props` + embedding + `$`)
+	reReadProps  = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH (?:\(n:(\w+) \{uuid: id\}\)|\(\)-\[n:(\w+) \{uuid: id\}\]->\(\)) RETURN n\.uuid AS uuid, .* AS props$`)
+	reCountByID  = regexp.MustCompile(`^UNWIND \$(u\d+) AS id MATCH (?:\(n:([\w:]+) \{uuid: id\}\)|\(\)-\[r:(\w+) \{uuid: id\}\]->\(\)) RETURN count\([nr]\) AS n$`)
 	reDelNode    = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH \(n:(\w+) \{uuid: id\}\) DETACH DELETE n$`)
 	reDelEdge    = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH \(\)-\[r:(\w+) \{uuid: id\}\]->\(\) DELETE r$`)
 	reRemove     = regexp.MustCompile(`^UNWIND \$uuids AS id MATCH \(n:(\w+) \{uuid: id\}\) REMOVE n:(\w+)$`)
@@ -132,6 +175,53 @@ func (f *fakeDB) execLocked(graph string, st cypher.Statement, params map[string
 	return nil
 }
 
+// queryWrite answers the lease statements (cypher.TakeLeases, cypher.RenewLeases) on the fake
+// clock f.now.
+func (f *fakeDB) queryWrite(_ context.Context, graph, q string, params map[string]any, fn func([]any) error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.log = append(f.log, at(graph)+"write+read "+q)
+	if f.fail != nil {
+		if err := f.fail(q); err != nil {
+			f.log = append(f.log, "  failed: "+err.Error())
+			return err
+		}
+	}
+	holder, _ := params["holder"].(string)
+	ttl, _ := params["ttl"].(int64)
+	for _, g := range params["groups"].([]string) {
+		l := f.leases[g]
+		switch {
+		case strings.HasPrefix(q, "UNWIND $groups AS g MERGE (l:BackfillLease"):
+			if l == nil {
+				l = &fakeLease{}
+				f.leases[g] = l
+			}
+			free := l.holder == holder || l.holder == "" || l.exp < f.now
+			if free {
+				if l.holder != holder {
+					l.since = f.now
+				}
+				l.holder, l.host, l.job, l.exp = holder, params["host"].(string), params["job"].(string), f.now+ttl
+				l.pid = params["pid"].(int64)
+			}
+			if err := fn([]any{g, free, l.holder, l.host, l.pid, l.job, l.since, l.exp - f.now}); err != nil {
+				return err
+			}
+		case strings.Contains(q, "SET l.expires"):
+			if l != nil && l.holder == holder {
+				l.exp = f.now + ttl
+				if err := fn([]any{g}); err != nil {
+					return err
+				}
+			}
+		default:
+			return fmt.Errorf("fakeDB: unknown write query %q", q)
+		}
+	}
+	return nil
+}
+
 func (f *fakeDB) execAll(_ context.Context, graph string, sts []cypher.Statement) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -152,13 +242,15 @@ func (f *fakeDB) run(c string, params map[string]any) error {
 	case reMergeNode.MatchString(c), reCreateNode.MatchString(c):
 		create := reCreateNode.MatchString(c)
 		var labels []string
+		keep, op := false, "="
 		if create {
 			labels = strings.Split(reCreateNode.FindStringSubmatch(c)[1], ":")
 		} else {
 			m := reMergeNode.FindStringSubmatch(c)
 			labels = []string{m[1]}
-			if m[2] != "" {
-				labels = append(labels, strings.Split(m[2], ":")...)
+			keep, op = m[2] != "", m[3]
+			if m[4] != "" {
+				labels = append(labels, strings.Split(m[4], ":")...)
 			}
 		}
 		for _, r := range rows {
@@ -169,10 +261,14 @@ func (f *fakeDB) run(c string, params map[string]any) error {
 				nd = &fakeNode{}
 				f.nodes[id] = nd
 			}
+			if keep && nd.copies > 0 {
+				continue // there already: a Keep write leaves it as it is
+			}
 			if create || nd.copies == 0 {
 				nd.copies++
 			}
-			nd.group = row[cypher.KeyProps].(cypher.Row)["group_id"].(string)
+			nd.props = setProps(nd.props, op, row[cypher.KeyProps].(cypher.Row))
+			nd.group = nd.props["group_id"].(string)
 			for _, l := range labels {
 				if !slices.Contains(nd.labels, l) {
 					nd.labels = append(nd.labels, l)
@@ -194,10 +290,14 @@ func (f *fakeDB) run(c string, params map[string]any) error {
 				e = &fakeEdge{}
 				f.edges[id] = e
 			}
+			if m[5] != "" && e.copies > 0 {
+				continue // there already: a Keep write leaves it as it is
+			}
 			if m[3] == "CREATE" || e.copies == 0 {
 				e.copies++
 			}
-			e.typ, e.group = m[4], row[cypher.KeyProps].(cypher.Row)["group_id"].(string)
+			e.props = setProps(e.props, m[6], row[cypher.KeyProps].(cypher.Row))
+			e.typ, e.group = m[4], e.props["group_id"].(string)
 			e.from, e.to = row[cypher.KeySource].(string), row[cypher.KeyTarget].(string)
 		}
 	case reDelNode.MatchString(c):
@@ -221,6 +321,12 @@ func (f *fakeDB) run(c string, params map[string]any) error {
 			}
 		}
 	case reAwait.MatchString(c):
+	case strings.Contains(c, "MATCH (l:BackfillLease"):
+		for _, g := range params["groups"].([]string) {
+			if l := f.leases[g]; l != nil && l.holder == params["holder"] {
+				delete(f.leases, g)
+			}
+		}
 	case strings.HasPrefix(c, "UNWIND"):
 		return fmt.Errorf("fakeDB: unknown statement %q", c)
 	}
@@ -237,6 +343,34 @@ func (f *fakeDB) query(_ context.Context, graph, cypher string, params map[strin
 			return err
 		}
 	}
+	if strings.HasPrefix(cypher, "CALL db.constraints()") {
+		return nil
+	}
+	if m := reReadProps.FindStringSubmatch(cypher); m != nil {
+		for _, id := range params["uuids"].([]string) {
+			var props map[string]any
+			if nd := f.nodes[id]; m[1] != "" && nd != nil && slices.Contains(nd.labels, m[1]) {
+				props = nd.props
+			} else if e := f.edges[id]; m[2] != "" && e != nil && e.typ == m[2] {
+				props = e.props
+			}
+			if props == nil {
+				continue
+			}
+			var v any = props
+			if !strings.Contains(cypher, "properties(n)") { // the [key, value] pairs form
+				var pairs []any
+				for k, x := range props {
+					pairs = append(pairs, []any{k, x})
+				}
+				v = pairs
+			}
+			if err := fn([]any{id, v}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if strings.HasPrefix(cypher, "SHOW INDEXES") {
 		for _, name := range params["names"].([]string) {
 			if st, ok := f.indexStates[name]; ok {
@@ -249,7 +383,7 @@ func (f *fakeDB) query(_ context.Context, graph, cypher string, params map[strin
 	}
 	groups := params["groups"].([]string)
 	if strings.Contains(cypher, " UNION ALL ") {
-		return f.counts(cypher, groups, fn)
+		return f.counts(cypher, groups, params, fn)
 	}
 	var recs [][]any
 	switch {
@@ -303,14 +437,28 @@ func (f *fakeDB) query(_ context.Context, graph, cypher string, params map[strin
 
 // counts answers a cypher.CountsQuery: a row (n, i) per part, none for a part that counts 0
 // (as Neo4j and Memgraph return no row when i is a grouping key and nothing matched).
-func (f *fakeDB) counts(q string, groups []string, fn func([]any) error) error {
+func (f *fakeDB) counts(q string, groups []string, params map[string]any, fn func([]any) error) error {
 	for _, part := range strings.Split(q, " UNION ALL ") {
 		m := reCountsPart.FindStringSubmatch(part)
-		if m == nil || !reCountNode.MatchString(m[1]) && !reCountEdge.MatchString(m[1]) {
+		if m == nil || !reCountNode.MatchString(m[1]) && !reCountEdge.MatchString(m[1]) && !reCountByID.MatchString(m[1]) {
 			return fmt.Errorf("fakeDB: unknown count %q", part)
 		}
 		i, _ := strconv.ParseInt(m[2], 10, 64)
-		if n := f.count(m[1], groups); n > 0 {
+		n := int64(0)
+		if b := reCountByID.FindStringSubmatch(m[1]); b != nil {
+			ids, _ := params[b[1]].([]string)
+			for _, id := range ids {
+				if nd := f.nodes[id]; b[2] != "" && nd != nil &&
+					!slices.ContainsFunc(strings.Split(b[2], ":"), func(l string) bool { return !slices.Contains(nd.labels, l) }) {
+					n += int64(nd.copies)
+				} else if e := f.edges[id]; b[3] != "" && e != nil && e.typ == b[3] {
+					n += int64(e.copies)
+				}
+			}
+		} else {
+			n = f.count(m[1], groups)
+		}
+		if n > 0 {
 			if err := fn([]any{n, i}); err != nil {
 				return err
 			}

@@ -39,6 +39,9 @@ func falkorLoad(ctx context.Context, t *testing.T, uri string, src sinks.Source,
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
+	if o.Owner == nil {
+		o.Owner = ownerOf(t)
+	}
 	l, err := Open(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,12 @@ const (
 	DefaultVectorsAfterBatchBytes = 8 << 20
 	DefaultChunkRows              = 20_000
 	maxChunkGroups                = 1000
+	// DefaultLeaseTTL is how long a group's lease lasts unless its load renews it (every third
+	// of it): a load killed without releasing its leases holds its groups this long.
+	DefaultLeaseTTL = 2 * time.Minute
+	// DefaultLeaseWait is how long a load waits for groups another load holds before it fails
+	// naming that load.
+	DefaultLeaseWait = time.Minute
 )
 
 // Progress receives the loader's progress in rows; stages.Progress satisfies it.
@@ -58,6 +64,18 @@ type Options struct {
 	// Neo4j may still populate then are named in Result.IndexesPopulating.
 	Indexes cypher.IndexMode
 
+	// Foreign says what a load does with what it did not write (ForeignKeep, the default, or
+	// ForeignDelete); Owner keeps the record of what it wrote (nil: a MemOwner for this Loader).
+	Foreign Foreign
+	Owner   Owner
+	// Job names the load in its leases, with the host and process id, for the error another
+	// load of the same groups shows. LeaseTTL is how long a lease lasts unrenewed (0 means
+	// DefaultLeaseTTL; the load renews it every third of that); LeaseWait how long a load waits
+	// for groups another load holds (0 means DefaultLeaseWait, negative: fail at once).
+	Job       string
+	LeaseTTL  time.Duration
+	LeaseWait time.Duration
+
 	MaxAttempts int             // tries per transaction; 0 means DefaultMaxAttempts
 	RetryBase   time.Duration   // first backoff; 0 means DefaultRetryBase
 	Progress    Progress        // rows written; nil means none
@@ -79,7 +97,8 @@ func DefaultBatchBytesFor(d cypher.Dialect, mode cypher.IndexMode) int {
 }
 
 func (o *Options) defaults() error {
-	if _, err := cypher.ParseDialect(string(o.Dialect)); err != nil {
+	var err error
+	if _, err = cypher.ParseDialect(string(o.Dialect)); err != nil {
 		return err
 	}
 	if o.Analytical && o.Dialect != cypher.Memgraph {
@@ -108,6 +127,18 @@ func (o *Options) defaults() error {
 	if o.ChunkRows <= 0 {
 		o.ChunkRows = DefaultChunkRows
 	}
+	if o.Foreign, err = ParseForeign(string(o.Foreign)); err != nil {
+		return err
+	}
+	if o.Owner == nil {
+		o.Owner = NewMemOwner()
+	}
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = DefaultLeaseTTL
+	}
+	if o.LeaseWait == 0 {
+		o.LeaseWait = DefaultLeaseWait
+	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = DefaultMaxAttempts
 	}
@@ -131,15 +162,41 @@ func (noProgress) Done()             {}
 
 // Result is what a Load did.
 type Result struct {
-	Groups        int            `json:"groups"`         // groups loaded
-	FreshGroups   int            `json:"fresh_groups"`   // of them, groups the database held no node of: written with CREATE
-	Nodes         int            `json:"nodes"`          // node rows written
-	Edges         int            `json:"edges"`          // relationship rows written
-	Deleted       int            `json:"deleted"`        // stale nodes and relationships removed
-	LabelsRemoved int            `json:"labels_removed"` // stale entity labels removed
-	Batches       int            `json:"batches"`        // write transactions committed
-	Retries       int            `json:"retries"`        // transactions tried again after a transient error
-	Counts        map[string]int `json:"counts"`         // per label ("Entity", "Entity:Person") and type, after the load
+	Groups        int `json:"groups"`         // groups loaded
+	FreshGroups   int `json:"fresh_groups"`   // of them, groups the database held no node of: written with CREATE
+	Nodes         int `json:"nodes"`          // node rows written
+	Edges         int `json:"edges"`          // relationship rows written
+	Deleted       int `json:"deleted"`        // stale nodes and relationships removed
+	LabelsRemoved int `json:"labels_removed"` // stale entity labels removed
+	Batches       int `json:"batches"`        // write transactions committed
+	Retries       int `json:"retries"`        // transactions tried again after a transient error
+	// Counts are per label ("Entity", "Entity:Person") and type the elements the load wrote, as
+	// counted in the database after it (what other writers added to the groups is ForeignKept).
+	Counts map[string]int `json:"counts"`
+	// Unchanged are the rows written only where the database lacked them: elements the loader
+	// wrote before and whose data did not change, left as they are (with what another writer
+	// changed on them).
+	Unchanged int `json:"unchanged"`
+	// ForeignKept are the nodes and relationships of the loaded groups that another writer
+	// wrote, kept (sink.foreign: keep), per label and type in ForeignKinds.
+	ForeignKept  int            `json:"foreign_kept"`
+	ForeignKinds map[string]int `json:"foreign_kept_by_kind,omitempty"`
+	// OverwrittenOnlineEdits are the elements another writer had changed since the loader last
+	// wrote them whose changed data the loader wrote over that change; OverwrittenSample lists
+	// the first uuids.
+	OverwrittenOnlineEdits int      `json:"overwritten_online_edits"`
+	OverwrittenSample      []string `json:"overwritten_online_edits_sample,omitempty"`
+	// OnlineClosuresKept are the facts another writer closed that stay closed although the
+	// loader's data for them changed (see the package doc, Ownership).
+	OnlineClosuresKept int `json:"online_closures_kept"`
+	// DuplicatesRepaired are the extra copies of uuids removed (nodes and relationships left
+	// twice by a load of an older version or by two loads into a database without constraints).
+	DuplicatesRepaired int `json:"duplicates_repaired"`
+	// ConstraintsMissing are the uuid uniqueness constraints the database does not have after
+	// the load (duplicates elsewhere, or an index of another name in the way), with why.
+	ConstraintsMissing []string `json:"constraints_missing,omitempty"`
+	// LeaseWaitSeconds is how long the load waited for groups another load held.
+	LeaseWaitSeconds float64 `json:"lease_wait_seconds"`
 	// SchemaSeconds is the time of the schema after the last write (cypher.PostLoad: indexes
 	// created, on Neo4j awaited as Options.Indexes says); part of Seconds.
 	SchemaSeconds float64 `json:"schema_seconds"`
@@ -154,10 +211,19 @@ type Result struct {
 type Loader struct {
 	o   Options
 	ex  executor
-	mu  sync.Mutex // guards res while workers write
+	mu  sync.Mutex // guards res and missing while workers write
 	res Result
 
-	edgeIndexes bool // this Load created the relationship lookup indexes
+	edgeIndexes bool                         // this Load created the relationship lookup indexes
+	missing     map[string]missingConstraint // uniqueness constraints a graph lacks (constraintKey)
+	leases      *leases                      // the leases this Load holds
+}
+
+// count updates the result under the lock (workers report as they write).
+func (l *Loader) count(fn func(*Result)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fn(&l.res)
 }
 
 // Open validates o and connects to the database.
@@ -210,7 +276,10 @@ var ErrStopped = errors.New("load stopped")
 // groups that the next Load writes again.
 func (l *Loader) Load(ctx context.Context, src sinks.Source, groups []string, done func(ctx context.Context, groups []string) error) (Result, error) {
 	start := time.Now()
-	l.res, l.edgeIndexes = Result{Counts: map[string]int{}}, false
+	l.res, l.edgeIndexes = Result{Counts: map[string]int{}, ForeignKinds: map[string]int{}}, false
+	l.missing = map[string]missingConstraint{}
+	l.leases = l.startLeases()
+	defer l.leases.close()
 	groups = slices.Clone(groups)
 	slices.Sort(groups)
 	groups = slices.Compact(groups)
@@ -220,6 +289,10 @@ func (l *Loader) Load(ctx context.Context, src sinks.Source, groups []string, do
 	l.o.Progress.Start("load", -1)
 	defer l.o.Progress.Done()
 	err := l.load(ctx, src, groups, done)
+	l.res.ConstraintsMissing = l.missingReport()
+	if len(l.res.ForeignKinds) == 0 {
+		l.res.ForeignKinds = nil
+	}
 	l.res.Seconds = time.Since(start).Seconds()
 	if err != nil && !errors.Is(err, ErrStopped) {
 		return l.res, fmt.Errorf("loading into %s: %w", l.o.Dialect, err)
@@ -264,6 +337,9 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 		if err := l.schema(ctx, l.o.Database, cypher.PostLoad(l.o.Dialect, l.schemaOptions())); err != nil {
 			return err
 		}
+		if err := l.retryMissing(ctx, nil); err != nil {
+			return err
+		}
 	}
 	if err := l.checkIndexes(ctx); err != nil {
 		return err
@@ -281,7 +357,7 @@ func (l *Loader) load(ctx context.Context, src sinks.Source, groups []string, do
 }
 
 func (l *Loader) schemaOptions() cypher.SchemaOptions {
-	return cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity, Indexes: l.o.Indexes}
+	return cypher.SchemaOptions{VectorDims: l.o.VectorDims, VectorCapacity: l.o.VectorCapacity, Indexes: l.o.Indexes, Bulk: l.o.Analytical}
 }
 
 // leaveBulk switches a failed analytical load back to transactional storage, best effort.
@@ -310,11 +386,15 @@ func (l *Loader) schema(ctx context.Context, graph string, sts []cypher.Statemen
 	return nil
 }
 
-// schemaRun runs one statement, or several in one transaction, in graph. On Memgraph and
-// FalkorDB, which lack IF NOT EXISTS for some schema elements, an error saying the element exists
-// (cypher.SchemaExists) means the statement ran before and is ignored. A failed statement with a
-// Fallback runs the fallback instead.
+// schemaRun runs one statement, or several in one transaction, in graph. An error saying the
+// element exists (cypher.SchemaExists: Memgraph and FalkorDB lack IF NOT EXISTS for some schema
+// elements; Neo4j reports two sessions creating the same element at once) means the statement
+// ran before and is ignored. A failed statement with a Fallback runs the fallback instead. A
+// statement creating a uniqueness constraint runs through constraint.
 func (l *Loader) schemaRun(ctx context.Context, graph string, run []cypher.Statement) error {
+	if len(run) == 1 && run[0].Constraint != "" {
+		return l.constraint(ctx, graph, run[0])
+	}
 	err := l.retrier().do(ctx, func(ctx context.Context) error {
 		if len(run) == 1 {
 			return l.ex.exec(ctx, graph, run[0], nil)

@@ -64,11 +64,26 @@ func (r *respExec) encode(row cypher.Row) (any, int, error) {
 func (r *respExec) ping(ctx context.Context) error { return r.client.Ping(ctx).Err() }
 
 func (r *respExec) exec(ctx context.Context, graph string, st cypher.Statement, params map[string]any) error {
+	if st.Command != nil {
+		args := make([]any, len(st.Command))
+		for i, a := range st.Command {
+			if a == cypher.GraphArg {
+				args[i] = graph
+			} else {
+				args[i] = a
+			}
+		}
+		return cancelled(ctx, r.client.Do(ctx, args...).Err())
+	}
 	q, err := withParams(st.Cypher, params)
 	if err != nil {
 		return err
 	}
 	return cancelled(ctx, r.client.Do(ctx, "GRAPH.QUERY", graph, q, "--compact").Err())
+}
+
+func (r *respExec) queryWrite(ctx context.Context, graph, text string, params map[string]any, fn func([]any) error) error {
+	return r.rows(ctx, "GRAPH.QUERY", graph, text, params, fn)
 }
 
 func (r *respExec) execAll(ctx context.Context, graph string, sts []cypher.Statement) error {
@@ -81,11 +96,16 @@ func (r *respExec) execAll(ctx context.Context, graph string, sts []cypher.State
 }
 
 func (r *respExec) query(ctx context.Context, graph, text string, params map[string]any, fn func([]any) error) error {
+	return r.rows(ctx, "GRAPH.RO_QUERY", graph, text, params, fn)
+}
+
+// rows runs text with cmd (GRAPH.QUERY or GRAPH.RO_QUERY) and calls fn with each row.
+func (r *respExec) rows(ctx context.Context, cmd, graph, text string, params map[string]any, fn func([]any) error) error {
 	q, err := withParams(text, params)
 	if err != nil {
 		return err
 	}
-	res, err := r.client.Do(ctx, "GRAPH.RO_QUERY", graph, q, "--compact").Result()
+	res, err := r.client.Do(ctx, cmd, graph, q, "--compact").Result()
 	if cypher.MissingGraph(err) {
 		return nil
 	}

@@ -15,16 +15,18 @@ var (
 	settleNodes = []string{cypher.LabelEpisodic, cypher.LabelEntity, cypher.LabelCommunity}
 )
 
-// settle makes the chunk's groups in the database equal to what was written: it lists each
-// label's nodes and each type's relationships of the groups, deletes those not written (facts
-// merged away, communities recomputed, …), removes entity labels not written, fails when
-// something written is missing (a relationship whose endpoint was absent), and finally checks
-// the count of every label and type against the rows written. Lists, deletes and counts run once
-// per graph of the chunk (byGraph). A chunk of groups that held no node before it was written
-// (all CREATEd) has nothing stale: only the counts are checked, which also catch what is missing
-// or written twice. The first chunk with a held group creates the relationship lookup indexes
-// (cypher.EdgeLookups) the lists and deletes read through. On a GraphPerGroup dialect each
-// group's graph first gets its cypher.PostLoad statements.
+// settle makes the chunk's groups in the database hold exactly what the loader wrote of them,
+// beside what other writers wrote: it lists each label's nodes and each type's relationships
+// of the groups; of those not written now it deletes the ones the loader wrote before (the
+// ownership record: facts merged away, communities recomputed, episodes forgotten) and keeps
+// the others, counted as foreign (with sink.foreign: delete it deletes every one); it removes
+// the entity labels it wrote before and no longer writes (every label not written, with
+// sink.foreign: delete); it fails when something written is missing (a relationship whose
+// endpoint was absent); and it verifies the written elements by counting them (verify). Lists
+// and deletes run once per graph of the chunk (byGraph). A chunk of groups that held no node
+// before it was written (all CREATEd) has nothing stale or foreign: only the counts are
+// checked. Once verified, each group's record is replaced by what was written (Owner.Set). On a
+// GraphPerGroup dialect each group's graph first gets its cypher.PostLoad statements.
 func (l *Loader) settle(ctx context.Context, c *chunk) error {
 	if l.o.Dialect.GraphPerGroup() {
 		for _, gg := range l.byGraph(c.groups) {
@@ -33,81 +35,80 @@ func (l *Loader) settle(ctx context.Context, c *chunk) error {
 			}
 		}
 	}
-	if !c.held {
-		return l.verify(ctx, c)
-	}
-	if !l.edgeIndexes {
-		if err := l.schema(ctx, l.o.Database, cypher.EdgeLookups(l.o.Dialect)); err != nil {
-			return err
-		}
-		l.edgeIndexes = true
-	}
-	parts := l.byGraph(c.groups)
-	for _, t := range settleEdges {
-		list, err := cypher.ListEdges(l.o.Dialect, t)
-		if err != nil {
-			return err
-		}
-		del, err := cypher.DeleteEdges(l.o.Dialect, t)
-		if err != nil {
-			return err
-		}
-		seen := 0
-		for _, gg := range parts {
-			stale, _, n, err := l.diff(ctx, gg, list, c.keep[t], nil)
-			if err != nil {
-				return fmt.Errorf("listing %s relationships: %w", t, err)
+	if c.held {
+		owned := c.owned()
+		parts := l.byGraph(c.groups)
+		for _, t := range settleEdges {
+			if err := l.settleKind(ctx, c, parts, t, owned, true); err != nil {
+				return err
 			}
-			if err := l.byUUID(ctx, gg.graph, del, stale); err != nil {
-				return fmt.Errorf("deleting stale %s relationships: %w", t, err)
+		}
+		for _, label := range settleNodes {
+			if err := l.settleKind(ctx, c, parts, label, owned, false); err != nil {
+				return err
 			}
-			l.res.Deleted += len(stale)
-			seen += n
-		}
-		if err := missing(seen, len(c.keep[t])); err != nil {
-			return fmt.Errorf("listing %s relationships: %w", t, err)
 		}
 	}
-	for _, label := range settleNodes {
-		if err := l.settleNodes(ctx, c, parts, label); err != nil {
-			return err
+	if err := l.verify(ctx, c); err != nil {
+		return err
+	}
+	if err := l.leases.check(); err != nil {
+		return err
+	}
+	for _, g := range c.groups {
+		if own := c.owns[g]; own != nil {
+			if err := l.o.Owner.Set(ctx, g, own.out); err != nil {
+				return fmt.Errorf("recording what the loader wrote of group %s: %w", g, err)
+			}
 		}
 	}
-	return l.verify(ctx, c)
+	return nil
 }
 
-// settleNodes deletes the stale label nodes of each graph's groups and removes the entity labels
-// not written.
-func (l *Loader) settleNodes(ctx context.Context, c *chunk, parts []graphGroups, label string) error {
-	list, err := cypher.ListNodes(l.o.Dialect, label)
+// settleKind deletes the stale elements of one label or type in each graph's groups, counts the
+// foreign ones and, for entities, removes the labels the loader no longer writes.
+func (l *Loader) settleKind(ctx context.Context, c *chunk, parts []graphGroups, kind string, owned map[ownKey]Owned, edge bool) error {
+	var list, del string
+	var err error
+	if edge {
+		list, err = cypher.ListEdges(l.o.Dialect, kind)
+		if err == nil {
+			del, err = cypher.DeleteEdges(l.o.Dialect, kind)
+		}
+	} else {
+		list, err = cypher.ListNodes(l.o.Dialect, kind)
+		if err == nil {
+			del, err = cypher.DeleteNodes(l.o.Dialect, kind)
+		}
+	}
 	if err != nil {
 		return err
 	}
-	del, err := cypher.DeleteNodes(l.o.Dialect, label)
-	if err != nil {
-		return err
-	}
-	var extra map[string][]string
-	if label == cypher.LabelEntity {
-		extra = c.labels
+	what := kind + " nodes"
+	if edge {
+		what = kind + " relationships"
 	}
 	seen := 0
 	for _, gg := range parts {
-		stale, fix, n, err := l.diff(ctx, gg, list, c.keep[label], extra)
+		d, err := l.diff(ctx, gg, list, kind, c, owned)
 		if err != nil {
-			return fmt.Errorf("listing %s nodes: %w", label, err)
+			return fmt.Errorf("listing %s: %w", what, err)
 		}
-		if err := l.byUUID(ctx, gg.graph, del, stale); err != nil {
-			return fmt.Errorf("deleting stale %s nodes: %w", label, err)
+		if err := l.byUUID(ctx, gg.graph, del, d.stale); err != nil {
+			return fmt.Errorf("deleting stale %s: %w", what, err)
 		}
-		l.res.Deleted += len(stale)
-		if err := l.removeLabels(ctx, gg.graph, label, fix); err != nil {
+		l.res.Deleted += len(d.stale)
+		if d.foreign > 0 {
+			l.res.ForeignKept += d.foreign
+			l.res.ForeignKinds[kind] += d.foreign
+		}
+		if err := l.removeLabels(ctx, gg.graph, kind, d.fix); err != nil {
 			return err
 		}
-		seen += n
+		seen += d.seen
 	}
-	if err := missing(seen, len(c.keep[label])); err != nil {
-		return fmt.Errorf("listing %s nodes: %w", label, err)
+	if err := missing(seen, len(c.keep[kind])); err != nil {
+		return fmt.Errorf("listing %s: %w", what, err)
 	}
 	return nil
 }
@@ -120,39 +121,56 @@ func missing(seen, written int) error {
 	return nil
 }
 
-// diff lists the uuids (and labels) a list statement returns for the groups of one graph and
-// returns the stale ones (not in keep), the number of listed uuids that are in keep and, when
-// labels is not nil, for each label a node in keep carries but was not written with, the uuids
-// to remove it from.
-func (l *Loader) diff(ctx context.Context, gg graphGroups, list string, keep map[string]bool, labels map[string][]string) (stale []string, fix map[string][]string, seen int, err error) {
+// listed is what a list statement found in one graph's groups, against what was written.
+type listed struct {
+	stale   []string            // not written now, and the loader's (or sink.foreign: delete): to delete
+	foreign int                 // not written now, another writer's: kept
+	seen    int                 // written now and listed
+	fix     map[string][]string // label → written entities that carry it and should not
+}
+
+// diff lists the uuids (and, for nodes, labels) of kind in the groups of one graph and sorts
+// them out against what the chunk wrote and what the record held before (owned).
+func (l *Loader) diff(ctx context.Context, gg graphGroups, list, kind string, c *chunk, owned map[ownKey]Owned) (listed, error) {
 	params := map[string]any{"groups": gg.groups}
-	err = l.retrier().do(ctx, func(ctx context.Context) error {
-		stale, fix, seen = nil, map[string][]string{}, 0
+	keep := c.keep[kind]
+	var d listed
+	err := l.retrier().do(ctx, func(ctx context.Context) error {
+		d = listed{fix: map[string][]string{}}
 		return l.ex.query(ctx, gg.graph, list, params, func(vals []any) error {
 			id, _ := vals[0].(string)
 			if !keep[id] {
-				stale = append(stale, id)
+				if _, ours := owned[ownKey{kind, id}]; ours || l.o.Foreign == ForeignDelete {
+					d.stale = append(d.stale, id)
+				} else {
+					d.foreign++
+				}
 				return nil
 			}
-			seen++
-			if labels == nil || len(vals) < 2 {
+			d.seen++
+			if kind != cypher.LabelEntity || len(vals) < 2 {
 				return nil
 			}
+			rec, hadRec := owned[ownKey{kind, id}]
+			wrote := decodeExtra(rec.Extra).Labels
 			have, _ := vals[1].([]any)
 			for _, h := range have {
 				s, _ := h.(string)
-				if s != cypher.LabelEntity && !slices.Contains(labels[id], s) {
-					fix[s] = append(fix[s], id)
+				if s == cypher.LabelEntity || slices.Contains(c.labels[id], s) {
+					continue
+				}
+				if l.o.Foreign == ForeignDelete || hadRec && slices.Contains(wrote, s) {
+					d.fix[s] = append(d.fix[s], id)
 				}
 			}
 			return nil
 		})
 	})
 	if err != nil {
-		return nil, nil, 0, err
+		return listed{}, err
 	}
-	slices.Sort(stale)
-	return stale, fix, seen, nil
+	slices.Sort(d.stale)
+	return d, nil
 }
 
 // removeLabels removes each stale label from its nodes in graph, labels in sorted order.

@@ -11,27 +11,35 @@ import (
 
 // count is one label or type to count after a chunk, with the rows written for it.
 type count struct {
-	key  string // "Entity", "Entity:Person", "RELATES_TO"
-	stmt string
-	want int
+	key    string // "Entity", "Entity:Person", "RELATES_TO"
+	base   string // node label or relationship type
+	label  string // an entity's extra label, or ""
+	edge   bool
+	want   int
+	params map[string][]string // graph → the uuids written (counting by uuid)
 }
 
 // counts lists what to count for a chunk: each base label, each extra entity label written, and
-// each relationship type.
-func (l *Loader) counts(c *chunk) ([]count, error) {
-	d := l.o.Dialect
+// each relationship type, with the uuids written of each per graph (from the groups' records).
+func (l *Loader) counts(c *chunk) []count {
 	var out []count
-	for _, label := range settleNodes {
-		s, err := cypher.CountNodes(d, label, "")
-		if err != nil {
-			return nil, err
+	idx := map[string]int{}
+	add := func(key, base, label string, edge bool) *count {
+		i, ok := idx[key]
+		if !ok {
+			i = len(out)
+			idx[key] = i
+			out = append(out, count{key: key, base: base, label: label, edge: edge, params: map[string][]string{}})
 		}
-		out = append(out, count{label, s, len(c.keep[label])})
+		return &out[i]
 	}
-	perLabel := map[string]int{}
+	for _, label := range settleNodes {
+		add(label, label, "", false)
+	}
+	perLabel := map[string]bool{}
 	for _, labels := range c.labels {
 		for _, x := range labels {
-			perLabel[x]++
+			perLabel[x] = true
 		}
 	}
 	extra := make([]string, 0, len(perLabel))
@@ -40,41 +48,74 @@ func (l *Loader) counts(c *chunk) ([]count, error) {
 	}
 	slices.Sort(extra)
 	for _, x := range extra {
-		s, err := cypher.CountNodes(d, cypher.LabelEntity, x)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, count{cypher.LabelEntity + ":" + x, s, perLabel[x]})
+		add(cypher.LabelEntity+":"+x, cypher.LabelEntity, x, false)
 	}
 	for _, t := range settleEdges {
-		s, err := cypher.CountEdges(d, t)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, count{t, s, len(c.keep[t])})
+		add(t, t, "", true)
 	}
-	return out, nil
+	for _, g := range c.groups {
+		own := c.owns[g]
+		if own == nil {
+			continue
+		}
+		graph := l.graphOf(g)
+		for _, o := range own.out {
+			x := &out[idx[o.Kind]]
+			x.want++
+			x.params[graph] = append(x.params[graph], o.UUID)
+			if o.Kind != cypher.LabelEntity {
+				continue
+			}
+			for _, lb := range c.labels[o.UUID] {
+				y := &out[idx[cypher.LabelEntity+":"+lb]]
+				y.want++
+				y.params[graph] = append(y.params[graph], o.UUID)
+			}
+		}
+	}
+	return out
 }
 
-// verify counts every label and type of the chunk's groups in the database, in one query per
-// graph (cypher.CountsQuery), and fails on any difference from the rows written. The counts are
+// statement is the count statement of x: by group for a chunk of new groups (everything they
+// hold was written now), by uuid otherwise (exactly the elements written, whatever other writers
+// add to the groups meanwhile), reading the list parameter param.
+func (x count) statement(d cypher.Dialect, held bool, param string) (string, error) {
+	switch {
+	case !held && x.edge:
+		return cypher.CountEdges(d, x.base)
+	case !held:
+		return cypher.CountNodes(d, x.base, x.label)
+	case x.edge:
+		return cypher.CountEdgesByUUID(d, x.base, param)
+	}
+	return cypher.CountNodesByUUID(d, x.base, x.label, param)
+}
+
+// verify counts every label and type the chunk wrote in the database, in one query per graph
+// (cypher.CountsQuery), and fails on any difference from the rows written. The counts are
 // added to the result.
 func (l *Loader) verify(ctx context.Context, c *chunk) error {
-	cs, err := l.counts(c)
-	if err != nil {
-		return err
-	}
-	stmts := make([]string, len(cs))
-	for i, x := range cs {
-		stmts[i] = x.stmt
-	}
-	q := cypher.CountsQuery(stmts)
+	cs := l.counts(c)
 	got := make([]int, len(cs))
 	for _, gg := range l.byGraph(c.groups) {
+		stmts := make([]string, len(cs))
+		params := map[string]any{"groups": gg.groups}
+		for i, x := range cs {
+			param := fmt.Sprintf("u%d", i)
+			s, err := x.statement(l.o.Dialect, c.held, param)
+			if err != nil {
+				return err
+			}
+			stmts[i] = s
+			if c.held {
+				params[param] = append([]string{}, x.params[gg.graph]...)
+			}
+		}
+		q := cypher.CountsQuery(stmts)
 		part := make([]int, len(cs))
-		err = l.retrier().do(ctx, func(ctx context.Context) error {
+		err := l.retrier().do(ctx, func(ctx context.Context) error {
 			clear(part)
-			return l.ex.query(ctx, gg.graph, q, map[string]any{"groups": gg.groups}, func(vals []any) error {
+			return l.ex.query(ctx, gg.graph, q, params, func(vals []any) error {
 				n, _ := vals[0].(int64)
 				i, ok := vals[1].(int64)
 				if !ok || i < 0 || int(i) >= len(part) {

@@ -38,7 +38,13 @@ type writer struct {
 	nodes    []*pending            // node batches in order of first use
 	edges    []*pending            // relationship batches in order of first use
 	inflight chan error            // the batch in flight reports here; nil when none
+	claims   []Owned               // elements queued that the record does not hold yet
 }
+
+// claim notes an element about to be written that the ownership record lacks; the claims are
+// recorded (Owner.Claim) before the next batch is sent, so a load killed after writing an
+// element leaves it owned.
+func (w *writer) claim(o Owned) { w.claims = append(w.claims, o) }
 
 func newWriter(l *Loader) *writer {
 	return &writer{l: l, pending: map[batchKey]*pending{}}
@@ -112,6 +118,12 @@ func (w *writer) write(ctx context.Context, p *pending) error {
 	if err := w.wait(); err != nil {
 		return err
 	}
+	if len(w.claims) > 0 {
+		if err := w.l.o.Owner.Claim(ctx, w.claims); err != nil {
+			return fmt.Errorf("recording elements about to be written: %w", err)
+		}
+		w.claims = nil
+	}
 	rows, bytes := p.Take()
 	w.inflight = make(chan error, 1)
 	go func(done chan<- error) { done <- w.send(ctx, p.graph, p.st, rows, bytes) }(w.inflight)
@@ -120,15 +132,21 @@ func (w *writer) write(ctx context.Context, p *pending) error {
 
 // send writes rows with st as one transaction in graph. A CREATE batch that fails is tried again
 // as MERGE (st.retry): its first try may have committed (an unknown commit outcome) or, in
-// Memgraph's analytical mode, written part of its rows.
+// Memgraph's analytical mode, written part of its rows; one that a uniqueness constraint
+// rejected (another load wrote the group meanwhile) is tried again as MERGE at once.
 func (w *writer) send(ctx context.Context, graph string, st stmt, rows []any, bytes int) error {
 	params := map[string]any{"rows": rows}
 	text := st.text
 	start := time.Now()
 	err := w.l.retrier().do(ctx, func(ctx context.Context) error {
 		err := w.l.ex.exec(ctx, graph, cypher.Statement{Cypher: text}, params)
-		if err != nil && st.retry != "" {
+		if err != nil && st.retry != "" && text != st.retry {
 			text = st.retry
+			if cypher.UniqueViolation(w.l.o.Dialect, err) {
+				// Another load created some of these rows first: MERGE them now.
+				w.l.o.Log.Warn("a CREATE met rows another load wrote; writing them with MERGE", "err", err)
+				err = w.l.ex.exec(ctx, graph, cypher.Statement{Cypher: text}, params)
+			}
 		}
 		return err
 	})

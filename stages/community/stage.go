@@ -47,8 +47,12 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	return est, nil
 }
 
-// Report puts the communities of each group into the report.
+// Report puts the communities of each group into the report (not when the stage did not finish
+// in this run: they would be an earlier run's).
 func (s *stage) Report(ctx context.Context, env stages.Env, rep *report.Report) error {
+	if !rep.Finished(Stage) {
+		return nil
+	}
 	var err error
 	rep.CommunitiesByGroup, err = CountByGroup(ctx, env.Store)
 	return err

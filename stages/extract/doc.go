@@ -14,8 +14,8 @@
 // before it) and has no first-person word or digit, or courtesy (greetings, thanks, reactions and
 // the function words joining them, in English and Korean), is not asked about unless
 // Options.AskChitchat: its output is its speaker alone (an "Entity", unless excluded). The next
-// message, which answers it, sees it as context. Options.Counts counts every unit run as Asked or
-// by the reason it was not (Plan.Skip: SkipChitchat, SkipCovered, SkipLLMOff).
+// message, which answers it, sees it as context. Options.Counts counts every unit committed as Asked
+// or by the reason it was not (Plan.Skip: SkipChitchat, SkipCovered, SkipLLMOff).
 //
 // JSON records (episodes with a graph.Record: sources with mapping.object, json.text_fields or
 // facts) are planned by Group.Plan instead:

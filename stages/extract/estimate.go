@@ -47,6 +47,7 @@ type sampler struct {
 	// guessed had their facts call priced like the entities call (two-call mode, no stored
 	// extraction), skipped were not asked (by extract.Plan.Skip).
 	k, done, sampled, guessed int
+	groupDone                 int // of done, the units of env.Group
 	calls, cached, prompt     int
 	skipped                   map[string]int
 }
@@ -69,6 +70,9 @@ func (t *sampler) group(ctx context.Context, o Options, key, g string) error {
 	err := eachUnit(ctx, t.env.Store, o, key, g, func(ep graph.Episode, p Plan, fp string) error {
 		if stored[ep.UUID] == fp {
 			t.done++
+			if g == t.env.Group {
+				t.groupDone++
+			}
 			return nil
 		}
 		all = false
@@ -123,7 +127,7 @@ func (t *sampler) sample(ctx context.Context, ep graph.Episode, p Plan, out []by
 
 // estimate scales the sample to every unit to do.
 func (t *sampler) estimate(total int) stages.Estimate {
-	est := stages.Estimate{Stage: Stage, Units: total, Done: t.done, CallsExact: t.sampled == t.k && t.guessed == 0,
+	est := stages.Estimate{Stage: Stage, Units: total, Done: t.done, GroupDone: t.groupDone, CallsExact: t.sampled == t.k && t.guessed == 0,
 		Basis: "one call per episode asked; prompt tokens from the rendered prompts"}
 	if len(t.tasks) == 2 {
 		est.Basis = "two calls per episode asked (entities, then facts when there are two); prompt tokens from the rendered prompts"

@@ -36,8 +36,8 @@ type Options struct {
 	EdgeTypes     []wire.EdgeTypeIn
 	ExcludedTypes []string // entity types never extracted
 	NoLLM         bool     // ask the LLM nothing: records give their declared facts only
-	// Counts, when not nil, counts this run's units by how they were planned: Asked, or the
-	// reason the LLM was not asked (Plan.Skip).
+	// Counts, when not nil, counts the units this run committed by how they were planned:
+	// Asked, or the reason the LLM was not asked (Plan.Skip).
 	Counts *stages.Tally `json:"-"`
 }
 

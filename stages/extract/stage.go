@@ -17,8 +17,10 @@ func New(o Options) stages.Stage {
 
 type stage struct{ stages.Of[Options] }
 
-// Report puts the units this run ran, by how they were planned, into the report.
+// Report puts the units this run committed, by how they were planned, and those left waiting
+// for a provider batch into the report.
 func (s *stage) Report(_ context.Context, _ stages.Env, rep *report.Report) error {
 	rep.ExtractUnits = s.Options.Counts.Stage(Stage)
+	rep.ExtractWaiting = rep.Stages[Stage].Pending
 	return nil
 }

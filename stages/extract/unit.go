@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,7 +33,7 @@ type Output struct {
 
 // runUnit extracts one episode in the given mode (asking the LLM only when the plan says so)
 // and commits its output, counting the answer repairs in env.Repairs and the unit in
-// opts.Counts (when it commits, so once whatever the batch waves). A chit-chat message not asked gives its speaker as its only entity. When an
+// opts.Counts (once it committed, so once whatever the batch waves). A chit-chat message not asked gives its speaker as its only entity. When an
 // answer stays bad (llm.IsBadAnswer) the unit is committed as failed with an empty LLM output (a
 // JSON record keeps its declared facts): downstream the episode has no extraction until a later
 // run extracts it.
@@ -61,16 +62,21 @@ func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan, opts Options
 		if err != nil {
 			return fmt.Errorf("encoding extraction: %w", err)
 		}
-		// Counted once the unit commits: a unit waiting for a provider batch runs again in the
-		// next wave (stages.RunStream).
-		if p.Ask {
-			opts.Counts.Add(Stage, Asked, 1)
-		} else {
-			opts.Counts.Add(Stage, p.Skip, 1)
-		}
-		return stages.Commit(ctx, env, Stage, ep.UUID, fp, &bad, func(tx *checkpoints.Tx) error {
+		err = stages.Commit(ctx, env, Stage, ep.UUID, fp, &bad, func(tx *checkpoints.Tx) error {
 			return tx.PutOutput(ctx, Stage, ep.UUID, ep.GroupID, body)
 		})
+		// Counted once the unit committed (done or failed), as RunStream counts Stats.Units: a
+		// unit waiting for a provider batch runs again in the next wave, one a drain or an abort
+		// stopped is not in the store.
+		var failed *stages.Failure
+		if err == nil || errors.As(err, &failed) {
+			kind := p.Skip
+			if p.Ask {
+				kind = Asked
+			}
+			opts.Counts.Add(Stage, kind, 1)
+		}
+		return err
 	}
 }
 

@@ -52,7 +52,10 @@ func (in *ingester) tally(i int, src loaders.Spec, r loaders.Result) {
 }
 
 // warnRecords logs one line per declaration whose fields some records lacked (why: the first
-// reason seen per declaration).
+// reason seen per declaration), as information: a record that states nothing about a declared
+// fact, as a ticket event without a comment, is common, and the counts are in the report and on
+// its summary's "declared facts" line (Records.Missing). Records without their object field are
+// a warning.
 func warnRecords(log *slog.Logger, t *Records, why map[string]string) {
 	if t == nil {
 		return
@@ -63,7 +66,7 @@ func warnRecords(log *slog.Logger, t *Records, why map[string]string) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		log.Warn("records lack a field of a declared fact: they state nothing about it, its earlier facts stay as they were",
+		log.Info("records lack a field of a declared fact: they state nothing about it, its earlier facts stay as they were",
 			"declaration", k, "records", t.MissingFields[k], "first", why[k])
 	}
 	if t.WithoutObject > 0 {

@@ -3,7 +3,10 @@
 // its upstream fingerprint (stages.Steps: community) with the sink's identity and the loader's
 // version, so a group loads again when its graph, the sink or the loader changed, and every group
 // with Reload.
-// A unit is committed once its group is written and verified; a stop (env.Stop) lets the chunk in
+// The groups to write lose their load record before the loader starts (a failed load or reload
+// leaves them to the next run), except emptied groups, whose record says they are to be removed.
+// The loader's ownership record (graphdb.Owner: what it wrote, per sink target and group) is the
+// store's sink_owned table. A unit is committed once its group is written and verified; a stop (env.Stop) lets the chunk in
 // flight finish and returns stages.ErrInterrupted. A group with a load record and no episode left
 // in the store (all of it forgotten) is loaded empty, so the loader removes it from the database,
 // and its record is dropped. With nothing to load the stage neither reads the credentials nor

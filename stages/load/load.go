@@ -16,8 +16,10 @@ import (
 const Stage = stages.Load
 
 // loaderVersion changes when the loader writes a group differently, so every group reloads
-// (v2: embeddings stored as float32 arrays on Neo4j).
-const loaderVersion = "load-v2"
+// (v2: embeddings stored as float32 arrays on Neo4j; v3: the loader records what it wrote and
+// keeps what other writers wrote, so every group is loaded once to record it, and a message
+// episode's content is "speaker: text", as Graphiti stores its own).
+const loaderVersion = "load-v3"
 
 // Options of the stage.
 type Options struct {
@@ -42,6 +44,12 @@ func (o Options) key() string {
 		Loader                 string
 	}{string(o.Sink.Dialect), o.Sink.URI, o.Sink.Database, o.Sink.VectorDims, loaderVersion})
 	return k
+}
+
+// target names the sink target in the loader's ownership record (checkpoints.Store.EachOwned):
+// its dialect, URI and database.
+func (o Options) target() string {
+	return string(o.Sink.Dialect) + " " + o.Sink.URI + " " + o.Sink.Database
 }
 
 // Fingerprint is the load unit fingerprint of a group whose upstream unit fingerprint is
@@ -84,7 +92,6 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 	// removes what the database holds of it, and its record goes.
 	emptied := emptiedGroups(groups, done)
 	todo = append(todo, emptied...)
-	st.Units = len(todo)
 	if len(todo) == 0 {
 		st.Seconds = time.Since(start).Seconds()
 		return st, nil, nil
@@ -96,6 +103,13 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 		}
 	}
 	sink.Progress, sink.Log, sink.Stop = env.Progress, env.Logger(), env.Stop
+	sink.Owner = storeOwner{store: store, target: o.target()}
+	// The groups about to be written lose their load record first: a load or reload that fails
+	// leaves them unrecorded, so the next run loads them again instead of skipping them. An
+	// emptied group keeps its record until the load removed it (the record is what says so).
+	if err := store.DropUnits(ctx, Stage, todo[:len(todo)-len(emptied)]); err != nil {
+		return st, nil, err
+	}
 	l, err := graphdb.Open(ctx, sink)
 	if err != nil {
 		return st, nil, err
@@ -113,6 +127,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 				return err
 			}
 		}
+		st.Units += len(gs) // the groups recorded: a load stopped early counts what it committed
 		return nil
 	})
 	st.Seconds = time.Since(start).Seconds()

@@ -38,7 +38,7 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	}
 	est.CallsExact = true
 	if s.o.Reload {
-		est.Done, est.Basis = 0, "writes every group into the sink (sink.reload)"
+		est.Done, est.GroupDone, est.Basis = 0, 0, "writes every group into the sink (sink.reload)"
 	}
 	stored, err := env.Stored(ctx, Stage)
 	if err != nil {

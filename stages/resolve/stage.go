@@ -81,6 +81,9 @@ func (s *stage) plan(ctx context.Context, env stages.PlanEnv) ([]int, stages.Est
 			if fp, err := groupFingerprint(env.Env, key, eps, up); err == nil && fp == stored[g] {
 				est.Done++
 				env.Done.Add(Stage, g)
+				if g == env.Group {
+					est.GroupDone = 1
+				}
 				continue
 			}
 		}

@@ -40,8 +40,11 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 }
 
 // Report puts the counts of every group's rules and judgements into the report (absent before
-// the stage ran).
+// the stage ran, and when it did not finish in this run: they would be an earlier run's).
 func (s *stage) Report(ctx context.Context, env stages.Env, rep *report.Report) error {
+	if !rep.Finished(Stage) {
+		return nil
+	}
 	t, ok, err := Totals(ctx, env.Store)
 	if err == nil && ok {
 		rep.Temporal = &t

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -127,9 +128,16 @@ func TestBatchMode(t *testing.T) {
 	t.Run("no-wait and status", func(t *testing.T) {
 		base := f.stub(t, "--batch-delay", "300ms")
 		job, _ := f.job(t, "nowait", base)
-		res, _ := f.run(t, job, append(batchMode, "--no-wait")...)
+		res, first := f.run(t, job, append(batchMode, "--no-wait")...)
 		if res.Code != 0 || !strings.Contains(res.Stderr, "batches pending (stage extract)") {
 			t.Fatalf("--no-wait: exit %d, want 0 and \"N batches pending\"\n%s", res.Code, tail(res.Stderr))
+		}
+		// The first run counts the requests it sent and the extract units waiting for them.
+		if st := stats(t, base); first.Batch == nil || first.Batch.Requests == 0 || first.Batch.Requests != int(st.BatchRequests) ||
+			first.ExtractWaiting == 0 || first.ExtractWaiting != first.Stages["extract"].Pending || first.StoppedAt != "extract" ||
+			!regexp.MustCompile(`(?m)^extract +\d+ episodes asked the LLM \(\d+ more wait for a provider batch: their requests are sent\)`).MatchString(res.Stdout) {
+			t.Fatalf("--no-wait report: batch %+v, extract waiting %d, stages %v, stopped at %q; stub %+v\n%s",
+				first.Batch, first.ExtractWaiting, first.Stages, first.StoppedAt, st, res.Stdout)
 		}
 		status, err := harness.Run(t.Context(), f.bin, append([]string{"status", job}, priced...), harness.Options{})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
@@ -33,10 +34,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, ok := harness.LoCoMoPath(root, os.Getenv("LOCOMO"))
-	if !ok {
-		t.Skipf("LoCoMo dataset not found at %s (set LOCOMO)", src)
-	}
+	src := testenv.LoCoMo(t, root)
 	f := &fixture{dir: t.TempDir()}
 	if f.bin, err = harness.Build(t.Context(), root, f.dir); err != nil {
 		t.Fatal(err)

@@ -1,30 +1,24 @@
 package cli
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestDemoAndItsFollowUps runs scripts/demo.sh (what `make demo` runs) in a copy of the files it
-// needs: it tells the temporal story with queries labelled by their times, the past --known-at
+// TestDemoAndItsFollowUps runs `make demo` (the package's one demo run, sharedDemo) in a copy of
+// the repository: it tells the temporal story with queries labelled by their times, the past --known-at
 // answering otherwise than now, writes both timelines into the job's own checkpoint directory,
 // and every follow-up command it prints runs as printed, without --checkpoint.
 func TestDemoAndItsFollowUps(t *testing.T) {
-	dir := demoCopy(t)
-	cmd := exec.CommandContext(t.Context(), "bash", "scripts/demo.sh")
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("scripts/demo.sh: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	dir, res := sharedDemo(t)
+	if res.Code != 0 {
+		t.Fatalf("make demo: exit %d\n%s\n%s", res.Code, res.Stdout, res.Stderr)
 	}
-	out := stdout.String()
-	if strings.Contains(stderr.String(), "interrupted") {
-		t.Errorf("the demo claims an interrupt:\n%s", stderr.String())
+	out := res.Stdout
+	if strings.Contains(res.Stderr, "interrupted") {
+		t.Errorf("the demo claims an interrupt:\n%s", res.Stderr)
 	}
 	q := sections(out)
 	now := q["$ backfill query jobs/examples/demo.yaml --group alice --entity Alice --valid-at 2024-04-01"]
@@ -85,4 +79,25 @@ func sections(out string) map[string]string {
 		}
 	}
 	return m
+}
+
+// TestQueryThatMatchesNoFact: a query whose answer is empty still exits 0 with the empty context
+// block a program expects, and says on stderr that nothing matched and what it asked; a query
+// that matches says nothing of the kind.
+func TestQueryThatMatchesNoFact(t *testing.T) {
+	dir, _ := sharedDemo(t)
+	res := run(t, dir, nil, "query", "jobs/examples/demo.yaml", "--group", "alice", "--entity", "Alice",
+		"--valid-at", "2099-01-01", "--known-at", "2001-01-01")
+	if res.Code != 0 || res.Stdout != "<FACTS>\n</FACTS>\n" ||
+		!strings.Contains(res.Stderr, "no fact of Alice in group alice was valid at 2099-01-01T00:00:00Z as known at 2001-01-01T00:00:00Z") {
+		t.Errorf("a query matching nothing: exit %d, stdout %q, stderr:\n%s", res.Code, res.Stdout, res.Stderr)
+	}
+	res = run(t, dir, nil, "query", "jobs/examples/demo.yaml", "--entity", "Alice", "--history", "--known-at", "2001-01-01")
+	if res.Code != 0 || !strings.Contains(res.Stderr, "no fact of Alice was known at 2001-01-01T00:00:00Z") {
+		t.Errorf("a --history query matching nothing: exit %d, stderr:\n%s", res.Code, res.Stderr)
+	}
+	res = run(t, dir, nil, "query", "jobs/examples/demo.yaml", "--group", "alice", "--entity", "Alice")
+	if res.Code != 0 || !strings.Contains(res.Stdout, "Alice works at Naver") || strings.Contains(res.Stderr, "no fact") {
+		t.Errorf("a query with facts: exit %d, stdout %q, stderr:\n%s", res.Code, res.Stdout, res.Stderr)
+	}
 }

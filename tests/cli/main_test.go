@@ -2,17 +2,20 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// bin is the backfill binary built for these tests; root the repository.
-var bin, root string
+// bin is the backfill binary built for these tests, root the repository and tmp the package's
+// temporary directory.
+var bin, root, tmp string
 
 func TestMain(m *testing.M) {
 	os.Exit(func() int {
@@ -21,13 +24,12 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		dir, err := os.MkdirTemp("", "backfill-cli-*")
-		if err != nil {
+		if tmp, err = os.MkdirTemp("", "backfill-cli-*"); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		defer os.RemoveAll(dir)
-		if bin, err = harness.Build(context.Background(), root, dir); err != nil {
+		defer os.RemoveAll(tmp)
+		if bin, err = harness.Build(context.Background(), root, tmp); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -52,17 +54,76 @@ func run(t *testing.T, dir string, env []string, args ...string) harness.Result 
 	return res
 }
 
-// demoCopy copies what the demo needs into a new directory laid out as the repository, so that
-// the demo and its relative paths run there without writing into the repository.
-func demoCopy(t *testing.T) string {
+// skipped are the names repoCopy leaves out: what a build, a run or a test writes, and git's.
+var skipped = map[string]bool{".git": true, "bin": true, ".backfill": true, ".cache": true, "target": true}
+
+// repoCopy copies the repository's files into a new directory laid out as the repository, with
+// the test binary at bin/backfill, so that commands run there as in a clone after `make build`
+// without writing into the repository. Stores and what builds and runs write are left out.
+func repoCopy(t *testing.T, dir string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, p := range []string{"scripts/demo.sh", "jobs/examples/demo.yaml", "examples/conversations.jsonl",
-		"examples/records.jsonl", "examples/gold/demo.yaml"} {
-		copyFile(t, filepath.Join(root, p), filepath.Join(dir, p))
+	copyDir := filepath.Join(dir, "backfill")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if skipped[d.Name()] || strings.HasSuffix(d.Name(), ".db") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		copyFile(t, path, filepath.Join(copyDir, rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("copying the repository: %v", err)
 	}
-	copyFile(t, bin, filepath.Join(dir, "bin", "backfill"))
-	return dir
+	copyFile(t, bin, filepath.Join(copyDir, "bin", "backfill"))
+	return copyDir
+}
+
+// demo is the one `make demo` of the package, in a copy of the repository (sharedDemo).
+var demo struct {
+	once sync.Once
+	dir  string
+	res  harness.Result
+	err  error
+}
+
+// sharedDemo runs `make demo` once for the package in a repository copy beside a link named
+// shared to the repository's ../shared when there is one (as on this project's machines), and
+// returns the copy and how make ended. The build is TestVersion's: make runs with -o build, the
+// test binary standing in for bin/backfill.
+func sharedDemo(t *testing.T) (string, harness.Result) {
+	t.Helper()
+	demo.once.Do(func() {
+		demo.err = errors.New("copying the repository failed (see the first test that asked)")
+		dir := filepath.Join(tmp, "demo")
+		demo.dir, demo.err = repoCopy(t, dir), nil
+		if shared := filepath.Join(filepath.Dir(root), "shared"); isDir(shared) {
+			if demo.err = os.Symlink(shared, filepath.Join(dir, "shared")); demo.err != nil {
+				return
+			}
+		}
+		demo.res, demo.err = harness.Run(context.Background(), "make", []string{"-o", "build", "demo"}, harness.Options{Dir: demo.dir})
+	})
+	if demo.err != nil {
+		t.Fatalf("make demo: %v", demo.err)
+	}
+	return demo.dir, demo.res
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 func copyFile(t *testing.T, from, to string) {

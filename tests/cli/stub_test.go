@@ -7,33 +7,34 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// recipe returns the lines of the README's llm-stub recipe.
-func recipe(t *testing.T) []string {
+// stubRecipe returns the lines of the README's llm-stub recipe: the block marked as run by
+// TestLLMStubRecipe.
+func stubRecipe(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var lines []string
+	for _, r := range readme(t) {
+		if strings.HasPrefix(r.Skip, "run by TestLLMStubRecipe") {
+			lines = append(lines, r.Cmd)
+		}
 	}
-	_, block, ok := strings.Cut(string(b), "<!-- llm-stub recipe: tests/cli runs these lines as they are -->\n```sh\n")
-	block, _, ok2 := strings.Cut(block, "```\n<!-- llm-stub recipe end -->")
-	if !ok || !ok2 {
-		t.Fatal("README.md has no llm-stub recipe between its markers")
+	if len(lines) == 0 {
+		t.Fatal("README.md has no block marked <!-- recipe: run by TestLLMStubRecipe … -->")
 	}
-	return strings.Split(strings.TrimSpace(block), "\n")
+	return lines
 }
 
 // TestLLMStubRecipe runs the README's llm-stub recipe as written (in a copy of the repository
 // files it needs, on a free port instead of 8089): the stub starts and prints the --set flags
-// the recipe uses, the demo runs through it with exit 0, and the stub answered its calls.
+// the recipe uses, the demo runs through it with exit 0 (warning once that the model "stub" of
+// both clients has no price), and the stub answered its calls.
 func TestLLMStubRecipe(t *testing.T) {
-	lines := recipe(t)
+	lines := stubRecipe(t)
 	if len(lines) != 4 || !strings.HasPrefix(lines[0], "bin/backfill llm-stub &") ||
 		!strings.HasPrefix(lines[1], "bin/backfill run ") || !strings.HasPrefix(lines[2], "curl -s http://127.0.0.1:8089/stats") {
 		t.Fatalf("the recipe changed shape; update this test:\n%s", strings.Join(lines, "\n"))
@@ -44,7 +45,7 @@ func TestLLMStubRecipe(t *testing.T) {
 	}
 	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
 	ln.Close()
-	dir := demoCopy(t)
+	dir := repoCopy(t, t.TempDir())
 	stub, err := harness.Start(t.Context(), bin, []string{"llm-stub", "--addr", "127.0.0.1:" + port}, harness.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +67,9 @@ func TestLLMStubRecipe(t *testing.T) {
 	res := run(t, dir, nil, strings.Fields(strings.TrimPrefix(runLine, "bin/backfill "))...)
 	if res.Code != 0 {
 		t.Fatalf("%s\nexit %d\n%s", runLine, res.Code, res.Stderr)
+	}
+	if n := strings.Count(res.Stderr, "model has no price"); n != 1 { // one model "stub" for both
+		t.Errorf("%d warnings that the model has no price, want 1:\n%s", n, res.Stderr)
 	}
 	resp, err := http.Get("http://127.0.0.1:" + port + "/stats") // the recipe's curl
 	if err != nil {

@@ -43,10 +43,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, ok := harness.LoCoMoPath(root, os.Getenv("LOCOMO"))
-	if !ok {
-		t.Skipf("LoCoMo dataset not found at %s (set LOCOMO)", src)
-	}
+	src := testenv.LoCoMo(t, root)
 	f := &fixture{dir: t.TempDir(), full: os.Getenv("BACKFILL_CRASH_FULL") == "1", neo4j: testenv.Neo4jExclusive(t)}
 	if f.bin, err = harness.Build(t.Context(), root, f.dir); err != nil {
 		t.Fatal(err)

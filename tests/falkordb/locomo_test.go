@@ -58,10 +58,7 @@ func setup(t *testing.T, n int) (bin, dir, job string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dataset, ok := harness.LoCoMoPath(root, os.Getenv("LOCOMO"))
-	if !ok {
-		t.Skipf("LoCoMo dataset not found at %s (set LOCOMO)", dataset)
-	}
+	dataset := testenv.LoCoMo(t, root)
 	dir = t.TempDir()
 	if n > 0 {
 		sub := filepath.Join(dir, "locomo.json")

@@ -94,17 +94,6 @@ func FilterLoCoMo(src, dst string, n int) error {
 	return nil
 }
 
-// LoCoMoPath returns the LoCoMo file: env (the LOCOMO variable's value) when set, else
-// ../shared/datasets/locomo/locomo10.json next to the repo root. ok is false when it is missing.
-func LoCoMoPath(root, env string) (path string, ok bool) {
-	path = env
-	if path == "" {
-		path = filepath.Join(filepath.Dir(root), "shared", "datasets", "locomo", "locomo10.json")
-	}
-	_, err := os.Stat(path)
-	return path, err == nil
-}
-
 // StubJobYAML is a job that reads one source and sends every chat and embeddings request to
 // the server at baseURL with the given concurrency. source is the YAML of one sources[] entry
 // (without the leading "- "), indented by four spaces after its first line.

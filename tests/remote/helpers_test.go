@@ -38,10 +38,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, ok := harness.LoCoMoPath(root, os.Getenv("LOCOMO"))
-	if !ok {
-		t.Skipf("LoCoMo dataset not found at %s (set LOCOMO)", src)
-	}
+	src := testenv.LoCoMo(t, root)
 	f := &fixture{dir: t.TempDir(), s3: testenv.S3(t)}
 	f.bucket = testenv.NewBucket(t, f.s3, nil)
 	if f.bin, err = harness.Build(t.Context(), root, f.dir); err != nil {

@@ -44,10 +44,7 @@ func TestShardsAtOnceEqualOneRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dataset, ok := harness.LoCoMoPath(root, os.Getenv("LOCOMO"))
-	if !ok {
-		t.Skipf("LoCoMo dataset not found at %s (set LOCOMO)", dataset)
-	}
+	dataset := testenv.LoCoMo(t, root)
 	dir := t.TempDir()
 	bin, err := harness.Build(t.Context(), root, dir)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -36,10 +37,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, ok := harness.LoCoMoPath(root, os.Getenv("LOCOMO"))
-	if !ok {
-		t.Skipf("LoCoMo dataset not found at %s (set LOCOMO)", src)
-	}
+	src := testenv.LoCoMo(t, root)
 	launcher(t, root) // skip or fail before the build when Neo4j cannot run
 	f := &fixture{dir: t.TempDir()}
 	f.input = filepath.Join(f.dir, "locomo.json")

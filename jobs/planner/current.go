@@ -1,0 +1,41 @@
+package planner
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/tkgraph/backfill/checkpoints"
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/stages"
+)
+
+// Current finds, stage by stage over the job's stages that keep unit records (every stage but
+// ingest), how many units of the job's store are done under the job's current settings: their
+// fingerprint on record equals the one a run of j would compute now, found as Make finds them
+// (each stage's Estimate, over the store's own episodes and groups: no source is read). A unit
+// done with other settings (another model, other --set flags) or whose upstream changed is not
+// done: the next run of j does it again. With group set, each estimate's GroupDone counts that
+// group's units done. The store is only read; each estimate's Units and Done are exact, its
+// calls are not meant to be read (one prompt is rendered).
+func Current(ctx context.Context, j *jobs.Job, store *checkpoints.Store, group string, log *slog.Logger) ([]stages.Estimate, error) {
+	p := &Plan{Assumptions: stages.DefaultRatios()}
+	opts := Options{Sample: 1, Log: log}
+	opts.defaults(j)
+	env, list, err := p.setUp(j, opts, store, store)
+	if err != nil {
+		return nil, err
+	}
+	env.Group = group
+	var out []stages.Estimate
+	for _, s := range list {
+		if s.Step().Unit == "" {
+			continue
+		}
+		est, err := s.Estimate(ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, est)
+	}
+	return out, nil
+}
