@@ -12,7 +12,7 @@ LDFLAGS   := -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
              -X main.gitTime=$(shell $(GIT) log -1 --format=%cI 2>/dev/null) \
              -X main.gitModified=$(shell $(GIT) status --porcelain 2>/dev/null | grep -q . && echo true)
 
-.PHONY: all build demo timeline-screenshot cli-docs test unit bench lint clean graphiti-check eval-local
+.PHONY: all build demo timeline-screenshot cli-docs test unit bench lint clean graphiti-check eval-local eval-graphiti
 
 all: build
 
@@ -60,6 +60,13 @@ bench: build
 ## bench/results.md (not in CI: the model runs take hours on 2 cores). See scripts/eval_local.sh.
 eval-local: build
 	scripts/eval_local.sh
+
+## eval-graphiti: the same-model side by side: the gold set and the LoCoMo slice built by backfill
+## (eval-local's runs) and by graphiti-core 0.31.2 (add_episode and add_episode_bulk, its own venv,
+## each graph in a Neo4j of its own), every graph scored by `backfill eval`, into bench/results.md
+## (not in CI: many hours on 2 cores; re-running resumes). See scripts/eval_graphiti.sh.
+eval-graphiti: build
+	scripts/eval_graphiti.sh
 
 ## graphiti-check: load the demo graph into Neo4j and FalkorDB and print the facts Graphiti's own
 ## search returns on each, and how they differ

@@ -14,8 +14,9 @@
 //     checkpoint. The replay's export must equal the original's.
 //   - eval: LoCoMo (jobs/examples/locomo.yaml), the gold set (jobs/examples/gold.yaml) and the
 //     demo built with the offline responder and scored by `backfill eval`: LoCoMo retrieval
-//     recall@5/10/20 by category (evidence and answer string) and the gold-file scores, with the
-//     commands that reproduce them. A baseline for the mechanics, not for extraction quality.
+//     recall@5/10/20 by category (evidence turn and session, and answer string) in the three
+//     modes (the graph's facts, facts beside episodes, episodes alone) and the gold-file scores,
+//     with the commands that reproduce them. A baseline for the mechanics, not for extraction quality.
 //   - tokens: the levers of extraction's calls and prompt tokens, one fresh LoCoMo run through
 //     providers/stub per row, from today's two-call settings to the defaults, each row adding one lever
 //     (one call, the shorter prompt, previous episodes within stages.extract.context_tokens,
@@ -57,8 +58,8 @@
 // results.md then lists when each step was measured.
 //
 // Sections of results.md that other tools write between a "<!-- NAME -->" and a "<!-- /NAME -->"
-// line (scripts/eval_local.sh; hand-measured tables) are kept, at the end, when the file is
-// rewritten.
+// line (scripts/eval_local.sh, scripts/eval_graphiti.sh; hand-measured tables) are kept, at the
+// end, when the file is rewritten.
 //
 // The stub's answers are the offline responder's: a baseline for the mechanics (pacing,
 // caching, memory), not a measure of extraction quality.

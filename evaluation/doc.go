@@ -12,18 +12,29 @@
 //     collide (missed merges), entities without facts, community sizes, and closures whose
 //     closing fact shares no endpoint with the closed fact (must be 0; from the version log, so
 //     not measured on a Parquet export).
-//   - Retrieval (with a Dataset, no LLM): each question searches the facts of its group valid at
-//     its time (LongMemEval's question_date; LoCoMo gives none, so the group's last episode) by
-//     Graphiti's hybrid search: BM25 (Lucene's k1 1.2, b 0.75, a fact's document is its
-//     sentence and its entities' names, statistics per group) and cosine similarity of the
+//   - Retrieval (with a Dataset, no LLM): each question is asked at its time (LongMemEval's
+//     question_date; LoCoMo gives none, so the group's last episode) in three modes, computed by
+//     the same code on the same questions. ModeFacts searches the facts of its group valid at
+//     that time by Graphiti's hybrid search: BM25 (Lucene's k1 1.2, b 0.75, a fact's document is
+//     its sentence and its entities' names, statistics per group) and cosine similarity of the
 //     stored fact embeddings to the question's (embedded by the job's embedder, above
-//     MinCosine), 2×k candidates each, fused by reciprocal rank fusion with rank constant 1.
-//     Evidence recall@k: a retrieved fact lists an evidence episode (LoCoMo's evidence dia_ids,
-//     LongMemEval's has_answer turns of answer_session_ids, as the importer's record keys).
-//     Answer recall@k: the gold answer's terms (lower case, no articles) occur in a row in one
-//     retrieved fact's context line. Both by category, each with its 95% Wilson score
-//     interval; adversarial (LoCoMo 5) and abstention (LongMemEval "_abs") questions and
-//     questions without evidence are reported apart.
+//     MinCosine), 2×k candidates each, fused by reciprocal rank fusion with rank constant 1:
+//     k facts. ModeFactsEpisodes adds the k best episodes up to that time by BM25 over their
+//     text (EpisodeText: the content, the speaker first), as Graphiti's combined search returns
+//     them beside the facts: 2k items. ModeEpisodes is no graph at all: the k best episodes
+//     alone. Evidence (turn) recall@k: an evidence episode was retrieved (a retrieved fact lists
+//     it, or it is a retrieved episode; LoCoMo's evidence dia_ids, LongMemEval's has_answer
+//     turns of answer_session_ids, as the importer's record keys). Session recall@k: the same
+//     with any episode of an evidence session (Dataset.SessionOf: LoCoMo's dia_id prefix,
+//     LongMemEval's session id), what published results that count sessions measure. Answer
+//     recall@k: the gold answer's terms (lower case, no articles) occur in a row in one
+//     retrieved text (a fact's context line or an episode's text). All by category, each with
+//     its 95% Wilson score interval; the facts' rows are Categories, the other modes
+//     Baselines; adversarial (LoCoMo 5) and abstention (LongMemEval "_abs") questions and
+//     questions without evidence are reported apart. Ks are 1 to MaxK, at most MaxKs of them;
+//     MinCosine is -1 to 1 (CheckMinCosine).
+//   - Options.Groups, when set, are the only groups read; the gold file's and the dataset's
+//     other groups are left out rather than reported missing.
 //   - Gold (with a Gold file): see GoldReport for the matching rule, precision, recall, F1,
 //     interval accuracy and closures. Each episode of the gold groups gets its counts
 //     (EpisodeScore: a matched graph fact under its gold fact's episode, any other under the
@@ -31,11 +42,11 @@
 //     scores over Resamples draws of the episodes from a fixed seed. CompareGold pairs two
 //     reports' episodes by group and record key and bootstraps the change of the scores with
 //     the same draws for both (`backfill diff --gold`); reports of other episodes or other gold
-//     facts are an error. Retrieval keeps every question's hits (QuestionScore);
+//     facts are an error. Retrieval keeps every question's hits in every mode (QuestionScore);
 //     CompareRetrieval pairs two reports' scored questions by group and id, checks that each
 //     pair is the same question (QuestionScore.Digest of its text, answer and evidence), and
-//     bootstraps the change of each recall the same way; Compare does both for `backfill eval
-//     --against`. Every gold episode must be found in the graph (by record key or reference
+//     bootstraps the change of each recall of the facts (evidence, session, answer) the same
+//     way; Compare does both for `backfill eval --against`. Every gold episode must be found in the graph (by record key or reference
 //     time, its "says" in its content) and every gold group must exist; a gold file that does
 //     not fit the graph is an error, never a silent zero.
 //   - QA (with an Asker, needs a Dataset): answer_question from the top max(k) facts in the

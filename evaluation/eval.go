@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/tkgraph/backfill/llm/pacing"
@@ -15,6 +16,20 @@ import (
 // DefaultKs are the k of recall@k when Options.Ks is empty.
 var DefaultKs = []int{5, 10, 20}
 
+// Bounds of the options: a k of recall@k is 1 to MaxK, and there are at most MaxKs of them.
+const (
+	MaxK  = 10000
+	MaxKs = 16
+)
+
+// CheckMinCosine reports a similarity floor that is not a number from -1 to 1.
+func CheckMinCosine(f float64) error {
+	if math.IsNaN(f) || f < -1 || f > 1 {
+		return fmt.Errorf("%v is not a cosine similarity (a number from -1 to 1)", f)
+	}
+	return nil
+}
+
 // Options say what Run measures besides the graph's health.
 type Options struct {
 	Dataset   *Dataset // retrieval against its ground truth; nil: none
@@ -23,6 +38,9 @@ type Options struct {
 	MinCosine float64  // similarity floor of the cosine search (DefaultMinCosine is Graphiti's)
 	Gold      *Gold    // extraction and temporal accuracy; nil: none
 	GoldFile  string   // the gold file's path, for the report
+	// Groups, when set, are the only groups read; the gold file's and the dataset's other
+	// groups are left out.
+	Groups []string
 	// QA, when set, answers and grades each question from its retrieved facts (needs Dataset),
 	// Concurrency questions at a time.
 	QA          Asker
@@ -65,8 +83,11 @@ func Run(ctx context.Context, snap snapshots.Snapshot, o Options) (*Report, erro
 	o.Ks = slices.Clone(o.Ks)
 	slices.Sort(o.Ks)
 	o.Ks = slices.Compact(o.Ks)
-	if o.Ks[0] < 1 {
-		return nil, errors.New("evaluating: every k must be at least 1")
+	if o.Ks[0] < 1 || o.Ks[len(o.Ks)-1] > MaxK || len(o.Ks) > MaxKs {
+		return nil, fmt.Errorf("evaluating: want at most %d ks, each from 1 to %d, got %v", MaxKs, MaxK, o.Ks)
+	}
+	if err := CheckMinCosine(o.MinCosine); err != nil {
+		return nil, fmt.Errorf("evaluating: min cosine: %w", err)
 	}
 	if o.Dataset != nil && o.Embedder == nil {
 		return nil, errors.New("evaluating: a dataset needs an embedder for the questions")
@@ -87,14 +108,22 @@ func Run(ctx context.Context, snap snapshots.Snapshot, o Options) (*Report, erro
 	if o.Dataset != nil {
 		table = newRecallTable(o.Dataset.Categories, len(o.Ks))
 	}
+	var want func(string) bool
+	if len(o.Groups) > 0 {
+		want = func(id string) bool { return slices.Contains(o.Groups, id) }
+	}
 	goldGroups := map[string]bool{}
 	if o.Gold != nil {
 		rep.Gold = &GoldReport{File: o.GoldFile}
-		goldGroups = o.Gold.Groups()
+		for g := range o.Gold.Groups() {
+			if want == nil || want(g) {
+				goldGroups[g] = true
+			}
+		}
 	}
 	seen := map[string]bool{}
 	var goldErrs []error
-	for g, err := range snap.Groups(ctx, nil) {
+	for g, err := range snap.Groups(ctx, want) {
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +132,7 @@ func Run(ctx context.Context, snap snapshots.Snapshot, o Options) (*Report, erro
 		rep.Health.add(h)
 		rep.HealthByGroup = append(rep.HealthByGroup, h)
 		if qs := questionsOf(o.Dataset, g.ID); len(qs) > 0 {
-			rs, missing, err := retrieveGroup(ctx, g, qs, o.Embedder, o.Ks, o.MinCosine)
+			rs, missing, err := retrieveGroup(ctx, g, o.Dataset, qs, o.Embedder, o.Ks, o.MinCosine)
 			if err != nil {
 				return nil, err
 			}
@@ -130,7 +159,7 @@ func Run(ctx context.Context, snap snapshots.Snapshot, o Options) (*Report, erro
 	if o.Dataset != nil {
 		rep.Retrieval = &RetrievalReport{Dataset: o.Dataset.Name, Ks: o.Ks, MinCosine: o.MinCosine, Unreadable: o.Dataset.Unreadable}
 		for group, qs := range o.Dataset.Questions {
-			if !seen[group] {
+			if !seen[group] && (want == nil || want(group)) {
 				rep.Retrieval.GroupMissing += len(qs)
 			}
 		}

@@ -3,6 +3,7 @@ package evaluation
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -64,7 +65,9 @@ func ReadGold(path string) (*Gold, error) {
 	var g Gold
 	dec := yaml.NewDecoder(strings.NewReader(string(raw)))
 	dec.KnownFields(true)
-	if err := dec.Decode(&g); err != nil {
+	if err := dec.Decode(&g); errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("reading gold file %s: the file is empty: want its episodes (and relations, aliases), see examples/gold/README.md", path)
+	} else if err != nil {
 		return nil, fmt.Errorf("reading gold file %s: %w", path, err)
 	}
 	if err := g.prepare(); err != nil {
@@ -116,7 +119,7 @@ func (g *Gold) prepare() error {
 		for j, f := range ep.Facts {
 			gf, err := g.parseFact(i, f)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s.facts[%d]: %w", where, j, err))
+				errs = append(errs, fmt.Errorf("%s.facts[%d] [%s]: %w", where, j, strings.Join(f, ", "), err))
 				continue
 			}
 			g.facts[ep.Group] = append(g.facts[ep.Group], gf)
@@ -155,8 +158,8 @@ func (g *Gold) parseFact(episode int, f []string) (goldFact, error) {
 	if err != nil {
 		return goldFact{}, fmt.Errorf("invalid_at: %w", err)
 	}
-	if va != nil && inv != nil && !va.from.IsZero() && !inv.to.IsZero() && !inv.to.After(va.from) {
-		return goldFact{}, errors.New("invalid_at is before valid_at")
+	if va != nil && inv != nil && !va.from.IsZero() && !inv.latest().IsZero() && !inv.latest().After(va.from) {
+		return goldFact{}, fmt.Errorf("the interval ends (invalid_at %s) before it starts (valid_at %s)", inv, va)
 	}
 	return goldFact{episode: episode, source: f[0], rel: f[1], target: f[2], validAt: va, invalidAt: inv}, nil
 }

@@ -55,6 +55,9 @@ func parseGoldTime(s string, validAt bool) (*goldTime, error) {
 			gt.to = to.Add(slackAfter)
 		}
 		gt.orUnknown = validAt && a == ""
+		if !gt.from.IsZero() && !gt.to.IsZero() && !gt.to.After(gt.from) {
+			return nil, fmt.Errorf("%q: the range ends before it starts", gt.text)
+		}
 		return gt, nil
 	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
@@ -95,6 +98,15 @@ func (gt *goldTime) matches(t *time.Time) bool {
 		return t.Equal(gt.from)
 	}
 	return (gt.from.IsZero() || !t.Before(gt.from)) && (gt.to.IsZero() || t.Before(gt.to))
+}
+
+// latest bounds the instants gt allows from above: the instant itself, or the (exclusive) end of
+// its range; zero when unbounded.
+func (gt *goldTime) latest() time.Time {
+	if gt.instant {
+		return gt.from
+	}
+	return gt.to
 }
 
 func (gt *goldTime) String() string {

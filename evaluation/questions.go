@@ -35,10 +35,24 @@ type Dataset struct {
 	// Unreadable lists evidence ids that name no turn ("D" alone, say); their questions keep
 	// the ids that could be read.
 	Unreadable []string
+	// sessionEnd ends the session part of a record key (see SessionOf).
+	sessionEnd string
 }
 
-func newDataset(name string, categories []string) *Dataset {
-	return &Dataset{Name: name, Categories: categories, Questions: map[string][]Question{}}
+func newDataset(name string, categories []string, sessionEnd string) *Dataset {
+	return &Dataset{Name: name, Categories: categories, Questions: map[string][]Question{}, sessionEnd: sessionEnd}
+}
+
+// SessionOf is the session of a turn's record key, what session-level evidence recall counts:
+// LoCoMo's sample_id/D<session> of sample_id/D<session>:<turn> (the dia_id's prefix),
+// LongMemEval's question_id/session_id of question_id/session_id/<turn>; "" for a key of another
+// form.
+func (d *Dataset) SessionOf(key string) string {
+	i := strings.LastIndex(key, d.sessionEnd)
+	if d.sessionEnd == "" || i <= 0 {
+		return ""
+	}
+	return key[:i]
 }
 
 func (d *Dataset) add(q Question) {
@@ -61,14 +75,22 @@ func (d *Dataset) Count() int {
 // the sample or question id, mapped to [A-Za-z0-9_-] the way loaders.MapGroupID does; evidence
 // record keys are the importer's record keys. loc is the zone of LongMemEval's naive
 // question_date (the job's timezone).
+// A file without any question is an error.
 func ReadDataset(ctx context.Context, kind string, r io.Reader, loc *time.Location) (*Dataset, error) {
+	var d *Dataset
+	var err error
 	switch kind {
 	case "locomo":
-		return readLoCoMo(ctx, r)
+		d, err = readLoCoMo(ctx, r)
 	case "longmemeval":
-		return readLongMemEval(ctx, r, loc)
+		d, err = readLongMemEval(ctx, r, loc)
+	default:
+		return nil, fmt.Errorf("reading dataset: unknown kind %q (want locomo or longmemeval)", kind)
 	}
-	return nil, fmt.Errorf("reading dataset: unknown kind %q (want locomo or longmemeval)", kind)
+	if err == nil && d.Count() == 0 {
+		err = fmt.Errorf("no questions: not a %s file, or one without its questions", kind)
+	}
+	return d, err
 }
 
 // LoCoMo's category numbers, as its evaluation code names them (task_eval/evaluation.py).
@@ -91,7 +113,7 @@ type locomoSample struct {
 var reDiaID = regexp.MustCompile(`D\s*:?\s*(\d+)\s*:\s*(\d+)`)
 
 func readLoCoMo(ctx context.Context, r io.Reader) (*Dataset, error) {
-	d := newDataset("locomo", []string{"single-hop", "multi-hop", "temporal", "open-domain", "adversarial"})
+	d := newDataset("locomo", []string{"single-hop", "multi-hop", "temporal", "open-domain", "adversarial"}, ":")
 	err := loaders.EachElement(ctx, r, func(idx int64, raw json.RawMessage) error {
 		var s locomoSample
 		if err := json.Unmarshal(raw, &s); err != nil {
@@ -142,7 +164,7 @@ type lmeQuestion struct {
 
 func readLongMemEval(ctx context.Context, r io.Reader, loc *time.Location) (*Dataset, error) {
 	d := newDataset("longmemeval", []string{"single-session-user", "single-session-assistant", "single-session-preference",
-		"multi-session", "knowledge-update", "temporal-reasoning"})
+		"multi-session", "knowledge-update", "temporal-reasoning"}, "/")
 	err := loaders.EachElement(ctx, r, func(idx int64, raw json.RawMessage) error {
 		var lq lmeQuestion
 		if err := json.Unmarshal(raw, &lq); err != nil {

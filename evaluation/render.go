@@ -27,14 +27,7 @@ func (r *Report) Summary(w io.Writer) {
 			g.MatchedClosed, g.ClosedWrongTime)
 	}
 	if rt := r.Retrieval; rt != nil {
-		all := rt.Categories[len(rt.Categories)-1]
-		var ev, ans []string
-		for i, k := range rt.Ks {
-			ev = append(ev, fmt.Sprintf("@%d %s", k, pct(all.EvidenceRecall[i])))
-			ans = append(ans, fmt.Sprintf("@%d %s", k, pct(all.AnswerRecall[i])))
-		}
-		fmt.Fprintf(w, "  retrieval %s (%d questions): evidence recall %s; answer recall %s\n", rt.Dataset, all.Questions,
-			strings.Join(ev, ", "), strings.Join(ans, ", "))
+		rt.summary(w)
 	}
 	if q := r.QA; q != nil {
 		fmt.Fprintf(w, "  qa: %d of %d correct (%s), top %d facts\n", q.Correct, q.Questions, pct(q.Accuracy), q.K)
@@ -95,41 +88,51 @@ func (r *Report) healthMarkdown(w io.Writer) {
 	}
 }
 
-// Markdown writes the retrieval table.
+// summary writes the retrieval lines of Summary: the "all" row of every mode.
+func (rt *RetrievalReport) summary(w io.Writer) {
+	all := rt.Categories[len(rt.Categories)-1]
+	fmt.Fprintf(w, "  retrieval %s (%d questions, evidence in the graph for %d):\n", rt.Dataset, all.Questions, all.WithEvidence)
+	line := func(mode string, c Recall) {
+		var ev, sess, ans []string
+		for i, k := range rt.Ks {
+			ev = append(ev, fmt.Sprintf("@%d %s", k, pct(c.EvidenceRecall[i])))
+			if i < len(c.SessionRecall) {
+				sess = append(sess, fmt.Sprintf("@%d %s", k, pct(c.SessionRecall[i])))
+			}
+			ans = append(ans, fmt.Sprintf("@%d %s", k, pct(c.AnswerRecall[i])))
+		}
+		fmt.Fprintf(w, "    %-15s evidence turn %s; session %s; answer %s\n", mode+":", strings.Join(ev, ", "),
+			strings.Join(sess, ", "), strings.Join(ans, ", "))
+	}
+	line(ModeFacts, all)
+	for _, b := range rt.Baselines {
+		line(b.Mode, b.Categories[len(b.Categories)-1])
+	}
+}
+
+// modeText says what each retrieval mode retrieves, for the Markdown.
+var modeText = map[string]string{
+	ModeFacts: "the graph's facts: hybrid search as Graphiti's (BM25 over fact sentences and entity names, cosine similarity " +
+		"over the fact embeddings above the floor, fused by reciprocal rank fusion) among the facts valid at the question's time; k facts",
+	ModeFactsEpisodes: "the same k facts and the k best episodes by BM25 over their text (up to the question's time), as " +
+		"Graphiti's combined search returns them; 2k items",
+	ModeEpisodes: "no graph: the k best episodes by BM25 over their raw text alone",
+}
+
+// Markdown writes the retrieval tables: the graph's facts, then each baseline mode.
 func (rt *RetrievalReport) Markdown(w io.Writer) {
-	fmt.Fprintf(w, "## Retrieval against %s ground truth\n\nHybrid search as Graphiti's: BM25 over fact sentences and entity names, cosine similarity over the fact\n"+
-		"embeddings (above %.2f), fused by reciprocal rank fusion, among the facts valid at the question's time.\n\n", rt.Dataset, rt.MinCosine)
-	head, sep := "| category | questions |", "|---|---:|"
-	for _, k := range rt.Ks {
-		head += fmt.Sprintf(" evidence R@%d |", k)
-		sep += "---:|"
+	fmt.Fprintf(w, "## Retrieval against %s ground truth\n\nThree modes on the same questions, computed by the same code. Cosine floor %.2f.\n\n",
+		rt.Dataset, rt.MinCosine)
+	rt.modeMarkdown(w, ModeFacts, rt.Categories, rt.Apart)
+	for _, b := range rt.Baselines {
+		rt.modeMarkdown(w, b.Mode, b.Categories, b.Apart)
 	}
-	for _, k := range rt.Ks {
-		head += fmt.Sprintf(" answer R@%d |", k)
-		sep += "---:|"
-	}
-	fmt.Fprintf(w, "%s\n%s\n", head, sep)
-	row := func(label string, c Recall) {
-		line := fmt.Sprintf("| %s | %d |", label, c.Questions)
-		for i := range rt.Ks {
-			line += " " + frac(c.EvidenceHits[i], c.WithEvidence) + " |"
-		}
-		for i := range rt.Ks {
-			line += " " + frac(c.AnswerHits[i], c.WithAnswer) + " |"
-		}
-		fmt.Fprintln(w, line)
-	}
-	for _, c := range rt.Categories {
-		row(c.Category, c)
-	}
-	for _, c := range rt.Apart {
-		row(c.Category+" (apart)", c)
-	}
-	fmt.Fprintf(w, "\nEach cell is the share, with hits/questions in brackets; evidence recall counts the questions whose evidence\n"+
-		"turns are in the graph, answer recall those with a gold answer. Apart: adversarial or abstention questions and\n"+
-		"questions without evidence, not in \"all\". Questions whose group is not in the graph: %d. Evidence keys naming\n"+
-		"no episode: %d; unreadable evidence ids: %d. Questions whose cosine search found nothing above the floor: %d.\n\n",
-		rt.GroupMissing, rt.EvidenceMissing, len(rt.Unreadable), rt.CosineEmpty)
+	fmt.Fprintf(w, "Each cell is the share, with hits/questions in brackets. Evidence (turn) recall: an evidence turn was retrieved\n"+
+		"(a retrieved fact comes from it, or it is a retrieved episode); session recall: a turn of an evidence session was; both\n"+
+		"count the questions whose evidence turns are in the graph. Answer recall counts those with a gold answer. Apart:\n"+
+		"adversarial or abstention questions and questions without evidence, not in \"all\". Questions whose group is not in the\n"+
+		"graph: %d. Evidence keys naming no episode: %d; unreadable evidence ids: %d. Questions whose cosine search found nothing\n"+
+		"above the floor: %d.\n\n", rt.GroupMissing, rt.EvidenceMissing, len(rt.Unreadable), rt.CosineEmpty)
 	all := rt.Categories[len(rt.Categories)-1]
 	if len(all.EvidenceRecall95) < len(rt.Ks) || len(all.AnswerRecall95) < len(rt.Ks) {
 		return // a report stored before the intervals existed
@@ -139,9 +142,51 @@ func (rt *RetrievalReport) Markdown(w io.Writer) {
 		parts = append(parts, fmt.Sprintf("evidence R@%d %.3f–%.3f", k, all.EvidenceRecall95[i][0], all.EvidenceRecall95[i][1]))
 	}
 	for i, k := range rt.Ks {
+		if i < len(all.SessionRecall95) {
+			parts = append(parts, fmt.Sprintf("session R@%d %.3f–%.3f", k, all.SessionRecall95[i][0], all.SessionRecall95[i][1]))
+		}
+	}
+	for i, k := range rt.Ks {
 		parts = append(parts, fmt.Sprintf("answer R@%d %.3f–%.3f", k, all.AnswerRecall95[i][0], all.AnswerRecall95[i][1]))
 	}
-	fmt.Fprintf(w, "95%% Wilson intervals of \"all\" (how far the recalls move with the choice of questions): %s.\n\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "95%% Wilson intervals of the facts' \"all\" (how far the recalls move with the choice of questions): %s.\n\n", strings.Join(parts, ", "))
+}
+
+// modeMarkdown writes one mode's table.
+func (rt *RetrievalReport) modeMarkdown(w io.Writer, mode string, categories, apart []Recall) {
+	fmt.Fprintf(w, "**%s**: %s.\n\n", mode, modeText[mode])
+	head, sep := "| category | questions |", "|---|---:|"
+	for _, name := range []string{"evidence", "session", "answer"} {
+		for _, k := range rt.Ks {
+			head += fmt.Sprintf(" %s R@%d |", name, k)
+			sep += "---:|"
+		}
+	}
+	fmt.Fprintf(w, "%s\n%s\n", head, sep)
+	row := func(label string, c Recall) {
+		line := fmt.Sprintf("| %s | %d |", label, c.Questions)
+		for i := range rt.Ks {
+			line += " " + frac(c.EvidenceHits[i], c.WithEvidence) + " |"
+		}
+		for i := range rt.Ks {
+			if i < len(c.SessionHits) {
+				line += " " + frac(c.SessionHits[i], c.WithEvidence) + " |"
+			} else {
+				line += " – |"
+			}
+		}
+		for i := range rt.Ks {
+			line += " " + frac(c.AnswerHits[i], c.WithAnswer) + " |"
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, c := range categories {
+		row(c.Category, c)
+	}
+	for _, c := range apart {
+		row(c.Category+" (apart)", c)
+	}
+	fmt.Fprintln(w)
 }
 
 // Markdown writes the gold scores and the lists behind them.

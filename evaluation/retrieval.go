@@ -15,30 +15,57 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// questionResult is one question's retrieval: hits per k, and the facts of the largest k.
+// Retrieval modes: what a question retrieves, each computed by the same code on the same
+// questions. ModeFacts is the graph's facts by hybrid search (k facts); ModeFactsEpisodes adds
+// the k best episodes by BM25 over their text beside those facts, as Graphiti's combined search
+// returns them (2k items); ModeEpisodes is the k best episodes alone: no graph, BM25 over the raw
+// episodes.
+const (
+	ModeFacts         = "facts"
+	ModeFactsEpisodes = "facts+episodes"
+	ModeEpisodes      = "episodes"
+)
+
+// modes lists the retrieval modes in report order.
+var modes = [...]string{ModeFacts, ModeFactsEpisodes, ModeEpisodes}
+
+// hits are one question's hits in one mode, per k: an evidence turn retrieved (a retrieved fact
+// comes from it, or it is a retrieved episode), an evidence session retrieved (the same, by the
+// session of the episodes), the gold answer found in a retrieved text.
+type hits struct {
+	ev, sess, ans []bool
+}
+
+func newHits(nk int) hits { return hits{make([]bool, nk), make([]bool, nk), make([]bool, nk)} }
+
+// questionResult is one question's retrieval: hits per mode and k, and the facts of the largest
+// k.
 type questionResult struct {
 	q           *Question
 	evidence    bool // some evidence episode is in the graph
-	evHits      []bool
-	ansHits     []bool
+	modes       [len(modes)]hits
 	cosineEmpty bool
 	top         []graph.Fact // the largest k's facts, with their intervals
 	at          time.Time
 }
 
-// retrieveGroup runs every question of one group: the facts valid at the question's time are
-// searched by hybrid search for each k, and each k's facts are checked for an evidence episode
-// and for the gold answer's terms.
-func retrieveGroup(ctx context.Context, g *snapshots.Group, qs []Question, emb Embedder, ks []int, minCosine float64) ([]questionResult, int, error) {
+// retrieveGroup runs every question of one group in every mode: the facts valid at the
+// question's time are searched by hybrid search and the episodes up to that time by BM25, for
+// each k, and each k's results are checked for an evidence episode or session and for the gold
+// answer's terms.
+func retrieveGroup(ctx context.Context, g *snapshots.Group, d *Dataset, qs []Question, emb Embedder, ks []int, minCosine float64) ([]questionResult, int, error) {
 	names := make(map[string]string, len(g.Entities))
 	for _, e := range g.Entities {
 		names[e.UUID] = e.Name
 	}
 	ix := newIndex(g.Facts, names)
+	ex := newEpisodeIndex(g.Episodes)
 	episodeOf := make(map[string]string, len(g.Episodes)) // record key → episode uuid
+	sessionOf := make(map[string]string, len(g.Episodes)) // episode uuid → session
 	var last time.Time
 	for _, e := range g.Episodes {
 		episodeOf[e.RecordKey] = e.UUID
+		sessionOf[e.UUID] = d.SessionOf(e.RecordKey)
 		if e.ReferenceTime.After(last) {
 			last = e.ReferenceTime
 		}
@@ -59,39 +86,61 @@ func retrieveGroup(ctx context.Context, g *snapshots.Group, qs []Question, emb E
 	out := make([]questionResult, len(qs))
 	for qi := range qs {
 		q := &qs[qi]
-		r := questionResult{q: q, at: last, evHits: make([]bool, len(ks)), ansHits: make([]bool, len(ks))}
+		r := questionResult{q: q, at: last}
+		for m := range r.modes {
+			r.modes[m] = newHits(len(ks))
+		}
 		if q.At != nil {
 			r.at = *q.At
 		}
-		evidence := map[string]bool{}
+		evidence, sessions := map[string]bool{}, map[string]bool{}
 		for _, key := range q.Evidence {
 			if id, ok := episodeOf[key]; ok {
 				evidence[id] = true
 			} else {
 				missing++
 			}
+			if s := d.SessionOf(key); s != "" {
+				sessions[s] = true
+			}
 		}
 		r.evidence = len(evidence) > 0
+		isEvidence := func(ep string) bool { return evidence[ep] }
+		inSession := func(ep string) bool { return sessions[sessionOf[ep]] }
 		allowed := make([]bool, len(g.Facts))
 		for i, f := range g.Facts {
 			allowed[i] = validAt(f, r.at)
+		}
+		allowedEps := make([]bool, len(g.Episodes))
+		for i, e := range g.Episodes {
+			allowedEps[i] = !e.ReferenceTime.After(r.at)
 		}
 		query := terms(q.Text)
 		answer := answerTerms(q.Answer)
 		r.cosineEmpty = len(ix.cosine(vecs[qi], allowed, minCosine, 1)) == 0
 		for ki, k := range ks {
-			top := ix.hybrid(query, vecs[qi], allowed, minCosine, k)
-			var hay []string
-			for _, i := range top {
-				f := g.Facts[i]
-				if !r.evHits[ki] && slices.ContainsFunc(f.Episodes, func(ep string) bool { return evidence[ep] }) {
-					r.evHits[ki] = true
-				}
-				hay = append(append(hay, answerTerms(ContextLine(f))...), "") // "" keeps answers inside one fact
+			facts := ix.hybrid(query, vecs[qi], allowed, minCosine, k)
+			eps := ex.search(query, allowedEps, k)
+			// Each mode's retrieved episodes (a fact's are those it comes from) and texts.
+			var factEps, factHay, epIDs, epHay []string
+			for _, i := range facts {
+				factEps = append(factEps, g.Facts[i].Episodes...)
+				factHay = append(append(factHay, answerTerms(ContextLine(g.Facts[i]))...), "") // "" keeps answers inside one text
 			}
-			r.ansHits[ki] = containsRun(hay, answer)
+			for _, i := range eps {
+				epIDs = append(epIDs, g.Episodes[i].UUID)
+				epHay = append(append(epHay, answerTerms(EpisodeText(g.Episodes[i]))...), "")
+			}
+			for m, got := range [len(modes)][2][]string{
+				{factEps, factHay}, {append(slices.Clone(factEps), epIDs...), append(slices.Clone(factHay), epHay...)}, {epIDs, epHay},
+			} {
+				h := r.modes[m]
+				h.ev[ki] = slices.ContainsFunc(got[0], isEvidence)
+				h.sess[ki] = slices.ContainsFunc(got[0], inSession)
+				h.ans[ki] = containsRun(got[1], answer)
+			}
 			if k == maxK {
-				for _, i := range top {
+				for _, i := range facts {
 					r.top = append(r.top, g.Facts[i])
 				}
 			}

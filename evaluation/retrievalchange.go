@@ -29,7 +29,9 @@ type RetrievalChange struct {
 	Questions int            `json:"questions"`
 	Resamples int            `json:"resamples"`
 	Evidence  []RecallChange `json:"evidence_recall"`
-	Answer    []RecallChange `json:"answer_recall"`
+	// Session is empty when a report predates session hits.
+	Session []RecallChange `json:"session_recall,omitempty"`
+	Answer  []RecallChange `json:"answer_recall"`
 }
 
 // CompareRetrieval pairs the scored questions of two retrieval reports by group and id and
@@ -73,9 +75,14 @@ func CompareRetrieval(a, b *RetrievalReport) (*RetrievalChange, error) {
 	}
 	c := &RetrievalChange{Questions: len(qa), Resamples: Resamples}
 	ds := draws(len(qa))
+	sessions := !slices.ContainsFunc(append(slices.Clone(qa), qb...), func(q QuestionScore) bool { return len(q.SessionHits) != len(a.Ks) })
 	for i, k := range a.Ks {
 		c.Evidence = append(c.Evidence, recallChange(k, qa, qb, ds,
 			func(q QuestionScore) bool { return q.Evidence }, func(q QuestionScore) bool { return q.EvidenceHits[i] }))
+		if sessions {
+			c.Session = append(c.Session, recallChange(k, qa, qb, ds,
+				func(q QuestionScore) bool { return q.Evidence }, func(q QuestionScore) bool { return q.SessionHits[i] }))
+		}
 		c.Answer = append(c.Answer, recallChange(k, qa, qb, ds,
 			func(q QuestionScore) bool { return q.Answer }, func(q QuestionScore) bool { return q.AnswerHits[i] }))
 	}
@@ -126,7 +133,7 @@ func (c *RetrievalChange) Markdown(w io.Writer) {
 	for _, rows := range []struct {
 		name string
 		rs   []RecallChange
-	}{{"evidence", c.Evidence}, {"answer", c.Answer}} {
+	}{{"evidence", c.Evidence}, {"session", c.Session}, {"answer", c.Answer}} {
 		for _, r := range rows.rs {
 			fmt.Fprintf(w, "| %s R@%d | %d | %.3f | %.3f | %+.3f | %+.3f … %+.3f | %.1f%% / %.1f%% | %s |\n", rows.name, r.K, r.Questions,
 				r.A, r.B, r.Change, r.Low, r.High, 100*r.BHigher, 100*r.BLower, r.beyond())

@@ -13,7 +13,7 @@ func questions(hits []bool) *RetrievalReport {
 	r := &RetrievalReport{Ks: []int{5, 10}}
 	for i, h := range hits {
 		r.PerQuestion = append(r.PerQuestion, QuestionScore{Group: "g", ID: fmt.Sprintf("q%02d", i), Category: "1",
-			Evidence: true, Answer: true, EvidenceHits: []bool{h, h}, AnswerHits: []bool{false, h}})
+			Evidence: true, Answer: true, EvidenceHits: []bool{h, h}, SessionHits: []bool{h, true}, AnswerHits: []bool{false, h}})
 	}
 	return r
 }
@@ -55,6 +55,10 @@ func TestCompareRetrieval(t *testing.T) {
 			if ev.beyond() != tc.want || !near(ev.Change, tc.change) || ev.Low > ev.Change || ev.Change > ev.High {
 				t.Errorf("evidence R@5: %+v (%s), want %s with change %v inside its interval", ev, ev.beyond(), tc.want, tc.change)
 			}
+			// Session R@10 hits everywhere in both reports.
+			if len(c.Session) != 2 || c.Session[1].A != 1 || c.Session[1].B != 1 || c.Session[0].Change != ev.Change {
+				t.Errorf("session recall %+v", c.Session)
+			}
 			// Answer R@5 hits nowhere in either report.
 			if a := c.Answer[0]; a.A != 0 || a.B != 0 || a.beyond() != "the same" {
 				t.Errorf("answer R@5 %+v", a)
@@ -65,6 +69,20 @@ func TestCompareRetrieval(t *testing.T) {
 				t.Errorf("markdown:\n%s", md.String())
 			}
 		})
+	}
+}
+
+func TestCompareRetrievalWithoutSessionHits(t *testing.T) {
+	old := questions([]bool{true, false})
+	for i := range old.PerQuestion {
+		old.PerQuestion[i].SessionHits = nil // a report of a build before session recall
+	}
+	c, err := CompareRetrieval(old, questions([]bool{true, true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Session) != 0 || len(c.Evidence) != 2 {
+		t.Errorf("comparison %+v: want evidence changes and no session changes", c)
 	}
 }
 

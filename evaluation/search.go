@@ -13,6 +13,8 @@ import (
 // full-text search and a cosine-similarity search over the fact embeddings each return up to
 // 2×limit candidates, fused by reciprocal rank fusion with rank constant 1 (score Σ 1/rank),
 // ties kept in order of first appearance (BM25 list first); the first limit are the answer.
+// Episodes are searched by BM25 alone, as Graphiti's episode search (the episode_content
+// full-text index) does.
 const (
 	bm25K1          = 1.2 // Lucene's BM25Similarity defaults
 	bm25B           = 0.75
@@ -21,42 +23,68 @@ const (
 	DefaultMinCosine = 0.6
 )
 
-// index is one group's facts prepared for hybrid search. A fact's BM25 document is its sentence
-// and the names of its two entities; statistics (document count, lengths, document frequencies)
-// are the group's, so a group's scores do not depend on the other groups.
-type index struct {
-	facts []graph.Fact
+// bm25Index is Lucene's BM25 over one group's documents (each a list of terms): statistics
+// (document count, lengths, document frequencies) are the group's, so a group's scores do not
+// depend on the other groups.
+type bm25Index struct {
 	tf    []map[string]int
 	dl    []float64
 	df    map[string]int
 	avgdl float64
 }
 
-func newIndex(facts []graph.Fact, names map[string]string) *index {
-	ix := &index{facts: facts, tf: make([]map[string]int, len(facts)), dl: make([]float64, len(facts)), df: map[string]int{}}
+func newBM25Index(docs [][]string) bm25Index {
+	b := bm25Index{tf: make([]map[string]int, len(docs)), dl: make([]float64, len(docs)), df: map[string]int{}}
 	total := 0.0
-	for i, f := range facts {
+	for i, doc := range docs {
 		tf := map[string]int{}
-		n := 0
-		for _, text := range []string{f.Fact, names[f.SourceUUID], names[f.TargetUUID]} {
-			for _, t := range terms(text) {
-				tf[t]++
-				n++
-			}
+		for _, t := range doc {
+			tf[t]++
 		}
 		for t := range tf {
-			ix.df[t]++
+			b.df[t]++
 		}
-		ix.tf[i], ix.dl[i] = tf, float64(n)
-		total += float64(n)
+		b.tf[i], b.dl[i] = tf, float64(len(doc))
+		total += float64(len(doc))
 	}
-	if len(facts) > 0 {
-		ix.avgdl = total / float64(len(facts))
+	if len(docs) > 0 {
+		b.avgdl = total / float64(len(docs))
 	}
-	return ix
+	return b
 }
 
-// scored is a fact index with its score in one ranking.
+// matching scores the allowed documents that share a term with the query.
+func (b *bm25Index) matching(query []string, allowed []bool) []scored {
+	var xs []scored
+	for i := range b.tf {
+		if !allowed[i] {
+			continue
+		}
+		if s := b.score(i, query); s > 0 {
+			xs = append(xs, scored{i, s})
+		}
+	}
+	return xs
+}
+
+// index is one group's facts prepared for hybrid search. A fact's BM25 document is its sentence
+// and the names of its two entities.
+type index struct {
+	bm25Index
+	facts []graph.Fact
+}
+
+func newIndex(facts []graph.Fact, names map[string]string) *index {
+	docs := make([][]string, len(facts))
+	for i, f := range facts {
+		for _, text := range []string{f.Fact, names[f.SourceUUID], names[f.TargetUUID]} {
+			docs[i] = append(docs[i], terms(text)...)
+		}
+	}
+	return &index{bm25Index: newBM25Index(docs), facts: facts}
+}
+
+// scored is a document index with its score in one ranking.
 type scored struct {
 	i     int
 	score float64
@@ -64,9 +92,12 @@ type scored struct {
 
 // rank orders by score descending, then by fact uuid, and keeps the first limit.
 func (ix *index) rank(xs []scored, limit int) []int {
-	slices.SortFunc(xs, func(a, b scored) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(ix.facts[a.i].UUID, ix.facts[b.i].UUID))
-	})
+	return top(xs, limit, func(a, b int) int { return cmp.Compare(ix.facts[a].UUID, ix.facts[b].UUID) })
+}
+
+// top orders by score descending, then by tie, and keeps the first limit.
+func top(xs []scored, limit int, tie func(a, b int) int) []int {
+	slices.SortFunc(xs, func(a, b scored) int { return cmp.Or(cmp.Compare(b.score, a.score), tie(a.i, b.i)) })
 	out := make([]int, 0, min(limit, len(xs)))
 	for _, x := range xs[:min(limit, len(xs))] {
 		out = append(out, x.i)
@@ -76,23 +107,14 @@ func (ix *index) rank(xs []scored, limit int) []int {
 
 // bm25 ranks the allowed facts that share a term with the query.
 func (ix *index) bm25(query []string, allowed []bool, limit int) []int {
-	var xs []scored
-	for i := range ix.tf {
-		if !allowed[i] {
-			continue
-		}
-		if s := ix.score(i, query); s > 0 {
-			xs = append(xs, scored{i, s})
-		}
-	}
-	return ix.rank(xs, limit)
+	return ix.rank(ix.matching(query, allowed), limit)
 }
 
-// score is fact i's BM25 score for the query: Σ over query terms (each one clause, repeats
+// score is document i's BM25 score for the query: Σ over query terms (each one clause, repeats
 // counting again, as in a Lucene boolean query) of idf·tf·(k1+1) / (tf + k1·(1−b+b·dl/avgdl)),
 // idf = ln(1 + (N−df+0.5)/(df+0.5)).
-func (ix *index) score(i int, query []string) float64 {
-	n := float64(len(ix.facts))
+func (ix *bm25Index) score(i int, query []string) float64 {
+	n := float64(len(ix.tf))
 	s := 0.0
 	for _, t := range query {
 		f := float64(ix.tf[i][t])

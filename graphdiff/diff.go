@@ -13,6 +13,9 @@ import (
 // is 0.
 const DefaultLimit = 20
 
+// MaxLimit bounds Options.Limit.
+const MaxLimit = 100000
+
 // Options narrow a diff.
 type Options struct {
 	Group string // only this group ("" = every group)
@@ -101,6 +104,7 @@ func Run(ctx context.Context, a, b snapshots.Snapshot, o Options, emit func(*Gro
 	if o.Limit <= 0 {
 		o.Limit = DefaultLimit
 	}
+	o.Limit = min(o.Limit, MaxLimit)
 	var want func(string) bool
 	if o.Group != "" {
 		want = func(id string) bool { return id == o.Group }

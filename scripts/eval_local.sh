@@ -10,8 +10,8 @@
 # report counts them.
 #
 # The LoCoMo slice is the first conversation's first EVAL_LOCOMO_SESSIONS sessions with the
-# questions whose evidence lies in them, written to a temporary file outside the clone (the
-# dataset's licence: evaluation use, no copies in the repository). With EVAL_BEFORE_BIN (another
+# questions whose evidence lies in them (scripts/locomo_slice.py), written to a temporary file
+# outside the clone (the dataset's licence: evaluation use, no copies in the repository). With EVAL_BEFORE_BIN (another
 # build of backfill, such as the one before a change) the model runs are made again with that
 # binary, as "before" rows; `backfill diff --gold` compares the two gold graphs episode by
 # episode and `backfill eval --against` the two slices question by question (each change with
@@ -25,9 +25,13 @@
 # Environment: EVAL_JOB (the gold set's job, default jobs/examples/gold.yaml), EVAL_GOLD (its
 # gold file, default examples/gold/gold.yaml), EVAL_LOCOMO (locomo10.json, default
 # ../shared/datasets/locomo/locomo10.json), EVAL_LOCOMO_SESSIONS (default 2; 0 leaves LoCoMo
-# out), EVAL_SET (--set flags of every run, words), EVAL_BEFORE_BIN, EVAL_OUT (work directory,
-# default .backfill/eval-local), EVAL_FRESH (1: remove EVAL_OUT first), BACKFILL_LOCAL_LLM_MODEL
-# (default qwen2.5-coder-1.5b), and those of scripts/local_llm.sh.
+# out), EVAL_SET (--set flags of every run, words), EVAL_BIN (the backfill binary, default
+# bin/backfill), EVAL_BEFORE_BIN, EVAL_OUT (work directory,
+# default .backfill/eval-local), EVAL_FRESH (1: remove EVAL_OUT first), EVAL_RESULTS (the file
+# that gets the section, default bench/results.md), EVAL_KINDS (the runs to make, default "gold
+# locomo"; the scores cover every run in EVAL_OUT), EVAL_BENCH (0: no `local_llm.sh bench`),
+# BACKFILL_LOCAL_LLM_MODEL (default
+# qwen2.5-coder-1.5b), and those of scripts/local_llm.sh.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -38,11 +42,12 @@ GOLD="${EVAL_GOLD:-examples/gold/gold.yaml}"
 LOCOMO_SRC="${EVAL_LOCOMO:-../shared/datasets/locomo/locomo10.json}"
 SESSIONS="${EVAL_LOCOMO_SESSIONS:-2}"
 OUT="${EVAL_OUT:-.backfill/eval-local}"
+KINDS="${EVAL_KINDS:-gold locomo}"
 BEFORE="${EVAL_BEFORE_BIN:-}"
-BIN=bin/backfill
+BIN="${EVAL_BIN:-bin/backfill}"
 export BACKFILL_LOCAL_LLM_MODEL="${BACKFILL_LOCAL_LLM_MODEL:-qwen2.5-coder-1.5b}"
 [ -f "$JOB" ] || die "no gold set job $JOB (set EVAL_JOB)"
-[ -x "$BIN" ] || die "no $BIN (make build)"
+[ -x "$BIN" ] || die "no $BIN (make build, or set EVAL_BIN)"
 [ -z "$BEFORE" ] || [ -x "$BEFORE" ] || die "EVAL_BEFORE_BIN $BEFORE is not an executable"
 if [ "${EVAL_FRESH:-0}" = 1 ]; then rm -rf "$OUT"; fi
 mkdir -p "$OUT"
@@ -53,20 +58,7 @@ trap 'rm -rf "$TMP"; if [ "$started" = 1 ]; then scripts/local_llm.sh stop; fi' 
 SLICE="$TMP/locomo-slice.json"
 if [ "$SESSIONS" -gt 0 ]; then
   [ -f "$LOCOMO_SRC" ] || die "no LoCoMo file $LOCOMO_SRC (set EVAL_LOCOMO, or EVAL_LOCOMO_SESSIONS=0)"
-  python3 - "$LOCOMO_SRC" "$SESSIONS" "$SLICE" <<'EOF'
-import json, re, sys
-src, n, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-c = json.load(open(src))[0]
-keep = lambda k: not re.fullmatch(r"session_\d+(_date_time)?", k) or int(k.split("_")[1]) <= n
-c["conversation"] = {k: v for k, v in c["conversation"].items() if keep(k)}
-def inside(e):
-    m = re.match(r"D(\d+):", e)
-    return m and int(m.group(1)) <= n
-c["qa"] = [q for q in c["qa"] if q.get("evidence") and all(inside(e) for e in q["evidence"])]
-for k in ("event_summary", "observation", "session_summary"):
-    c.pop(k, None)
-json.dump([c], open(dst, "w"))
-EOF
+  python3 scripts/locomo_slice.py "$LOCOMO_SRC" "$SESSIONS" "$SLICE"
 fi
 
 # run NAME BIN JOB FLAGS...: builds NAME's graph into $OUT/NAME.db with BIN, timing it, unless its
@@ -89,12 +81,12 @@ run() {
   esac
 }
 
-# both NAME BIN FLAGS...: the gold set and the LoCoMo slice.
+# both NAME BIN FLAGS...: the gold set and the LoCoMo slice (those of EVAL_KINDS).
 both() {
   local name=$1 bin=$2
   shift 2
-  run "gold-$name" "$bin" "$JOB" "$@"
-  if [ "$SESSIONS" -gt 0 ]; then run "locomo-$name" "$bin" jobs/examples/locomo.yaml "$@"; fi
+  if [[ " $KINDS " == *" gold "* ]]; then run "gold-$name" "$bin" "$JOB" "$@"; fi
+  if [ "$SESSIONS" -gt 0 ] && [[ " $KINDS " == *" locomo "* ]]; then run "locomo-$name" "$bin" jobs/examples/locomo.yaml "$@"; fi
 }
 
 both offline "$BIN" --set llm.provider=offline
@@ -106,9 +98,10 @@ if [ -n "$BEFORE" ]; then
   # shellcheck disable=SC2086
   both before "$BEFORE" $BACKFILL_LOCAL_LLM_FLAGS
 fi
-scripts/local_llm.sh bench >"$OUT/bench.txt" 2>&1 || true
+if [ "${EVAL_BENCH:-1}" = 1 ]; then scripts/local_llm.sh bench >"$OUT/bench.txt" 2>&1 || true; fi
 
 for f in "$OUT"/gold-*.report.json; do
+  [ -e "$f" ] || continue # EVAL_KINDS without this kind
   name=$(basename "$f" .report.json)
   "$BIN" eval "$JOB" --checkpoint "$OUT/$name.db" --gold "$GOLD" --json "$OUT/$name.eval.json" \
     --markdown "$OUT/$name.eval.md" >"$OUT/$name.eval.out"
@@ -120,6 +113,7 @@ fi
 if [ "$SESSIONS" -gt 0 ]; then
   # locomo-before sorts first: the model's slice is then compared with it question by question.
   for f in "$OUT"/locomo-*.report.json; do
+    [ -e "$f" ] || continue # EVAL_KINDS without this kind
     name=$(basename "$f" .report.json)
     against=()
     if [ "$name" = locomo-model ] && [ -f "$OUT/locomo-before.report.json" ]; then against=(--against "$OUT/locomo-before.eval.json"); fi
@@ -128,7 +122,7 @@ if [ "$SESSIONS" -gt 0 ]; then
   done
 fi
 
-python3 - "$OUT" "$BACKFILL_LOCAL_LLM_MODEL" "$JOB" "$SESSIONS" "${EVAL_SET:-}" <<'EOF'
+python3 - "$OUT" "$BACKFILL_LOCAL_LLM_MODEL" "$JOB" "$SESSIONS" "${EVAL_SET:-}" "${EVAL_RESULTS:-bench/results.md}" <<'EOF'
 import json, pathlib, re, sys
 out, model, job, sessions, sets = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 who = {"offline": "offline responder", "model": model, "before": model + " (EVAL_BEFORE_BIN)"}
@@ -139,9 +133,16 @@ def runs(kind):
 def salvaged(l):
     return f" ({l['salvaged']} kept)" if l.get("salvaged") else ""
 
+sys.path.insert(0, "scripts")
+from runs_usage import usage  # noqa: E402
+
 def row(kind, n):
     r = json.loads((out / f"{kind}-{n}.report.json").read_text())
-    l, eps = r["llm"], max(r["episodes"], 1)
+    l, eps = dict(r["llm"]), max(r["episodes"], 1)
+    u = usage(out / f"{kind}-{n}.db")  # every run of an interrupted and resumed build, not the last alone
+    if u:
+        l.update({k: u[k] for k in ("calls", "prompt_tokens", "completion_tokens", "truncated", "invalid_answers")})
+        (out / f"{kind}-{n}.seconds").write_text("%.0f\n" % u["seconds"])
     rep = ", ".join(f"{k} {v}" for k, v in sorted((l.get("answers_repaired") or {}).items())) or "none"
     units = ", ".join(f"{k} {v}" for k, v in sorted((r.get("extract_units") or {}).items())) or "–"
     t = r.get("temporal") or {}
@@ -189,7 +190,7 @@ if bench.exists():
     lines += ["Tokens per second here: " + " ; ".join(bench.read_text().split("\n")).strip(" ;"), ""]
 lines.append("<!-- /eval-local -->")
 section = "\n".join(lines)
-results = pathlib.Path("bench/results.md")
+results = pathlib.Path(sys.argv[6])
 text = results.read_text() if results.exists() else ""
 pattern = re.compile(r"<!-- eval-local -->.*?<!-- /eval-local -->", re.S)
 text = pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip() + "\n\n" + section + "\n"

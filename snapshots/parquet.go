@@ -15,14 +15,52 @@ import (
 type parquetSnapshot struct{ dir string }
 
 // OpenParquet reads a Parquet export directory written by `backfill export --format parquet`.
+// Each table must be a file that starts and ends with Parquet's magic bytes (an empty or
+// truncated file is an error naming it); a file damaged inside is an error naming it when it is
+// read, never a panic.
 func OpenParquet(dir string) (Snapshot, error) {
 	for _, name := range []string{parquet.EpisodesFile, parquet.EntitiesFile, parquet.FactsFile, parquet.MentionsFile,
 		parquet.CommunitiesFile, parquet.HasMemberFile} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+		if err := checkMagic(filepath.Join(dir, name)); err != nil {
 			return nil, fmt.Errorf("opening export %s: %w", dir, err)
 		}
 	}
 	return &parquetSnapshot{dir: dir}, nil
+}
+
+// parquetMagic starts and ends every Parquet file.
+const parquetMagic = "PAR1"
+
+// checkMagic reports a file that is not there, not a regular file, or too short or without the
+// magic bytes at either end to be Parquet (an empty or truncated table, or another file).
+func checkMagic(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path)
+	}
+	bad := fmt.Errorf("%s is not a Parquet file (%d bytes; empty, truncated or damaged: export the graph again)", path, st.Size())
+	if st.Size() < 2*int64(len(parquetMagic))+4 {
+		return bad
+	}
+	head, tail := make([]byte, len(parquetMagic)), make([]byte, len(parquetMagic))
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	if _, err := f.ReadAt(tail, st.Size()-int64(len(parquetMagic))); err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	if string(head) != parquetMagic || string(tail) != parquetMagic {
+		return bad
+	}
+	return nil
 }
 
 func (p *parquetSnapshot) HasVersions() bool { return false }
@@ -138,6 +176,7 @@ type groupCursor interface {
 
 // cursor walks one table, checking that group ids never decrease.
 type cursor[R any] struct {
+	path  string
 	name  string
 	seq   iter.Seq2[R, error]
 	next  func() (R, error, bool)
@@ -149,7 +188,7 @@ type cursor[R any] struct {
 }
 
 func newCursor[R any](ctx context.Context, dir, name string, group func(R) string) *cursor[R] {
-	return &cursor[R]{name: name, seq: parquet.Rows[R](ctx, dir, name), group: group}
+	return &cursor[R]{path: filepath.Join(dir, name), name: name, seq: parquet.Rows[R](ctx, dir, name), group: group}
 }
 
 func (c *cursor[R]) start() error {
@@ -157,7 +196,15 @@ func (c *cursor[R]) start() error {
 	return c.advance()
 }
 
-func (c *cursor[R]) advance() error {
+// advance reads the next row. The Parquet reader panics on some damage inside a file (a footer
+// or page that does not decode); that is an error naming the file.
+func (c *cursor[R]) advance() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.ok = false
+			err = fmt.Errorf("reading %s: the file is damaged (%v): export the graph again", c.path, p)
+		}
+	}()
 	r, err, ok := c.next()
 	if !ok {
 		c.ok = false
@@ -196,6 +243,7 @@ func (c *cursor[R]) take(id string, fn func(R) error) error {
 }
 
 func (c *cursor[R]) close() {
+	defer func() { _ = recover() }() // a reader that panicked in advance may panic again as it stops
 	if c.stop != nil {
 		c.stop()
 	}

@@ -35,9 +35,13 @@ type Snapshot interface {
 	Close() error
 }
 
-// Open opens path as a Parquet export directory when it is a directory, else as a checkpoint
-// store, which must exist.
+// Open opens path as a Neo4j graph when it is a Bolt URI (no authentication; OpenBolt for
+// more), as a Parquet export directory when it is a directory, else as a checkpoint store, which
+// must exist.
 func Open(ctx context.Context, path string) (Snapshot, error) {
+	if IsBoltURI(path) {
+		return OpenBolt(ctx, BoltOptions{URI: path})
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening graph %s: %w", path, err)

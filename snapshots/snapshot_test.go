@@ -18,7 +18,7 @@ import (
 )
 
 // writeStore writes a MemSource into a new checkpoint store.
-func writeStore(t *testing.T, src *sinks.MemSource) *checkpoints.Store {
+func writeStore(t testing.TB, src *sinks.MemSource) *checkpoints.Store {
 	t.Helper()
 	return snapshotstest.Store(t, snapshotstest.Split(src.EpisodeList, src.EntityList, src.FactList, src.FactVersionList,
 		src.MentionList, src.CommunityList)...)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -16,6 +15,7 @@ import (
 // diffOptions are the flags of diff.
 type diffOptions struct {
 	jobFlags
+	boltFlags
 	group, json, markdown, gold string
 	limit                       int
 }
@@ -26,8 +26,11 @@ func newDiffCmd(c *cli) *cobra.Command {
 		Use:   "diff GRAPH_A GRAPH_B",
 		Short: "Show what changed between two graphs (two runs, or exports)",
 		Long: `Diff shows what changed between two graphs, typically one input built twice with two prompt
-versions, models or settings. A GRAPH is a job file with its checkpoint (the job's, or
-JOB.yaml@CHECKPOINT) or a Parquet export directory; both are read one group at a time.
+versions, models or settings, or the graph Graphiti built online against backfill's of the same
+history. A GRAPH is a job file with its checkpoint (the job's, or JOB.yaml@CHECKPOINT), a Parquet
+export directory, or a Bolt URI of a graph Graphiti or backfill wrote into Neo4j (bolt://HOST:PORT,
+read-only; --database, credentials in BACKFILL_GRAPH_USER and BACKFILL_GRAPH_PASSWORD); both are
+read one group at a time.
 
 Entities match by id, then by normalised name, then by their mentions (renames with a new id,
 merges, splits); facts by id, then by endpoints and predicate (sentence, valid_at, invalid_at,
@@ -43,8 +46,9 @@ from A's beyond what the choice of episodes moves. Graphs of other episodes are 
 Exit 0 whether the graphs differ or not, 1 on an error.`,
 		Example: `  backfill diff job.yaml@.backfill/v1.db job.yaml@.backfill/v2.db --markdown diff.md
   backfill diff export-a/ export-b/ --group alice --json changes.json
+  backfill diff bolt://127.0.0.1:7687 gold.yaml@.backfill/gold.db --gold examples/gold/gold.yaml
   backfill diff gold.yaml@.backfill/one-call.db gold.yaml@.backfill/two-call.db --gold examples/gold/gold.yaml`,
-		Args: nArgs(2, "two graphs: JOB.yaml, JOB.yaml@CHECKPOINT or EXPORT_DIR each"),
+		Args: nArgs(2, "two graphs: JOB.yaml, JOB.yaml@CHECKPOINT, EXPORT_DIR or a Bolt URI each"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveDefault
 		},
@@ -54,18 +58,19 @@ Exit 0 whether the graphs differ or not, 1 on an error.`,
 	}
 	f := cmd.Flags()
 	o.registerSet(cmd, "override a key of both jobs by dotted path, `KEY=VALUE` (repeatable)")
+	o.boltFlags.register(cmd)
 	f.StringVar(&o.group, "group", "", "only this `GROUP` (its id as stored; a group in neither graph is an error)")
 	f.StringVar(&o.json, "json", "", "write every change as JSON to `FILE`")
 	f.StringVar(&o.markdown, "markdown", "", "write the totals and the most important changes with their episodes to `FILE`")
 	f.StringVar(&o.gold, "gold", "", "also score both graphs against the gold `FILE` and compare the scores episode by episode (a paired bootstrap; every gold group, whatever --group)")
-	f.IntVar(&o.limit, "limit", graphdiff.DefaultLimit, "how many of the most important changes the Markdown report shows (`N`)")
+	f.IntVar(&o.limit, "limit", graphdiff.DefaultLimit, fmt.Sprintf("how many of the most important changes the Markdown report shows (`N`, 1 to %d)", graphdiff.MaxLimit))
 	return cmd
 }
 
 // run compares graphs a and b.
 func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB string) int {
-	if o.limit < 1 {
-		return usageError("diff", errors.New("--limit must be at least 1"))
+	if o.limit < 1 || o.limit > graphdiff.MaxLimit {
+		return usageError("diff", fmt.Errorf("--limit must be from 1 to %d", graphdiff.MaxLimit))
 	}
 	var gold *evaluation.Gold
 	if o.gold != "" {
@@ -74,12 +79,12 @@ func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB strin
 			return fail(ctx, err)
 		}
 	}
-	a, err := openGraph(ctx, pathA, o.jobFlags, false)
+	a, err := openGraph(ctx, pathA, o.jobFlags, o.boltFlags, false)
 	if err != nil {
 		return fail(ctx, err)
 	}
 	defer a.Close()
-	b, err := openGraph(ctx, pathB, o.jobFlags, false)
+	b, err := openGraph(ctx, pathB, o.jobFlags, o.boltFlags, false)
 	if err != nil {
 		return fail(ctx, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,9 @@ import (
 // evalOptions are the flags of eval.
 type evalOptions struct {
 	jobFlags
+	boltFlags
 	dataset, gold, ks, json, markdown, against string
+	groups                                     []string
 	minCosine                                  float64
 	qa                                         bool
 }
@@ -33,17 +36,23 @@ func newEvalCmd(c *cli) *cobra.Command {
 		Use:   "eval GRAPH [DATASET_FILE]",
 		Short: "Score a finished graph: health, retrieval, gold facts, QA",
 		Long: `Eval scores a finished graph and prints a short summary (--json, --markdown: the full report).
-GRAPH is a job file with its checkpoint (the job's, --checkpoint's, or JOB.yaml@CHECKPOINT) or a
-Parquet export directory; it is read one group at a time.
+GRAPH is a job file with its checkpoint (the job's, --checkpoint's, or JOB.yaml@CHECKPOINT), a
+Parquet export directory, or a graph in Neo4j that Graphiti or backfill wrote: a Bolt URI
+(bolt://HOST:PORT, neo4j://HOST:PORT; --database, credentials in BACKFILL_GRAPH_USER and
+BACKFILL_GRAPH_PASSWORD), read-only, or JOB.yaml@URI when the job's embedder must embed the
+questions of --dataset. It is read one group at a time; --group reads only the groups named.
 
 Always: graph health per group and in total (entities and facts per episode, share of facts with
 a valid_at, share closed, colliding normalised names, entities without facts, community sizes,
 closures by a fact that shares no endpoint with the closed one).
 
 --dataset locomo|longmemeval with the dataset FILE after GRAPH: retrieval against the benchmark's
-ground truth without an LLM (Graphiti's hybrid search: BM25 and cosine similarity fused by
-reciprocal rank), evidence and answer recall@k by category. Question embeddings and --qa answers
-go to the checkpoint's LLM cache, so this opens the store for writing.
+ground truth without an LLM, evidence (turn and session) and answer recall@k by category, in
+three modes computed the same way on the same questions: the graph's facts (Graphiti's hybrid
+search: BM25 and cosine similarity fused by reciprocal rank), the facts and the episodes (BM25
+over the episodes' text beside them, as Graphiti's combined search), and no graph (BM25 over the
+raw episodes alone). Question embeddings and --qa answers go to the checkpoint's LLM cache, so
+this opens the store for writing.
 
 --gold FILE: fact precision, recall and F1, interval accuracy, facts wrongly closed, closures
 missed and at the wrong time, each score with its 95% bootstrap interval over the episodes.
@@ -58,6 +67,7 @@ an error.`,
 		Example: `  backfill eval jobs/examples/demo.yaml --gold examples/gold/demo.yaml --markdown eval.md
   backfill eval jobs/examples/locomo.yaml --dataset locomo locomo10.json --k 5,10
   backfill eval .backfill/demo/export
+  backfill eval jobs/examples/gold.yaml@bolt://127.0.0.1:7687 --gold examples/gold/gold.yaml
   backfill eval jobs/examples/locomo.yaml@v2.db --dataset locomo locomo10.json --against v1.eval.json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			switch {
@@ -75,12 +85,14 @@ an error.`,
 			return done(o.run(cmd.Context(), c.out, args))
 		},
 	}
-	o.register(cmd)
+	o.jobFlags.register(cmd)
+	o.boltFlags.register(cmd)
 	f := cmd.Flags()
+	f.StringArrayVar(&o.groups, "group", nil, "only this `GROUP` (its id as stored; repeatable); the gold file's and the dataset's other groups are left out")
 	f.StringVar(&o.dataset, "dataset", "", "benchmark `KIND`, locomo or longmemeval; its FILE follows GRAPH")
 	f.StringVar(&o.gold, "gold", "", "gold `FILE` (examples/gold/) to score extraction and intervals against")
-	f.StringVar(&o.ks, "k", "5,10,20", "the `K`s of recall@k, comma-separated")
-	f.Float64Var(&o.minCosine, "min-cosine", evaluation.DefaultMinCosine, "similarity floor `F` of the cosine search (Graphiti's default)")
+	f.StringVar(&o.ks, "k", "5,10,20", fmt.Sprintf("the `K`s of recall@k, comma-separated, each 1 to %d", evaluation.MaxK))
+	f.Float64Var(&o.minCosine, "min-cosine", evaluation.DefaultMinCosine, "similarity floor `F` of the cosine search, -1 to 1 (Graphiti's default)")
 	f.BoolVar(&o.qa, "qa", false, "answer and grade each question with the job's model (not the offline provider)")
 	f.StringVar(&o.json, "json", "", "write the full report as JSON to `FILE`")
 	f.StringVar(&o.markdown, "markdown", "", "write the full report as Markdown to `FILE`")
@@ -96,6 +108,9 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	if err != nil {
 		return usageError("eval", err)
 	}
+	if err := evaluation.CheckMinCosine(o.minCosine); err != nil {
+		return usageError("eval", fmt.Errorf("--min-cosine: %w", err))
+	}
 	var earlier *evaluation.Report
 	if o.against != "" {
 		if earlier, err = readReport(o.against); err != nil {
@@ -104,16 +119,16 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	}
 	// Embedding the questions and answering them write the store's LLM cache: the store is then
 	// opened for writing (with its write lock); health and gold scores only read it.
-	g, err := openGraph(ctx, pos[0], o.jobFlags, o.dataset != "")
+	g, err := openGraph(ctx, pos[0], o.jobFlags, o.boltFlags, o.dataset != "")
 	if err != nil {
 		return fail(ctx, err)
 	}
 	defer g.Close()
-	opts := evaluation.Options{Ks: kList, MinCosine: o.minCosine, GoldFile: o.gold}
+	opts := evaluation.Options{Ks: kList, MinCosine: o.minCosine, GoldFile: o.gold, Groups: o.groups}
 	var clients *pipeline.Clients
 	if o.dataset != "" {
 		if g.job == nil {
-			return usageError("eval", errors.New("--dataset needs a job (its embedder embeds the questions), not an export directory"))
+			return usageError("eval", errors.New("--dataset needs a job (its embedder embeds the questions): JOB.yaml, JOB.yaml@CHECKPOINT or JOB.yaml@bolt://…, not an export directory or a bare Bolt URI"))
 		}
 		if o.qa && g.job.LLM.Provider == "offline" {
 			fmt.Fprintln(os.Stderr, "backfill eval: --qa needs a model: the offline provider answers no questions; set llm.provider: openai (and llm.base_url, llm.model) in the job or with --set")
@@ -178,17 +193,26 @@ func readDataset(ctx context.Context, kind, path string, j *jobs.Job) (*evaluati
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}
 	defer f.Close()
-	return evaluation.ReadDataset(ctx, kind, f, j.Location())
+	d, err := evaluation.ReadDataset(ctx, kind, f, j.Location())
+	if err != nil {
+		return nil, fmt.Errorf("reading dataset %s: %w", path, err)
+	}
+	return d, nil
 }
 
 func parseKs(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || k < 1 {
-			return nil, fmt.Errorf("--k: %q is not a positive number", f)
+		if err != nil || k < 1 || k > evaluation.MaxK {
+			return nil, fmt.Errorf("--k: %q is not a number from 1 to %d", f, evaluation.MaxK)
 		}
-		out = append(out, k)
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	if len(out) > evaluation.MaxKs {
+		return nil, fmt.Errorf("--k: %d values, at most %d", len(out), evaluation.MaxKs)
 	}
 	return out, nil
 }

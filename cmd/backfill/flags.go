@@ -64,6 +64,9 @@ func (f *jobFlags) openRunMode(ctx context.Context, path string, write bool) (*j
 		return nil, nil, err
 	}
 	store, err := jobs.OpenCheckpoint(ctx, j, j.Checkpoint, jobs.CheckpointOptions{Write: write})
+	if err != nil && !strings.Contains(err.Error(), j.Checkpoint) {
+		err = fmt.Errorf("opening checkpoint %s: %w", j.Checkpoint, err)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
