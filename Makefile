@@ -40,13 +40,15 @@ cli-docs:
 ## this says so first). scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw and the local model
 ## server (SmolLM2-135M, for tests/localllm; its first start installs the prebuilt xllamacpp runtime
 ## and the model into the user's cache, under a minute on x86-64 Linux) unless they run already, runs the tests with
-## their variables set, and stops what it started on any exit (trap).
+## their variables set, and stops what it started on any exit (trap). Then scripts/fuzz.sh fuzzes
+## each reader of files the tool did not write for FUZZ_SECONDS (5) seconds.
 test: build
 	$(GO) vet ./...
 	@f="$${LOCOMO:-$(abspath ..)/shared/datasets/locomo/locomo10.json}"; [ -f "$$f" ] || \
 	  echo "make test: no LoCoMo dataset at $$f: the tests that read it will skip, each saying so (README: ../shared; LOCOMO names the file)" >&2
 	@echo "make test: starting the servers, then go test $(TESTFLAGS) ./... (a cold build cache compiles every package with -race first, minutes before the first result)" >&2
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
+	scripts/fuzz.sh
 
 ## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j and FalkorDB the
 ## load benchmarks need: writes bench/results.json and bench/results.md. BENCH_SIZES, BENCH_INGEST_SIZES
