@@ -12,7 +12,7 @@ LDFLAGS   := -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
              -X main.gitTime=$(shell $(GIT) log -1 --format=%cI 2>/dev/null) \
              -X main.gitModified=$(shell $(GIT) status --porcelain 2>/dev/null | grep -q . && echo true)
 
-.PHONY: all build demo timeline-screenshot cli-docs test unit bench lint clean graphiti-check eval-local eval-graphiti
+.PHONY: all build fuzz demo timeline-screenshot cli-docs test unit bench lint clean graphiti-check eval-local eval-graphiti
 
 all: build
 
@@ -40,14 +40,18 @@ cli-docs:
 ## this says so first). scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw and the local model
 ## server (SmolLM2-135M, for tests/localllm; its first start installs the prebuilt xllamacpp runtime
 ## and the model into the user's cache, under a minute on x86-64 Linux) unless they run already, runs the tests with
-## their variables set, and stops what it started on any exit (trap). Then scripts/fuzz.sh fuzzes
-## each reader of files the tool did not write for FUZZ_SECONDS (5) seconds.
+## their variables set, and stops what it started on any exit (trap).
 test: build
 	$(GO) vet ./...
 	@f="$${LOCOMO:-$(abspath ..)/shared/datasets/locomo/locomo10.json}"; [ -f "$$f" ] || \
 	  echo "make test: no LoCoMo dataset at $$f: the tests that read it will skip, each saying so (README: ../shared; LOCOMO names the file)" >&2
 	@echo "make test: starting the servers, then go test $(TESTFLAGS) ./... (a cold build cache compiles every package with -race first, minutes before the first result)" >&2
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
+
+## fuzz: fuzz each reader of files the tool did not write for FUZZ_SECONDS (5) seconds
+## (scripts/fuzz.sh; not in make test: the fuzzing build of its six targets takes about 4.5
+## minutes on a cold build cache, 2 cores; make test runs their seed corpora)
+fuzz:
 	scripts/fuzz.sh
 
 ## bench: the benchmark harness (bench/; measurements, not pass/fail), with the Neo4j and FalkorDB the

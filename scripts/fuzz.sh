@@ -4,8 +4,8 @@
 # Fuzzes, each for FUZZ_SECONDS (default 5), the targets that read what the tool did not write:
 # the input readers (loaders FuzzRead, FuzzMapping), the export tables (snapshots
 # FuzzExportTable), the evaluation's dataset and gold files (evaluation FuzzReadDataset,
-# FuzzReadGold) and the command line (cmd/backfill FuzzArgs). `make test` runs it after the
-# tests; plain `go test` runs the same targets on their seed corpora only. A failure leaves the
+# FuzzReadGold) and the command line (cmd/backfill FuzzArgs). `make fuzz` runs it; `go test`
+# (and so `make test`) runs the same targets on their seed corpora only. A failure leaves the
 # input that broke the target under the package's testdata/fuzz/ and exits 1.
 set -euo pipefail
 # shellcheck source=lib.sh
