@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -144,8 +143,8 @@ func (s *server) kill() {
 	<-s.done
 }
 
+// logTail returns the last lines of the server's log.
 func (s *server) logTail() string {
 	b, _ := os.ReadFile(s.logPath)
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-30):], "\n")
+	return harness.Tail(string(b), 30)
 }
