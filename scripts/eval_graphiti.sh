@@ -31,7 +31,8 @@
 # EVAL_GRAPHITI_RUNS, EVAL_GRAPHITI_NEO4J_PORT (default 7701; score also uses the next port), EVAL_GRAPHITI_STUB_PORT (default
 # 8098), EVAL_BIN (the backfill binary of the runs, default bin/backfill; the scores always use
 # bin/backfill), EVAL_SET (default "--set llm.frequency_penalty=0.5", also the shim's
-# frequency_penalty), EVAL_LOCOMO, EVAL_LOCOMO_SESSIONS (default 2), EVAL_RESULTS (default
+# frequency_penalty), EVAL_GOLD_GROUPS (words: only these groups of the gold set, on every side
+# and in every gold score; default all), EVAL_LOCOMO, EVAL_LOCOMO_SESSIONS (default 2), EVAL_RESULTS (default
 # bench/results.md), GRAPHITI_VERSION, BACKFILL_LOCAL_LLM_MODEL (default qwen2.5-coder-1.5b)
 # and those of scripts/local_llm.sh (keep BACKFILL_LOCAL_LLM_THREADS at 2).
 set -euo pipefail
@@ -62,6 +63,15 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 SLICE="$OUT/locomo-slice.json" # outside the clone when OUT is (the dataset's licence)
 python3 scripts/locomo_slice.py "$EVAL_LOCOMO" "$EVAL_LOCOMO_SESSIONS" "$SLICE"
+# The gold set's input: all of it, or the groups of EVAL_GOLD_GROUPS (scripts/gold_slice.py
+# writes their rows, their gold facts and a job reading them into OUT/gold-slice).
+GOLD_GROUPS="${EVAL_GOLD_GROUPS:-}"
+GOLD_IN=(examples/gold/conversations.jsonl examples/gold/records.jsonl)
+if [ -n "$GOLD_GROUPS" ]; then
+  python3 scripts/gold_slice.py "$GOLD_GROUPS" "$OUT/gold-slice" || die "EVAL_GOLD_GROUPS: no slice of the gold set"
+  GOLD_JOB="$OUT/gold-slice/job.yaml" GOLD="$OUT/gold-slice/gold.yaml"
+  GOLD_IN=("$OUT/gold-slice/conversations.jsonl" "$OUT/gold-slice/records.jsonl")
+fi
 
 neo4j_pid="" stub_pid="" started_llm=0
 cleanup() {
@@ -132,7 +142,9 @@ graphiti_run() {
   start_stub
   start_neo4j "$run"
   echo "$NEO4J_PORT" >"$OUT/$run/serving" # score reads a running build through its server
-  local in=(--jsonl "examples/gold/conversations.jsonl:message:chat history" --jsonl "examples/gold/records.jsonl:json:business records")
+  local in=()
+  [ -f "${GOLD_IN[0]}" ] && in+=(--jsonl "${GOLD_IN[0]}:message:chat history")
+  [ -f "${GOLD_IN[1]}" ] && in+=(--jsonl "${GOLD_IN[1]}:json:business records")
   [ "$input" = locomo ] && in=(--locomo "$SLICE")
   log "$run: building (log: $OUT/$run/build.log)"
   start=$(date +%s)
@@ -149,7 +161,8 @@ graphiti_run() {
 # run's); the next build makes the missing run again.
 backfill_run() {
   start_llm
-  EVAL_OUT="$OUT/backfill" EVAL_BIN="${2:-$RUN_BIN}" EVAL_KINDS="$1" EVAL_BENCH=0 EVAL_RESULTS="$OUT/eval-local.md" scripts/eval_local.sh \
+  EVAL_OUT="$OUT/backfill" EVAL_BIN="${2:-$RUN_BIN}" EVAL_KINDS="$1" EVAL_BENCH=0 EVAL_RESULTS="$OUT/eval-local.md" \
+    EVAL_JOB="$GOLD_JOB" EVAL_GOLD="$GOLD" scripts/eval_local.sh \
     >>"$OUT/backfill.log" 2>&1 || { tail -n 5 "$OUT/backfill.log" >&2; log "eval_local.sh failed (log: $OUT/backfill.log); going on"; }
 }
 
@@ -179,12 +192,14 @@ cmd() {
 # groups_done RUN INPUT: the groups all of whose episodes RUN handed to graphiti-core, one a line;
 # "all" alone when that is every group.
 groups_done() {
-  python3 - "$OUT/$1" "$2" "$SLICE" <<'PY'
+  python3 - "$OUT/$1" "$2" "$SLICE" "${GOLD_IN[@]}" <<'PY'
 import collections, json, os, sys
-run, kind, slice_ = sys.argv[1:]
+run, kind, slice_ = sys.argv[1:4]
 want = collections.Counter()
 if kind == "gold":
-    for f in ("examples/gold/conversations.jsonl", "examples/gold/records.jsonl"):
+    for f in sys.argv[4:]:
+        if not os.path.exists(f):
+            continue
         for line in open(f):
             if line.strip():
                 want[json.loads(line)["group_id"]] += 1
@@ -269,4 +284,4 @@ LOCOMO="$EVAL_LOCOMO" cmd "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$O
   --json "$OUT/scores/locomo-full.json" --markdown "$OUT/scores/locomo-full.md" >"$OUT/scores/locomo-full.out"
 score_backfill
 for run in locomo-add_episode locomo-bulk gold-add_episode gold-bulk; do score_graphiti "$run"; done
-python3 scripts/eval_graphiti_report.py "$OUT" "${EVAL_RESULTS:-bench/results.md}" "$BACKFILL_LOCAL_LLM_MODEL" "$EVAL_SET" "$EVAL_LOCOMO_SESSIONS"
+python3 scripts/eval_graphiti_report.py "$OUT" "${EVAL_RESULTS:-bench/results.md}" "$BACKFILL_LOCAL_LLM_MODEL" "$EVAL_SET" "$EVAL_LOCOMO_SESSIONS" "$GOLD_GROUPS"

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Usage: eval_graphiti_report.py OUT RESULTS MODEL SETS SESSIONS
+"""Usage: eval_graphiti_report.py OUT RESULTS MODEL SETS SESSIONS [GOLD_GROUPS]
 
 Writes the eval-graphiti section of RESULTS (bench/results.md, between its marker lines) from
 the scores scripts/eval_graphiti.sh left in OUT: the side-by-side tables of the gold set and the
 LoCoMo slice for backfill and graphiti-core (add_episode, add_episode_bulk) on MODEL, and the
-LoCoMo full-run recall table of the offline responder in the three retrieval modes. Prints the
-section. What a run has not finished is shown as such, never as a zero.
+LoCoMo full-run recall table of the offline responder in the three retrieval modes (GOLD_GROUPS:
+the gold set's groups the runs built, scripts/gold_slice.py in OUT/gold-slice; empty: all). Prints
+the section. What a run has not finished is shown as such, never as a zero.
 """
 import json
 import os
@@ -17,6 +18,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from runs_usage import usage  # noqa: E402
 
 out, results, model, sets, sessions = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+gold_groups = sys.argv[6].split() if len(sys.argv) > 6 else []
+if gold_groups:
+    gold_episodes = sum(1 for f in ("conversations.jsonl", "records.jsonl") if (out / "gold-slice" / f).exists()
+                        for line in open(out / "gold-slice" / f) if line.strip())
+    gold_input = ("the gold set's group%s %s (%d of its 76 episodes, with their gold facts: EVAL_GOLD_GROUPS, scripts/gold_slice.py)"
+                  % ("s" if len(gold_groups) > 1 else "", ", ".join(gold_groups), gold_episodes))
+else:
+    gold_episodes, gold_input = 76, "the gold set (jobs/examples/gold.yaml, 76 episodes)"
 
 
 def load(p):
@@ -159,7 +168,7 @@ def rows(kind, episodes):
 
 
 lines = ["<!-- eval-graphiti -->", "## eval-graphiti: backfill and graphiti-core 0.31.2 on the same local model (issue 34)", ""]
-lines += [("`make eval-graphiti` (scripts/eval_graphiti.sh): the gold set (jobs/examples/gold.yaml, 76 episodes) and the LoCoMo slice "
+lines += [("`make eval-graphiti` (scripts/eval_graphiti.sh): %s and the LoCoMo slice "
            "of eval-local (the first conversation's first %s session(s)) built by backfill (eval_local.sh's runs, `%s`) and by "
            "graphiti-core 0.31.2 with `add_episode` and with `add_episode_bulk` (scripts/eval_graphiti.py, its own venv), all on %s "
            "on llama.cpp at 2 threads (scripts/local_llm.sh), one request at a time on both sides (llm.concurrency 1; Graphiti's "
@@ -169,10 +178,10 @@ lines += [("`make eval-graphiti` (scripts/eval_graphiti.sh): the gold set (jobs/
            "json_schema with an error), and the runs' frequency_penalty is added; max_tokens (16,384) and everything else pass "
            "as they are. Embeddings on both sides: the offline provider's hashing embedder (256 dimensions; `backfill llm-stub` "
            "for Graphiti). Seconds are wall time on 2 cores shared with other work (the notes below give the load), so "
-           "they compare only roughly; calls and tokens are exact (the server's usage).") % (sessions, sets, model), ""]
+           "they compare only roughly; calls and tokens are exact (the server's usage).") % (gold_input, sessions, sets, model), ""]
 
 # The gold set.
-gold_rows = rows("gold", 76)
+gold_rows = rows("gold", gold_episodes)
 lines += ["### The gold set", "",
           "| system | episodes done | gold P / R / F1 (95% interval of F1) | wrongly closed (of open) | closures missed (of closed) | closed at the wrong time | calls / episode | prompt tokens / episode | completion tokens / episode | seconds | failures |",
           "|---|---|---|---|---|---|---:|---:|---:|---:|---|"]

@@ -1,7 +1,9 @@
 // Package evalinputs runs `backfill eval` and `backfill diff` on every input they read made
 // empty, truncated or garbage, and with every numeric flag at its type's extremes, NaN and the
 // infinities (issue 35, classes 4 and 8): each must end in an error that names the file or the
-// flag (exit 1, or 2 for a usage error), never a panic. There is no library code here.
+// flag (exit 1, or 2 for a usage error), never a panic. It also checks that a slice of the gold
+// set (scripts/gold_slice.py) scores as its groups do in the whole set's graph. There is no
+// library code here.
 package evalinputs
 
 import (
