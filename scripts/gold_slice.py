@@ -30,7 +30,7 @@ def main():
     for name in ("conversations.jsonl", "records.jsonl"):
         rows = []
         with open(os.path.join(GOLD_DIR, name), encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
+            for line in f:
                 if not line.strip():
                     continue
                 group = json.loads(line)["group_id"]
@@ -59,7 +59,7 @@ def main():
         if line.startswith("  - "):
             item = [line]
             items.append(item)
-        elif line.lstrip().startswith("#") and line.startswith("  #"):
+        elif line.startswith("  #"):
             item = None
         elif item is not None:
             item.append(line)
@@ -88,6 +88,8 @@ def main():
         if m.group(1) in written:
             keep.append(b.replace("examples/gold/" + m.group(1), written[m.group(1)], 1).rstrip("\n") + "\n")
     with open(os.path.join(out, "job.yaml"), "w", encoding="utf-8") as f:
+        f.write("# A slice of jobs/examples/gold.yaml (scripts/gold_slice.py): groups %s; score it with gold.yaml\n"
+                "# beside this file.\n" % " ".join(groups))
         f.write(src_head + "sources:\n" + "".join(keep) + tail)
     print("gold_slice.py: %d gold episodes of %s in %s" % (kept, " ".join(groups), out), file=sys.stderr)
 
