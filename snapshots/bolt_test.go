@@ -127,6 +127,7 @@ func TestBoltReadsAGraphitiShapedGraph(t *testing.T) {
 		Mentions: []graph.Mention{{UUID: "m1", GroupID: "g", EpisodeUUID: "e1", EntityUUID: "n1", CreatedAt: at("2026-01-01T00:00:00Z")}},
 		Communities: []graph.Community{{UUID: "c1", GroupID: "g", Name: "Acme people", Members: []string{"n1", "n2"},
 			CreatedAt: at("2026-01-03T00:00:00Z")}},
+		NamedKeys: 2,
 	}
 	if !reflect.DeepEqual(g, want) {
 		got, _ := json.Marshal(g)

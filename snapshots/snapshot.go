@@ -19,6 +19,10 @@ type Group struct {
 	Versions    []graph.FactVersion // nil when the snapshot has no version log
 	Mentions    []graph.Mention
 	Communities []graph.Community // with Members
+	// NamedKeys counts the episodes read from a graph database without a record_key property
+	// (written by Graphiti, or by a backfill before load-v4), whose name stands for their record
+	// key.
+	NamedKeys int
 }
 
 // Snapshot is a finished graph read group by group (see the package doc).
@@ -30,17 +34,23 @@ type Snapshot interface {
 	HasVersions() bool
 	// Runs lists the recorded runs, oldest first (none for an export).
 	Runs(ctx context.Context) ([]checkpoints.Run, error)
-	// Describe names the snapshot for reports.
+	// Kind says what kind of graph the snapshot reads (KindCheckpoint, KindExport, KindNeo4j, …).
+	Kind() string
+	// Describe names the snapshot for reports: its kind and where it is.
 	Describe() string
 	Close() error
 }
 
-// Open opens path as a Neo4j graph when it is a Bolt URI (no authentication; OpenBolt for
+// Open opens path as a Neo4j or Memgraph graph when it is a Bolt URI, as a FalkorDB graph when
+// it is a redis:// or rediss:// URI (both without authentication; OpenBolt and OpenFalkorDB for
 // more), as a Parquet export directory when it is a directory, else as a checkpoint store, which
 // must exist.
 func Open(ctx context.Context, path string) (Snapshot, error) {
 	if IsBoltURI(path) {
 		return OpenBolt(ctx, BoltOptions{URI: path})
+	}
+	if IsFalkorDBURI(path) {
+		return OpenFalkorDB(ctx, FalkorDBOptions{URI: path})
 	}
 	st, err := os.Stat(path)
 	if err != nil {
