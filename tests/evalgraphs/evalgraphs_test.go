@@ -157,37 +157,49 @@ func TestGoldScoresTheSameOnEveryGraph(t *testing.T) {
 		{falkor, "FalkorDB graph"},
 		{job + "@" + falkor, "FalkorDB graph"},
 	} {
-		got := eval(t, dir, c.graph, gold...)
-		if got.Kind != c.kind || !strings.HasPrefix(got.Graph, c.kind+" ") {
-			t.Errorf("eval %s: graph %q of kind %q, want %s", c.graph, got.Graph, got.Kind, c.kind)
-		}
-		same(t, "the gold report", c.graph, got.Gold, want.Gold)
-		same(t, "the health", c.graph, []byte(health(got)), []byte(health(want)))
+		sameGold(t, dir, c.graph, c.kind, want, gold...)
 	}
-
-	for _, c := range []struct{ uri, kind string }{{neo, "Neo4j graph"}, {falkor, "FalkorDB graph"}} {
-		path := filepath.Join(tmp, "diff.json")
-		out := backfill(t, dir, "diff", job+"@"+checkpoint, c.uri, "--json", path)
-		var d struct {
-			Report struct {
-				Groups        int    `json:"groups"`
-				GroupsChanged int    `json:"groups_changed"`
-				B             string `json:"b"`
-				KindB         string `json:"kind_b"`
-			} `json:"report"`
-		}
-		harness.ReadJSON(t, path, &d)
-		if r := d.Report; r.Groups != 6 || r.GroupsChanged != 0 || r.KindB != c.kind || !strings.HasPrefix(r.B, c.kind+" ") {
-			t.Errorf("diff of the checkpoint and the %s: %+v, want 6 groups, none changed\n%s", c.kind, r, out)
-		}
-		for _, line := range []string{"  no changes in 6 groups\n", "llm B: not compared: a " + c.kind + " records no runs"} {
-			if !strings.Contains(out, line) {
-				t.Errorf("diff of the checkpoint and the %s does not say %q:\n%s", c.kind, line, out)
-			}
-		}
-	}
+	noChange(t, dir, job+"@"+checkpoint, neo, "Neo4j graph")
+	noChange(t, dir, job+"@"+checkpoint, falkor, "FalkorDB graph")
 	if out := backfill(t, dir, "diff", neo, falkor); !strings.Contains(out, "no changes in 6 groups") {
 		t.Errorf("diff of the Neo4j and FalkorDB graphs:\n%s", out)
+	}
+}
+
+// sameGold requires eval of graph with args to name its kind and give want's gold report and
+// health (but the version log's checks).
+func sameGold(t *testing.T, dir, graph, kind string, want report, args ...string) {
+	t.Helper()
+	got := eval(t, dir, graph, args...)
+	if got.Kind != kind || !strings.HasPrefix(got.Graph, kind+" ") {
+		t.Errorf("eval %s: graph %q of kind %q, want %s", graph, got.Graph, got.Kind, kind)
+	}
+	same(t, "the gold report", graph, got.Gold, want.Gold)
+	same(t, "the health", graph, []byte(health(got)), []byte(health(want)))
+}
+
+// noChange requires diff of the checkpoint a and the database graph b loaded from it to find
+// no change in the demo's 6 groups, name b's kind and say its runs are not compared.
+func noChange(t *testing.T, dir, a, b, kind string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "diff.json")
+	out := backfill(t, dir, "diff", a, b, "--json", path)
+	var d struct {
+		Report struct {
+			Groups        int    `json:"groups"`
+			GroupsChanged int    `json:"groups_changed"`
+			B             string `json:"b"`
+			KindB         string `json:"kind_b"`
+		} `json:"report"`
+	}
+	harness.ReadJSON(t, path, &d)
+	if r := d.Report; r.Groups != 6 || r.GroupsChanged != 0 || r.KindB != kind || !strings.HasPrefix(r.B, kind+" ") {
+		t.Errorf("diff of the checkpoint and the %s: %+v, want 6 groups, none changed\n%s", kind, r, out)
+	}
+	for _, line := range []string{"  no changes in 6 groups\n", "llm B: not compared: a " + kind + " records no runs"} {
+		if !strings.Contains(out, line) {
+			t.Errorf("diff of the checkpoint and the %s does not say %q:\n%s", kind, line, out)
+		}
 	}
 }
 
