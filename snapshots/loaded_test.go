@@ -7,71 +7,21 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
 	"github.com/tkgraph/backfill/snapshots"
+	"github.com/tkgraph/backfill/snapshots/snapshotstest"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// loadedSample is the sample graph with the two episodes of user-1 at one reference time, so
-// only their seq orders them as the store does (their uuids sort the other way round), and
-// attributes a database keeps as they are (the loader writes a map as JSON text).
-func loadedSample() *sinks.MemSource {
-	src := sinkstest.Sample()
-	for i := range src.EntityList {
-		if src.EntityList[i].Name == "Alice" {
-			src.EntityList[i].Attributes = map[string]any{"age": float64(34), "nick": "Al", "tags": []any{"a", "b"}}
-		}
-	}
-	return src
-}
-
-// fromStore is what the pipeline loads: the groups as the store gives them back (its ingest
-// times).
-func fromStore(t *testing.T, s snapshots.Snapshot) *sinks.MemSource {
-	t.Helper()
-	src := &sinks.MemSource{}
-	for g, err := range s.Groups(context.Background(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		src.EpisodeList = append(src.EpisodeList, g.Episodes...)
-		src.EntityList = append(src.EntityList, g.Entities...)
-		src.FactList = append(src.FactList, g.Facts...)
-		src.FactVersionList = append(src.FactVersionList, g.Versions...)
-		src.MentionList = append(src.MentionList, g.Mentions...)
-		src.CommunityList = append(src.CommunityList, g.Communities...)
-	}
-	return src
-}
-
-// asLoaded is how a graph database holds what the store keeps: a message's speaker inside its
-// content, no version log.
-func asLoaded(t *testing.T, s snapshots.Snapshot) []string {
-	t.Helper()
-	var out []string
-	for g, err := range s.Groups(context.Background(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range g.Episodes {
-			e := &g.Episodes[i]
-			e.Content, e.Speaker = sinks.EpisodeContent(*e), ""
-		}
-		out = append(out, groupJSON(t, g))
-	}
-	return out
-}
-
 // TestLoadedGraphReadsAsItsStore loads the sample with the loader into Neo4j and into FalkorDB
-// and reads each back: every group equals the store's (episodes in the store's order, with
-// their record keys and seq), and each names its kind.
+// and reads each back: every group equals the store's (the two episodes of user-1 at one
+// reference time in seq order, which their uuids would reverse, with their record keys), and
+// each names its kind.
 func TestLoadedGraphReadsAsItsStore(t *testing.T) {
-	store := writeStore(t, loadedSample())
-	src := fromStore(t, snapshots.OpenStore(store, false))
-	want := asLoaded(t, snapshots.OpenStore(store, false))
+	stored := snapshots.OpenStore(writeStore(t, sinkstest.Sample()), false)
+	src, want := snapshotstest.Source(t, stored), snapshotstest.AsLoaded(t, stored)
 	for _, c := range []struct {
 		dialect cypher.Dialect
 		kind    string
@@ -86,12 +36,7 @@ func TestLoadedGraphReadsAsItsStore(t *testing.T) {
 		}},
 		{cypher.FalkorDB, snapshots.KindFalkorDB, func(t *testing.T) string {
 			uri := testenv.FalkorDBExclusive(t)
-			db, err := harness.DialFalkorDB(uri)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if err := db.Clear(t.Context()); err != nil {
+			if err := harness.ClearFalkorDB(t.Context(), uri); err != nil {
 				t.Fatal(err)
 			}
 			return uri
@@ -121,7 +66,7 @@ func TestLoadedGraphReadsAsItsStore(t *testing.T) {
 			if snap.Kind() != c.kind || !strings.HasPrefix(snap.Describe(), c.kind+" "+uri) {
 				t.Errorf("kind %q, described as %q, want %s", snap.Kind(), snap.Describe(), c.kind)
 			}
-			got := asLoaded(t, snap)
+			got := snapshotstest.AsLoaded(t, snap)
 			if len(got) != len(want) {
 				t.Fatalf("%d groups read back, want %d", len(got), len(want))
 			}

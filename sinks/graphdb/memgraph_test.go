@@ -2,7 +2,6 @@ package graphdb
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/sinkstest"
 	"github.com/tkgraph/backfill/snapshots"
@@ -231,7 +229,7 @@ func TestLoadedBoltGraphScoresAsItsStore(t *testing.T) {
 			store := snapshotstest.Store(t, snapshotstest.Split(src.EpisodeList, src.EntityList, src.FactList,
 				src.FactVersionList, src.MentionList, src.CommunityList)...)
 			stored := snapshots.OpenStore(store, false)
-			load(t, uri, storeSource(t, stored), Options{Dialect: c.dialect})
+			load(t, uri, snapshotstest.Source(t, stored), Options{Dialect: c.dialect})
 			snap, err := snapshots.OpenBolt(ctx, snapshots.BoltOptions{URI: uri})
 			if err != nil {
 				t.Fatal(err)
@@ -240,7 +238,7 @@ func TestLoadedBoltGraphScoresAsItsStore(t *testing.T) {
 			if snap.Kind() != c.kind {
 				t.Errorf("kind %q, want %s", snap.Kind(), c.kind)
 			}
-			if got, want := groupsAsLoaded(t, snap), groupsAsLoaded(t, stored); !slices.Equal(got, want) {
+			if got, want := snapshotstest.AsLoaded(t, snap), snapshotstest.AsLoaded(t, stored); !slices.Equal(got, want) {
 				t.Errorf("groups read back:\n%s\nwant the store's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 			g, err := evaluation.ReadGold(gold)
@@ -258,49 +256,4 @@ func TestLoadedBoltGraphScoresAsItsStore(t *testing.T) {
 			}
 		})
 	}
-}
-
-// storeSource is the store's groups as a loader source, as the pipeline loads them.
-func storeSource(t *testing.T, s snapshots.Snapshot) *sinks.MemSource {
-	t.Helper()
-	src := &sinks.MemSource{}
-	for g, err := range s.Groups(t.Context(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		src.EpisodeList = append(src.EpisodeList, g.Episodes...)
-		src.EntityList = append(src.EntityList, g.Entities...)
-		src.FactList = append(src.FactList, g.Facts...)
-		src.FactVersionList = append(src.FactVersionList, g.Versions...)
-		src.MentionList = append(src.MentionList, g.Mentions...)
-		src.CommunityList = append(src.CommunityList, g.Communities...)
-	}
-	return src
-}
-
-// groupsAsLoaded renders every group as JSON as a database holds it: a message's speaker inside
-// its content, no version log, entity attributes left out (the loader writes a map attribute as
-// JSON text), empty lists as null.
-func groupsAsLoaded(t *testing.T, s snapshots.Snapshot) []string {
-	t.Helper()
-	var out []string
-	for g, err := range s.Groups(t.Context(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range g.Episodes {
-			e := &g.Episodes[i]
-			e.Content, e.Speaker = sinks.EpisodeContent(*e), ""
-		}
-		for i := range g.Entities {
-			g.Entities[i].Attributes = nil
-		}
-		g.Versions = nil
-		b, err := json.Marshal(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, strings.ReplaceAll(string(b), "[]", "null")) // no labels: nil or empty
-	}
-	return out
 }

@@ -48,12 +48,7 @@ func servers(t *testing.T) (neo, falkor string) {
 	if err := harness.ClearNeo4j(t.Context(), neo); err != nil {
 		t.Fatal(err)
 	}
-	db, err := harness.DialFalkorDB(falkor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Clear(t.Context()); err != nil {
+	if err := harness.ClearFalkorDB(t.Context(), falkor); err != nil {
 		t.Fatal(err)
 	}
 	return neo, falkor
