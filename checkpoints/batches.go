@@ -106,15 +106,16 @@ func scanBatch(out *[]batch.Record) func(*sql.Rows) error {
 
 const requestColumns = `key,batch,stage,task,keys,status,detail,raw,finish,code`
 
-// AddBatchRequest records a request line of a batch (once: a second call is a no-op).
+// AddBatchRequest records a request line of a batch (once: a second call is a no-op), with the
+// group of the unit that asks it (ForGroup), so a forgetting of the group discards its answer.
 func (s *Store) AddBatchRequest(ctx context.Context, r batch.Request) error {
 	keys, err := json.Marshal(r.Keys)
 	if err != nil {
 		return fmt.Errorf("encoding batch request: %w", err)
 	}
 	return s.Write(ctx, func(tx *Tx) error {
-		_, err := tx.tx.ExecContext(ctx, `INSERT OR IGNORE INTO llm_batch_requests(`+requestColumns+`) VALUES(?,?,?,?,?,?,?,?,?,?)`,
-			r.Key, r.Batch, r.Stage, r.Task, string(keys), r.Status, r.Detail, r.Raw, r.Finish, r.Code)
+		_, err := tx.tx.ExecContext(ctx, `INSERT OR IGNORE INTO llm_batch_requests(`+requestColumns+`,group_id) VALUES(?,?,?,?,?,?,?,?,?,?,?)`,
+			r.Key, r.Batch, r.Stage, r.Task, string(keys), r.Status, r.Detail, r.Raw, r.Finish, r.Code, groupOf(ctx))
 		if err != nil {
 			return fmt.Errorf("writing batch request: %w", err)
 		}
