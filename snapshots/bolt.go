@@ -50,7 +50,7 @@ type boltSnapshot struct {
 func OpenBolt(ctx context.Context, o BoltOptions) (Snapshot, error) {
 	u, err := url.Parse(o.URI)
 	if err != nil || !IsBoltURI(o.URI) {
-		return nil, fmt.Errorf("opening graph %s: not a Bolt URI (bolt://HOST:PORT or neo4j://HOST:PORT)", o.URI)
+		return nil, fmt.Errorf("opening graph %s: not a Bolt URI (bolt://HOST:PORT or neo4j://HOST:PORT)", withoutUser(o.URI))
 	}
 	if u.User != nil {
 		return nil, fmt.Errorf("opening graph %s://%s: credentials in the URI; give them in the environment instead", u.Scheme, u.Host)

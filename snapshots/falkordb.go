@@ -44,14 +44,14 @@ type falkorSnapshot struct {
 func OpenFalkorDB(ctx context.Context, o FalkorDBOptions) (Snapshot, error) {
 	u, err := url.Parse(o.URI)
 	if err != nil || !IsFalkorDBURI(o.URI) {
-		return nil, fmt.Errorf("opening graph %s: not a FalkorDB URI (redis://HOST:PORT or rediss://HOST:PORT)", o.URI)
+		return nil, fmt.Errorf("opening graph %s: not a FalkorDB URI (redis://HOST:PORT or rediss://HOST:PORT)", withoutUser(o.URI))
 	}
 	if u.User != nil {
 		return nil, fmt.Errorf("opening graph %s://%s: credentials in the URI; give them in the environment instead", u.Scheme, u.Host)
 	}
 	ro, err := redis.ParseURL(o.URI)
 	if err != nil {
-		return nil, fmt.Errorf("opening graph %s: %w", o.URI, err)
+		return nil, fmt.Errorf("opening graph %s: %w", withoutUser(o.URI), err)
 	}
 	ro.Username, ro.Password = o.User, o.Password
 	ro.Protocol, ro.DisableIdentity = 2, true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"strings"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
@@ -71,6 +72,26 @@ func (g *Group) ByID() map[string]*graph.Entity {
 	out := make(map[string]*graph.Entity, len(g.Entities))
 	for i := range g.Entities {
 		out[g.Entities[i].UUID] = &g.Entities[i]
+	}
+	return out
+}
+
+// withoutUser is uri with the user information of its authority (what comes before "@" in the
+// part after "://" and before the first "/") replaced by "…", so an error about a URI that does
+// not parse cannot repeat a password.
+func withoutUser(uri string) string {
+	scheme, rest, ok := strings.Cut(uri, "://")
+	if !ok {
+		return uri
+	}
+	authority, path, _ := strings.Cut(rest, "/")
+	at := strings.LastIndex(authority, "@")
+	if at < 0 {
+		return uri
+	}
+	out := scheme + "://…@" + authority[at+1:]
+	if len(rest) > len(authority) {
+		out += "/" + path
 	}
 	return out
 }
