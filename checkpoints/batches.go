@@ -184,10 +184,13 @@ func (s *Store) SettleBatchRequests(ctx context.Context, rows []batch.Request, e
 }
 
 // FinishBatch marks the rows of the batch still pending as unfinished (lost, when the batch is
-// lost), adds their number to b.Unfinished and records b, in one transaction; it returns that
+// lost), with why (the provider's reason for a failed batch), adds their number to b.Unfinished and records b, in one transaction; it returns that
 // number.
 func (s *Store) FinishBatch(ctx context.Context, b batch.Record) (int, error) {
 	status, detail := batch.ReqUnfinished, "the batch ended ("+b.Ended+") without an answer"
+	if b.Reason != "" { // a failed batch: the provider's reason (its errors)
+		detail += ": " + b.Reason
+	}
 	if b.State == batch.Lost {
 		status, detail = batch.ReqLost, "the batch is lost: "+b.Reason
 	}

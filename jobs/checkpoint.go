@@ -65,6 +65,12 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 		}
 		return checkpoints.OpenReadOnly(ctx, name)
 	}
+	store, err := openRemote(ctx, j, loc, o)
+	return store, s3.Explain(err, loc.Bucket, j.S3.Endpoint)
+}
+
+// openRemote opens the checkpoint store kept at loc (OpenCheckpoint).
+func openRemote(ctx context.Context, j *Job, loc replica.Location, o CheckpointOptions) (*checkpoints.Store, error) {
 	client, err := s3.NewClient(ctx, j.s3Options())
 	if err != nil {
 		return nil, fmt.Errorf("opening checkpoint %s: %w", loc, err)
