@@ -95,7 +95,12 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 	}
 	ctx, stop, finish := drain(ctx)
 	defer finish()
-	fo := runner.ForgetOptions{Run: runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop},
+	ctx, tel, flush, err := startTelemetry(ctx, j)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer flush()
+	fo := runner.ForgetOptions{Run: runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop, Telemetry: tel},
 		Selection: sel, Originals: originals, DryRun: o.dryRun, Load: o.loadNow}
 	f, err := runner.Forget(ctx, j, fo)
 	if f != nil {

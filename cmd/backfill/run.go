@@ -98,9 +98,14 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	}
 	ctx, stop, finish := drain(ctx)
 	defer finish()
+	ctx, tel, flush, err := startTelemetry(ctx, j)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer flush()
 	prog := newProgress(os.Stderr)
 	rep, runErr := runner.Run(ctx, j, runner.Options{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
-		NoWait: o.noWait || !o.wait})
+		NoWait: o.noWait || !o.wait, Telemetry: tel})
 	if rep != nil {
 		printText(out, func(w io.Writer) { rep.WriteTable(w, stages.StepNames()) })
 		if o.report != "" {

@@ -18,6 +18,7 @@ import (
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/ingest"
+	"github.com/tkgraph/backfill/telemetry"
 )
 
 // Options are the per-invocation settings of a run.
@@ -39,6 +40,9 @@ type Options struct {
 	// Skip names steps (stages.Steps) this run leaves out: forget runs without ingest, and
 	// without load unless asked.
 	Skip []string
+	// Telemetry, when not nil, traces the run (run, stages, units, calls, batches, sink
+	// batches) and counts it in metrics (package telemetry).
+	Telemetry *telemetry.Telemetry
 }
 
 func (o *Options) defaults(j *jobs.Job) {
@@ -64,9 +68,17 @@ func (o *Options) defaults(j *jobs.Job) {
 
 // Run runs the job: every stage of its list (pipeline.Stages) in order, and returns the report.
 // Running it again resumes: every unit whose inputs did not change is skipped.
-func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error) {
+func Run(ctx context.Context, j *jobs.Job, opts Options) (rep *report.Report, err error) {
 	start := time.Now()
 	opts.defaults(j)
+	ctx, endSpan := opts.Telemetry.Run(ctx, shardName(opts.Shard))
+	outcome := ""
+	defer func() {
+		if outcome == "" { // it failed before the stages
+			outcome = OutcomeFailed
+		}
+		endSpan(rep, outcome, err)
+	}()
 	ctx, lost := context.WithCancelCause(ctx) // cancelled when a checkpoint kept in object storage is lost
 	defer lost(nil)
 	store, err := jobs.OpenCheckpoint(ctx, j, opts.Checkpoint, jobs.CheckpointOptions{Write: true, Stop: opts.Stop, OnLost: lost, Log: opts.Log})
@@ -78,6 +90,7 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 	if err != nil {
 		return nil, err
 	}
+	cl.Observe(j, opts.Telemetry)
 	list, err := pipeline.Stages(j, pipeline.Inputs{FS: opts.FS, Shard: opts.Shard, Store: store, Env: opts.Env})
 	if err != nil {
 		return nil, err
@@ -85,10 +98,8 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 	r := &run{job: j, opts: opts, store: store, clients: cl, rep: &report.Report{Job: j.Name, Stages: map[string]stages.Stats{}, StoreFile: store.Path()},
 		env: stages.Env{Store: store, LLM: cl.LLM, Embedder: cl.Embedder, Clock: opts.Clock, RecordTime: j.RecordTime,
 			Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop,
-			MaxFailedRatio: j.Limits.MaxFailedRatio, Repairs: stages.NewTally()}}
-	if opts.Shard.Count > 1 {
-		r.rep.Shard = fmt.Sprintf("%d/%d", opts.Shard.Index, opts.Shard.Count)
-	}
+			MaxFailedRatio: j.Limits.MaxFailedRatio, Repairs: stages.NewTally(), Observer: opts.Telemetry.Units()}}
+	r.rep.Shard = shardName(opts.Shard)
 	if j.BatchMode() {
 		r.batches = cl.UseBatches(j, store, opts.Log, opts.Stop)
 		if err := r.batches.Recover(ctx); err != nil {
@@ -104,7 +115,8 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 	// count every call made, the cancelled ones included.
 	runErr = r.finish(context.WithoutCancel(ctx), list, runErr)
 	r.rep.Seconds = time.Since(start).Seconds()
-	if err := recordRun(ctx, store, r.rep, r.pending, runErr); err != nil && runErr == nil {
+	outcome = outcomeOf(r.rep, r.pending, runErr)
+	if err := recordRun(ctx, store, r.rep, outcome); err != nil && runErr == nil {
 		runErr = err
 	}
 	if r.rep.Purged != nil && runErr == nil {
@@ -133,7 +145,9 @@ func (r *run) stages(ctx context.Context, list []stages.Stage) error {
 	for i, s := range list {
 		name := s.Step().Name
 		r.opts.Log.Info("stage starting", "stage", name)
-		st, err := s.Run(ctx, r.env)
+		sctx, endSpan := r.opts.Telemetry.Stage(ctx, name, r.stageKey(s))
+		st, err := s.Run(sctx, r.env)
+		endSpan(st, err)
 		r.rep.Stages[name] = st
 		r.opts.Log.Info("stage finished", "stage", name, "units", st.Units, "skipped", st.Skipped, "seconds", fmt.Sprintf("%.2f", st.Seconds))
 		if err != nil {
@@ -159,4 +173,25 @@ func (r *run) stages(ctx context.Context, list []stages.Stage) error {
 		}
 	}
 	return nil
+}
+
+// stageKey is the stage's key under the run's env (its version, for its span), "" without
+// telemetry or when the key cannot be computed (the stage's Run then fails saying why).
+func (r *run) stageKey(s stages.Stage) string {
+	if r.opts.Telemetry == nil {
+		return ""
+	}
+	k, err := s.Key(r.env)
+	if err != nil {
+		return ""
+	}
+	return k
+}
+
+// shardName is the report's name of a shard ("I/N"), "" for the whole job.
+func shardName(sh ingest.Shard) string {
+	if sh.Count > 1 {
+		return fmt.Sprintf("%d/%d", sh.Index, sh.Count)
+	}
+	return ""
 }
