@@ -31,8 +31,8 @@ type Telemetry struct {
 	in     instruments
 
 	mu      sync.Mutex
-	stage   trace.SpanContext             // the stage running: the parent of batch spans
-	batches map[string]trace.Span         // open batch spans by batch id
+	stage   trace.SpanContext            // the stage running: the parent of batch spans
+	batches map[string]trace.Span        // open batch spans by batch id
 	sent    map[string]trace.SpanContext // submitted batches' spans, for their deliveries' links
 }
 
