@@ -59,7 +59,7 @@ func newInstruments(m metric.Meter) (instruments, error) {
 	in.requests = i64(metricRequests, "{request}", "Requests sent to the provider, retries included (the run report's llm.calls)")
 	in.cacheHits = i64(metricCacheHits, "{call}", "Calls answered from the checkpoint's LLM cache, with no request")
 	in.tokens = i64(metricTokens, "{token}", "Tokens by gen_ai.token.type: input, output, and the parts of them priced apart (cached_input, reasoning)")
-	in.cost, err = m.Float64Counter(metricCost, metric.WithUnit("USD"), metric.WithDescription("Cost of the answers at the job's price table (llm.prices)"))
+	in.cost, err = m.Float64Counter(metricCost, metric.WithUnit("{USD}"), metric.WithDescription("Cost of the answers at the job's price table (llm.prices)"))
 	errs = append(errs, err)
 	in.retries = i64(metricRetries, "{request}", "Requests beyond the first of a call: transport, validation and length retries")
 	in.invalid = i64(metricInvalid, "{answer}", "Answers that failed the task's schema")
