@@ -44,17 +44,6 @@ install_col() {
   mv "$BIN.tmp" "$BIN"
 }
 
-# go_step LOG: the packages go build has compiled so far and the last one.
-go_step() {
-  local n
-  n=$(grep -vc ': ' "$1" || true)
-  if [ "$n" = 0 ]; then
-    printf '%s' "$(tail -n1 "$1" | grep . || echo 'fetching modules or linking')"
-    return
-  fi
-  printf '%s packages compiled (now %s)' "$n" "$(tail -n1 "$1")"
-}
-
 # write_config DIR: the collector's configuration, receiving on loopback and writing into DIR.
 write_config() {
   cat >"$STATE/config.yaml" <<CONFIG

@@ -107,16 +107,30 @@ func (c *client) Call(ctx context.Context, ci llm.CallInfo) (context.Context, fu
 	}
 	ctx, span := c.t.tracer.Start(ctx, ci.Operation+" "+c.model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	return ctx, func(e llm.CallEnd) {
+		// Counts that are 0 are left out (most calls have no retry, no cached or reasoning
+		// token): a span is encoded and sent once per call.
 		u := e.Usage
-		span.SetAttributes(keyCallOutcome.String(e.Outcome), keyRequests.Int64(u.Calls), keyRetries.Int64(u.Retries),
-			keyInputTokens.Int64(u.PromptTokens), keyCost.Float64(u.CostUSD))
+		end := make([]attribute.KeyValue, 0, 8)
+		end = append(end, keyCallOutcome.String(e.Outcome), keyRequests.Int64(u.Calls), keyInputTokens.Int64(u.PromptTokens))
 		if ci.Operation == llm.OperationChat {
-			span.SetAttributes(keyOutputTokens.Int64(u.CompletionTokens), keyCachedTokens.Int64(u.CachedTokens),
-				keyReasonTokens.Int64(u.ReasoningTokens))
+			end = append(end, keyOutputTokens.Int64(u.CompletionTokens))
+		}
+		if u.Retries != 0 {
+			end = append(end, keyRetries.Int64(u.Retries))
+		}
+		if u.CachedTokens != 0 {
+			end = append(end, keyCachedTokens.Int64(u.CachedTokens))
+		}
+		if u.ReasoningTokens != 0 {
+			end = append(end, keyReasonTokens.Int64(u.ReasoningTokens))
+		}
+		if u.CostUSD != 0 {
+			end = append(end, keyCost.Float64(u.CostUSD))
 		}
 		if e.Finish != "" {
-			span.SetAttributes(keyFinishReasons.StringSlice([]string{e.Finish}))
+			end = append(end, keyFinishReasons.StringSlice([]string{e.Finish}))
 		}
+		span.SetAttributes(end...)
 		if e.Outcome == llm.CallPending {
 			span.End()
 			return
