@@ -79,6 +79,15 @@ func (t *Telemetry) Run(ctx context.Context, shard string) (context.Context, fun
 	}
 }
 
+// Within is ctx with the span of from (the run's, from Run): the run's spans go on in a context
+// that does not derive from Run's.
+func (t *Telemetry) Within(ctx, from context.Context) context.Context {
+	if t == nil {
+		return ctx
+	}
+	return trace.ContextWithSpan(ctx, trace.SpanFromContext(from))
+}
+
 // Stage starts the span of a stage whose key (stages.Stage.Key: its options and the versions of
 // the tasks it asks) is key, which the span carries hashed as the stage's version; end ends it
 // with the stage's counts and error.

@@ -40,6 +40,9 @@ type Options struct {
 	// Skip names steps (stages.Steps) this run leaves out: forget runs without ingest, and
 	// without load unless asked.
 	Skip []string
+	// Store, when set, is the store to run on, opened for writing by OpenStore (Checkpoint is
+	// then ignored); Run leaves it open. Otherwise Run opens the store and closes it.
+	Store *Store
 	// Telemetry, when not nil, traces the run (run, stages, units, calls, batches, sink
 	// batches) and counts it in metrics (package telemetry).
 	Telemetry *telemetry.Telemetry
@@ -72,6 +75,7 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (rep *report.Report, er
 	start := time.Now()
 	opts.defaults(j)
 	ctx, endSpan := opts.Telemetry.Run(ctx, shardName(opts.Shard))
+	runCtx := ctx
 	outcome := ""
 	defer func() {
 		if outcome == "" { // it failed before the stages
@@ -79,13 +83,17 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (rep *report.Report, er
 		}
 		endSpan(rep, outcome, err)
 	}()
-	ctx, lost := context.WithCancelCause(ctx) // cancelled when a checkpoint kept in object storage is lost
-	defer lost(nil)
-	store, err := jobs.OpenCheckpoint(ctx, j, opts.Checkpoint, jobs.CheckpointOptions{Write: true, Stop: opts.Stop, OnLost: lost, Log: opts.Log})
-	if err != nil {
-		return nil, err
+	opened := opts.Store
+	if opened == nil {
+		var err error
+		if opened, err = OpenStore(ctx, j, opts, true, false); err != nil {
+			return nil, err
+		}
+		defer opened.Close()
 	}
-	defer store.Close()
+	// ctx is cancelled when a checkpoint kept in object storage is lost; the run's span goes on
+	// with it (a store opened by the caller has a context of its own).
+	ctx, store := opts.Telemetry.Within(opened.Ctx, runCtx), opened.Store
 	cl, err := pipeline.NewClients(j, store, opts.Env, opts.Log, opts.Stop)
 	if err != nil {
 		return nil, err
@@ -122,7 +130,10 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (rep *report.Report, er
 	if r.rep.Purged != nil && runErr == nil {
 		runErr = store.Compact(ctx)
 	}
-	return r.rep, r.close(ctx, runErr)
+	if opts.Store != nil {
+		return r.rep, runErr
+	}
+	return r.rep, r.close(opened, runErr)
 }
 
 // run is one run of a job.
