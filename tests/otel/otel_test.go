@@ -51,6 +51,12 @@ func newFixture(t *testing.T) *fixture {
 // the run id its telemetry carries.
 func (f *fixture) run(t *testing.T, checkpoint string, otel map[string]string, args ...string) (harness.Result, report.Report, string) {
 	t.Helper()
+	return f.command(t, "run", checkpoint, otel, args...)
+}
+
+// command is run with another command of the binary (run, forget) on the demo job.
+func (f *fixture) command(t *testing.T, cmd, checkpoint string, otel map[string]string, args ...string) (harness.Result, report.Report, string) {
+	t.Helper()
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
@@ -63,13 +69,13 @@ func (f *fixture) run(t *testing.T, checkpoint string, otel map[string]string, a
 		env = append(env, k+"="+otel[k])
 	}
 	rep := filepath.Join(f.dir, id+".report.json")
-	res, err := harness.Run(t.Context(), f.bin, append([]string{"run", "jobs/examples/demo.yaml", "--report", rep}, args...),
+	res, err := harness.Run(t.Context(), f.bin, append([]string{cmd, "jobs/examples/demo.yaml", "--report", rep}, args...),
 		harness.Options{Dir: f.root, Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var r report.Report
-	if res.Code == 0 || res.Code == 3 {
+	if cmd == "run" && (res.Code == 0 || res.Code == 3) {
 		harness.ReadJSON(t, rep, &r)
 	}
 	return res, r, id
@@ -166,6 +172,26 @@ func TestRunExportsTreeAndTotals(t *testing.T) {
 		rep.FailedUnits, rep.Load.Batches, rep.Load.Nodes+rep.Load.Edges)
 	checkTree(t, tr, rep)
 	checkTotals(t, m, rep)
+
+	t.Run("forget", func(t *testing.T) {
+		// forget runs the stages on a store it opened itself: its run is traced the same way.
+		res, _, id := f.command(t, "forget", filepath.Join(f.dir, "online.db"), http, append(args, "--group", "shop")...)
+		if res.Code != 0 && res.Code != 3 {
+			t.Fatalf("exit %d\n%s", res.Code, harness.Tail(res.Stderr, 20))
+		}
+		tr, _ := f.await(t, id)
+		if tr.root.Name != "run demo" || len(tr.traces) != 1 {
+			t.Fatalf("root %q, %d traces", tr.root.Name, len(tr.traces))
+		}
+		var stages []string
+		for _, s := range tr.children[tr.root.SpanID] {
+			stages = append(stages, s.Name)
+		}
+		if slices.Contains(stages, "stage ingest") || !slices.Contains(stages, "stage extract") || len(tr.under(*tr.root, "unit ")) == 0 {
+			t.Fatalf("forget's run has stages %v and %d units under them: want every stage but ingest (and load), with units",
+				stages, len(tr.under(*tr.root, "unit ")))
+		}
+	})
 
 	t.Run("batch mode over grpc", func(t *testing.T) {
 		grpc := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": f.col.GRPCEndpoint, "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}
