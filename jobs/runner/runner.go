@@ -187,7 +187,7 @@ func (r *run) stages(ctx context.Context, list []stages.Stage) error {
 }
 
 // stageKey is the stage's key under the run's env (its version, for its span), "" without
-// telemetry or when the key cannot be computed (the stage's Run then fails saying why).
+// telemetry or when the key cannot be computed.
 func (r *run) stageKey(s stages.Stage) string {
 	if r.opts.Telemetry == nil {
 		return ""
