@@ -71,7 +71,6 @@ const (
 	keyQuarantined   = attribute.Key("backfill.quarantined")
 	keyLLMCalls      = attribute.Key("backfill.llm.calls")
 	keyLLMCacheHits  = attribute.Key("backfill.llm.cache_hits")
-	keyRunCost       = attribute.Key("backfill.llm.cost_usd")
 )
 
 // Metric names: the GenAI client conventions' two, backfill's own under backfill.*.

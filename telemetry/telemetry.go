@@ -65,7 +65,7 @@ func (t *Telemetry) Run(ctx context.Context, shard string) (context.Context, fun
 				keyFailedUnits.Int(rep.FailedUnits), keyQuarantined.Int(rep.Quarantined),
 				keyLLMCalls.Int(rep.LLM.Calls), keyLLMCacheHits.Int(rep.LLM.CacheHits),
 				keyInputTokens.Int(rep.LLM.PromptTokens), keyOutputTokens.Int(rep.LLM.CompletionTokens),
-				keyCachedTokens.Int(rep.LLM.CachedPromptTokens), keyRunCost.Float64(rep.LLM.CostUSD))
+				keyCachedTokens.Int(rep.LLM.CachedPromptTokens), keyCost.Float64(rep.LLM.CostUSD))
 			if rep.StoppedAt != "" {
 				span.SetAttributes(keyStoppedAt.String(rep.StoppedAt))
 			}
