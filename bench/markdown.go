@@ -245,16 +245,19 @@ func telemetryMarkdown(w io.Writer, t *TelemetryResult) {
 	}
 	fprintf(w, "| job | export | wall seconds | CPU seconds | spans | load (1 min) at start |\n|---|---|---:|---:|---:|---:|\n")
 	for _, r := range t.Runs {
-		export, spans := "off", "–"
-		if r.Export {
-			export, spans = "OTLP/HTTP", fmt.Sprint(r.Spans)
+		spans := "–"
+		if r.Spans > 0 {
+			spans = fmt.Sprint(r.Spans)
 		}
-		fprintf(w, "| %s | %s | %.1f | %.1f | %s | %.2f |\n", r.Job, export, r.Seconds, r.CPUSeconds, spans, r.Load1)
+		fprintf(w, "| %s | %s | %.1f | %.1f | %s | %.2f |\n", r.Job, r.Export, r.Seconds, r.CPUSeconds, spans, r.Load1)
 	}
 	fprintf(w, "\n")
 	for _, job := range []string{"stub", "replay"} {
-		if wall, cpu, ok := telemetryOverhead(t.Runs, job); ok {
-			fprintf(w, "%s (%d episodes): exporting costs %+.1f%% wall and %+.1f%% CPU (medians of the runs on against off).\n", job, t.Episodes, wall, cpu)
+		for _, export := range []string{exportAll, exportMetrics} {
+			if wall, cpu, ok := telemetryOverhead(t.Runs, job, export); ok {
+				fprintf(w, "- %s (%d episodes), %s over OTLP/HTTP: %+.1f%% wall, %+.1f%% CPU (medians against the runs that export nothing).\n",
+					job, t.Episodes, export, wall, cpu)
+			}
 		}
 	}
 	fprintf(w, "\nstub: every stage with the stub answering each call after the latency; replay: every stage again on a copy of the "+

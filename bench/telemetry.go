@@ -19,8 +19,10 @@ import (
 
 // TelemetryResult is what exporting a run's traces and metrics costs (the telemetry step):
 // LoCoMo through llm/stub, and its cached replay, each run with exporting off (no OTLP
-// endpoint) and on (OTLP/HTTP to the collector of BACKFILL_OTELCOL_ENDPOINT on loopback), the
-// two alternating (off, on, on, off, …) so a drift in the machine's load hits both alike.
+// endpoint), on (traces and metrics over OTLP/HTTP to the collector of
+// BACKFILL_OTELCOL_ENDPOINT on loopback) and metrics only (OTEL_TRACES_EXPORTER=none), in
+// rotating order (off, all, metrics; all, metrics, off; …) so a drift in the machine's load
+// hits every mode alike.
 type TelemetryResult struct {
 	Episodes    int            `json:"episodes"`
 	LatencyMS   float64        `json:"latency_ms"`
@@ -29,20 +31,30 @@ type TelemetryResult struct {
 	Note        string         `json:"note,omitempty"`
 }
 
-// TelemetryRun is one run: its job (the stub run or the cached replay), whether it exported,
-// its wall and CPU seconds, the spans the collector received of it, and the machine's 1-minute
-// load average when it started.
+// TelemetryRun is one run: its job (the stub run or the cached replay), what it exported, its
+// wall and CPU seconds, the spans the collector received of it, and the machine's 1-minute load
+// average when it started.
 type TelemetryRun struct {
-	Job        string  `json:"job"` // "stub" or "replay"
-	Export     bool    `json:"export"`
+	Job        string  `json:"job"`    // "stub" or "replay"
+	Export     string  `json:"export"` // exportOff, exportAll or exportMetrics
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpu_seconds"`
 	Spans      int     `json:"spans,omitempty"`
 	Load1      float64 `json:"load1"`
 }
 
-// telemetryPairs is how many runs of each kind the step makes with and without exporting.
-const telemetryPairs = 3
+// What a run exports.
+const (
+	exportOff     = "off"
+	exportAll     = "traces and metrics"
+	exportMetrics = "metrics only"
+)
+
+// exportModes in the order of the first round; each round starts one later.
+var exportModes = []string{exportOff, exportAll, exportMetrics}
+
+// telemetryRounds is how many runs of each job the step makes in every mode.
+const telemetryRounds = 3
 
 // benchTelemetry measures the export's cost (see TelemetryResult).
 func benchTelemetry(ctx context.Context, bin, dir, dataset string, latency time.Duration, concurrency int) (*TelemetryResult, error) {
@@ -59,16 +71,20 @@ func benchTelemetry(ctx context.Context, bin, dir, dataset string, latency time.
 	defer s.Close()
 	src := fmt.Sprintf("path: %s\n    format: locomo", dataset)
 	n := 0
-	run := func(job string, export bool, checkpoint string) error {
+	run := func(job, export, checkpoint string) error {
 		n++
 		p := filepath.Join(dir, fmt.Sprintf("telemetry-%d.yaml", n))
 		if err := os.WriteFile(p, []byte(harness.StubJobYAML("bench-telemetry", checkpoint, src, s.URL, concurrency)), 0o644); err != nil {
 			return err
 		}
 		id := runID()
-		env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=", "OTEL_SERVICE_NAME=backfill-bench", "OTEL_RESOURCE_ATTRIBUTES=backfill.bench.run=" + id}
-		if export {
+		env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=", "OTEL_TRACES_EXPORTER=", "OTEL_METRICS_EXPORTER=",
+			"OTEL_SERVICE_NAME=backfill-bench", "OTEL_RESOURCE_ATTRIBUTES=backfill.bench.run=" + id}
+		if export != exportOff {
 			env[0] = "OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint
+		}
+		if export == exportMetrics {
+			env[1] = "OTEL_TRACES_EXPORTER=none"
 		}
 		x := TelemetryRun{Job: job, Export: export, Load1: load1()}
 		rep, res, err := runJob(ctx, bin, p, dir, harness.Options{Env: env})
@@ -77,7 +93,7 @@ func benchTelemetry(ctx context.Context, bin, dir, dataset string, latency time.
 		}
 		x.Seconds, x.CPUSeconds = res.Elapsed.Seconds(), res.CPU.Seconds()
 		r.Episodes = rep.Episodes
-		if export {
+		if export == exportAll {
 			if x.Spans, err = spansOfRun(traces, id); err != nil {
 				return err
 			}
@@ -87,18 +103,18 @@ func benchTelemetry(ctx context.Context, bin, dir, dataset string, latency time.
 	}
 	// The stub runs: each on a fresh checkpoint. The first one's is the replay's source.
 	var first string
-	for i := range 2 * telemetryPairs {
+	for i := range len(exportModes) * telemetryRounds {
 		cp := filepath.Join(dir, fmt.Sprintf("telemetry-stub-%d.db", i))
 		if first == "" {
 			first = cp
 		}
-		if err := run("stub", abba(i), cp); err != nil {
+		if err := run("stub", exportMode(i), cp); err != nil {
 			return r, err
 		}
 	}
 	// The cached replays: each on a copy of the first checkpoint with every stage's output
 	// removed and the LLM cache kept.
-	for i := range 2 * telemetryPairs {
+	for i := range len(exportModes) * telemetryRounds {
 		cp := filepath.Join(dir, fmt.Sprintf("telemetry-replay-%d.db", i))
 		for _, suffix := range []string{"", "-wal", "-shm"} {
 			if err := copyFile(first+suffix, cp+suffix); err != nil && !os.IsNotExist(err) {
@@ -108,15 +124,18 @@ func benchTelemetry(ctx context.Context, bin, dir, dataset string, latency time.
 		if err := resetStages(ctx, cp); err != nil {
 			return r, err
 		}
-		if err := run("replay", abba(i), cp); err != nil {
+		if err := run("replay", exportMode(i), cp); err != nil {
 			return r, err
 		}
 	}
 	return r, nil
 }
 
-// abba is whether run i of a series exports: off, on, on, off, off, on, …
-func abba(i int) bool { return (i+1)%4 >= 2 }
+// exportMode is what run i of a series exports: round r runs the modes starting from the r-th.
+func exportMode(i int) string {
+	n := len(exportModes)
+	return exportModes[(i%n+i/n)%n]
+}
 
 // runID is a random id that tells a run's telemetry from the others the collector received.
 func runID() string {
@@ -170,17 +189,16 @@ func load1() float64 {
 	return f
 }
 
-// telemetryOverhead is the median of a job's exporting runs against the median of its others,
-// in wall and CPU seconds, as percentages.
-func telemetryOverhead(runs []TelemetryRun, job string) (wall, cpu float64, ok bool) {
+// telemetryOverhead is the median of a job's runs that exported export against the median of
+// its runs that exported nothing, in wall and CPU seconds, as percentages.
+func telemetryOverhead(runs []TelemetryRun, job, export string) (wall, cpu float64, ok bool) {
 	var on, off, onCPU, offCPU []float64
 	for _, r := range runs {
-		if r.Job != job {
-			continue
-		}
-		if r.Export {
+		switch {
+		case r.Job != job:
+		case r.Export == export:
 			on, onCPU = append(on, r.Seconds), append(onCPU, r.CPUSeconds)
-		} else {
+		case r.Export == exportOff:
 			off, offCPU = append(off, r.Seconds), append(offCPU, r.CPUSeconds)
 		}
 	}

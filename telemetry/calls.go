@@ -22,7 +22,7 @@ func (t *Telemetry) Client(operation, provider, model, baseURL string) llm.Obser
 		return nil
 	}
 	c := &client{t: t, op: operation, base: []attribute.KeyValue{keyOperation.String(operation), keyProvider.String(provider),
-		keyRequestModel.String(model)}, model: model}
+		keyRequestModel.String(model)}, name: operation + " " + model}
 	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
 		c.server = append(c.server, keyServerAddress.String(u.Hostname()))
 		if p, err := strconv.Atoi(u.Port()); err == nil {
@@ -36,7 +36,7 @@ func (t *Telemetry) Client(operation, provider, model, baseURL string) llm.Obser
 type client struct {
 	t      *Telemetry
 	op     string
-	model  string
+	name   string // of its calls' spans: "chat MODEL", "embeddings MODEL"
 	base   []attribute.KeyValue // operation, provider, model
 	server []attribute.KeyValue // server.address and server.port, when not in-process
 	sets   attrSets
@@ -105,7 +105,7 @@ func (c *client) Call(ctx context.Context, ci llm.CallInfo) (context.Context, fu
 	if ci.Batch {
 		attrs = append(attrs, keyBatchMode.Bool(true))
 	}
-	ctx, span := c.t.tracer.Start(ctx, ci.Operation+" "+c.model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	ctx, span := c.t.tracer.Start(ctx, c.name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	return ctx, func(e llm.CallEnd) {
 		// Counts that are 0 are left out (most calls have no retry, no cached or reasoning
 		// token): a span is encoded and sent once per call.
