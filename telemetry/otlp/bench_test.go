@@ -15,8 +15,14 @@ import (
 
 // BenchmarkUnitWithCall is the CPU of what a unit that makes one LLM call costs the telemetry:
 // the unit's span, the call's span and its usage counted, exported over OTLP/HTTP to a
-// receiver in the process that discards them (the export's encoding and sending included).
+// receiver in the process that discards them (the export's encoding and sending included);
+// with metrics only, without the spans.
 func BenchmarkUnitWithCall(b *testing.B) {
+	b.Run("traces and metrics", func(b *testing.B) { benchUnitWithCall(b, "") })
+	b.Run("metrics only", func(b *testing.B) { benchUnitWithCall(b, "none") })
+}
+
+func benchUnitWithCall(b *testing.B, traces string) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 	}))
@@ -25,6 +31,7 @@ func BenchmarkUnitWithCall(b *testing.B) {
 		b.Setenv(k, "")
 	}
 	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
+	b.Setenv("OTEL_TRACES_EXPORTER", traces)
 	e, err := Setup(context.Background(), nil, "bench", nil)
 	if err != nil {
 		b.Fatal(err)
