@@ -76,8 +76,8 @@ func openRemote(ctx context.Context, j *Job, loc replica.Location, o CheckpointO
 		return nil, fmt.Errorf("opening checkpoint %s: %w", loc, err)
 	}
 	sync := j.CheckpointSync
-	ro := replica.Options{Client: client, Location: loc, Local: sync.Local, Every: seconds(sync.Seconds),
-		LeaseTTL: seconds(sync.LeaseSeconds), Stop: o.Stop, OnLost: o.OnLost, Log: o.Log, Existing: o.Existing}
+	ro := replica.Options{Client: client, Location: loc, Local: sync.Local, Every: seconds(OrZero(sync.Seconds)),
+		LeaseTTL: seconds(OrZero(sync.LeaseSeconds)), Stop: o.Stop, OnLost: o.OnLost, Log: o.Log, Existing: o.Existing}
 	if !o.Write {
 		return replica.OpenReadOnly(ctx, ro)
 	}
@@ -109,6 +109,14 @@ func (j *Job) SideFiles(name string) (string, error) {
 		return j.CheckpointSync.Local, nil
 	}
 	return DefaultLocalCopy(loc)
+}
+
+// OrZero is *p, or 0 for nil (a key left out: the user of the value applies its default).
+func OrZero(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // seconds is a duration of s seconds.
@@ -148,11 +156,12 @@ func (j *Job) validateCheckpoint() error {
 	if _, _, err := replica.Parse(j.Checkpoint); err != nil {
 		return fmt.Errorf("validating job: %w", err)
 	}
-	if s := j.CheckpointSync.Seconds; s != 0 && s < minSyncSeconds {
-		return fmt.Errorf("validating job: checkpoint_sync.seconds: %g is below %d", s, minSyncSeconds)
+	if s := j.CheckpointSync.Seconds; s != nil && *s < minSyncSeconds {
+		return fmt.Errorf("validating job: checkpoint_sync.seconds: %g is below %d (leave the key out for the default %d)", *s, minSyncSeconds, DefaultSyncSeconds)
 	}
-	if s, m := j.CheckpointSync.LeaseSeconds, replica.MinLeaseTTL.Seconds(); s != 0 && s < m {
-		return fmt.Errorf("validating job: checkpoint_sync.lease_seconds: %g is below %g (servers date writes to the second)", s, m)
+	if s, m := j.CheckpointSync.LeaseSeconds, replica.MinLeaseTTL.Seconds(); s != nil && *s < m {
+		return fmt.Errorf("validating job: checkpoint_sync.lease_seconds: %g is below %g (servers date writes to the second; leave the key out for the default %g)",
+			*s, m, replica.DefaultLeaseTTL.Seconds())
 	}
 	return nil
 }
