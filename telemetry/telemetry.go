@@ -72,6 +72,7 @@ func (t *Telemetry) Run(ctx context.Context, shard string) (context.Context, fun
 		}
 		span.SetAttributes(keyRunOutcome.String(outcome))
 		fail(span, err)
+		t.endBatches()
 		span.End()
 		set := metric.WithAttributeSet(attribute.NewSet(t.job, keyRunOutcome.String(outcome)))
 		t.in.runs.Add(context.WithoutCancel(ctx), 1, set)
@@ -113,6 +114,18 @@ func (t *Telemetry) Stage(ctx context.Context, stage, key string) (context.Conte
 		}
 		fail(span, err)
 		span.End()
+	}
+}
+
+// endBatches ends the spans of the batches still filling when the run ends (it stopped before
+// submitting them: the next run asks their requests again).
+func (t *Telemetry) endBatches() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, span := range t.batches {
+		span.SetAttributes(keyBatchState.String("not_submitted"))
+		span.End()
+		delete(t.batches, id)
 	}
 }
 
