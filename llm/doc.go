@@ -32,6 +32,12 @@
 //     Client.Estimate renders the same request and reports its size, cost and cache state
 //     without sending it.
 //
+// Telemetry: Client.Observe sets an Observer (package telemetry) that sees every change of the
+// usage counters with the stage and task it counts for (so what it sums is what Usage sums, in
+// batch mode too) and every call that sends a request or queues one (Observer.Call, ended with
+// its outcome and the usage of its requests); a call the cache answers is only counted. It sees
+// no prompt and no answer.
+//
 // Batch mode (Client.UseBatches; package llm/batch does the batches):
 //   - Call renders, keys and looks up the cache exactly as online; on a miss its request goes to
 //     the Batcher, and Call returns batch.ErrPending until the request's batch has ended, then

@@ -76,6 +76,11 @@
 // of calls of one unit that wait on each other's answers, plus the one that commits; each
 // stage's doc says how many.
 //
+// Telemetry: Env.Observer, when set, sees every unit that runs (Observer.Unit: its context is
+// the unit's, so the unit's calls are its children in a trace) with its outcome, and the units
+// counted without a run of their own (Observer.Units: the skipped ones, ingest's rows, the load's
+// groups). The load stage hands it to its loader when it is a graphdb.Observer too.
+//
 // Interrupts: when Env.Stop closes, RunStream starts no new unit, and the LLM client's pacer,
 // which shares the channel, refuses every new request (pacing.ErrStopped) — also the next call of
 // a unit already running. Such a unit ends uncommitted (Pool keeps its sibling calls in flight

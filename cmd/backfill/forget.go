@@ -99,7 +99,12 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 	}
 	ctx, stop, finish := drain(ctx)
 	defer finish()
-	ro := runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop}
+	ctx, tel, flush, err := startTelemetry(ctx, j)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer flush()
+	ro := runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop, Telemetry: tel}
 	store, err := runner.OpenStore(ctx, j, ro, !o.dryRun, true)
 	if err != nil {
 		return fail(ctx, err)

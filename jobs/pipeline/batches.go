@@ -33,6 +33,7 @@ type BatchSet []*batch.Batcher
 func (c *Clients) UseBatches(j *jobs.Job, store *checkpoints.Store, log *slog.Logger, stop <-chan struct{}) BatchSet {
 	var set BatchSet
 	opts := batchOptions(j, store.Path(), log, stop)
+	opts.Observer = c.batchObs
 	if j.LLM.Mode == jobs.ModeBatch {
 		set = append(set, c.LLM.UseBatches(store, opts))
 	}

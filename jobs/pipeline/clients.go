@@ -11,11 +11,13 @@ import (
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/providers/offline"
 	"github.com/tkgraph/backfill/report"
+	"github.com/tkgraph/backfill/telemetry"
 )
 
 // Clients are a job's chat client and embedder, as a run, a plan and an eval build them.
@@ -24,6 +26,27 @@ type Clients struct {
 	Embedder *embed.Client
 	Pacer    *pacing.Pacer  // shared by both: one bound on requests in flight, one RPM/TPM budget
 	Budget   *pacing.Budget // shared by both: limits.max_cost_usd
+	batchObs batch.Observer // watches the batches UseBatches starts (Observe); nil: none
+}
+
+// Observe makes t (a run's telemetry; nil: none) watch the clients' calls and usage and, in
+// batch mode, their provider batches: call it before UseBatches and before the first call.
+func (c *Clients) Observe(j *jobs.Job, t *telemetry.Telemetry) {
+	if t == nil {
+		return
+	}
+	c.LLM.Observe(t.Client(llm.OperationChat, telemetry.Provider(j.LLM.Provider), c.LLM.Model(), remoteURL(j.LLM.Provider, j.LLM.BaseURL)))
+	c.Embedder.Observe(t.Client(llm.OperationEmbeddings, telemetry.Provider(j.Embedder.Provider), c.Embedder.Model(),
+		remoteURL(j.Embedder.Provider, j.Embedder.BaseURL)))
+	c.batchObs = t.Batches()
+}
+
+// remoteURL is the base URL a provider's requests go to over the network, "" in-process.
+func remoteURL(provider, baseURL string) string {
+	if provider == "offline" {
+		return ""
+	}
+	return baseURL
 }
 
 // NewClients builds the chat client and the embedder of a job: its providers, prompts, request
@@ -104,11 +127,10 @@ func (c *Clients) Usage() pacing.Usage {
 	if u.Stages == nil {
 		u.Stages = map[string]pacing.StageUsage{}
 	}
-	eu := pacing.StageUsage{Calls: e.Requests, CacheHits: e.CacheHits, PromptTokens: e.PromptTokens,
-		Retries: e.Retries, InvalidAnswers: e.InvalidAnswers, CostUSD: e.CostUSD}
-	s := u.Stages["embed"]
+	eu := e.StageUsage()
+	s := u.Stages[embed.Stage]
 	s.Sum(eu)
-	u.Stages["embed"] = s
+	u.Stages[embed.Stage] = s
 	u.Total.Sum(eu)
 	u.Total.MaxInFlight = int64(c.Pacer.Peak())
 	return u

@@ -5,6 +5,9 @@
 // (jobs/planner), `status` and `eval` use these and build nothing of their own, so every
 // setting of the job reaches a run, a plan and an eval alike.
 //
+// Clients.Observe hands a run's telemetry to the clients (and to the batchers UseBatches starts
+// after it).
+//
 // Batch mode (llm.mode or embedder.mode batch): Clients.UseBatches turns it on for the clients
 // the job asks it of and returns their batchers as one stages.Batches.
 package pipeline

@@ -124,7 +124,7 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 		cost := d.b.opts.Price.Cost(s.Usage)
 		d.usage.Answers++
 		d.usage.CostUSD += cost
-		d.b.kind.Count(row.Stage, func(u *pacing.StageUsage) {
+		d.b.kind.Count(row.Stage, row.Task, func(u *pacing.StageUsage) {
 			u.Add(s.Usage, cost)
 			if !s.Valid {
 				u.InvalidAnswers++

@@ -23,8 +23,8 @@ type Kind interface {
 	// ResubmitInvalid: an invalid answer is asked again as the same request (embeddings),
 	// instead of going back to the caller for a retry with feedback (chat).
 	ResubmitInvalid() bool
-	// Count applies f to the usage counters of stage.
-	Count(stage string, f func(*pacing.StageUsage))
+	// Count applies f to the usage counters of stage, for task.
+	Count(stage, task string, f func(*pacing.StageUsage))
 }
 
 // Settled is what Settle makes of an answer.
