@@ -1,0 +1,167 @@
+package options
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Key is one declared job key, bound to a field of the settings of the package that reads it.
+type Key struct {
+	name, doc string
+	field     reflect.Value // the bound field (addressable)
+	word      *string       // Switch: the word the job gives, decoded before the field is set
+	switchOf  [2]string     // Switch: the words of false and true
+	def       *reflect.Value
+	defText   string
+	max       float64
+	hasMax    bool
+	words     []string
+	empty     string
+	emptyOK   bool
+	checks    []func() error
+}
+
+// Opt adds to a key's declaration.
+type Opt func(*Key)
+
+// Default is the key's value when the job leaves it at its zero value (unset, or 0, "" or false;
+// for a pointer field, unset only). v must be assignable to the field's type (or, for a
+// pointer field, to what it points to).
+func Default(v any) Opt {
+	return func(k *Key) {
+		rv := reflect.ValueOf(v)
+		t := k.base()
+		if k.word != nil {
+			t = reflect.TypeFor[string]()
+		}
+		switch {
+		case rv.Type().AssignableTo(t):
+		case rv.CanConvert(t) && (rv.Kind() == t.Kind() || isNumber(rv.Kind()) && isNumber(t.Kind())):
+			rv = rv.Convert(t)
+		default:
+			panic(fmt.Sprintf("options: the default %v (%T) of %s does not fit %s", v, v, k.name, t))
+		}
+		k.def = &rv
+	}
+}
+
+// DefaultText documents a default the code that reads the key applies itself (one that depends
+// on other keys, or that the key's zero value stands for): the job keeps the zero value.
+func DefaultText(text string) Opt { return func(k *Key) { k.defText = text } }
+
+// Max is the largest value a numeric key (or each number it holds) may take.
+func Max(x float64) Opt { return func(k *Key) { k.max, k.hasMax = x, true } }
+
+// Words are the values a text key may take (after its default); another value is an error
+// listing them.
+func Words(words ...string) Opt { return func(k *Key) { k.words = words } }
+
+// Empty says what the key's empty value means: an empty value given by --set KEY= or by a ${VAR}
+// set but empty is then the key's value, not an error.
+func Empty(meaning string) Opt { return func(k *Key) { k.empty, k.emptyOK = meaning, true } }
+
+// Check validates the key's value (after defaults): an error is reported naming the key.
+func Check(f func() error) Opt { return func(k *Key) { k.checks = append(k.checks, f) } }
+
+// Name is the key's name in its section.
+func (k *Key) Name() string { return k.name }
+
+// Doc is the key's doc line.
+func (k *Key) Doc() string { return k.doc }
+
+// Target is the pointer a value of the key is decoded into.
+func (k *Key) Target() any {
+	if k.word != nil {
+		return k.word
+	}
+	return k.field.Addr().Interface()
+}
+
+// Type is the type a value of the key is decoded into (Target's element type).
+func (k *Key) Type() reflect.Type { return reflect.TypeOf(k.Target()).Elem() }
+
+// EmptyMeaning is what an empty value of the key means, when it means something.
+func (k *Key) EmptyMeaning() (string, bool) { return k.empty, k.emptyOK }
+
+// Words are the values a text key may take (nil: any).
+func (k *Key) Words() []string {
+	if k.word != nil {
+		return k.switchOf[:]
+	}
+	return k.words
+}
+
+// base is the field's type without its pointer.
+func (k *Key) base() reflect.Type {
+	t := k.field.Type()
+	if t.Kind() == reflect.Pointer {
+		return t.Elem()
+	}
+	return t
+}
+
+// applyDefault sets the key's default when its value is zero, and a Switch's field from its word.
+func (k *Key) applyDefault() {
+	if k.word != nil {
+		if *k.word == "" && k.def != nil {
+			*k.word = k.def.String()
+		}
+		k.field.SetBool(*k.word == k.switchOf[1])
+		return
+	}
+	if k.def == nil || !k.field.IsZero() {
+		return
+	}
+	if k.field.Kind() == reflect.Pointer {
+		p := reflect.New(k.field.Type().Elem())
+		p.Elem().Set(*k.def)
+		k.field.Set(p)
+		return
+	}
+	k.field.Set(*k.def)
+}
+
+// validate checks the key's words and runs its checks.
+func (k *Key) validate() error {
+	if ws := k.Words(); ws != nil {
+		v := k.field.String()
+		if k.word != nil {
+			v = *k.word
+		}
+		if !contains(ws, v) {
+			return fmt.Errorf("%q is not %s", v, OneOf(ws))
+		}
+	}
+	for _, c := range k.checks {
+		if err := c(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OneOf lists words as a choice: "a", "a or b", "a, b or c".
+func OneOf(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+func contains(words []string, w string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+func isNumber(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
