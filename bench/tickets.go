@@ -89,7 +89,7 @@ func ticketConfigs(ex *jobs.Job) ([]ticketConfig, error) {
 
 // benchTickets runs the ticket log under each configuration, each through a fresh stub.
 func benchTickets(ctx context.Context, bin, dir, root string) (*TicketsResult, error) {
-	ex, err := jobs.Load(filepath.Join(root, "jobs/examples/tickets.yaml"), nil, func(string) (string, bool) { return "", false })
+	ex, err := jobs.Load[jobs.Job](filepath.Join(root, "jobs/examples/tickets.yaml"), nil, func(string) (string, bool) { return "", false })
 	if err != nil {
 		return nil, err
 	}

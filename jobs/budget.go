@@ -19,7 +19,7 @@ func (j *Job) validateCost() error {
 	prices := j.Prices()
 	for _, m := range []struct{ key, model string }{{"llm.model", j.LLM.Model}, {"embedder.model", j.Embedder.Model}} {
 		if _, ok := prices.Lookup(m.model); !ok {
-			return fmt.Errorf("validating job: limits.max_cost_usd needs a price for %s %q: add llm.prices.%s {input_per_mtok, output_per_mtok}",
+			return fmt.Errorf("limits.max_cost_usd needs a price for %s %q: add llm.prices.%s {input_per_mtok, output_per_mtok}",
 				m.key, m.model, m.model)
 		}
 	}

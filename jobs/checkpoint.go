@@ -114,17 +114,3 @@ func fileName(s string, limit int) string {
 	}
 	return s
 }
-
-// validateCheckpoint checks the checkpoint key and checkpoint_sync.
-func (j *Job) validateCheckpoint() error {
-	if _, _, err := replica.Parse(j.Checkpoint); err != nil {
-		return fmt.Errorf("validating job: %w", err)
-	}
-	if s := j.CheckpointSync.Seconds; s != 0 && s < minSyncSeconds {
-		return fmt.Errorf("validating job: checkpoint_sync.seconds: %g is below %d", s, minSyncSeconds)
-	}
-	if s, m := j.CheckpointSync.LeaseSeconds, replica.MinLeaseTTL.Seconds(); s != 0 && s < m {
-		return fmt.Errorf("validating job: checkpoint_sync.lease_seconds: %g is below %g (servers date writes to the second)", s, m)
-	}
-	return nil
-}

@@ -29,7 +29,7 @@ func TestCheckpointKeys(t *testing.T) {
 		{yaml: "checkpoint: s3://b/a.db\ncheckpoint_sync: {seconds: -5}", err: "checkpoint_sync.seconds"},
 		{yaml: "checkpoint: s3://b/a.db\ncheckpoint_sync: {lease_seconds: 99999}", err: "checkpoint_sync.lease_seconds"},
 	} {
-		_, err := Parse([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml+"\n"), nil, envOf(nil))
+		_, err := Parse[Job]([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml+"\n"), nil, envOf(nil))
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%q: %v", tc.yaml, err)

@@ -8,5 +8,5 @@ import (
 // loadDemo loads the demo job with sets, returning the error instead of failing.
 func loadDemo(t *testing.T, sets ...string) (*Job, error) {
 	t.Helper()
-	return Load(filepath.Join("examples", "demo.yaml"), sets, func(string) (string, bool) { return "", false })
+	return Load[Job](filepath.Join("examples", "demo.yaml"), sets, func(string) (string, bool) { return "", false })
 }

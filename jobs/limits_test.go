@@ -19,7 +19,7 @@ func TestMaxErrorRatio(t *testing.T) {
 		{"limits: {max_error_ratio: .nan}\n", 0, "limits.max_error_ratio"},
 	}
 	for _, tc := range tests {
-		j, err := Parse([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml), nil, func(string) (string, bool) { return "", false })
+		j, err := Parse[Job]([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml), nil, func(string) (string, bool) { return "", false })
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%q: err = %v, want one naming %s", tc.yaml, err, tc.err)

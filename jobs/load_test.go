@@ -14,7 +14,7 @@ func envOf(m map[string]string) LookupEnv {
 // variable holds cannot change the document, and comments are never expanded.
 func TestExpandInValues(t *testing.T) {
 	env := envOf(map[string]string{"DIR": "data #1", "NL": "x.jsonl\nllm: {provider: nope}", "N": "7", "EMPTY": ""})
-	j, err := Parse([]byte(`# ${UNSET} in a comment is text
+	j, err := Parse[Job]([]byte(`# ${UNSET} in a comment is text
 name: "${N}"
 sources:
   - path: ${DIR}/in.jsonl # ${ALSO_UNSET}
@@ -37,20 +37,20 @@ embedder:
 		}
 	}
 	for _, doc := range []string{"llm: {model: '${EMPTY}'}\n", "llm:\n  model: ${EMPTY}\n", "llm:\n  model: \"${EMPTY} \"\n"} {
-		_, err = Parse([]byte("sources: [{path: x.jsonl}]\n"+doc), nil, env)
+		_, err = Parse[Job]([]byte("sources: [{path: x.jsonl}]\n"+doc), nil, env)
 		if err == nil || !strings.Contains(err.Error(), "llm.model") || !strings.Contains(err.Error(), "EMPTY") {
 			t.Errorf("%q with EMPTY set but empty: %v, want an error naming llm.model and EMPTY", doc, err)
 		}
 	}
-	j, err = Parse([]byte("sources: [{path: x.jsonl, description: '${EMPTY}'}]\nsink:\n  database: ${EMPTY}\n"), nil, env)
+	j, err = Parse[Job]([]byte("sources: [{path: x.jsonl, description: '${EMPTY}'}]\nsink:\n  database: ${EMPTY}\n"), nil, env)
 	if err != nil || j.Sources[0].Description != "" {
 		t.Errorf("keys whose empty value means none, set empty by ${EMPTY}: %v", err)
 	}
-	_, err = Parse([]byte("sources:\n  - path: x.jsonl\n  - path: ${MISSING}/y.jsonl\n"), nil, env)
+	_, err = Parse[Job]([]byte("sources:\n  - path: x.jsonl\n  - path: ${MISSING}/y.jsonl\n"), nil, env)
 	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "MISSING") {
 		t.Errorf("unset variable: %v, want an error naming line 3 and the variable", err)
 	}
-	_, err = Parse([]byte("sources: [{path: x.jsonl}]\nllm:\n  concurency: 3\n"), nil, env)
+	_, err = Parse[Job]([]byte("sources: [{path: x.jsonl}]\nllm:\n  concurency: 3\n"), nil, env)
 	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "concurency") {
 		t.Errorf("unknown key: %v, want an error naming line 3 and the key", err)
 	}
@@ -59,7 +59,7 @@ embedder:
 // TestSetReachesListElements: --set indexes lists; a bad --set is a *SetError.
 func TestSetReachesListElements(t *testing.T) {
 	src := []byte("sources:\n  - path: a.jsonl\n  - path: b.jsonl\n")
-	j, err := Parse(src, []string{"sources.1.path=c.jsonl", "sources.2.path=d.jsonl", "sources.0.format=jsonl"}, envOf(nil))
+	j, err := Parse[Job](src, []string{"sources.1.path=c.jsonl", "sources.2.path=d.jsonl", "sources.0.format=jsonl"}, envOf(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,13 +68,13 @@ func TestSetReachesListElements(t *testing.T) {
 	}
 	for _, set := range []string{"sources.5.path=x", "sources.x.path=x", "nokey", "llm.concurency=3", "llm.concurrency=lots",
 		"name.first=x", "llm.temperature=5"} {
-		_, err := Parse(src, []string{set}, envOf(nil))
+		_, err := Parse[Job](src, []string{set}, envOf(nil))
 		var se *SetError
 		if !errors.As(err, &se) {
 			t.Errorf("--set %s: %v, want a SetError", set, err)
 		}
 	}
-	if _, err := Parse([]byte("sources: []\n"), []string{"llm.concurrency=3"}, envOf(nil)); err == nil || errors.As(err, new(*SetError)) {
+	if _, err := Parse[Job]([]byte("sources: []\n"), []string{"llm.concurrency=3"}, envOf(nil)); err == nil || errors.As(err, new(*SetError)) {
 		t.Errorf("an invalid job file with a good --set: %v, want a plain validation error", err)
 	}
 }
@@ -107,7 +107,7 @@ func TestNumbersAndOntology(t *testing.T) {
 		{"ontology: {entity_types: [{name: Plan}], excluded_types: [plan, Entity]}", ""},
 	}
 	for _, tc := range tests {
-		_, err := Parse([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml+"\n"), nil, envOf(nil))
+		_, err := Parse[Job]([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml+"\n"), nil, envOf(nil))
 		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error containing %q", tc.yaml, err, tc.want)
 		}
@@ -136,7 +136,7 @@ func TestKeyErrorsSpeakJobKeys(t *testing.T) {
 		{"sources: {path: a.jsonl}\n", nil, "line 1: sources: want a list"},
 		{"sources:\n  - path: a.jsonl\n    mapping: {groop: g}\n", nil, "line 3: unknown job key sources.0.mapping.groop (did you mean sources.0.mapping.group?)"},
 	} {
-		_, err := Parse([]byte(tc.yaml), tc.sets, envOf(nil))
+		_, err := Parse[Job]([]byte(tc.yaml), tc.sets, envOf(nil))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q with %q: %v, want %q", tc.yaml, tc.sets, err, tc.want)
 			continue
@@ -155,7 +155,7 @@ func TestKeyErrorsSpeakJobKeys(t *testing.T) {
 // TestMissingJobFileNamedOnce: the error names the file once.
 func TestMissingJobFileNamedOnce(t *testing.T) {
 	path := t.TempDir() + "/nope.yaml"
-	_, err := Load(path, nil, envOf(nil))
+	_, err := Load[Job](path, nil, envOf(nil))
 	if err == nil || strings.Count(err.Error(), path) != 1 || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("Load(missing) = %v, want one mention of %s", err, path)
 	}

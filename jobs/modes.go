@@ -1,6 +1,6 @@
 package jobs
 
-import "fmt"
+import "github.com/tkgraph/backfill/internal/options"
 
 // Request modes (llm.mode, embedder.mode).
 const (
@@ -8,23 +8,20 @@ const (
 	ModeBatch  = "batch"
 )
 
-// validateModes checks llm.mode and embedder.mode: batch mode needs an OpenAI-compatible
-// provider with a batch API and the cache (batch answers reach the calls through it).
+// validateModes checks what batch mode (llm.mode, embedder.mode) needs: an OpenAI-compatible
+// provider with a batch API, and the cache (batch answers reach the calls through it).
 func (j *Job) validateModes() error {
 	for _, m := range []struct{ key, mode, provider string }{
 		{"llm.mode", j.LLM.Mode, j.LLM.Provider}, {"embedder.mode", j.Embedder.Mode, j.Embedder.Provider},
 	} {
-		switch m.mode {
-		case ModeOnline:
-		case ModeBatch:
-			if m.provider != "openai" {
-				return fmt.Errorf("validating job: %s: batch needs provider openai (a server with the files and batches API), not %q", m.key, m.provider)
-			}
-			if j.LLM.Cache != "on" {
-				return fmt.Errorf("validating job: %s: batch needs llm.cache on (batch answers reach the calls through the cache)", m.key)
-			}
-		default:
-			return fmt.Errorf("validating job: %s: %q is not online or batch", m.key, m.mode)
+		if m.mode != ModeBatch {
+			continue
+		}
+		if m.provider != "openai" {
+			return options.Bad(m.key, "batch needs provider openai (a server with the files and batches API), not %q", m.provider)
+		}
+		if j.LLM.Cache != "on" {
+			return options.Bad(m.key, "batch needs llm.cache on (batch answers reach the calls through the cache)")
 		}
 	}
 	return nil

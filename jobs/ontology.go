@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/stages/resolve"
-	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // validateOntology checks the ontology's names. Entity type names become node labels and edge
@@ -40,7 +40,7 @@ func (o Ontology) validate() error {
 
 // badOntology is the error of an invalid key under ontology.
 func badOntology(key, format string, args ...any) error {
-	return bad("ontology."+key, format, args...)
+	return options.Bad(key, format, args...)
 }
 
 // validateEntityTypes checks the entity types and returns their keys by lower-case name.
@@ -102,9 +102,6 @@ func (o Ontology) validateEdgeTypes(entityType func(key, name string) error) err
 			return badOntology(key+".name", "%q names the predicate %s, as %s does", e.Name, p, prev)
 		}
 		preds[p] = key
-		if c := e.Cardinality; c != "" && c != temporal.CardinalityOne && c != temporal.CardinalityMany {
-			return badOntology(key+".cardinality", "%q is not one or many", c)
-		}
 		for _, ends := range []struct {
 			name  string
 			types []string

@@ -2,10 +2,10 @@ package jobs
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/records"
 )
@@ -67,60 +67,52 @@ func (s Source) recordOptions() bool {
 		s.Mapping.Object != ""
 }
 
-// validateRecords checks the JSON record options of every source: patterns and paths parse, a
-// text field is not pruned away, declarations are complete, their types are ontology entity
-// types, and state facts have snapshots to close them (mapping.object). Errors name the source
-// and the key.
-func (j *Job) validateRecords() error {
+// validateRecord checks the JSON record options of a source: patterns and paths parse, a text
+// field is not pruned away, declarations are complete, their types are ontology entity types,
+// and state facts have snapshots to close them (mapping.object). Errors name the key within the
+// source (at index i).
+func (j *Job) validateRecord(i int, s Source) error {
+	at := func(key string) string { return fmt.Sprintf("[%d].%s", i, key) }
+	if !s.recordOptions() {
+		return nil
+	}
 	types := map[string]bool{}
 	for _, t := range j.Ontology.EntityTypes {
 		types[t.Name] = true
 	}
-	for i, s := range j.Sources {
-		at := func(key string) string { return fmt.Sprintf("sources[%d].%s", i, key) }
-		bad := func(key, format string, args ...any) error {
-			return fmt.Errorf("validating job: %s: %s", at(key), fmt.Sprintf(format, args...))
-		}
-		if !s.recordOptions() {
-			continue
-		}
-		if s.Format != "" && s.Format != loaders.FormatJSONL {
-			return bad("format", "json, facts and mapping.object need JSON Lines, not %s", s.Format)
-		}
-		if (len(s.JSON.TextFields) > 0 || len(s.Facts) > 0) && s.Source != "" && s.Source != "json" {
-			return bad("source", "json.text_fields and facts read JSON records: the source must be json, not %s", s.Source)
-		}
-		spec, err := s.RecordSpec()
-		if err != nil {
-			key, msg, _ := strings.Cut(err.Error(), ": ")
-			return bad(key, "%s", msg)
-		}
-		for k, p := range spec.TextFields {
-			if why := spec.Pruner.DroppedBy(p); why != "" {
-				return bad(fmt.Sprintf("json.text_fields[%d]", k), "%s is pruned away by %s", p, why)
-			}
-		}
-		keys := map[string]int{}
-		for k, f := range s.Facts {
-			key := fmt.Sprintf("facts[%d]", k)
-			for _, typ := range []struct{ name, v string }{{"subject_type", f.SubjectType}, {"object_type", f.ObjectType}} {
-				if typ.v != "" && !types[typ.v] {
-					return bad(key+"."+typ.name, "%q is not an entity type of ontology.entity_types", typ.v)
-				}
-			}
-			d := spec.Decls[k]
-			if prev, dup := keys[d.Key()]; dup {
-				return bad(key, "declares %q again (facts[%d])", d.Key(), prev)
-			}
-			keys[d.Key()] = k
-			if d.Kind == graph.DeclaredState && s.Mapping.Object == "" {
-				return bad(key, "a state fact is closed by a later snapshot of the same object: set %s "+
-					"(or kind: event)", at("mapping.object"))
-			}
+	if s.Format != "" && s.Format != loaders.FormatJSONL {
+		return options.Bad(at("format"), "json, facts and mapping.object need JSON Lines, not %s", s.Format)
+	}
+	if (len(s.JSON.TextFields) > 0 || len(s.Facts) > 0) && s.Source != "" && s.Source != "json" {
+		return options.Bad(at("source"), "json.text_fields and facts read JSON records: the source must be json, not %s", s.Source)
+	}
+	spec, err := s.RecordSpec()
+	if err != nil {
+		key, msg, _ := strings.Cut(err.Error(), ": ")
+		return options.Bad(at(key), "%s", msg)
+	}
+	for k, p := range spec.TextFields {
+		if why := spec.Pruner.DroppedBy(p); why != "" {
+			return options.Bad(at(fmt.Sprintf("json.text_fields[%d]", k)), "%s is pruned away by %s", p, why)
 		}
 	}
-	if m := j.Stages.Extract.LLM; !slices.Contains([]string{"on", "off"}, m) {
-		return fmt.Errorf("validating job: stages.extract.llm: %q is not on or off", m)
+	keys := map[string]int{}
+	for k, f := range s.Facts {
+		key := fmt.Sprintf("facts[%d]", k)
+		for _, typ := range []struct{ name, v string }{{"subject_type", f.SubjectType}, {"object_type", f.ObjectType}} {
+			if typ.v != "" && !types[typ.v] {
+				return options.Bad(at(key+"."+typ.name), "%q is not an entity type of ontology.entity_types", typ.v)
+			}
+		}
+		d := spec.Decls[k]
+		if prev, dup := keys[d.Key()]; dup {
+			return options.Bad(at(key), "declares %q again (facts[%d])", d.Key(), prev)
+		}
+		keys[d.Key()] = k
+		if d.Kind == graph.DeclaredState && s.Mapping.Object == "" {
+			return options.Bad(at(key), "a state fact is closed by a later snapshot of the same object: set sources[%d].mapping.object "+
+				"(or kind: event)", i)
+		}
 	}
 	return nil
 }

@@ -36,7 +36,7 @@ func (f *jobFlags) registerSet(cmd *cobra.Command, usage string) {
 }
 
 func (f *jobFlags) load(path string) (*jobs.Job, error) {
-	j, err := jobs.Load(path, f.sets, os.LookupEnv)
+	j, err := jobs.Load[jobs.Job](path, f.sets, os.LookupEnv)
 	var set *jobs.SetError
 	if errors.As(err, &set) && f.cmd != nil {
 		return nil, &commandUsageError{cmd: f.cmd, err: err}

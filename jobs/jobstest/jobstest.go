@@ -41,7 +41,7 @@ func ExampleJob(t testing.TB, name string, sets ...string) *jobs.Job {
 	t.Helper()
 	root := Root(t)
 	env := map[string]string{"BACKFILL_CHECKPOINT": filepath.Join(t.TempDir(), name+".db")}
-	j, err := jobs.Load(filepath.Join(root, "jobs/examples", name+".yaml"), sets, func(k string) (string, bool) {
+	j, err := jobs.Load[jobs.Job](filepath.Join(root, "jobs/examples", name+".yaml"), sets, func(k string) (string, bool) {
 		v, ok := env[k]
 		return v, ok
 	})
@@ -63,7 +63,7 @@ func DemoJob(t testing.TB, sets ...string) *jobs.Job {
 // LoadDemo loads the demo job with sets, returning the error instead of failing.
 func LoadDemo(t testing.TB, sets ...string) (*jobs.Job, error) {
 	t.Helper()
-	return jobs.Load(filepath.Join(Root(t), "jobs/examples/demo.yaml"), sets, NoEnv)
+	return jobs.Load[jobs.Job](filepath.Join(Root(t), "jobs/examples/demo.yaml"), sets, NoEnv)
 }
 
 // StartStub serves h on loopback and returns its base URL.

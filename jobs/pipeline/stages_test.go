@@ -47,7 +47,7 @@ func TestLoadOptionsLeaveSinkDefaults(t *testing.T) {
 		{[]string{"sink.kind=neo4j", "sink.indexes=online"}, 2 << 20},
 		{[]string{"sink.kind=memgraph", "sink.indexes=graphiti"}, 2 << 20},
 	} {
-		j, err := jobs.Parse([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
+		j, err := jobs.Parse[jobs.Job]([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatalf("%v: %v", tc.sets, err)
 		}

@@ -59,7 +59,7 @@ ontology:
     - {name: WORKS_AT, description: employment, sources: [Person], targets: [Organization]}
   excluded_types: [Plan]
 `
-	j, err := jobs.Parse([]byte(yaml), nil, func(string) (string, bool) { return "", false })
+	j, err := jobs.Parse[jobs.Job]([]byte(yaml), nil, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -153,7 +153,7 @@ sources:
     facts: [{subject: issue.title, relation: HAS_STATE, object: issue.state}]
 limits: {max_error_ratio: 0.5}
 `, dir)
-	j, err := jobs.Parse([]byte(raw), nil, func(string) (string, bool) { return "", false })
+	j, err := jobs.Parse[jobs.Job]([]byte(raw), nil, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func TestLoCoMoFromS3Parquet(t *testing.T) {
 	job := func(path string) *jobs.Job {
 		text := "name: locomo\nrecord_time: reference\nsources:\n  - path: " + path + "\n    format: parquet\n" +
 			"checkpoint: " + filepath.Join(t.TempDir(), "locomo.db") + "\n"
-		j, err := jobs.Parse([]byte(text), nil, func(string) (string, bool) { return "", false })
+		j, err := jobs.Parse[jobs.Job]([]byte(text), nil, func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -90,7 +90,7 @@ embedder:
   dimensions: 16
 %[4]s
 `, s.dir, rt, llmConf, s.extra)
-	j, err := jobs.Parse([]byte(yml), nil, func(string) (string, bool) { return "", false })
+	j, err := jobs.Parse[jobs.Job]([]byte(yml), nil, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func TestParquetCorruptionSweep(t *testing.T) {
 	}
 	for _, p := range panicking[:min(len(panicking), 8)] {
 		job, checkpoint := writeJob(t, dir, filepath.Base(p), "path: "+p, "")
-		j, err := jobs.Load(job, nil, nil)
+		j, err := jobs.Load[jobs.Job](job, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

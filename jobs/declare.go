@@ -1,0 +1,522 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tkgraph/backfill/checkpoints/replica"
+	"github.com/tkgraph/backfill/embed"
+	"github.com/tkgraph/backfill/internal/options"
+	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/sinks/cypher"
+	"github.com/tkgraph/backfill/sinks/graphdb"
+	"github.com/tkgraph/backfill/stages/extract"
+)
+
+// Declare declares the keys of a job.
+func (j *Job) Declare(root *options.Section) {
+	root.String(&j.Name, "name", "job name", options.Default("job"))
+	root.String(&j.Checkpoint, "checkpoint", "checkpoint store path, any legal file name, on a local disk (a network file "+
+		"system is refused), or `s3://BUCKET/KEY` ([Checkpoints in object storage](#checkpoints-in-object-storage)); "+
+		"another URL scheme (`gs://`, `http://`, `file://`, …) is an error. The rows the last run rejected also go to "+
+		"`<checkpoint>.quarantine.jsonl` (row 0: the file as a whole; beside the local copy of an `s3://` store); a run "+
+		"locks `<checkpoint>.lock`", options.DefaultText(".backfill/<name>.db"))
+	root.Defaults(func() {
+		if j.Checkpoint == "" {
+			j.Checkpoint = filepath.Join(".backfill", j.Name+".db")
+		}
+	})
+	root.String(&j.Timezone, "timezone", "IANA zone of naive timestamps; a naive time the zone skips (a DST gap) is a quarantined row",
+		options.Default("UTC"), options.Check(func() error {
+			if _, err := time.LoadLocation(j.Timezone); err != nil {
+				return fmt.Errorf("unknown zone %q", j.Timezone)
+			}
+			return nil
+		}))
+	root.String(&j.RecordTime, "record_time", "`ingest` (record time = wall clock of the first ingest of each episode) or "+
+		"`reference` (as if each episode had been ingested at its reference time; use it for evaluation graphs and "+
+		"comparable exports)", options.Default("ingest"), options.Words("ingest", "reference"))
+	sources := options.ListOf(root, &j.Sources, "sources", "inputs, read in order", func(s *options.Section, src *Source) {
+		src.declare(s, j)
+	})
+	sources.Check(func() error {
+		if len(j.Sources) == 0 {
+			return errors.New("at least one source is required")
+		}
+		for i, s := range j.Sources {
+			if err := j.validateRecord(i, s); err != nil {
+				return err
+			}
+			if err := j.LoaderSpec(s).Validate(); err != nil {
+				return options.Bad(fmt.Sprintf("[%d]", i), "%v", err)
+			}
+		}
+		return nil
+	})
+	root.Section("llm", "the chat model", j.LLM.declare)
+	root.Section("embedder", "the embedding model", func(s *options.Section) { j.Embedder.declare(s, &j.LLM) })
+	root.Section("ontology", "custom entity and edge types", j.Ontology.declare)
+	root.Section("stages", "options of the stages", j.Stages.declare)
+	root.Section("sink", "where the graph goes", func(s *options.Section) { j.Sink.declare(s) })
+	root.Section("s3", "the S3 client of `s3://` sources and checkpoints", j.S3.declare)
+	root.Section("limits", "bounds of a run", j.Limits.declare)
+	root.Section("checkpoint_sync", "a checkpoint kept in object storage ([Checkpoints in object storage](#checkpoints-in-object-storage))",
+		j.CheckpointSync.declare)
+	root.Check(func() error {
+		if _, _, err := replica.Parse(j.Checkpoint); err != nil {
+			return err
+		}
+		return nil
+	})
+	root.Check(j.validateModes)
+	root.Check(j.validateCost)
+}
+
+func (s *Source) declare(sec *options.Section, j *Job) {
+	sec.String(&s.Path, "path", "file, directory (its files, not hidden ones or subdirectories) or glob; an existing name is "+
+		"taken literally even with glob characters (`export[1].jsonl`); `**` matches any number of directories; a file "+
+		"named or matched that cannot be read (a dangling symlink, an unreadable file or directory, a FIFO) fails the run "+
+		"naming it. `s3://bucket/prefix/*.parquet` (or `.jsonl`, a key, a \"directory\" prefix, `**`) reads from S3",
+		options.Check(func() error {
+			if s.Path == "" {
+				return errors.New("required")
+			}
+			return nil
+		}))
+	sec.String(&s.Format, "format", "`jsonl`, `parquet`, `locomo` or `longmemeval`. Parquet text fields read BYTE_ARRAY "+
+		"(plain, STRING, JSON, ENUM), signed and unsigned integers of any width (UINT64 as its exact digits) and UUID "+
+		"columns; the reference time also TIMESTAMP (naive ones in `timezone`), DATE, INT96 and float epochs. A value "+
+		"outside its type (an INT(8) holding 300, an INT96 time of day over a day, a naive time in a DST gap) is a "+
+		"quarantined row; other types fail the file", options.DefaultText("by extension"))
+	sec.Section("mapping", "input field (JSON key or Parquet column; dotted paths reach nested JSON) of each episode "+
+		"attribute", s.Mapping.declare)
+	sec.String(&s.TimeFormat, "time_format", "`rfc3339`, `epoch_s`, `epoch_ms`, `epoch_us`, `epoch_ns` or a Go layout",
+		options.DefaultText("auto: RFC 3339/ISO 8601 variants, epoch seconds or milliseconds by magnitude"))
+	sec.String(&s.Source, "source", "episode source type (`message`, `text` or `json`) when not mapped")
+	sec.String(&s.Description, "description", "episode source description when not mapped", options.Empty("no source description"))
+	sec.String(&s.GroupPolicy, "group_policy", "`map`: a group id outside `[A-Za-z0-9_-]` is rewritten to its first 48 "+
+		"bytes with other characters as `_`, `-`, and 128 bits of its SHA-256 in hex (distinct ids stay distinct); the "+
+		"store records each id's input form, and a row that writes another group's mapped id verbatim is quarantined; "+
+		"`reject`: the row is quarantined", options.DefaultText("map"))
+	sec.String(&s.DefaultGroup, "default_group", "group of rows without one", options.Empty("no default group: rows without a group are quarantined"))
+	sec.Int(&s.MaxBodyBytes, "max_body_bytes", "larger bodies are quarantined. A JSON body (an object or array, or text of "+
+		"source `json`) is also bounded in shape, so that what a record costs grows with its bytes, not its shape: at "+
+		"most 64 levels of nesting, 100,000 values, and 16 MiB of field paths (the sum over its values of each value's "+
+		"dotted path: long keys deep inside large arrays); a body past a bound is a quarantined row whose reason names "+
+		"it", options.DefaultText("1 MiB"), options.Max(1<<30))
+	sec.Section("json", "JSON Lines records (object bodies): how they are pruned and which fields are free text", s.JSON.declare)
+	options.ListOf(sec, &s.Facts, "facts", "facts that follow from fields alone, no LLM: paths inside the record "+
+		"(`object: \"issue.assignees[*].login\"` gives one fact per value), types from `ontology.entity_types`. "+
+		"Declared facts are never judged by the LLM; their entities resolve with the LLM's as usual",
+		func(sec *options.Section, f *FactDecl) { f.declare(sec) })
+	sec.String(&s.Sync, "sync", "`append`: rows that leave the source stay in the graph; `mirror`: an episode whose row left "+
+		"the source is forgotten by the next run, as `forget` would, unless more than `limits.max_vanished_ratio` of the "+
+		"source's episodes left at once (see [Forgetting](#forgetting))", options.Default(SyncAppend),
+		options.Words(SyncAppend, SyncMirror))
+}
+
+func (m *Mapping) declare(s *options.Section) {
+	for _, f := range []struct {
+		p          *string
+		name, attr string
+	}{{&m.Group, "group", "group_id"}, {&m.ReferenceTime, "reference_time", "reference_time"}, {&m.Speaker, "speaker", "speaker"},
+		{&m.Body, "body", "content; a body that is a JSON object becomes canonical JSON with source `json`; `body: \"*\"` takes the whole record"},
+		{&m.Source, "source", "source"}, {&m.Description, "description", "source_description"}, {&m.RecordKey, "record_key", "record_key"},
+		{&m.Name, "name", "name"}} {
+		def, _, _ := strings.Cut(f.attr, ";")
+		s.String(f.p, f.name, "input field of the episode's "+f.attr, options.DefaultText(def))
+	}
+	s.String(&m.Object, "object", "JSON Lines: field naming the object a JSON record is a snapshot of (e.g. `issue.id`; may "+
+		"differ from the record key). Such a record's extraction context is the change list against the previous "+
+		"snapshot (by reference time) of the same object, not the previous episodes; a record lacking the field (or "+
+		"whose field is empty) is counted (`records.without_object`) and extracted as a record of no object: an object "+
+		"of its own, whose declared state facts close no other record's and are closed by none",
+		options.Empty("records are not snapshots of an object"))
+}
+
+func (o *JSONOpts) declare(s *options.Section) {
+	patterns := "glob patterns over dotted paths inside the record (`**` any number of keys, `*` inside a key, `[*]` " +
+		"after an array key is optional), e.g. `\"**.node_id\"`, `\"**.*_url\"`, `\"sender.avatar_*\"`"
+	s.Strings(&o.Drop, "drop", patterns+": the matched fields are left out of the episode's content (what the model sees "+
+		"and `Episodic.content` keeps). Mapped fields and declared facts are read from the full record before pruning, "+
+		"and ids do not depend on pruning; the original stays in the source under its record key")
+	s.Strings(&o.Keep, "keep", patterns+": when set, only the matched fields stay")
+	s.OptBool(&o.DropNulls, "drop_nulls", "leave out null values (also those emptied by pruning)", options.DefaultText("true"))
+	s.OptBool(&o.DropEmpty, "drop_empty", "leave out `\"\"`, `{}` and `[]` (also those emptied by pruning)", options.DefaultText("true"))
+	s.Strings(&o.TextFields, "text_fields", "free-text fields (e.g. `[issue.body, comment.body]`): the LLM sees only those "+
+		"whose value is new or changed against the previous snapshot, with the record's declared facts as known facts, "+
+		"and is not asked at all when none changed. Without it, the LLM sees the whole pruned record and is skipped when "+
+		"every change lies in the fields the declared facts read. A text field that pruning would remove is a load-time "+
+		"error")
+}
+
+func (f *FactDecl) declare(s *options.Section) {
+	s.String(&f.Subject, "subject", "field path of the subject's name")
+	s.String(&f.SubjectType, "subject_type", "entity type of the subject, from `ontology.entity_types`")
+	s.String(&f.Relation, "relation", "the predicate, in SCREAMING_SNAKE_CASE")
+	s.String(&f.Object, "object", "field path of the object's name (may pass through arrays)")
+	s.String(&f.ObjectType, "object_type", "entity type of the object, from `ontology.entity_types`")
+	s.String(&f.Kind, "kind", "`state` (needs `mapping.object`): valid from the snapshot that first shows it, closed at the "+
+		"reference time of the first later snapshot of the object that no longer shows it (a changed field, a removed "+
+		"list element, a null or empty field), known from that snapshot's record time (`expired_at`); a record that "+
+		"lacks the field says nothing and closes nothing (counted per declaration in `records.missing_fields` and on the "+
+		"`declared facts` line of the `run` and `plan` summaries). `event`: a fact of its record, never closed",
+		options.DefaultText("state"))
+	s.String(&f.Fact, "fact", "a sentence with `{subject}` and `{object}`", options.DefaultText("\"{subject} <relation words> {object}\""))
+}
+
+func (l *LLM) declare(s *options.Section) {
+	declareProvider(s, &l.Provider, "`offline` (in-process rule-based responder, no network) or `openai` (any OpenAI-compatible server)")
+	s.String(&l.BaseURL, "base_url", "endpoint (`openai` needs it)")
+	s.String(&l.Model, "model", "model (`openai` needs it)", options.DefaultText("offline-rules-v1 with provider offline"))
+	s.String(&l.APIKeyEnv, "api_key_env", "environment variable that holds the API key; keys are never logged or stored",
+		options.Default("OPENAI_API_KEY"))
+	s.Int(&l.Concurrency, "concurrency", "the most LLM requests in flight at once in a run, chat and embeddings together: "+
+		"the size of the run's one pacer. Stage units, the calls of a unit and embedding batches run in pools of the same "+
+		"size, whose workers wait for a pacer slot, so they never add requests", options.Default(pacing.DefaultConcurrency),
+		options.Max(1024))
+	s.Int(&l.RPM, "rpm", "requests per minute, for chat and embeddings together (0 = none); requests are spread evenly so no "+
+		"60-second window exceeds it")
+	s.Int(&l.TPM, "tpm", "estimated tokens per minute, for chat and embeddings together (0 = none)")
+	s.Float(&l.Temperature, "temperature", "sampling temperature, 0 to 2", options.Max(2))
+	s.Float(&l.FrequencyPenalty, "frequency_penalty", "the requests' `frequency_penalty`, 0 to 2 (0: not sent). Small local "+
+		"models answering with a grammar can repeat one list item until `max_tokens` (bench/results.md, eval-local)",
+		options.Max(2))
+	s.Int(&l.MaxAttempts, "max_attempts", "HTTP attempts per call", options.Default(transport.DefaultMaxAttempts), options.Max(100))
+	s.Float(&l.TimeoutSecs, "timeout_seconds", "per attempt, fractions allowed", options.Default(120), options.Max(86400))
+	s.String(&l.Cache, "cache", "`on` or `off`", options.Default("on"), options.Words("on", "off"))
+	s.String(&l.PromptsDir, "prompts_dir", "directory of `<task>.system.tmpl` / `<task>.user.tmpl` files that replace the "+
+		"embedded prompts", options.Empty("the embedded prompts"))
+	s.String(&l.ResponseFormat, "response_format", "how a request asks for structured output: `json_schema` (`{type: "+
+		"json_schema, json_schema: {name, strict, schema}}`: OpenAI, Azure, vLLM, Ollama, LM Studio, OpenRouter), "+
+		"`json_object_schema` (`{type: json_object, schema}`, with `maxLength` caps on free-text strings: llama.cpp's "+
+		"servers, which answer `json_schema` with HTTP 500) or `json_object` (`{type: json_object}`, the schema written "+
+		"into the system message). Answers are validated locally in every format", options.Default(wire.FormatJSONSchema),
+		options.Check(func() error { return wire.CheckFormat(l.ResponseFormat) }))
+	s.IntMap(&l.MaxTokens, "max_tokens", "`{TASK: N}` fixed `max_tokens` of the tasks named. An answer cut at the limit "+
+		"(`finish_reason: length`) is asked again once with twice the limit before it counts as invalid",
+		options.DefaultText("each request gets its task's base plus a share of its input's estimated tokens, at most 8192; see `llm/limits.go`"),
+		options.Check(func() error { return llm.CheckMaxTokens(l.MaxTokens) }))
+	options.MapOf(s, &l.Prices, "prices", "in USD per million tokens, by model name, for chat and embedding models; adds to "+
+		"or replaces the built-in list prices (gpt-4o, gpt-4o-mini, gpt-4.1(-mini/-nano), gpt-5(-mini/-nano), o3, o3-mini, "+
+		"o4-mini, text-embedding-3-small/-large, ada-002, with batch prices at half the online ones; offline models cost "+
+		"0). Dated snapshots (`gpt-4o-mini-2024-07-18`) and router prefixes (`openai/…`) match their base name",
+		func(s *options.Section, p *pacing.Price) { declarePrice(s, p) })
+	s.String(&l.Mode, "mode", "`online` (every request sent as it comes) or `batch` (through the provider's Batch API at its "+
+		"batch price; needs provider `openai` and `llm.cache: on`; see [Batch mode](#batch-mode))", options.Default(ModeOnline),
+		options.Words(ModeOnline, ModeBatch))
+	s.Section("batch", "provider batches (`llm.mode` or `embedder.mode` batch)", l.Batch.declare)
+	s.Defaults(func() {
+		if l.Provider == "offline" && l.Model == "" {
+			l.Model = "offline-rules-v1"
+		}
+	})
+	s.Check(func() error { return checkEndpoint(l.Provider, l.BaseURL, l.Model) })
+}
+
+func declareProvider(s *options.Section, p *string, doc string) {
+	s.String(p, "provider", doc, options.Default("offline"), options.Words("offline", "openai"))
+}
+
+// checkEndpoint checks that provider openai has a base URL and a model.
+func checkEndpoint(provider, baseURL, model string) error {
+	if provider == "openai" && (baseURL == "" || model == "") {
+		return errors.New("provider openai needs base_url and model")
+	}
+	return nil
+}
+
+func declarePrice(s *options.Section, p *pacing.Price) {
+	s.Float(&p.InputPerMTok, "input_per_mtok", "input tokens")
+	s.Float(&p.CachedInputPerMTok, "cached_input_per_mtok", "input tokens the provider served from its prompt cache", options.DefaultText("input_per_mtok"))
+	s.Float(&p.OutputPerMTok, "output_per_mtok", "output tokens (reasoning tokens included)")
+	s.Float(&p.BatchInputPerMTok, "batch_input_per_mtok", "input tokens of a batch request", options.DefaultText("input_per_mtok"))
+	s.Float(&p.BatchOutputPerMTok, "batch_output_per_mtok", "output tokens of a batch request", options.DefaultText("output_per_mtok"))
+}
+
+func (b *BatchOpts) declare(s *options.Section) {
+	s.Int(&b.MaxRequests, "max_requests", "request lines per batch: the OpenAI Batch API's limit; lower it for gateways with "+
+		"smaller ones", options.Default(batch.DefaultMaxRequests), options.Max(1_000_000))
+	s.Int64(&b.MaxBytes, "max_bytes", "bytes per batch input file: the OpenAI Batch API's limit", options.Default(batch.DefaultMaxBytes),
+		options.Max(1<<31))
+	s.OptInt(&b.MaxRetries, "max_retries", "how often one run submits a request again after an error line, a batch that "+
+		"ended without it (expired, cancelled, failed) or (embeddings) an unreadable answer (`0`: never)",
+		options.Default(batch.DefaultMaxRetries), options.Max(100))
+	s.Bool(&b.FallbackOnline, "fallback_online", "a request whose batch retries are used up is sent online instead of failing its call")
+	s.Float(&b.PollSeconds, "poll_seconds", "how often an open batch is polled", options.Default(batch.DefaultPoll.Seconds()),
+		options.Max(86400))
+}
+
+func (e *Embedder) declare(s *options.Section, l *LLM) {
+	declareProvider(s, &e.Provider, "as for `llm` (`offline`: hashing embedder)")
+	s.String(&e.BaseURL, "base_url", "as for `llm`")
+	s.String(&e.Model, "model", "as for `llm`", options.DefaultText("hashing-v1 with provider offline"))
+	s.String(&e.APIKeyEnv, "api_key_env", "as for `llm`", options.DefaultText("llm.api_key_env"))
+	s.Int(&e.Dimensions, "dimensions", "vector size", options.Default(256), options.Max(8192))
+	s.Int(&e.BatchSize, "batch_size", "texts per request", options.Default(embed.DefaultBatchSize), options.Max(2048))
+	s.String(&e.Mode, "mode", "`online` or `batch` (one batch request line per `batch_size` texts, with the `llm.batch` "+
+		"settings)", options.Default(ModeOnline), options.Words(ModeOnline, ModeBatch))
+	s.Defaults(func() {
+		if e.Provider == "offline" && e.Model == "" {
+			e.Model = "hashing-v1"
+		}
+		if e.APIKeyEnv == "" {
+			e.APIKeyEnv = l.APIKeyEnv
+		}
+	})
+	s.Check(func() error { return checkEndpoint(e.Provider, e.BaseURL, e.Model) })
+}
+
+func (o *Ontology) declare(s *options.Section) {
+	options.ListOf(s, &o.EntityTypes, "entity_types", "custom entity types; names are node labels: identifiers "+
+		"(`[A-Za-z_][A-Za-z0-9_]*`), unique ignoring case, not `Entity`, `Episodic` or `Community`",
+		func(s *options.Section, t *EntityType) {
+			s.String(&t.Name, "name", "the type's name: a node label")
+			s.String(&t.Description, "description", "what the type is, for the model", options.Empty("no description"))
+			s.Strings(&t.Attributes, "attributes", "attribute names: identifiers, unique, not an entity's own properties")
+		})
+	options.ListOf(s, &o.EdgeTypes, "edge_types", "custom fact types; a fact of an edge type whose endpoint labels the type "+
+		"does not allow is stored as `RELATES_TO`", func(s *options.Section, t *EdgeType) {
+		s.String(&t.Name, "name", "the type's name: an identifier naming a distinct predicate")
+		s.String(&t.Description, "description", "what the type is, for the model", options.Empty("no description"))
+		s.Strings(&t.Sources, "sources", "entity types of the ontology (or `Entity`) a fact of the type may start from", options.DefaultText("any"))
+		s.Strings(&t.Targets, "targets", "entity types of the ontology (or `Entity`) a fact of the type may end at", options.DefaultText("any"))
+		s.String(&t.Cardinality, "cardinality", "`one` or `many` per source entity; only the temporal stage reads it (see "+
+			"[Contradictions](#contradictions))", options.DefaultText("the shipped one for the name, else many"),
+			options.Check(func() error {
+				if c := t.Cardinality; c != "" && c != "one" && c != "many" {
+					return fmt.Errorf("%q is not one or many", c)
+				}
+				return nil
+			}))
+	})
+	s.Strings(&o.ExcludedTypes, "excluded_types", "entity types of the ontology never extracted (`Entity` excludes untyped "+
+		"entities); their facts are dropped too")
+	s.Check(func() error { return o.validate() })
+}
+
+func (st *StageOpts) declare(s *options.Section) {
+	s.Section("extract", "the extract stage", func(s *options.Section) {
+		x := &st.Extract
+		s.Int(&x.Context, "context", "previous episodes shown to extraction, at most; JSON records with `mapping.object` get "+
+			"their change list instead", options.Default(extract.DefaultContext), options.Max(100))
+		s.Int(&x.ContextTokens, "context_tokens", "the previous episodes' content shown, at most, in tokens (about three "+
+			"chat turns by default; newest first, the latest cut when it alone is longer). A previous episode leaves out the "+
+			"reference time and source it shares with the episode", options.Default(extract.DefaultContextTokens),
+			options.Max(1_000_000))
+		s.String(&x.Mode, "mode", "`combined` (one `extract_graph` call per episode: entities with their ontology "+
+			"attributes, and facts) or `two_call` (entities, then facts between them; the second call only when the "+
+			"episode has two entities). Changing it re-runs every extraction (the tasks asked are part of the fingerprint)",
+			options.Default(extract.DefaultMode), options.Words(extract.ModeCombined, extract.ModeTwoCall))
+		s.String(&x.Chitchat, "chitchat", "`skip`: a message whose every sentence is a question that names no one but the "+
+			"speakers and says nothing of the speaker, or courtesy (\"Thanks, Mel! Take care.\", \"와 대박!\") is not asked "+
+			"about; its speaker is its only entity, and the next message sees it as context. `ask`: every message is "+
+			"asked. The report's `extract_units` counts both", options.Default("skip"), options.Words("skip", "ask"))
+		s.String(&x.LLM, "llm", "`on` or `off`: no extraction call at all, JSON records give their declared facts only",
+			options.Default("on"), options.Words("on", "off"))
+	})
+	s.Section("resolve", "the resolve stage", func(s *options.Section) {
+		r := &st.Resolve
+		s.Float(&r.MinHashThreshold, "minhash_threshold", "3-gram Jaccard that merges two names (≥ 1 disables the pass)",
+			options.DefaultText("0.9"), options.Max(1))
+		s.Float(&r.EmbeddingThreshold, "embedding_threshold", "name-embedding cosine that merges two names",
+			options.DefaultText("0.92"), options.Max(1))
+		s.Float(&r.GreyThreshold, "grey_threshold", "name-embedding cosine from which a pair goes to the LLM",
+			options.DefaultText("0.8"), options.Max(1))
+		s.Int(&r.BatchSize, "batch_size", "pairs per `resolve_entities`/`dedupe_facts` call", options.DefaultText("20"), options.Max(1000))
+		s.Int(&r.MaxPairs, "max_pairs", "pairs adjudicated per group and kind", options.DefaultText("1000"), options.Max(10_000_000))
+		s.String(&r.LLM, "llm", "`on` or `off` (ambiguous pairs stay apart)", options.Default("on"), options.Words("on", "off"))
+	})
+	s.Section("temporal", "the temporal stage", func(s *options.Section) {
+		s.Int(&st.Temporal.MaxCandidates, "max_candidates", "most recent candidates shown per judgement", options.DefaultText("20"),
+			options.Max(1000))
+	})
+	s.Section("summarize", "the summarize stage", func(s *options.Section) {
+		s.Int(&st.Summarize.ShortChars, "short_chars", "facts joined up to this length are the summary", options.DefaultText("300"))
+		s.Int(&st.Summarize.BatchSize, "batch_size", "entities per call", options.DefaultText("8"), options.Max(1000))
+	})
+	s.Section("community", "the community stage", func(s *options.Section) {
+		c := &st.Community
+		s.Int(&c.MaxIterations, "max_iterations", "label propagation sweeps, both phases together", options.DefaultText("100"),
+			options.Max(100_000))
+		s.Int(&c.MinSize, "min_size", "smallest community", options.DefaultText("2"))
+		s.Bool(&c.OnlyValid, "only_valid", "count only facts with no `invalid_at`/`expired_at`")
+		s.Int(&c.MaxSummarized, "max_summarized", "members, by number of facts, whose summaries are merged into the community "+
+			"summary", options.DefaultText("16"), options.Max(10_000))
+	})
+}
+
+func (k *Sink) declare(s *options.Section) {
+	s.String(&k.Kind, "kind", "`sqlite` (the checkpoint store only), `memgraph`, `neo4j` or `falkordb`: after the community "+
+		"stage, the `load` stage writes the graph in the Graphiti schema, over Bolt (Memgraph, Neo4j) or RESP (FalkorDB, see "+
+		"[Loading into FalkorDB](#loading-into-falkordb))", options.Default("sqlite"),
+		options.Words("sqlite", "memgraph", "neo4j", "falkordb"))
+	s.String(&k.URI, "uri", "Bolt URI; use `bolt://` for a standalone Memgraph; FalkorDB: `redis://` or `rediss://`; must "+
+		"not hold credentials", options.DefaultText("bolt://127.0.0.1:7687; falkordb: "+DefaultFalkorDBURI))
+	s.String(&k.Database, "database", "database name; must be empty for FalkorDB, where every group is the graph of its name",
+		options.Empty("the server's default database"))
+	s.String(&k.UsernameEnv, "username_env", "environment variable holding the user (when the default one is unset: no "+
+		"authentication; a variable named explicitly must be set)", options.DefaultText(DefaultSinkUsernameEnv))
+	s.String(&k.PasswordEnv, "password_env", "environment variable holding the password (as `username_env`)",
+		options.DefaultText(DefaultSinkPasswordEnv))
+	s.Int(&k.BatchSize, "batch_size", "most rows per `UNWIND` transaction, and per line of a CYPHERL export",
+		options.DefaultText("2000"), options.Max(100_000))
+	s.Int(&k.BatchBytes, "batch_bytes", "most bytes of rows as sent per `UNWIND` transaction, and per line of a CYPHERL export "+
+		"(a row larger than the bound goes alone). Into Neo4j with `sink.indexes` graphiti, the default, or background, "+
+		"no vector index is kept up to date during the load and 8 MiB measured faster. Rows with 1024-d embeddings are "+
+		"about 9.5 KB, so the bytes bound them to about 220 (with Neo4j's vector indexes online during the load, 2 MiB "+
+		"transactions took 15-25% less time than 4 MiB, see `bench/results.md`)",
+		options.DefaultText("2097152, 2 MiB; 8388608, 8 MiB, into Neo4j with indexes graphiti or background"), options.Max(256<<20))
+	s.Int(&k.Sessions, "sessions", "groups loaded at once, each by its own worker and Bolt session. Groups share no node, so "+
+		"their writes do not conflict; a job of one group writes with one session. On a quiet 2-core machine running Neo4j "+
+		"two sessions reached 77-84% of the plain driver's ceiling with 1024-d embeddings and 52-62% without, against "+
+		"68-84% and 41-47% with one (two runs); one was faster only when other work (a local model) loaded the same "+
+		"cores: set 1 there, and raise it for a database server with spare cores. The rows held in memory grow with "+
+		"`sink.sessions` × `sink.batch_bytes`: each session has one batch in flight and one filling per statement (a node "+
+		"label set or relationship type), each bounded by `sink.batch_bytes`", options.DefaultText("2"), options.Max(16))
+	s.Bool(&k.Analytical, "analytical", "Memgraph one-off migrations: lookup indexes, uuid constraints dropped, `STORAGE MODE "+
+		"IN_MEMORY_ANALYTICAL`, nodes, edges, `CREATE SNAPSHOT`, back to `IN_MEMORY_TRANSACTIONAL`, then the other indexes "+
+		"and the constraints")
+	s.String(&k.Indexes, "indexes", "Neo4j: which indexes are online when the load returns. `graphiti`: Graphiti's range and "+
+		"full-text indexes, the ones its search reads (its vector search computes `vector.similarity.cosine` over a "+
+		"group's rows and uses no vector index), are created after the last write and awaited; the vector indexes are "+
+		"created after them and Neo4j populates them in the background (the report names those not online yet; Neo4j "+
+		"5.26 holds a query through `db.index.vector.*` until its index is online). `online` returns when every index is "+
+		"online: the vector indexes are created before the first write and kept up to date row by row, the range and "+
+		"full-text indexes created after the last write and awaited. `background` awaits only the lookup indexes: every "+
+		"other index is created after the last write and populated in the background (Neo4j holds a full-text query, so "+
+		"Graphiti's search, until its index is online). With 1024-d embeddings, against the plain driver "+
+		"(`bench/results.md`: the Bolt table; the quiet-machine runs that chose two sessions are in `git show "+
+		"5e5b630:bench/results.md`, section issue-19-bolt-sessions): `graphiti` 77-84% of its rows/s, `online` 35-49%, "+
+		"`background` 87-112%; the vector indexes then take about 12 s per 10,000 rows to come online, so `online` is "+
+		"sooner to a graph searchable through them. Once the indexes exist (an incremental load) the modes do the same",
+		options.DefaultText("graphiti"), options.Check(func() error {
+			_, err := cypher.ParseIndexMode(k.Indexes)
+			return err
+		}))
+	s.Bool(&k.Reload, "reload", "write every group, not only the groups that changed since the last load")
+	s.Int(&k.MaxAttempts, "max_attempts", "tries per write, read or schema transaction on a transient error (dropped "+
+		"connection, server restarting, deadlock): with `retry_seconds` about 43 s in all and at least 21 s, longer than a "+
+		"database restart. When the tries run out the run fails with exit 1; the groups verified before that stay "+
+		"recorded and the next run loads the rest", options.DefaultText("10"), options.Max(100))
+	s.Float(&k.RetrySecs, "retry_seconds", "the first backoff after a transient error, doubled per try up to 10 s with ±50% "+
+		"jitter", options.DefaultText("0.2"), options.Max(60))
+	s.String(&k.Foreign, "foreign", "`keep`: a load never deletes or overwrites what it did not write; `delete`: every loaded "+
+		"group becomes exactly what backfill writes, for a database only backfill writes (see [Living "+
+		"graphs](#living-graphs))", options.DefaultText("keep"), options.Check(func() error {
+		if _, err := graphdb.ParseForeign(k.Foreign); err != nil {
+			return fmt.Errorf("%q is not keep or delete", k.Foreign)
+		}
+		return nil
+	}))
+	s.Float(&k.LeaseSecs, "lease_seconds", "a load holds a lease per group in the database while it writes: it lasts this "+
+		"long unless renewed (renewed every third; a killed load's lease expires after it, or at once when that load ran on "+
+		"the same host and its process is gone)", options.DefaultText("120"), options.Max(86400), options.Check(func() error {
+		if k.LeaseSecs != 0 && k.LeaseSecs < 3 {
+			return fmt.Errorf("%v is too short: the load renews its leases every third of it (at least 3)", k.LeaseSecs)
+		}
+		return nil
+	}))
+	s.OptFloat(&k.LeaseWait, "lease_wait_seconds", "a load meeting another load's lease waits this long, then fails naming it "+
+		"(host, pid, job, since when) (`0`: fail at once)", options.DefaultText("60"), options.Max(86400))
+	s.Defaults(func() {
+		switch k.Kind {
+		case "memgraph", "neo4j":
+			setDefault(&k.URI, "bolt://127.0.0.1:7687")
+		case "falkordb":
+			setDefault(&k.URI, DefaultFalkorDBURI)
+		}
+	})
+	s.Check(k.validate)
+}
+
+func (o *S3) declare(s *options.Section) {
+	s.String(&o.Endpoint, "endpoint", "endpoint URL of an S3-compatible store (versitygw, MinIO, …)", options.Empty("AWS's own endpoint"),
+		options.Check(func() error {
+			if e := o.Endpoint; e != "" && !strings.HasPrefix(e, "http://") && !strings.HasPrefix(e, "https://") {
+				return fmt.Errorf("%q is not an http:// or https:// URL", e)
+			}
+			return nil
+		}))
+	s.String(&o.Region, "region", "region", options.Empty("the configured region, else us-east-1"))
+	s.Bool(&o.PathStyle, "path_style", "address buckets as endpoint/bucket/key")
+	s.String(&o.Profile, "profile", "shared-config profile. Credentials come from the standard AWS chain "+
+		"(`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, shared files, SSO, web identity, container and instance roles)",
+		options.Empty("AWS_PROFILE, else the default profile"))
+}
+
+func (l *Limits) declare(s *options.Section) {
+	s.Float(&l.MaxCostUSD, "max_cost_usd", "spending cap of one run, chat and embeddings together (0 = none). Each request "+
+		"reserves its estimated cost first; once the cap would be passed, no request starts, the ones in flight finish and "+
+		"are cached, and the run stops with exit 3 (`budget_stopped` in the report). Cached answers cost 0. In batch mode "+
+		"each request books its estimate at the batch price when it is queued, before its batch is submitted, and the "+
+		"batch is corrected to its real cost when its answers arrive; the request that would pass the cap is refused, the "+
+		"ones queued before it are submitted. Needs a price for both models")
+	s.OptFloat(&l.MaxErrorRatio, "max_error_ratio", "quarantined/read rows above which ingest fails (`0`: any quarantined row "+
+		"fails the run)", options.Default(DefaultMaxErrorRatio), options.Max(1))
+	s.OptFloat(&l.MaxFailedRatio, "max_failed_ratio", "share of a stage's units whose LLM answers stayed bad above which the "+
+		"run stops with exit 1, judged once 10 units of the stage have run (`0`: the first failed unit stops the run)",
+		options.Default(DefaultMaxFailedRatio), options.Max(1))
+	s.OptFloat(&l.MaxVanishedRatio, "max_vanished_ratio", "share of a `sync: mirror` source's episodes that may leave it at "+
+		"once: above it the run stops with exit 1 naming the source and the counts, and forgets nothing (a mistyped path "+
+		"or an emptied bucket must not erase a graph). Rows removed on purpose in bulk: run once with `--set "+
+		"limits.max_vanished_ratio=1`", options.Default(DefaultMaxVanishedRatio), options.Max(1))
+}
+
+func (c *CheckpointSync) declare(s *options.Section) {
+	s.String(&c.Local, "local", "the local copy runs work on", options.DefaultText("<user cache>/backfill/checkpoints/<bucket>/<hash>-<name>"))
+	s.Float(&c.Seconds, "seconds", "a snapshot at least this often while the store changes (at least 1)",
+		options.DefaultText(fmt.Sprint(DefaultSyncSeconds)), options.Max(86400), options.Check(func() error {
+			if c.Seconds != 0 && c.Seconds < minSyncSeconds {
+				return fmt.Errorf("%g is below %d", c.Seconds, minSyncSeconds)
+			}
+			return nil
+		}))
+	s.Float(&c.LeaseSeconds, "lease_seconds", "the writer's lease lasts this long unrenewed (at least 3)",
+		options.DefaultText("60"), options.Max(3600), options.Check(func() error {
+			if s, m := c.LeaseSeconds, replica.MinLeaseTTL.Seconds(); s != 0 && s < m {
+				return fmt.Errorf("%g is below %g (servers date writes to the second)", s, m)
+			}
+			return nil
+		}))
+}
+
+// validate checks the sink's URI, database, analytical mode and index mode against its kind.
+func (k *Sink) validate() error {
+	switch k.Kind {
+	case "memgraph", "neo4j":
+		u, err := url.Parse(k.URI)
+		if err != nil || u.Host == "" || !strings.HasPrefix(u.Scheme, "bolt") && !strings.HasPrefix(u.Scheme, "neo4j") {
+			return options.Bad("uri", "%q is not a bolt:// or neo4j:// URI", k.URI)
+		}
+		if u.User != nil {
+			return options.Bad("uri", "must not hold credentials; name their variables in sink.username_env and sink.password_env")
+		}
+	case "falkordb":
+		u, err := url.Parse(k.URI)
+		if err != nil || u.Host == "" || u.Scheme != "redis" && u.Scheme != "rediss" {
+			return options.Bad("uri", "%q is not a redis:// or rediss:// URI (FalkorDB speaks RESP)", k.URI)
+		}
+		if u.User != nil {
+			return options.Bad("uri", "must not hold credentials; name their variables in sink.username_env and sink.password_env")
+		}
+		if k.Database != "" {
+			return options.Bad("database", "the falkordb sink writes each group into the graph named after it; leave it empty")
+		}
+	}
+	if k.Analytical && k.Kind != "memgraph" {
+		return options.Bad("analytical", "only the memgraph sink has an analytical mode")
+	}
+	if mode, _ := cypher.ParseIndexMode(k.Indexes); mode == cypher.IndexesBackground && k.Kind != "neo4j" {
+		return options.Bad("indexes", "background needs the neo4j sink (Memgraph builds every index as it creates it; sqlite has none)")
+	}
+	return nil
+}
