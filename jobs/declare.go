@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/embed"
@@ -21,66 +19,8 @@ import (
 	"github.com/tkgraph/backfill/stages/extract"
 )
 
-// Declare declares the keys of a job.
-func (j *Job) Declare(root *options.Section) {
-	root.String(&j.Name, "name", "job name", options.Default("job"))
-	root.String(&j.Checkpoint, "checkpoint", "checkpoint store path, any legal file name, on a local disk (a network file "+
-		"system is refused), or `s3://BUCKET/KEY` ([Checkpoints in object storage](#checkpoints-in-object-storage)); "+
-		"another URL scheme (`gs://`, `http://`, `file://`, …) is an error. The rows the last run rejected also go to "+
-		"`<checkpoint>.quarantine.jsonl` (row 0: the file as a whole; beside the local copy of an `s3://` store); a run "+
-		"locks `<checkpoint>.lock`", options.DefaultText(".backfill/<name>.db"))
-	root.Defaults(func() {
-		if j.Checkpoint == "" {
-			j.Checkpoint = filepath.Join(".backfill", j.Name+".db")
-		}
-	})
-	root.String(&j.Timezone, "timezone", "IANA zone of naive timestamps; a naive time the zone skips (a DST gap) is a quarantined row",
-		options.Default("UTC"), options.Check(func() error {
-			if _, err := time.LoadLocation(j.Timezone); err != nil {
-				return fmt.Errorf("unknown zone %q", j.Timezone)
-			}
-			return nil
-		}))
-	root.String(&j.RecordTime, "record_time", "`ingest` (record time = wall clock of the first ingest of each episode) or "+
-		"`reference` (as if each episode had been ingested at its reference time; use it for evaluation graphs and "+
-		"comparable exports)", options.Default("ingest"), options.Words("ingest", "reference"))
-	sources := options.ListOf(root, &j.Sources, "sources", "inputs, read in order", func(s *options.Section, src *Source) {
-		src.declare(s, j)
-	})
-	sources.Check(func() error {
-		if len(j.Sources) == 0 {
-			return errors.New("at least one source is required")
-		}
-		for i, s := range j.Sources {
-			if err := j.validateRecord(i, s); err != nil {
-				return err
-			}
-			if err := j.LoaderSpec(s).Validate(); err != nil {
-				return options.Bad(fmt.Sprintf("[%d]", i), "%v", err)
-			}
-		}
-		return nil
-	})
-	root.Section("llm", "the chat model", j.LLM.declare)
-	root.Section("embedder", "the embedding model", func(s *options.Section) { j.Embedder.declare(s, &j.LLM) })
-	root.Section("ontology", "custom entity and edge types", j.Ontology.declare)
-	root.Section("stages", "options of the stages", j.Stages.declare)
-	root.Section("sink", "where the graph goes", func(s *options.Section) { j.Sink.declare(s) })
-	root.Section("s3", "the S3 client of `s3://` sources and checkpoints", j.S3.declare)
-	root.Section("limits", "bounds of a run", j.Limits.declare)
-	root.Section("checkpoint_sync", "a checkpoint kept in object storage ([Checkpoints in object storage](#checkpoints-in-object-storage))",
-		j.CheckpointSync.declare)
-	root.Check(func() error {
-		if _, _, err := replica.Parse(j.Checkpoint); err != nil {
-			return err
-		}
-		return nil
-	})
-	root.Check(j.validateModes)
-	root.Check(j.validateCost)
-}
-
-func (s *Source) declare(sec *options.Section, j *Job) {
+// Declare declares the keys of a source (sources[]).
+func (s *Source) Declare(sec *options.Section) {
 	sec.String(&s.Path, "path", "file, directory (its files, not hidden ones or subdirectories) or glob; an existing name is "+
 		"taken literally even with glob characters (`export[1].jsonl`); `**` matches any number of directories; a file "+
 		"named or matched that cannot be read (a dangling symlink, an unreadable file or directory, a FIFO) fails the run "+
@@ -173,7 +113,8 @@ func (f *FactDecl) declare(s *options.Section) {
 	s.String(&f.Fact, "fact", "a sentence with `{subject}` and `{object}`", options.DefaultText("\"{subject} <relation words> {object}\""))
 }
 
-func (l *LLM) declare(s *options.Section) {
+// Declare declares the keys of the section.
+func (l *LLM) Declare(s *options.Section) {
 	declareProvider(s, &l.Provider, "`offline` (in-process rule-based responder, no network) or `openai` (any OpenAI-compatible server)")
 	s.String(&l.BaseURL, "base_url", "endpoint (`openai` needs it)")
 	s.String(&l.Model, "model", "model (`openai` needs it)", options.DefaultText("offline-rules-v1 with provider offline"))
@@ -255,7 +196,8 @@ func (b *BatchOpts) declare(s *options.Section) {
 		options.Max(86400))
 }
 
-func (e *Embedder) declare(s *options.Section, l *LLM) {
+// Declare declares the keys of the section; l is the llm section (api_key_env defaults to its).
+func (e *Embedder) Declare(s *options.Section, l *LLM) {
 	declareProvider(s, &e.Provider, "as for `llm` (`offline`: hashing embedder)")
 	s.String(&e.BaseURL, "base_url", "as for `llm`")
 	s.String(&e.Model, "model", "as for `llm`", options.DefaultText("hashing-v1 with provider offline"))
@@ -275,7 +217,8 @@ func (e *Embedder) declare(s *options.Section, l *LLM) {
 	s.Check(func() error { return checkEndpoint(e.Provider, e.BaseURL, e.Model) })
 }
 
-func (o *Ontology) declare(s *options.Section) {
+// Declare declares the keys of the section.
+func (o *Ontology) Declare(s *options.Section) {
 	options.ListOf(s, &o.EntityTypes, "entity_types", "custom entity types; names are node labels: identifiers "+
 		"(`[A-Za-z_][A-Za-z0-9_]*`), unique ignoring case, not `Entity`, `Episodic` or `Community`",
 		func(s *options.Section, t *EntityType) {
@@ -303,7 +246,8 @@ func (o *Ontology) declare(s *options.Section) {
 	s.Check(func() error { return o.validate() })
 }
 
-func (st *StageOpts) declare(s *options.Section) {
+// Declare declares the keys of the section.
+func (st *StageOpts) Declare(s *options.Section) {
 	s.Section("extract", "the extract stage", func(s *options.Section) {
 		x := &st.Extract
 		s.Int(&x.Context, "context", "previous episodes shown to extraction, at most; JSON records with `mapping.object` get "+
@@ -354,7 +298,8 @@ func (st *StageOpts) declare(s *options.Section) {
 	})
 }
 
-func (k *Sink) declare(s *options.Section) {
+// Declare declares the keys of the section.
+func (k *Sink) Declare(s *options.Section) {
 	s.String(&k.Kind, "kind", "`sqlite` (the checkpoint store only), `memgraph`, `neo4j` or `falkordb`: after the community "+
 		"stage, the `load` stage writes the graph in the Graphiti schema, over Bolt (Memgraph, Neo4j) or RESP (FalkorDB, see "+
 		"[Loading into FalkorDB](#loading-into-falkordb))", options.Default("sqlite"),
@@ -438,7 +383,8 @@ func (k *Sink) declare(s *options.Section) {
 	s.Check(k.validate)
 }
 
-func (o *S3) declare(s *options.Section) {
+// Declare declares the keys of the section.
+func (o *S3) Declare(s *options.Section) {
 	s.String(&o.Endpoint, "endpoint", "endpoint URL of an S3-compatible store (versitygw, MinIO, …)", options.Empty("AWS's own endpoint"),
 		options.Check(func() error {
 			if e := o.Endpoint; e != "" && !strings.HasPrefix(e, "http://") && !strings.HasPrefix(e, "https://") {
@@ -453,7 +399,8 @@ func (o *S3) declare(s *options.Section) {
 		options.Empty("AWS_PROFILE, else the default profile"))
 }
 
-func (l *Limits) declare(s *options.Section) {
+// Declare declares the keys of the section.
+func (l *Limits) Declare(s *options.Section) {
 	s.Float(&l.MaxCostUSD, "max_cost_usd", "spending cap of one run, chat and embeddings together (0 = none). Each request "+
 		"reserves its estimated cost first; once the cap would be passed, no request starts, the ones in flight finish and "+
 		"are cached, and the run stops with exit 3 (`budget_stopped` in the report). Cached answers cost 0. In batch mode "+
@@ -471,7 +418,8 @@ func (l *Limits) declare(s *options.Section) {
 		"limits.max_vanished_ratio=1`", options.Default(DefaultMaxVanishedRatio), options.Max(1))
 }
 
-func (c *CheckpointSync) declare(s *options.Section) {
+// Declare declares the keys of the section.
+func (c *CheckpointSync) Declare(s *options.Section) {
 	s.String(&c.Local, "local", "the local copy runs work on", options.DefaultText("<user cache>/backfill/checkpoints/<bucket>/<hash>-<name>"))
 	s.Float(&c.Seconds, "seconds", "a snapshot at least this often while the store changes (at least 1)",
 		options.DefaultText(fmt.Sprint(DefaultSyncSeconds)), options.Max(86400), options.Check(func() error {

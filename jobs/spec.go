@@ -1,24 +1,44 @@
 package jobs
 
-import "github.com/tkgraph/backfill/llm/pacing"
+import (
+	"fmt"
+	"time"
 
-// Job is a job spec as written in YAML. Every key is documented in README.md ("Job spec").
+	"github.com/tkgraph/backfill/internal/options"
+	"github.com/tkgraph/backfill/llm/pacing"
+)
+
+// Job is the job's own keys: its name, the zone of naive timestamps and the record-time mode.
+// The keys of the parts (sources, llm, stages, sink, …) are declared by the packages that read
+// them; jobs/pipeline's Job holds them all.
 type Job struct {
-	Name       string    `yaml:"name"`
-	Checkpoint string    `yaml:"checkpoint"`  // store path or s3://BUCKET/KEY (default .backfill/<name>.db)
-	Timezone   string    `yaml:"timezone"`    // zone of naive timestamps (default UTC)
-	RecordTime string    `yaml:"record_time"` // ingest (default) | reference
-	Sources    []Source  `yaml:"sources"`
-	LLM        LLM       `yaml:"llm"`
-	Embedder   Embedder  `yaml:"embedder"`
-	Ontology   Ontology  `yaml:"ontology"`
-	Stages     StageOpts `yaml:"stages"`
-	Sink       Sink      `yaml:"sink"`
-	S3         S3        `yaml:"s3"`
-	Limits     Limits    `yaml:"limits"`
+	Name       string
+	Timezone   string // zone of naive timestamps (default UTC)
+	RecordTime string // ingest (default) | reference
+}
 
-	// CheckpointSync configures a checkpoint kept in object storage (OpenCheckpoint).
-	CheckpointSync CheckpointSync `yaml:"checkpoint_sync"`
+// Declare declares the job's own keys.
+func (j *Job) Declare(root *options.Section) {
+	root.String(&j.Name, "name", "job name", options.Default("job"))
+	root.String(&j.Timezone, "timezone", "IANA zone of naive timestamps; a naive time the zone skips (a DST gap) is a quarantined row",
+		options.Default("UTC"), options.Check(func() error {
+			if _, err := time.LoadLocation(j.Timezone); err != nil {
+				return fmt.Errorf("unknown zone %q", j.Timezone)
+			}
+			return nil
+		}))
+	root.String(&j.RecordTime, "record_time", "`ingest` (record time = wall clock of the first ingest of each episode) or "+
+		"`reference` (as if each episode had been ingested at its reference time; use it for evaluation graphs and "+
+		"comparable exports)", options.Default("ingest"), options.Words("ingest", "reference"))
+}
+
+// Location is the job's timezone.
+func (j *Job) Location() *time.Location {
+	loc, err := time.LoadLocation(j.Timezone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
 }
 
 // Values of sources[].sync.

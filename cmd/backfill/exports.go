@@ -13,7 +13,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/safefile"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/sinks/parquet"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -88,7 +88,7 @@ func (e *recordError) Unwrap() error { return e.err }
 
 // writeExport writes the job's graph from store into dir (replaceDir) as o asks and records it;
 // a *recordError says it was written but not recorded.
-func (o *exportOptions) writeExport(ctx context.Context, j *jobs.Job, store *checkpoints.Store, dir string) error {
+func (o *exportOptions) writeExport(ctx context.Context, j *pipeline.Job, store *checkpoints.Store, dir string) error {
 	var write func(dir string) error
 	switch o.format {
 	case "parquet":
@@ -119,7 +119,7 @@ func (o *exportOptions) writeExport(ctx context.Context, j *jobs.Job, store *che
 // refreshExports rewrites every recorded export of the job's store written before its last
 // completed deletion, so no export keeps what a deletion removed; a recorded directory that no
 // longer exists leaves the record. It returns the directories rewritten.
-func refreshExports(ctx context.Context, j *jobs.Job) ([]string, error) {
+func refreshExports(ctx context.Context, j *pipeline.Job) ([]string, error) {
 	recs, err := readExports(j.Checkpoint)
 	if err != nil || len(recs) == 0 {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/suggestions"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -137,7 +137,7 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 // naming the nearest groups or speakers, unless an earlier deletion forgot it (then it is
 // listed in already and selects nothing; a flag all of whose values were forgotten before
 // empties the selection, since flags narrow each other).
-func (o *forgetOptions) selection(ctx context.Context, j *jobs.Job, readOnly bool) (checkpoints.Selection, []string, []string, error) {
+func (o *forgetOptions) selection(ctx context.Context, j *pipeline.Job, readOnly bool) (checkpoints.Selection, []string, []string, error) {
 	var sel checkpoints.Selection
 	var originals, already []string
 	if _, err := os.Stat(j.Checkpoint); err != nil {
@@ -264,7 +264,7 @@ func joinShown(names []string, n int) string {
 const shownForgotten = 200
 
 // writeForgetting prints what a forgetting removed, or with dryRun would remove.
-func writeForgetting(w io.Writer, j *jobs.Job, f *runner.Forgetting, exports []exportRecord, dryRun bool) {
+func writeForgetting(w io.Writer, j *pipeline.Job, f *runner.Forgetting, exports []exportRecord, dryRun bool) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	verb := "forgotten"

@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/snapshots"
 )
 
@@ -23,7 +22,7 @@ const (
 // (a graph Graphiti or backfill wrote into Neo4j), or a job file with its checkpoint (the job's,
 // --checkpoint's, or CHECKPOINT of "JOB@CHECKPOINT") or with a Bolt URI ("JOB@bolt://…").
 type graphArg struct {
-	job   *jobs.Job          // nil for an export directory or a bare Bolt URI
+	job   *pipeline.Job      // nil for an export directory or a bare Bolt URI
 	store *checkpoints.Store // nil unless the graph is a checkpoint
 	snap  snapshots.Snapshot
 }

@@ -14,7 +14,7 @@ import (
 
 // batchOptions are the batch.Options of the job's batchers; input files are written next to
 // the checkpoint store.
-func batchOptions(j *jobs.Job, checkpoint string, log *slog.Logger, stop <-chan struct{}) batch.Options {
+func batchOptions(j *Job, checkpoint string, log *slog.Logger, stop <-chan struct{}) batch.Options {
 	b := j.LLM.Batch
 	retries := *b.MaxRetries
 	if retries == 0 {
@@ -30,7 +30,7 @@ type BatchSet []*batch.Batcher
 
 // UseBatches turns batch mode on for the clients the job asks it of (llm.mode, embedder.mode)
 // and returns their batchers; their input files are written next to the store.
-func (c *Clients) UseBatches(j *jobs.Job, store *checkpoints.Store, log *slog.Logger, stop <-chan struct{}) BatchSet {
+func (c *Clients) UseBatches(j *Job, store *checkpoints.Store, log *slog.Logger, stop <-chan struct{}) BatchSet {
 	var set BatchSet
 	opts := batchOptions(j, store.Path(), log, stop)
 	if j.LLM.Mode == jobs.ModeBatch {

@@ -33,7 +33,7 @@ type Clients struct {
 // (os.LookupEnv when nil); log (nil: none) gets the warning about unpriced models and the
 // retries. stop, when closed, makes the shared pacer refuse new requests
 // (pacing.PacerOptions.Stop). It is the one place a job becomes clients.
-func NewClients(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv, log *slog.Logger, stop <-chan struct{}) (*Clients, error) {
+func NewClients(j *Job, store *checkpoints.Store, env jobs.LookupEnv, log *slog.Logger, stop <-chan struct{}) (*Clients, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
@@ -67,7 +67,7 @@ func NewClients(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv, log *
 
 // LLMOptions are the chat client's options from the job: every llm.* key that reaches a request
 // or the client (the endpoint, key, pacer, budget and log are NewClients').
-func LLMOptions(j *jobs.Job) llm.Options {
+func LLMOptions(j *Job) llm.Options {
 	l := j.LLM
 	return llm.Options{Model: l.Model, Temperature: l.Temperature, FrequencyPenalty: l.FrequencyPenalty,
 		MaxAttempts: l.MaxAttempts, Timeout: seconds(l.TimeoutSecs), Prices: j.Prices(),
@@ -76,7 +76,7 @@ func LLMOptions(j *jobs.Job) llm.Options {
 
 // EmbedOptions are the embedder's options from the job (the endpoint, key, pacer, budget and
 // log are NewClients').
-func EmbedOptions(j *jobs.Job) embed.Options {
+func EmbedOptions(j *Job) embed.Options {
 	e := j.Embedder
 	return embed.Options{Model: e.Model, Dimensions: e.Dimensions, BatchSize: e.BatchSize, Concurrency: j.LLM.Concurrency,
 		MaxAttempts: j.LLM.MaxAttempts, Timeout: seconds(j.LLM.TimeoutSecs), Prices: j.Prices()}

@@ -1,11 +1,11 @@
-package pipeline
+package pipeline_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -21,7 +21,7 @@ func TestStagesFollowTheStepTable(t *testing.T) {
 		{[]string{"sink.kind=memgraph"}, len(stages.Steps)},
 	} {
 		j := jobstest.DemoJob(t, tc.sets...)
-		list, err := Stages(j, Inputs{})
+		list, err := pipeline.Stages(j, pipeline.Inputs{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,13 +37,13 @@ func TestStagesFollowTheStepTable(t *testing.T) {
 }
 
 // keys returns the key of every stage of j's list, by stage, under the clients j builds.
-func keys(t *testing.T, j *jobs.Job) map[string]string {
+func keys(t *testing.T, j *pipeline.Job) map[string]string {
 	t.Helper()
-	cl, err := NewClients(j, nil, jobstest.NoEnv, nil, nil)
+	cl, err := pipeline.NewClients(j, nil, jobstest.NoEnv, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := Stages(j, Inputs{})
+	list, err := pipeline.Stages(j, pipeline.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}

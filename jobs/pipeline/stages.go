@@ -32,7 +32,7 @@ type Inputs struct {
 // Stages returns the job's stages in run order (stages.Steps), each with its options: ingest,
 // extract, resolve, temporal, summarize, embed, community, and load when the sink is a graph
 // database. It is the one place where the job's keys become the stages' options.
-func Stages(j *jobs.Job, in Inputs) ([]stages.Stage, error) {
+func Stages(j *Job, in Inputs) ([]stages.Stage, error) {
 	io, err := ingestOptions(j, in.FS, in.Shard)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func Stages(j *jobs.Job, in Inputs) ([]stages.Stage, error) {
 
 // ingestOptions are the ingest stage's options of the job: its sources' loader specs, read from
 // fsys, the groups of shard.
-func ingestOptions(j *jobs.Job, fsys loaders.FS, shard ingest.Shard) (ingest.Options, error) {
+func ingestOptions(j *Job, fsys loaders.FS, shard ingest.Shard) (ingest.Options, error) {
 	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio, MaxVanishedRatio: *j.Limits.MaxVanishedRatio}
 	for i, src := range j.Sources {
 		o.Mirror = append(o.Mirror, src.Sync == jobs.SyncMirror)
@@ -69,20 +69,20 @@ func ingestOptions(j *jobs.Job, fsys loaders.FS, shard ingest.Shard) (ingest.Opt
 }
 
 // extractOptions are the extract stage's options of the job.
-func extractOptions(j *jobs.Job) extract.Options {
+func extractOptions(j *Job) extract.Options {
 	x := j.Stages.Extract
 	return extract.Options{Context: x.Context, ContextTokens: x.ContextTokens, Mode: x.Mode, AskChitchat: x.Chitchat == "ask",
 		EntityTypes: entityTypes(j), EdgeTypes: edgeTypes(j), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: x.LLM == "off"}
 }
 
-func resolveOptions(j *jobs.Job) resolve.Options {
+func resolveOptions(j *Job) resolve.Options {
 	r := j.Stages.Resolve
 	return resolve.Options{MinHashThreshold: r.MinHashThreshold, EmbeddingThreshold: r.EmbeddingThreshold,
 		GreyThreshold: r.GreyThreshold, BatchSize: r.BatchSize, MaxPairs: r.MaxPairs, NoLLM: r.LLM == "off",
 		EntityTypes: entityTypes(j), EdgeTypes: edgeTypes(j), ExcludedTypes: j.Ontology.ExcludedTypes}
 }
 
-func communityOptions(j *jobs.Job) community.StageOptions {
+func communityOptions(j *Job) community.StageOptions {
 	c := j.Stages.Community
 	return community.StageOptions{MaxIterations: c.MaxIterations, MinSize: c.MinSize, OnlyValid: c.OnlyValid,
 		MaxSummarized: c.MaxSummarized}
@@ -91,7 +91,7 @@ func communityOptions(j *jobs.Job) community.StageOptions {
 // loadOptions are the load stage's options of the job: the sink keys (0 leaves the sink's own
 // default), the credentials read from env when a group is to be loaded, the store as the sink
 // reads it.
-func loadOptions(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv) load.Options {
+func loadOptions(j *Job, store *checkpoints.Store, env jobs.LookupEnv) load.Options {
 	s := j.Sink
 	return load.Options{
 		Sink: graphdb.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
@@ -106,7 +106,7 @@ func loadOptions(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv) load
 	}
 }
 
-func entityTypes(j *jobs.Job) []wire.EntityTypeIn {
+func entityTypes(j *Job) []wire.EntityTypeIn {
 	var out []wire.EntityTypeIn
 	for _, t := range j.Ontology.EntityTypes {
 		out = append(out, wire.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
@@ -114,7 +114,7 @@ func entityTypes(j *jobs.Job) []wire.EntityTypeIn {
 	return out
 }
 
-func edgeTypes(j *jobs.Job) []wire.EdgeTypeIn {
+func edgeTypes(j *Job) []wire.EdgeTypeIn {
 	var out []wire.EdgeTypeIn
 	for _, t := range j.Ontology.EdgeTypes {
 		out = append(out, wire.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
@@ -123,7 +123,7 @@ func edgeTypes(j *jobs.Job) []wire.EdgeTypeIn {
 }
 
 // cardinalities are the cardinalities the ontology's edge types set, by name.
-func cardinalities(j *jobs.Job) map[string]string {
+func cardinalities(j *Job) map[string]string {
 	out := map[string]string{}
 	for _, t := range j.Ontology.EdgeTypes {
 		if t.Cardinality != "" {

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/graphdb"
 )
@@ -24,7 +23,7 @@ func TestLoadFingerprintPinned(t *testing.T) {
 		{"neo4j", "bolt://db:7687", "graph", 1024, "c0ffee", "cc380c8ff90da0116a2b36f23fa4c644"},
 		{"", "", "", 0, "", "b88cddf246c905cfb6444600075753a2"},
 	} {
-		j := &jobs.Job{}
+		j := &Job{}
 		j.Sink.Kind, j.Sink.URI, j.Sink.Database, j.Embedder.Dimensions = c.kind, c.uri, c.db, c.dims
 		if got := loadOptions(j, nil, nil).Fingerprint(c.upstream); got != c.want {
 			t.Errorf("%+v: load fingerprint %s, want %s", c, got, c.want)
@@ -47,7 +46,7 @@ func TestLoadOptionsLeaveSinkDefaults(t *testing.T) {
 		{[]string{"sink.kind=neo4j", "sink.indexes=online"}, 2 << 20},
 		{[]string{"sink.kind=memgraph", "sink.indexes=graphiti"}, 2 << 20},
 	} {
-		j, err := jobs.Parse[jobs.Job]([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
+		j, err := Parse([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatalf("%v: %v", tc.sets, err)
 		}

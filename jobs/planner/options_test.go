@@ -11,6 +11,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/report"
@@ -155,7 +156,7 @@ func TestPlanAfterFrequencyPenaltyRun(t *testing.T) {
 }
 
 // staleRecords rewrites the fingerprint of every unit of stage in the job's store.
-func staleRecords(t *testing.T, j *jobs.Job, stage string) {
+func staleRecords(t *testing.T, j *pipeline.Job, stage string) {
 	t.Helper()
 	ctx := context.Background()
 	store := jobstest.OpenStore(t, j)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/safefile"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -73,7 +73,7 @@ func (f *Forgetting) Redact() {
 // holding a selected value are removed from the table and the quarantine file, and the failed-
 // units file is rewritten. A deletion an earlier Forget or mirror run left incomplete is
 // completed too. With o.DryRun it only reports what would go.
-func Forget(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgetting, error) {
+func Forget(ctx context.Context, j *pipeline.Job, o ForgetOptions) (*Forgetting, error) {
 	o.Run.defaults(j)
 	if _, err := os.Stat(o.Run.Checkpoint); err != nil {
 		return nil, fmt.Errorf("forgetting: reading checkpoint %s: %w (has the job run?)", o.Run.Checkpoint, err)
@@ -100,7 +100,7 @@ func Forget(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgetting, err
 // markForgetting selects the episodes and, unless o.DryRun (which opens the store read-only),
 // removes them from the store and the quarantine (one store transaction, then the quarantine
 // file).
-func markForgetting(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgetting, error) {
+func markForgetting(ctx context.Context, j *pipeline.Job, o ForgetOptions) (*Forgetting, error) {
 	open := checkpoints.Open
 	if o.DryRun {
 		open = checkpoints.OpenReadOnly

@@ -28,7 +28,7 @@ type Options struct {
 	Progress   stages.Progress // default: none
 	Log        *slog.Logger    // default: slog.Default()
 	Env        jobs.LookupEnv  // where API keys and sink credentials are read (default: os.LookupEnv)
-	FS         loaders.FS      // where sources are read (default: jobs.SourceFS, local paths and s3://)
+	FS         loaders.FS      // where sources are read (default: pipeline.SourceFS, local paths and s3://)
 	// Stop, when closed, drains the run: units in flight commit, no new unit starts, and Run
 	// returns stages.ErrInterrupted. Running again resumes.
 	Stop <-chan struct{}
@@ -41,7 +41,7 @@ type Options struct {
 	Skip []string
 }
 
-func (o *Options) defaults(j *jobs.Job) {
+func (o *Options) defaults(j *pipeline.Job) {
 	if o.Checkpoint == "" {
 		o.Checkpoint = j.Checkpoint
 	}
@@ -58,18 +58,18 @@ func (o *Options) defaults(j *jobs.Job) {
 		o.Env = os.LookupEnv
 	}
 	if o.FS == nil {
-		o.FS = jobs.SourceFS(j)
+		o.FS = pipeline.SourceFS(j)
 	}
 }
 
 // Run runs the job: every stage of its list (pipeline.Stages) in order, and returns the report.
 // Running it again resumes: every unit whose inputs did not change is skipped.
-func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error) {
+func Run(ctx context.Context, j *pipeline.Job, opts Options) (*report.Report, error) {
 	start := time.Now()
 	opts.defaults(j)
 	ctx, lost := context.WithCancelCause(ctx) // cancelled when a checkpoint kept in object storage is lost
 	defer lost(nil)
-	store, err := jobs.OpenCheckpoint(ctx, j, opts.Checkpoint, jobs.CheckpointOptions{Write: true, Stop: opts.Stop, OnLost: lost, Log: opts.Log})
+	store, err := pipeline.OpenCheckpoint(ctx, j, opts.Checkpoint, pipeline.CheckpointOptions{Write: true, Stop: opts.Stop, OnLost: lost, Log: opts.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 
 // run is one run of a job.
 type run struct {
-	job     *jobs.Job
+	job     *pipeline.Job
 	opts    Options
 	store   *checkpoints.Store
 	clients *pipeline.Clients

@@ -15,6 +15,7 @@ import (
 	"github.com/tkgraph/backfill/internal/testenv"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/report"
 )
@@ -39,7 +40,7 @@ func s3Env(t *testing.T) testenv.S3Env {
 	return env
 }
 
-func useS3(j *jobs.Job, env testenv.S3Env) {
+func useS3(j *pipeline.Job, env testenv.S3Env) {
 	j.S3 = jobs.S3{Endpoint: env.Endpoint, Region: env.Region, PathStyle: true}
 }
 
@@ -134,10 +135,10 @@ func TestLoCoMoFromS3Parquet(t *testing.T) {
 		objects["locomo/"+name] = b
 	}
 	bucket := testenv.NewBucket(t, env, objects)
-	job := func(path string) *jobs.Job {
+	job := func(path string) *pipeline.Job {
 		text := "name: locomo\nrecord_time: reference\nsources:\n  - path: " + path + "\n    format: parquet\n" +
 			"checkpoint: " + filepath.Join(t.TempDir(), "locomo.db") + "\n"
-		j, err := jobs.Parse[jobs.Job]([]byte(text), nil, func(string) (string, bool) { return "", false })
+		j, err := pipeline.Parse([]byte(text), nil, func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package jobs
+package pipeline
 
 import (
 	"path/filepath"
@@ -8,5 +8,5 @@ import (
 // loadDemo loads the demo job with sets, returning the error instead of failing.
 func loadDemo(t *testing.T, sets ...string) (*Job, error) {
 	t.Helper()
-	return Load[Job](filepath.Join("examples", "demo.yaml"), sets, func(string) (string, bool) { return "", false })
+	return Load(filepath.Join("..", "examples", "demo.yaml"), sets, func(string) (string, bool) { return "", false })
 }

@@ -1,8 +1,10 @@
-package jobs
+package pipeline
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/tkgraph/backfill/jobs"
 )
 
 func TestMaxErrorRatio(t *testing.T) {
@@ -11,7 +13,7 @@ func TestMaxErrorRatio(t *testing.T) {
 		want float64
 		err  string
 	}{
-		{"", DefaultMaxErrorRatio, ""},
+		{"", jobs.DefaultMaxErrorRatio, ""},
 		{"limits: {max_error_ratio: 0}\n", 0, ""}, // explicit zero: no bad row tolerated, not the default
 		{"limits: {max_error_ratio: 0.5}\n", 0.5, ""},
 		{"limits: {max_error_ratio: 1.5}\n", 0, "limits.max_error_ratio"},
@@ -19,7 +21,7 @@ func TestMaxErrorRatio(t *testing.T) {
 		{"limits: {max_error_ratio: .nan}\n", 0, "limits.max_error_ratio"},
 	}
 	for _, tc := range tests {
-		j, err := Parse[Job]([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml), nil, func(string) (string, bool) { return "", false })
+		j, err := Parse([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml), nil, func(string) (string, bool) { return "", false })
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%q: err = %v, want one naming %s", tc.yaml, err, tc.err)

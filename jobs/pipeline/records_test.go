@@ -1,4 +1,4 @@
-package jobs
+package pipeline
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ ontology: {entity_types: [{name: Ticket}]}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			raw := fmt.Sprintf(base, tt.format, tt.object, tt.drop, tt.keep, tt.text, tt.facts)
-			_, err := Parse[Job]([]byte(raw), nil, func(string) (string, bool) { return "", false })
+			_, err := Parse([]byte(raw), nil, func(string) (string, bool) { return "", false })
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("rejected: %v", err)
@@ -49,7 +49,7 @@ ontology: {entity_types: [{name: Ticket}]}
 			}
 		})
 	}
-	if _, err := Parse[Job]([]byte("name: v\nsources: [{path: a.jsonl}]\nstages: {extract: {llm: maybe}}\n"), nil,
+	if _, err := Parse([]byte("name: v\nsources: [{path: a.jsonl}]\nstages: {extract: {llm: maybe}}\n"), nil,
 		func(string) (string, bool) { return "", false }); err == nil || !strings.Contains(err.Error(), "stages.extract.llm") {
 		t.Errorf("stages.extract.llm: maybe: %v", err)
 	}

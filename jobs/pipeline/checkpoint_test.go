@@ -1,4 +1,4 @@
-package jobs
+package pipeline
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/checkpoints/replica"
+	"github.com/tkgraph/backfill/jobs"
 )
 
 // TestCheckpointKeys: the checkpoint key is a local path or s3://BUCKET/KEY, any other URL scheme
@@ -29,7 +30,7 @@ func TestCheckpointKeys(t *testing.T) {
 		{yaml: "checkpoint: s3://b/a.db\ncheckpoint_sync: {seconds: -5}", err: "checkpoint_sync.seconds"},
 		{yaml: "checkpoint: s3://b/a.db\ncheckpoint_sync: {lease_seconds: 99999}", err: "checkpoint_sync.lease_seconds"},
 	} {
-		_, err := Parse[Job]([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml+"\n"), nil, envOf(nil))
+		_, err := Parse([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml+"\n"), nil, envOf(nil))
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%q: %v", tc.yaml, err)
@@ -44,7 +45,7 @@ func TestCheckpointKeys(t *testing.T) {
 func TestOpenCheckpointNeverALocalURL(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	j := &Job{Name: "x"}
+	j := &Job{Job: jobs.Job{Name: "x"}}
 	for _, name := range []string{"gs://bucket/a.db", "http://host/a.db", "file:///tmp/a.db", "s3://bucket"} {
 		for _, write := range []bool{true, false} {
 			if _, err := OpenCheckpoint(context.Background(), j, name, CheckpointOptions{Write: write}); err == nil {

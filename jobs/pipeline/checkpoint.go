@@ -1,4 +1,4 @@
-package jobs
+package pipeline
 
 import (
 	"context"
@@ -14,15 +14,10 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/checkpoints/replica"
+	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/loaders/s3"
 )
-
-// DefaultSyncSeconds is checkpoint_sync.seconds when the job does not set it.
-const DefaultSyncSeconds = 300
-
-// minSyncSeconds is the shortest checkpoint_sync.seconds allowed.
-const minSyncSeconds = 1
 
 // CheckpointOptions say how OpenCheckpoint opens a checkpoint store.
 type CheckpointOptions struct {
@@ -78,13 +73,10 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 		}
 	}
 	if ro.Every <= 0 {
-		ro.Every = DefaultSyncSeconds * time.Second
+		ro.Every = jobs.DefaultSyncSeconds * time.Second
 	}
 	return replica.Open(ctx, ro)
 }
-
-// seconds is a duration of s seconds.
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // DefaultLocalCopy is the local copy of a checkpoint kept at loc when checkpoint_sync.local is
 // not set: <user cache>/backfill/checkpoints/<bucket>/<16 hex digits of the key's SHA-256>-<the

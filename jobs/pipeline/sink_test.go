@@ -1,8 +1,10 @@
-package jobs
+package pipeline
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/tkgraph/backfill/jobs"
 )
 
 func TestSinkValidation(t *testing.T) {
@@ -49,7 +51,7 @@ func TestSinkValidation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.sets, ","), func(t *testing.T) {
-			_, err := Parse[Job]([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
+			_, err := Parse([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
 			if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 				t.Errorf("err = %v, want one containing %q", err, tc.want)
 			}
@@ -58,27 +60,27 @@ func TestSinkValidation(t *testing.T) {
 	// The job fills the sink's URI; the batch sizes, sessions, retries and indexes stay unset and
 	// mean the sink's own defaults (sinks/memgraph applies them once, jobs/pipeline's
 	// TestLoadOptionsLeaveSinkDefaults).
-	j, err := Parse[Job]([]byte("sources: [{path: x.jsonl}]\nsink: {kind: memgraph}\n"), nil, func(string) (string, bool) { return "", false })
+	j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: memgraph}\n"), nil, func(string) (string, bool) { return "", false })
 	if err != nil || j.Sink.URI != "bolt://127.0.0.1:7687" || j.Sink.BatchSize != 0 || j.Sink.BatchBytes != 0 ||
 		j.Sink.Sessions != 0 || j.Sink.MaxAttempts != 0 || j.Sink.RetrySecs != 0 || j.Sink.Indexes != "" {
 		t.Errorf("defaults: %+v, %v", j.Sink, err)
 	}
-	if j, err := Parse[Job]([]byte("sources: [{path: x.jsonl}]\nsink: {kind: falkordb}\n"), nil, func(string) (string, bool) { return "", false }); err != nil || j.Sink.URI != DefaultFalkorDBURI {
+	if j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: falkordb}\n"), nil, func(string) (string, bool) { return "", false }); err != nil || j.Sink.URI != jobs.DefaultFalkorDBURI {
 		t.Errorf("falkordb defaults: %+v, %v", j.Sink, err)
 	}
 }
 
 func TestSinkCredentials(t *testing.T) {
-	env := map[string]string{DefaultSinkUsernameEnv: "u", DefaultSinkPasswordEnv: "p", "MY_USER": "me", "MY_PASS": "pw"}
+	env := map[string]string{jobs.DefaultSinkUsernameEnv: "u", jobs.DefaultSinkPasswordEnv: "p", "MY_USER": "me", "MY_PASS": "pw"}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	tests := []struct {
-		sink       Sink
+		sink       jobs.Sink
 		user, pass string
 		err        bool
 	}{
-		{Sink{}, "u", "p", false},
-		{Sink{UsernameEnv: "MY_USER", PasswordEnv: "MY_PASS"}, "me", "pw", false},
-		{Sink{UsernameEnv: "MISSING"}, "", "", true},
+		{jobs.Sink{}, "u", "p", false},
+		{jobs.Sink{UsernameEnv: "MY_USER", PasswordEnv: "MY_PASS"}, "me", "pw", false},
+		{jobs.Sink{UsernameEnv: "MISSING"}, "", "", true},
 	}
 	for _, tc := range tests {
 		u, p, err := (&Job{Sink: tc.sink}).SinkCredentials(lookup)

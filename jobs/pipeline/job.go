@@ -1,0 +1,96 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/tkgraph/backfill/checkpoints/replica"
+	"github.com/tkgraph/backfill/internal/options"
+	"github.com/tkgraph/backfill/jobs"
+)
+
+// Job is a loaded job: the spec's own keys (jobs.Job: name, timezone, record_time) and the keys
+// of every part, each declared by the package that reads it. Declare assembles them: it is the
+// one place that knows every part of a job. Load and Parse read a job.
+type Job struct {
+	jobs.Job
+	// Checkpoint is the store's path or s3://BUCKET/KEY (OpenCheckpoint).
+	Checkpoint     string
+	Sources        []jobs.Source
+	LLM            jobs.LLM
+	Embedder       jobs.Embedder
+	Ontology       jobs.Ontology
+	Stages         jobs.StageOpts
+	Sink           jobs.Sink
+	S3             jobs.S3
+	Limits         jobs.Limits
+	CheckpointSync jobs.CheckpointSync
+}
+
+// Load reads a job file (jobs.Load) into a Job.
+func Load(path string, sets []string, env jobs.LookupEnv) (*Job, error) {
+	return jobs.Load[Job](path, sets, env)
+}
+
+// Parse is Load on the file's bytes.
+func Parse(raw []byte, sets []string, env jobs.LookupEnv) (*Job, error) {
+	return jobs.Parse[Job](raw, sets, env)
+}
+
+// Keys are the keys of a job, as its parts declare them: what the key reference and the help
+// text are rendered from.
+func Keys() *options.Section {
+	root := options.New()
+	new(Job).Declare(root)
+	return root
+}
+
+// Declare declares the keys of a job: the spec's own, then each part's.
+func (j *Job) Declare(root *options.Section) {
+	j.Job.Declare(root)
+	root.String(&j.Checkpoint, "checkpoint", "checkpoint store path, any legal file name, on a local disk (a network file "+
+		"system is refused), or `s3://BUCKET/KEY` ([Checkpoints in object storage](#checkpoints-in-object-storage)); "+
+		"another URL scheme (`gs://`, `http://`, `file://`, …) is an error. The rows the last run rejected also go to "+
+		"`<checkpoint>.quarantine.jsonl` (row 0: the file as a whole; beside the local copy of an `s3://` store); a run "+
+		"locks `<checkpoint>.lock`", options.DefaultText(".backfill/<name>.db"))
+	root.Defaults(func() {
+		if j.Checkpoint == "" {
+			j.Checkpoint = filepath.Join(".backfill", j.Name+".db")
+		}
+	})
+	sources := options.ListOf(root, &j.Sources, "sources", "inputs, read in order", func(s *options.Section, src *jobs.Source) {
+		src.Declare(s)
+	})
+	sources.Check(func() error {
+		if len(j.Sources) == 0 {
+			return errors.New("at least one source is required")
+		}
+		for i, s := range j.Sources {
+			if err := j.validateRecord(i, s); err != nil {
+				return err
+			}
+			if err := j.LoaderSpec(s).Validate(); err != nil {
+				return options.Bad(fmt.Sprintf("[%d]", i), "%v", err)
+			}
+		}
+		return nil
+	})
+	root.Section("llm", "the chat model", j.LLM.Declare)
+	root.Section("embedder", "the embedding model", func(s *options.Section) { j.Embedder.Declare(s, &j.LLM) })
+	root.Section("ontology", "custom entity and edge types", j.Ontology.Declare)
+	root.Section("stages", "options of the stages", j.Stages.Declare)
+	root.Section("sink", "where the graph goes", func(s *options.Section) { j.Sink.Declare(s) })
+	root.Section("s3", "the S3 client of `s3://` sources and checkpoints", j.S3.Declare)
+	root.Section("limits", "bounds of a run", j.Limits.Declare)
+	root.Section("checkpoint_sync", "a checkpoint kept in object storage ([Checkpoints in object storage](#checkpoints-in-object-storage))",
+		j.CheckpointSync.Declare)
+	root.Check(func() error {
+		if _, _, err := replica.Parse(j.Checkpoint); err != nil {
+			return err
+		}
+		return nil
+	})
+	root.Check(j.validateModes)
+	root.Check(j.validateCost)
+}
