@@ -16,7 +16,6 @@ import (
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/graphdb"
-	"github.com/tkgraph/backfill/stages/extract"
 )
 
 // Declare declares the keys of a source (sources[]).
@@ -244,58 +243,6 @@ func (o *Ontology) Declare(s *options.Section) {
 	s.Strings(&o.ExcludedTypes, "excluded_types", "entity types of the ontology never extracted (`Entity` excludes untyped "+
 		"entities); their facts are dropped too")
 	s.Check(func() error { return o.validate() })
-}
-
-// Declare declares the keys of the section.
-func (st *StageOpts) Declare(s *options.Section) {
-	s.Section("extract", "the extract stage", func(s *options.Section) {
-		x := &st.Extract
-		s.Int(&x.Context, "context", "previous episodes shown to extraction, at most; JSON records with `mapping.object` get "+
-			"their change list instead", options.Default(extract.DefaultContext), options.Max(100))
-		s.Int(&x.ContextTokens, "context_tokens", "the previous episodes' content shown, at most, in tokens (about three "+
-			"chat turns by default; newest first, the latest cut when it alone is longer). A previous episode leaves out the "+
-			"reference time and source it shares with the episode", options.Default(extract.DefaultContextTokens),
-			options.Max(1_000_000))
-		s.String(&x.Mode, "mode", "`combined` (one `extract_graph` call per episode: entities with their ontology "+
-			"attributes, and facts) or `two_call` (entities, then facts between them; the second call only when the "+
-			"episode has two entities). Changing it re-runs every extraction (the tasks asked are part of the fingerprint)",
-			options.Default(extract.DefaultMode), options.Words(extract.ModeCombined, extract.ModeTwoCall))
-		s.String(&x.Chitchat, "chitchat", "`skip`: a message whose every sentence is a question that names no one but the "+
-			"speakers and says nothing of the speaker, or courtesy (\"Thanks, Mel! Take care.\", \"와 대박!\") is not asked "+
-			"about; its speaker is its only entity, and the next message sees it as context. `ask`: every message is "+
-			"asked. The report's `extract_units` counts both", options.Default("skip"), options.Words("skip", "ask"))
-		s.String(&x.LLM, "llm", "`on` or `off`: no extraction call at all, JSON records give their declared facts only",
-			options.Default("on"), options.Words("on", "off"))
-	})
-	s.Section("resolve", "the resolve stage", func(s *options.Section) {
-		r := &st.Resolve
-		s.Float(&r.MinHashThreshold, "minhash_threshold", "3-gram Jaccard that merges two names (≥ 1 disables the pass)",
-			options.DefaultText("0.9"), options.Max(1))
-		s.Float(&r.EmbeddingThreshold, "embedding_threshold", "name-embedding cosine that merges two names",
-			options.DefaultText("0.92"), options.Max(1))
-		s.Float(&r.GreyThreshold, "grey_threshold", "name-embedding cosine from which a pair goes to the LLM",
-			options.DefaultText("0.8"), options.Max(1))
-		s.Int(&r.BatchSize, "batch_size", "pairs per `resolve_entities`/`dedupe_facts` call", options.DefaultText("20"), options.Max(1000))
-		s.Int(&r.MaxPairs, "max_pairs", "pairs adjudicated per group and kind", options.DefaultText("1000"), options.Max(10_000_000))
-		s.String(&r.LLM, "llm", "`on` or `off` (ambiguous pairs stay apart)", options.Default("on"), options.Words("on", "off"))
-	})
-	s.Section("temporal", "the temporal stage", func(s *options.Section) {
-		s.Int(&st.Temporal.MaxCandidates, "max_candidates", "most recent candidates shown per judgement", options.DefaultText("20"),
-			options.Max(1000))
-	})
-	s.Section("summarize", "the summarize stage", func(s *options.Section) {
-		s.Int(&st.Summarize.ShortChars, "short_chars", "facts joined up to this length are the summary", options.DefaultText("300"))
-		s.Int(&st.Summarize.BatchSize, "batch_size", "entities per call", options.DefaultText("8"), options.Max(1000))
-	})
-	s.Section("community", "the community stage", func(s *options.Section) {
-		c := &st.Community
-		s.Int(&c.MaxIterations, "max_iterations", "label propagation sweeps, both phases together", options.DefaultText("100"),
-			options.Max(100_000))
-		s.Int(&c.MinSize, "min_size", "smallest community", options.DefaultText("2"))
-		s.Bool(&c.OnlyValid, "only_valid", "count only facts with no `invalid_at`/`expired_at`")
-		s.Int(&c.MaxSummarized, "max_summarized", "members, by number of facts, whose summaries are merged into the community "+
-			"summary", options.DefaultText("16"), options.Max(10_000))
-	})
 }
 
 // Declare declares the keys of the section.

@@ -158,38 +158,6 @@ type EdgeType struct {
 	Cardinality string `yaml:"cardinality"`
 }
 
-// StageOpts holds per-stage options.
-type StageOpts struct {
-	Extract struct {
-		Context       int    `yaml:"context"`        // previous episodes shown (default 4)
-		ContextTokens int    `yaml:"context_tokens"` // their content's tokens, at most (default 120)
-		Mode          string `yaml:"mode"`           // combined (default) | two_call
-		Chitchat      string `yaml:"chitchat"`       // skip (default) | ask
-		LLM           string `yaml:"llm"`            // on (default) | off: declared facts only, no LLM call
-	} `yaml:"extract"`
-	Resolve struct {
-		MinHashThreshold   float64 `yaml:"minhash_threshold"`   // default 0.9
-		EmbeddingThreshold float64 `yaml:"embedding_threshold"` // default 0.92
-		GreyThreshold      float64 `yaml:"grey_threshold"`      // default 0.8
-		BatchSize          int     `yaml:"batch_size"`          // pairs per LLM call (default 20)
-		MaxPairs           int     `yaml:"max_pairs"`           // pairs adjudicated per group (default 1000)
-		LLM                string  `yaml:"llm"`                 // on (default) | off
-	} `yaml:"resolve"`
-	Temporal struct {
-		MaxCandidates int `yaml:"max_candidates"` // default 20
-	} `yaml:"temporal"`
-	Summarize struct {
-		ShortChars int `yaml:"short_chars"` // default 300
-		BatchSize  int `yaml:"batch_size"`  // default 8
-	} `yaml:"summarize"`
-	Community struct {
-		MaxIterations int  `yaml:"max_iterations"` // default 100
-		MinSize       int  `yaml:"min_size"`       // default 2
-		OnlyValid     bool `yaml:"only_valid"`     // count only facts with no invalid_at/expired_at
-		MaxSummarized int  `yaml:"max_summarized"` // members whose summaries are merged (default 16)
-	} `yaml:"community"`
-}
-
 // Sink says where the graph goes.
 type Sink struct {
 	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j | falkordb

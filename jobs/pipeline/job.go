@@ -8,6 +8,11 @@ import (
 	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/stages/community"
+	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages/summarize"
+	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // Job is a loaded job: the spec's own keys (jobs.Job: name, timezone, record_time) and the keys
@@ -21,11 +26,22 @@ type Job struct {
 	LLM            jobs.LLM
 	Embedder       jobs.Embedder
 	Ontology       jobs.Ontology
-	Stages         jobs.StageOpts
+	Stages         StageOptions
 	Sink           jobs.Sink
 	S3             jobs.S3
 	Limits         jobs.Limits
 	CheckpointSync jobs.CheckpointSync
+}
+
+// StageOptions are the options of the stages a job sets (stages.*), each declared by its stage.
+// The parts that come from elsewhere (the ontology, the counters) are added when the stages are
+// built (Stages).
+type StageOptions struct {
+	Extract   extract.Options
+	Resolve   resolve.Options
+	Temporal  temporal.Options
+	Summarize summarize.Options
+	Community community.StageOptions
 }
 
 // Load reads a job file (jobs.Load) into a Job.
@@ -79,7 +95,13 @@ func (j *Job) Declare(root *options.Section) {
 	root.Section("llm", "the chat model", j.LLM.Declare)
 	root.Section("embedder", "the embedding model", func(s *options.Section) { j.Embedder.Declare(s, &j.LLM) })
 	root.Section("ontology", "custom entity and edge types", j.Ontology.Declare)
-	root.Section("stages", "options of the stages", j.Stages.Declare)
+	root.Section("stages", "options of the stages", func(s *options.Section) {
+		s.Section("extract", "the extract stage", j.Stages.Extract.Declare)
+		s.Section("resolve", "the resolve stage", j.Stages.Resolve.Declare)
+		s.Section("temporal", "the temporal stage", j.Stages.Temporal.Declare)
+		s.Section("summarize", "the summarize stage", j.Stages.Summarize.Declare)
+		s.Section("community", "the community stage", j.Stages.Community.Declare)
+	})
 	root.Section("sink", "where the graph goes", func(s *options.Section) { j.Sink.Declare(s) })
 	root.Section("s3", "the S3 client of `s3://` sources and checkpoints", j.S3.Declare)
 	root.Section("limits", "bounds of a run", j.Limits.Declare)

@@ -31,7 +31,8 @@ func TestValidateExtractAndResolveKeys(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if x := j.Stages.Extract; x.Mode == "" || x.Chitchat == "" || x.ContextTokens == 0 || j.Stages.Resolve.LLM == "" {
+				if x := j.Stages.Extract; x.Mode == "" || x.AskChitchat == (tt.set != "stages.extract.chitchat=ask") || x.ContextTokens == 0 ||
+					j.Stages.Resolve.NoLLM != (tt.set == "stages.resolve.llm=off") {
 					t.Errorf("defaults not filled: %+v", j.Stages)
 				}
 				return

@@ -41,10 +41,10 @@ func Stages(j *Job, in Inputs) ([]stages.Stage, error) {
 		ingest.New(io),
 		extract.New(extractOptions(j)),
 		resolve.New(resolveOptions(j)),
-		temporal.New(temporal.Options{MaxCandidates: j.Stages.Temporal.MaxCandidates, Cardinality: cardinalities(j)}),
-		summarize.New(summarize.Options{ShortChars: j.Stages.Summarize.ShortChars, BatchSize: j.Stages.Summarize.BatchSize}),
+		temporal.New(temporalOptions(j)),
+		summarize.New(j.Stages.Summarize),
 		embed.New(),
-		community.New(communityOptions(j)),
+		community.New(j.Stages.Community),
 	}
 	if j.GraphSink() {
 		list = append(list, load.New(loadOptions(j, in.Store, in.Env)))
@@ -68,24 +68,26 @@ func ingestOptions(j *Job, fsys loaders.FS, shard ingest.Shard) (ingest.Options,
 	return o, nil
 }
 
-// extractOptions are the extract stage's options of the job.
+// extractOptions are the extract stage's options of the job: its keys and the ontology.
 func extractOptions(j *Job) extract.Options {
-	x := j.Stages.Extract
-	return extract.Options{Context: x.Context, ContextTokens: x.ContextTokens, Mode: x.Mode, AskChitchat: x.Chitchat == "ask",
-		EntityTypes: entityTypes(j), EdgeTypes: edgeTypes(j), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: x.LLM == "off"}
+	o := j.Stages.Extract
+	o.EntityTypes, o.EdgeTypes, o.ExcludedTypes = entityTypes(j), edgeTypes(j), j.Ontology.ExcludedTypes
+	return o
 }
 
+// resolveOptions are the resolve stage's options of the job: its keys and the ontology.
 func resolveOptions(j *Job) resolve.Options {
-	r := j.Stages.Resolve
-	return resolve.Options{MinHashThreshold: r.MinHashThreshold, EmbeddingThreshold: r.EmbeddingThreshold,
-		GreyThreshold: r.GreyThreshold, BatchSize: r.BatchSize, MaxPairs: r.MaxPairs, NoLLM: r.LLM == "off",
-		EntityTypes: entityTypes(j), EdgeTypes: edgeTypes(j), ExcludedTypes: j.Ontology.ExcludedTypes}
+	o := j.Stages.Resolve
+	o.EntityTypes, o.EdgeTypes, o.ExcludedTypes = entityTypes(j), edgeTypes(j), j.Ontology.ExcludedTypes
+	return o
 }
 
-func communityOptions(j *Job) community.StageOptions {
-	c := j.Stages.Community
-	return community.StageOptions{MaxIterations: c.MaxIterations, MinSize: c.MinSize, OnlyValid: c.OnlyValid,
-		MaxSummarized: c.MaxSummarized}
+// temporalOptions are the temporal stage's options of the job: its keys and the ontology's
+// cardinalities.
+func temporalOptions(j *Job) temporal.Options {
+	o := j.Stages.Temporal
+	o.Cardinality = cardinalities(j)
+	return o
 }
 
 // loadOptions are the load stage's options of the job: the sink keys (0 leaves the sink's own
