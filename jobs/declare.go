@@ -217,35 +217,6 @@ func (e *Embedder) Declare(s *options.Section, l *LLM) {
 }
 
 // Declare declares the keys of the section.
-func (o *Ontology) Declare(s *options.Section) {
-	options.ListOf(s, &o.EntityTypes, "entity_types", "custom entity types; names are node labels: identifiers "+
-		"(`[A-Za-z_][A-Za-z0-9_]*`), unique ignoring case, not `Entity`, `Episodic` or `Community`",
-		func(s *options.Section, t *EntityType) {
-			s.String(&t.Name, "name", "the type's name: a node label")
-			s.String(&t.Description, "description", "what the type is, for the model", options.Empty("no description"))
-			s.Strings(&t.Attributes, "attributes", "attribute names: identifiers, unique, not an entity's own properties")
-		})
-	options.ListOf(s, &o.EdgeTypes, "edge_types", "custom fact types; a fact of an edge type whose endpoint labels the type "+
-		"does not allow is stored as `RELATES_TO`", func(s *options.Section, t *EdgeType) {
-		s.String(&t.Name, "name", "the type's name: an identifier naming a distinct predicate")
-		s.String(&t.Description, "description", "what the type is, for the model", options.Empty("no description"))
-		s.Strings(&t.Sources, "sources", "entity types of the ontology (or `Entity`) a fact of the type may start from", options.DefaultText("any"))
-		s.Strings(&t.Targets, "targets", "entity types of the ontology (or `Entity`) a fact of the type may end at", options.DefaultText("any"))
-		s.String(&t.Cardinality, "cardinality", "`one` or `many` per source entity; only the temporal stage reads it (see "+
-			"[Contradictions](#contradictions))", options.DefaultText("the shipped one for the name, else many"),
-			options.Check(func() error {
-				if c := t.Cardinality; c != "" && c != "one" && c != "many" {
-					return fmt.Errorf("%q is not one or many", c)
-				}
-				return nil
-			}))
-	})
-	s.Strings(&o.ExcludedTypes, "excluded_types", "entity types of the ontology never extracted (`Entity` excludes untyped "+
-		"entities); their facts are dropped too")
-	s.Check(func() error { return o.validate() })
-}
-
-// Declare declares the keys of the section.
 func (k *Sink) Declare(s *options.Section) {
 	s.String(&k.Kind, "kind", "`sqlite` (the checkpoint store only), `memgraph`, `neo4j` or `falkordb`: after the community "+
 		"stage, the `load` stage writes the graph in the Graphiti schema, over Bolt (Memgraph, Neo4j) or RESP (FalkorDB, see "+

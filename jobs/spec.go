@@ -132,32 +132,6 @@ type Embedder struct {
 	Mode       string `yaml:"mode"`       // online (default) | batch (with llm.batch's settings)
 }
 
-// Ontology holds custom entity and edge types.
-type Ontology struct {
-	EntityTypes []EntityType `yaml:"entity_types"`
-	EdgeTypes   []EdgeType   `yaml:"edge_types"`
-	// ExcludedTypes are entity types never extracted ("Entity" excludes untyped entities).
-	ExcludedTypes []string `yaml:"excluded_types"`
-}
-
-// EntityType is a custom entity type.
-type EntityType struct {
-	Name        string   `yaml:"name"`
-	Description string   `yaml:"description"`
-	Attributes  []string `yaml:"attributes"`
-}
-
-// EdgeType is a custom fact type.
-type EdgeType struct {
-	Name        string   `yaml:"name"`
-	Description string   `yaml:"description"`
-	Sources     []string `yaml:"sources"`
-	Targets     []string `yaml:"targets"`
-	// Cardinality per source entity: one | many (default: temporal.DefaultCardinalities for
-	// the name, else many). Used by the temporal stage only.
-	Cardinality string `yaml:"cardinality"`
-}
-
 // Sink says where the graph goes.
 type Sink struct {
 	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j | falkordb

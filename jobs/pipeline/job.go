@@ -8,6 +8,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/stages/resolve"
@@ -25,7 +26,7 @@ type Job struct {
 	Sources        []jobs.Source
 	LLM            jobs.LLM
 	Embedder       jobs.Embedder
-	Ontology       jobs.Ontology
+	Ontology       stages.Ontology
 	Stages         StageOptions
 	Sink           jobs.Sink
 	S3             jobs.S3

@@ -6,7 +6,6 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/graphdb"
@@ -71,14 +70,14 @@ func ingestOptions(j *Job, fsys loaders.FS, shard ingest.Shard) (ingest.Options,
 // extractOptions are the extract stage's options of the job: its keys and the ontology.
 func extractOptions(j *Job) extract.Options {
 	o := j.Stages.Extract
-	o.EntityTypes, o.EdgeTypes, o.ExcludedTypes = entityTypes(j), edgeTypes(j), j.Ontology.ExcludedTypes
+	o.EntityTypes, o.EdgeTypes, o.ExcludedTypes = j.Ontology.EntityTypesIn(), j.Ontology.EdgeTypesIn(), j.Ontology.ExcludedTypes
 	return o
 }
 
 // resolveOptions are the resolve stage's options of the job: its keys and the ontology.
 func resolveOptions(j *Job) resolve.Options {
 	o := j.Stages.Resolve
-	o.EntityTypes, o.EdgeTypes, o.ExcludedTypes = entityTypes(j), edgeTypes(j), j.Ontology.ExcludedTypes
+	o.EntityTypes, o.EdgeTypes, o.ExcludedTypes = j.Ontology.EntityTypesIn(), j.Ontology.EdgeTypesIn(), j.Ontology.ExcludedTypes
 	return o
 }
 
@@ -86,7 +85,7 @@ func resolveOptions(j *Job) resolve.Options {
 // cardinalities.
 func temporalOptions(j *Job) temporal.Options {
 	o := j.Stages.Temporal
-	o.Cardinality = cardinalities(j)
+	o.Cardinality = j.Ontology.Cardinalities()
 	return o
 }
 
@@ -106,33 +105,6 @@ func loadOptions(j *Job, store *checkpoints.Store, env jobs.LookupEnv) load.Opti
 		Source:      stages.GraphSource(store, j.RecordTime),
 		Credentials: func() (string, string, error) { return j.SinkCredentials(env) },
 	}
-}
-
-func entityTypes(j *Job) []wire.EntityTypeIn {
-	var out []wire.EntityTypeIn
-	for _, t := range j.Ontology.EntityTypes {
-		out = append(out, wire.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
-	}
-	return out
-}
-
-func edgeTypes(j *Job) []wire.EdgeTypeIn {
-	var out []wire.EdgeTypeIn
-	for _, t := range j.Ontology.EdgeTypes {
-		out = append(out, wire.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
-	}
-	return out
-}
-
-// cardinalities are the cardinalities the ontology's edge types set, by name.
-func cardinalities(j *Job) map[string]string {
-	out := map[string]string{}
-	for _, t := range j.Ontology.EdgeTypes {
-		if t.Cardinality != "" {
-			out[t.Name] = t.Cardinality
-		}
-	}
-	return out
 }
 
 // leaseWait is sink.lease_wait_seconds as the loader takes it: unset is its default, 0 fails at

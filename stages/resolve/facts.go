@@ -56,7 +56,7 @@ func (r *resolver) mapFacts(b built) []mapped {
 			out[j].Episodes = appendMissing(out[j].Episodes, ep.UUID)
 			continue
 		}
-		pred := Predicate(rf.fact.Predicate)
+		pred := graph.Predicate(rf.fact.Predicate)
 		if !r.opts.edgeAllowed(pred, src.Labels, tgt.Labels) {
 			pred = "RELATES_TO"
 		}

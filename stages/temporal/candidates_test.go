@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
@@ -102,7 +103,7 @@ func TestCandidatesUnderCardinality(t *testing.T) {
 	// A job that makes WORKS_AT many leaves the new employer to the judge, who cannot close the
 	// old one without a negation.
 	card := maps.Clone(DefaultCardinalities())
-	card["WORKS_AT"] = CardinalityMany
+	card["WORKS_AT"] = graph.CardinalityMany
 	if c := FindCandidates(facts, 20, NewRules(card, names))[3]; len(c.Settled) != 0 || c.Ineligible != 1 {
 		t.Errorf("WORKS_AT many: %+v", c)
 	}

@@ -110,7 +110,7 @@ func TestOneRelationClosesWithoutJudge(t *testing.T) {
 		t.Errorf("counts %+v, want %+v", c, want)
 	}
 
-	got, c = runStage(t, resolvedStore(t, facts(), names), judge, Options{Cardinality: map[string]string{"lives in": CardinalityMany}})
+	got, c = runStage(t, resolvedStore(t, facts(), names), judge, Options{Cardinality: map[string]string{"lives in": graph.CardinalityMany}})
 	if judge.calls != 0 || got["leeds"].InvalidAt != nil {
 		t.Errorf("LIVES_IN many: %d judge calls, Leeds ends %v; want no call, Leeds open", judge.calls, got["leeds"].InvalidAt)
 	}

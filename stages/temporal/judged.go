@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages/resolve"
 )
@@ -30,7 +31,7 @@ type Rules struct {
 func NewRules(cardinalities map[string]string, names map[string]string) Rules {
 	r := Rules{one: map[string]bool{}, names: make(map[string]string, len(names))}
 	for p, c := range cardinalities {
-		if c == CardinalityOne {
+		if c == graph.CardinalityOne {
 			r.one[p] = true
 		}
 	}
