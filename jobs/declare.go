@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/llm"
@@ -302,22 +301,6 @@ func (k *Sink) Declare(s *options.Section) {
 }
 
 // Declare declares the keys of the section.
-func (o *S3) Declare(s *options.Section) {
-	s.String(&o.Endpoint, "endpoint", "endpoint URL of an S3-compatible store (versitygw, MinIO, …)", options.Empty("AWS's own endpoint"),
-		options.Check(func() error {
-			if e := o.Endpoint; e != "" && !strings.HasPrefix(e, "http://") && !strings.HasPrefix(e, "https://") {
-				return fmt.Errorf("%q is not an http:// or https:// URL", e)
-			}
-			return nil
-		}))
-	s.String(&o.Region, "region", "region", options.Empty("the configured region, else us-east-1"))
-	s.Bool(&o.PathStyle, "path_style", "address buckets as endpoint/bucket/key")
-	s.String(&o.Profile, "profile", "shared-config profile. Credentials come from the standard AWS chain "+
-		"(`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, shared files, SSO, web identity, container and instance roles)",
-		options.Empty("AWS_PROFILE, else the default profile"))
-}
-
-// Declare declares the keys of the section.
 func (l *Limits) Declare(s *options.Section) {
 	s.Float(&l.MaxCostUSD, "max_cost_usd", "spending cap of one run, chat and embeddings together (0 = none). Each request "+
 		"reserves its estimated cost first; once the cap would be passed, no request starts, the ones in flight finish and "+
@@ -334,25 +317,6 @@ func (l *Limits) Declare(s *options.Section) {
 		"once: above it the run stops with exit 1 naming the source and the counts, and forgets nothing (a mistyped path "+
 		"or an emptied bucket must not erase a graph). Rows removed on purpose in bulk: run once with `--set "+
 		"limits.max_vanished_ratio=1`", options.Default(DefaultMaxVanishedRatio), options.Max(1))
-}
-
-// Declare declares the keys of the section.
-func (c *CheckpointSync) Declare(s *options.Section) {
-	s.String(&c.Local, "local", "the local copy runs work on", options.DefaultText("<user cache>/backfill/checkpoints/<bucket>/<hash>-<name>"))
-	s.Float(&c.Seconds, "seconds", "a snapshot at least this often while the store changes (at least 1)",
-		options.DefaultText(fmt.Sprint(DefaultSyncSeconds)), options.Max(86400), options.Check(func() error {
-			if c.Seconds != 0 && c.Seconds < minSyncSeconds {
-				return fmt.Errorf("%g is below %d", c.Seconds, minSyncSeconds)
-			}
-			return nil
-		}))
-	s.Float(&c.LeaseSeconds, "lease_seconds", "the writer's lease lasts this long unrenewed (at least 3)",
-		options.DefaultText("60"), options.Max(3600), options.Check(func() error {
-			if s, m := c.LeaseSeconds, replica.MinLeaseTTL.Seconds(); s != 0 && s < m {
-				return fmt.Errorf("%g is below %g (servers date writes to the second)", s, m)
-			}
-			return nil
-		}))
 }
 
 // validate checks the sink's URI, database, analytical mode and index mode against its kind.

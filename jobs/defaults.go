@@ -10,12 +10,6 @@ const DefaultMaxFailedRatio = 0.5
 // forget at most a tenth of a mirror source's episodes at once.
 const DefaultMaxVanishedRatio = 0.1
 
-// DefaultSyncSeconds is checkpoint_sync.seconds when the job does not set it.
-const DefaultSyncSeconds = 300
-
-// minSyncSeconds is the shortest checkpoint_sync.seconds allowed.
-const minSyncSeconds = 1
-
 // setDefault sets *v to def when it is the zero value.
 func setDefault[T comparable](v *T, def T) {
 	var zero T

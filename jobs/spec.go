@@ -154,23 +154,6 @@ type Sink struct {
 	LeaseWait *float64 `yaml:"lease_wait_seconds"` // wait this long for groups another load holds, then fail naming it (default 60; 0: fail at once)
 }
 
-// S3 configures the client for s3:// source paths and checkpoints; credentials come from the standard AWS chain
-// (environment, shared files with profile, SSO, web identity, container and instance roles).
-type S3 struct {
-	Endpoint  string `yaml:"endpoint"`   // endpoint URL of an S3-compatible store, e.g. http://127.0.0.1:7070
-	Region    string `yaml:"region"`     // default: the configured region, else us-east-1
-	PathStyle bool   `yaml:"path_style"` // address buckets as endpoint/bucket/key
-	Profile   string `yaml:"profile"`    // shared config profile (default AWS_PROFILE or "default")
-}
-
-// CheckpointSync configures a checkpoint kept in object storage (checkpoint: s3://BUCKET/KEY;
-// package checkpoints/replica): the local copy runs work on and how it is kept in the bucket.
-type CheckpointSync struct {
-	Local        string  `yaml:"local"`         // the local copy (default: under the user cache, DefaultLocalCopy)
-	Seconds      float64 `yaml:"seconds"`       // a snapshot at least this often while the store changes (default 300)
-	LeaseSeconds float64 `yaml:"lease_seconds"` // the writer's lease lasts this long unrenewed (default 60, at least 3)
-}
-
 // Limits bound a run.
 type Limits struct {
 	MaxCostUSD    float64  `yaml:"max_cost_usd"`    // spending cap of one run's LLM and embedding requests (0 = none)

@@ -10,11 +10,9 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/checkpoints/replica"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/loaders/s3"
 )
@@ -54,7 +52,7 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 		}
 		return checkpoints.OpenReadOnly(ctx, name)
 	}
-	client, err := s3.NewClient(ctx, j.s3Options())
+	client, err := s3.NewClient(ctx, j.S3)
 	if err != nil {
 		return nil, fmt.Errorf("opening checkpoint %s: %w", loc, err)
 	}
@@ -71,9 +69,6 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 		if err := os.MkdirAll(filepath.Dir(ro.Local), 0o700); err != nil { // it holds prompts and answers: the user's only
 			return nil, fmt.Errorf("creating the directory of the local copy %s: %w", ro.Local, err)
 		}
-	}
-	if ro.Every <= 0 {
-		ro.Every = jobs.DefaultSyncSeconds * time.Second
 	}
 	return replica.Open(ctx, ro)
 }

@@ -14,12 +14,7 @@ import (
 // the local file system. The S3 client is created on first use, so jobs without S3 sources
 // never load the AWS configuration.
 func SourceFS(j *Job) loaders.FS {
-	return &sourceFS{local: loaders.LocalFS{}, opts: j.s3Options()}
-}
-
-// s3Options are the job's s3 client settings (sources and checkpoints alike).
-func (j *Job) s3Options() s3.Options {
-	return s3.Options{Endpoint: j.S3.Endpoint, Region: j.S3.Region, PathStyle: j.S3.PathStyle, Profile: j.S3.Profile}
+	return &sourceFS{local: loaders.LocalFS{}, opts: j.S3}
 }
 
 type sourceFS struct {

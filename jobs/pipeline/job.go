@@ -8,6 +8,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/loaders/s3"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/extract"
@@ -29,9 +30,9 @@ type Job struct {
 	Ontology       stages.Ontology
 	Stages         StageOptions
 	Sink           jobs.Sink
-	S3             jobs.S3
+	S3             s3.Options
 	Limits         jobs.Limits
-	CheckpointSync jobs.CheckpointSync
+	CheckpointSync replica.Sync
 }
 
 // StageOptions are the options of the stages a job sets (stages.*), each declared by its stage.

@@ -13,10 +13,10 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
 	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/loaders/s3"
 	"github.com/tkgraph/backfill/report"
 )
 
@@ -41,7 +41,7 @@ func s3Env(t *testing.T) testenv.S3Env {
 }
 
 func useS3(j *pipeline.Job, env testenv.S3Env) {
-	j.S3 = jobs.S3{Endpoint: env.Endpoint, Region: env.Region, PathStyle: true}
+	j.S3 = s3.Options{Endpoint: env.Endpoint, Region: env.Region, PathStyle: true}
 }
 
 // TestDemoFromS3JSONL runs the demo job on its JSON Lines files read from S3 and requires the

@@ -1,0 +1,41 @@
+package replica
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tkgraph/backfill/internal/options"
+)
+
+// MinEvery is the shortest snapshot period a job may set (checkpoint_sync.seconds).
+const MinEvery = time.Second
+
+// Sync says how a job's checkpoint kept in object storage is worked on and kept
+// (checkpoint_sync.*): the local copy (Options.Local; "" is the opener's default place), the
+// snapshot period in seconds (Options.Every) and the writer's lease in seconds
+// (Options.LeaseTTL); 0 is the default.
+type Sync struct {
+	Local        string
+	Seconds      float64
+	LeaseSeconds float64
+}
+
+// Declare declares the job keys of a checkpoint kept in object storage (checkpoint_sync.*) on
+// c's fields.
+func (c *Sync) Declare(s *options.Section) {
+	s.String(&c.Local, "local", "the local copy runs work on", options.DefaultText("<user cache>/backfill/checkpoints/<bucket>/<hash>-<name>"))
+	s.Float(&c.Seconds, "seconds", "a snapshot at least this often while the store changes (at least 1)",
+		options.DefaultText(fmt.Sprint(DefaultEvery.Seconds())), options.Max(86400), options.Check(func() error {
+			if m := MinEvery.Seconds(); c.Seconds != 0 && c.Seconds < m {
+				return fmt.Errorf("%g is below %g", c.Seconds, m)
+			}
+			return nil
+		}))
+	s.Float(&c.LeaseSeconds, "lease_seconds", "the writer's lease lasts this long unrenewed (at least 3)",
+		options.DefaultText(fmt.Sprint(DefaultLeaseTTL.Seconds())), options.Max(3600), options.Check(func() error {
+			if s, m := c.LeaseSeconds, MinLeaseTTL.Seconds(); s != 0 && s < m {
+				return fmt.Errorf("%g is below %g (servers date writes to the second)", s, m)
+			}
+			return nil
+		}))
+}
