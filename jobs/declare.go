@@ -2,8 +2,6 @@ package jobs
 
 import (
 	"errors"
-	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/tkgraph/backfill/embed"
@@ -13,8 +11,6 @@ import (
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/sinks/graphdb"
 )
 
 // Declare declares the keys of a source (sources[]).
@@ -216,91 +212,6 @@ func (e *Embedder) Declare(s *options.Section, l *LLM) {
 }
 
 // Declare declares the keys of the section.
-func (k *Sink) Declare(s *options.Section) {
-	s.String(&k.Kind, "kind", "`sqlite` (the checkpoint store only), `memgraph`, `neo4j` or `falkordb`: after the community "+
-		"stage, the `load` stage writes the graph in the Graphiti schema, over Bolt (Memgraph, Neo4j) or RESP (FalkorDB, see "+
-		"[Loading into FalkorDB](#loading-into-falkordb))", options.Default("sqlite"),
-		options.Words("sqlite", "memgraph", "neo4j", "falkordb"))
-	s.String(&k.URI, "uri", "Bolt URI; use `bolt://` for a standalone Memgraph; FalkorDB: `redis://` or `rediss://`; must "+
-		"not hold credentials", options.DefaultText("bolt://127.0.0.1:7687; falkordb: "+DefaultFalkorDBURI))
-	s.String(&k.Database, "database", "database name; must be empty for FalkorDB, where every group is the graph of its name",
-		options.Empty("the server's default database"))
-	s.String(&k.UsernameEnv, "username_env", "environment variable holding the user (when the default one is unset: no "+
-		"authentication; a variable named explicitly must be set)", options.DefaultText(DefaultSinkUsernameEnv))
-	s.String(&k.PasswordEnv, "password_env", "environment variable holding the password (as `username_env`)",
-		options.DefaultText(DefaultSinkPasswordEnv))
-	s.Int(&k.BatchSize, "batch_size", "most rows per `UNWIND` transaction, and per line of a CYPHERL export",
-		options.DefaultText("2000"), options.Max(100_000))
-	s.Int(&k.BatchBytes, "batch_bytes", "most bytes of rows as sent per `UNWIND` transaction, and per line of a CYPHERL export "+
-		"(a row larger than the bound goes alone). Into Neo4j with `sink.indexes` graphiti, the default, or background, "+
-		"no vector index is kept up to date during the load and 8 MiB measured faster. Rows with 1024-d embeddings are "+
-		"about 9.5 KB, so the bytes bound them to about 220 (with Neo4j's vector indexes online during the load, 2 MiB "+
-		"transactions took 15-25% less time than 4 MiB, see `bench/results.md`)",
-		options.DefaultText("2097152, 2 MiB; 8388608, 8 MiB, into Neo4j with indexes graphiti or background"), options.Max(256<<20))
-	s.Int(&k.Sessions, "sessions", "groups loaded at once, each by its own worker and Bolt session. Groups share no node, so "+
-		"their writes do not conflict; a job of one group writes with one session. On a quiet 2-core machine running Neo4j "+
-		"two sessions reached 77-84% of the plain driver's ceiling with 1024-d embeddings and 52-62% without, against "+
-		"68-84% and 41-47% with one (two runs); one was faster only when other work (a local model) loaded the same "+
-		"cores: set 1 there, and raise it for a database server with spare cores. The rows held in memory grow with "+
-		"`sink.sessions` × `sink.batch_bytes`: each session has one batch in flight and one filling per statement (a node "+
-		"label set or relationship type), each bounded by `sink.batch_bytes`", options.DefaultText("2"), options.Max(16))
-	s.Bool(&k.Analytical, "analytical", "Memgraph one-off migrations: lookup indexes, uuid constraints dropped, `STORAGE MODE "+
-		"IN_MEMORY_ANALYTICAL`, nodes, edges, `CREATE SNAPSHOT`, back to `IN_MEMORY_TRANSACTIONAL`, then the other indexes "+
-		"and the constraints")
-	s.String(&k.Indexes, "indexes", "Neo4j: which indexes are online when the load returns. `graphiti`: Graphiti's range and "+
-		"full-text indexes, the ones its search reads (its vector search computes `vector.similarity.cosine` over a "+
-		"group's rows and uses no vector index), are created after the last write and awaited; the vector indexes are "+
-		"created after them and Neo4j populates them in the background (the report names those not online yet; Neo4j "+
-		"5.26 holds a query through `db.index.vector.*` until its index is online). `online` returns when every index is "+
-		"online: the vector indexes are created before the first write and kept up to date row by row, the range and "+
-		"full-text indexes created after the last write and awaited. `background` awaits only the lookup indexes: every "+
-		"other index is created after the last write and populated in the background (Neo4j holds a full-text query, so "+
-		"Graphiti's search, until its index is online). With 1024-d embeddings, against the plain driver "+
-		"(`bench/results.md`: the Bolt table; the quiet-machine runs that chose two sessions are in `git show "+
-		"5e5b630:bench/results.md`, section issue-19-bolt-sessions): `graphiti` 77-84% of its rows/s, `online` 35-49%, "+
-		"`background` 87-112%; the vector indexes then take about 12 s per 10,000 rows to come online, so `online` is "+
-		"sooner to a graph searchable through them. Once the indexes exist (an incremental load) the modes do the same",
-		options.DefaultText("graphiti"), options.Check(func() error {
-			_, err := cypher.ParseIndexMode(k.Indexes)
-			return err
-		}))
-	s.Bool(&k.Reload, "reload", "write every group, not only the groups that changed since the last load")
-	s.Int(&k.MaxAttempts, "max_attempts", "tries per write, read or schema transaction on a transient error (dropped "+
-		"connection, server restarting, deadlock): with `retry_seconds` about 43 s in all and at least 21 s, longer than a "+
-		"database restart. When the tries run out the run fails with exit 1; the groups verified before that stay "+
-		"recorded and the next run loads the rest", options.DefaultText("10"), options.Max(100))
-	s.Float(&k.RetrySecs, "retry_seconds", "the first backoff after a transient error, doubled per try up to 10 s with ±50% "+
-		"jitter", options.DefaultText("0.2"), options.Max(60))
-	s.String(&k.Foreign, "foreign", "`keep`: a load never deletes or overwrites what it did not write; `delete`: every loaded "+
-		"group becomes exactly what backfill writes, for a database only backfill writes (see [Living "+
-		"graphs](#living-graphs))", options.DefaultText("keep"), options.Check(func() error {
-		if _, err := graphdb.ParseForeign(k.Foreign); err != nil {
-			return fmt.Errorf("%q is not keep or delete", k.Foreign)
-		}
-		return nil
-	}))
-	s.Float(&k.LeaseSecs, "lease_seconds", "a load holds a lease per group in the database while it writes: it lasts this "+
-		"long unless renewed (renewed every third; a killed load's lease expires after it, or at once when that load ran on "+
-		"the same host and its process is gone)", options.DefaultText("120"), options.Max(86400), options.Check(func() error {
-		if k.LeaseSecs != 0 && k.LeaseSecs < 3 {
-			return fmt.Errorf("%v is too short: the load renews its leases every third of it (at least 3)", k.LeaseSecs)
-		}
-		return nil
-	}))
-	s.OptFloat(&k.LeaseWait, "lease_wait_seconds", "a load meeting another load's lease waits this long, then fails naming it "+
-		"(host, pid, job, since when) (`0`: fail at once)", options.DefaultText("60"), options.Max(86400))
-	s.Defaults(func() {
-		switch k.Kind {
-		case "memgraph", "neo4j":
-			setDefault(&k.URI, "bolt://127.0.0.1:7687")
-		case "falkordb":
-			setDefault(&k.URI, DefaultFalkorDBURI)
-		}
-	})
-	s.Check(k.validate)
-}
-
-// Declare declares the keys of the section.
 func (l *Limits) Declare(s *options.Section) {
 	s.Float(&l.MaxCostUSD, "max_cost_usd", "spending cap of one run, chat and embeddings together (0 = none). Each request "+
 		"reserves its estimated cost first; once the cap would be passed, no request starts, the ones in flight finish and "+
@@ -317,36 +228,4 @@ func (l *Limits) Declare(s *options.Section) {
 		"once: above it the run stops with exit 1 naming the source and the counts, and forgets nothing (a mistyped path "+
 		"or an emptied bucket must not erase a graph). Rows removed on purpose in bulk: run once with `--set "+
 		"limits.max_vanished_ratio=1`", options.Default(DefaultMaxVanishedRatio), options.Max(1))
-}
-
-// validate checks the sink's URI, database, analytical mode and index mode against its kind.
-func (k *Sink) validate() error {
-	switch k.Kind {
-	case "memgraph", "neo4j":
-		u, err := url.Parse(k.URI)
-		if err != nil || u.Host == "" || !strings.HasPrefix(u.Scheme, "bolt") && !strings.HasPrefix(u.Scheme, "neo4j") {
-			return options.Bad("uri", "%q is not a bolt:// or neo4j:// URI", k.URI)
-		}
-		if u.User != nil {
-			return options.Bad("uri", "must not hold credentials; name their variables in sink.username_env and sink.password_env")
-		}
-	case "falkordb":
-		u, err := url.Parse(k.URI)
-		if err != nil || u.Host == "" || u.Scheme != "redis" && u.Scheme != "rediss" {
-			return options.Bad("uri", "%q is not a redis:// or rediss:// URI (FalkorDB speaks RESP)", k.URI)
-		}
-		if u.User != nil {
-			return options.Bad("uri", "must not hold credentials; name their variables in sink.username_env and sink.password_env")
-		}
-		if k.Database != "" {
-			return options.Bad("database", "the falkordb sink writes each group into the graph named after it; leave it empty")
-		}
-	}
-	if k.Analytical && k.Kind != "memgraph" {
-		return options.Bad("analytical", "only the memgraph sink has an analytical mode")
-	}
-	if mode, _ := cypher.ParseIndexMode(k.Indexes); mode == cypher.IndexesBackground && k.Kind != "neo4j" {
-		return options.Bad("indexes", "background needs the neo4j sink (Memgraph builds every index as it creates it; sqlite has none)")
-	}
-	return nil
 }

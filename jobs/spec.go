@@ -132,28 +132,6 @@ type Embedder struct {
 	Mode       string `yaml:"mode"`       // online (default) | batch (with llm.batch's settings)
 }
 
-// Sink says where the graph goes.
-type Sink struct {
-	Kind        string  `yaml:"kind"`          // sqlite (default: the checkpoint store) | memgraph | neo4j | falkordb
-	URI         string  `yaml:"uri"`           // bolt://host:port (default bolt://127.0.0.1:7687); falkordb: redis:// or rediss:// (default redis://127.0.0.1:6379)
-	Database    string  `yaml:"database"`      // database name (default: the server's default); falkordb: none (each group is the graph of its name)
-	UsernameEnv string  `yaml:"username_env"`  // variable holding the user (default BACKFILL_SINK_USERNAME; unset: no auth)
-	PasswordEnv string  `yaml:"password_env"`  // variable holding the password (default BACKFILL_SINK_PASSWORD)
-	BatchSize   int     `yaml:"batch_size"`    // most rows per UNWIND transaction (default 2000)
-	BatchBytes  int     `yaml:"batch_bytes"`   // most bytes of rows per UNWIND transaction (default 2 MiB; 8 MiB on neo4j with indexes graphiti, the default, or background)
-	Sessions    int     `yaml:"sessions"`      // groups loaded at once, one session each (default 2)
-	Analytical  bool    `yaml:"analytical"`    // memgraph only: one-off migration in IN_MEMORY_ANALYTICAL mode
-	Indexes     string  `yaml:"indexes"`       // neo4j: graphiti (default: Load returns with Graphiti's indexes online, the vector indexes populating) | online (every index online) | background (only the lookup indexes)
-	Reload      bool    `yaml:"reload"`        // write every group, not only those that changed since the last load
-	MaxAttempts int     `yaml:"max_attempts"`  // tries per transaction on transient errors (default 10)
-	RetrySecs   float64 `yaml:"retry_seconds"` // first backoff, doubled per try up to 10 s (default 0.2)
-
-	// Sharing the graph with other writers (README, Living graphs).
-	Foreign   string   `yaml:"foreign"`            // keep (default: never delete or overwrite what another writer wrote) | delete (the loaded groups become what backfill writes)
-	LeaseSecs float64  `yaml:"lease_seconds"`      // a group's lease in the database lasts this long unrenewed (default 120, at least 3)
-	LeaseWait *float64 `yaml:"lease_wait_seconds"` // wait this long for groups another load holds, then fail naming it (default 60; 0: fail at once)
-}
-
 // Limits bound a run.
 type Limits struct {
 	MaxCostUSD    float64  `yaml:"max_cost_usd"`    // spending cap of one run's LLM and embedding requests (0 = none)

@@ -57,7 +57,7 @@ func (f *cypherlFlags) export(ctx context.Context, j *pipeline.Job, src sinks.So
 	// An unset sink.batch_bytes is the Bolt loader's default for the job's sink, as a load of the
 	// job writes it (cypherl's own default for a job of no graph sink).
 	batchBytes := j.Sink.BatchBytes
-	if batchBytes == 0 && j.GraphSink() {
+	if batchBytes == 0 && j.Sink.GraphSink() {
 		batchBytes = graphdb.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
 	}
 	return safefile.Write(path, func(w io.Writer) error {

@@ -9,9 +9,11 @@ import (
 	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/loaders/s3"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages/load"
 	"github.com/tkgraph/backfill/stages/resolve"
 	"github.com/tkgraph/backfill/stages/summarize"
 	"github.com/tkgraph/backfill/stages/temporal"
@@ -29,7 +31,7 @@ type Job struct {
 	Embedder       jobs.Embedder
 	Ontology       stages.Ontology
 	Stages         StageOptions
-	Sink           jobs.Sink
+	Sink           Sink
 	S3             s3.Options
 	Limits         jobs.Limits
 	CheckpointSync replica.Sync
@@ -44,6 +46,13 @@ type StageOptions struct {
 	Temporal  temporal.Options
 	Summarize summarize.Options
 	Community community.StageOptions
+}
+
+// Sink is the job's sink section: the loader's keys (graphdb.Settings) and sink.reload, which
+// the load stage reads.
+type Sink struct {
+	graphdb.Settings
+	Reload bool
 }
 
 // Load reads a job file (jobs.Load) into a Job.
@@ -104,7 +113,10 @@ func (j *Job) Declare(root *options.Section) {
 		s.Section("summarize", "the summarize stage", j.Stages.Summarize.Declare)
 		s.Section("community", "the community stage", j.Stages.Community.Declare)
 	})
-	root.Section("sink", "where the graph goes", func(s *options.Section) { j.Sink.Declare(s) })
+	root.Section("sink", "where the graph goes", func(s *options.Section) {
+		j.Sink.Settings.Declare(s)
+		load.DeclareReload(s, &j.Sink.Reload)
+	})
 	root.Section("s3", "the S3 client of `s3://` sources and checkpoints", j.S3.Declare)
 	root.Section("limits", "bounds of a run", j.Limits.Declare)
 	root.Section("checkpoint_sync", "a checkpoint kept in object storage ([Checkpoints in object storage](#checkpoints-in-object-storage))",

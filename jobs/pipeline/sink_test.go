@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 )
 
 func TestSinkValidation(t *testing.T) {
@@ -65,30 +65,7 @@ func TestSinkValidation(t *testing.T) {
 		j.Sink.Sessions != 0 || j.Sink.MaxAttempts != 0 || j.Sink.RetrySecs != 0 || j.Sink.Indexes != "" {
 		t.Errorf("defaults: %+v, %v", j.Sink, err)
 	}
-	if j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: falkordb}\n"), nil, func(string) (string, bool) { return "", false }); err != nil || j.Sink.URI != jobs.DefaultFalkorDBURI {
+	if j, err := Parse([]byte("sources: [{path: x.jsonl}]\nsink: {kind: falkordb}\n"), nil, func(string) (string, bool) { return "", false }); err != nil || j.Sink.URI != graphdb.DefaultFalkorDBURI {
 		t.Errorf("falkordb defaults: %+v, %v", j.Sink, err)
-	}
-}
-
-func TestSinkCredentials(t *testing.T) {
-	env := map[string]string{jobs.DefaultSinkUsernameEnv: "u", jobs.DefaultSinkPasswordEnv: "p", "MY_USER": "me", "MY_PASS": "pw"}
-	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	tests := []struct {
-		sink       jobs.Sink
-		user, pass string
-		err        bool
-	}{
-		{jobs.Sink{}, "u", "p", false},
-		{jobs.Sink{UsernameEnv: "MY_USER", PasswordEnv: "MY_PASS"}, "me", "pw", false},
-		{jobs.Sink{UsernameEnv: "MISSING"}, "", "", true},
-	}
-	for _, tc := range tests {
-		u, p, err := (&Job{Sink: tc.sink}).SinkCredentials(lookup)
-		if u != tc.user || p != tc.pass || (err != nil) != tc.err {
-			t.Errorf("%+v: %q %q %v", tc.sink, u, p, err)
-		}
-	}
-	if u, p, err := (&Job{}).SinkCredentials(func(string) (string, bool) { return "", false }); u != "" || p != "" || err != nil {
-		t.Errorf("no variables: %q %q %v, want no authentication", u, p, err)
 	}
 }

@@ -2,13 +2,10 @@ package pipeline
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/loaders"
-	"github.com/tkgraph/backfill/sinks/cypher"
-	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/embed"
@@ -45,7 +42,7 @@ func Stages(j *Job, in Inputs) ([]stages.Stage, error) {
 		embed.New(),
 		community.New(j.Stages.Community),
 	}
-	if j.GraphSink() {
+	if j.Sink.GraphSink() {
 		list = append(list, load.New(loadOptions(j, in.Store, in.Env)))
 	}
 	return list, nil
@@ -93,28 +90,10 @@ func temporalOptions(j *Job) temporal.Options {
 // default), the credentials read from env when a group is to be loaded, the store as the sink
 // reads it.
 func loadOptions(j *Job, store *checkpoints.Store, env jobs.LookupEnv) load.Options {
-	s := j.Sink
 	return load.Options{
-		Sink: graphdb.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
-			BatchBytes: s.BatchBytes, Sessions: s.Sessions, Analytical: s.Analytical, VectorDims: j.Embedder.Dimensions,
-			Indexes: cypher.IndexMode(s.Indexes),
-			Foreign: graphdb.Foreign(s.Foreign), Job: j.Name,
-			LeaseTTL: seconds(s.LeaseSecs), LeaseWait: leaseWait(s.LeaseWait),
-			MaxAttempts: s.MaxAttempts, RetryBase: seconds(s.RetrySecs)},
-		Reload:      s.Reload,
+		Sink:        j.Sink.Options(j.Name, j.Embedder.Dimensions),
+		Reload:      j.Sink.Reload,
 		Source:      stages.GraphSource(store, j.RecordTime),
-		Credentials: func() (string, string, error) { return j.SinkCredentials(env) },
+		Credentials: func() (string, string, error) { return j.Sink.Credentials(env) },
 	}
-}
-
-// leaseWait is sink.lease_wait_seconds as the loader takes it: unset is its default, 0 fails at
-// once (a negative wait).
-func leaseWait(s *float64) time.Duration {
-	switch {
-	case s == nil:
-		return 0
-	case *s == 0:
-		return -1
-	}
-	return seconds(*s)
 }

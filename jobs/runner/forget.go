@@ -78,7 +78,7 @@ func Forget(ctx context.Context, j *pipeline.Job, o ForgetOptions) (*Forgetting,
 	if _, err := os.Stat(o.Run.Checkpoint); err != nil {
 		return nil, fmt.Errorf("forgetting: reading checkpoint %s: %w (has the job run?)", o.Run.Checkpoint, err)
 	}
-	if o.Load && !j.GraphSink() {
+	if o.Load && !j.Sink.GraphSink() {
 		return nil, fmt.Errorf("forgetting: --load needs sink.kind memgraph or neo4j (the job's is %s)", j.Sink.Kind)
 	}
 	f, err := markForgetting(ctx, j, o)
