@@ -4,13 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/internal/options"
-	"github.com/tkgraph/backfill/llm"
-	"github.com/tkgraph/backfill/llm/batch"
-	"github.com/tkgraph/backfill/llm/pacing"
-	"github.com/tkgraph/backfill/llm/transport"
-	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Declare declares the keys of a source (sources[]).
@@ -105,110 +99,6 @@ func (f *FactDecl) declare(s *options.Section) {
 		"`declared facts` line of the `run` and `plan` summaries). `event`: a fact of its record, never closed",
 		options.DefaultText("state"))
 	s.String(&f.Fact, "fact", "a sentence with `{subject}` and `{object}`", options.DefaultText("\"{subject} <relation words> {object}\""))
-}
-
-// Declare declares the keys of the section.
-func (l *LLM) Declare(s *options.Section) {
-	declareProvider(s, &l.Provider, "`offline` (in-process rule-based responder, no network) or `openai` (any OpenAI-compatible server)")
-	s.String(&l.BaseURL, "base_url", "endpoint (`openai` needs it)")
-	s.String(&l.Model, "model", "model (`openai` needs it)", options.DefaultText("offline-rules-v1 with provider offline"))
-	s.String(&l.APIKeyEnv, "api_key_env", "environment variable that holds the API key; keys are never logged or stored",
-		options.Default("OPENAI_API_KEY"))
-	s.Int(&l.Concurrency, "concurrency", "the most LLM requests in flight at once in a run, chat and embeddings together: "+
-		"the size of the run's one pacer. Stage units, the calls of a unit and embedding batches run in pools of the same "+
-		"size, whose workers wait for a pacer slot, so they never add requests", options.Default(pacing.DefaultConcurrency),
-		options.Max(1024))
-	s.Int(&l.RPM, "rpm", "requests per minute, for chat and embeddings together (0 = none); requests are spread evenly so no "+
-		"60-second window exceeds it")
-	s.Int(&l.TPM, "tpm", "estimated tokens per minute, for chat and embeddings together (0 = none)")
-	s.Float(&l.Temperature, "temperature", "sampling temperature, 0 to 2", options.Max(2))
-	s.Float(&l.FrequencyPenalty, "frequency_penalty", "the requests' `frequency_penalty`, 0 to 2 (0: not sent). Small local "+
-		"models answering with a grammar can repeat one list item until `max_tokens` (bench/results.md, eval-local)",
-		options.Max(2))
-	s.Int(&l.MaxAttempts, "max_attempts", "HTTP attempts per call", options.Default(transport.DefaultMaxAttempts), options.Max(100))
-	s.Float(&l.TimeoutSecs, "timeout_seconds", "per attempt, fractions allowed", options.Default(120), options.Max(86400))
-	s.String(&l.Cache, "cache", "`on` or `off`", options.Default("on"), options.Words("on", "off"))
-	s.String(&l.PromptsDir, "prompts_dir", "directory of `<task>.system.tmpl` / `<task>.user.tmpl` files that replace the "+
-		"embedded prompts", options.Empty("the embedded prompts"))
-	s.String(&l.ResponseFormat, "response_format", "how a request asks for structured output: `json_schema` (`{type: "+
-		"json_schema, json_schema: {name, strict, schema}}`: OpenAI, Azure, vLLM, Ollama, LM Studio, OpenRouter), "+
-		"`json_object_schema` (`{type: json_object, schema}`, with `maxLength` caps on free-text strings: llama.cpp's "+
-		"servers, which answer `json_schema` with HTTP 500) or `json_object` (`{type: json_object}`, the schema written "+
-		"into the system message). Answers are validated locally in every format", options.Default(wire.FormatJSONSchema),
-		options.Check(func() error { return wire.CheckFormat(l.ResponseFormat) }))
-	s.IntMap(&l.MaxTokens, "max_tokens", "`{TASK: N}` fixed `max_tokens` of the tasks named. An answer cut at the limit "+
-		"(`finish_reason: length`) is asked again once with twice the limit before it counts as invalid",
-		options.DefaultText("each request gets its task's base plus a share of its input's estimated tokens, at most 8192; see `llm/limits.go`"),
-		options.Check(func() error { return llm.CheckMaxTokens(l.MaxTokens) }))
-	options.MapOf(s, &l.Prices, "prices", "in USD per million tokens, by model name, for chat and embedding models; adds to "+
-		"or replaces the built-in list prices (gpt-4o, gpt-4o-mini, gpt-4.1(-mini/-nano), gpt-5(-mini/-nano), o3, o3-mini, "+
-		"o4-mini, text-embedding-3-small/-large, ada-002, with batch prices at half the online ones; offline models cost "+
-		"0). Dated snapshots (`gpt-4o-mini-2024-07-18`) and router prefixes (`openai/…`) match their base name",
-		func(s *options.Section, p *pacing.Price) { declarePrice(s, p) })
-	s.String(&l.Mode, "mode", "`online` (every request sent as it comes) or `batch` (through the provider's Batch API at its "+
-		"batch price; needs provider `openai` and `llm.cache: on`; see [Batch mode](#batch-mode))", options.Default(ModeOnline),
-		options.Words(ModeOnline, ModeBatch))
-	s.Section("batch", "provider batches (`llm.mode` or `embedder.mode` batch)", l.Batch.declare)
-	s.Defaults(func() {
-		if l.Provider == "offline" && l.Model == "" {
-			l.Model = "offline-rules-v1"
-		}
-	})
-	s.Check(func() error { return checkEndpoint(l.Provider, l.BaseURL, l.Model) })
-}
-
-func declareProvider(s *options.Section, p *string, doc string) {
-	s.String(p, "provider", doc, options.Default("offline"), options.Words("offline", "openai"))
-}
-
-// checkEndpoint checks that provider openai has a base URL and a model.
-func checkEndpoint(provider, baseURL, model string) error {
-	if provider == "openai" && (baseURL == "" || model == "") {
-		return errors.New("provider openai needs base_url and model")
-	}
-	return nil
-}
-
-func declarePrice(s *options.Section, p *pacing.Price) {
-	s.Float(&p.InputPerMTok, "input_per_mtok", "input tokens")
-	s.Float(&p.CachedInputPerMTok, "cached_input_per_mtok", "input tokens the provider served from its prompt cache", options.DefaultText("input_per_mtok"))
-	s.Float(&p.OutputPerMTok, "output_per_mtok", "output tokens (reasoning tokens included)")
-	s.Float(&p.BatchInputPerMTok, "batch_input_per_mtok", "input tokens of a batch request", options.DefaultText("input_per_mtok"))
-	s.Float(&p.BatchOutputPerMTok, "batch_output_per_mtok", "output tokens of a batch request", options.DefaultText("output_per_mtok"))
-}
-
-func (b *BatchOpts) declare(s *options.Section) {
-	s.Int(&b.MaxRequests, "max_requests", "request lines per batch: the OpenAI Batch API's limit; lower it for gateways with "+
-		"smaller ones", options.Default(batch.DefaultMaxRequests), options.Max(1_000_000))
-	s.Int64(&b.MaxBytes, "max_bytes", "bytes per batch input file: the OpenAI Batch API's limit", options.Default(batch.DefaultMaxBytes),
-		options.Max(1<<31))
-	s.OptInt(&b.MaxRetries, "max_retries", "how often one run submits a request again after an error line, a batch that "+
-		"ended without it (expired, cancelled, failed) or (embeddings) an unreadable answer (`0`: never)",
-		options.Default(batch.DefaultMaxRetries), options.Max(100))
-	s.Bool(&b.FallbackOnline, "fallback_online", "a request whose batch retries are used up is sent online instead of failing its call")
-	s.Float(&b.PollSeconds, "poll_seconds", "how often an open batch is polled", options.Default(batch.DefaultPoll.Seconds()),
-		options.Max(86400))
-}
-
-// Declare declares the keys of the section; l is the llm section (api_key_env defaults to its).
-func (e *Embedder) Declare(s *options.Section, l *LLM) {
-	declareProvider(s, &e.Provider, "as for `llm` (`offline`: hashing embedder)")
-	s.String(&e.BaseURL, "base_url", "as for `llm`")
-	s.String(&e.Model, "model", "as for `llm`", options.DefaultText("hashing-v1 with provider offline"))
-	s.String(&e.APIKeyEnv, "api_key_env", "as for `llm`", options.DefaultText("llm.api_key_env"))
-	s.Int(&e.Dimensions, "dimensions", "vector size", options.Default(256), options.Max(8192))
-	s.Int(&e.BatchSize, "batch_size", "texts per request", options.Default(embed.DefaultBatchSize), options.Max(2048))
-	s.String(&e.Mode, "mode", "`online` or `batch` (one batch request line per `batch_size` texts, with the `llm.batch` "+
-		"settings)", options.Default(ModeOnline), options.Words(ModeOnline, ModeBatch))
-	s.Defaults(func() {
-		if e.Provider == "offline" && e.Model == "" {
-			e.Model = "hashing-v1"
-		}
-		if e.APIKeyEnv == "" {
-			e.APIKeyEnv = l.APIKeyEnv
-		}
-	})
-	s.Check(func() error { return checkEndpoint(e.Provider, e.BaseURL, e.Model) })
 }
 
 // Declare declares the keys of the section.

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/internal/options"
-	"github.com/tkgraph/backfill/llm/pacing"
 )
 
 // Job is the job's own keys: its name, the zone of naive timestamps and the record-time mode.
@@ -78,58 +77,6 @@ type Mapping struct {
 	RecordKey     string `yaml:"record_key"`
 	Name          string `yaml:"name"`
 	Object        string `yaml:"object"` // field naming the object a JSON record is a snapshot of
-}
-
-// LLM configures the chat model.
-type LLM struct {
-	Provider    string  `yaml:"provider"` // offline (default) | openai
-	BaseURL     string  `yaml:"base_url"`
-	Model       string  `yaml:"model"`
-	APIKeyEnv   string  `yaml:"api_key_env"` // environment variable holding the key (default OPENAI_API_KEY)
-	Concurrency int     `yaml:"concurrency"` // LLM requests in flight at once, chat and embeddings together (pacing.DefaultConcurrency); see llm/pacing/doc.go
-	RPM         int     `yaml:"rpm"`
-	TPM         int     `yaml:"tpm"`
-	Temperature float64 `yaml:"temperature"`
-	// FrequencyPenalty is the requests' frequency_penalty (0, the default, sends none).
-	FrequencyPenalty float64 `yaml:"frequency_penalty"`
-	MaxAttempts      int     `yaml:"max_attempts"`    // attempts per call (default 4)
-	TimeoutSecs      float64 `yaml:"timeout_seconds"` // per attempt; fractions allowed
-	Cache            string  `yaml:"cache"`           // on (default) | off
-	PromptsDir       string  `yaml:"prompts_dir"`
-	// ResponseFormat is how requests ask for structured output: json_schema (default) |
-	// json_object_schema (llama.cpp) | json_object (wire.Formats).
-	ResponseFormat string `yaml:"response_format"`
-	// MaxTokens overrides the max_tokens of the tasks it names (default: sized per request from
-	// the task and its input, llm.Client.MaxTokens).
-	MaxTokens map[string]int `yaml:"max_tokens"`
-	// Prices add to or replace pacing.DefaultPrices, by model name (chat and embedding models).
-	Prices map[string]pacing.Price `yaml:"prices"`
-	// Mode is how requests are sent: online (default) or batch (the provider's batch API at
-	// its batch price; see BatchOpts).
-	Mode  string    `yaml:"mode"`
-	Batch BatchOpts `yaml:"batch"`
-}
-
-// BatchOpts configure provider batches (llm.mode or embedder.mode batch).
-type BatchOpts struct {
-	MaxRequests int   `yaml:"max_requests"` // request lines per batch (default 50,000)
-	MaxBytes    int64 `yaml:"max_bytes"`    // bytes per input file (default 200,000,000)
-	// MaxRetries is how often one run submits a request again after it failed, was left undone
-	// by an expired or cancelled batch, or (embeddings) came back unreadable (default 2).
-	MaxRetries     *int    `yaml:"max_retries"`
-	FallbackOnline bool    `yaml:"fallback_online"` // then send it online instead of failing the call
-	PollSeconds    float64 `yaml:"poll_seconds"`    // how often an open batch is polled (default 30)
-}
-
-// Embedder configures the embedding model.
-type Embedder struct {
-	Provider   string `yaml:"provider"` // offline (default) | openai
-	BaseURL    string `yaml:"base_url"`
-	Model      string `yaml:"model"`
-	APIKeyEnv  string `yaml:"api_key_env"`
-	Dimensions int    `yaml:"dimensions"` // default 256
-	BatchSize  int    `yaml:"batch_size"` // texts per request (default 256)
-	Mode       string `yaml:"mode"`       // online (default) | batch (with llm.batch's settings)
 }
 
 // Limits bound a run.

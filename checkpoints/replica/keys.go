@@ -39,3 +39,12 @@ func (c *Sync) Declare(s *options.Section) {
 			return nil
 		}))
 }
+
+// Options are the replica's options of the settings; the client, location, stop, callback and
+// log are the caller's.
+func (c *Sync) Options() Options {
+	return Options{Local: c.Local, Every: seconds(c.Seconds), LeaseTTL: seconds(c.LeaseSeconds)}
+}
+
+// seconds is a duration of s seconds (fractions allowed).
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -56,9 +56,8 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 	if err != nil {
 		return nil, fmt.Errorf("opening checkpoint %s: %w", loc, err)
 	}
-	sync := j.CheckpointSync
-	ro := replica.Options{Client: client, Location: loc, Local: sync.Local, Every: seconds(sync.Seconds),
-		LeaseTTL: seconds(sync.LeaseSeconds), Stop: o.Stop, OnLost: o.OnLost, Log: o.Log}
+	ro := j.CheckpointSync.Options()
+	ro.Client, ro.Location, ro.Stop, ro.OnLost, ro.Log = client, loc, o.Stop, o.OnLost, o.Log
 	if !o.Write {
 		return replica.OpenReadOnly(ctx, ro)
 	}

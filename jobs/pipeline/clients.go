@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/embed"
@@ -68,28 +67,25 @@ func NewClients(j *Job, store *checkpoints.Store, env jobs.LookupEnv, log *slog.
 // LLMOptions are the chat client's options from the job: every llm.* key that reaches a request
 // or the client (the endpoint, key, pacer, budget and log are NewClients').
 func LLMOptions(j *Job) llm.Options {
-	l := j.LLM
-	return llm.Options{Model: l.Model, Temperature: l.Temperature, FrequencyPenalty: l.FrequencyPenalty,
-		MaxAttempts: l.MaxAttempts, Timeout: seconds(l.TimeoutSecs), Prices: j.Prices(),
-		ResponseFormat: l.ResponseFormat, MaxTokens: l.MaxTokens}
+	o := j.LLM.Settings.Options()
+	o.Prices = j.Prices()
+	return o
 }
 
 // EmbedOptions are the embedder's options from the job (the endpoint, key, pacer, budget and
-// log are NewClients').
+// log are NewClients'): its keys, and the llm section's concurrency, attempts and timeout.
 func EmbedOptions(j *Job) embed.Options {
-	e := j.Embedder
+	e, l := j.Embedder, j.LLM.Settings.Options()
 	return embed.Options{Model: e.Model, Dimensions: e.Dimensions, BatchSize: e.BatchSize, Concurrency: j.LLM.Concurrency,
-		MaxAttempts: j.LLM.MaxAttempts, Timeout: seconds(j.LLM.TimeoutSecs), Prices: j.Prices()}
+		MaxAttempts: l.MaxAttempts, Timeout: l.Timeout, Prices: j.Prices()}
 }
-
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // endpoint returns the HTTP client, base URL and API key of a provider.
 func endpoint(provider, baseURL, keyEnv string, dims int, env jobs.LookupEnv) (*http.Client, string, string, error) {
 	switch provider {
-	case "offline":
+	case ProviderOffline:
 		return transport.NewInProcessHTTPClient(offline.NewHandler(offline.Options{Dims: dims})), "http://offline/v1", "", nil
-	case "openai":
+	case ProviderOpenAI:
 		key, _ := env(keyEnv)
 		return &http.Client{}, baseURL, key, nil
 	}

@@ -27,8 +27,8 @@ type Job struct {
 	// Checkpoint is the store's path or s3://BUCKET/KEY (OpenCheckpoint).
 	Checkpoint     string
 	Sources        []jobs.Source
-	LLM            jobs.LLM
-	Embedder       jobs.Embedder
+	LLM            LLM
+	Embedder       Embedder
 	Ontology       stages.Ontology
 	Stages         StageOptions
 	Sink           Sink
@@ -103,8 +103,8 @@ func (j *Job) Declare(root *options.Section) {
 		}
 		return nil
 	})
-	root.Section("llm", "the chat model", j.LLM.Declare)
-	root.Section("embedder", "the embedding model", func(s *options.Section) { j.Embedder.Declare(s, &j.LLM) })
+	root.Section("llm", "the chat model", j.LLM.declare)
+	root.Section("embedder", "the embedding model", func(s *options.Section) { j.Embedder.declare(s, &j.LLM) })
 	root.Section("ontology", "custom entity and edge types", j.Ontology.Declare)
 	root.Section("stages", "options of the stages", func(s *options.Section) {
 		s.Section("extract", "the extract stage", j.Stages.Extract.Declare)

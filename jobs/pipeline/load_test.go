@@ -128,7 +128,7 @@ func TestKeyErrorsSpeakJobKeys(t *testing.T) {
 	}{
 		{src, []string{"llm.concurrenccy=8"}, "applying --set llm.concurrenccy=8: unknown job key llm.concurrenccy (did you mean llm.concurrency?)"},
 		{src, []string{"sources.0.mapping.groupp=x"}, "unknown job key sources.0.mapping.groupp (did you mean sources.0.mapping.group?)"},
-		{src, []string{"llm.zzz=1"}, "unknown job key llm.zzz (the keys of llm are provider, base_url, model,"},
+		{src, []string{"llm.zzz=1"}, "unknown job key llm.zzz (the keys of llm are provider, base_url, api_key_env, model,"},
 		{src, []string{"sinc.kind=neo4j"}, "unknown job key sinc (did you mean sink?)"},
 		{src, []string{"llm.concurrency=lots"}, `llm.concurrency: "lots" is not a whole number`},
 		{src, []string{"llm.temperature=warm"}, `llm.temperature: "warm" is not a number`},

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm/batch"
 )
 
@@ -29,7 +28,7 @@ func TestValidateModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.LLM.Mode != jobs.ModeOnline || j.Embedder.Mode != jobs.ModeOnline || j.LLM.Batch.MaxRequests != batch.DefaultMaxRequests ||
+	if j.LLM.Mode != ModeOnline || j.Embedder.Mode != ModeOnline || j.LLM.Batch.MaxRequests != batch.DefaultMaxRequests ||
 		*j.LLM.Batch.MaxRetries != batch.DefaultMaxRetries || j.LLM.Batch.PollSeconds != 30 {
 		t.Fatalf("defaults %+v %+v", j.LLM.Mode, j.LLM.Batch)
 	}

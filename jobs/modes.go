@@ -1,7 +1,0 @@
-package jobs
-
-// Request modes (llm.mode, embedder.mode).
-const (
-	ModeOnline = "online"
-	ModeBatch  = "batch"
-)
