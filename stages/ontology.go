@@ -66,6 +66,16 @@ func (o *Ontology) Declare(s *options.Section) {
 	s.Check(func() error { return o.validate() })
 }
 
+// IsEntityType reports whether name is the name of one of the ontology's entity types.
+func (o *Ontology) IsEntityType(name string) bool {
+	for _, t := range o.EntityTypes {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // EntityTypesIn are the entity types as the LLM tasks take them (nil when there are none).
 func (o *Ontology) EntityTypesIn() []wire.EntityTypeIn {
 	var out []wire.EntityTypeIn

@@ -1,18 +1,18 @@
 package pipeline
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
 
 	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/loaders/s3"
 	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages/ingest"
 	"github.com/tkgraph/backfill/stages/load"
 	"github.com/tkgraph/backfill/stages/resolve"
 	"github.com/tkgraph/backfill/stages/summarize"
@@ -26,14 +26,14 @@ type Job struct {
 	jobs.Job
 	// Checkpoint is the store's path or s3://BUCKET/KEY (OpenCheckpoint).
 	Checkpoint     string
-	Sources        []jobs.Source
+	Sources        []ingest.Source
 	LLM            LLM
 	Embedder       Embedder
 	Ontology       stages.Ontology
 	Stages         StageOptions
 	Sink           Sink
 	S3             s3.Options
-	Limits         jobs.Limits
+	Limits         Limits
 	CheckpointSync replica.Sync
 }
 
@@ -53,6 +53,14 @@ type StageOptions struct {
 type Sink struct {
 	graphdb.Settings
 	Reload bool
+}
+
+// Limits are the job's limits section: the budget (read by the pacer), the ingest stage's
+// ratios and the ratio of failed units that stops a stage.
+type Limits struct {
+	MaxCostUSD float64
+	ingest.Limits
+	MaxFailedRatio *float64
 }
 
 // Load reads a job file (jobs.Load) into a Job.
@@ -86,23 +94,7 @@ func (j *Job) Declare(root *options.Section) {
 			j.Checkpoint = filepath.Join(".backfill", j.Name+".db")
 		}
 	})
-	sources := options.ListOf(root, &j.Sources, "sources", "inputs, read in order", func(s *options.Section, src *jobs.Source) {
-		src.Declare(s)
-	})
-	sources.Check(func() error {
-		if len(j.Sources) == 0 {
-			return errors.New("at least one source is required")
-		}
-		for i, s := range j.Sources {
-			if err := j.validateRecord(i, s); err != nil {
-				return err
-			}
-			if err := j.LoaderSpec(s).Validate(); err != nil {
-				return options.Bad(fmt.Sprintf("[%d]", i), "%v", err)
-			}
-		}
-		return nil
-	})
+	ingest.DeclareSources(root, &j.Sources, j.Ontology.IsEntityType)
 	root.Section("llm", "the chat model", j.LLM.declare)
 	root.Section("embedder", "the embedding model", func(s *options.Section) { j.Embedder.declare(s, &j.LLM) })
 	root.Section("ontology", "custom entity and edge types", j.Ontology.Declare)
@@ -118,7 +110,11 @@ func (j *Job) Declare(root *options.Section) {
 		load.DeclareReload(s, &j.Sink.Reload)
 	})
 	root.Section("s3", "the S3 client of `s3://` sources and checkpoints", j.S3.Declare)
-	root.Section("limits", "bounds of a run", j.Limits.Declare)
+	root.Section("limits", "bounds of a run", func(s *options.Section) {
+		pacing.DeclareBudget(s, &j.Limits.MaxCostUSD)
+		j.Limits.Limits.Declare(s)
+		stages.DeclareMaxFailedRatio(s, &j.Limits.MaxFailedRatio)
+	})
 	root.Section("checkpoint_sync", "a checkpoint kept in object storage ([Checkpoints in object storage](#checkpoints-in-object-storage))",
 		j.CheckpointSync.Declare)
 	root.Check(func() error {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/stages/ingest"
 )
 
 func TestMaxErrorRatio(t *testing.T) {
@@ -13,7 +13,7 @@ func TestMaxErrorRatio(t *testing.T) {
 		want float64
 		err  string
 	}{
-		{"", jobs.DefaultMaxErrorRatio, ""},
+		{"", ingest.DefaultMaxErrorRatio, ""},
 		{"limits: {max_error_ratio: 0}\n", 0, ""}, // explicit zero: no bad row tolerated, not the default
 		{"limits: {max_error_ratio: 0.5}\n", 0.5, ""},
 		{"limits: {max_error_ratio: 1.5}\n", 0, "limits.max_error_ratio"},

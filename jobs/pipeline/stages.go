@@ -48,13 +48,14 @@ func Stages(j *Job, in Inputs) ([]stages.Stage, error) {
 	return list, nil
 }
 
-// ingestOptions are the ingest stage's options of the job: its sources' loader specs, read from
-// fsys, the groups of shard.
+// ingestOptions are the ingest stage's options of the job: its sources' loader specs (in the
+// job's timezone, their JSON record options compiled), read from fsys, the groups of shard.
 func ingestOptions(j *Job, fsys loaders.FS, shard ingest.Shard) (ingest.Options, error) {
 	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio, MaxVanishedRatio: *j.Limits.MaxVanishedRatio}
 	for i, src := range j.Sources {
-		o.Mirror = append(o.Mirror, src.Sync == jobs.SyncMirror)
-		spec := j.LoaderSpec(src)
+		o.Mirror = append(o.Mirror, src.Sync == ingest.SyncMirror)
+		spec := src.Spec
+		spec.Timezone = j.Location()
 		var err error
 		if spec.Record, err = src.RecordSpec(); err != nil {
 			return o, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
