@@ -126,6 +126,8 @@ func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB strin
 	if err != nil {
 		return fail(ctx, err)
 	}
+	a.recordReports("diff", o.json, o.markdown)
+	b.recordReports("diff", o.json, o.markdown)
 	rep.Summary(out)
 	return exitOK
 }

@@ -166,6 +166,7 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	if err := writeEval(rep, o.json, o.markdown); err != nil {
 		return fail(ctx, err)
 	}
+	g.recordReports("eval", o.json, o.markdown)
 	rep.Summary(out)
 	if rep.QABudgetStopped {
 		return exitPartial

@@ -87,3 +87,16 @@ func openBolt(ctx context.Context, uri string, bf boltFlags) (snapshots.Snapshot
 }
 
 func (g *graphArg) Close() error { return g.snap.Close() }
+
+// recordReports records the report files a command wrote from a graph kept in a job's
+// checkpoint store, so that forget checks them (recordFile); "" names no file.
+func (g *graphArg) recordReports(command string, files ...string) {
+	if g.store == nil {
+		return
+	}
+	for _, f := range files {
+		if f != "" {
+			recordFile(g.job, outputRecord{Kind: outputReport, File: f, Command: command})
+		}
+	}
+}

@@ -20,6 +20,9 @@ import (
 // CheckpointOptions say how OpenCheckpoint opens a checkpoint store.
 type CheckpointOptions struct {
 	Write bool // for writing (a run): the store's lock, or the lease of one kept in object storage
+	// Existing makes a writer's store that does not exist yet (no local file; no snapshot in
+	// the bucket and no local copy) an error wrapping fs.ErrNotExist instead of a new store.
+	Existing bool
 	// Stop, when closed, makes a writer kept in object storage take a snapshot at once (the
 	// run's first SIGINT/SIGTERM).
 	Stop <-chan struct{}
@@ -44,20 +47,29 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 		return nil, err
 	}
 	if !remote {
-		if o.Write {
+		if o.Write && !o.Existing {
 			return checkpoints.Open(ctx, name)
 		}
 		if _, err := os.Stat(name); err != nil {
 			return nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", name, loaders.WithoutPath(err))
 		}
+		if o.Write {
+			return checkpoints.Open(ctx, name)
+		}
 		return checkpoints.OpenReadOnly(ctx, name)
 	}
+	store, err := openRemote(ctx, j, loc, o)
+	return store, s3.Explain(err, loc.Bucket, j.S3.Endpoint)
+}
+
+// openRemote opens the checkpoint store kept at loc (OpenCheckpoint).
+func openRemote(ctx context.Context, j *Job, loc replica.Location, o CheckpointOptions) (*checkpoints.Store, error) {
 	client, err := s3.NewClient(ctx, j.S3)
 	if err != nil {
 		return nil, fmt.Errorf("opening checkpoint %s: %w", loc, err)
 	}
 	ro := j.CheckpointSync.Options()
-	ro.Client, ro.Location, ro.Stop, ro.OnLost, ro.Log = client, loc, o.Stop, o.OnLost, o.Log
+	ro.Client, ro.Location, ro.Stop, ro.OnLost, ro.Log, ro.Existing = client, loc, o.Stop, o.OnLost, o.Log, o.Existing
 	if !o.Write {
 		return replica.OpenReadOnly(ctx, ro)
 	}
@@ -70,6 +82,22 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 		}
 	}
 	return replica.Open(ctx, ro)
+}
+
+// SideFiles is the path the files kept beside a checkpoint store are named after (its
+// quarantine, failed-units and output-record files, and the default timeline pages): the
+// store's own path for a local store; for one kept at s3://BUCKET/KEY the writer's local copy
+// (checkpoint_sync.local, else DefaultLocalCopy), so every command on this machine finds the
+// same files whichever of them opened the store.
+func (j *Job) SideFiles(name string) (string, error) {
+	loc, remote, err := replica.Parse(name)
+	if err != nil || !remote {
+		return name, err
+	}
+	if j.CheckpointSync.Local != "" {
+		return j.CheckpointSync.Local, nil
+	}
+	return DefaultLocalCopy(loc)
 }
 
 // DefaultLocalCopy is the local copy of a checkpoint kept at loc when checkpoint_sync.local is

@@ -86,7 +86,7 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 
 	res := backfill(t, bin, "forget", job, "--speaker", "Zora", "--load", "--report", filepath.Join(dir, "forget.json"))
 	mustExit(t, "forget", res, 0, 3)
-	for _, want := range []string{"forgotten", "episodes of 1 groups", "export rewritten", "loaded now"} {
+	for _, want := range []string{"forgotten", "episodes of 1 groups", "export\t" + pq + ": rewritten", "export\t" + cy + ": rewritten", "loaded now"} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("forget's output lacks %q:\n%s", want, res.Stdout)
 		}
