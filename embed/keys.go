@@ -15,7 +15,7 @@ type Settings struct {
 
 // Declare declares the embedder's job keys on s's fields.
 func (s *Settings) Declare(sec *options.Section) {
-	sec.String(&s.Model, "model", "as for `llm`")
+	sec.String(&s.Model, "model", "the model (`openai` needs it; provider `offline` names its own)")
 	sec.Int(&s.Dimensions, "dimensions", "vector size", options.Default(DefaultDimensions), options.Max(8192))
 	sec.Int(&s.BatchSize, "batch_size", "texts per request", options.Default(DefaultBatchSize), options.Max(2048))
 }

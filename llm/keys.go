@@ -29,7 +29,7 @@ type Settings struct {
 
 // Declare declares the chat client's job keys on s's fields.
 func (s *Settings) Declare(sec *options.Section) {
-	sec.String(&s.Model, "model", "the model (`openai` needs it)")
+	sec.String(&s.Model, "model", "the model (`openai` needs it; provider `offline` names its own)")
 	sec.Float(&s.Temperature, "temperature", "sampling temperature, 0 to 2", options.Max(2))
 	sec.Float(&s.FrequencyPenalty, "frequency_penalty", "the requests' `frequency_penalty`, 0 to 2 (0: not sent). Small "+
 		"local models answering with a grammar can repeat one list item until `max_tokens` (bench/results.md, eval-local)",

@@ -35,7 +35,7 @@ func (s *Spec) Declare(sec *options.Section) {
 	sec.String(&s.GroupPolicy, "group_policy", "`map`: a group id outside `[A-Za-z0-9_-]` is rewritten to its first 48 "+
 		"bytes with other characters as `_`, `-`, and 128 bits of its SHA-256 in hex (distinct ids stay distinct); the "+
 		"store records each id's input form, and a row that writes another group's mapped id verbatim is quarantined; "+
-		"`reject`: the row is quarantined", options.DefaultText(GroupMap))
+		"`reject`: the row is quarantined", options.DefaultText("`"+GroupMap+"`"))
 	sec.String(&s.DefaultGroup, "default_group", "group of rows without one", options.Empty("no default group: rows without a group are quarantined"))
 	sec.Int(&s.MaxBodyBytes, "max_body_bytes", "larger bodies are quarantined. A JSON body (an object or array, or text of "+
 		"source `json`) is also bounded in shape, so that what a record costs grows with its bytes, not its shape: at "+
@@ -56,7 +56,7 @@ func (m *Mapping) Declare(s *options.Section) {
 			"takes the whole record", d.Body},
 		{&m.Source, "source", "source", d.Source}, {&m.Description, "description", "source_description", d.Description},
 		{&m.RecordKey, "record_key", "record_key", d.RecordKey}, {&m.Name, "name", "name", d.Name}} {
-		s.String(f.p, f.name, "input field of the episode's "+f.attr, options.DefaultText(f.def))
+		s.String(f.p, f.name, "input field of the episode's "+f.attr, options.DefaultText("`"+f.def+"`"))
 	}
 	s.String(&m.Object, "object", "JSON Lines: field naming the object a JSON record is a snapshot of (e.g. `issue.id`; may "+
 		"differ from the record key). Such a record's extraction context is the change list against the previous "+

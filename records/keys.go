@@ -53,7 +53,8 @@ func (f *FactDecl) Declare(s *options.Section) {
 		"reference time of the first later snapshot of the object that no longer shows it (a changed field, a removed "+
 		"list element, a null or empty field), known from that snapshot's record time (`expired_at`); a record that "+
 		"lacks the field says nothing and closes nothing (counted per declaration in `records.missing_fields` and on the "+
-		"`declared facts` line of the `run` and `plan` summaries). `event`: a fact of its record, never closed",
-		options.DefaultText("state"))
-	s.String(&f.Fact, "fact", "a sentence with `{subject}` and `{object}`", options.DefaultText("\"{subject} <relation words> {object}\""))
+		"`declared facts` line of the `run` and `plan` summaries; logged at level INFO, not as a warning: a ticket event "+
+		"without a comment is no fault). `event`: a fact of its record, never closed",
+		options.DefaultText("`state`"))
+	s.String(&f.Fact, "fact", "a sentence with `{subject}` and `{object}`", options.DefaultText("`\"{subject} <relation words> {object}\"`"))
 }

@@ -23,7 +23,7 @@ type Sync struct {
 // Declare declares the job keys of a checkpoint kept in object storage (checkpoint_sync.*) on
 // c's fields.
 func (c *Sync) Declare(s *options.Section) {
-	s.String(&c.Local, "local", "the local copy runs work on", options.DefaultText("<user cache>/backfill/checkpoints/<bucket>/<hash>-<name>"))
+	s.String(&c.Local, "local", "the local copy runs work on", options.DefaultText("`<user cache>/backfill/checkpoints/<bucket>/<hash>-<name>`"))
 	s.Float(&c.Seconds, "seconds", "a snapshot at least this often while the store changes (at least 1)",
 		options.DefaultText(fmt.Sprint(DefaultEvery.Seconds())), options.Max(86400), options.Check(func() error {
 			if m := MinEvery.Seconds(); c.Seconds != 0 && c.Seconds < m {

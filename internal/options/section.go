@@ -76,13 +76,17 @@ func (s *Section) Check(f func() error) { s.checks = append(s.checks, f) }
 func (s *Section) Defaults(f func()) { s.defaults = append(s.defaults, f) }
 
 // String declares a text key.
-func (s *Section) String(p *string, name, doc string, opts ...Opt) *Key { return s.add(p, name, doc, opts) }
+func (s *Section) String(p *string, name, doc string, opts ...Opt) *Key {
+	return s.add(p, name, doc, opts)
+}
 
 // Int declares a whole-number key.
 func (s *Section) Int(p *int, name, doc string, opts ...Opt) *Key { return s.add(p, name, doc, opts) }
 
 // Int64 declares a whole-number key.
-func (s *Section) Int64(p *int64, name, doc string, opts ...Opt) *Key { return s.add(p, name, doc, opts) }
+func (s *Section) Int64(p *int64, name, doc string, opts ...Opt) *Key {
+	return s.add(p, name, doc, opts)
+}
 
 // Float declares a number key.
 func (s *Section) Float(p *float64, name, doc string, opts ...Opt) *Key {

@@ -88,7 +88,7 @@ func (j *Job) Declare(root *options.Section) {
 		"system is refused), or `s3://BUCKET/KEY` ([Checkpoints in object storage](#checkpoints-in-object-storage)); "+
 		"another URL scheme (`gs://`, `http://`, `file://`, …) is an error. The rows the last run rejected also go to "+
 		"`<checkpoint>.quarantine.jsonl` (row 0: the file as a whole; beside the local copy of an `s3://` store); a run "+
-		"locks `<checkpoint>.lock`", options.DefaultText(".backfill/<name>.db"))
+		"locks `<checkpoint>.lock`", options.DefaultText("`.backfill/<name>.db`"))
 	root.Defaults(func() {
 		if j.Checkpoint == "" {
 			j.Checkpoint = filepath.Join(".backfill", j.Name+".db")

@@ -92,7 +92,7 @@ type Embedder struct {
 // declare declares the embedder section's keys; l is the llm section, whose api_key_env is the
 // embedder's default.
 func (e *Embedder) declare(s *options.Section, l *LLM) {
-	e.Endpoint.declare(s, "as for `llm` (`offline`: hashing embedder)", "as for `llm`", options.DefaultText("llm.api_key_env"))
+	e.Endpoint.declare(s, "as for `llm` (`offline`: hashing embedder)", "as for `llm`", options.DefaultText("`llm.api_key_env`"))
 	e.Settings.Declare(s)
 	s.String(&e.Mode, "mode", "`online` or `batch` (one batch request line per `batch_size` texts, with the `llm.batch` "+
 		"settings)", options.Default(ModeOnline), options.Words(ModeOnline, ModeBatch))

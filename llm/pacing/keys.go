@@ -29,12 +29,12 @@ func DeclarePrices(sec *options.Section, p *map[string]Price) {
 		func(s *options.Section, p *Price) {
 			s.Float(&p.InputPerMTok, "input_per_mtok", "input tokens")
 			s.Float(&p.CachedInputPerMTok, "cached_input_per_mtok", "input tokens the provider served from its prompt cache",
-				options.DefaultText("input_per_mtok"))
+				options.DefaultText("`input_per_mtok`"))
 			s.Float(&p.OutputPerMTok, "output_per_mtok", "output tokens (reasoning tokens included)")
 			s.Float(&p.BatchInputPerMTok, "batch_input_per_mtok", "input tokens of a batch request (an entry without batch "+
-				"prices bills batches at its online prices)", options.DefaultText("input_per_mtok"))
+				"prices bills batches at its online prices)", options.DefaultText("`input_per_mtok`"))
 			s.Float(&p.BatchOutputPerMTok, "batch_output_per_mtok", "output tokens of a batch request",
-				options.DefaultText("output_per_mtok"))
+				options.DefaultText("`output_per_mtok`"))
 		})
 }
 

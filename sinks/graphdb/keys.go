@@ -108,13 +108,13 @@ func (k *Settings) Declare(s *options.Section) {
 		"[Loading into FalkorDB](#loading-into-falkordb))", options.Default("sqlite"),
 		options.Words("sqlite", "memgraph", "neo4j", "falkordb"))
 	s.String(&k.URI, "uri", "Bolt URI; use `bolt://` for a standalone Memgraph; FalkorDB: `redis://` or `rediss://`; must "+
-		"not hold credentials", options.DefaultText(DefaultBoltURI+"; falkordb: "+DefaultFalkorDBURI))
+		"not hold credentials", options.DefaultText("`"+DefaultBoltURI+"`; falkordb: `"+DefaultFalkorDBURI+"`"))
 	s.String(&k.Database, "database", "database name; must be empty for FalkorDB, where every group is the graph of its name",
 		options.Empty("the server's default database"))
 	s.String(&k.UsernameEnv, "username_env", "environment variable holding the user (when the default one is unset: no "+
-		"authentication; a variable named explicitly must be set)", options.DefaultText(DefaultUsernameEnv))
+		"authentication; a variable named explicitly must be set)", options.DefaultText("`"+DefaultUsernameEnv+"`"))
 	s.String(&k.PasswordEnv, "password_env", "environment variable holding the password (as `username_env`)",
-		options.DefaultText(DefaultPasswordEnv))
+		options.DefaultText("`"+DefaultPasswordEnv+"`"))
 	s.Int(&k.BatchSize, "batch_size", "most rows per `UNWIND` transaction, and per line of a CYPHERL export",
 		options.DefaultText(fmt.Sprint(DefaultBatchSize)), options.Max(100_000))
 	s.Int(&k.BatchBytes, "batch_bytes", "most bytes of rows as sent per `UNWIND` transaction, and per line of a CYPHERL export "+
@@ -147,7 +147,7 @@ func (k *Settings) Declare(s *options.Section) {
 		"5e5b630:bench/results.md`, section issue-19-bolt-sessions): `graphiti` 77-84% of its rows/s, `online` 35-49%, "+
 		"`background` 87-112%; the vector indexes then take about 12 s per 10,000 rows to come online, so `online` is "+
 		"sooner to a graph searchable through them. Once the indexes exist (an incremental load) the modes do the same",
-		options.DefaultText(string(cypher.DefaultIndexMode)), options.Check(func() error {
+		options.DefaultText("`"+string(cypher.DefaultIndexMode)+"`"), options.Check(func() error {
 			_, err := cypher.ParseIndexMode(k.Indexes)
 			return err
 		}))
@@ -159,7 +159,7 @@ func (k *Settings) Declare(s *options.Section) {
 		"jitter", options.DefaultText(fmt.Sprint(DefaultRetryBase.Seconds())), options.Max(60))
 	s.String(&k.Foreign, "foreign", "`keep`: a load never deletes or overwrites what it did not write; `delete`: every loaded "+
 		"group becomes exactly what backfill writes, for a database only backfill writes (see [Living "+
-		"graphs](#living-graphs))", options.DefaultText(string(ForeignKeep)), options.Check(func() error {
+		"graphs](#living-graphs))", options.DefaultText("`"+string(ForeignKeep)+"`"), options.Check(func() error {
 		if _, err := ParseForeign(k.Foreign); err != nil {
 			return fmt.Errorf("%q is not keep or delete", k.Foreign)
 		}
