@@ -1,6 +1,8 @@
 // Package embed turns texts into vectors: the Embedder interface the stages consume, an
-// OpenAI-compatible embeddings client (Client) and Cosine. The offline hashing embedder is
-// package embed/hashing.
+// OpenAI-compatible embeddings client (Client), its job keys (Settings). The offline hashing
+// embedder is package embed/hashing; the cosine of two vectors is internal/vectors'. It does not
+// import the chat client (llm): the errors and batch records both share are in llm/wire,
+// llm/transport and llm/batchrec.
 //
 // Contract:
 //   - Embed returns one vector per input text, in input order, each of Dimensions() floats.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -53,9 +52,9 @@ func (c *Client) sendOnline(ctx context.Context, batch []string, body []byte, pr
 		}
 		return vecs, nil
 	}
-	// A bad answer (llm.IsBadAnswer): it fails the unit that asked, not the run.
+	// A bad answer (transport.IsBadAnswer): it fails the unit that asked, not the run.
 	return nil, fmt.Errorf("embedding %d texts: %w", len(batch),
-		&llm.ValidationError{Task: "embeddings", Attempts: c.opts.MaxInvalidRetries + 1, Err: invalid})
+		&wire.ValidationError{Task: "embeddings", Attempts: c.opts.MaxInvalidRetries + 1, Err: invalid})
 }
 
 // request makes one request and reads its answer; bad is an answer that cannot be used.

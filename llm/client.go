@@ -160,7 +160,7 @@ func (c *Client) Usage() pacing.Usage { return c.meter.snapshot(c.pacer.Peak()) 
 // would pay for again; otherwise it is asked again once with lengthRaise times the limit before
 // it counts as invalid. When the last answer is still cut after the retries, its salvage is the
 // answer if there is one. Salvaged answers are counted (StageUsage.Salvaged) and cached like
-// valid ones. An answer still invalid after the retries is a *ValidationError carrying the last
+// valid ones. An answer still invalid after the retries is a *wire.ValidationError carrying the last
 // raw answer.
 func (c *Client) Call(ctx context.Context, stage, task string, input, out any) error {
 	t, ok := c.tasks[task]
@@ -267,7 +267,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		return accept(kept, false)
 	}
 	c.consumed(walked)
-	return &ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}
+	return &wire.ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}
 }
 
 // cacheKey is the cache key of a task's request with the rendered messages msgs.

@@ -25,8 +25,8 @@
 //     an answer that failed validation (a salvaged answer is cached: closed after its last
 //     complete item, it passes the schema). Answers failing the schema (or empty) are retried
 //     with the error fed back, a bounded number of times; then Call returns a
-//     *ValidationError carrying the raw answer.
-//     IsBadAnswer tells such an error (or a request the server refused,
+//     *wire.ValidationError carrying the raw answer.
+//     transport.IsBadAnswer tells such an error (or a request the server refused,
 //     transport.StatusError) from a failure of the service: it fails the caller's unit, not
 //     the run.
 //     Client.Estimate renders the same request and reports its size, cost and cache state

@@ -38,7 +38,7 @@
 // the cache. Units run on a bounded pool; the first error cancels the stage.
 //
 // Bad answers fail units, not runs. A call whose answer is still invalid after the LLM client's
-// retries, or that the provider refused as a request (llm.IsBadAnswer), is absorbed by the unit
+// retries, or that the provider refused as a request (transport.IsBadAnswer), is absorbed by the unit
 // (Degraded) and the unit is committed as failed (Commit, checkpoints.Store.CommitFailedUnit):
 // its outputs stand, its record carries the reason and the raw answer, and it reads back with
 // checkpoints.FailedPrefix before its fingerprint, so the next run re-runs exactly the failed
@@ -59,7 +59,7 @@
 //     without one.
 //
 // Embedding calls follow the same rule: an embeddings answer that stays unreadable after the
-// embedder's retries is a bad answer (*llm.ValidationError), in every stage that embeds.
+// embedder's retries is a bad answer (*wire.ValidationError), in every stage that embeds.
 //
 // The group stages degrade the one failed call rather than lose the group, because one group
 // makes many calls and a single bad answer should not discard the others; the group is retried

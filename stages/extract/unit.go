@@ -34,7 +34,7 @@ type Output struct {
 // runUnit extracts one episode in the given mode (asking the LLM only when the plan says so)
 // and commits its output, counting the answer repairs in env.Repairs and the unit in
 // opts.Counts (once it committed, so once whatever the batch waves). A chit-chat message not asked gives its speaker as its only entity. When an
-// answer stays bad (llm.IsBadAnswer) the unit is committed as failed with an empty LLM output (a
+// answer stays bad (transport.IsBadAnswer) the unit is committed as failed with an empty LLM output (a
 // JSON record keeps its declared facts): downstream the episode has no extraction until a later
 // run extracts it.
 func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan, opts Options) func(context.Context, string) error {

@@ -13,7 +13,6 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/embed/hashing"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/extract"
@@ -38,7 +37,7 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	defer f.mu.Unlock()
 	f.calls++
 	if f.bad {
-		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("parsing answer as JSON: unexpected EOF"), Raw: []byte(`{"same_ids":[`)}
+		return &wire.ValidationError{Task: task, Attempts: 3, Err: errors.New("parsing answer as JSON: unexpected EOF"), Raw: []byte(`{"same_ids":[`)}
 	}
 	switch in := input.(type) {
 	case wire.ResolveInput:

@@ -12,7 +12,6 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/temporal"
@@ -34,7 +33,7 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	f.calls = append(f.calls, len(in.Entities))
 	f.mu.Unlock()
 	if f.bad {
-		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("empty answer")}
+		return &wire.ValidationError{Task: task, Attempts: 3, Err: errors.New("empty answer")}
 	}
 	o := out.(*wire.SummarizeOutput)
 	for _, e := range in.Entities {

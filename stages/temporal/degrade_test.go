@@ -9,7 +9,6 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/resolve"
@@ -25,7 +24,7 @@ type judgeLLM struct {
 func (j *judgeLLM) Call(_ context.Context, _, task string, input, out any) error {
 	j.calls++
 	if j.bad {
-		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("answer: cut"), Raw: []byte(`{"duplicate_ids":[`)}
+		return &wire.ValidationError{Task: task, Attempts: 3, Err: errors.New("answer: cut"), Raw: []byte(`{"duplicate_ids":[`)}
 	}
 	o := out.(*wire.JudgeOutput)
 	in := input.(wire.JudgeInput)
