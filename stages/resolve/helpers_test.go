@@ -15,7 +15,6 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/extract"
 )
 
 // fakeLLM answers resolve_entities with sameEntity over the candidates' names and dedupe_facts
@@ -142,7 +141,7 @@ func entityNames(es []graph.Entity) []string {
 }
 
 // resolve runs Resolve and fails the test on error.
-func resolveT(t *testing.T, env stages.Env, opts Options, group string, eps []graph.Episode, exs []extract.Output, memo *Memo) Result {
+func resolveT(t *testing.T, env stages.Env, opts Options, group string, eps []graph.Episode, exs []stages.Extraction, memo *Memo) Result {
 	t.Helper()
 	res, err := Resolve(context.Background(), env, opts, group, eps, exs, memo)
 	if err != nil {

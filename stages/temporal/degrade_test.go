@@ -11,7 +11,6 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/resolve"
 )
 
 // judgeLLM says every candidate is contradicted, quoting the whole new sentence, or answers
@@ -46,14 +45,14 @@ func TestBadJudgementClosesNothing(t *testing.T) {
 	}
 	defer store.Close()
 	// A relation of cardinality many between the same two entities: only the judge closes.
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		named("a", "alice", "tea", "LIKES", "2024-01-01", "Alice likes tea."),
 		named("b", "alice", "tea", "LIKES", "2024-03-01", "Alice likes tea with milk now."),
 	}
 	facts[1].Order = 1
 	body, _ := json.Marshal(facts)
-	if err := store.CommitUnit(ctx, resolve.Stage, "g", "r1", func(tx *checkpoints.Tx) error {
-		return tx.PutOutput(ctx, resolve.Stage, "g", "g", body)
+	if err := store.CommitUnit(ctx, stages.Resolve, "g", "r1", func(tx *checkpoints.Tx) error {
+		return tx.PutOutput(ctx, stages.Resolve, "g", "g", body)
 	}); err != nil {
 		t.Fatal(err)
 	}
