@@ -13,7 +13,7 @@ func (j *Job) Prices() pacing.Prices { return pacing.DefaultPrices().With(j.LLM.
 // validateCost checks llm.prices and limits.max_cost_usd: a budget needs a price for the chat
 // model and the embedding model, or it could not be enforced.
 func (j *Job) validateCost() error {
-	if j.Limits.MaxCostUSD == 0 { // prices and the cap are finite and not negative (checkNumbers)
+	if j.Limits.MaxCostUSD == 0 { // prices and the cap are finite and not negative (options.Section.Validate)
 		return nil
 	}
 	prices := j.Prices()
