@@ -19,6 +19,7 @@ type Key struct {
 	words     []string
 	empty     string
 	emptyOK   bool
+	example   string
 	checks    []func() error
 }
 
@@ -61,6 +62,11 @@ func Words(words ...string) Opt { return func(k *Key) { k.words = words } }
 // set but empty is then the key's value, not an error.
 func Empty(meaning string) Opt { return func(k *Key) { k.empty, k.emptyOK = meaning, true } }
 
+// Example is a valid value of the key other than its default, as --set writes it: tests that
+// change every key of a section use it (a stage's keys must each reach the stage's fingerprint).
+// A key of words, a switch and a true/false key have one without it (Key.Example).
+func Example(v string) Opt { return func(k *Key) { k.example = v } }
+
 // Check validates the key's value (after defaults): an error is reported naming the key.
 func Check(f func() error) Opt { return func(k *Key) { k.checks = append(k.checks, f) } }
 
@@ -83,6 +89,28 @@ func (k *Key) Type() reflect.Type { return reflect.TypeOf(k.Target()).Elem() }
 
 // EmptyMeaning is what an empty value of the key means, when it means something.
 func (k *Key) EmptyMeaning() (string, bool) { return k.empty, k.emptyOK }
+
+// Example is a valid value of the key other than its default, as --set writes it: the declared
+// one (options.Example), else another word than the default (a key of words or a switch) or
+// true (a true/false key); "" when there is none.
+func (k *Key) Example() string {
+	if k.example != "" {
+		return k.example
+	}
+	def := ""
+	if k.def != nil {
+		def = fmt.Sprint(k.def.Interface())
+	}
+	for _, w := range k.Words() {
+		if w != def {
+			return w
+		}
+	}
+	if k.base().Kind() == reflect.Bool && def != "true" {
+		return "true"
+	}
+	return ""
+}
 
 // Words are the values a text key may take (nil: any).
 func (k *Key) Words() []string {

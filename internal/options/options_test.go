@@ -160,3 +160,23 @@ func TestDeclaredOnce(t *testing.T) {
 	s.Int(&n, "n", "n")
 	s.Int(&n, "n", "n again")
 }
+
+// TestExample: a declared example, else another word than the default, else true for a
+// true/false key; none for a number without one.
+func TestExample(t *testing.T) {
+	root := declare(new(part))
+	for path, want := range map[string]string{"part.kind": "b", "part.llm": "off", "part.size": ""} {
+		if got := root.Lookup(path).Example(); got != want {
+			t.Errorf("%s: example %q, want %q", path, got, want)
+		}
+	}
+	var b bool
+	var n int
+	s := New()
+	if got := s.Bool(&b, "b", "b").Example(); got != "true" {
+		t.Errorf("a true/false key's example: %q", got)
+	}
+	if got := s.Int(&n, "n", "n", Example("3")).Example(); got != "3" {
+		t.Errorf("a declared example: %q", got)
+	}
+}

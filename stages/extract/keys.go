@@ -16,10 +16,11 @@ const DefaultMode = ModeCombined
 // Declare declares the stage's job keys (stages.extract) on o's fields.
 func (o *Options) Declare(s *options.Section) {
 	s.Int(&o.Context, "context", "previous episodes shown to extraction, at most; JSON records with `mapping.object` get "+
-		"their change list instead", options.Default(DefaultContext), options.Max(100))
+		"their change list instead", options.Default(DefaultContext), options.Max(100), options.Example("2"))
 	s.Int(&o.ContextTokens, "context_tokens", "the previous episodes' content shown, at most, in tokens (about three chat "+
 		"turns by default; newest first, the latest cut when it alone is longer). A previous episode leaves out the "+
-		"reference time and source it shares with the episode", options.Default(DefaultContextTokens), options.Max(1_000_000))
+		"reference time and source it shares with the episode", options.Default(DefaultContextTokens), options.Max(1_000_000),
+		options.Example("60"))
 	s.String(&o.Mode, "mode", "`combined` (one `extract_graph` call per episode: entities with their ontology attributes, "+
 		"and facts) or `two_call` (entities, then facts between them; the second call only when the episode has two "+
 		"entities). Changing it re-runs every extraction (the tasks asked are part of the fingerprint)",
