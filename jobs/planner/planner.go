@@ -114,20 +114,16 @@ func Make(ctx context.Context, j *pipeline.Job, opts Options) (*Plan, error) {
 	return p, p.count(ctx, scratch)
 }
 
-// price looks up the models' prices, with a note for a model that has none.
+// price takes the models' prices (pipeline.Job.ModelPrices), with a note for a model that has
+// none.
 func (p *Plan) price(j *pipeline.Job) {
-	prices := j.Prices()
-	if pr, ok := prices.Lookup(j.LLM.Model); ok {
-		p.Price = &pr
-		if pr.InputPerMTok > 0 && pr.BatchInputPerMTok == 0 {
-			p.Notes = append(p.Notes, fmt.Sprintf("model %q has no batch price: batch costs use its online price (add llm.prices.%s.batch_input_per_mtok and batch_output_per_mtok)",
-				j.LLM.Model, j.LLM.Model))
-		}
-	} else {
+	p.Price, p.EmbeddingPrice = j.ModelPrices()
+	switch pr := p.Price; {
+	case pr == nil:
 		p.Notes = append(p.Notes, fmt.Sprintf("model %q has no price: costs are 0 (add llm.prices.%s)", j.LLM.Model, j.LLM.Model))
-	}
-	if pr, ok := prices.Lookup(j.Embedder.Model); ok {
-		p.EmbeddingPrice = &pr
+	case pr.InputPerMTok > 0 && pr.BatchInputPerMTok == 0:
+		p.Notes = append(p.Notes, fmt.Sprintf("model %q has no batch price: batch costs use its online price (add llm.prices.%s.batch_input_per_mtok and batch_output_per_mtok)",
+			j.LLM.Model, j.LLM.Model))
 	}
 }
 
