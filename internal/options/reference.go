@@ -61,7 +61,7 @@ func (k *Key) describe() string {
 		parts = append(parts, typeName(k.Type()))
 	}
 	if k.hasMax {
-		parts = append(parts, "at most "+strconv.FormatFloat(k.max, 'f', -1, 64))
+		parts = append(parts, "at most "+number(k.max))
 	}
 	switch {
 	case k.defText != "":
@@ -108,9 +108,28 @@ func valueText(v reflect.Value) string {
 	case reflect.String:
 		return "`" + v.String() + "`"
 	case reflect.Float32, reflect.Float64:
-		return strconv.FormatFloat(v.Float(), 'f', -1, 64)
+		return number(v.Float())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return number(float64(v.Int()))
 	}
 	return fmt.Sprint(v.Interface())
+}
+
+// number writes x as the reference does: whole numbers of five digits or more in groups of
+// three ("1,073,741,824"), others as they are ("0.92", "2048").
+func number(x float64) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	if x != float64(int64(x)) || len(s) < 5 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // Markdown renders rows as a Markdown table of key, value and meaning; a link to a section of

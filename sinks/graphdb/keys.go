@@ -17,6 +17,10 @@ const (
 	DefaultPasswordEnv = "BACKFILL_SINK_PASSWORD"
 )
 
+// Kinds are the values of sink.kind: sqlite (the checkpoint store only: nothing is loaded) and
+// the graph databases.
+var Kinds = []string{"sqlite", "memgraph", "neo4j", "falkordb"}
+
 // Default URIs (sink.uri) of the Bolt sinks (memgraph, neo4j) and of the falkordb sink.
 const (
 	DefaultBoltURI     = "bolt://127.0.0.1:7687"
@@ -41,7 +45,7 @@ type Settings struct {
 
 	// Sharing the graph with other writers (README, Living graphs).
 	Foreign   string   // keep (default: never delete or overwrite what another writer wrote) | delete (the loaded groups become what backfill writes)
-	LeaseSecs float64  // a group's lease in the database lasts this long unrenewed (default 120, at least 3)
+	LeaseSecs *float64 // a group's lease in the database lasts this long unrenewed (default 120 when absent, at least 3)
 	LeaseWait *float64 // wait this long for groups another load holds, then fail naming it (default 60; 0: fail at once)
 }
 
@@ -57,12 +61,20 @@ func (k *Settings) Options(job string, dims int) Options {
 	return Options{Dialect: cypher.Dialect(k.Kind), URI: k.URI, Database: k.Database, BatchSize: k.BatchSize,
 		BatchBytes: k.BatchBytes, Sessions: k.Sessions, Analytical: k.Analytical, VectorDims: dims,
 		Indexes: cypher.IndexMode(k.Indexes), Foreign: Foreign(k.Foreign), Job: job,
-		LeaseTTL: seconds(k.LeaseSecs), LeaseWait: leaseWait(k.LeaseWait),
+		LeaseTTL: optSeconds(k.LeaseSecs), LeaseWait: leaseWait(k.LeaseWait),
 		MaxAttempts: k.MaxAttempts, RetryBase: seconds(k.RetrySecs)}
 }
 
 // seconds is a duration of s seconds.
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// optSeconds is a duration of *s seconds, 0 (the loader's default) for nil.
+func optSeconds(s *float64) time.Duration {
+	if s == nil {
+		return 0
+	}
+	return seconds(*s)
+}
 
 // leaseWait is sink.lease_wait_seconds as the loader takes it: unset is its default, 0 fails at
 // once (a negative wait).
@@ -106,7 +118,7 @@ func (k *Settings) Declare(s *options.Section) {
 	s.String(&k.Kind, "kind", "`sqlite` (the checkpoint store only), `memgraph`, `neo4j` or `falkordb`: after the community "+
 		"stage, the `load` stage writes the graph in the Graphiti schema, over Bolt (Memgraph, Neo4j) or RESP (FalkorDB, see "+
 		"[Loading into FalkorDB](#loading-into-falkordb))", options.Default("sqlite"),
-		options.Words("sqlite", "memgraph", "neo4j", "falkordb"))
+		options.Words(Kinds...))
 	s.String(&k.URI, "uri", "Bolt URI; use `bolt://` for a standalone Memgraph; FalkorDB: `redis://` or `rediss://`; must "+
 		"not hold credentials", options.DefaultText("`"+DefaultBoltURI+"`; falkordb: `"+DefaultFalkorDBURI+"`"))
 	s.String(&k.Database, "database", "database name; must be empty for FalkorDB, where every group is the graph of its name",
@@ -165,14 +177,16 @@ func (k *Settings) Declare(s *options.Section) {
 		}
 		return nil
 	}))
-	s.Float(&k.LeaseSecs, "lease_seconds", "a load holds a lease per group in the database while it writes: it lasts this "+
-		"long unless renewed (renewed every third; a killed load's lease expires after it, or at once when that load ran on "+
-		"the same host and its process is gone)", options.DefaultText(fmt.Sprint(DefaultLeaseTTL.Seconds())), options.Max(86400), options.Check(func() error {
-		if k.LeaseSecs != 0 && k.LeaseSecs < 3 {
-			return fmt.Errorf("%v is too short: the load renews its leases every third of it (at least 3)", k.LeaseSecs)
-		}
-		return nil
-	}))
+	s.OptFloat(&k.LeaseSecs, "lease_seconds", "a load holds a lease per group in the database while it writes: it lasts "+
+		"this long unless renewed (renewed every third; a killed load's lease expires after it, or at once when that load "+
+		"ran on the same host and its process is gone; below 3, `0` included, is an error)",
+		options.DefaultText(fmt.Sprint(DefaultLeaseTTL.Seconds())), options.Max(86400), options.Check(func() error {
+			if s := k.LeaseSecs; s != nil && *s < 3 {
+				return fmt.Errorf("%v is too short: the load renews its leases every third of it (at least 3; leave the key "+
+					"out for the default %v)", *s, DefaultLeaseTTL.Seconds())
+			}
+			return nil
+		}))
 	s.OptFloat(&k.LeaseWait, "lease_wait_seconds", "a load meeting another load's lease waits this long, then fails naming it "+
 		"(host, pid, job, since when) (`0`: fail at once)", options.DefaultText(fmt.Sprint(DefaultLeaseWait.Seconds())), options.Max(86400))
 	s.Defaults(func() {
