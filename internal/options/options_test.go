@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 type part struct {
@@ -166,17 +167,41 @@ func TestDeclaredOnce(t *testing.T) {
 func TestExample(t *testing.T) {
 	root := declare(new(part))
 	for path, want := range map[string]string{"part.kind": "b", "part.llm": "off", "part.size": ""} {
-		if got := root.Lookup(path).Example(); got != want {
+		if got, _ := root.Lookup(path).Example(); got != want {
 			t.Errorf("%s: example %q, want %q", path, got, want)
 		}
 	}
 	var b bool
 	var n int
 	s := New()
-	if got := s.Bool(&b, "b", "b").Example(); got != "true" {
+	if got, _ := s.Bool(&b, "b", "b").Example(); got != "true" {
 		t.Errorf("a true/false key's example: %q", got)
 	}
-	if got := s.Int(&n, "n", "n", Example("3")).Example(); got != "3" {
-		t.Errorf("a declared example: %q", got)
+	if got, with := s.Int(&n, "n", "n", Example("3", "m=1")).Example(); got != "3" || len(with) != 1 || with[0] != "m=1" {
+		t.Errorf("a declared example: %q %q", got, with)
+	}
+}
+
+// TestSeconds: a key written in seconds reads as a time.Duration; its default and maximum are
+// in seconds, and fractions are kept.
+func TestSeconds(t *testing.T) {
+	var d time.Duration
+	s := New()
+	k := s.Seconds(&d, "gap_seconds", "a gap", Default(3600), Max(86400))
+	s.ApplyDefaults()
+	if d != time.Hour {
+		t.Errorf("default: %v", d)
+	}
+	*k.Target().(*float64) = 1.5
+	s.ApplyDefaults()
+	if d != 1500*time.Millisecond || s.Validate() != nil {
+		t.Errorf("1.5 s: %v, %v", d, s.Validate())
+	}
+	*k.Target().(*float64) = 90000
+	if err := s.Validate(); err == nil || err.Error() != "gap_seconds: 90000 is above the maximum 86400" {
+		t.Errorf("above the maximum: %v", err)
+	}
+	if r := s.Rows()[0]; r.Value != "number; at most 86,400; default 3600" {
+		t.Errorf("reference: %q", r.Value)
 	}
 }

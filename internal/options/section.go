@@ -3,6 +3,7 @@ package options
 import (
 	"fmt"
 	"reflect"
+	"time"
 )
 
 // Section is a mapping of job keys: the top of a job, a section such as llm or
@@ -123,15 +124,24 @@ func (s *Section) IntMap(p *map[string]int, name, doc string, opts ...Opt) *Key 
 }
 
 // Switch declares a key the job writes as one of two words, off or on, and the code reads as
-// false or true.
+// false or true. Its default, words and example are words.
 func (s *Section) Switch(p *bool, name, doc, off, on string, opts ...Opt) *Key {
-	k := &Key{name: name, doc: doc, field: reflect.ValueOf(p).Elem(), word: new(string), switchOf: [2]string{off, on}}
+	k := switchKey(p, off, on)
+	k.name, k.doc = name, doc
+	return s.addKey(k, opts)
+}
+
+// Seconds declares a key the job writes as a number of seconds (fractions allowed) and the code
+// reads as a time.Duration. Its default, maximum and example are in seconds.
+func (s *Section) Seconds(p *time.Duration, name, doc string, opts ...Opt) *Key {
+	k := secondsKey(p)
+	k.name, k.doc = name, doc
 	return s.addKey(k, opts)
 }
 
 // add declares a key bound to the field p points to.
 func (s *Section) add(p any, name, doc string, opts []Opt) *Key {
-	return s.addKey(&Key{name: name, doc: doc, field: reflect.ValueOf(p).Elem()}, opts)
+	return s.addKey(&Key{name: name, doc: doc, value: reflect.ValueOf(p).Elem()}, opts)
 }
 
 func (s *Section) addKey(k *Key, opts []Opt) *Key {

@@ -83,7 +83,7 @@ func (s *Section) walkNumbers(path string) error {
 		var err error
 		switch e := e.(type) {
 		case *Key:
-			err = walkNumbers(e.field, join(path, e.name), e)
+			err = walkNumbers(e.value, join(path, e.name), e)
 		case *Section:
 			err = e.walkNumbers(join(path, e.name))
 		case *List:

@@ -60,9 +60,9 @@ func keys(t *testing.T, j *pipeline.Job) map[string]string {
 }
 
 // TestEveryStageKeyReachesItsStage: every key under stages.* (as the stages declare them, with
-// the example value each declares: options.Example) reaches the key of its stage, so a change to
-// it re-runs the stage's units (and, through the fingerprints' chain, those after it) and nothing
-// before it.
+// the example value each declares, and the settings it needs to act: options.Example) reaches
+// the key of its stage, so a change to it re-runs the stage's units (and, through the
+// fingerprints' chain, those after it) and nothing before it.
 func TestEveryStageKeyReachesItsStage(t *testing.T) {
 	base := keys(t, jobstest.DemoJob(t))
 	n := 0
@@ -71,15 +71,19 @@ func TestEveryStageKeyReachesItsStage(t *testing.T) {
 			continue
 		}
 		n++
-		v := k.Key.Example()
+		v, with := k.Key.Example()
 		if v == "" {
 			t.Errorf("%s: declares no example value (options.Example): every stage option must reach its stage's key", k.Path)
 			continue
 		}
 		stage := strings.Split(k.Path, ".")[1]
-		got := keys(t, jobstest.DemoJob(t, k.Path+"="+v))
+		from := base // a key that acts only with another setting is compared with the job with that setting
+		if len(with) > 0 {
+			from = keys(t, jobstest.DemoJob(t, with...))
+		}
+		got := keys(t, jobstest.DemoJob(t, append(with, k.Path+"="+v)...))
 		for name, key := range got {
-			if changed := key != base[name]; changed != (name == stage) {
+			if changed := key != from[name]; changed != (name == stage) {
 				t.Errorf("%s=%s: the key of %s changed: %v (want only %s's)", k.Path, v, name, changed, stage)
 			}
 		}
