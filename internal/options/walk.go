@@ -86,21 +86,31 @@ func (s *Section) walkNumbers(path string) error {
 			err = walkNumbers(e.value, join(path, e.name), e)
 		case *Section:
 			err = e.walkNumbers(join(path, e.name))
-		case *List:
-			for i, el := range e.elements {
-				if err = el.walkNumbers(fmt.Sprintf("%s[%d]", join(path, e.name), i)); err != nil {
-					break
-				}
-			}
-		case *Map:
-			for i, el := range e.elements {
-				if err = el.walkNumbers(join(join(path, e.name), e.keys[i])); err != nil {
-					break
-				}
-			}
+		case *List, *Map:
+			err = eachElement(e, join(path, e.Name()), (*Section).walkNumbers)
 		}
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// eachElement calls f with each element of a list or mapping of sections (e, at path) and the
+// element's path ("sources[0]", "llm.prices.gpt-4o"); the first error stops.
+func eachElement(e Entry, path string, f func(*Section, string) error) error {
+	switch e := e.(type) {
+	case *List:
+		for i, el := range e.elements {
+			if err := f(el, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case *Map:
+		for i, el := range e.elements {
+			if err := f(el, join(path, e.keys[i])); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -165,11 +175,7 @@ func (s *Section) validate(path string) error {
 			err = e.validate(join(path, e.name))
 		case *List:
 			lp := join(path, e.name)
-			for i, el := range e.elements {
-				if err = el.validate(fmt.Sprintf("%s[%d]", lp, i)); err != nil {
-					break
-				}
-			}
+			err = eachElement(e, lp, (*Section).validate)
 			for _, c := range e.checks {
 				if err == nil {
 					if err = c(); err != nil {
@@ -178,11 +184,7 @@ func (s *Section) validate(path string) error {
 				}
 			}
 		case *Map:
-			for i, el := range e.elements {
-				if err = el.validate(join(join(path, e.name), e.keys[i])); err != nil {
-					break
-				}
-			}
+			err = eachElement(e, join(path, e.name), (*Section).validate)
 		}
 		if err != nil {
 			return err
