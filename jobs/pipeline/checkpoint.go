@@ -13,9 +13,30 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/checkpoints/replica"
+	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/loaders/s3"
 )
+
+// declareCheckpoint declares the checkpoint key, which OpenCheckpoint reads: by default the
+// job's name under .backfill; a URL scheme other than s3:// is an error (replica.Parse), never a
+// local path.
+func (j *Job) declareCheckpoint(root *options.Section) {
+	root.String(&j.Checkpoint, "checkpoint", "checkpoint store path, any legal file name, on a local disk (a network file "+
+		"system is refused), or `s3://BUCKET/KEY` ([Checkpoints in object storage](#checkpoints-in-object-storage)); "+
+		"another URL scheme (`gs://`, `http://`, `file://`, …) is an error. The rows the last run rejected also go to "+
+		"`<checkpoint>.quarantine.jsonl` (row 0: the file as a whole; beside the local copy of an `s3://` store); a run "+
+		"locks `<checkpoint>.lock`", options.DefaultText("`.backfill/<name>.db`"))
+	root.Defaults(func() {
+		if j.Checkpoint == "" {
+			j.Checkpoint = filepath.Join(".backfill", j.Name+".db")
+		}
+	})
+	root.Check(func() error {
+		_, _, err := replica.Parse(j.Checkpoint)
+		return err
+	})
+}
 
 // CheckpointOptions say how OpenCheckpoint opens a checkpoint store.
 type CheckpointOptions struct {

@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"path/filepath"
-
 	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/jobs"
@@ -84,16 +82,7 @@ func Keys() *options.Section {
 // Declare declares the keys of a job: the spec's own, then each part's.
 func (j *Job) Declare(root *options.Section) {
 	j.Job.Declare(root)
-	root.String(&j.Checkpoint, "checkpoint", "checkpoint store path, any legal file name, on a local disk (a network file "+
-		"system is refused), or `s3://BUCKET/KEY` ([Checkpoints in object storage](#checkpoints-in-object-storage)); "+
-		"another URL scheme (`gs://`, `http://`, `file://`, …) is an error. The rows the last run rejected also go to "+
-		"`<checkpoint>.quarantine.jsonl` (row 0: the file as a whole; beside the local copy of an `s3://` store); a run "+
-		"locks `<checkpoint>.lock`", options.DefaultText("`.backfill/<name>.db`"))
-	root.Defaults(func() {
-		if j.Checkpoint == "" {
-			j.Checkpoint = filepath.Join(".backfill", j.Name+".db")
-		}
-	})
+	j.declareCheckpoint(root)
 	ingest.DeclareSources(root, &j.Sources, j.Ontology.IsEntityType)
 	root.Section("llm", "the chat model", j.LLM.declare)
 	root.Section("embedder", "the embedding model", func(s *options.Section) { j.Embedder.declare(s, &j.LLM) })
@@ -117,12 +106,6 @@ func (j *Job) Declare(root *options.Section) {
 	})
 	root.Section("checkpoint_sync", "a checkpoint kept in object storage ([Checkpoints in object storage](#checkpoints-in-object-storage))",
 		j.CheckpointSync.Declare)
-	root.Check(func() error {
-		if _, _, err := replica.Parse(j.Checkpoint); err != nil {
-			return err
-		}
-		return nil
-	})
 	root.Check(j.validateModes)
 	root.Check(j.validateCost)
 }
