@@ -27,7 +27,9 @@ type Inputs struct {
 
 // Stages returns the job's stages in run order (stages.Steps), each with its options: ingest,
 // extract, resolve, temporal, summarize, embed, community, and load when the sink is a graph
-// database. It is the one place where the job's keys become the stages' options.
+// database. Each stage's keys are bound to its options as the stage declares them; this is the
+// one place that adds what a stage reads from elsewhere in the job (the ontology, the timezone,
+// the sources' record options, the sink and the store).
 func Stages(j *Job, in Inputs) ([]stages.Stage, error) {
 	io, err := ingestOptions(j, in.FS, in.Shard)
 	if err != nil {
