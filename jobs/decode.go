@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/tkgraph/backfill/internal/options"
 	"github.com/tkgraph/backfill/internal/suggestions"
@@ -223,15 +222,4 @@ func join(path, name string) string {
 		return name
 	}
 	return path + "." + name
-}
-
-// dotted is path with list indexes as "*" (the form of the keys the declarations look up).
-func dotted(path string) string {
-	parts := strings.Split(path, ".")
-	for i, p := range parts {
-		if p != "" && strings.Trim(p, "0123456789") == "" {
-			parts[i] = "*"
-		}
-	}
-	return strings.Join(parts, ".")
 }

@@ -40,14 +40,17 @@ type Declarer interface {
 	Declare(root *options.Section)
 }
 
+// Spec constrains P to a pointer to the job type T that declares T's keys (Declarer).
+type Spec[T any] interface {
+	*T
+	Declarer
+}
+
 // Load reads a job file into a new T: it is parsed as YAML, ${VAR} and ${VAR:-default} are
 // expanded from env inside scalar values (never in keys or comments), unknown keys are errors
 // with their line, each --set KEY=VALUE override is applied by dotted path (a number indexes a
 // list), then defaults are filled in and the job is validated, all by the keys T declares.
-func Load[T any, P interface {
-	*T
-	Declarer
-}](path string, sets []string, env LookupEnv) (*T, error) {
+func Load[T any, P Spec[T]](path string, sets []string, env LookupEnv) (*T, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading job %s: %w", path, withoutPath(err))
@@ -73,10 +76,7 @@ func withoutPath(err error) error {
 }
 
 // Parse is Load on the file's bytes.
-func Parse[T any, P interface {
-	*T
-	Declarer
-}](raw []byte, sets []string, env LookupEnv) (*T, error) {
+func Parse[T any, P Spec[T]](raw []byte, sets []string, env LookupEnv) (*T, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		if bytes.Contains(raw, []byte("${")) {
@@ -115,10 +115,7 @@ func Parse[T any, P interface {
 }
 
 // declared is the top section of a new T's keys.
-func declared[T any, P interface {
-	*T
-	Declarer
-}]() *options.Section {
+func declared[T any, P Spec[T]]() *options.Section {
 	root := options.New()
 	P(new(T)).Declare(root)
 	return root
@@ -132,10 +129,7 @@ type decoded[T any] struct {
 
 // decodeJob decodes a job document into a new T: an unknown key or a value of the wrong type is
 // an error naming its line and dotted path.
-func decodeJob[T any, P interface {
-	*T
-	Declarer
-}](doc *yaml.Node) (decoded[T], error) {
+func decodeJob[T any, P Spec[T]](doc *yaml.Node) (decoded[T], error) {
 	j := new(T)
 	root := options.New()
 	P(j).Declare(root)
