@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -52,9 +51,9 @@ func (c *Client) sendBatch(ctx context.Context, texts []string, body []byte, pro
 		c.batch.CountFallback()
 		return c.sendOnline(ctx, texts, body, prompt, used)
 	}
-	if out.Status == batch.ReqInvalid { // a bad answer (llm.IsBadAnswer): it fails the unit, not the run
+	if out.Status == batch.ReqInvalid { // a bad answer (transport.IsBadAnswer): it fails the unit, not the run
 		return nil, fmt.Errorf("embedding %d texts: %w", len(texts),
-			&llm.ValidationError{Task: "embeddings", Attempts: 1, Err: errors.New(out.Detail), Raw: out.Raw})
+			&wire.ValidationError{Task: "embeddings", Attempts: 1, Err: errors.New(out.Detail), Raw: out.Raw})
 	}
 	return nil, fmt.Errorf("embedding %d texts: %w", len(texts), out.Err())
 }

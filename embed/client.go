@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/internal/workpool"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 )
@@ -66,7 +66,7 @@ type Client struct {
 
 	price pacing.Price
 	batch *batch.Batcher // nil: online (UseBatches)
-	obs   llm.Observer   // nil: none (Observe)
+	obs   calls.Observer // nil: none (Observe)
 
 	mu    sync.Mutex
 	usage Usage
@@ -232,9 +232,9 @@ func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string
 	return nil
 }
 
-// Observe makes o watch the client's requests and usage (llm.Observer; nil: none). Call it
+// Observe makes o watch the client's requests and usage (calls.Observer; nil: none). Call it
 // before the first Embed.
-func (c *Client) Observe(o llm.Observer) { c.obs = o }
+func (c *Client) Observe(o calls.Observer) { c.obs = o }
 
 // StageUsage is u as the LLM usage counts it (pacing.StageUsage).
 func (u Usage) StageUsage() pacing.StageUsage {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -19,10 +19,10 @@ import (
 func (c *Client) send(ctx context.Context, batch []string) (vecs [][]float32, err error) {
 	var used pacing.StageUsage // the call's requests, for its observer
 	if c.obs != nil {
-		var end func(llm.CallEnd)
-		ctx, end = c.obs.Call(ctx, llm.CallInfo{Operation: llm.OperationEmbeddings, Stage: Stage, Task: Task,
+		var end func(calls.CallEnd)
+		ctx, end = c.obs.Call(ctx, calls.CallInfo{Operation: calls.OperationEmbeddings, Stage: Stage, Task: Task,
 			Texts: len(batch), Batch: c.batch != nil})
-		defer func() { end(llm.CallEnd{Outcome: llm.CallOutcome(err), Err: err, Usage: used}) }()
+		defer func() { end(calls.CallEnd{Outcome: calls.CallOutcome(err), Err: err, Usage: used}) }()
 	}
 	body, err := json.Marshal(wire.EmbeddingsRequest{
 		Model: c.opts.Model, Input: batch, Dimensions: max(c.opts.Dimensions, 0), EncodingFormat: "float",
@@ -63,9 +63,9 @@ func (c *Client) sendOnline(ctx context.Context, batch []string, body []byte, pr
 		}
 		return vecs, nil
 	}
-	// A bad answer (llm.IsBadAnswer): it fails the unit that asked, not the run.
+	// A bad answer (transport.IsBadAnswer): it fails the unit that asked, not the run.
 	return nil, fmt.Errorf("embedding %d texts: %w", len(batch),
-		&llm.ValidationError{Task: "embeddings", Attempts: c.opts.MaxInvalidRetries + 1, Err: invalid})
+		&wire.ValidationError{Task: "embeddings", Attempts: c.opts.MaxInvalidRetries + 1, Err: invalid})
 }
 
 // request makes one request (adding it to used) and reads its answer; bad is an answer that

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -65,7 +66,7 @@ type Client struct {
 	price   pacing.Price
 	priced  bool           // the model is in the price table
 	batch   *batch.Batcher // nil: online (UseBatches)
-	obs     Observer       // nil: none (Observe)
+	obs     calls.Observer // nil: none (Observe)
 }
 
 // NewClient returns a client. hc nil means http.DefaultClient; prompts nil means the embedded
@@ -161,7 +162,7 @@ func (c *Client) Usage() pacing.Usage { return c.meter.snapshot(c.pacer.Peak()) 
 // would pay for again; otherwise it is asked again once with lengthRaise times the limit before
 // it counts as invalid. When the last answer is still cut after the retries, its salvage is the
 // answer if there is one. Salvaged answers are counted (StageUsage.Salvaged) and cached like
-// valid ones. An answer still invalid after the retries is a *ValidationError carrying the last
+// valid ones. An answer still invalid after the retries is a *wire.ValidationError carrying the last
 // raw answer.
 func (c *Client) Call(ctx context.Context, stage, task string, input, out any) (err error) {
 	t, ok := c.tasks[task]
@@ -189,16 +190,16 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) (
 	var entry cache.Entry
 	conv, limit := msgs, c.MaxTokens(task, msgs)
 	var used pacing.StageUsage // the call's requests, for its observer
-	outcome, finish := CallOK, ""
+	outcome, finish := calls.CallOK, ""
 	if c.obs != nil {
-		var end func(CallEnd)
-		ctx, end = c.obs.Call(ctx, CallInfo{Operation: OperationChat, Stage: stage, Task: task, MaxTokens: limit,
+		var end func(calls.CallEnd)
+		ctx, end = c.obs.Call(ctx, calls.CallInfo{Operation: calls.OperationChat, Stage: stage, Task: task, MaxTokens: limit,
 			Temperature: c.opts.Temperature, Batch: c.batch != nil})
 		defer func() {
 			if err != nil {
-				outcome = CallOutcome(err)
+				outcome = calls.CallOutcome(err)
 			}
-			end(CallEnd{Outcome: outcome, Err: err, Usage: used, Finish: finish})
+			end(calls.CallEnd{Outcome: outcome, Err: err, Usage: used, Finish: finish})
 		}()
 	}
 	raised := false
@@ -256,7 +257,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) (
 			// A cut answer that repeats a list item ran in a loop: a longer limit pays for
 			// the loop again, what came before it is the answer.
 			if ok && repeats > 0 {
-				outcome = CallSalvaged
+				outcome = calls.CallSalvaged
 				c.meter.update(stage, task, func(s *pacing.StageUsage) { s.Salvaged++ })
 				slog.Warn("answer cut in a loop, kept up to its last complete item", "stage", stage, "task", task, "repeated_items", repeats)
 				return accept(fixed, false)
@@ -283,13 +284,13 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) (
 	}
 	if kept != nil {
 		// The last answer was cut too: its complete items are kept rather than none.
-		outcome = CallSalvaged
+		outcome = calls.CallSalvaged
 		c.meter.update(stage, task, func(s *pacing.StageUsage) { s.Salvaged++ })
 		slog.Warn("answer still cut at the length limit after the retries, kept up to its last complete item", "stage", stage, "task", task, "attempts", requests)
 		return accept(kept, false)
 	}
 	c.consumed(walked)
-	return &ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}
+	return &wire.ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}
 }
 
 // cacheKey is the cache key of a task's request with the rendered messages msgs.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 )
 
@@ -13,7 +14,7 @@ type meter struct {
 	mu       sync.Mutex
 	stages   map[string]*pacing.StageUsage
 	inFlight map[string]int64
-	obs      Observer // nil: none
+	obs      calls.Observer // nil: none
 }
 
 func newMeter() *meter {
@@ -21,7 +22,7 @@ func newMeter() *meter {
 }
 
 // observe hands every later change to o.
-func (m *meter) observe(o Observer) {
+func (m *meter) observe(o calls.Observer) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.obs = o

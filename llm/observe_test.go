@@ -8,16 +8,17 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
-// recorder is an Observer that keeps what it was told.
+// recorder is an calls.Observer that keeps what it was told.
 type recorder struct {
 	mu      sync.Mutex
 	counted map[string]pacing.StageUsage // by stage and task
-	calls   []CallInfo
-	ends    []CallEnd
+	calls   []calls.CallInfo
+	ends    []calls.CallEnd
 	waits   int
 }
 
@@ -32,11 +33,11 @@ func (r *recorder) Counted(stage, task string, d pacing.StageUsage) {
 	r.counted[stage+"/"+task] = s
 }
 
-func (r *recorder) Call(ctx context.Context, c CallInfo) (context.Context, func(CallEnd)) {
+func (r *recorder) Call(ctx context.Context, c calls.CallInfo) (context.Context, func(calls.CallEnd)) {
 	r.mu.Lock()
 	r.calls = append(r.calls, c)
 	r.mu.Unlock()
-	return ctx, func(e CallEnd) {
+	return ctx, func(e calls.CallEnd) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.ends = append(r.ends, e)
@@ -85,14 +86,14 @@ func TestObserverSeesWhatUsageCounts(t *testing.T) {
 		t.Fatalf("%d calls started, %d ended; want 2 (the cache hit sends nothing)", len(rec.calls), len(rec.ends))
 	}
 	first, second := rec.ends[0], rec.ends[1]
-	if first.Outcome != CallOK || first.Usage.Calls != 2 || first.Usage.Retries != 1 || first.Usage.PromptTokens != 200 ||
+	if first.Outcome != calls.CallOK || first.Usage.Calls != 2 || first.Usage.Retries != 1 || first.Usage.PromptTokens != 200 ||
 		first.Usage.ReasoningTokens != 10 {
 		t.Fatalf("first call ended %+v", first)
 	}
 	if second.Usage.Calls != 2 || second.Usage.Retries != 1 || second.Usage.PromptTokens != 100 {
 		t.Fatalf("second call ended %+v (a transport retry is a request and a retry)", second)
 	}
-	if ci := rec.calls[0]; ci.Operation != OperationChat || ci.Stage != "extract" || ci.Task != wire.TaskExtract || ci.MaxTokens == 0 {
+	if ci := rec.calls[0]; ci.Operation != calls.OperationChat || ci.Stage != "extract" || ci.Task != wire.TaskExtract || ci.MaxTokens == 0 {
 		t.Fatalf("call info %+v", ci)
 	}
 	if rec.waits != 4 {
@@ -104,8 +105,8 @@ func TestObserverSeesWhatUsageCounts(t *testing.T) {
 	rec = &recorder{}
 	c.Observe(rec)
 	err := c.Call(ctx, "extract", wire.TaskExtract, sampleExtractInput(), nil)
-	var ve *ValidationError
-	if !errors.As(err, &ve) || len(rec.ends) != 1 || rec.ends[0].Outcome != CallInvalid || rec.ends[0].Err == nil {
+	var ve *wire.ValidationError
+	if !errors.As(err, &ve) || len(rec.ends) != 1 || rec.ends[0].Outcome != calls.CallInvalid || rec.ends[0].Err == nil {
 		t.Fatalf("err %v, ends %+v", err, rec.ends)
 	}
 }

@@ -10,14 +10,14 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 )
 
-// Client is the observer of a chat client (operation llm.OperationChat) or an embeddings
-// client (llm.OperationEmbeddings) of provider (gen_ai.provider.name: "openai", or
+// Client is the observer of a chat client (operation calls.OperationChat) or an embeddings
+// client (calls.OperationEmbeddings) of provider (gen_ai.provider.name: "openai", or
 // ProviderOffline) asking model at baseURL ("" when in-process); nil when t is.
-func (t *Telemetry) Client(operation, provider, model, baseURL string) llm.Observer {
+func (t *Telemetry) Client(operation, provider, model, baseURL string) calls.Observer {
 	if t == nil {
 		return nil
 	}
@@ -36,7 +36,7 @@ func (t *Telemetry) Client(operation, provider, model, baseURL string) llm.Obser
 type client struct {
 	t      *Telemetry
 	op     string
-	name   string // of its calls' spans: "chat MODEL", "embeddings MODEL"
+	name   string               // of its calls' spans: "chat MODEL", "embeddings MODEL"
 	base   []attribute.KeyValue // operation, provider, model
 	server []attribute.KeyValue // server.address and server.port, when not in-process
 	sets   attrSets
@@ -68,7 +68,7 @@ func (c *client) Counted(stage, task string, d pacing.StageUsage) {
 		kind  string
 		n     int64
 		usage bool // a sample of gen_ai.client.token.usage
-	}{{tokenInput, d.PromptTokens, true}, {tokenOutput, d.CompletionTokens, c.op == llm.OperationChat},
+	}{{tokenInput, d.PromptTokens, true}, {tokenOutput, d.CompletionTokens, c.op == calls.OperationChat},
 		{tokenCachedInput, d.CachedTokens, false}, {tokenReasoning, d.ReasoningTokens, false}} {
 		typed := c.set(stage, task, k.kind)
 		if k.usage {
@@ -88,13 +88,13 @@ func (c *client) Waited(stage, task string, d time.Duration) {
 // Call starts the call's span ("chat MODEL", "embeddings MODEL"); when the call ends, its
 // usage goes on the span and its duration into gen_ai.client.operation.duration (not for a
 // call whose request waits in a provider batch: it did not end).
-func (c *client) Call(ctx context.Context, ci llm.CallInfo) (context.Context, func(llm.CallEnd)) {
+func (c *client) Call(ctx context.Context, ci calls.CallInfo) (context.Context, func(calls.CallEnd)) {
 	start := time.Now()
 	attrs := make([]attribute.KeyValue, 0, 12)
 	attrs = append(attrs, c.base...)
 	attrs = append(attrs, c.server...)
 	attrs = append(attrs, keyPromptName.String(ci.Task))
-	if ci.Operation == llm.OperationChat {
+	if ci.Operation == calls.OperationChat {
 		attrs = append(attrs, keyStage.String(ci.Stage), keyOutputType.String(outputJSON), keyMaxTokens.Int(ci.MaxTokens),
 			keyTemperature.Float64(ci.Temperature))
 	} else {
@@ -106,13 +106,13 @@ func (c *client) Call(ctx context.Context, ci llm.CallInfo) (context.Context, fu
 		attrs = append(attrs, keyBatchMode.Bool(true))
 	}
 	ctx, span := c.t.tracer.Start(ctx, c.name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	return ctx, func(e llm.CallEnd) {
+	return ctx, func(e calls.CallEnd) {
 		// Counts that are 0 are left out (most calls have no retry, no cached or reasoning
 		// token): a span is encoded and sent once per call.
 		u := e.Usage
 		end := make([]attribute.KeyValue, 0, 8)
 		end = append(end, keyCallOutcome.String(e.Outcome), keyRequests.Int64(u.Calls), keyInputTokens.Int64(u.PromptTokens))
-		if ci.Operation == llm.OperationChat {
+		if ci.Operation == calls.OperationChat {
 			end = append(end, keyOutputTokens.Int64(u.CompletionTokens))
 		}
 		if u.Retries != 0 {
@@ -131,7 +131,7 @@ func (c *client) Call(ctx context.Context, ci llm.CallInfo) (context.Context, fu
 			end = append(end, keyFinishReasons.StringSlice([]string{e.Finish}))
 		}
 		span.SetAttributes(end...)
-		if e.Outcome == llm.CallPending {
+		if e.Outcome == calls.CallPending {
 			span.End()
 			return
 		}

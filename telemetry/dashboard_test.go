@@ -12,8 +12,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/sinks/graphdb"
@@ -48,12 +48,12 @@ func exported(t *testing.T) map[string][]string {
 	sctx, endStage := f.t.Stage(ctx, "extract", "k")
 	units := f.t.Units()
 	uctx, endUnit := units.Unit(sctx, "extract", stages.Unit{Key: "u"})
-	chat := f.t.Client(llm.OperationChat, "openai", "m", "")
-	_, endCall := chat.Call(uctx, llm.CallInfo{Operation: llm.OperationChat, Stage: "extract", Task: "t"})
+	chat := f.t.Client(calls.OperationChat, "openai", "m", "")
+	_, endCall := chat.Call(uctx, calls.CallInfo{Operation: calls.OperationChat, Stage: "extract", Task: "t"})
 	chat.Counted("extract", "t", pacing.StageUsage{Calls: 1, CacheHits: 1, PromptTokens: 1, CompletionTokens: 1, CachedTokens: 1,
 		ReasoningTokens: 1, Retries: 1, InvalidAnswers: 1, Truncated: 1, Salvaged: 1, CostUSD: 1})
 	chat.Waited("extract", "t", 1)
-	endCall(llm.CallEnd{Outcome: llm.CallOK})
+	endCall(calls.CallEnd{Outcome: calls.CallOK})
 	endUnit(stages.UnitDone, nil)
 	sink := units.(graphdb.Observer)
 	sink.Batch(sctx, graphdb.Batch{Dialect: "neo4j", Rows: 1})(0, nil)

@@ -1,7 +1,7 @@
 // Package telemetry is a run's traces and metrics on the OpenTelemetry API, in the GenAI
 // semantic conventions where they name the thing (gen_ai.*) and under backfill.* otherwise. It
 // implements the observers the watched packages declare (stages.Observer and graphdb.Observer:
-// Units; llm.Observer: Client; batch.Observer: Batches) and holds every attribute and metric
+// Units; calls.Observer: Client; batch.Observer: Batches) and holds every attribute and metric
 // name (names.go); the SDK and its exporters are set up by telemetry/otlp from the OTEL_*
 // variables, and only the commands import that.
 //
@@ -18,7 +18,7 @@
 //   - Errors end their span with status error and error.type; the text of an error that may
 //     quote an LLM answer or the request (a bad answer, a failed unit, a request the provider
 //     refused) never goes into a span. No prompt, answer or episode text does.
-//   - Metrics count what the run report counts, fed by the same increments (llm.Observer's
+//   - Metrics count what the run report counts, fed by the same increments (calls.Observer's
 //     Counted): their totals equal the report's (tests/otel checks it against a collector).
 //     Every data point carries backfill.job.
 package telemetry

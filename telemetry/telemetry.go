@@ -13,9 +13,9 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -150,7 +150,7 @@ func fail(span trace.Span, err error) {
 	class := errorType(err)
 	span.SetAttributes(keyErrorType.String(class))
 	var f *stages.Failure
-	if llm.IsBadAnswer(err) || errors.As(err, &f) {
+	if transport.IsBadAnswer(err) || errors.As(err, &f) {
 		span.SetStatus(codes.Error, class)
 		return
 	}
@@ -166,7 +166,7 @@ func errorType(err error) string {
 	var quota *transport.QuotaError
 	var transient *transport.TransientError
 	var f *stages.Failure
-	var invalid *llm.ValidationError
+	var invalid *wire.ValidationError
 	switch {
 	case errors.As(err, &f), errors.As(err, &invalid):
 		return "invalid_answer"

@@ -14,9 +14,10 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
@@ -125,7 +126,7 @@ func TestNilTelemetryRecordsNothing(t *testing.T) {
 	_, endStage := tel.Stage(ctx, "extract", "k")
 	endStage(report.Stats{}, nil)
 	end(nil, "ok", nil)
-	if tel.Units() != nil || tel.Client(llm.OperationChat, "openai", "m", "") != nil || tel.Batches() != nil {
+	if tel.Units() != nil || tel.Client(calls.OperationChat, "openai", "m", "") != nil || tel.Batches() != nil {
 		t.Fatal("a nil Telemetry handed out an observer")
 	}
 }
@@ -138,11 +139,11 @@ func TestRunStageUnitCallTree(t *testing.T) {
 	sctx, endStage := f.t.Stage(ctx, "extract", "key-of-extract")
 	units := f.t.Units()
 	uctx, endUnit := units.Unit(sctx, "extract", stages.Unit{Key: "ep-1", Group: "alice", Fingerprint: "fp1", Stored: "fp0"})
-	chat := f.t.Client(llm.OperationChat, "openai", "gpt-4o-mini", "https://api.example.com:8443/v1")
-	_, endCall := chat.Call(uctx, llm.CallInfo{Operation: llm.OperationChat, Stage: "extract", Task: "extract_graph", MaxTokens: 500})
+	chat := f.t.Client(calls.OperationChat, "openai", "gpt-4o-mini", "https://api.example.com:8443/v1")
+	_, endCall := chat.Call(uctx, calls.CallInfo{Operation: calls.OperationChat, Stage: "extract", Task: "extract_graph", MaxTokens: 500})
 	chat.Counted("extract", "extract_graph", pacing.StageUsage{Calls: 1})
 	chat.Counted("extract", "extract_graph", pacing.StageUsage{PromptTokens: 900, CachedTokens: 128, CompletionTokens: 60, CostUSD: 0.002})
-	endCall(llm.CallEnd{Outcome: llm.CallOK, Usage: pacing.StageUsage{Calls: 1, PromptTokens: 900, CompletionTokens: 60}, Finish: "stop"})
+	endCall(calls.CallEnd{Outcome: calls.CallOK, Usage: pacing.StageUsage{Calls: 1, PromptTokens: 900, CompletionTokens: 60}, Finish: "stop"})
 	chat.Counted("extract", "extract_graph", pacing.StageUsage{CacheHits: 1})
 	endUnit(stages.UnitDone, nil)
 	units.Units(sctx, "extract", stages.UnitSkipped, 3)
@@ -230,13 +231,13 @@ func TestErrorsOnSpansKeepAnswersOut(t *testing.T) {
 func TestBatchRequestLinksToItsSubmission(t *testing.T) {
 	f := newFixture(t)
 	ctx, endStage := f.t.Stage(context.Background(), "extract", "")
-	chat := f.t.Client(llm.OperationChat, "openai", "gpt-4o-mini", "")
+	chat := f.t.Client(calls.OperationChat, "openai", "gpt-4o-mini", "")
 	obs := f.t.Batches()
-	cctx, endCall := chat.Call(ctx, llm.CallInfo{Operation: llm.OperationChat, Stage: "extract", Task: "extract_graph", Batch: true})
+	cctx, endCall := chat.Call(ctx, calls.CallInfo{Operation: calls.OperationChat, Stage: "extract", Task: "extract_graph", Batch: true})
 	rec := batch.Record{ID: "bf1", Kind: batch.KindChat, State: batch.Queued}
 	obs.Opened(cctx, rec) // opened by the call that queued first: still the stage's child
 	obs.Queued(cctx, rec.ID)
-	endCall(llm.CallEnd{Outcome: llm.CallPending})
+	endCall(calls.CallEnd{Outcome: calls.CallPending})
 	rec.State, rec.ProviderID, rec.Requests = "validating", "batch_abc", 1
 	obs.Submitted(ctx, rec, nil)
 	rec.State, rec.Answers = batch.Delivered, 1
@@ -309,7 +310,7 @@ func TestErrorType(t *testing.T) {
 		err  error
 		want string
 	}{
-		{&llm.ValidationError{Task: "x", Err: errors.New("e")}, "invalid_answer"},
+		{&wire.ValidationError{Task: "x", Err: errors.New("e")}, "invalid_answer"},
 		{fmt.Errorf("w: %w", pacing.ErrBudgetExceeded), "budget_exceeded"},
 		{stages.ErrInterrupted, "interrupted"},
 		{context.Canceled, "canceled"},

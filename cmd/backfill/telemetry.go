@@ -8,7 +8,7 @@ import (
 
 	"go.opentelemetry.io/otel"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/telemetry"
 	"github.com/tkgraph/backfill/telemetry/otlp"
 )
@@ -21,7 +21,7 @@ const telemetryFlush = 15 * time.Second
 // variables (telemetry/otlp). With no OTLP endpoint set it starts nothing and returns a nil
 // Telemetry. The context it returns carries TRACEPARENT's span, if any; finish exports what is
 // left and stops the exporters.
-func startTelemetry(ctx context.Context, j *jobs.Job) (context.Context, *telemetry.Telemetry, func(), error) {
+func startTelemetry(ctx context.Context, j *pipeline.Job) (context.Context, *telemetry.Telemetry, func(), error) {
 	v := version().Version
 	exp, err := otlp.Setup(ctx, os.Getenv, v, slog.Default())
 	if err != nil || exp == nil {

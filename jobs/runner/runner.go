@@ -29,7 +29,7 @@ type Options struct {
 	Progress   stages.Progress // default: none
 	Log        *slog.Logger    // default: slog.Default()
 	Env        jobs.LookupEnv  // where API keys and sink credentials are read (default: os.LookupEnv)
-	FS         loaders.FS      // where sources are read (default: jobs.SourceFS, local paths and s3://)
+	FS         loaders.FS      // where sources are read (default: pipeline.SourceFS, local paths and s3://)
 	// Stop, when closed, drains the run: units in flight commit, no new unit starts, and Run
 	// returns stages.ErrInterrupted. Running again resumes.
 	Stop <-chan struct{}
@@ -48,7 +48,7 @@ type Options struct {
 	Telemetry *telemetry.Telemetry
 }
 
-func (o *Options) defaults(j *jobs.Job) {
+func (o *Options) defaults(j *pipeline.Job) {
 	if o.Checkpoint == "" {
 		o.Checkpoint = j.Checkpoint
 	}
@@ -65,13 +65,13 @@ func (o *Options) defaults(j *jobs.Job) {
 		o.Env = os.LookupEnv
 	}
 	if o.FS == nil {
-		o.FS = jobs.SourceFS(j)
+		o.FS = pipeline.SourceFS(j)
 	}
 }
 
 // Run runs the job: every stage of its list (pipeline.Stages) in order, and returns the report.
 // Running it again resumes: every unit whose inputs did not change is skipped.
-func Run(ctx context.Context, j *jobs.Job, opts Options) (rep *report.Report, err error) {
+func Run(ctx context.Context, j *pipeline.Job, opts Options) (rep *report.Report, err error) {
 	start := time.Now()
 	opts.defaults(j)
 	ctx, endSpan := opts.Telemetry.Run(ctx, shardName(opts.Shard))
@@ -138,7 +138,7 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (rep *report.Report, er
 
 // run is one run of a job.
 type run struct {
-	job     *jobs.Job
+	job     *pipeline.Job
 	opts    Options
 	store   *checkpoints.Store
 	clients *pipeline.Clients

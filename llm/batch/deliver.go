@@ -75,9 +75,9 @@ func (b *Batcher) end(ctx context.Context, t *tracked, d *delivery, lost string)
 	t.rec = rec
 	switch {
 	case rec.State == Lost:
-		d.usage.fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: Lost, Reason: rec.Reason})
+		d.usage.Fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: Lost, Reason: rec.Reason})
 	case rec.Ended == wire.BatchFailed:
-		d.usage.fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: rec.Ended, Reason: rec.Reason})
+		d.usage.Fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: rec.Ended, Reason: rec.Reason})
 	}
 	if t.mine {
 		b.opts.Budget.Charge(d.usage.CostUSD - rec.EstCostUSD)

@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/telemetry"
@@ -41,19 +41,19 @@ func benchUnitWithCall(b *testing.B, traces string) {
 		b.Fatal(err)
 	}
 	ctx, endStage := tel.Stage(context.Background(), "extract", "k")
-	units, chat := tel.Units(), tel.Client(llm.OperationChat, "openai", "gpt-4o-mini", "http://127.0.0.1:1/v1")
+	units, chat := tel.Units(), tel.Client(calls.OperationChat, "openai", "gpt-4o-mini", "http://127.0.0.1:1/v1")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		uctx, end := units.Unit(ctx, "extract", stages.Unit{Key: "0b6c3e0a-6c1f-5e59-8d0e-3b1f2c4d5e6f", Group: "conv-26",
 			Fingerprint: "3032fb6b8f41d128e7fb3cbde6041a85"})
-		_, endCall := chat.Call(uctx, llm.CallInfo{Operation: llm.OperationChat, Stage: "extract", Task: "extract_graph", MaxTokens: 600})
+		_, endCall := chat.Call(uctx, calls.CallInfo{Operation: calls.OperationChat, Stage: "extract", Task: "extract_graph", MaxTokens: 600})
 		chat.Waited("extract", "extract_graph", 0)
 		chat.Counted("extract", "extract_graph", pacing.StageUsage{Calls: 1, MaxInFlight: 3})
 		u := pacing.StageUsage{PromptTokens: 820, CompletionTokens: 27, CostUSD: 0.0001}
 		chat.Counted("extract", "extract_graph", u)
 		u.Calls = 1
-		endCall(llm.CallEnd{Outcome: llm.CallOK, Usage: u, Finish: "stop"})
+		endCall(calls.CallEnd{Outcome: calls.CallOK, Usage: u, Finish: "stop"})
 		end(stages.UnitDone, nil)
 	}
 	b.StopTimer()
