@@ -52,6 +52,7 @@ func (j *Job) defaults() {
 func (l *LLM) defaults() {
 	setDefault(&l.Provider, "offline")
 	setDefault(&l.Model, map[string]string{"offline": "offline-rules-v1"}[l.Provider])
+	l.keyEnvNamed = l.APIKeyEnv != ""
 	setDefault(&l.APIKeyEnv, "OPENAI_API_KEY")
 	setDefault(&l.Concurrency, pacing.DefaultConcurrency)
 	setDefault(&l.MaxAttempts, transport.DefaultMaxAttempts)
@@ -72,6 +73,7 @@ func (l *LLM) defaults() {
 func (e *Embedder) defaults(l LLM) {
 	setDefault(&e.Provider, "offline")
 	setDefault(&e.Model, map[string]string{"offline": "hashing-v1"}[e.Provider])
+	e.keyEnvNamed = e.APIKeyEnv != "" || l.keyEnvNamed
 	setDefault(&e.APIKeyEnv, l.APIKeyEnv)
 	setDefault(&e.Dimensions, 256)
 	setDefault(&e.BatchSize, embed.DefaultBatchSize)

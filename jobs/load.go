@@ -61,6 +61,7 @@ func Parse(raw []byte, sets []string, env LookupEnv) (*Job, error) {
 		}
 		return nil, fmt.Errorf("parsing: %w", err)
 	}
+	origins := sourceOrigins(&doc)
 	if err := expandNode(&doc, env, ""); err != nil {
 		return nil, err
 	}
@@ -68,6 +69,11 @@ func Parse(raw []byte, sets []string, env LookupEnv) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	expanded := map[int]string{}
+	for i, s := range j.Sources {
+		expanded[i] = s.Path
+	}
+	j.noteOrigins(origins, expanded)
 	if len(sets) == 0 {
 		j.defaults()
 		if err := j.Validate(); err != nil {
@@ -87,6 +93,7 @@ func Parse(raw []byte, sets []string, env LookupEnv) (*Job, error) {
 		}
 	}
 	withSets, _ := decodeJob(&doc)
+	withSets.noteOrigins(origins, expanded)
 	withSets.defaults()
 	if err := withSets.Validate(); err != nil {
 		j.defaults()

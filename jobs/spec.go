@@ -50,6 +50,8 @@ type Source struct {
 	// Sync is append (default: rows gone from the source stay in the graph) or mirror (an
 	// episode whose row is gone is forgotten on the next run, within limits.max_vanished_ratio).
 	Sync string `yaml:"sync"`
+
+	origin pathOrigin // where Path came from in the job file (SourceNeeds)
 }
 
 // Mapping names the input field of each episode attribute.
@@ -71,6 +73,7 @@ type LLM struct {
 	BaseURL     string  `yaml:"base_url"`
 	Model       string  `yaml:"model"`
 	APIKeyEnv   string  `yaml:"api_key_env"` // environment variable holding the key (default OPENAI_API_KEY)
+	keyEnvNamed bool    // the job names APIKeyEnv itself (KeyNeeds)
 	Concurrency int     `yaml:"concurrency"` // LLM requests in flight at once, chat and embeddings together (pacing.DefaultConcurrency); see llm/pacing/doc.go
 	RPM         int     `yaml:"rpm"`
 	TPM         int     `yaml:"tpm"`
@@ -108,13 +111,14 @@ type BatchOpts struct {
 
 // Embedder configures the embedding model.
 type Embedder struct {
-	Provider   string `yaml:"provider"` // offline (default) | openai
-	BaseURL    string `yaml:"base_url"`
-	Model      string `yaml:"model"`
-	APIKeyEnv  string `yaml:"api_key_env"`
-	Dimensions int    `yaml:"dimensions"` // default 256
-	BatchSize  int    `yaml:"batch_size"` // texts per request (default 256)
-	Mode       string `yaml:"mode"`       // online (default) | batch (with llm.batch's settings)
+	Provider    string `yaml:"provider"` // offline (default) | openai
+	BaseURL     string `yaml:"base_url"`
+	Model       string `yaml:"model"`
+	APIKeyEnv   string `yaml:"api_key_env"`
+	keyEnvNamed bool   // the job names APIKeyEnv itself, here or in llm (KeyNeeds)
+	Dimensions  int    `yaml:"dimensions"` // default 256
+	BatchSize   int    `yaml:"batch_size"` // texts per request (default 256)
+	Mode        string `yaml:"mode"`       // online (default) | batch (with llm.batch's settings)
 }
 
 // Ontology holds custom entity and edge types.

@@ -5,10 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/internal/safefile"
+	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/planner"
+	"github.com/tkgraph/backfill/jobs/runner"
 )
 
 // planOptions are the flags of plan.
@@ -66,9 +71,17 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
+	needs := runner.Preflight(ctx, j, nil)
+	if missing := slices.DeleteFunc(slices.Clone(needs), func(n jobs.Need) bool { return !strings.HasPrefix(n.Key, "sources[") }); len(missing) > 0 {
+		writeNeeds(os.Stderr, "backfill plan: the job's input is not there; nothing to plan:", missing)
+		return exitUsage
+	}
 	p, err := planner.Make(ctx, j, planner.Options{Checkpoint: j.Checkpoint, Shard: sh, Sample: o.sample})
 	if err != nil {
 		return fail(ctx, err)
+	}
+	for _, n := range needs {
+		p.Needs = append(p.Needs, n.String())
 	}
 	printText(out, p.WriteTable)
 	if o.json != "" {

@@ -13,8 +13,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/termtext"
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/planner"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/stages"
@@ -89,6 +92,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
+	if needs := runner.Preflight(ctx, j, nil); len(needs) > 0 {
+		writeNeeds(os.Stderr, "backfill run: the job needs what this machine lacks; nothing was started (no store created, no LLM asked):", needs)
+		return exitUsage
+	}
 	if o.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
@@ -100,8 +107,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	defer finish()
 	prog := newProgress(os.Stderr)
 	rep, runErr := runner.Run(ctx, j, runner.Options{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
-		NoWait: o.noWait || !o.wait})
-	if rep != nil {
+		NoWait: o.noWait || !o.wait, Ahead: func(ctx context.Context, store *checkpoints.Store) ([]stages.Work, error) {
+			return planner.Ahead(ctx, j, store, slog.New(slog.DiscardHandler)) // the run logs what the estimate would
+		}})
+	if rep != nil && (runErr == nil || rep.StoppedAt != stages.Ingest) { // a run that read no input has nothing to show
 		printText(out, func(w io.Writer) { rep.WriteTable(w, stages.StepNames()) })
 		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
@@ -171,4 +180,12 @@ func startCPUProfile(path string) (func(), error) {
 			slog.Error("writing the CPU profile", "err", err)
 		}
 	}, nil
+}
+
+// writeNeeds prints a heading and what a job needs and lacks (runner.Preflight), one line each.
+func writeNeeds(w io.Writer, heading string, needs []jobs.Need) {
+	fmt.Fprintln(w, heading)
+	for _, n := range needs {
+		fmt.Fprintf(w, "  %s\n", termtext.Message(n.String()))
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -14,7 +15,9 @@ import (
 	"github.com/tkgraph/backfill/internal/termtext"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/planner"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -94,6 +97,12 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		return err
 	}
 	fmt.Fprintf(w, "checkpoint\t%s\n", j.Checkpoint)
+	for _, n := range runner.Preflight(ctx, j, nil) {
+		fmt.Fprintf(w, "MISSING\t%s (a run refuses to start without it)\n", termtext.Message(n.String()))
+	}
+	if err := writeRuns(ctx, w, store); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "episodes\t%d in %d groups\n", c.Episodes, len(groups))
 	if mapped > 0 {
 		fmt.Fprintf(w, "groups mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", mapped)
@@ -117,6 +126,82 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 	writeStageRows(w, rows)
 	writeCounts(w, c)
 	return writeBatches(ctx, w, store)
+}
+
+// writeRuns says how the last recorded run ended and what the last complete run built the graph
+// with (the runs table).
+func writeRuns(ctx context.Context, w io.Writer, store *checkpoints.Store) error {
+	last, ok, err := store.LastRun(ctx, "")
+	if err != nil {
+		return err
+	}
+	if !ok {
+		fmt.Fprintf(w, "last run\tnone recorded\n")
+		return nil
+	}
+	var rep report.Report
+	_ = json.Unmarshal([]byte(last.Report), &rep) // a report that does not read says less
+	fmt.Fprintf(w, "last run\t%s, %s\n", last.FinishedAt.UTC().Format("2006-01-02 15:04:05 UTC"), runOutcome(last.Outcome, &rep))
+	built, ok, err := store.LastRun(ctx, runner.OutcomeOK)
+	if err != nil {
+		return err
+	}
+	var b report.Report
+	if ok {
+		_ = json.Unmarshal([]byte(built.Report), &b)
+	}
+	switch {
+	case !ok:
+		fmt.Fprintf(w, "built with\tno run has completed\n")
+	case b.Build == nil:
+		fmt.Fprintf(w, "built with\tnot recorded (the last complete run, %s, came before runs recorded it)\n", built.FinishedAt.UTC().Format("2006-01-02"))
+	default:
+		x := b.Build
+		prompts := "built in"
+		if x.PromptsDir != "" {
+			prompts = "from " + termtext.Value(x.PromptsDir)
+		}
+		fmt.Fprintf(w, "built with\tmodel %s (%s, temperature %g, %s, %s; extraction %s), prompts %s (%s); embeddings %s (%s, %d dimensions); last complete run %s\n",
+			termtext.Value(x.Model), x.Provider, x.Temperature, x.ResponseFormat, x.Mode, x.ExtractMode, x.Prompts, prompts,
+			termtext.Value(x.EmbeddingModel), x.EmbeddingProvider, x.Dimensions, built.FinishedAt.UTC().Format("2006-01-02 15:04:05 UTC"))
+	}
+	return nil
+}
+
+// runOutcome says how a recorded run ended.
+func runOutcome(outcome string, rep *report.Report) string {
+	var msg string
+	switch outcome {
+	case runner.OutcomeOK:
+		msg = "complete"
+	case runner.OutcomeInterrupted:
+		msg = "interrupted in stage " + orUnknown(rep.StoppedAt) + " (run again to resume)"
+	case runner.OutcomePending:
+		msg = "stopped in stage " + orUnknown(rep.StoppedAt) + " with units waiting for provider batches (run again to continue)"
+		if rep.Batch != nil {
+			msg = fmt.Sprintf("stopped in stage %s with %d provider batches pending (run again to continue)", orUnknown(rep.Batch.PendingStage), rep.Batch.Pending)
+		}
+	case runner.OutcomeBudgetStopped:
+		msg = "stopped at the budget (limits.max_cost_usd) in stage " + orUnknown(rep.StoppedAt)
+	case runner.OutcomeFailed:
+		msg = "failed in stage " + orUnknown(rep.StoppedAt)
+		if rep.Error != "" {
+			msg += ": " + termtext.Message(rep.Error)
+		}
+	default:
+		msg = termtext.Value(outcome)
+	}
+	if rep.FailedUnits > 0 {
+		msg += fmt.Sprintf("; %d units failed (their LLM answers stayed bad; the next run retries them)", rep.FailedUnits)
+	}
+	return msg
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(not recorded)"
+	}
+	return s
 }
 
 // writeForgetPending says when a forgetting of the store's groups (of group, unless "") is not

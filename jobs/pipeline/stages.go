@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -143,4 +144,23 @@ func leaseWait(s *float64) time.Duration {
 		return -1
 	}
 	return seconds(*s)
+}
+
+// PingSink connects once to the job's graph database sink, with the credentials the job names
+// read from env, and disconnects; nil when the job loads no graph database.
+func PingSink(ctx context.Context, j *jobs.Job, env jobs.LookupEnv) error {
+	if !j.GraphSink() {
+		return nil
+	}
+	o := loadOptions(j, nil, env).Sink
+	var err error
+	if o.Username, o.Password, err = j.SinkCredentials(env); err != nil {
+		return err
+	}
+	o.MaxAttempts = 1
+	l, err := graphdb.Open(ctx, o)
+	if err != nil {
+		return err
+	}
+	return l.Close(ctx)
 }

@@ -42,6 +42,10 @@ type Options struct {
 	// Store, when set, is the store to run on, opened for writing by OpenStore (Checkpoint is
 	// then ignored); Run leaves it open. Otherwise Run opens the store and closes it.
 	Store *Store
+	// Ahead, when set, estimates the work the stages have still to do over the store
+	// (planner.Ahead); Run calls it once the sources are ingested and gives what it returns to
+	// Progress. An error only costs the estimate: it is logged.
+	Ahead func(ctx context.Context, store *checkpoints.Store) ([]stages.Work, error)
 }
 
 func (o *Options) defaults(j *jobs.Job) {
@@ -66,18 +70,31 @@ func (o *Options) defaults(j *jobs.Job) {
 }
 
 // Run runs the job: every stage of its list (pipeline.Stages) in order, and returns the report.
-// Running it again resumes: every unit whose inputs did not change is skipped.
+// Running it again resumes: every unit whose inputs did not change is skipped. A run that fails
+// on a local store it created, leaving it without an episode or a quarantined row, removes it
+// (newStore.remove): a store that existed before is never removed.
 func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error) {
-	start := time.Now()
 	opts.defaults(j)
-	opened := opts.Store
-	if opened == nil {
-		var err error
-		if opened, err = OpenStore(ctx, j, opts, true, false); err != nil {
-			return nil, err
-		}
-		defer opened.Close()
+	if opts.Store != nil {
+		return runOn(ctx, j, opts, opts.Store)
 	}
+	created := newLocalStore(opts.Checkpoint)
+	opened, err := OpenStore(ctx, j, opts, true, false)
+	if err != nil {
+		return nil, err
+	}
+	rep, runErr := runOn(ctx, j, opts, opened)
+	empty := created != nil && runErr != nil && holdsNothing(context.WithoutCancel(ctx), opened.Store)
+	err = closeStore(opened, runErr, opts.Log)
+	if empty {
+		created.remove(opts.Log)
+	}
+	return rep, err
+}
+
+// runOn runs the job on an open store, which it leaves open.
+func runOn(ctx context.Context, j *jobs.Job, opts Options, opened *Store) (*report.Report, error) {
+	start := time.Now()
 	ctx, store := opened.Ctx, opened.Store // ctx is cancelled when a checkpoint kept in object storage is lost
 	cl, err := pipeline.NewClients(j, store, opts.Env, opts.Log, opts.Stop)
 	if err != nil {
@@ -94,6 +111,10 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 	if opts.Shard.Count > 1 {
 		r.rep.Shard = fmt.Sprintf("%d/%d", opts.Shard.Index, opts.Shard.Count)
 	}
+	r.rep.Build = &report.Build{Provider: j.LLM.Provider, Model: j.LLM.Model, Temperature: j.LLM.Temperature,
+		ResponseFormat: j.LLM.ResponseFormat, Mode: j.LLM.Mode, Prompts: cl.LLM.Prompts().Version(), PromptsDir: j.LLM.PromptsDir,
+		ExtractMode: j.Stages.Extract.Mode, EmbeddingProvider: j.Embedder.Provider, EmbeddingModel: j.Embedder.Model,
+		Dimensions: j.Embedder.Dimensions}
 	if j.BatchMode() {
 		r.batches = cl.UseBatches(j, store, opts.Log, opts.Stop)
 		if err := r.batches.Recover(ctx); err != nil {
@@ -115,10 +136,7 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 	if r.rep.Purged != nil && runErr == nil {
 		runErr = store.Compact(ctx)
 	}
-	if opts.Store != nil {
-		return r.rep, runErr
-	}
-	return r.rep, r.close(opened, runErr)
+	return r.rep, runErr
 }
 
 // run is one run of a job.
@@ -140,6 +158,9 @@ func (r *run) stages(ctx context.Context, list []stages.Stage) error {
 	list = slices.DeleteFunc(slices.Clone(list), func(s stages.Stage) bool { return slices.Contains(r.opts.Skip, s.Step().Name) })
 	for i, s := range list {
 		name := s.Step().Name
+		if name != stages.Ingest && (i == 0 || list[i-1].Step().Name == stages.Ingest) {
+			r.ahead(ctx)
+		}
 		r.opts.Log.Info("stage starting", "stage", name)
 		st, err := s.Run(ctx, r.env)
 		r.rep.Stages[name] = st
@@ -167,4 +188,17 @@ func (r *run) stages(ctx context.Context, list []stages.Stage) error {
 		}
 	}
 	return nil
+}
+
+// ahead gives the progress the work the stages have still to do (Options.Ahead).
+func (r *run) ahead(ctx context.Context) {
+	if r.opts.Ahead == nil {
+		return
+	}
+	work, err := r.opts.Ahead(ctx, r.store)
+	if err != nil {
+		r.opts.Log.Info("no estimate of the time left: the progress shows each stage's alone", "err", err)
+		return
+	}
+	r.opts.Progress.Ahead(work)
 }

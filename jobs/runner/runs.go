@@ -36,6 +36,9 @@ func recordRun(ctx context.Context, store *checkpoints.Store, rep *report.Report
 	case runErr != nil:
 		outcome = OutcomeFailed
 	}
+	if runErr != nil && outcome != OutcomeInterrupted {
+		rep.Error = runErr.Error()
+	}
 	body, err := json.Marshal(rep)
 	if err != nil {
 		return fmt.Errorf("recording run: %w", err)
