@@ -41,6 +41,10 @@ under other settings, such as another model, which are not used). Calls the chec
 already answers are shown as cached and cost 0. For JSON records it shows the tokens per record before and after pruning
 and how many records skip the LLM.
 
+The "to do" line counts the units left (after a complete run: nothing to do). What a run would
+lack on this machine (an API key, a reachable sink) is listed as MISSING lines; an absent input
+file is an error (exit 2), as for run.
+
 "~" marks an estimate. Plan only reads the job's checkpoint store.`,
 		Example: `  backfill plan jobs/examples/tickets.yaml
   backfill plan job.yaml --json plan.json --set llm.model=gpt-4.1-mini`,

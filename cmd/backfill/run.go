@@ -36,7 +36,13 @@ func newRunCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run JOB.yaml",
 		Short: "Ingest a job's sources and run every stage (resumable)",
-		Long: `Run ingests the job's sources into its checkpoint store and runs every stage: extract, resolve,
+		Long: `Run first checks what the job needs from this machine, before it creates the store or asks
+anything: the API key of an openai provider whose base_url is not on loopback (or whose job
+names api_key_env), every local input file, and a connection to a graph database sink. What is
+missing is listed and the run exits 2 with nothing started. A run that fails on a store it
+created and staged nothing in removes it.
+
+Run ingests the job's sources into its checkpoint store and runs every stage: extract, resolve,
 temporal, summarize, embed, community, and load when sink.kind is memgraph or neo4j. It prints
 a summary table; --report also writes the JSON report.
 

@@ -32,7 +32,10 @@ func newStatusCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status JOB.yaml",
 		Short: "Show a job's progress per stage from its checkpoint store",
-		Long: `Status shows, from the checkpoint store, the episodes and groups staged, the groups whose input id
+		Long: `Status shows, from the checkpoint store, how the last run ended (complete, interrupted or failed
+in a stage, with batches pending, its failed units), what the last complete run built the graph
+with (models, prompt set version, settings), what a run would lack on this machine (MISSING:
+an API key, an input file, a reachable sink), the episodes and groups staged, the groups whose input id
 was rewritten (group_policy: map), the rows the last run quarantined, the units each stage has
 done and failed (their LLM answers stayed bad; the next run retries them) out of how many, and
 the counts of entities, facts, mentions and communities. A unit is done when its fingerprint on
