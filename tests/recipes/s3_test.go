@@ -1,12 +1,11 @@
 package recipes
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"path/filepath"
+	"context"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tkgraph/backfill/internal/testenv"
 )
@@ -14,16 +13,23 @@ import (
 // TestS3CheckpointRecipe: a bucket made by `scripts/versitygw.sh bucket`, and what `env`
 // exports, are all a run needs to keep its checkpoint in the gateway (see the package doc).
 func TestS3CheckpointRecipe(t *testing.T) {
-	testenv.S3(t)
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	bucket := "recipe-" + hex.EncodeToString(b)
-	dir := t.TempDir()
-	// Nothing of the machine's AWS set-up: the script's exports must be enough.
-	env := []string{"BUCKET=" + bucket, "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
-		"AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY=", "AWS_SESSION_TOKEN=", "AWS_PROFILE=", "AWS_REGION=",
-		"AWS_DEFAULT_REGION=", "AWS_ENDPOINT_URL=", "AWS_EC2_METADATA_DISABLED=true",
-		"AWS_CONFIG_FILE=" + filepath.Join(dir, "no-aws-config"), "AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(dir, "no-aws-credentials")}
+	s3 := testenv.S3(t)
+	bucket := testenv.BucketName(t.Name())
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := testenv.DeleteBucket(ctx, s3.Client(), bucket); err != nil {
+			t.Errorf("removing bucket %s: %v", bucket, err)
+		}
+	})
+	// Nothing of the machine's AWS set-up, not even the gateway's credentials: the script's
+	// exports must be enough.
+	pe := s3.ProcessEnv(t.TempDir())
+	pe["AWS_ACCESS_KEY_ID"], pe["AWS_SECRET_ACCESS_KEY"], pe["AWS_REGION"] = "", "", ""
+	env := []string{"BUCKET=" + bucket, "AWS_DEFAULT_REGION=", "AWS_ENDPOINT_URL="}
+	for k, v := range pe {
+		env = append(env, k+"="+v)
+	}
 	res := shell(t, env, `
 scripts/versitygw.sh bucket "$BUCKET"
 scripts/versitygw.sh bucket "$BUCKET"
