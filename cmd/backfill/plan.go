@@ -75,7 +75,7 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
-	needs := runner.Preflight(ctx, j, nil)
+	needs := runner.Preflight(ctx, j, path, nil)
 	if missing := slices.DeleteFunc(slices.Clone(needs), func(n jobs.Need) bool { return !strings.HasPrefix(n.Key, "sources[") }); len(missing) > 0 {
 		writeNeeds(os.Stderr, "backfill plan: the job's input is not there; nothing to plan:", missing)
 		return exitUsage

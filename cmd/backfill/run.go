@@ -66,7 +66,11 @@ holder; a lease not renewed for checkpoint_sync.lease_seconds (60) expires.
 
 In batch mode (llm.mode or embedder.mode: batch) the requests go to the provider's Batch API at
 its batch price; --wait (the default) waits for the batches with a progress line per batch,
---no-wait submits them and exits 0 with "N batches pending"; running again continues.`,
+--no-wait submits them and exits 0 with "N batches pending"; running again continues.
+
+With OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) set, the run exports its traces
+and metrics over OTLP, configured by the standard OTEL_* variables (docs/telemetry.md); without
+one it starts no exporter.`,
 		Example: `  backfill run jobs/examples/demo.yaml
   backfill run job.yaml --report report.json --set llm.concurrency=8
   backfill run job.yaml --shard 0/4 --checkpoint .backfill/shard0.db
@@ -98,7 +102,7 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
-	if needs := runner.Preflight(ctx, j, nil); len(needs) > 0 {
+	if needs := runner.Preflight(ctx, j, path, nil); len(needs) > 0 {
 		writeNeeds(os.Stderr, "backfill run: the job needs what this machine lacks; nothing was started (no store created, no LLM asked):", needs)
 		return exitUsage
 	}
@@ -111,9 +115,14 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	}
 	ctx, stop, finish := drain(ctx)
 	defer finish()
+	ctx, tel, flush, err := startTelemetry(ctx, j)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer flush()
 	prog := newProgress(os.Stderr)
 	rep, runErr := runner.Run(ctx, j, runner.Options{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
-		NoWait: o.noWait || !o.wait, Ahead: func(ctx context.Context, store *checkpoints.Store) ([]stages.Work, error) {
+		NoWait: o.noWait || !o.wait, Telemetry: tel, Ahead: func(ctx context.Context, store *checkpoints.Store) ([]stages.Work, error) {
 			return planner.Ahead(ctx, j, store, slog.New(slog.DiscardHandler)) // the run logs what the estimate would
 		}})
 	if rep != nil && (runErr == nil || rep.StoppedAt != stages.Ingest) { // a run that read no input has nothing to show

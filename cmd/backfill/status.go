@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/planner"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/batch"
@@ -71,7 +71,7 @@ func (o *statusOptions) run(ctx context.Context, out io.Writer, path string) int
 		if o.group != "" {
 			err = groupStatus(ctx, tw, j, store, o.group)
 		} else {
-			err = storeStatus(ctx, tw, j, store)
+			err = storeStatus(ctx, tw, j, path, store)
 		}
 		tw.Flush()
 	})
@@ -81,8 +81,9 @@ func (o *statusOptions) run(ctx context.Context, out io.Writer, path string) int
 	return exitOK
 }
 
-// storeStatus prints the progress of every stage over the whole store.
-func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store) error {
+// storeStatus prints the progress of every stage over the whole store, and what a run of the job
+// at jobFile would lack here.
+func storeStatus(ctx context.Context, w io.Writer, j *pipeline.Job, jobFile string, store *checkpoints.Store) error {
 	c, err := store.Count(ctx)
 	if err != nil {
 		return err
@@ -100,7 +101,7 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		return err
 	}
 	fmt.Fprintf(w, "checkpoint\t%s\n", j.Checkpoint)
-	for _, n := range runner.Preflight(ctx, j, nil) {
+	for _, n := range runner.Preflight(ctx, j, jobFile, nil) {
 		fmt.Fprintf(w, "MISSING\t%s (a run refuses to start without it)\n", termtext.Message(n.String()))
 	}
 	if err := writeRuns(ctx, w, store); err != nil {
@@ -271,7 +272,7 @@ func writeBatches(ctx context.Context, w io.Writer, store *checkpoints.Store) er
 }
 
 // groupStatus prints one group's ids and the progress of every stage over it.
-func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store, given string) error {
+func groupStatus(ctx context.Context, w io.Writer, j *pipeline.Job, store *checkpoints.Store, given string) error {
 	id, written, err := storeGroup(ctx, store, given)
 	if err != nil {
 		return err

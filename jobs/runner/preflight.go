@@ -14,16 +14,21 @@ import (
 const PreflightTimeout = 10 * time.Second
 
 // Preflight lists what a run of j needs from outside the job file and lacks, found before any
-// work: the providers' API keys (jobs.KeyNeeds), the local input files (jobs.SourceNeeds) and,
-// when the job loads a graph database, its credentials and one connection to it (within
-// PreflightTimeout). env reads the keys and credentials (os.LookupEnv when nil). run refuses
-// to start while the list is not empty; plan and status print it.
-func Preflight(ctx context.Context, j *jobs.Job, env jobs.LookupEnv) []jobs.Need {
+// work: the providers' API keys (KeyNeeds), the local input files (SourceNeeds, told where their
+// paths came from by the job file at jobFile, when it reads) and, when the job loads a graph
+// database, its credentials and one connection to it (within PreflightTimeout). env reads the
+// keys, variables and credentials (os.LookupEnv when nil). run refuses to start while the list
+// is not empty; plan and status print it.
+func Preflight(ctx context.Context, j *pipeline.Job, jobFile string, env jobs.LookupEnv) []jobs.Need {
 	if env == nil {
 		env = os.LookupEnv
 	}
-	needs := append(j.KeyNeeds(env), j.SourceNeeds(ctx)...)
-	if j.GraphSink() {
+	var origins map[int]jobs.Origin
+	if raw, err := os.ReadFile(jobFile); err == nil {
+		origins = jobs.SourceOrigins(raw, env)
+	}
+	needs := append(j.KeyNeeds(env), j.SourceNeeds(ctx, origins)...)
+	if j.Sink.GraphSink() {
 		ctx, cancel := context.WithTimeout(ctx, PreflightTimeout)
 		defer cancel()
 		if err := pipeline.PingSink(ctx, j, env); err != nil {
