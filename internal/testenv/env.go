@@ -150,3 +150,21 @@ func LocalModel(t testing.TB) LocalLLM {
 	}
 	return LocalLLM{URL: vals[EnvLocalLLMURL], Model: vals[EnvLocalLLMModel]}
 }
+
+// Names of the variables of the local embedding server (scripts/local_embed.sh).
+const (
+	EnvLocalEmbedURL   = "BACKFILL_LOCAL_EMBED_URL"
+	EnvLocalEmbedModel = "BACKFILL_LOCAL_EMBED_MODEL"
+)
+
+// LocalEmbedder returns the local embedding server from BACKFILL_LOCAL_EMBED_URL and
+// BACKFILL_LOCAL_EMBED_MODEL (its base URL, ending in /v1, and its model), failing (or, with
+// BACKFILL_SKIP_INTEGRATION=1, skipping) t when one is unset.
+func LocalEmbedder(t testing.TB) LocalLLM {
+	t.Helper()
+	vals := require(t, os.Getenv, `eval "$(scripts/local_embed.sh start)"`, EnvLocalEmbedURL, EnvLocalEmbedModel)
+	if vals == nil {
+		return LocalLLM{}
+	}
+	return LocalLLM{URL: vals[EnvLocalEmbedURL], Model: vals[EnvLocalEmbedModel]}
+}
