@@ -27,10 +27,10 @@ build:
 demo: build
 	scripts/demo.sh $(BIN)
 
-## timeline-screenshot: the demo's timelines rendered by headless Chromium (Debian's chromium and
-## fonts-nanum for Korean, installed here when missing) into .backfill/demo/timeline-*.png
+## timeline-screenshot: the demo's timelines and its eval page (eval --html) rendered by headless Chromium (Debian's chromium and
+## fonts-nanum for Korean, installed here when missing) into .backfill/demo/timeline-*.png and eval.png
 timeline-screenshot: demo
-	scripts/timeline_screenshot.sh $(DEMO_DIR)/timeline-alice.html $(DEMO_DIR)/timeline-jihoon.html
+	scripts/timeline_screenshot.sh $(DEMO_DIR)/timeline-alice.html $(DEMO_DIR)/timeline-jihoon.html $(DEMO_DIR)/eval.html
 
 ## cli-docs: regenerate docs/cli/ and the README's CLI synopsis from the command definitions
 cli-docs:

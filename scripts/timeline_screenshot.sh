@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: scripts/timeline_screenshot.sh FILE.html...   (run by `make timeline-screenshot`)
 #
-# Renders each timeline page in a real headless browser, Debian's chromium, and writes FILE.png
+# Renders each timeline page (or eval --html, diff --html page) in a real headless browser, Debian's chromium, and writes FILE.png
 # beside it. Installs chromium, and fonts-nanum for Hangul glyphs, with apt-get when they are
 # missing (as root, or through sudo). Chromium runs without network chatter (no QUIC, background
 # networking, component updates or sync) in a fresh profile directory removed afterwards; the page
