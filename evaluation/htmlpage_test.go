@@ -46,9 +46,9 @@ func TestHTMLPage(t *testing.T) {
 		"this graph: evidence (turn) recall@k against locomo", "this graph: session recall@k", "this graph: answer recall@k",
 		"Gold facts: precision, recall and F1", "Gold facts: intervals and closures", "Gold scores of B against A, paired over 4 episodes",
 		"this graph: facts+episodes against episodes-hybrid, paired question by question",
-		"0.600 (0.200–0.900)",    // precision with its bootstrap interval
-		"0.500 (2/4)",            // hybrid's evidence R@1 ... or any share with counts
-		"F1 0.500 → 0.667",       // the gold change
+		"0.600 (0.200–0.900)", // precision with its bootstrap interval
+		"0.500 (2/4)",         // hybrid's evidence R@1 ... or any share with counts
+		"F1 0.500 → 0.667",    // the gold change
 		"+0.167 (+0.050 … +0.300) higher",
 	} {
 		if !strings.Contains(text, want) {

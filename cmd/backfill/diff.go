@@ -17,7 +17,7 @@ type diffOptions struct {
 	jobFlags
 	boltFlags
 	group, json, markdown, gold, html string
-	limit                       int
+	limit                             int
 }
 
 func newDiffCmd(c *cli) *cobra.Command {
