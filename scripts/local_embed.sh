@@ -24,6 +24,8 @@
 #   export BACKFILL_LOCAL_EMBED_URL=http://127.0.0.1:PORT/v1
 #   export BACKFILL_LOCAL_EMBED_MODEL=all-minilm-l6-v2
 #   export BACKFILL_LOCAL_EMBED_FLAGS='--set embedder.provider=openai --set embedder.base_url=… …'
+# (batches of 32 texts: the server embeds one request at a time, a few texts a second on a
+# loaded 2-core machine, and a job sends llm.concurrency requests at once within llm.timeout_seconds)
 # so `eval "$(scripts/local_embed.sh start)"` works and `backfill run JOB $BACKFILL_LOCAL_EMBED_FLAGS`
 # points a job's embedder at it. start and stop are idempotent.
 #
@@ -117,7 +119,7 @@ print_env() {
   local url="http://127.0.0.1:$(cat "$STATE/port")/v1"
   echo "export BACKFILL_LOCAL_EMBED_URL=$url"
   echo "export BACKFILL_LOCAL_EMBED_MODEL=$MODEL"
-  echo "export BACKFILL_LOCAL_EMBED_FLAGS='--set embedder.provider=openai --set embedder.base_url=$url --set embedder.model=$MODEL --set embedder.dimensions=384'"
+  echo "export BACKFILL_LOCAL_EMBED_FLAGS='--set embedder.provider=openai --set embedder.base_url=$url --set embedder.model=$MODEL --set embedder.dimensions=384 --set embedder.batch_size=32'"
 }
 
 answers() {
