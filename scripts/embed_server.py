@@ -13,7 +13,8 @@ states averaged over the real tokens (mean pooling, attention mask), then L2-nor
                         "encoding_format": "float" | "base64"}
   GET  /v1/models      the alias
 
-A request for other dimensions than the model's (384), an input that is not text, or more than
+Each connection is served by a thread of its own (a client sends several requests at once), and the
+forward passes run one at a time. A request for other dimensions than the model's (384), an input that is not text, or more than
 MAX_INPUTS texts is answered 400 with an OpenAI-style error. usage counts the tokens of every
 text with [CLS] and [SEP], after the cut. --check prints the cosine similarities of the three
 sentences of sentence-transformers' quick start and exits (the reference values are 0.6660,
@@ -24,7 +25,8 @@ import base64
 import json
 import math
 import sys
-from http.server import BaseHTTPRequestHandler, HTTPServer
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +36,7 @@ from tokenizers import Tokenizer
 MAX_INPUTS = 2048  # texts per request
 BATCH = 32  # texts per forward pass, sorted by length so that padding stays small
 MAX_BODY = 32 << 20  # bytes of a request body
+BACKLOG = 128  # connections waiting to be accepted
 
 
 class Model:
@@ -114,6 +117,8 @@ def gelu(x):
 
 
 def serve(model, alias, port):
+    busy = threading.Lock()  # one forward pass at a time: the threads only wait their turn
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -160,7 +165,8 @@ def serve(model, alias, port):
             fmt = req.get("encoding_format") or "float"
             if fmt not in ("float", "base64"):
                 return self.error(400, "encoding_format: want float or base64")
-            vecs, tokens = model.embed(texts)
+            with busy:
+                vecs, tokens = model.embed(texts)
             data = []
             for i, v in enumerate(vecs):
                 emb = base64.b64encode(v.astype("<f4").tobytes()).decode() if fmt == "base64" else [float(x) for x in v]
@@ -168,7 +174,11 @@ def serve(model, alias, port):
             self.reply(200, {"object": "list", "model": alias, "data": data,
                              "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
 
-    HTTPServer(("127.0.0.1", int(port)), Handler).serve_forever()
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        request_queue_size = BACKLOG
+
+    Server(("127.0.0.1", int(port)), Handler).serve_forever()
 
 
 def main():
