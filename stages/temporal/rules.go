@@ -34,7 +34,8 @@ type Judgement struct {
 //   - a range with full dates on both ends ("from June 1, 2015 to August 31, 2018") is the
 //     state's valid_at and invalid_at, years included;
 //   - an end the sentence states for a state ("until August 2018": the period's last day) is its
-//     invalid_at, over any other date the model gave.
+//     invalid_at, over any other date the model gave; a start it states ("since March 2",
+//     "moved to Manchester on May 18") is its valid_at when the model gave none.
 //
 // Then the time rules: a plan (plan, promise, schedule, deadline) is valid from its reference
 // time and ends when the date its sentence names for what is planned is over (a passed plan is
@@ -52,7 +53,7 @@ func Normalize(f resolve.Fact) resolve.Fact {
 	}
 	ref := f.ReferenceTime.UTC()
 	f.Kind = Kind(f)
-	ds := textDates(f.Fact)
+	ds := textDates(f.Fact, ref, f.Kind == KindPlan)
 	switch f.Kind {
 	case KindPlan:
 		f.ValidAt, f.InvalidAt = &ref, nil
@@ -74,6 +75,9 @@ func Normalize(f resolve.Fact) resolve.Fact {
 		f.ValidAt, f.InvalidAt = ptr(from), ptr(to)
 	} else if end, ok := statedEnd(ds); ok && f.Kind != KindScheduledState {
 		f.InvalidAt = ptr(end)
+	}
+	if start, ok := statedStart(ds); ok && f.ValidAt == nil && (f.InvalidAt == nil || start.Before(*f.InvalidAt)) {
+		f.ValidAt = ptr(start)
 	}
 	if f.ValidAt == nil && f.InvalidAt == nil && isState(f) {
 		f.ValidAt = &ref

@@ -7,10 +7,12 @@ import (
 	"time"
 )
 
-// A textDate is an absolute date a fact's sentence states, with the word that says what it is
-// to the fact: "until August 31, 2018", "from 2015-06-01", "(2024-05-31)", "2019년 7월 1일까지".
-// Only dates with a year count (the extraction resolves relative dates into the sentence as
-// absolute ones); a month without a day is the period of that month.
+// A textDate is a calendar date a fact's sentence states, with the word that says what it is to
+// the fact: "until August 31, 2018", "from 2015-06-01", "(2024-05-31)", "2019년 7월 1일까지",
+// "on March 29". A month without a day is the period of that month. A month and day without a
+// year ("on May 18", as small models copy the message) is read against the fact's reference
+// time: the last such day at or before it, or for a plan the first at or after it; relative
+// words ("next week") are not read.
 type textDate struct {
 	start, end int       // byte span in the sentence, cue word included
 	day        time.Time // the first day of the period, midnight UTC
@@ -32,17 +34,29 @@ var (
 	reENMDY   = regexp.MustCompile(`(?i)` + enCue + `\b` + enMonth + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
 	reENDMY   = regexp.MustCompile(`(?i)` + enCue + `\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + enMonth + `\.?,?\s+(\d{4})\b`)
 	reENMY    = regexp.MustCompile(`(?i)` + enCue + `\b` + enMonth + `\.?,?\s+(?:of\s+)?(\d{4})\b`)
+	reENMD    = regexp.MustCompile(`(?i)` + enCue + `\b` + enMonth + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
+	reENDM    = regexp.MustCompile(`(?i)` + enCue + `\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + enMonth + `\b`)
 	reKODate  = regexp.MustCompile(`(\d{4})년\s*(\d{1,2})월(?:\s*(\d{1,2})일)?\s*(까지|부터|에서|에)?`)
 )
 
 var enMonths = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
 	"sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
-// textDates finds the absolute dates of a sentence, in text order, the longest of overlapping
-// matches kept.
-func textDates(s string) []textDate {
+// textDates finds the dates of a sentence, in text order, the longest of overlapping matches
+// kept; a date without a year is read against ref, forward for a plan.
+func textDates(s string, ref time.Time, forward bool) []textDate {
 	var all []textDate
 	add := func(m []int, cue string, y, mo, d int) {
+		if y == 0 && d > 0 && mo >= 1 && mo <= 12 { // a month and day without a year
+			y = ref.Year()
+			at := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC)
+			switch {
+			case forward && at.Before(ref.Truncate(24*time.Hour)):
+				y++
+			case !forward && at.After(ref):
+				y--
+			}
+		}
 		if mo < 1 || mo > 12 || y < 1000 {
 			return
 		}
@@ -77,6 +91,12 @@ func textDates(s string) []textDate {
 	}
 	for _, m := range reENMY.FindAllStringSubmatchIndex(s, -1) {
 		add(m, sub(m, 1), atoi(sub(m, 3)), int(enMonths[strings.ToLower(sub(m, 2))[:3]]), 0)
+	}
+	for _, m := range reENMD.FindAllStringSubmatchIndex(s, -1) {
+		add(m, sub(m, 1), 0, int(enMonths[strings.ToLower(sub(m, 2))[:3]]), atoi(sub(m, 3)))
+	}
+	for _, m := range reENDM.FindAllStringSubmatchIndex(s, -1) {
+		add(m, sub(m, 1), 0, int(enMonths[strings.ToLower(sub(m, 3))[:3]]), atoi(sub(m, 2)))
 	}
 	for _, m := range reKODate.FindAllStringSubmatchIndex(s, -1) {
 		add(m, sub(m, 4), atoi(sub(m, 1)), atoi(sub(m, 2)), atoi(sub(m, 3)))
@@ -126,6 +146,18 @@ func isEndCue(c string) bool {
 }
 
 func isStartCue(c string) bool { return c == "from" || c == "since" || c == "부터" }
+
+// statedStart is the start a sentence states for a state the model gave none: the first date
+// with a start cue ("since March 2", "from 2015") or "on" ("moved to Manchester on May 18"),
+// not a month alone after "on". ok is false when it states none.
+func statedStart(ds []textDate) (time.Time, bool) {
+	for _, d := range ds {
+		if isStartCue(d.cue) || d.cue == "on" && !d.month {
+			return d.day, true
+		}
+	}
+	return time.Time{}, false
+}
 
 // statedRange is a range with full dates on both ends ("from June 1, 2015 to August 31, 2018",
 // "2015년 6월 1일부터 2018년 8월 31일까지"): a start date (cue from, since, 부터) followed by an

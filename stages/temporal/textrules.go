@@ -1,11 +1,48 @@
 package temporal
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/tkgraph/backfill/stages/resolve"
 )
+
+// endingWords end a text that says its subject's relation with what follows is over: "left",
+// "quit", "moved out of", "no longer works at", "퇴사했" comes after the name in Korean and is
+// not read here.
+var endingWords = regexp.MustCompile(`(?i)\b(?:left|quit|leaves|leaving|resigned from|retired from|moved (?:out of|away from|from)|stopped working (?:at|for)|no longer (?:works?|lives?) (?:at|in|for))\s+(?:the\s+)?$`)
+
+// Ended reads a state whose own sentence says that its relation with its object is over ("I left
+// Globex on March 29", extracted as a fact about Globex) as that end, not a start: its valid_at
+// is unknown and its invalid_at is the first date after the object's name, or its reference
+// time. Other facts are returned as they are.
+func (r Rules) Ended(f resolve.Fact) resolve.Fact {
+	name := strings.ToLower(r.raw[f.Target])
+	if f.Declared || !isState(f) || name == "" {
+		return f
+	}
+	low := strings.ToLower(f.Fact)
+	for from := 0; ; {
+		i := strings.Index(low[from:], name)
+		if i < 0 {
+			return f
+		}
+		i += from
+		if endingWords.MatchString(low[:i]) {
+			ref := f.ReferenceTime.UTC()
+			f.ValidAt, f.InvalidAt = nil, &ref
+			for _, d := range textDates(f.Fact, ref, false) {
+				if d.start >= i+len(name) && !d.day.After(ref) {
+					f.InvalidAt = ptr(d.day)
+					break
+				}
+			}
+			return f
+		}
+		from = i + len(name)
+	}
+}
 
 // withGroupRules adds to the judgements what two facts of a group settle without the model
 // (facts normalized, in group order; declared facts take no part):

@@ -18,10 +18,11 @@ func said(id, src, tgt, pred, ref, sentence, kind, valid, invalid string) resolv
 // runRules is the temporal stage without the judge: Normalize, the cardinality rule's settled
 // contradictions, Apply.
 func runRules(facts []resolve.Fact) map[string]graph.Fact {
+	rules := NewRules(DefaultCardinalities(), map[string]string{"globex": "Globex", "leeds": "Leeds", "manchester": "Manchester"})
 	for i := range facts {
-		facts[i] = Normalize(facts[i])
+		facts[i] = rules.Ended(Normalize(facts[i]))
 	}
-	cands := FindCandidates(facts, DefaultMaxCandidates, NewRules(DefaultCardinalities(), nil))
+	cands := FindCandidates(facts, DefaultMaxCandidates, rules)
 	judge := make([]Judgement, len(facts))
 	for i, c := range cands {
 		judge[i].Contradictions = c.Settled
@@ -99,6 +100,24 @@ func TestTextRules(t *testing.T) {
 			want: map[string]want{"kakao": {"2024-01-08", "2024-03-02", "2024-03-10", 2}, "naver": {"2024-03-02", "", "", 0}},
 		},
 		{
+			name: "a start the sentence states is the valid_at the model left out (a date without a year: the last before the message)",
+			facts: []resolve.Fact{
+				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "I live in Leeds.", "state", "", ""),
+				said("moved", "emma", "manchester", "LIVES_IN", "2024-05-20", "I moved to Manchester on May 18.", "state", "", ""),
+			},
+			want: map[string]want{"leeds": {"2024-01-08", "2024-05-18", "2024-05-20", 0}, "moved": {"2024-05-18", "", "", 0}},
+		},
+		{
+			name: "a state whose own sentence says it ended is that end, not a start, and closes nothing",
+			facts: []resolve.Fact{
+				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "I live in Leeds.", "state", "", ""),
+				said("globex", "emma", "globex", "WORKS_AT", "2024-01-08", "I work at Globex now.", "state", "", ""),
+				// a small model's fact of the wrong relation, quoting the message
+				said("left", "emma", "globex", "LIVES_IN", "2024-04-03", "'I left Globex on March 29 and started at Initech on April 1.'", "state", "", ""),
+			},
+			want: map[string]want{"leeds": {"2024-01-08", "", "", 0}, "globex": {"2024-01-08", "", "", 0}, "left": {"", "2024-03-29", "2024-04-03", 0}},
+		},
+		{
 			name: "a state the model left without dates starts at its message, so the cardinality rule closes it",
 			facts: []resolve.Fact{
 				said("globex", "emma", "globex", "WORKS_AT", "2024-01-08", "Emma works at Globex.", "state", "", ""),
@@ -135,9 +154,13 @@ func TestTextDates(t *testing.T) {
 		{"Tom moved on the 3rd of May 2021", []string{"2021-05-03 on"}},
 		{"지훈은 2019년 7월 1일까지 삼성전자에서 일했다.", []string{"2019-07-01 까지"}},
 		{"no date 2024 here, nor 2024-13-01 or Feb 30, 2024", nil},
+		// without a year: the last such day at or before the reference time (2024-05-20)
+		{"I moved to Manchester on May 18.", []string{"2024-05-18 on"}},
+		{"I left Globex on March 29 and started at Initech on 1 April", []string{"2024-03-29 on", "2024-04-01 on"}},
+		{"We met on June 3", []string{"2023-06-03 on"}},
 	} {
 		var got []string
-		for _, d := range textDates(tc.in) {
+		for _, d := range textDates(tc.in, day("2024-05-20"), false) {
 			s := d.day.Format("2006-01-02") + " " + d.cue
 			if d.month {
 				s += " month"
