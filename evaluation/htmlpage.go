@@ -58,6 +58,7 @@ const (
 var palette = []string{"#2563eb", "#16a34a", "#f59e0b", "#9333ea", "#db2777", "#0891b2", "#64748b"}
 
 type pageView struct {
+	Height  int // about the page's height in CSS pixels at 1260 wide, for screenshots
 	Title   string
 	Facts   [][2]string
 	Notes   []string
@@ -79,6 +80,7 @@ type legendItem struct{ Name, Color string }
 
 type panelView struct {
 	Title  string
+	Values bool
 	X0, X1 float64 // the plot, 0 to 1
 	Ticks  []tickView
 	Groups []groupView
@@ -169,6 +171,14 @@ func buildPage(p HTMLPage) pageView {
 	if len(v.Charts) == 0 && len(v.Forests) == 0 {
 		v.Notes = append(v.Notes, "Nothing to chart: the report has no retrieval, gold scores or paired changes.")
 	}
+	h := 90 + 22*len(v.Facts) + 30*len(v.Notes)
+	for _, c := range v.Charts {
+		h += int(c.H) + 120
+	}
+	for _, f := range v.Forests {
+		h += int(f.H) + 100
+	}
+	v.Height = h
 	return v
 }
 
@@ -217,10 +227,10 @@ func retrievalCharts(name string, rt *RetrievalReport) []chartView {
 				ss = append(ss, s)
 			}
 			x0 := float64(ki) * (pw + 20)
-			panels = append(panels, panel(fmt.Sprintf("R@%d", k), x0, x0+pw, cats, ss, ki == 0))
+			panels = append(panels, panel(fmt.Sprintf("R@%d", k), x0, x0+pw, cats, ss, ki == 0, nk == 1))
 		}
 		c := chart(fmt.Sprintf("%s: %s recall@k against %s, by category and mode", name, kind, rt.Dataset), panels, names)
-		c.Note = "Bars: the share of questions; whiskers: its 95% Wilson interval. Every mode at k items but facts+episodes-2k (2k)."
+		c.Note = "Bars: the share of questions; whiskers: its 95% Wilson interval; hover a bar for its counts. Every mode at k items but facts+episodes-2k (2k)."
 		out = append(out, c)
 	}
 	return out
@@ -260,18 +270,23 @@ func goldCharts(reps []NamedReport) []chartView {
 			share(g.ClosedWrongTime, g.MatchedClosed)}}
 		timeSeries = append(timeSeries, t)
 	}
-	a := chart("Gold facts: precision, recall and F1", []panelView{panel("", 0, chartW, scoreRows, scoreSeries, true)}, names)
+	a := chart("Gold facts: precision, recall and F1", []panelView{panel("", 0, chartW, scoreRows, scoreSeries, true, true)}, names)
 	a.Note = "Whiskers: the 95% bootstrap interval over the episodes."
-	b := chart("Gold facts: intervals and closures of the matched facts", []panelView{panel("", 0, chartW, timeRows, timeSeries, true)}, names)
+	b := chart("Gold facts: intervals and closures of the matched facts", []panelView{panel("", 0, chartW, timeRows, timeSeries, true, true)}, names)
 	b.Note = "Shares of the matched facts (wrongly closed: of those open in the gold; closures missed and closed at the wrong time: of those closed in the gold); whiskers: 95% Wilson intervals. Lower is better for the last three."
 	return []chartView{a, b}
 }
 
-// panel lays out one panel: rows of groups, one bar per series.
-func panel(title string, x0, x1 float64, rows []string, ss []series, labels bool) panelView {
-	p := panelView{Title: title, X0: x0 + labelW, X1: x1 - 70}
+// panel lays out one panel: rows of groups, one bar per series. Labels puts the row labels
+// left of it; values writes each bar's value right of it (one panel to a chart: side by side the
+// values are in the bars' tooltips).
+func panel(title string, x0, x1 float64, rows []string, ss []series, labels, values bool) panelView {
+	p := panelView{Title: title, X0: x0 + labelW, X1: x1 - 10, Values: values}
 	if !labels {
-		p.X0 = x0 + 60
+		p.X0 = x0 + 10
+	}
+	if values {
+		p.X1 = x1 - 190
 	}
 	span := p.X1 - p.X0
 	for _, f := range []float64{0, 0.25, 0.5, 0.75, 1} {

@@ -29,6 +29,9 @@ for html in "$@"; do
   charts=$(grep -o 'class="chart"[^>]*height="[0-9.]*"' "$html" | sed 's/.*height="\([0-9.]*\)"/\1/' |
     awk '{h += $1 + 60} END {printf "%d", h}')
   height=$((charts + 170))
+  # An eval or diff page says its own height.
+  own=$(grep -o '<meta name="backfill-height" content="[0-9]*"' "$html" | grep -o '[0-9]*' || true)
+  [ -z "$own" ] || height=$own
   profile=$(mktemp -d "${TMPDIR:-/tmp}/backfill-chromium.XXXXXX")
   rm -f "$png"
   chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
