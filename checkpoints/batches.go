@@ -106,15 +106,16 @@ func scanBatch(out *[]batch.Record) func(*sql.Rows) error {
 
 const requestColumns = `key,batch,stage,task,keys,status,detail,raw,finish,code`
 
-// AddBatchRequest records a request line of a batch (once: a second call is a no-op).
+// AddBatchRequest records a request line of a batch (once: a second call is a no-op), with the
+// group of the unit that asks it (ForGroup), so a forgetting of the group discards its answer.
 func (s *Store) AddBatchRequest(ctx context.Context, r batch.Request) error {
 	keys, err := json.Marshal(r.Keys)
 	if err != nil {
 		return fmt.Errorf("encoding batch request: %w", err)
 	}
 	return s.Write(ctx, func(tx *Tx) error {
-		_, err := tx.tx.ExecContext(ctx, `INSERT OR IGNORE INTO llm_batch_requests(`+requestColumns+`) VALUES(?,?,?,?,?,?,?,?,?,?)`,
-			r.Key, r.Batch, r.Stage, r.Task, string(keys), r.Status, r.Detail, r.Raw, r.Finish, r.Code)
+		_, err := tx.tx.ExecContext(ctx, `INSERT OR IGNORE INTO llm_batch_requests(`+requestColumns+`,group_id) VALUES(?,?,?,?,?,?,?,?,?,?,?)`,
+			r.Key, r.Batch, r.Stage, r.Task, string(keys), r.Status, r.Detail, r.Raw, r.Finish, r.Code, groupOf(ctx))
 		if err != nil {
 			return fmt.Errorf("writing batch request: %w", err)
 		}
@@ -183,10 +184,13 @@ func (s *Store) SettleBatchRequests(ctx context.Context, rows []batch.Request, e
 }
 
 // FinishBatch marks the rows of the batch still pending as unfinished (lost, when the batch is
-// lost), adds their number to b.Unfinished and records b, in one transaction; it returns that
+// lost), with why (the provider's reason for a failed batch), adds their number to b.Unfinished and records b, in one transaction; it returns that
 // number.
 func (s *Store) FinishBatch(ctx context.Context, b batch.Record) (int, error) {
 	status, detail := batch.ReqUnfinished, "the batch ended ("+b.Ended+") without an answer"
+	if b.Reason != "" { // a failed batch: the provider's reason (its errors)
+		detail += ": " + b.Reason
+	}
 	if b.State == batch.Lost {
 		status, detail = batch.ReqLost, "the batch is lost: "+b.Reason
 	}

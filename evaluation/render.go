@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/tkgraph/backfill/snapshots"
 )
 
 // maxListed bounds each list of examples (misses, extras, wrong intervals) in the markdown.
@@ -18,7 +20,7 @@ func (r *Report) Summary(w io.Writer) {
 	fmt.Fprintf(w, "  health: %d groups, %d episodes, %d entities, %d facts (%.2f per episode); valid_at known %s, closed %s;\n"+
 		"          name collisions %d, entities without facts %d, closed by a fact sharing no endpoint %s\n",
 		h.Groups, h.Episodes, h.Entities, h.Facts, h.FactsPerEpisode, pct(h.ValidAtShare), pct(h.ClosedShare),
-		h.NameCollisions, h.EntitiesWithoutFacts, optInt(h.ClosedByStranger))
+		h.NameCollisions, h.EntitiesWithoutFacts, r.optInt(h.ClosedByStranger))
 	if g := r.Gold; g != nil {
 		fmt.Fprintf(w, "  gold %s: %d gold facts, %d graph facts, %d matched: precision %.2f, recall %.2f, F1 %.2f%s;\n"+
 			"          intervals right %s (valid_at %s, invalid_at %s); wrongly closed %d of %d open, closures missed %d of %d, closed at the wrong time %d\n",
@@ -80,7 +82,7 @@ func (r *Report) healthMarkdown(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %.2f | %s | %s | %d | %d | %s | %s | %d |\n", name, h.Episodes, h.Entities, h.Facts,
 			h.FactsPerEpisode, pct(h.ValidAtShare), pct(h.ClosedShare), h.NameCollisions, h.EntitiesWithoutFacts,
-			optInt(h.ClosedByStranger), optInt(h.ClosuresUnattributed), h.Communities)
+			r.optInt(h.ClosedByStranger), r.optInt(h.ClosuresUnattributed), h.Communities)
 	}
 	fmt.Fprintf(w, "\nCommunity sizes (members: communities): %s.\n\n", sizes(r.Health.CommunitySizes))
 	if len(r.Health.Collisions) > 0 {
@@ -252,11 +254,18 @@ func frac(a, b int) string {
 	return fmt.Sprintf("%.3f (%d/%d)", float64(a)/float64(b), a, b)
 }
 
-func optInt(p *int) string {
-	if p == nil {
-		return "n/a (an export's fact_versions.parquet is ordered by fact, not read group by group: eval the checkpoint for this)"
+// optInt renders a count taken from the version log, or why the graph read has none.
+func (r *Report) optInt(p *int) string {
+	if p != nil {
+		return fmt.Sprint(*p)
 	}
-	return fmt.Sprint(*p)
+	switch r.Kind {
+	case snapshots.KindExport:
+		return "n/a (an export's fact_versions.parquet is ordered by fact, not read group by group: eval the checkpoint for this)"
+	case "":
+		return "n/a (no version log: eval the checkpoint for this)"
+	}
+	return "n/a (a " + r.Kind + " keeps no version log: eval the checkpoint that built it for this)"
 }
 
 // sizes renders a size histogram as "1: 4, 2: 3, …".

@@ -27,6 +27,9 @@ const minSyncSeconds = 1
 // CheckpointOptions say how OpenCheckpoint opens a checkpoint store.
 type CheckpointOptions struct {
 	Write bool // for writing (a run): the store's lock, or the lease of one kept in object storage
+	// Existing makes a writer's store that does not exist yet (no local file; no snapshot in
+	// the bucket and no local copy) an error wrapping fs.ErrNotExist instead of a new store.
+	Existing bool
 	// Stop, when closed, makes a writer kept in object storage take a snapshot at once (the
 	// run's first SIGINT/SIGTERM).
 	Stop <-chan struct{}
@@ -51,21 +54,30 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 		return nil, err
 	}
 	if !remote {
-		if o.Write {
+		if o.Write && !o.Existing {
 			return checkpoints.Open(ctx, name)
 		}
 		if _, err := os.Stat(name); err != nil {
 			return nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", name, loaders.WithoutPath(err))
 		}
+		if o.Write {
+			return checkpoints.Open(ctx, name)
+		}
 		return checkpoints.OpenReadOnly(ctx, name)
 	}
+	store, err := openRemote(ctx, j, loc, o)
+	return store, s3.Explain(err, loc.Bucket, j.S3.Endpoint)
+}
+
+// openRemote opens the checkpoint store kept at loc (OpenCheckpoint).
+func openRemote(ctx context.Context, j *Job, loc replica.Location, o CheckpointOptions) (*checkpoints.Store, error) {
 	client, err := s3.NewClient(ctx, j.s3Options())
 	if err != nil {
 		return nil, fmt.Errorf("opening checkpoint %s: %w", loc, err)
 	}
 	sync := j.CheckpointSync
-	ro := replica.Options{Client: client, Location: loc, Local: sync.Local, Every: seconds(sync.Seconds),
-		LeaseTTL: seconds(sync.LeaseSeconds), Stop: o.Stop, OnLost: o.OnLost, Log: o.Log}
+	ro := replica.Options{Client: client, Location: loc, Local: sync.Local, Every: seconds(OrZero(sync.Seconds)),
+		LeaseTTL: seconds(OrZero(sync.LeaseSeconds)), Stop: o.Stop, OnLost: o.OnLost, Log: o.Log, Existing: o.Existing}
 	if !o.Write {
 		return replica.OpenReadOnly(ctx, ro)
 	}
@@ -81,6 +93,30 @@ func OpenCheckpoint(ctx context.Context, j *Job, name string, o CheckpointOption
 		ro.Every = DefaultSyncSeconds * time.Second
 	}
 	return replica.Open(ctx, ro)
+}
+
+// SideFiles is the path the files kept beside a checkpoint store are named after (its
+// quarantine, failed-units and output-record files, and the default timeline pages): the
+// store's own path for a local store; for one kept at s3://BUCKET/KEY the writer's local copy
+// (checkpoint_sync.local, else DefaultLocalCopy), so every command on this machine finds the
+// same files whichever of them opened the store.
+func (j *Job) SideFiles(name string) (string, error) {
+	loc, remote, err := replica.Parse(name)
+	if err != nil || !remote {
+		return name, err
+	}
+	if j.CheckpointSync.Local != "" {
+		return j.CheckpointSync.Local, nil
+	}
+	return DefaultLocalCopy(loc)
+}
+
+// OrZero is *p, or 0 for nil (a key left out: the user of the value applies its default).
+func OrZero(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // seconds is a duration of s seconds.
@@ -120,11 +156,12 @@ func (j *Job) validateCheckpoint() error {
 	if _, _, err := replica.Parse(j.Checkpoint); err != nil {
 		return fmt.Errorf("validating job: %w", err)
 	}
-	if s := j.CheckpointSync.Seconds; s != 0 && s < minSyncSeconds {
-		return fmt.Errorf("validating job: checkpoint_sync.seconds: %g is below %d", s, minSyncSeconds)
+	if s := j.CheckpointSync.Seconds; s != nil && *s < minSyncSeconds {
+		return fmt.Errorf("validating job: checkpoint_sync.seconds: %g is below %d (leave the key out for the default %d)", *s, minSyncSeconds, DefaultSyncSeconds)
 	}
-	if s, m := j.CheckpointSync.LeaseSeconds, replica.MinLeaseTTL.Seconds(); s != 0 && s < m {
-		return fmt.Errorf("validating job: checkpoint_sync.lease_seconds: %g is below %g (servers date writes to the second)", s, m)
+	if s, m := j.CheckpointSync.LeaseSeconds, replica.MinLeaseTTL.Seconds(); s != nil && *s < m {
+		return fmt.Errorf("validating job: checkpoint_sync.lease_seconds: %g is below %g (servers date writes to the second; leave the key out for the default %g)",
+			*s, m, replica.DefaultLeaseTTL.Seconds())
 	}
 	return nil
 }

@@ -149,8 +149,9 @@ func applySet(doc *yaml.Node, set string) error {
 			}
 		case yaml.SequenceNode:
 			idx, err := strconv.Atoi(p)
-			if err != nil || idx < 0 || idx > len(n.Content) {
-				return fmt.Errorf("%s is a list of %d: %q is not an index from 0 to %d", strings.Join(parts[:i], "."), len(n.Content), p, len(n.Content))
+			if err != nil || idx < 0 || idx > len(n.Content) || strconv.Itoa(idx) != p { // "01" or "+1" is no index as written
+				return fmt.Errorf("%s is a list of %d: %q is not an index from 0 to %d (written without a sign or leading zeros)",
+					strings.Join(parts[:i], "."), len(n.Content), p, len(n.Content))
 			}
 			if idx == len(n.Content) {
 				n.Content = append(n.Content, &yaml.Node{Kind: yaml.MappingNode})

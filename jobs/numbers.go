@@ -14,6 +14,9 @@ import (
 // default.
 var maxima = map[string]float64{
 	"sources[].max_body_bytes":           1 << 30,
+	"sources[].max_json_depth":           10_000, // encoding/json's own nesting bound
+	"sources[].max_json_values":          1 << 30,
+	"sources[].max_json_path_bytes":      1 << 34,
 	"checkpoint_sync.seconds":            86400,
 	"checkpoint_sync.lease_seconds":      3600,
 	"llm.concurrency":                    1024,

@@ -15,6 +15,10 @@ const (
 	DefaultSinkPasswordEnv = "BACKFILL_SINK_PASSWORD"
 )
 
+// SinkKinds are the values of sink.kind: sqlite (the checkpoint store only) and the graph
+// databases.
+var SinkKinds = []string{"sqlite", "memgraph", "neo4j", "falkordb"}
+
 // GraphSink reports whether the job loads into a graph database (Memgraph, Neo4j or FalkorDB):
 // its stages end with the load stage.
 func (j *Job) GraphSink() bool {
@@ -64,8 +68,8 @@ func (j *Job) validateSink() error {
 	if _, err := graphdb.ParseForeign(j.Sink.Foreign); err != nil {
 		return bad("sink.foreign", "%q is not keep or delete", j.Sink.Foreign)
 	}
-	if j.Sink.LeaseSecs != 0 && j.Sink.LeaseSecs < 3 {
-		return bad("sink.lease_seconds", "%v is too short: the load renews its leases every third of it (at least 3)", j.Sink.LeaseSecs)
+	if s := j.Sink.LeaseSecs; s != nil && *s < 3 {
+		return bad("sink.lease_seconds", "%v is too short: the load renews its leases every third of it (at least 3; leave the key out for the default 120)", *s)
 	}
 	if e := j.S3.Endpoint; e != "" && !strings.HasPrefix(e, "http://") && !strings.HasPrefix(e, "https://") {
 		return bad("s3.endpoint", "%q is not an http:// or https:// URL", e)

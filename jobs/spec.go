@@ -38,6 +38,11 @@ type Source struct {
 	GroupPolicy  string  `yaml:"group_policy"` // map (default) | reject
 	DefaultGroup string  `yaml:"default_group"`
 	MaxBodyBytes int     `yaml:"max_body_bytes"`
+	// The bounds of a JSON body's shape (0: the defaults, 64, 100,000 and 16 MiB): a body past
+	// one is quarantined naming it.
+	MaxJSONDepth     int `yaml:"max_json_depth"`
+	MaxJSONValues    int `yaml:"max_json_values"`
+	MaxJSONPathBytes int `yaml:"max_json_path_bytes"`
 	// JSON prunes JSON records and names their free-text fields; Facts declares facts that
 	// follow from fields alone (see records.go).
 	JSON  JSONOpts   `yaml:"json"`
@@ -188,7 +193,7 @@ type Sink struct {
 
 	// Sharing the graph with other writers (README, Living graphs).
 	Foreign   string   `yaml:"foreign"`            // keep (default: never delete or overwrite what another writer wrote) | delete (the loaded groups become what backfill writes)
-	LeaseSecs float64  `yaml:"lease_seconds"`      // a group's lease in the database lasts this long unrenewed (default 120, at least 3)
+	LeaseSecs *float64 `yaml:"lease_seconds"`      // a group's lease in the database lasts this long unrenewed (default 120 when absent, at least 3)
 	LeaseWait *float64 `yaml:"lease_wait_seconds"` // wait this long for groups another load holds, then fail naming it (default 60; 0: fail at once)
 }
 
@@ -204,9 +209,9 @@ type S3 struct {
 // CheckpointSync configures a checkpoint kept in object storage (checkpoint: s3://BUCKET/KEY;
 // package checkpoints/replica): the local copy runs work on and how it is kept in the bucket.
 type CheckpointSync struct {
-	Local        string  `yaml:"local"`         // the local copy (default: under the user cache, DefaultLocalCopy)
-	Seconds      float64 `yaml:"seconds"`       // a snapshot at least this often while the store changes (default 300)
-	LeaseSeconds float64 `yaml:"lease_seconds"` // the writer's lease lasts this long unrenewed (default 60, at least 3)
+	Local        string   `yaml:"local"`         // the local copy (default: under the user cache, DefaultLocalCopy)
+	Seconds      *float64 `yaml:"seconds"`       // a snapshot at least this often while the store changes (default 300 when absent, at least 1)
+	LeaseSeconds *float64 `yaml:"lease_seconds"` // the writer's lease lasts this long unrenewed (default 60 when absent, at least 3)
 }
 
 // Limits bound a run.

@@ -80,7 +80,7 @@ func (b builder) build(pos rowPos, names *Mapping, v *rowValues) Result {
 		return bad(names.Source, err.Error())
 	}
 	if source == graph.SourceJSON && !isJSON { // JSON as text (a Parquet column): the same bounds
-		if err := checkShape([]byte(body)); err != nil {
+		if err := checkShape([]byte(body), b.spec.JSONShape); err != nil {
 			return bad(names.Body, err.Error())
 		}
 	}

@@ -28,15 +28,18 @@ func newDiffCmd(c *cli) *cobra.Command {
 		Long: `Diff shows what changed between two graphs, typically one input built twice with two prompt
 versions, models or settings, or the graph Graphiti built online against backfill's of the same
 history. A GRAPH is a job file with its checkpoint (the job's, or JOB.yaml@CHECKPOINT), a Parquet
-export directory, or a Bolt URI of a graph Graphiti or backfill wrote into Neo4j (bolt://HOST:PORT,
-read-only; --database, credentials in BACKFILL_GRAPH_USER and BACKFILL_GRAPH_PASSWORD); both are
-read one group at a time.
+export directory, or a graph Graphiti or backfill wrote into a database, read-only: Neo4j or
+Memgraph by a Bolt URI (bolt://HOST:PORT; --database), FalkorDB by a redis:// URI (a graph per
+group), credentials in BACKFILL_GRAPH_USER and BACKFILL_GRAPH_PASSWORD; both are read one group
+at a time.
 
 Entities match by id, then by normalised name, then by their mentions (renames with a new id,
 merges, splits); facts by id, then by endpoints and predicate (sentence, valid_at, invalid_at,
 expired_at changes, facts newly closed or reopened and the fact that closes them); communities
 by the Jaccard similarity of their members. It prints totals per kind and the LLM calls, tokens
-and cost of the runs that built each side. Compare runs made under record_time: reference.
+and cost of the runs that built each side; only a checkpoint records them, so for an export or
+a database graph it says which kind of graph it read and that they are not compared. Compare
+runs made under record_time: reference.
 
 --gold FILE also scores both graphs against a gold file (as eval --gold does) and compares the
 scores episode by episode with a paired bootstrap (2,000 draws of the episodes, the same for
@@ -51,7 +54,7 @@ Exit 0 whether the graphs differ or not, 1 on an error.`,
   backfill diff export-a/ export-b/ --group alice --json changes.json
   backfill diff bolt://127.0.0.1:7687 gold.yaml@.backfill/gold.db --gold examples/gold/gold.yaml
   backfill diff gold.yaml@.backfill/one-call.db gold.yaml@.backfill/two-call.db --gold examples/gold/gold.yaml`,
-		Args: nArgs(2, "two graphs: JOB.yaml, JOB.yaml@CHECKPOINT, EXPORT_DIR or a Bolt URI each"),
+		Args: nArgs(2, "two graphs: JOB.yaml, JOB.yaml@CHECKPOINT, EXPORT_DIR, a Bolt URI or a redis:// URI each"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveDefault
 		},
@@ -134,6 +137,8 @@ func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB strin
 	if err != nil {
 		return fail(ctx, err)
 	}
+	a.recordReports("diff", o.json, o.markdown, o.html)
+	b.recordReports("diff", o.json, o.markdown, o.html)
 	rep.Summary(out)
 	return exitOK
 }

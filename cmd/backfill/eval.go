@@ -38,10 +38,13 @@ func newEvalCmd(c *cli) *cobra.Command {
 		Short: "Score a finished graph: health, retrieval, gold facts, QA",
 		Long: `Eval scores a finished graph and prints a short summary (--json, --markdown: the full report).
 GRAPH is a job file with its checkpoint (the job's, --checkpoint's, or JOB.yaml@CHECKPOINT), a
-Parquet export directory, or a graph in Neo4j that Graphiti or backfill wrote: a Bolt URI
-(bolt://HOST:PORT, neo4j://HOST:PORT; --database, credentials in BACKFILL_GRAPH_USER and
-BACKFILL_GRAPH_PASSWORD), read-only, or JOB.yaml@URI when the job's embedder must embed the
-questions of --dataset. It is read one group at a time; --group reads only the groups named.
+Parquet export directory, or a graph that Graphiti or backfill wrote into a database, read-only:
+Neo4j or Memgraph by a Bolt URI (bolt://HOST:PORT, neo4j://HOST:PORT; --database), FalkorDB by
+a redis:// or rediss:// URI (a graph per group), credentials in BACKFILL_GRAPH_USER and
+BACKFILL_GRAPH_PASSWORD. JOB.yaml@EXPORT_DIR and JOB.yaml@URI read those with the job, whose
+embedder embeds the questions of --dataset. A graph backfill loaded (since loader load-v4)
+scores as its checkpoint and export do. It is read one group at a time; --group reads only the
+groups named; the report names the kind of graph read.
 
 Always: graph health per group and in total (entities and facts per episode, share of facts with
 a valid_at, share closed, colliding normalised names, entities without facts, community sizes,
@@ -73,6 +76,7 @@ an error.`,
   backfill eval jobs/examples/locomo.yaml --dataset locomo locomo10.json --k 5,10
   backfill eval .backfill/demo/export
   backfill eval jobs/examples/gold.yaml@bolt://127.0.0.1:7687 --gold examples/gold/gold.yaml
+  backfill eval redis://127.0.0.1:6379 --gold examples/gold/demo.yaml
   backfill eval jobs/examples/locomo.yaml@v2.db --dataset locomo locomo10.json --against v1.eval.json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			switch {
@@ -134,7 +138,7 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	var clients *pipeline.Clients
 	if o.dataset != "" {
 		if g.job == nil {
-			return usageError("eval", errors.New("--dataset needs a job (its embedder embeds the questions): JOB.yaml, JOB.yaml@CHECKPOINT or JOB.yaml@bolt://…, not an export directory or a bare Bolt URI"))
+			return usageError("eval", errors.New("--dataset needs a job (its embedder embeds the questions): JOB.yaml, JOB.yaml@CHECKPOINT, JOB.yaml@EXPORT_DIR or JOB.yaml@URI (bolt://…, redis://…), not a bare export directory or graph URI"))
 		}
 		if o.qa && g.job.LLM.Provider == "offline" {
 			fmt.Fprintln(os.Stderr, "backfill eval: --qa needs a model: the offline provider answers no questions; set llm.provider: openai (and llm.base_url, llm.model) in the job or with --set")
@@ -183,6 +187,7 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 			return fail(ctx, err)
 		}
 	}
+	g.recordReports("eval", o.json, o.markdown, o.html)
 	rep.Summary(out)
 	if rep.QABudgetStopped {
 		return exitPartial

@@ -76,6 +76,7 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 		if err := safefile.WriteFile(o.json, append(b, '\n')); err != nil {
 			return fail(ctx, fmt.Errorf("writing plan: %w", err))
 		}
+		recordFile(j, outputRecord{Kind: outputReport, File: o.json, Command: "plan"})
 	}
 	return exitOK
 }

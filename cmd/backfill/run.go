@@ -107,6 +107,8 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 			b, _ := json.MarshalIndent(rep, "", "  ")
 			if err := safefile.WriteFile(o.report, append(b, '\n')); err != nil && runErr == nil {
 				runErr = fmt.Errorf("writing report: %w", err)
+			} else if err == nil {
+				recordFile(j, outputRecord{Kind: outputReport, File: o.report, Command: "run"})
 			}
 		}
 	}
@@ -117,12 +119,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if runErr != nil {
 		return fail(ctx, runErr)
 	}
-	rewritten, err := refreshExports(ctx, j) // a run that forgot rows gone from a mirror source
-	for _, d := range rewritten {
-		fmt.Fprintf(os.Stderr, "backfill: export %s rewritten without the forgotten episodes\n", termtext.Value(d))
-	}
-	if err != nil {
-		return fail(ctx, err)
+	if rep.Purged != nil { // the run completed a forgetting (rows gone from a mirror source, or a forget it finished)
+		if err := refreshAfterRun(ctx, j); err != nil {
+			return fail(ctx, err)
+		}
 	}
 	code := exitOK
 	if rep.Pending() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -98,6 +99,9 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "groups mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", mapped)
 	}
 	fmt.Fprintf(w, "quarantined\t%d (last run)\n", c.Quarantined)
+	if err := writeForgetPending(ctx, w, store, ""); err != nil {
+		return err
+	}
 	current, err := planner.Current(ctx, j, store, "", nil)
 	if err != nil {
 		return err
@@ -113,6 +117,26 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 	writeStageRows(w, rows)
 	writeCounts(w, c)
 	return writeBatches(ctx, w, store)
+}
+
+// writeForgetPending says when a forgetting of the store's groups (of group, unless "") is not
+// complete: a forget or a mirror run removed their episodes, but what was derived from them
+// (cached answers, summaries, communities, the files written from the store) is not all gone
+// until a forget or a run completes it.
+func writeForgetPending(ctx context.Context, w io.Writer, store *checkpoints.Store, group string) error {
+	pending, err := store.PendingGroups(ctx)
+	if err != nil {
+		return err
+	}
+	if group != "" {
+		pending = slices.DeleteFunc(pending, func(g string) bool { return g != group })
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "forgetting\tPENDING in %d groups (%s): their episodes are gone, but cached answers and what was derived from them may still hold their text; run the same `backfill forget` again, or `backfill run`, to complete it\n",
+		len(pending), joinShown(pending, shownGroups))
+	return nil
 }
 
 // maxDeliveredShown bounds the delivered and lost batches status lists (every open batch is
@@ -174,6 +198,9 @@ func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "written as\t%s\n", termtext.Value(written))
 	}
 	fmt.Fprintf(w, "episodes\t%d\n", c.Episodes)
+	if err := writeForgetPending(ctx, w, store, id); err != nil {
+		return err
+	}
 	current, err := planner.Current(ctx, j, store, id, nil)
 	if err != nil {
 		return err

@@ -15,7 +15,11 @@
 //     and `eval "$(scripts/local_embed.sh start)"` set them.
 //   - When a required variable is unset the test FAILS with a message naming the script that
 //     starts the server, unless BACKFILL_SKIP_INTEGRATION=1, in which case it is skipped.
-//     Integration tests are skipped only when explicitly disabled.
+//     Integration tests are skipped only when explicitly disabled. The exception is Memgraph,
+//     which no script can install here: Memgraph reads BACKFILL_MEMGRAPH_URI, skips the test
+//     with a line naming the workflow that runs it (.github/workflows/memgraph.yml, Memgraph's
+//     official container) when it is unset, and returns it as it is when set, so a failure
+//     against a configured server is never a skip.
 //   - NewBucket creates a uniquely named bucket, uploads the given objects and removes both when
 //     the test ends, so tests sharing one gateway never see each other's data.
 //   - Neo4jExclusive serialises tests of different packages (separate `go test` processes) that

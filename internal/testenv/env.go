@@ -11,6 +11,7 @@ import (
 const (
 	EnvNeo4jURI        = "BACKFILL_NEO4J_URI"
 	EnvFalkorDBURI     = "BACKFILL_FALKORDB_URI"
+	EnvMemgraphURI     = "BACKFILL_MEMGRAPH_URI"
 	EnvS3Endpoint      = "BACKFILL_S3_ENDPOINT"
 	EnvS3AccessKey     = "BACKFILL_S3_ACCESS_KEY"
 	EnvS3SecretKey     = "BACKFILL_S3_SECRET_KEY"
@@ -90,6 +91,29 @@ func FalkorDB(t testing.TB) string {
 		return ""
 	}
 	return vals[EnvFalkorDBURI]
+}
+
+// MemgraphWorkflow is where the Memgraph tests run: Memgraph has no server a script can install
+// on these machines (no package registry ships it), so a GitHub Actions workflow starts its
+// official container and sets BACKFILL_MEMGRAPH_URI.
+const MemgraphWorkflow = ".github/workflows/memgraph.yml"
+
+// Memgraph returns the Bolt URI of a Memgraph server from BACKFILL_MEMGRAPH_URI. Unlike the
+// other servers, an unset variable skips t, with a line saying where the test runs; a set one is
+// used as it is, so a server that does not answer fails the test rather than skipping it.
+func Memgraph(t testing.TB) string {
+	t.Helper()
+	return memgraphFrom(t, os.Getenv)
+}
+
+func memgraphFrom(t testing.TB, getenv func(string) string) string {
+	t.Helper()
+	uri := getenv(EnvMemgraphURI)
+	if uri == "" {
+		t.Skip(fmt.Sprintf("%s unset: Memgraph cannot run on this machine; %s runs this test against Memgraph's container",
+			EnvMemgraphURI, MemgraphWorkflow))
+	}
+	return uri
 }
 
 // S3Env locates the test S3 gateway and its root credentials.

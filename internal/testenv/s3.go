@@ -127,3 +127,30 @@ func DeleteBucket(ctx context.Context, client *s3.Client, bucket string) error {
 	}
 	return nil
 }
+
+// Objects returns the content of every object of bucket, by key.
+func Objects(ctx context.Context, env S3Env, bucket string) (map[string][]byte, error) {
+	client := env.Client()
+	out := map[string][]byte{}
+	pages := s3.NewListObjectsV2Paginator(client, &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", bucket, err)
+		}
+		for _, o := range page.Contents {
+			obj, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: o.Key})
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", aws.ToString(o.Key), err)
+			}
+			var b bytes.Buffer
+			_, err = b.ReadFrom(obj.Body)
+			obj.Body.Close()
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", aws.ToString(o.Key), err)
+			}
+			out[aws.ToString(o.Key)] = b.Bytes()
+		}
+	}
+	return out, nil
+}

@@ -98,7 +98,7 @@ func loadOptions(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv) load
 			BatchBytes: s.BatchBytes, Sessions: s.Sessions, Analytical: s.Analytical, VectorDims: j.Embedder.Dimensions,
 			Indexes: cypher.IndexMode(s.Indexes),
 			Foreign: graphdb.Foreign(s.Foreign), Job: j.Name,
-			LeaseTTL: seconds(s.LeaseSecs), LeaseWait: leaseWait(s.LeaseWait),
+			LeaseTTL: seconds(jobs.OrZero(s.LeaseSecs)), LeaseWait: leaseWait(s.LeaseWait),
 			MaxAttempts: s.MaxAttempts, RetryBase: seconds(s.RetrySecs)},
 		Reload:      s.Reload,
 		Source:      stages.GraphSource(store, j.RecordTime),

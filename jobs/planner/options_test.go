@@ -230,7 +230,15 @@ func TestPlanMatchesTheRun(t *testing.T) {
 func TestPlanAfterForget(t *testing.T) {
 	j := demoJob(t)
 	run(t, j)
-	if _, err := runner.Forget(context.Background(), j, runner.ForgetOptions{Selection: checkpoints.Selection{Speakers: []string{"Alice"}}}); err != nil {
+	store, err := runner.OpenStore(context.Background(), j, runner.Options{}, true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runner.Forget(store.Ctx, j, store, runner.ForgetOptions{Selection: checkpoints.Selection{Speakers: []string{"Alice"}}})
+	if cerr := store.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	p := plan(t, j)

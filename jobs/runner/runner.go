@@ -39,6 +39,9 @@ type Options struct {
 	// Skip names steps (stages.Steps) this run leaves out: forget runs without ingest, and
 	// without load unless asked.
 	Skip []string
+	// Store, when set, is the store to run on, opened for writing by OpenStore (Checkpoint is
+	// then ignored); Run leaves it open. Otherwise Run opens the store and closes it.
+	Store *Store
 }
 
 func (o *Options) defaults(j *jobs.Job) {
@@ -67,13 +70,15 @@ func (o *Options) defaults(j *jobs.Job) {
 func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error) {
 	start := time.Now()
 	opts.defaults(j)
-	ctx, lost := context.WithCancelCause(ctx) // cancelled when a checkpoint kept in object storage is lost
-	defer lost(nil)
-	store, err := jobs.OpenCheckpoint(ctx, j, opts.Checkpoint, jobs.CheckpointOptions{Write: true, Stop: opts.Stop, OnLost: lost, Log: opts.Log})
-	if err != nil {
-		return nil, err
+	opened := opts.Store
+	if opened == nil {
+		var err error
+		if opened, err = OpenStore(ctx, j, opts, true, false); err != nil {
+			return nil, err
+		}
+		defer opened.Close()
 	}
-	defer store.Close()
+	ctx, store := opened.Ctx, opened.Store // ctx is cancelled when a checkpoint kept in object storage is lost
 	cl, err := pipeline.NewClients(j, store, opts.Env, opts.Log, opts.Stop)
 	if err != nil {
 		return nil, err
@@ -110,7 +115,10 @@ func Run(ctx context.Context, j *jobs.Job, opts Options) (*report.Report, error)
 	if r.rep.Purged != nil && runErr == nil {
 		runErr = store.Compact(ctx)
 	}
-	return r.rep, r.close(ctx, runErr)
+	if opts.Store != nil {
+		return r.rep, runErr
+	}
+	return r.rep, r.close(opened, runErr)
 }
 
 // run is one run of a job.

@@ -149,7 +149,7 @@ func (b *Batcher) Request(ctx context.Context, it Item) (Outcome, error) {
 // by its last row (none: it was never sent).
 func (b *Batcher) again(ctx context.Context, it Item, last Request) (Outcome, error) {
 	switch last.Status {
-	case "":
+	case "", ReqForgotten: // never sent, or sent for text a forgetting removed: a new request
 		return Outcome{}, b.enqueue(ctx, it, firstTime)
 	case ReqInvalid:
 		if !b.kind.ResubmitInvalid() {

@@ -111,6 +111,10 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 	if err != nil {
 		return fmt.Errorf("reading batch request: %w", err)
 	}
+	if ok && row.Status == ReqForgotten {
+		d.discard(ol)
+		return nil
+	}
 	if !ok || row.Status != ReqPending { // settled by an earlier delivery
 		return nil
 	}
@@ -157,6 +161,17 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 		return d.flush(ctx)
 	}
 	return nil
+}
+
+// discard counts the answer of a request a forgetting marked ReqForgotten: it was paid for, so
+// its usage and cost count; its text goes nowhere.
+func (d *delivery) discard(ol wire.BatchOutputLine) {
+	if ol.Response == nil || ol.Response.StatusCode != 200 {
+		return
+	}
+	s := d.b.kind.Settle(Request{Status: ReqForgotten}, ol.Response.Body)
+	d.usage.Discarded++
+	d.usage.CostUSD += d.b.opts.Price.Cost(s.Usage)
 }
 
 // flush writes the settled rows and cache entries gathered so far in one transaction. A paid

@@ -75,16 +75,19 @@ func (o Outcome) Err() error {
 
 // Usage counts a Batcher's work in one run.
 type Usage struct {
-	Batches        int     `json:"batches"`         // batches submitted
-	Requests       int     `json:"requests"`        // request lines submitted
-	Resubmitted    int     `json:"resubmitted"`     // of Requests, submitted again after a failure, an expiry, an unreadable answer or a loss
-	Answers        int     `json:"answers"`         // answers received (valid or not)
-	Errors         int     `json:"errors"`          // error lines received
-	Unfinished     int     `json:"unfinished"`      // requests a batch ended without (expired, cancelled, failed)
-	InvalidLines   int     `json:"invalid_lines"`   // output lines that could not be read
-	FallbackOnline int     `json:"fallback_online"` // requests sent online after their batch retries
-	CostUSD        float64 `json:"cost_usd"`        // the answers received, at batch prices
-	EstimatedUSD   float64 `json:"estimated_usd"`   // the estimate of the batches submitted
+	Batches        int `json:"batches"`         // batches submitted
+	Requests       int `json:"requests"`        // request lines submitted
+	Resubmitted    int `json:"resubmitted"`     // of Requests, submitted again after a failure, an expiry, an unreadable answer or a loss
+	Answers        int `json:"answers"`         // answers received (valid or not)
+	Errors         int `json:"errors"`          // error lines received
+	Unfinished     int `json:"unfinished"`      // requests a batch ended without (expired, cancelled, failed)
+	InvalidLines   int `json:"invalid_lines"`   // output lines that could not be read
+	FallbackOnline int `json:"fallback_online"` // requests sent online after their batch retries
+	// Discarded counts the answers received for requests a forgetting marked ReqForgotten while
+	// their batch was pending: paid (in CostUSD), never cached.
+	Discarded    int     `json:"discarded,omitempty"`
+	CostUSD      float64 `json:"cost_usd"`      // the answers received, at batch prices
+	EstimatedUSD float64 `json:"estimated_usd"` // the estimate of the batches submitted
 	// Lost counts the batches the provider lost (Lost): their unanswered requests were
 	// submitted again (in Resubmitted) and counted in Unfinished.
 	Lost int `json:"lost"`
@@ -122,6 +125,7 @@ func (u *Usage) Sum(o Usage) {
 	u.Unfinished += o.Unfinished
 	u.InvalidLines += o.InvalidLines
 	u.FallbackOnline += o.FallbackOnline
+	u.Discarded += o.Discarded
 	u.CostUSD += o.CostUSD
 	u.EstimatedUSD += o.EstimatedUSD
 	u.Lost += o.Lost

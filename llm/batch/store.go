@@ -63,6 +63,10 @@ const (
 	ReqFailed     = "failed"     // an error line (Code, Detail)
 	ReqUnfinished = "unfinished" // the batch ended without it (expired, cancelled, failed)
 	ReqLost       = "lost"       // the provider lost its batch (Lost) before it was answered
+	// ReqForgotten: a forgetting removed the episodes whose text the request carried while its
+	// batch was pending: its answer is discarded on delivery (counted, never cached), and a
+	// unit that still asks the same request sends it anew.
+	ReqForgotten = "forgotten"
 )
 
 // Request is one request line of a batch as the store records it.

@@ -11,7 +11,9 @@
 // (Dialect.GraphPerGroup, GraphName), embeddings are set with vecf32(…), times are the strings
 // Python's isoformat() gives (TimeText), and the schema is Graphiti's indexes (falkordb.go: its
 // range indexes one property at a time, its full-text statements), run in each graph before its
-// first write.
+// first write. FalkorQuery writes a query's parameters as the "CYPHER k=v …" prefix FalkorDB
+// takes, and FalkorReply decodes its compact replies, for the loader and the graph readers
+// (snapshots) alike.
 //
 // Statement contract:
 //   - Every batch statement starts with RowsPrefix ("UNWIND $rows AS row ") and reads a list of

@@ -18,8 +18,9 @@ const Stage = stages.Load
 // loaderVersion changes when the loader writes a group differently, so every group reloads
 // (v2: embeddings stored as float32 arrays on Neo4j; v3: the loader records what it wrote and
 // keeps what other writers wrote, so every group is loaded once to record it, and a message
-// episode's content is "speaker: text", as Graphiti stores its own).
-const loaderVersion = "load-v3"
+// episode's content is "speaker: text", as Graphiti stores its own; v4: an Episodic node
+// carries its record key and source position, record_key and seq, which eval and diff read).
+const loaderVersion = "load-v4"
 
 // Options of the stage.
 type Options struct {
