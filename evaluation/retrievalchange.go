@@ -124,21 +124,26 @@ func recallChange(k int, qa, qb []QuestionScore, ds [][]int, counts, hit func(Qu
 	return r
 }
 
+// changeRows writes the table rows of evidence, session and answer recall changes.
+func changeRows(w io.Writer, ev, sess, ans []RecallChange) {
+	for _, rows := range []struct {
+		name string
+		rs   []RecallChange
+	}{{"evidence", ev}, {"session", sess}, {"answer", ans}} {
+		for _, r := range rows.rs {
+			fmt.Fprintf(w, "| %s R@%d | %d | %.3f | %.3f | %+.3f | %+.3f … %+.3f | %.1f%% / %.1f%% | %s |\n", rows.name, r.K, r.Questions,
+				r.A, r.B, r.Change, r.Low, r.High, 100*r.BHigher, 100*r.BLower, r.beyond())
+		}
+	}
+}
+
 // beyond says whether the change's interval leaves out 0 (direction).
 func (r RecallChange) beyond() string { return direction(r.Low, r.High, r.BHigher, r.BLower) }
 
 // Markdown writes the comparison as a table.
 func (c *RetrievalChange) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "## Retrieval, paired over %d questions\n\n| recall | questions | A | B | change | 95%% interval of the change | B higher / lower in | |\n|---|---:|---:|---:|---:|---|---|---|\n", c.Questions)
-	for _, rows := range []struct {
-		name string
-		rs   []RecallChange
-	}{{"evidence", c.Evidence}, {"session", c.Session}, {"answer", c.Answer}} {
-		for _, r := range rows.rs {
-			fmt.Fprintf(w, "| %s R@%d | %d | %.3f | %.3f | %+.3f | %+.3f … %+.3f | %.1f%% / %.1f%% | %s |\n", rows.name, r.K, r.Questions,
-				r.A, r.B, r.Change, r.Low, r.High, 100*r.BHigher, 100*r.BLower, r.beyond())
-		}
-	}
+	changeRows(w, c.Evidence, c.Session, c.Answer)
 	fmt.Fprintf(w, "\n%d paired resamples of the questions; a change whose interval holds 0 is within what the choice of questions moves.\n\n", c.Resamples)
 }
 
@@ -200,14 +205,6 @@ func compareModes(scores []QuestionScore, ks []int, a, b string) *ModeChange {
 func (c *ModeChange) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "| %s against %s | questions | %s | %s | change | 95%% interval of the change | %s higher / lower in | |\n|---|---:|---:|---:|---:|---|---|---|\n",
 		c.B, c.A, c.A, c.B, c.B)
-	for _, rows := range []struct {
-		name string
-		rs   []RecallChange
-	}{{"evidence", c.Evidence}, {"session", c.Session}, {"answer", c.Answer}} {
-		for _, r := range rows.rs {
-			fmt.Fprintf(w, "| %s R@%d | %d | %.3f | %.3f | %+.3f | %+.3f … %+.3f | %.1f%% / %.1f%% | %s |\n", rows.name, r.K, r.Questions,
-				r.A, r.B, r.Change, r.Low, r.High, 100*r.BHigher, 100*r.BLower, r.beyond())
-		}
-	}
+	changeRows(w, c.Evidence, c.Session, c.Answer)
 	fmt.Fprintln(w)
 }
