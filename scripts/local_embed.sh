@@ -30,7 +30,8 @@
 # points a job's embedder at it. start and stop are idempotent.
 #
 # Environment: BACKFILL_LOCAL_EMBED_PORT (default 8095), BACKFILL_LOCAL_EMBED_THREADS (numpy's
-# BLAS threads, default 2), BACKFILL_LOCAL_EMBED_START_TIMEOUT (seconds, default 60),
+# BLAS threads, default 1: on the 2 cores shared with the tests and a model server, two OpenBLAS
+# threads spent about 20 times the CPU per text, spinning), BACKFILL_LOCAL_EMBED_START_TIMEOUT (seconds, default 60),
 # XDG_CACHE_HOME, BACKFILL_CACHE_DIR, PYTHON (default python3).
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -38,7 +39,7 @@ set -euo pipefail
 
 MODEL=all-minilm-l6-v2
 PORT="${BACKFILL_LOCAL_EMBED_PORT:-8095}"
-THREADS="${BACKFILL_LOCAL_EMBED_THREADS:-2}"
+THREADS="${BACKFILL_LOCAL_EMBED_THREADS:-1}"
 START_TIMEOUT="${BACKFILL_LOCAL_EMBED_START_TIMEOUT:-60}"
 USER_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/backfill/local-embed"
 PY="${PYTHON:-python3}"
