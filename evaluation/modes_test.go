@@ -107,10 +107,9 @@ var modesEmbedder = fixedEmbedder{
 // q4 e2 (1.5) over e1 (1): turn and session hit, dog is not said. k 2: q1 e3, e1; q2 e4, e2;
 // q3 e3, e2; q4 e2 (1.5), e1 (1.333): all hit.
 //
-// Facts and episodes in k items (the facts' 2k and the hybrid episodes fused, an item that adds
-// no new episode passed over): every fact ranks first, tied with the first episode. k 1: q1 f1,
-// q2 f2 (all hit), q3 f1 (only the answer), q4 f1 (session and answer). k 2: q1 f1, e3; q2 f2,
-// then e4 passed over (f2 comes from it), e2; q3 f1, e3; q4 f1, e2: all hit.
+// Facts and episodes in k items (the hybrid episodes and the facts above the cosine floor,
+// fused): no fact here has an embedding, so none is offered and the list is the hybrid
+// episodes' (TestFuseByHand fuses facts into it).
 //
 // Facts and episodes at 2k (Graphiti's combined list): the k facts and the k BM25 episodes;
 // every question hits at both k.
@@ -129,7 +128,7 @@ func TestRetrievalModesByHand(t *testing.T) {
 	// evidence, session and answer hits of "all" at k 1 and 2, of 4 questions with evidence and answers.
 	want := map[string][3][]int{
 		ModeFacts:          {{2, 2}, {3, 3}, {4, 4}},
-		ModeFactsEpisodes:  {{2, 4}, {3, 4}, {4, 4}},
+		ModeFactsEpisodes:  {{3, 4}, {3, 4}, {3, 4}},
 		ModeEpisodesBM25:   {{3, 4}, {3, 4}, {3, 3}},
 		ModeEpisodesDense:  {{2, 4}, {3, 4}, {3, 4}},
 		ModeEpisodesHybrid: {{3, 4}, {3, 4}, {3, 4}},
@@ -153,10 +152,10 @@ func TestRetrievalModesByHand(t *testing.T) {
 	if c := got[ModeFacts]; !near(c.SessionRecall[0], 0.75) || !near(c.EvidenceRecall[0], 0.5) {
 		t.Errorf("facts: session recall@1 %v (want 3/4), evidence recall@1 %v (want 1/2)", c.SessionRecall[0], c.EvidenceRecall[0])
 	}
-	// The k items of the graph against each raw mode, question by question: at k 1 the hybrid
-	// episodes find 3 evidence turns, the graph's items 2.
+	// The k items of the graph against each raw mode, question by question: the same as the
+	// hybrid episodes; at k 1, one evidence turn more than the dense episodes (3 against 2).
 	if len(rt.Paired) != 3 || rt.Paired[2].A != ModeEpisodesHybrid || rt.Paired[2].B != ModeFactsEpisodes ||
-		!near(rt.Paired[2].Evidence[0].Change, -0.25) || !near(rt.Paired[2].Evidence[1].Change, 0) {
+		!near(rt.Paired[2].Evidence[0].Change, 0) || rt.Paired[1].A != ModeEpisodesDense || !near(rt.Paired[1].Evidence[0].Change, 0.25) {
 		t.Errorf("paired %+v", rt.Paired)
 	}
 	// Per question: q4 in facts mode misses the turn and hits the session; in episodes mode q1
@@ -198,5 +197,20 @@ func TestEpisodeTextPutsTheSpeakerFirstOnce(t *testing.T) {
 		if got := EpisodeText(graph.Episode{Speaker: tc.speaker, Content: tc.content}); got != tc.want {
 			t.Errorf("EpisodeText(%q, %q) = %q, want %q", tc.speaker, tc.content, got, tc.want)
 		}
+	}
+}
+
+// TestFuseByHand fuses the episodes e3, e1, e2 with the facts f1 (from e1) and f2 (from e4) of
+// modesGraph: reciprocal rank scores e3 1, f1 1, e1 ½, f2 ½, e2 ⅓, ties to the episodes. At k 3
+// e3 and f1 come first; e1 adds no episode beyond f1's and is passed over; f2 adds e4.
+func TestFuseByHand(t *testing.T) {
+	g := modesGraph()
+	got := fuse(g, 3, episodeItems([]int{2, 0, 1}), factItems([]int{0, 1}))
+	want := []item{{i: 2}, {fact: true, i: 0}, {fact: true, i: 1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("fuse = %+v, want %+v", got, want)
+	}
+	if got := fuse(g, 5, episodeItems([]int{2, 0, 1}), nil); !slices.Equal(got, episodeItems([]int{2, 0, 1})) {
+		t.Errorf("without facts, fuse = %+v, want the episodes", got)
 	}
 }

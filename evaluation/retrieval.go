@@ -137,7 +137,7 @@ func retrieveGroup(ctx context.Context, g *snapshots.Group, d *Dataset, qs []Que
 			hybrid := rrf(bm25, dense)
 			lists := [len(modes)][]item{
 				factItems(facts),
-				fuseVariant(g, k, ix.hybrid(query, vecs[qi], allowed, minCosine, 2*k), bm25, dense, hybrid),
+				fuse(g, k, episodeItems(hybrid), factItems(ix.cosine(vecs[qi], allowed, minCosine, 2*k))),
 				episodeItems(firstN(bm25, k)),
 				episodeItems(firstN(dense, k)),
 				episodeItems(firstN(hybrid, k)),
