@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -153,4 +154,15 @@ func Objects(ctx context.Context, env S3Env, bucket string) (map[string][]byte, 
 		}
 	}
 	return out, nil
+}
+
+// ProcessEnv is the environment a backfill process needs to reach the gateway with its
+// credentials only: no session token, profile or shared AWS files (they would name files of the
+// user running the tests), no instance metadata, and the user cache (where the local copies of
+// s3:// stores go) under dir.
+func (e S3Env) ProcessEnv(dir string) map[string]string {
+	return map[string]string{"AWS_ACCESS_KEY_ID": e.AccessKey, "AWS_SECRET_ACCESS_KEY": e.SecretKey,
+		"AWS_SESSION_TOKEN": "", "AWS_PROFILE": "", "AWS_REGION": e.Region, "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_CONFIG_FILE": filepath.Join(dir, "no-aws-config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(dir, "no-aws-credentials"),
+		"XDG_CACHE_HOME": filepath.Join(dir, "cache")}
 }

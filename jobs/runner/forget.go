@@ -137,21 +137,21 @@ func markForgetting(ctx context.Context, store *checkpoints.Store, o ForgetOptio
 		return nil, err
 	}
 	values := QuarantineValues(o.Selection, o.Originals)
-	uuids := make([]string, len(f.Episodes))
-	for i, e := range f.Episodes {
-		uuids[i] = e.UUID
-	}
-	if f.contents, err = store.EpisodeTexts(ctx, uuids); err != nil {
-		return nil, err
-	}
-	f.contents = append(f.contents, o.Selection.Speakers...)
-	f.contents = append(f.contents, o.Selection.Matches...)
-	f.contents = append(f.contents, o.Selection.Keys...)
 	qpath := ingest.QuarantineFile(store.Path())
 	if o.DryRun {
 		f.Quarantined, err = store.QuarantineMatching(ctx, values, 0)
 		return f, err
 	}
+	uuids := make([]string, len(f.Episodes))
+	for i, e := range f.Episodes {
+		uuids[i] = e.UUID
+	}
+	if f.contents, err = store.EpisodeTexts(ctx, uuids); err != nil { // read before they go
+		return nil, err
+	}
+	f.contents = append(f.contents, o.Selection.Speakers...)
+	f.contents = append(f.contents, o.Selection.Matches...)
+	f.contents = append(f.contents, o.Selection.Keys...)
 	quarantined := 0
 	if len(f.Episodes) == 0 && len(values) > 0 {
 		if quarantined, err = store.QuarantineMatching(ctx, values, 0); err != nil {

@@ -69,9 +69,11 @@ func corpusCases() []badCase {
 		{name: "group ids mapped", file: "groups.jsonl", code: 3, valid: names("groups.jsonl", 1, 2, 3, 5, 7),
 			bad: []qrow{{"groups.jsonl", 4, "group_id", "missing"}, {"groups.jsonl", 6, "group_id", "missing"},
 				{"groups.jsonl", 8, "group_id", "an object or array is not text"}}},
+		// Row 5's id is 300 valid bytes: longer than the sinks index (loaders.MaxGroupIDBytes).
 		{name: "group ids rejected", file: "groups.jsonl", source: "\n    group_policy: reject\n    default_group: fallback", code: 3,
-			valid: names("groups.jsonl", 1, 4, 5, 6, 7),
+			valid: names("groups.jsonl", 1, 4, 6, 7),
 			bad: []qrow{{"groups.jsonl", 2, "group_id", "outside [A-Za-z0-9_-]"}, {"groups.jsonl", 3, "group_id", "outside"},
+				{"groups.jsonl", 5, "group_id", "bytes long, more than the 255 every sink can index"},
 				{"groups.jsonl", 8, "group_id", "an object or array is not text"}}},
 		{name: "BOM, CRLF, blank lines, no final newline", file: "crlf_bom.jsonl", code: 0, valid: names("crlf_bom.jsonl", 1, 3, 4)},
 		// The ratio error names the quarantine file, which names the input files.

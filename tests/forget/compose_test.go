@@ -22,10 +22,7 @@ import (
 func s3Env(t *testing.T, dir string) (testenv.S3Env, []string) {
 	t.Helper()
 	e := testenv.S3(t)
-	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": e.AccessKey, "AWS_SECRET_ACCESS_KEY": e.SecretKey,
-		"AWS_SESSION_TOKEN": "", "AWS_PROFILE": "", "AWS_REGION": e.Region, "AWS_EC2_METADATA_DISABLED": "true",
-		"AWS_CONFIG_FILE": filepath.Join(dir, "no-aws-config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(dir, "no-aws-credentials"),
-		"XDG_CACHE_HOME": filepath.Join(dir, "cache")} {
+	for k, v := range e.ProcessEnv(dir) {
 		t.Setenv(k, v)
 	}
 	return e, []string{"--set", "s3.endpoint=" + e.Endpoint, "--set", "s3.path_style=true"}

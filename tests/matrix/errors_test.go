@@ -23,11 +23,19 @@ func TestErrorsNameTheCause(t *testing.T) {
 	bucket := testenv.NewBucket(t, e, nil)
 	bin := harness.BuildBinary(t)
 	dir := t.TempDir()
-	job := filepath.Join(root, "jobs", "examples", "demo.yaml")
+	// The demo job, its sources named absolutely: the commands run in the test's directory.
+	demo, err := os.ReadFile(filepath.Join(root, "jobs", "examples", "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := filepath.Join(dir, "demo.yaml")
+	if err := os.WriteFile(job, []byte(strings.ReplaceAll(string(demo), "path: examples/", "path: "+root+"/examples/")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s3Flags := []string{"--set", "s3.endpoint=" + e.Endpoint, "--set", "s3.path_style=true"}
-	base := map[string]string{"AWS_SESSION_TOKEN": "", "AWS_PROFILE": "", "AWS_REGION": e.Region, "AWS_EC2_METADATA_DISABLED": "true",
-		"AWS_CONFIG_FILE": filepath.Join(dir, "no-aws-config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(dir, "no-aws-credentials"),
-		"XDG_CACHE_HOME": filepath.Join(dir, "cache")}
+	base := e.ProcessEnv(dir)
+	delete(base, "AWS_ACCESS_KEY_ID")
+	delete(base, "AWS_SECRET_ACCESS_KEY")
 	env := func(key, secret string) []string {
 		var out []string
 		for k, v := range base {
