@@ -28,13 +28,16 @@ func episodeItems(xs []int) []item {
 
 func firstN[T any](xs []T, n int) []T { return xs[:min(n, len(xs))] }
 
-// fuse is ModeFactsEpisodes: the fact ranking and the episode ranking fused by reciprocal rank
-// fusion into one list of k items, in which no item repeats only episodes shown already (a fact
-// whose episodes are all in the list, or an episode a listed fact comes from, is passed over).
-func fuse(g *snapshots.Group, k int, facts, episodes []item) []item {
+// fuse is ModeFactsEpisodes: two rankings (the hybrid episodes, then the facts whose embedding
+// is above the cosine floor) fused by reciprocal rank fusion, ties to the first list, into one
+// list of k items, in which no item repeats only episodes shown already (a fact whose episodes
+// are all in the list, or an episode a listed fact comes from, is passed over). Facts found only
+// by BM25 (a shared name, "Caroline") are not offered: measured on LoCoMo with all-MiniLM-L6-v2
+// they displaced evidence turns (bench/results.md, issue 44).
+func fuse(g *snapshots.Group, k int, first, second []item) []item {
 	uuid := make(map[string]bool)
 	var out []item
-	for _, it := range rrf(facts, episodes) {
+	for _, it := range rrf(first, second) {
 		if len(out) == k {
 			break
 		}

@@ -17,8 +17,8 @@ type Embedder interface {
 
 // Retrieval modes: what a question retrieves, each computed by the same code on the same
 // questions, each at k items (but ModeCombined). ModeFacts is the graph's facts by hybrid search
-// (k facts). ModeFactsEpisodes is the graph's facts and the raw episodes fused into one list of k
-// items (fuse). ModeEpisodesBM25, ModeEpisodesDense and ModeEpisodesHybrid are no graph at all:
+// (k facts). ModeFactsEpisodes is the hybrid episodes and the facts whose embedding is similar to
+// the question's above the floor fused into one list of k items (fuse). ModeEpisodesBM25, ModeEpisodesDense and ModeEpisodesHybrid are no graph at all:
 // the k best episodes by BM25 over their text, by cosine similarity of their embeddings to the
 // question's, and by reciprocal rank fusion of both. ModeCombined is Graphiti's combined search,
 // a labelled extra at twice the budget: the k facts of ModeFacts and the k episodes of
