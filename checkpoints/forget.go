@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/batchrec"
 )
 
 // forgottenTable holds a hash (HashValue "episode") of every episode uuid a deletion removed,
@@ -296,7 +296,7 @@ func episodeGroups(ctx context.Context, tx *Tx, uuids []string) ([]string, error
 
 // markGroups resets the groups a deletion changed and marks them pending (see Forget). The
 // requests of provider batches still pending that their units asked (or whose group is not
-// known) are marked batch.ReqForgotten without their detail and raw answer: their answers are
+// known) are marked batchrec.ReqForgotten without their detail and raw answer: their answers are
 // discarded when the batches are collected. It returns how many it marked.
 func markGroups(ctx context.Context, tx *Tx, groups []string, deletion int64) (int, error) {
 	if len(groups) == 0 {
@@ -305,7 +305,7 @@ func markGroups(ctx context.Context, tx *Tx, groups []string, deletion int64) (i
 	discarded := 0
 	for _, g := range append([]string{""}, groups...) {
 		res, err := tx.tx.ExecContext(ctx, `UPDATE llm_batch_requests SET status = ?, detail = '', raw = NULL
-			WHERE status = ? AND group_id = ?`, batch.ReqForgotten, batch.ReqPending, g)
+			WHERE status = ? AND group_id = ?`, batchrec.ReqForgotten, batchrec.ReqPending, g)
 		if err != nil {
 			return 0, fmt.Errorf("discarding the pending batch requests of group %s: %w", g, err)
 		}

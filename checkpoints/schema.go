@@ -68,8 +68,8 @@ const episodesColumnsV8 = `
 		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0,
 		record TEXT NOT NULL DEFAULT ''`
 
-// batchesTable records every provider batch of the store's runs (batch.Record).
-// reason is the provider's reason for a failed batch, or why a lost one is lost (batch.Record.Reason).
+// batchesTable records every provider batch of the store's runs (batchrec.Record).
+// reason is the provider's reason for a failed batch, or why a lost one is lost (batchrec.Record.Reason).
 const batchesTable = `CREATE TABLE IF NOT EXISTS llm_batches (` + batchesColumnsV7 + `,
 		reason TEXT NOT NULL DEFAULT '')`
 
@@ -81,7 +81,7 @@ const batchesColumnsV7 = `
 		completed INTEGER NOT NULL, failed INTEGER NOT NULL, answers INTEGER NOT NULL, invalid INTEGER NOT NULL,
 		errors INTEGER NOT NULL, unfinished INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL`
 
-// batchRequestsTable records the request lines of the batches (batch.Request); keys is a
+// batchRequestsTable records the request lines of the batches (batchrec.Request); keys is a
 // JSON list of cache keys; group_id is the group whose unit asked ("" when not known: asked
 // outside a unit, or recorded before the column existed).
 const batchRequestsTable = `CREATE TABLE IF NOT EXISTS llm_batch_requests (` + batchRequestsColumnsV7 + `,

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/vectors"
 )
 
 // episodeIndex is one group's episodes prepared for BM25 and similarity search, in the group's
@@ -61,7 +61,7 @@ func (x *episodeIndex) dense(q []float32, allowed []bool, limit int) []int {
 	var xs []scored
 	for i, v := range x.vecs {
 		if allowed[i] && len(v) == len(q) {
-			xs = append(xs, scored{i, embed.Cosine(q, v)})
+			xs = append(xs, scored{i, vectors.Cosine(q, v)})
 		}
 	}
 	return top(xs, limit, cmp.Compare[int])

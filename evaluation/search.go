@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/vectors"
 )
 
 // Hybrid search as Graphiti's EDGE_HYBRID_SEARCH_RRF does it (graphiti_core/search): a BM25
@@ -139,7 +139,7 @@ func (ix *index) cosine(q []float32, allowed []bool, minScore float64, limit int
 		if !allowed[i] || len(f.Embedding) != len(q) {
 			continue
 		}
-		if s := embed.Cosine(q, f.Embedding); s > minScore {
+		if s := vectors.Cosine(q, f.Embedding); s > minScore {
 			xs = append(xs, scored{i, s})
 		}
 	}

@@ -38,18 +38,6 @@ install_gw() {
     { cat "$STATE/install.log" >&2; die "go install $VERSITYGW_MODULE@$VERSITYGW_VERSION failed"; }
 }
 
-# go_step LOG: the packages go install has compiled so far and the last, or what it does before
-# (module downloads; none when its build cache has every package, and then it links).
-go_step() {
-  local n
-  n=$(grep -vc ': ' "$1" || true)
-  if [ "$n" = 0 ]; then
-    printf '%s' "$(tail -n1 "$1" | grep . || echo 'fetching modules or linking')"
-    return
-  fi
-  printf '%s packages compiled (now %s)' "$n" "$(tail -n1 "$1")"
-}
-
 print_env() {
   cat <<ENV
 export BACKFILL_S3_ENDPOINT=http://127.0.0.1:$(cat "$STATE/port")

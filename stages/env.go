@@ -94,6 +94,8 @@ type Env struct {
 	// NoWait ends a stage after its first wave that left units pending, with a *PendingError,
 	// instead of waiting for the batches (backfill run --no-wait).
 	NoWait bool
+	// Observer, when not nil, watches the units (telemetry).
+	Observer Observer
 }
 
 // Logger is the env's logger, or the default one.

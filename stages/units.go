@@ -103,6 +103,9 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 		if u.Stored == u.Fingerprint {
 			st.Skipped++
 			prog.Add(1)
+			if env.Observer != nil {
+				env.Observer.Units(ctx, stage, UnitSkipped, 1)
+			}
 			return nil
 		}
 		if env.Stopped() {
@@ -117,22 +120,31 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 				drained.Store(true)
 				return nil
 			}
-			err := u.Run(checkpoints.ForGroup(ctx, u.Group), u.Fingerprint)
+			uctx, end := ctx, func(string, error) {}
+			if env.Observer != nil {
+				uctx, end = env.Observer.Unit(ctx, stage, u)
+			}
+			err := u.Run(checkpoints.ForGroup(uctx, u.Group), u.Fingerprint)
 			var f *Failure
 			switch {
 			case err == nil:
+				end(UnitDone, nil)
 			case errors.As(err, &f):
+				end(UnitFailed, err)
 				env.Logger().Warn("unit failed: its LLM answers stayed bad; it runs again on the next run",
 					"stage", stage, "unit", u.Key, "calls", f.Calls, "reason", clipText(f.Reason, 300))
 			case errors.Is(err, pacing.ErrStopped):
+				end(UnitDrained, nil)
 				drained.Store(true)
 				return nil
 			case errors.Is(err, batch.ErrPending):
+				end(UnitPending, nil)
 				mu.Lock()
 				pending.add(u.Key)
 				mu.Unlock()
 				return nil
 			default:
+				end(UnitError, err)
 				return fmt.Errorf("running %s unit %s: %w", stage, u.Key, err)
 			}
 			prog.Add(1)

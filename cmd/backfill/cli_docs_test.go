@@ -10,16 +10,24 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tkgraph/backfill/internal/options"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
 // The CLI reference is generated from the command definitions: docs/cli/ has a page per command
 // and README.md's CLI section a synopsis of every command with every flag, between these
-// markers. TestCLIReferenceIsUpToDate fails when either differs from what the commands define;
-// `make cli-docs` (go test ./cmd/backfill -run TestCLIReferenceIsUpToDate -update) rewrites them.
+// markers. The job keys' reference is generated from the keys' declarations (pipeline.Keys):
+// docs/reference/job-keys.md, the README's table of job keys between its markers, and the
+// help topic `backfill help job-keys` (a page of docs/cli). TestCLIReferenceIsUpToDate fails
+// when any of them differs from what the commands and the declarations define; `make cli-docs`
+// (go test ./cmd/backfill -run TestCLIReferenceIsUpToDate -update) rewrites them.
 const (
 	docsDir       = "docs/cli"
 	synopsisBegin = "<!-- cli-synopsis: generated from the command definitions by `make cli-docs` -->"
 	synopsisEnd   = "<!-- cli-synopsis end -->"
+	jobKeysFile   = "docs/reference/job-keys.md"
+	jobKeysBegin  = "<!-- job-keys: generated from the keys' declarations by `make cli-docs` -->"
+	jobKeysEnd    = "<!-- job-keys end -->"
 )
 
 // documented returns the root command and every command the reference documents (not help).
@@ -131,7 +139,14 @@ func reference(t *testing.T, root string) map[string]string {
 	if !ok1 || !ok2 {
 		t.Fatalf("README.md lacks the markers %q … %q of the CLI synopsis", synopsisBegin, synopsisEnd)
 	}
-	files["README.md"] = before + synopsisBegin + "\n```\n" + synopsis(cmds) + "```\n" + synopsisEnd + after
+	withSynopsis := before + synopsisBegin + "\n```\n" + synopsis(cmds) + "```\n" + synopsisEnd + after
+	before, rest, ok1 = strings.Cut(withSynopsis, jobKeysBegin)
+	_, after, ok2 = strings.Cut(rest, jobKeysEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("README.md lacks the markers %q … %q of the job keys", jobKeysBegin, jobKeysEnd)
+	}
+	files["README.md"] = before + jobKeysBegin + "\n" + options.Markdown(pipeline.Keys().Rows(), "") + jobKeysEnd + after
+	files[jobKeysFile] = jobKeysReference()
 	return files
 }
 
@@ -147,10 +162,10 @@ func TestCLIReferenceIsUpToDate(t *testing.T) {
 				os.Remove(p)
 			}
 		}
-		if err := os.MkdirAll(filepath.Join(root, docsDir), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		for p, body := range files {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(filepath.Join(root, p), []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/internal/safefile"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
@@ -208,7 +207,7 @@ func readReport(path string) (*evaluation.Report, error) {
 	return &r, nil
 }
 
-func readDataset(ctx context.Context, kind, path string, j *jobs.Job) (*evaluation.Dataset, error) {
+func readDataset(ctx context.Context, kind, path string, j *pipeline.Job) (*evaluation.Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)

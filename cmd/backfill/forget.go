@@ -15,7 +15,7 @@ import (
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/suggestions"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -99,7 +99,12 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 	}
 	ctx, stop, finish := drain(ctx)
 	defer finish()
-	ro := runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop}
+	ctx, tel, flush, err := startTelemetry(ctx, j)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer flush()
+	ro := runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop, Telemetry: tel}
 	store, err := runner.OpenStore(ctx, j, ro, !o.dryRun, true)
 	if err != nil {
 		return fail(ctx, err)
@@ -113,7 +118,7 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 
 // forget forgets what the flags select in the open store and rewrites the files the job's
 // commands wrote from it.
-func (o *forgetOptions) forget(ctx context.Context, out io.Writer, j *jobs.Job, store *runner.Store, ro runner.Options) int {
+func (o *forgetOptions) forget(ctx context.Context, out io.Writer, j *pipeline.Job, store *runner.Store, ro runner.Options) int {
 	sel, originals, already, err := o.selection(ctx, store.Store)
 	if err != nil {
 		return fail(ctx, err)
@@ -314,8 +319,8 @@ func joinShown(names []string, n int) string {
 const shownForgotten = 200
 
 // writeForgetting prints what a forgetting removed, or with dryRun would remove; side is where
-// the files beside the store live (jobs.Job.SideFiles).
-func writeForgetting(w io.Writer, j *jobs.Job, side string, f *runner.Forgetting, outputs []outputRecord, dryRun bool) {
+// the files beside the store live (pipeline.Job.SideFiles).
+func writeForgetting(w io.Writer, j *pipeline.Job, side string, f *runner.Forgetting, outputs []outputRecord, dryRun bool) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	verb := "forgotten"

@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/snapshots"
 )
 
@@ -26,7 +25,7 @@ const (
 // --checkpoint's, or CHECKPOINT of "JOB@CHECKPOINT") or with one of the others ("JOB@bolt://…",
 // "JOB@redis://…", "JOB@EXPORT_DIR": the job's embedder for eval --dataset).
 type graphArg struct {
-	job   *jobs.Job          // nil for an export directory or a bare graph URI
+	job   *pipeline.Job      // nil for an export directory or a bare graph URI
 	store *checkpoints.Store // nil unless the graph is a checkpoint
 	snap  snapshots.Snapshot
 }

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
 	_ "time/tzdata" // job timezones work on machines without zoneinfo
 
 	"github.com/tkgraph/backfill/internal/termtext"

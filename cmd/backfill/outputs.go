@@ -19,7 +19,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/sinks/parquet"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/timeline"
@@ -32,7 +32,7 @@ const (
 	outputReport   = "report"   // a report file: run --report, plan --json, eval and diff --json/--markdown, forget --report
 )
 
-// outputsFile is the record, beside the checkpoint store (jobs.Job.SideFiles), of the files the
+// outputsFile is the record, beside the checkpoint store (pipeline.Job.SideFiles), of the files the
 // job's commands wrote from the store, so that a forgetting (forget, or a run that forgets rows
 // gone from a mirror source) leaves none of them holding what it removed. Commands that only
 // read the store write it.
@@ -72,9 +72,9 @@ func (r outputRecord) path() string {
 	return r.File
 }
 
-// sideFiles is where the files beside the job's store live (jobs.Job.SideFiles), or the
+// sideFiles is where the files beside the job's store live (pipeline.Job.SideFiles), or the
 // store's own path when that cannot be told.
-func sideFiles(j *jobs.Job, store *checkpoints.Store) string {
+func sideFiles(j *pipeline.Job, store *checkpoints.Store) string {
 	side, err := j.SideFiles(j.Checkpoint)
 	if err != nil {
 		return store.Path()
@@ -137,7 +137,7 @@ func recordOutput(side string, r outputRecord) error {
 
 // recordFile records a page or report written from the job's store (kept at the job's
 // checkpoint), warning (and going on) when it cannot: forget would then not know the file.
-func recordFile(j *jobs.Job, r outputRecord) {
+func recordFile(j *pipeline.Job, r outputRecord) {
 	if j == nil || r.File == "" || r.File == "-" {
 		return
 	}
@@ -158,7 +158,7 @@ func recordFile(j *jobs.Job, r outputRecord) {
 // every text of texts replaced by "[forgotten]". A recorded file that no longer exists leaves
 // the record. One file that fails does not stop the others: the errors, each naming its file,
 // come back joined. What it did is printed on out.
-func refreshOutputs(ctx context.Context, out io.Writer, j *jobs.Job, store *checkpoints.Store, side string, texts []string) error {
+func refreshOutputs(ctx context.Context, out io.Writer, j *pipeline.Job, store *checkpoints.Store, side string, texts []string) error {
 	recs, err := readOutputs(side)
 	if err != nil || len(recs) == 0 {
 		return err
@@ -198,7 +198,7 @@ func refreshOutputs(ctx context.Context, out io.Writer, j *jobs.Job, store *chec
 }
 
 // refreshOutput rewrites one recorded file (refreshOutputs) and says what it did.
-func refreshOutput(ctx context.Context, j *jobs.Job, store *checkpoints.Store, r outputRecord, texts []string) (string, error) {
+func refreshOutput(ctx context.Context, j *pipeline.Job, store *checkpoints.Store, r outputRecord, texts []string) (string, error) {
 	switch r.kind() {
 	case outputExport:
 		o := exportOptions{format: r.Format, cy: cypherlFlags{dialect: r.Dialect, analytical: r.Analytical}}
@@ -262,7 +262,7 @@ func redactFile(path string, texts []string) (bool, error) {
 
 // writeExport writes the job's graph from store into dir (replaceDir) as o asks and records it;
 // a *recordError says it was written but not recorded.
-func (o *exportOptions) writeExport(ctx context.Context, j *jobs.Job, store *checkpoints.Store, dir string) error {
+func (o *exportOptions) writeExport(ctx context.Context, j *pipeline.Job, store *checkpoints.Store, dir string) error {
 	seen, err := store.LastPurged(ctx)
 	if err != nil {
 		return err
@@ -281,7 +281,7 @@ func (o *exportOptions) writeExport(ctx context.Context, j *jobs.Job, store *che
 // rewriteExport writes the export at dir again from store: as a whole (replaceDir) when dir
 // holds only export files, else file by file, leaving the files export did not write, which
 // it returns.
-func (o *exportOptions) rewriteExport(ctx context.Context, j *jobs.Job, store *checkpoints.Store, dir string) ([]string, error) {
+func (o *exportOptions) rewriteExport(ctx context.Context, j *pipeline.Job, store *checkpoints.Store, dir string) ([]string, error) {
 	write := o.writer(ctx, j, store)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -300,7 +300,7 @@ func (o *exportOptions) rewriteExport(ctx context.Context, j *jobs.Job, store *c
 }
 
 // writer is the function that writes o's export of the job's graph into a directory.
-func (o *exportOptions) writer(ctx context.Context, j *jobs.Job, store *checkpoints.Store) func(dir string) error {
+func (o *exportOptions) writer(ctx context.Context, j *pipeline.Job, store *checkpoints.Store) func(dir string) error {
 	if o.format == "cypherl" {
 		return func(dir string) error { return o.cy.export(ctx, j, stages.GraphSource(store, j.RecordTime), dir) }
 	}
@@ -320,7 +320,7 @@ func (e *recordError) Unwrap() error { return e.err }
 // refreshAfterRun rewrites the files recorded beside the job's store after a run that completed
 // a forgetting (refreshOutputs; the texts of the episodes are gone by then, so reports are
 // left), reading the store as the run left it.
-func refreshAfterRun(ctx context.Context, j *jobs.Job) error {
+func refreshAfterRun(ctx context.Context, j *pipeline.Job) error {
 	side, err := j.SideFiles(j.Checkpoint)
 	if err != nil {
 		return err
@@ -328,7 +328,7 @@ func refreshAfterRun(ctx context.Context, j *jobs.Job) error {
 	if recs, err := readOutputs(side); err != nil || len(recs) == 0 {
 		return err
 	}
-	store, err := jobs.OpenCheckpoint(ctx, j, j.Checkpoint, jobs.CheckpointOptions{})
+	store, err := pipeline.OpenCheckpoint(ctx, j, j.Checkpoint, pipeline.CheckpointOptions{})
 	if err != nil {
 		return err
 	}

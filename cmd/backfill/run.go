@@ -57,7 +57,11 @@ holder; a lease not renewed for checkpoint_sync.lease_seconds (60) expires.
 
 In batch mode (llm.mode or embedder.mode: batch) the requests go to the provider's Batch API at
 its batch price; --wait (the default) waits for the batches with a progress line per batch,
---no-wait submits them and exits 0 with "N batches pending"; running again continues.`,
+--no-wait submits them and exits 0 with "N batches pending"; running again continues.
+
+With OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) set, the run exports its traces
+and metrics over OTLP, configured by the standard OTEL_* variables (docs/telemetry.md); without
+one it starts no exporter.`,
 		Example: `  backfill run jobs/examples/demo.yaml
   backfill run job.yaml --report report.json --set llm.concurrency=8
   backfill run job.yaml --shard 0/4 --checkpoint .backfill/shard0.db
@@ -98,9 +102,14 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	}
 	ctx, stop, finish := drain(ctx)
 	defer finish()
+	ctx, tel, flush, err := startTelemetry(ctx, j)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer flush()
 	prog := newProgress(os.Stderr)
 	rep, runErr := runner.Run(ctx, j, runner.Options{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
-		NoWait: o.noWait || !o.wait})
+		NoWait: o.noWait || !o.wait, Telemetry: tel})
 	if rep != nil {
 		printText(out, func(w io.Writer) { rep.WriteTable(w, stages.StepNames()) })
 		if o.report != "" {

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/planner"
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/stages"
@@ -76,7 +76,7 @@ func (o *statusOptions) run(ctx context.Context, out io.Writer, path string) int
 }
 
 // storeStatus prints the progress of every stage over the whole store.
-func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store) error {
+func storeStatus(ctx context.Context, w io.Writer, j *pipeline.Job, store *checkpoints.Store) error {
 	c, err := store.Count(ctx)
 	if err != nil {
 		return err
@@ -183,7 +183,7 @@ func writeBatches(ctx context.Context, w io.Writer, store *checkpoints.Store) er
 }
 
 // groupStatus prints one group's ids and the progress of every stage over it.
-func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store, given string) error {
+func groupStatus(ctx context.Context, w io.Writer, j *pipeline.Job, store *checkpoints.Store, given string) error {
 	id, written, err := storeGroup(ctx, store, given)
 	if err != nil {
 		return err

@@ -194,3 +194,32 @@ func LocalEmbedder(t testing.TB) LocalLLM {
 	t.Helper()
 	return localServer(t, "scripts/local_embed.sh", EnvLocalEmbedURL, EnvLocalEmbedModel)
 }
+
+// Names of the variables of the OpenTelemetry Collector (scripts/otelcol.sh).
+const (
+	EnvOTelEndpoint     = "BACKFILL_OTELCOL_ENDPOINT"
+	EnvOTelGRPCEndpoint = "BACKFILL_OTELCOL_GRPC_ENDPOINT"
+	EnvOTelTraces       = "BACKFILL_OTELCOL_TRACES"
+	EnvOTelMetrics      = "BACKFILL_OTELCOL_METRICS"
+)
+
+// OTelCollector is the test OpenTelemetry Collector: its OTLP endpoints and the files its file
+// exporter writes (OTLP JSON, a line per batch received).
+type OTelCollector struct {
+	Endpoint     string // OTLP/HTTP, e.g. http://127.0.0.1:14318
+	GRPCEndpoint string // OTLP/gRPC
+	Traces       string // traces.jsonl
+	Metrics      string // metrics.jsonl
+}
+
+// Collector returns the test collector from the BACKFILL_OTELCOL_* variables, failing (or, with
+// BACKFILL_SKIP_INTEGRATION=1, skipping) t when one is unset.
+func Collector(t testing.TB) OTelCollector {
+	t.Helper()
+	vals := require(t, os.Getenv, `eval "$(scripts/otelcol.sh start)"`, EnvOTelEndpoint, EnvOTelGRPCEndpoint, EnvOTelTraces, EnvOTelMetrics)
+	if vals == nil {
+		return OTelCollector{}
+	}
+	return OTelCollector{Endpoint: vals[EnvOTelEndpoint], GRPCEndpoint: vals[EnvOTelGRPCEndpoint], Traces: vals[EnvOTelTraces],
+		Metrics: vals[EnvOTelMetrics]}
+}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/graphdb"
 )
@@ -26,7 +25,7 @@ func TestLoadFingerprintPinned(t *testing.T) {
 		{"neo4j", "bolt://db:7687", "graph", 1024, "c0ffee", "ed78ec3e64955b04397b6faccfe6b618"},
 		{"", "", "", 0, "", "2201fdfc3e58279fb85c42de99891d5a"},
 	} {
-		j := &jobs.Job{}
+		j := &Job{}
 		j.Sink.Kind, j.Sink.URI, j.Sink.Database, j.Embedder.Dimensions = c.kind, c.uri, c.db, c.dims
 		if got := loadOptions(j, nil, nil).Fingerprint(c.upstream); got != c.want {
 			t.Errorf("%+v: load fingerprint %s, want %s", c, got, c.want)
@@ -49,7 +48,7 @@ func TestLoadOptionsLeaveSinkDefaults(t *testing.T) {
 		{[]string{"sink.kind=neo4j", "sink.indexes=online"}, 2 << 20},
 		{[]string{"sink.kind=memgraph", "sink.indexes=graphiti"}, 2 << 20},
 	} {
-		j, err := jobs.Parse([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
+		j, err := Parse([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatalf("%v: %v", tc.sets, err)
 		}

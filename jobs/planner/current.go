@@ -5,7 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -17,7 +17,7 @@ import (
 // done: the next run of j does it again. With group set, each estimate's GroupDone counts that
 // group's units done. The store is only read; each estimate's Units and Done are exact, its
 // calls are not meant to be read (one prompt is rendered).
-func Current(ctx context.Context, j *jobs.Job, store *checkpoints.Store, group string, log *slog.Logger) ([]stages.Estimate, error) {
+func Current(ctx context.Context, j *pipeline.Job, store *checkpoints.Store, group string, log *slog.Logger) ([]stages.Estimate, error) {
 	p := &Plan{Assumptions: stages.DefaultRatios()}
 	opts := Options{Sample: 1, Log: log}
 	opts.defaults(j)

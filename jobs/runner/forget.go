@@ -15,7 +15,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/safefile"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -97,9 +97,9 @@ func (f *Forgetting) Redact() {
 // quarantined rows holding a selected value are removed from the table and the quarantine
 // file, and the failed-units file is rewritten. A deletion an earlier Forget or mirror run left
 // incomplete is completed too. With o.DryRun it only reports what would go.
-func Forget(ctx context.Context, j *jobs.Job, store *Store, o ForgetOptions) (*Forgetting, error) {
+func Forget(ctx context.Context, j *pipeline.Job, store *Store, o ForgetOptions) (*Forgetting, error) {
 	o.Run.defaults(j)
-	if o.Load && !j.GraphSink() {
+	if o.Load && !j.Sink.GraphSink() {
 		return nil, fmt.Errorf("forgetting: --load needs a graph database sink (sink.kind memgraph, neo4j or falkordb; the job's is %s)", j.Sink.Kind)
 	}
 	f, err := markForgetting(ctx, store.Store, o)

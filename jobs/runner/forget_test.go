@@ -9,7 +9,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
 // TestRunCompletesAnInterruptedForgetting: a forget killed right after its first transaction
@@ -64,7 +64,7 @@ func TestRunCompletesAnInterruptedForgetting(t *testing.T) {
 }
 
 // forgetIn opens the job's store for writing, forgets in it and closes it.
-func forgetIn(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgetting, error) {
+func forgetIn(ctx context.Context, j *pipeline.Job, o ForgetOptions) (*Forgetting, error) {
 	store, err := OpenStore(ctx, j, o.Run, true, true)
 	if err != nil {
 		return nil, err

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
 // Store is a checkpoint store OpenStore opened, with the context its work runs under.
@@ -30,15 +30,15 @@ func (s *Store) Close() error {
 }
 
 // OpenStore opens the job's checkpoint store (o.Checkpoint, else the job's) the way every
-// command that changes it does (jobs.OpenCheckpoint): for writing, holding the store's lock or,
+// command that changes it does (pipeline.OpenCheckpoint): for writing, holding the store's lock or,
 // for an s3:// store, its lease, taking a snapshot at once when o.Stop closes. With existing
 // set, a store that does not exist yet (a local file, or a bucket without a snapshot) is an
 // error wrapping fs.ErrNotExist rather than a new store: forget opens stores that way. With
 // write unset the store is opened read-only (its latest snapshot for an s3:// store).
-func OpenStore(ctx context.Context, j *jobs.Job, o Options, write, existing bool) (*Store, error) {
+func OpenStore(ctx context.Context, j *pipeline.Job, o Options, write, existing bool) (*Store, error) {
 	o.defaults(j)
 	ctx, lost := context.WithCancelCause(ctx)
-	store, err := jobs.OpenCheckpoint(ctx, j, o.Checkpoint, jobs.CheckpointOptions{Write: write, Existing: existing,
+	store, err := pipeline.OpenCheckpoint(ctx, j, o.Checkpoint, pipeline.CheckpointOptions{Write: write, Existing: existing,
 		Stop: o.Stop, OnLost: lost, Log: o.Log})
 	if err != nil {
 		lost(nil)

@@ -39,8 +39,9 @@ type Options struct {
 	Budget         *pacing.Budget // the run's budget: each request reserves its estimate when queued
 	// Stop, when closed, refuses every new request (ErrStopped) and makes Flush drop what is
 	// queued: a draining run submits nothing new.
-	Stop <-chan struct{}
-	Log  *slog.Logger
+	Stop     <-chan struct{}
+	Log      *slog.Logger
+	Observer Observer // watches the batches (telemetry); nil: none
 }
 
 func (o *Options) defaults() {

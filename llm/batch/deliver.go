@@ -75,9 +75,9 @@ func (b *Batcher) end(ctx context.Context, t *tracked, d *delivery, lost string)
 	t.rec = rec
 	switch {
 	case rec.State == Lost:
-		d.usage.fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: Lost, Reason: rec.Reason})
+		d.usage.Fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: Lost, Reason: rec.Reason})
 	case rec.Ended == wire.BatchFailed:
-		d.usage.fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: rec.Ended, Reason: rec.Reason})
+		d.usage.Fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: rec.Ended, Reason: rec.Reason})
 	}
 	if t.mine {
 		b.opts.Budget.Charge(d.usage.CostUSD - rec.EstCostUSD)
@@ -124,7 +124,7 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 		cost := d.b.opts.Price.Cost(s.Usage)
 		d.usage.Answers++
 		d.usage.CostUSD += cost
-		d.b.kind.Count(row.Stage, func(u *pacing.StageUsage) {
+		d.b.kind.Count(row.Stage, row.Task, func(u *pacing.StageUsage) {
 			u.Add(s.Usage, cost)
 			if !s.Valid {
 				u.InvalidAnswers++

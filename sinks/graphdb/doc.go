@@ -21,6 +21,9 @@
 // queued, and BatchBytes bounds the literal text. Each GRAPH.QUERY is atomic; there are no
 // multi-statement transactions.
 //
+// Options.Observer (telemetry), when set, sees every write transaction (its graph, rows and
+// bytes, then its tries and error) and every chunk's count verification.
+//
 // Loader contract:
 //   - Load writes whole groups, read from a sinks.Source. Options.Sessions workers (default 2:
 //     faster than one on a quiet 2-core machine, slower only when other work loads Neo4j's

@@ -25,7 +25,8 @@ const loaderVersion = "load-v4"
 // Options of the stage.
 type Options struct {
 	// Sink is the loader's settings. Run sets its Username and Password from Credentials and its
-	// Progress, Log and Stop from the Env.
+	// Progress, Log and Stop from the Env, and its Observer to the Env's Observer when that is a
+	// graphdb.Observer too (telemetry).
 	Sink graphdb.Options
 	// Reload loads every group, whether its fingerprint changed or not (sink.reload).
 	Reload bool
@@ -89,6 +90,9 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 		}
 		todo = append(todo, g)
 	}
+	if env.Observer != nil && st.Skipped > 0 {
+		env.Observer.Units(ctx, Stage, stages.UnitSkipped, st.Skipped)
+	}
 	// A group loaded before that has no episode left (forgotten) is loaded empty: the loader
 	// removes what the database holds of it, and its record goes.
 	emptied := emptiedGroups(groups, done)
@@ -104,6 +108,9 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 		}
 	}
 	sink.Progress, sink.Log, sink.Stop = env.Progress, env.Logger(), env.Stop
+	if o, ok := env.Observer.(graphdb.Observer); ok { // telemetry watches the sink's batches too
+		sink.Observer = o
+	}
 	sink.Owner = storeOwner{store: store, target: o.target()}
 	// The groups about to be written lose their load record first: a load or reload that fails
 	// leaves them unrecorded, so the next run loads them again instead of skipping them. An
@@ -129,6 +136,9 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 			}
 		}
 		st.Units += len(gs) // the groups recorded: a load stopped early counts what it committed
+		if env.Observer != nil {
+			env.Observer.Units(ctx, Stage, stages.UnitDone, len(gs))
+		}
 		return nil
 	})
 	st.Seconds = time.Since(start).Seconds()

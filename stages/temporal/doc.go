@@ -45,7 +45,7 @@
 //   - ④ facts whose intervals do not overlap never close each other, and nothing closes when
 //     either valid_at is unknown; on equal valid_at the fact later in group order wins.
 //
-// Declared facts (resolve.Fact.Declared, from record fields) are never judged and are nobody's
+// Declared facts (stages.ResolvedFact.Declared, from record fields) are never judged and are nobody's
 // candidate. A declared state fact is closed by each of its Closures at the closing snapshot's
 // reference time, from that snapshot's record time on (expired_at: the first time it was known
 // closed), with a version row naming the closing episode (reason closed_by_record); a fact

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // planWords are the words of a sentence that make its fact a plan, an intention or a promise,
@@ -34,7 +34,7 @@ var eventPredicates = map[string]bool{
 // Kind is the kind the rules treat a fact as: a plan by its predicate or by the words of its
 // sentence, an event by its predicate, else the kind the model gave (states and scheduled
 // states as given; a plan's words win over a model's "state" or "event").
-func Kind(f resolve.Fact) string {
+func Kind(f stages.ResolvedFact) string {
 	switch {
 	case f.Kind == KindPlan || f.Kind == KindScheduledState:
 		return f.Kind

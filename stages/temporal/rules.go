@@ -5,7 +5,7 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // Fact kinds from extraction that the rules treat specially.
@@ -47,7 +47,7 @@ type Judgement struct {
 // valid_at is clamped to the reference time); only states end in the future. An interval that
 // ends before it starts is malformed: its valid_at is dropped, so the fact is kept (closed at its
 // invalid_at) but never closes, nor is closed by, another fact.
-func Normalize(f resolve.Fact) resolve.Fact {
+func Normalize(f stages.ResolvedFact) stages.ResolvedFact {
 	if f.Declared {
 		return f
 	}
@@ -110,7 +110,7 @@ func Normalize(f resolve.Fact) resolve.Fact {
 //     is unknown; a duplicate that starts at or after the earlier fact's end is a new period of
 //     the same statement and stays a fact of its own. Merges are decided on the facts known at
 //     the time, and a fact once written to the log on its own is never merged later;
-//   - a declared state fact is closed by each of its closures (resolve.Fact.Closures: the later
+//   - a declared state fact is closed by each of its closures (stages.ResolvedFact.Closures: the later
 //     snapshots that no longer show it) at the closure's reference time, from the closure's
 //     record time on: the fact's invalid_at becomes the closure's time unless it already ends by
 //     then, and a fact recorded after a closure's record time is recorded closed. The version
@@ -124,7 +124,7 @@ func Normalize(f resolve.Fact) resolve.Fact {
 //
 // Under record_time: reference the record order is the group order, so a late-arriving episode
 // gives the same facts and version log as if it had arrived in order.
-func Apply(group string, facts []resolve.Fact, judgements []Judgement) ([]graph.Fact, []graph.FactVersion) {
+func Apply(group string, facts []stages.ResolvedFact, judgements []Judgement) ([]graph.Fact, []graph.FactVersion) {
 	w := newWalker(group, facts, withGroupRules(facts, judgements))
 	for _, b := range recordBatches(facts) {
 		w.record(b.facts, b.closures, b.at)

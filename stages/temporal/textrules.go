@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // endingWords end a text that says its subject's relation with what follows is over: "left",
@@ -17,7 +17,7 @@ var endingWords = regexp.MustCompile(`(?i)\b(?:left|quit|leaves|leaving|resigned
 // Globex on March 29", extracted as a fact about Globex) as that end, not a start: its valid_at
 // is unknown and its invalid_at is the first date after the object's name, or its reference
 // time. Other facts are returned as they are.
-func (r Rules) Ended(f resolve.Fact) resolve.Fact {
+func (r Rules) Ended(f stages.ResolvedFact) stages.ResolvedFact {
 	name := strings.ToLower(r.raw[f.Target])
 	if f.Declared || !isState(f) || name == "" {
 		return f
@@ -56,7 +56,7 @@ func (r Rules) Ended(f resolve.Fact) resolve.Fact {
 //     the earliest, merged into it while their intervals overlap or a start is unknown.
 //
 // The judgements of the model are kept; the returned slice is a copy.
-func withGroupRules(facts []resolve.Fact, judgements []Judgement) []Judgement {
+func withGroupRules(facts []stages.ResolvedFact, judgements []Judgement) []Judgement {
 	out := make([]Judgement, len(facts))
 	for i := range out {
 		if i < len(judgements) {

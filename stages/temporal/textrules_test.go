@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // said is a fact as a model might extract it from a hand-written message of day ref: its
 // sentence, kind and dates (valid, invalid: "" for null).
-func said(id, src, tgt, pred, ref, sentence, kind, valid, invalid string) resolve.Fact {
+func said(id, src, tgt, pred, ref, sentence, kind, valid, invalid string) stages.ResolvedFact {
 	f := fact(id, src, tgt, pred, ref, valid, invalid, kind)
 	f.Fact = sentence
 	return f
@@ -17,7 +17,7 @@ func said(id, src, tgt, pred, ref, sentence, kind, valid, invalid string) resolv
 
 // runRules is the temporal stage without the judge: Normalize, the cardinality rule's settled
 // contradictions, Apply.
-func runRules(facts []resolve.Fact) map[string]graph.Fact {
+func runRules(facts []stages.ResolvedFact) map[string]graph.Fact {
 	rules := NewRules(DefaultCardinalities(), map[string]string{"globex": "Globex", "leeds": "Leeds", "manchester": "Manchester"})
 	for i := range facts {
 		facts[i] = rules.Ended(Normalize(facts[i]))
@@ -40,12 +40,12 @@ func runRules(facts []resolve.Fact) map[string]graph.Fact {
 func TestTextRules(t *testing.T) {
 	tests := []struct {
 		name  string
-		facts []resolve.Fact
+		facts []stages.ResolvedFact
 		want  map[string]want // facts absent from want must not be in the output (merged)
 	}{
 		{
 			name: "a stated end date is kept over a later message's date",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				said("york", "emma", "york", "LIVES_IN", "2024-01-08", "Emma lived in York until August 2018.", "state", "2024-01-08", "2024-01-08"),
 			},
 			// the end is the month's last day; the model's start (the message's day) is after it: unknown
@@ -53,7 +53,7 @@ func TestTextRules(t *testing.T) {
 		},
 		{
 			name: "a range with full dates keeps its years and closes no current fact it does not overlap",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "Emma lives in Leeds.", "state", "2024-01-08", ""),
 				said("york", "emma", "york", "LIVES_IN", "2024-01-09", "Emma lived in York from June 1, 2015 to August 31, 2018.", "state", "2024-01-09", ""),
 			},
@@ -61,7 +61,7 @@ func TestTextRules(t *testing.T) {
 		},
 		{
 			name: "a plan never ends a fact; the move does, and it ends the plan",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "Emma lives in Leeds.", "state", "2024-01-08", ""),
 				// the model calls the plan a state of the relation it announces
 				said("plan", "emma", "manchester", "LIVES_IN", "2024-04-03", "Emma will move to Manchester.", "state", "2024-04-03", ""),
@@ -75,7 +75,7 @@ func TestTextRules(t *testing.T) {
 		},
 		{
 			name: "a plan whose date has passed is no longer current",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				said("resign", "alice", "naver", "PLANS_TO_RESIGN_FROM", "2024-04-15",
 					"Alice plans to resign at the end of next month (2024-05-31).", "plan", "2024-04-15", ""),
 				said("lisbon", "alice", "lisbon", "PLANS_TO_VISIT", "2024-04-15", "Alice plans to travel to Lisbon in June 2024.", "plan", "", ""),
@@ -84,7 +84,7 @@ func TestTextRules(t *testing.T) {
 		},
 		{
 			name: "an event is an instant, never an open state",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				said("jeju", "alice", "jeju", "VISITED", "2024-02-12", "Alice visited Jeju on February 2, 2024.", "state", "2024-02-02", ""),
 				said("paris", "emma", "paris", "VISITED", "2024-05-20", "Emma visited Paris.", "event", "", ""),
 			},
@@ -92,7 +92,7 @@ func TestTextRules(t *testing.T) {
 		},
 		{
 			name: "two facts of one relation and object differing only in tense or a date note are one",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				said("kakao", "alice", "kakao", "WORKS_AT", "2024-01-08", "Alice works at Kakao.", "state", "2024-01-08", ""),
 				said("naver", "alice", "naver", "WORKS_AT", "2024-03-10", "Alice works at Naver (since 2024-03-02).", "state", "2024-03-02", ""),
 				said("kakao-past", "alice", "kakao", "WORKED_AT", "2024-03-10", "Alice worked at Kakao (until 2024-03-02).", "state", "", "2024-03-02"),
@@ -101,7 +101,7 @@ func TestTextRules(t *testing.T) {
 		},
 		{
 			name: "a start the sentence states is the valid_at the model left out (a date without a year: the last before the message)",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "I live in Leeds.", "state", "", ""),
 				said("moved", "emma", "manchester", "LIVES_IN", "2024-05-20", "I moved to Manchester on May 18.", "state", "", ""),
 			},
@@ -109,7 +109,7 @@ func TestTextRules(t *testing.T) {
 		},
 		{
 			name: "a state whose own sentence says it ended is that end, not a start, and closes nothing",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "I live in Leeds.", "state", "", ""),
 				said("globex", "emma", "globex", "WORKS_AT", "2024-01-08", "I work at Globex now.", "state", "", ""),
 				// a small model's fact of the wrong relation, quoting the message
@@ -119,7 +119,7 @@ func TestTextRules(t *testing.T) {
 		},
 		{
 			name: "a state the model left without dates starts at its message, so the cardinality rule closes it",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				said("globex", "emma", "globex", "WORKS_AT", "2024-01-08", "Emma works at Globex.", "state", "", ""),
 				said("initech", "emma", "initech", "WORKS_AT", "2024-04-02", "Emma works at Initech.", "state", "", ""),
 			},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/internal/testenv"
+	"github.com/tkgraph/backfill/internal/vectors"
 )
 
 // TestLocalEmbedderSmoke embeds sentences through the embeddings client and checks the vectors.
@@ -46,11 +47,11 @@ func TestLocalEmbedderSmoke(t *testing.T) {
 		a, b int
 		cos  float64
 	}{{0, 1, 0.6660}, {0, 2, 0.1046}, {1, 2, 0.1411}} {
-		if got := embed.Cosine(vecs[want.a], vecs[want.b]); math.Abs(got-want.cos) > 1e-3 {
+		if got := vectors.Cosine(vecs[want.a], vecs[want.b]); math.Abs(got-want.cos) > 1e-3 {
 			t.Errorf("cosine(%q, %q) = %.4f, want %.4f (sentence-transformers' quick start)", texts[want.a], texts[want.b], got, want.cos)
 		}
 	}
-	para, unrelated := embed.Cosine(vecs[3], vecs[4]), embed.Cosine(vecs[5], vecs[6])
+	para, unrelated := vectors.Cosine(vecs[3], vecs[4]), vectors.Cosine(vecs[5], vecs[6])
 	t.Logf("paraphrases %.3f, unrelated %.3f", para, unrelated)
 	if para <= unrelated {
 		t.Errorf("paraphrases at cosine %.3f, not above the unrelated sentences' %.3f", para, unrelated)

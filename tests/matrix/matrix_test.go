@@ -15,7 +15,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -150,7 +150,7 @@ func checkCovered(t *testing.T, f *fixture) {
 			t.Errorf("backfill --help lists %q, which the matrix does not cover: add it (tests/matrix)", m[1])
 		}
 	}
-	for _, k := range jobs.SinkKinds {
+	for _, k := range graphdb.Kinds {
 		if !slices.Contains(sinkKinds, k) && k != "memgraph" {
 			t.Errorf("the job spec accepts sink.kind %q, which the matrix does not cover: add it (tests/matrix)", k)
 		}
