@@ -1,6 +1,8 @@
 package badinput
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,7 +116,7 @@ func corpusCases() []badCase {
 			bad: []qrow{{"longmemeval_mismatch.json", 1, "haystack_sessions", "1 dates for 2 sessions"},
 				{"longmemeval_mismatch.json", 2, "haystack_sessions[0][1].content", "not a number"},
 				{"longmemeval_mismatch.json", 2, "haystack_sessions[0][2].content", "missing"}}},
-		{name: "no such file", file: "does_not_exist.jsonl", code: 1, errText: "no such file or directory"},
+		{name: "no such file", file: "does_not_exist.jsonl", code: 2, errText: "does_not_exist.jsonl does not exist"},
 	}
 }
 
@@ -140,11 +142,14 @@ func (c badCase) run(t *testing.T, bin, dir, path string) {
 	if res.Code != c.code {
 		t.Fatalf("exit %d, want %d\n%s", res.Code, c.code, res.Stderr)
 	}
-	if c.code == 1 {
+	if c.code == 1 || c.code == 2 {
 		last := res.Stderr[strings.LastIndex(strings.TrimRight(res.Stderr, "\n"), "\n")+1:]
 		names := strings.Contains(last, filepath.Base(path)) || strings.Contains(last, ".quarantine.jsonl")
 		if !strings.Contains(last, c.errText) || !names {
 			t.Fatalf("error %q: want it to name %s and contain %q", last, filepath.Base(path), c.errText)
+		}
+		if _, err := os.Stat(checkpoint); c.code == 2 && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("a run refused before it started left a store behind: %v", err)
 		}
 		return
 	}
@@ -169,7 +174,8 @@ func (c badCase) run(t *testing.T, bin, dir, path string) {
 }
 
 // TestBadInput runs every corpus file through `backfill run` (offline responder, all stages):
-// each gives a clear error naming the file (exit 1) or finishes with its bad rows quarantined
+// each gives a clear error naming the file (exit 1; exit 2 for a file that is not there, found
+// before the run starts) or finishes with its bad rows quarantined
 // (exit 3) and every valid row staged; it never crashes.
 func TestBadInput(t *testing.T) {
 	bin := buildBinary(t)

@@ -41,10 +41,9 @@ func TestErrorsNameTheCause(t *testing.T) {
 		for k, v := range base {
 			out = append(out, k+"="+v)
 		}
-		if key != "" {
-			out = append(out, "AWS_ACCESS_KEY_ID="+key, "AWS_SECRET_ACCESS_KEY="+secret)
-		}
-		return out
+		// Always set, empty for "none": the process inherits the test's environment, which
+		// scripts/with_servers.sh gives the gateway's credentials.
+		return append(out, "AWS_ACCESS_KEY_ID="+key, "AWS_SECRET_ACCESS_KEY="+secret)
 	}
 	good := env(e.AccessKey, e.SecretKey)
 	run := func(t *testing.T, envv []string, args ...string) harness.Result {
