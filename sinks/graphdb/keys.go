@@ -43,7 +43,7 @@ type Settings struct {
 	MaxAttempts int     // tries per transaction on transient errors (default 10)
 	RetrySecs   float64 // first backoff, doubled per try up to 10 s (default 0.2)
 
-	// Sharing the graph with other writers (README, Living graphs).
+	// Sharing the graph with other writers (docs/living-graphs.md).
 	Foreign   string   // keep (default: never delete or overwrite what another writer wrote) | delete (the loaded groups become what backfill writes)
 	LeaseSecs *float64 // a group's lease in the database lasts this long unrenewed (default 120 when absent, at least 3)
 	LeaseWait *float64 // wait this long for groups another load holds, then fail naming it (default 60; 0: fail at once)
