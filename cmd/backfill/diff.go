@@ -16,8 +16,8 @@ import (
 type diffOptions struct {
 	jobFlags
 	boltFlags
-	group, json, markdown, gold string
-	limit                       int
+	group, json, markdown, gold, html string
+	limit                             int
 }
 
 func newDiffCmd(c *cli) *cobra.Command {
@@ -46,6 +46,9 @@ scores episode by episode with a paired bootstrap (2,000 draws of the episodes, 
 both sides): the change of precision, recall and F1, its 95% interval, and whether B's F1 differs
 from A's beyond what the choice of episodes moves. Graphs of other episodes are an error.
 
+--html FILE writes a self-contained page: the totals and, with --gold, charts of both graphs'
+gold scores with their intervals and of the paired changes.
+
 Exit 0 whether the graphs differ or not, 1 on an error.`,
 		Example: `  backfill diff job.yaml@.backfill/v1.db job.yaml@.backfill/v2.db --markdown diff.md
   backfill diff export-a/ export-b/ --group alice --json changes.json
@@ -65,6 +68,7 @@ Exit 0 whether the graphs differ or not, 1 on an error.`,
 	f.StringVar(&o.group, "group", "", "only this `GROUP` (its id as stored; a group in neither graph is an error)")
 	f.StringVar(&o.json, "json", "", "write every change as JSON to `FILE`")
 	f.StringVar(&o.markdown, "markdown", "", "write the totals and the most important changes with their episodes to `FILE`")
+	f.StringVar(&o.html, "html", "", "write a self-contained page with the totals and, with --gold, charts of both graphs' gold scores and of their paired changes to `FILE`")
 	f.StringVar(&o.gold, "gold", "", "also score both graphs against the gold `FILE` and compare the scores episode by episode (a paired bootstrap; every gold group, whatever --group)")
 	f.IntVar(&o.limit, "limit", graphdiff.DefaultLimit, fmt.Sprintf("how many of the most important changes the Markdown report shows (`N`, 1 to %d)", graphdiff.MaxLimit))
 	return cmd
@@ -110,8 +114,9 @@ func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB strin
 		}
 	}
 	rep, err := graphdiff.Run(ctx, a.snap, b.snap, graphdiff.Options{Group: o.group, Limit: o.limit}, emit)
+	var goldReps [2]*evaluation.Report
 	if err == nil && gold != nil {
-		rep.Gold, err = o.compareGold(ctx, gold, a, b)
+		rep.Gold, goldReps, err = o.compareGold(ctx, gold, a, b)
 	}
 	if err == nil && o.group != "" && rep.Groups == 0 {
 		err = fmt.Errorf("group %q is in neither graph (a group id as stored: status shows them)", o.group)
@@ -126,23 +131,48 @@ func (o *diffOptions) run(ctx context.Context, out io.Writer, pathA, pathB strin
 			err = fmt.Errorf("writing diff report: %w", err)
 		}
 	}
+	if err == nil && o.html != "" {
+		err = writeHTML(o.html, diffPage(rep, goldReps))
+	}
 	if err != nil {
 		return fail(ctx, err)
 	}
-	a.recordReports("diff", o.json, o.markdown)
-	b.recordReports("diff", o.json, o.markdown)
+	a.recordReports("diff", o.json, o.markdown, o.html)
+	b.recordReports("diff", o.json, o.markdown, o.html)
 	rep.Summary(out)
 	return exitOK
 }
 
-// compareGold scores both graphs against the gold file and compares the scores.
-func (o *diffOptions) compareGold(ctx context.Context, gold *evaluation.Gold, a, b *graphArg) (*evaluation.GoldChange, error) {
+// diffPage is the --html page of a diff: its totals and, with --gold, both sides' gold scores
+// and their paired changes.
+func diffPage(rep *graphdiff.Report, gold [2]*evaluation.Report) evaluation.HTMLPage {
+	t := rep.Totals
+	p := evaluation.HTMLPage{Title: "backfill diff", Gold: rep.Gold, Facts: [][2]string{
+		{"A", rep.A}, {"B", rep.B},
+		{"groups", fmt.Sprintf("%d of %d changed", rep.GroupsChanged, rep.Groups)},
+		{"entities", fmt.Sprintf("%d added, %d removed, %d renamed, %d merged, %d split", t.EntitiesAdded, t.EntitiesRemoved,
+			t.EntitiesRenamed, t.EntitiesMerged, t.EntitiesSplit)},
+		{"facts", fmt.Sprintf("%d added, %d removed, %d sentences changed; valid_at %d, invalid_at %d changed; %d newly closed, %d reopened",
+			t.FactsAdded, t.FactsRemoved, t.SentenceChanged, t.ValidAtChanged, t.InvalidAtChanged, t.NewlyClosed, t.Reopened)},
+	}}
+	for i, r := range gold {
+		if r != nil {
+			p.Reports = append(p.Reports, evaluation.NamedReport{Name: "AB"[i : i+1], Report: r})
+		}
+	}
+	return p
+}
+
+// compareGold scores both graphs against the gold file and compares the scores; it returns the
+// comparison and both reports.
+func (o *diffOptions) compareGold(ctx context.Context, gold *evaluation.Gold, a, b *graphArg) (*evaluation.GoldChange, [2]*evaluation.Report, error) {
 	var reps [2]*evaluation.Report
 	for i, g := range []*graphArg{a, b} {
 		var err error
 		if reps[i], err = evaluation.Run(ctx, g.snap, evaluation.Options{Gold: gold, GoldFile: o.gold}); err != nil {
-			return nil, fmt.Errorf("graph %s: %w", "AB"[i:i+1], err)
+			return nil, reps, fmt.Errorf("graph %s: %w", "AB"[i:i+1], err)
 		}
 	}
-	return evaluation.CompareGold(reps[0].Gold, reps[1].Gold)
+	c, err := evaluation.CompareGold(reps[0].Gold, reps[1].Gold)
+	return c, reps, err
 }

@@ -24,6 +24,7 @@ type evalOptions struct {
 	jobFlags
 	boltFlags
 	dataset, gold, ks, json, markdown, against string
+	html                                       string
 	groups                                     []string
 	minCosine                                  float64
 	qa                                         bool
@@ -62,6 +63,10 @@ missed and at the wrong time, each score with its 95% bootstrap interval over th
 its top facts and grades the answer with an LLM judge; a budget stop exits 3. The same graph
 always gives the same scores.
 
+--html FILE writes a self-contained page (inline SVG, no script) with charts: recall@k by mode
+and category with 95% intervals, the gold precision, recall, F1 and interval columns with theirs,
+and, with --against, the paired changes.
+
 --against FILE compares this eval with an earlier one's --json report of the same input (A: that
 report, B: this graph): the gold scores episode by episode and the recalls question by question,
 each change with its 95% paired-bootstrap interval. Reports of other episodes or questions are
@@ -99,6 +104,7 @@ an error.`,
 	f.BoolVar(&o.qa, "qa", false, "answer and grade each question with the job's model (not the offline provider)")
 	f.StringVar(&o.json, "json", "", "write the full report as JSON to `FILE`")
 	f.StringVar(&o.markdown, "markdown", "", "write the full report as Markdown to `FILE`")
+	f.StringVar(&o.html, "html", "", "write a self-contained page with charts of the scores and their intervals to `FILE`")
 	f.StringVar(&o.against, "against", "", "compare the gold scores and retrieval, episode by episode and question by question, with an earlier eval's --json `FILE` of the same input")
 	_ = cmd.RegisterFlagCompletionFunc("dataset", fixedCompletion("locomo", "longmemeval"))
 	_ = cmd.MarkFlagFilename("gold", "yaml")
@@ -170,7 +176,17 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	if err := writeEval(rep, o.json, o.markdown); err != nil {
 		return fail(ctx, err)
 	}
-	g.recordReports("eval", o.json, o.markdown)
+	if o.html != "" {
+		page := evaluation.HTMLPage{Title: "backfill eval: " + rep.Graph, Reports: []evaluation.NamedReport{{Name: "this graph", Report: rep}}}
+		if c := rep.Against; c != nil {
+			page.Gold, page.Retrieval = c.Gold, c.Retrieval
+			page.Facts = append(page.Facts, [2]string{"paired changes", "A: " + c.File + ", B: this graph"})
+		}
+		if err := writeHTML(o.html, page); err != nil {
+			return fail(ctx, err)
+		}
+	}
+	g.recordReports("eval", o.json, o.markdown, o.html)
 	rep.Summary(out)
 	if rep.QABudgetStopped {
 		return exitPartial
@@ -219,6 +235,18 @@ func parseKs(s string) ([]int, error) {
 		return nil, fmt.Errorf("--k: %d values, at most %d", len(out), evaluation.MaxKs)
 	}
 	return out, nil
+}
+
+// writeHTML writes an evaluation page to path.
+func writeHTML(path string, page evaluation.HTMLPage) error {
+	var b bytes.Buffer
+	if err := evaluation.WriteHTML(&b, page); err != nil {
+		return err
+	}
+	if err := safefile.WriteFile(path, b.Bytes()); err != nil {
+		return fmt.Errorf("writing the HTML page: %w", err)
+	}
+	return nil
 }
 
 // writeEval writes the JSON and Markdown reports that were asked for.

@@ -105,6 +105,9 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 	}
 	defer flush()
 	ro := runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop, Telemetry: tel}
+	if err := (runner.ForgetOptions{Load: o.loadNow}).Check(j); err != nil {
+		return fail(ctx, err)
+	}
 	store, err := runner.OpenStore(ctx, j, ro, !o.dryRun, true)
 	if err != nil {
 		return fail(ctx, err)

@@ -13,8 +13,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/termtext"
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/planner"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/stages"
@@ -33,7 +36,13 @@ func newRunCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run JOB.yaml",
 		Short: "Ingest a job's sources and run every stage (resumable)",
-		Long: `Run ingests the job's sources into its checkpoint store and runs every stage: extract, resolve,
+		Long: `Run first checks what the job needs from this machine, before it creates the store or asks
+anything: the API key of an openai provider whose base_url is not on loopback (or whose job
+names api_key_env), every local input file, and a connection to a graph database sink. What is
+missing is listed and the run exits 2 with nothing started. A run that fails on a store it
+created and staged nothing in removes it.
+
+Run ingests the job's sources into its checkpoint store and runs every stage: extract, resolve,
 temporal, summarize, embed, community, and load when sink.kind is memgraph or neo4j. It prints
 a summary table; --report also writes the JSON report.
 
@@ -93,6 +102,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
+	if needs := runner.Preflight(ctx, j, path, nil); len(needs) > 0 {
+		writeNeeds(os.Stderr, "backfill run: the job needs what this machine lacks; nothing was started (no store created, no LLM asked):", needs)
+		return exitUsage
+	}
 	if o.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
@@ -109,8 +122,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	defer flush()
 	prog := newProgress(os.Stderr)
 	rep, runErr := runner.Run(ctx, j, runner.Options{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
-		NoWait: o.noWait || !o.wait, Telemetry: tel})
-	if rep != nil {
+		NoWait: o.noWait || !o.wait, Telemetry: tel, Ahead: func(ctx context.Context, store *checkpoints.Store) ([]stages.Work, error) {
+			return planner.Ahead(ctx, j, store, slog.New(slog.DiscardHandler)) // the run logs what the estimate would
+		}})
+	if rep != nil && (runErr == nil || rep.StoppedAt != stages.Ingest) { // a run that read no input has nothing to show
 		printText(out, func(w io.Writer) { rep.WriteTable(w, stages.StepNames()) })
 		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
@@ -180,4 +195,12 @@ func startCPUProfile(path string) (func(), error) {
 			slog.Error("writing the CPU profile", "err", err)
 		}
 	}, nil
+}
+
+// writeNeeds prints a heading and what a job needs and lacks (runner.Preflight), one line each.
+func writeNeeds(w io.Writer, heading string, needs []jobs.Need) {
+	fmt.Fprintln(w, heading)
+	for _, n := range needs {
+		fmt.Fprintf(w, "  %s\n", termtext.Message(n.String()))
+	}
 }

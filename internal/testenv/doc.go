@@ -1,7 +1,8 @@
 // Package testenv connects integration tests to the real servers that scripts/neo4j.sh,
-// scripts/falkordb.sh, scripts/versitygw.sh, scripts/local_llm.sh and scripts/otelcol.sh start:
-// embedded Neo4j 5.26 over Bolt, FalkorDB (redis-server with the FalkorDB module) over RESP, the
-// versitygw S3 gateway, a small instruct model behind llama.cpp's OpenAI-compatible server and an
+// scripts/falkordb.sh, scripts/versitygw.sh, scripts/local_llm.sh, scripts/local_embed.sh and
+// scripts/otelcol.sh start: embedded Neo4j 5.26 over Bolt, FalkorDB (redis-server with the FalkorDB
+// module) over RESP, the versitygw S3 gateway, a small instruct model behind llama.cpp's
+// OpenAI-compatible server, all-MiniLM-L6-v2 behind an OpenAI-compatible embeddings server and an
 // OpenTelemetry Collector receiving OTLP.
 //
 // Contract:
@@ -9,10 +10,12 @@
 //     BACKFILL_FALKORDB_URI for FalkorDB;
 //     BACKFILL_S3_ENDPOINT, BACKFILL_S3_ACCESS_KEY, BACKFILL_S3_SECRET_KEY and (optional,
 //     default "us-east-1") BACKFILL_S3_REGION for S3; BACKFILL_LOCAL_LLM_URL and
-//     BACKFILL_LOCAL_LLM_MODEL for the local model server; BACKFILL_OTELCOL_ENDPOINT,
+//     BACKFILL_LOCAL_LLM_MODEL for the local model server; BACKFILL_LOCAL_EMBED_URL and
+//     BACKFILL_LOCAL_EMBED_MODEL for the local embedding server; BACKFILL_OTELCOL_ENDPOINT,
 //     BACKFILL_OTELCOL_GRPC_ENDPOINT, BACKFILL_OTELCOL_TRACES and BACKFILL_OTELCOL_METRICS for the
 //     collector (Collector). `eval "$(scripts/neo4j.sh start)"`,
-//     `eval "$(scripts/falkordb.sh start)"`, `eval "$(scripts/versitygw.sh start)"` and `eval "$(scripts/local_llm.sh start)"` set them.
+//     `eval "$(scripts/falkordb.sh start)"`, `eval "$(scripts/versitygw.sh start)"`, `eval "$(scripts/local_llm.sh start)"`
+//     and `eval "$(scripts/local_embed.sh start)"` set them.
 //   - When a required variable is unset the test FAILS with a message naming the script that
 //     starts the server, unless BACKFILL_SKIP_INTEGRATION=1, in which case it is skipped.
 //     Integration tests are skipped only when explicitly disabled. The exception is Memgraph,

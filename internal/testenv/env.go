@@ -168,11 +168,31 @@ type LocalLLM struct {
 // unset.
 func LocalModel(t testing.TB) LocalLLM {
 	t.Helper()
-	vals := require(t, os.Getenv, `eval "$(scripts/local_llm.sh start)"`, EnvLocalLLMURL, EnvLocalLLMModel)
+	return localServer(t, "scripts/local_llm.sh", EnvLocalLLMURL, EnvLocalLLMModel)
+}
+
+// localServer reads the URL and model variables of a local server that script starts.
+func localServer(t testing.TB, script, urlVar, modelVar string) LocalLLM {
+	t.Helper()
+	vals := require(t, os.Getenv, `eval "$(`+script+` start)"`, urlVar, modelVar)
 	if vals == nil {
 		return LocalLLM{}
 	}
-	return LocalLLM{URL: vals[EnvLocalLLMURL], Model: vals[EnvLocalLLMModel]}
+	return LocalLLM{URL: vals[urlVar], Model: vals[modelVar]}
+}
+
+// Names of the variables of the local embedding server (scripts/local_embed.sh).
+const (
+	EnvLocalEmbedURL   = "BACKFILL_LOCAL_EMBED_URL"
+	EnvLocalEmbedModel = "BACKFILL_LOCAL_EMBED_MODEL"
+)
+
+// LocalEmbedder returns the local embedding server from BACKFILL_LOCAL_EMBED_URL and
+// BACKFILL_LOCAL_EMBED_MODEL (its base URL, ending in /v1, and its model), failing (or, with
+// BACKFILL_SKIP_INTEGRATION=1, skipping) t when one is unset.
+func LocalEmbedder(t testing.TB) LocalLLM {
+	t.Helper()
+	return localServer(t, "scripts/local_embed.sh", EnvLocalEmbedURL, EnvLocalEmbedModel)
 }
 
 // Names of the variables of the OpenTelemetry Collector (scripts/otelcol.sh).

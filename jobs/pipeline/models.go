@@ -24,12 +24,17 @@ const (
 	ProviderOpenAI  = "openai"  // any OpenAI-compatible server at base_url
 )
 
+// DefaultAPIKeyEnv is llm.api_key_env when the job does not name a variable.
+const DefaultAPIKeyEnv = "OPENAI_API_KEY"
+
 // Endpoint is where a model's requests go: its provider, base URL and the variable holding its
 // API key (llm.* and embedder.*); endpoint reads them.
 type Endpoint struct {
 	Provider  string
 	BaseURL   string
 	APIKeyEnv string
+
+	keyEnvNamed bool // the job names APIKeyEnv itself (KeyNeeds)
 }
 
 // declare declares the endpoint's keys; doc is the provider's doc line.
@@ -63,7 +68,10 @@ type LLM struct {
 // declare declares the llm section's keys.
 func (l *LLM) declare(s *options.Section) {
 	l.Endpoint.declare(s, "`offline` (in-process rule-based responder, no network) or `openai` (any OpenAI-compatible server)",
-		"environment variable that holds the API key; keys are never logged or stored", options.Default("OPENAI_API_KEY"))
+		"environment variable that holds the API key; keys are never logged or stored. `run` refuses to start (exit 2) "+
+			"without the key when `base_url` is not on this machine (127.0.0.0/8, `::1`, `localhost`) or when the job "+
+			"names the variable; a server on loopback (`llm-stub`, llama.cpp) is asked without one (a keyless server on "+
+			"another host: set the variable to any value)", options.DefaultText("`"+DefaultAPIKeyEnv+"`"))
 	l.Settings.Declare(s)
 	l.Limits.Declare(s)
 	s.String(&l.Cache, "cache", "`on` or `off`: keep every answer in the checkpoint store, keyed by what was asked",
@@ -76,6 +84,10 @@ func (l *LLM) declare(s *options.Section) {
 	s.Defaults(func() {
 		if l.Provider == ProviderOffline && l.Model == "" {
 			l.Model = offline.Model
+		}
+		l.keyEnvNamed = l.APIKeyEnv != ""
+		if l.APIKeyEnv == "" {
+			l.APIKeyEnv = DefaultAPIKeyEnv
 		}
 	})
 	s.Check(func() error { return l.Endpoint.check(l.Model) })
@@ -100,6 +112,7 @@ func (e *Embedder) declare(s *options.Section, l *LLM) {
 		if e.Provider == ProviderOffline && e.Model == "" {
 			e.Model = hashing.Model
 		}
+		e.keyEnvNamed = e.APIKeyEnv != "" || l.keyEnvNamed
 		if e.APIKeyEnv == "" {
 			e.APIKeyEnv = l.APIKeyEnv
 		}

@@ -1,11 +1,13 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
 	"github.com/tkgraph/backfill/stages/embed"
@@ -99,4 +101,23 @@ func loadOptions(j *Job, store *checkpoints.Store, env jobs.LookupEnv) load.Opti
 		Source:      stages.GraphSource(store, j.RecordTime),
 		Credentials: func() (string, string, error) { return j.Sink.Credentials(env) },
 	}
+}
+
+// PingSink connects once to the job's graph database sink, with the credentials the job names
+// read from env, and disconnects; nil when the job loads no graph database.
+func PingSink(ctx context.Context, j *Job, env jobs.LookupEnv) error {
+	if !j.Sink.GraphSink() {
+		return nil
+	}
+	o := j.Sink.Options(j.Name, j.Embedder.Dimensions)
+	var err error
+	if o.Username, o.Password, err = j.Sink.Credentials(env); err != nil {
+		return err
+	}
+	o.MaxAttempts = 1
+	l, err := graphdb.Open(ctx, o)
+	if err != nil {
+		return err
+	}
+	return l.Close(ctx)
 }

@@ -72,6 +72,9 @@ type Plan struct {
 	// Records is what the JSON records hold (absent when there are none); SkipLLM counts the
 	// records whose extraction asks the LLM nothing.
 	Records *report.Records `json:"records,omitempty"`
+	// Needs are what a run of the job would lack on this machine (runner.Preflight: an API key,
+	// a reachable sink), one line each; the CLI fills it in. A run refuses to start without them.
+	Needs []string `json:"needs,omitempty"`
 
 	graph         *stages.Ratios // measured on the job's store's graph (nil when it has none)
 	graphEpisodes int            // the episodes of that graph
@@ -249,6 +252,10 @@ func (p *Plan) chooseRatios(ctx context.Context, env *stages.PlanEnv, resolve st
 	return nil
 }
 
+// Nothing reports whether a run of the job has nothing to do: every unit of every stage is
+// done under the job's settings (the run reads the sources again, and asks nothing).
+func (p *Plan) Nothing() bool { return p.Total.Done == p.Total.Units && p.Total.Calls == 0 }
+
 // estimated reports whether a stage after extract has units to do, whose calls are estimates.
 func (p *Plan) estimated() bool {
 	for _, s := range p.Stages {
@@ -302,12 +309,16 @@ func (p *Plan) count(ctx context.Context, scratch *checkpoints.Store) error {
 	return nil
 }
 
-// total sums the stages.
+// total sums the stages. Its units and done count the units of the stages that keep unit
+// records, not ingest's rows, which every run reads again: when they are equal a run has nothing
+// to do (Nothing).
 func (p *Plan) total() {
 	t := stages.Estimate{Stage: "total", CallsExact: true}
 	for _, s := range p.Stages {
-		t.Units += s.Units
-		t.Done += s.Done
+		if s.Stage != stages.Ingest {
+			t.Units += s.Units
+			t.Done += s.Done
+		}
 		t.Calls += s.Calls
 		t.CachedCalls += s.CachedCalls
 		t.CallsExact = t.CallsExact && s.CallsExact

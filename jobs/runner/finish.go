@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/jobs/pipeline"
@@ -72,16 +73,16 @@ func (r *run) counts(ctx context.Context) error {
 	return err
 }
 
-// close closes the store (a store kept in object storage uploads its last snapshot) and returns
+// closeStore closes the store (a store kept in object storage uploads its last snapshot) and returns
 // runErr, the close's error when runErr is nil, or the cause of a checkpoint lost to another
 // process.
-func (r *run) close(store *Store, runErr error) error {
+func closeStore(store *Store, runErr error, log *slog.Logger) error {
 	err := store.Close()
 	switch {
 	case err != nil && (runErr == nil || errors.Is(err, replica.ErrLost)):
 		return err
 	case err != nil:
-		r.opts.Log.Error("closing the checkpoint store", "err", err)
+		log.Error("closing the checkpoint store", "err", err)
 	}
 	return runErr
 }

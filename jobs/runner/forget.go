@@ -99,8 +99,8 @@ func (f *Forgetting) Redact() {
 // incomplete is completed too. With o.DryRun it only reports what would go.
 func Forget(ctx context.Context, j *pipeline.Job, store *Store, o ForgetOptions) (*Forgetting, error) {
 	o.Run.defaults(j)
-	if o.Load && !j.Sink.GraphSink() {
-		return nil, fmt.Errorf("forgetting: --load needs a graph database sink (sink.kind memgraph, neo4j or falkordb; the job's is %s)", j.Sink.Kind)
+	if err := o.Check(j); err != nil {
+		return nil, err
 	}
 	f, err := markForgetting(ctx, store.Store, o)
 	if err != nil || o.DryRun || ((f.Deletion == nil || f.Deletion.Episodes == 0) && len(f.Pending) == 0) {
@@ -117,6 +117,16 @@ func Forget(ctx context.Context, j *pipeline.Job, store *Store, o ForgetOptions)
 		return f, fmt.Errorf("computing the groups again after forgetting (the episodes are gone from the store; run `backfill forget` or `backfill run` again to complete): %w", err)
 	}
 	return f, nil
+}
+
+// Check refuses what cannot apply to the job, before the store is opened (a writer of an
+// s3:// store would take its lease and upload a snapshot): --load without a graph database
+// sink.
+func (o ForgetOptions) Check(j *pipeline.Job) error {
+	if o.Load && !j.Sink.GraphSink() {
+		return fmt.Errorf("forgetting: --load needs a graph database sink (sink.kind memgraph, neo4j or falkordb; the job's is %s)", j.Sink.Kind)
+	}
+	return nil
 }
 
 // markForgetting selects the episodes and, unless o.DryRun, removes them from the store and the

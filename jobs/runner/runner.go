@@ -43,6 +43,10 @@ type Options struct {
 	// Store, when set, is the store to run on, opened for writing by OpenStore (Checkpoint is
 	// then ignored); Run leaves it open. Otherwise Run opens the store and closes it.
 	Store *Store
+	// Ahead, when set, estimates the work the stages have still to do over the store
+	// (planner.Ahead); Run calls it once the sources are ingested and gives what it returns to
+	// Progress. An error only costs the estimate: it is logged.
+	Ahead func(ctx context.Context, store *checkpoints.Store) ([]stages.Work, error)
 	// Telemetry, when not nil, traces the run (run, stages, units, calls, batches, sink
 	// batches) and counts it in metrics (package telemetry).
 	Telemetry *telemetry.Telemetry
@@ -70,12 +74,13 @@ func (o *Options) defaults(j *pipeline.Job) {
 }
 
 // Run runs the job: every stage of its list (pipeline.Stages) in order, and returns the report.
-// Running it again resumes: every unit whose inputs did not change is skipped.
+// Running it again resumes: every unit whose inputs did not change is skipped. A run that fails
+// on a local store it created, leaving it without an episode or a quarantined row, removes it
+// (newStore.remove): a store that existed before is never removed.
 func Run(ctx context.Context, j *pipeline.Job, opts Options) (rep *report.Report, err error) {
 	start := time.Now()
 	opts.defaults(j)
 	ctx, endSpan := opts.Telemetry.Run(ctx, shardName(opts.Shard))
-	runCtx := ctx
 	outcome := ""
 	defer func() {
 		if outcome == "" { // it failed before the stages
@@ -83,14 +88,26 @@ func Run(ctx context.Context, j *pipeline.Job, opts Options) (rep *report.Report
 		}
 		endSpan(rep, outcome, err)
 	}()
-	opened := opts.Store
-	if opened == nil {
-		var err error
-		if opened, err = OpenStore(ctx, j, opts, true, false); err != nil {
-			return nil, err
-		}
-		defer opened.Close()
+	if opts.Store != nil {
+		return runOn(ctx, j, opts, opts.Store, start, &outcome)
 	}
+	created := newLocalStore(opts.Checkpoint)
+	opened, err := OpenStore(ctx, j, opts, true, false)
+	if err != nil {
+		return nil, err
+	}
+	rep, runErr := runOn(ctx, j, opts, opened, start, &outcome)
+	empty := created != nil && runErr != nil && holdsNothing(context.WithoutCancel(ctx), opened.Store)
+	err = closeStore(opened, runErr, opts.Log)
+	if empty {
+		created.remove(opts.Log)
+	}
+	return rep, err
+}
+
+// runOn runs the job on an open store, which it leaves open, under the run's context runCtx
+// (its span), setting *outcome once the stages ran.
+func runOn(runCtx context.Context, j *pipeline.Job, opts Options, opened *Store, start time.Time, outcome *string) (*report.Report, error) {
 	// ctx is cancelled when a checkpoint kept in object storage is lost; the run's span goes on
 	// with it (a store opened by the caller has a context of its own).
 	ctx, store := opts.Telemetry.Within(opened.Ctx, runCtx), opened.Store
@@ -108,6 +125,10 @@ func Run(ctx context.Context, j *pipeline.Job, opts Options) (rep *report.Report
 			Concurrency: j.LLM.Concurrency, Progress: opts.Progress, Log: opts.Log, Stop: opts.Stop,
 			MaxFailedRatio: j.Limits.MaxFailedRatio, Repairs: stages.NewTally(), Observer: opts.Telemetry.Units()}}
 	r.rep.Shard = shardName(opts.Shard)
+	r.rep.Build = &report.Build{Provider: j.LLM.Provider, Model: j.LLM.Model, Temperature: j.LLM.Temperature,
+		ResponseFormat: j.LLM.ResponseFormat, Mode: j.LLM.Mode, Prompts: cl.LLM.Prompts().Version(), PromptsDir: j.LLM.PromptsDir,
+		ExtractMode: j.Stages.Extract.Mode, EmbeddingProvider: j.Embedder.Provider, EmbeddingModel: j.Embedder.Model,
+		Dimensions: j.Embedder.Dimensions}
 	if j.BatchMode() {
 		r.batches = cl.UseBatches(j, store, opts.Log, opts.Stop)
 		if err := r.batches.Recover(ctx); err != nil {
@@ -123,17 +144,17 @@ func Run(ctx context.Context, j *pipeline.Job, opts Options) (rep *report.Report
 	// count every call made, the cancelled ones included.
 	runErr = r.finish(context.WithoutCancel(ctx), list, runErr)
 	r.rep.Seconds = time.Since(start).Seconds()
-	outcome = outcomeOf(r.rep, r.pending, runErr)
-	if err := recordRun(ctx, store, r.rep, outcome); err != nil && runErr == nil {
+	*outcome = outcomeOf(r.rep, r.pending, runErr)
+	if runErr != nil && *outcome != OutcomeInterrupted {
+		r.rep.Error = runErr.Error()
+	}
+	if err := recordRun(ctx, store, r.rep, *outcome); err != nil && runErr == nil {
 		runErr = err
 	}
 	if r.rep.Purged != nil && runErr == nil {
 		runErr = store.Compact(ctx)
 	}
-	if opts.Store != nil {
-		return r.rep, runErr
-	}
-	return r.rep, r.close(opened, runErr)
+	return r.rep, runErr
 }
 
 // run is one run of a job.
@@ -155,6 +176,9 @@ func (r *run) stages(ctx context.Context, list []stages.Stage) error {
 	list = slices.DeleteFunc(slices.Clone(list), func(s stages.Stage) bool { return slices.Contains(r.opts.Skip, s.Step().Name) })
 	for i, s := range list {
 		name := s.Step().Name
+		if name != stages.Ingest && (i == 0 || list[i-1].Step().Name == stages.Ingest) {
+			r.ahead(ctx)
+		}
 		r.opts.Log.Info("stage starting", "stage", name)
 		sctx, endSpan := r.opts.Telemetry.Stage(ctx, name, r.stageKey(s))
 		st, err := s.Run(sctx, r.env)
@@ -184,6 +208,19 @@ func (r *run) stages(ctx context.Context, list []stages.Stage) error {
 		}
 	}
 	return nil
+}
+
+// ahead gives the progress the work the stages have still to do (Options.Ahead).
+func (r *run) ahead(ctx context.Context) {
+	if r.opts.Ahead == nil {
+		return
+	}
+	work, err := r.opts.Ahead(ctx, r.store)
+	if err != nil {
+		r.opts.Log.Info("no estimate of the time left: the progress shows each stage's alone", "err", err)
+		return
+	}
+	r.opts.Progress.Ahead(work)
 }
 
 // stageKey is the stage's key under the run's env (its version, for its span), "" without

@@ -136,6 +136,10 @@ func (c *cancelOnLoad) Add(int) {
 
 func (c *cancelOnLoad) Done() {}
 
+func (c *cancelOnLoad) Skip(int) {}
+
+func (c *cancelOnLoad) Ahead([]stages.Work) {}
+
 // TestRunLoadKilledAndResumed kills a run in the middle of its load (the context is cancelled
 // after the first batch of 5 rows), runs the job again, and requires the graph of a full load.
 func TestRunLoadKilledAndResumed(t *testing.T) {

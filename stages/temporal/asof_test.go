@@ -47,7 +47,7 @@ func TestAsOfBillingAudit(t *testing.T) {
 func TestAsOfUnknownStartAndOrder(t *testing.T) {
 	facts := []stages.ResolvedFact{
 		fact("b-old", "me", "samsung", "WORKS_AT", "2026-01-05", "", "2020-01-01", "state"),
-		fact("z-home", "me", "pangyo", "LIVES_IN", "2026-01-06", "", "", "state"),
+		fact("z-home", "me", "pangyo", "LIVES_IN", "2026-01-06", "", "2026-12-01", "state"),
 		fact("a-home2", "you", "seoul", "LIVES_IN", "2026-01-07", "2025-01-01", "", "state"),
 		fact("c-home3", "they", "busan", "LIVES_IN", "2026-01-08", "2025-01-01", "", "state"),
 	}

@@ -26,10 +26,17 @@
 // whose answer stays bad decides nothing but the settled pairs. Then the time rules apply
 // (docs/concepts.md states them for users):
 //
-//   - Normalize: plans, promises, schedules and deadlines are valid from the moment they were
-//     said, with no invalid_at; a statement cannot start a fact after the moment it was made
-//     (valid_at is clamped to the reference time), except a scheduled state; an interval that
-//     ends before it starts loses its valid_at;
+//   - Normalize: first what the sentence says (a plan by its words or predicate, an event by
+//     its predicate, a full-date range or a stated end of a state: Kind, textdates.go); then
+//     plans, promises, schedules and deadlines are valid from the moment they were said and end
+//     when the date they name is over (none named: no invalid_at); an event is an instant
+//     (invalid_at = valid_at); a state without dates starts at its reference time; a statement
+//     cannot start a fact after the moment it was made (valid_at is clamped to the reference
+//     time), except a scheduled state; an interval that ends before it starts loses its
+//     valid_at;
+//   - group rules (withGroupRules): a plan is contradicted by the later fact between the same
+//     two entities that it announced (the move ends "plans to move"); a state repeating an
+//     earlier one of the same relation and object in another tense is its duplicate;
 //   - ① a fact that arrives with invalid_at is recorded closed: expired_at = its record time;
 //   - ② if a contradicting fact started later than the new one, the new one is closed at that
 //     fact's valid_at;

@@ -24,12 +24,13 @@ const (
 type Rules struct {
 	one   map[string]bool
 	names map[string]string
+	raw   map[string]string // the names as written, by uuid
 }
 
 // NewRules builds the rules from cardinalities by predicate (Cardinalities) and the group's
 // entity names by uuid.
 func NewRules(cardinalities map[string]string, names map[string]string) Rules {
-	r := Rules{one: map[string]bool{}, names: make(map[string]string, len(names))}
+	r := Rules{one: map[string]bool{}, names: make(map[string]string, len(names)), raw: names}
 	for p, c := range cardinalities {
 		if c == graph.CardinalityOne {
 			r.one[p] = true

@@ -86,7 +86,7 @@ func TestSetFlag(t *testing.T) {
 	dir := t.TempDir()
 	input := writeFile(t, filepath.Join(dir, "in.jsonl"), line("g", "2024-03-01T09:00:00Z", "Alice", "Alice works at Kakao."))
 	job := writeFile(t, filepath.Join(dir, "job.yaml"), offlineJob("set", filepath.Join(dir, "cp.db"), "path: "+filepath.Join(dir, "missing.jsonl"), ""))
-	want(t, "run without --set", run(t, []string{"run", job}, harness.Options{}), 1, "missing.jsonl")
+	want(t, "run without --set", run(t, []string{"run", job}, harness.Options{}), 2, "missing.jsonl")
 	res := run(t, []string{"run", job, "--set", "sources.0.path=" + input, "--set", "sources.0.format=jsonl"}, harness.Options{})
 	want(t, "--set sources.0.path", res, 0)
 	if !strings.Contains(res.Stdout, "episodes           1") {

@@ -295,8 +295,10 @@ func (f *fixture) outcome(row string, c cell, res harness.Result, codes []int) {
 		f.record(row, key, "ok")
 		return
 	}
-	msg := strings.TrimSpace(res.Stderr)
-	if i := strings.LastIndex(msg, "\n"); i >= 0 {
+	msg := strings.TrimSpace(res.Stderr) // its last line, or the last that is backfill's error (not a log line)
+	if i := strings.LastIndex(msg, "\nbackfill: "); i >= 0 {
+		msg = msg[i+1:]
+	} else if i := strings.LastIndex(msg, "\n"); i >= 0 {
 		msg = msg[i+1:]
 	}
 	for _, r := range []struct{ old, new string }{{f.dir, "DIR"}, {f.bucket, "BUCKET"}, {f.stub, "STUB"}, {f.neo4j, "NEO4J"},
