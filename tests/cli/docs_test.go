@@ -85,8 +85,8 @@ var logLevel = regexp.MustCompile(`(?m)^time=\S+ level=(WARN|ERROR) .*$`)
 // in one shell session (so what an `eval` exports reaches the lines after it): each command must
 // exit 0 and log no warning or error. A recipe that needs more than the repository, its bundled
 // files and `make demo` (the network, a model server, another test) carries a marker and is
-// reported as skipped with it; a block marked `uses SERVER` runs against that integration server,
-// held exclusively and emptied before and after; a marker that marks nothing fails
+// reported as skipped with it; a block marked `uses SERVER` (neo4j, falkordb, s3) runs against
+// that integration server, held exclusively and emptied before and after; a marker that marks nothing fails
 // (docRecipes). Recipes that read LoCoMo (they name jobs/examples/locomo.yaml or ../shared) run
 // when the dataset is there and are skipped naming where it was looked for. `make demo` is the
 // package's one demo run (sharedDemo): make runs with -o build.
@@ -159,8 +159,8 @@ type page struct {
 func runPage(t *testing.T, file string, rs []recipe, dir string, p page) (ran int, demo bool) {
 	t.Helper()
 	locomo, haveLoCoMo := testenv.LoCoMoPath(root, os.Getenv(testenv.EnvLoCoMo))
-	servers := useServers(t, rs)
-	sess, err := newSession(dir, []string{"BACKFILL_CACHE_DIR=" + cacheDir()})
+	servers, env := useServers(t, rs)
+	sess, err := newSession(dir, append(env, "BACKFILL_CACHE_DIR="+cacheDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,46 +224,75 @@ func cacheDir() string {
 // servers are the integration servers a page's `uses` blocks run against, held for the page.
 type servers map[string]bool
 
+// bucketOfPage is a bucket a page's recipe creates with scripts/versitygw.sh.
+var bucketOfPage = regexp.MustCompile(`scripts/versitygw\.sh bucket ([a-z0-9.-]+)`)
+
 // useServers takes, for the whole of t, every integration server the recipes use and the
 // environment provides: an exclusive hold (as the tests that empty a server take it), emptied
-// before the page runs and after it. A server the environment lacks is left to require, which
-// fails or skips each recipe that uses it as internal/testenv decides.
-func useServers(t *testing.T, rs []recipe) servers {
+// before the page runs and after it (for the S3 gateway: the buckets the page creates, and the
+// page's processes get the gateway's credentials only, with a user cache of their own). It
+// returns the servers held and what the page's session adds to its environment. A server the
+// environment lacks is left to require, which fails or skips each recipe that uses it as
+// internal/testenv decides.
+func useServers(t *testing.T, rs []recipe) (servers, []string) {
 	t.Helper()
-	held := servers{}
+	held, env := servers{}, []string(nil)
 	for _, r := range rs {
 		if r.Uses == "" || held[r.Uses] {
 			continue
 		}
-		var uri string
-		var clear func(context.Context, string) error
+		var clear func(context.Context) error
 		switch r.Uses {
 		case "neo4j":
 			if os.Getenv(testenv.EnvNeo4jURI) == "" {
 				continue
 			}
-			uri, clear = testenv.Neo4jExclusive(t), harness.ClearNeo4j
+			uri := testenv.Neo4jExclusive(t)
+			clear = func(ctx context.Context) error { return harness.ClearNeo4j(ctx, uri) }
 		case "falkordb":
 			if os.Getenv(testenv.EnvFalkorDBURI) == "" {
 				continue
 			}
-			uri, clear = testenv.FalkorDBExclusive(t), harness.ClearFalkorDB
+			uri := testenv.FalkorDBExclusive(t)
+			clear = func(ctx context.Context) error { return harness.ClearFalkorDB(ctx, uri) }
+		case "s3":
+			if os.Getenv(testenv.EnvS3Endpoint) == "" {
+				continue
+			}
+			s3 := testenv.S3Exclusive(t)
+			for k, v := range s3.ProcessEnv(t.TempDir()) {
+				env = append(env, k+"="+v)
+			}
+			var buckets []string
+			for _, r := range rs {
+				if m := bucketOfPage.FindStringSubmatch(r.Cmd); m != nil {
+					buckets = append(buckets, m[1])
+				}
+			}
+			clear = func(ctx context.Context) error {
+				for _, b := range buckets {
+					if err := testenv.DeleteBucket(ctx, s3.Client(), b); err != nil && !strings.Contains(err.Error(), "NoSuchBucket") {
+						return fmt.Errorf("bucket %s: %w", b, err)
+					}
+				}
+				return nil
+			}
 		default:
-			t.Fatalf("a recipe uses the server %q: want neo4j or falkordb", r.Uses)
+			t.Fatalf("a recipe uses the server %q: want neo4j, falkordb or s3", r.Uses)
 		}
-		if err := clear(t.Context(), uri); err != nil {
-			t.Fatalf("emptying %s: %v", uri, err)
+		if err := clear(t.Context()); err != nil {
+			t.Fatalf("emptying the %s server: %v", r.Uses, err)
 		}
 		t.Cleanup(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			if err := clear(ctx, uri); err != nil {
-				t.Errorf("emptying %s: %v", uri, err)
+			if err := clear(ctx); err != nil {
+				t.Errorf("emptying the %s server: %v", r.Uses, err)
 			}
 		})
 		held[r.Uses] = true
 	}
-	return held
+	return held, env
 }
 
 // require fails or skips t (internal/testenv's rule) unless the page holds the server.
@@ -277,6 +306,8 @@ func (s servers) require(t *testing.T, name string) {
 		testenv.Neo4j(t)
 	case "falkordb":
 		testenv.FalkorDB(t)
+	case "s3":
+		testenv.S3(t)
 	}
 	t.Fatalf("the %s server is not held for this page", name)
 }
