@@ -177,15 +177,7 @@ func copyTree(from, to string) error {
 		case rel == filepath.Join("bin", "backfill") && os.Link(path, dst) == nil:
 			return nil
 		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		st, err := os.Stat(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, st.Mode().Perm())
+		return copyRegular(path, dst)
 	})
 }
 
@@ -196,18 +188,23 @@ func isDir(path string) bool {
 
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(from)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(to, b, st.Mode().Perm()); err != nil {
+	if err := copyRegular(from, to); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// copyRegular copies the regular file from to to, with its mode.
+func copyRegular(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, st.Mode().Perm())
 }
