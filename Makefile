@@ -32,7 +32,8 @@ demo: build
 timeline-screenshot: demo
 	scripts/timeline_screenshot.sh $(DEMO_DIR)/timeline-alice.html $(DEMO_DIR)/timeline-jihoon.html $(DEMO_DIR)/eval.html
 
-## cli-docs: regenerate docs/cli/ and the README's CLI synopsis from the command definitions
+## cli-docs: regenerate docs/cli/, docs/reference/job-keys.md and the synopsis of
+## docs/reference/commands.md from the command definitions and the keys' declarations
 cli-docs:
 	$(GO) test ./cmd/backfill -run TestCLIReferenceIsUpToDate -count=1 -update
 
@@ -48,7 +49,7 @@ cli-docs:
 test: build
 	$(GO) vet ./...
 	@f="$${LOCOMO:-$(abspath ..)/shared/datasets/locomo/locomo10.json}"; [ -f "$$f" ] || \
-	  echo "make test: no LoCoMo dataset at $$f: the tests that read it will skip, each saying so (README: ../shared; LOCOMO names the file)" >&2
+	  echo "make test: no LoCoMo dataset at $$f: the tests that read it will skip, each saying so (docs/getting-started.md: The LoCoMo dataset; LOCOMO names the file)" >&2
 	@echo "make test: starting the servers, then go test $(TESTFLAGS) ./... (a cold build cache compiles every package with -race first, minutes before the first result)" >&2
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
 

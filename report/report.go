@@ -1,6 +1,7 @@
 package report
 
-// Report is the run report (DESIGN §8), written as JSON by --report and as a table on stdout.
+// Report is the run report (docs/reference/commands.md, "The run report"), written as JSON by
+// --report and as a table on stdout.
 type Report struct {
 	// StoreFile is the checkpoint store's file the run worked on (the local copy of one kept in
 	// object storage): the quarantine and failed-units files are beside it.

@@ -13,7 +13,7 @@ import (
 	"github.com/tkgraph/backfill/report"
 )
 
-// Record-time modes (DESIGN §5).
+// Record-time modes (job key record_time; docs/concepts.md, "Two times").
 const (
 	RecordIngest    = "ingest"
 	RecordReference = "reference"

@@ -53,7 +53,7 @@ func (o *Ontology) Declare(s *options.Section) {
 		s.Strings(&t.Sources, "sources", "entity types of the ontology (or `Entity`) a fact of the type may start from", options.DefaultText("any"))
 		s.Strings(&t.Targets, "targets", "entity types of the ontology (or `Entity`) a fact of the type may end at", options.DefaultText("any"))
 		s.String(&t.Cardinality, "cardinality", "`one` or `many` per source entity; only the temporal stage reads it (see "+
-			"[Contradictions](#contradictions))", options.DefaultText("the shipped one for the name, else `many`"),
+			"[Contradictions](docs/concepts.md#contradictions))", options.DefaultText("the shipped one for the name, else `many`"),
 			options.Check(func() error {
 				if c := t.Cardinality; c != "" && c != graph.CardinalityOne && c != graph.CardinalityMany {
 					return fmt.Errorf("%q is not one or many", c)

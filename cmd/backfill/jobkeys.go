@@ -9,6 +9,9 @@ import (
 	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
+// jobKeysFile is the generated key reference, by its path from the repository root.
+const jobKeysFile = "docs/reference/job-keys.md"
+
 // jobKeysIntro opens the job keys' help topic and reference.
 const jobKeysIntro = `Every key of a job file, as the package that reads it declares it: what its value is (type or
 words, maximum, default, what an empty value means) and what it does. A number must be finite
@@ -17,7 +20,7 @@ unless the key says what empty means. --set KEY=VALUE overrides a key by its dot
 number indexes a list: sources.0.path).`
 
 // newJobKeysCmd is the help topic of the job keys (backfill help job-keys), rendered from the
-// declarations (pipeline.Keys), as docs/reference/job-keys.md and the README's table are.
+// declarations (pipeline.Keys), as docs/reference/job-keys.md is.
 func newJobKeysCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "job-keys",
@@ -27,12 +30,12 @@ func newJobKeysCmd() *cobra.Command {
 }
 
 // jobKeysReference is docs/reference/job-keys.md: the keys by section, one table each (the
-// job's own keys first), with README links made relative to it.
+// job's own keys first), with links to the guides made relative to it.
 func jobKeysReference() string {
 	var b strings.Builder
 	b.WriteString("# Job keys\n\n<!-- generated from the keys' declarations by `make cli-docs`; do not edit -->\n\n")
 	b.WriteString(strings.ReplaceAll(jobKeysIntro, "\n", " ") + " The rules of the job file (YAML, `${VAR}`, relative " +
-		"paths) are in the [README](../../README.md#job-spec); `backfill help job-keys` prints this list.\n")
+		"paths) are in [Writing a job](../jobs.md#the-job-file); `backfill help job-keys` prints this list.\n")
 	var group []options.Row
 	flush := func() {
 		if len(group) == 0 {
@@ -42,7 +45,7 @@ func jobKeysReference() string {
 		if !strings.ContainsAny(group[0].Key, ".[") {
 			title = "The job"
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n%s", title, options.Markdown(group, "../../README.md"))
+		fmt.Fprintf(&b, "\n## %s\n\n%s", title, options.Markdown(group, jobKeysFile))
 		group = nil
 	}
 	for _, r := range pipeline.Keys().Rows() {

@@ -18,7 +18,7 @@ import (
 	"github.com/tkgraph/backfill/stages"
 )
 
-// Exit codes (DESIGN §8).
+// Exit codes (docs/reference/commands.md, "Exit codes").
 const (
 	exitOK          = 0
 	exitFailed      = 1

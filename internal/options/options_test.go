@@ -123,7 +123,7 @@ func TestLookupAndKeys(t *testing.T) {
 }
 
 // TestReference: the rows say what each value is; the renderings escape what Markdown would
-// misread and turn README links into titles for a terminal.
+// misread, make links to guides relative to the file, and turn them into titles for a terminal.
 func TestReference(t *testing.T) {
 	rows := declare(new(part)).Rows()
 	want := map[string]string{
@@ -140,11 +140,12 @@ func TestReference(t *testing.T) {
 			t.Errorf("%s: %q, want %q", r.Key, r.Value, w)
 		}
 	}
-	md := Markdown([]Row{{Key: "k", Value: "a|b", Doc: "see [X](#x), <tag> and `<code>`"}}, "R.md")
-	if !strings.Contains(md, `a\|b`) || !strings.Contains(md, "[X](R.md#x)") || !strings.Contains(md, "&lt;tag>") || !strings.Contains(md, "`<code>`") {
+	md := Markdown([]Row{{Key: "k", Value: "a|b", Doc: "see [X](docs/x.md#y), [Z](docs/z.md), <tag> and `<code>`"}}, "docs/reference/keys.md")
+	if !strings.Contains(md, `a\|b`) || !strings.Contains(md, "[X](../x.md#y)") || !strings.Contains(md, "[Z](../z.md)") ||
+		!strings.Contains(md, "&lt;tag>") || !strings.Contains(md, "`<code>`") {
 		t.Errorf("markdown: %s", md)
 	}
-	if txt := Text([]Row{{Key: "k", Value: "v", Doc: "see [X](#x)"}}, 80); txt != "k (v)\n    see \"X\" in the README\n" {
+	if txt := Text([]Row{{Key: "k", Value: "v", Doc: "see [X](docs/x.md#y)"}}, 80); txt != "k (v)\n    see \"X\" in docs/x.md\n" {
 		t.Errorf("text: %q", txt)
 	}
 }

@@ -2,6 +2,7 @@ package options
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -132,16 +133,21 @@ func number(x float64) string {
 	return b.String()
 }
 
-// Markdown renders rows as a Markdown table of key, value and meaning; a link to a section of
-// the README (#anchor) points to readme#anchor when readme is not empty.
-func Markdown(rows []Row, readme string) string {
+// Markdown renders rows as a Markdown table of key, value and meaning, for the file at (a path
+// from the repository root): a doc line links to a guide by its path from the repository root
+// ("[Batch mode](docs/cost.md#batch-mode)"), which becomes relative to that file.
+func Markdown(rows []Row, at string) string {
 	var b strings.Builder
 	b.WriteString("| key | value | meaning |\n|---|---|---|\n")
 	for _, r := range rows {
-		doc := r.Doc
-		if readme != "" {
-			doc = strings.ReplaceAll(doc, "](#", "]("+readme+"#")
-		}
+		doc := mdLink.ReplaceAllStringFunc(r.Doc, func(l string) string {
+			m := mdLink.FindStringSubmatch(l)
+			rel, err := filepath.Rel(filepath.Dir(at), m[2])
+			if err != nil {
+				return l
+			}
+			return "[" + m[1] + "](" + filepath.ToSlash(rel) + m[3] + ")"
+		})
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.Key, cell(r.Value), cell(doc))
 	}
 	return b.String()
@@ -158,15 +164,16 @@ func cell(s string) string {
 	return strings.Join(parts, "`")
 }
 
-var mdLink = regexp.MustCompile(`\[([^]]+)\]\(#[^)]+\)`)
+// mdLink is a doc line's link to a guide: [title](path from the repository root#anchor).
+var mdLink = regexp.MustCompile(`\[([^]]+)\]\(([^)#]+)(#[^)]*)?\)`)
 
 // Text renders rows as plain text for a terminal: each key, what its value is, and its doc line
-// wrapped at width and indented; links to README sections become their titles.
+// wrapped at width and indented; a link to a guide becomes its title and file.
 func Text(rows []Row, width int) string {
 	var b strings.Builder
 	for _, r := range rows {
 		fmt.Fprintf(&b, "%s (%s)\n", r.Key, r.Value)
-		doc := mdLink.ReplaceAllString(r.Doc, `"$1" in the README`)
+		doc := mdLink.ReplaceAllString(r.Doc, `"$1" in $2`)
 		line := "    "
 		for _, w := range strings.Fields(doc) {
 			if len(line) > 4 && len(line)+1+len(w) > width {

@@ -23,7 +23,7 @@ import (
 // local path.
 func (j *Job) declareCheckpoint(root *options.Section) {
 	root.String(&j.Checkpoint, "checkpoint", "checkpoint store path, any legal file name, on a local disk (a network file "+
-		"system is refused), or `s3://BUCKET/KEY` ([Checkpoints in object storage](#checkpoints-in-object-storage)); "+
+		"system is refused), or `s3://BUCKET/KEY` ([Checkpoints in object storage](docs/scale-out.md#checkpoints-in-object-storage)); "+
 		"another URL scheme (`gs://`, `http://`, `file://`, …) is an error. The rows the last run rejected also go to "+
 		"`<checkpoint>.quarantine.jsonl` (row 0: the file as a whole; beside the local copy of an `s3://` store); a run "+
 		"locks `<checkpoint>.lock`", options.DefaultText("`.backfill/<name>.db`"))

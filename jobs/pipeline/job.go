@@ -104,7 +104,7 @@ func (j *Job) Declare(root *options.Section) {
 		j.Limits.Limits.Declare(s)
 		stages.DeclareMaxFailedRatio(s, &j.Limits.MaxFailedRatio)
 	})
-	root.Section("checkpoint_sync", "a checkpoint kept in object storage ([Checkpoints in object storage](#checkpoints-in-object-storage))",
+	root.Section("checkpoint_sync", "a checkpoint kept in object storage ([Checkpoints in object storage](docs/scale-out.md#checkpoints-in-object-storage))",
 		j.CheckpointSync.Declare)
 	root.Check(j.validateModes)
 	root.Check(j.validateCost)

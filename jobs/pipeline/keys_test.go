@@ -3,7 +3,7 @@ package pipeline
 import "testing"
 
 // TestEveryKeyIsDocumented: every key, list and mapping a part declares has a doc line, which
-// the key reference, the README and `backfill help job-keys` show.
+// the key reference (docs/reference/job-keys.md) and `backfill help job-keys` show.
 func TestEveryKeyIsDocumented(t *testing.T) {
 	rows := Keys().Rows()
 	if len(rows) < 100 {

@@ -78,7 +78,7 @@ func (l *LLM) declare(s *options.Section) {
 		options.Default("on"), options.Words("on", "off"))
 	pacing.DeclarePrices(s, &l.Prices)
 	s.String(&l.Mode, "mode", "`online` (every request sent as it comes) or `batch` (through the provider's Batch API at its "+
-		"batch price; needs provider `openai` and `llm.cache: on`; see [Batch mode](#batch-mode))",
+		"batch price; needs provider `openai` and `llm.cache: on`; see [Batch mode](docs/cost.md#batch-mode))",
 		options.Default(ModeOnline), options.Words(ModeOnline, ModeBatch))
 	s.Section("batch", "provider batches (`llm.mode` or `embedder.mode` batch)", l.Batch.Declare)
 	s.Defaults(func() {

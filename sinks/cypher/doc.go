@@ -1,5 +1,5 @@
-// Package cypher is the Cypher text of the Graphiti schema (DESIGN §5) for the Memgraph, Neo4j
-// and FalkorDB dialects: schema statements (indexes, constraints, storage mode, snapshot), the
+// Package cypher is the Cypher text of the Graphiti schema (docs/architecture.md, "The data
+// model") for the Memgraph, Neo4j and FalkorDB dialects: schema statements (indexes, constraints, storage mode, snapshot), the
 // batch CREATE and MERGE statements and the rows they read, the statements that settle a load
 // (which groups are held, list, delete, remove label, count), the literals of each dialect
 // (WriteLiteral) and the one batching rule of the sinks (Limits, Pending: rows per statement, a

@@ -1,5 +1,5 @@
-// Package graphdb loads a graph into a graph database in the Graphiti schema (DESIGN §5):
-// Memgraph or Neo4j over Bolt with the Neo4j Go driver, FalkorDB over RESP with go-redis, all
+// Package graphdb loads a graph into a graph database in the Graphiti schema
+// (docs/architecture.md, "The data model"): Memgraph or Neo4j over Bolt with the Neo4j Go driver, FalkorDB over RESP with go-redis, all
 // through one Loader. The Cypher text it runs (schema statements for each dialect, batch CREATE
 // and MERGE statements and their rows, the statements that settle a load) comes from
 // sinks/cypher, which the CYPHERL export (sinks/cypherl) uses too.

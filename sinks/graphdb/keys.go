@@ -43,7 +43,7 @@ type Settings struct {
 	MaxAttempts int     // tries per transaction on transient errors (default 10)
 	RetrySecs   float64 // first backoff, doubled per try up to 10 s (default 0.2)
 
-	// Sharing the graph with other writers (README, Living graphs).
+	// Sharing the graph with other writers (docs/living-graphs.md).
 	Foreign   string   // keep (default: never delete or overwrite what another writer wrote) | delete (the loaded groups become what backfill writes)
 	LeaseSecs *float64 // a group's lease in the database lasts this long unrenewed (default 120 when absent, at least 3)
 	LeaseWait *float64 // wait this long for groups another load holds, then fail naming it (default 60; 0: fail at once)
@@ -117,7 +117,7 @@ func (s *Settings) Credentials(env func(string) (string, bool)) (user, password 
 func (k *Settings) Declare(s *options.Section) {
 	s.String(&k.Kind, "kind", "`sqlite` (the checkpoint store only), `memgraph`, `neo4j` or `falkordb`: after the community "+
 		"stage, the `load` stage writes the graph in the Graphiti schema, over Bolt (Memgraph, Neo4j) or RESP (FalkorDB, see "+
-		"[Loading into FalkorDB](#loading-into-falkordb))", options.Default("sqlite"),
+		"[FalkorDB specifics](docs/graph-databases.md#falkordb-specifics))", options.Default("sqlite"),
 		options.Words(Kinds...))
 	s.String(&k.URI, "uri", "Bolt URI; use `bolt://` for a standalone Memgraph; FalkorDB: `redis://` or `rediss://`; must "+
 		"not hold credentials", options.DefaultText("`"+DefaultBoltURI+"`; falkordb: `"+DefaultFalkorDBURI+"`"))
@@ -171,7 +171,7 @@ func (k *Settings) Declare(s *options.Section) {
 		"jitter", options.DefaultText(fmt.Sprint(DefaultRetryBase.Seconds())), options.Max(60))
 	s.String(&k.Foreign, "foreign", "`keep`: a load never deletes or overwrites what it did not write; `delete`: every loaded "+
 		"group becomes exactly what backfill writes, for a database only backfill writes (see [Living "+
-		"graphs](#living-graphs))", options.DefaultText("`"+string(ForeignKeep)+"`"), options.Check(func() error {
+		"graphs](docs/living-graphs.md))", options.DefaultText("`"+string(ForeignKeep)+"`"), options.Check(func() error {
 		if _, err := ParseForeign(k.Foreign); err != nil {
 			return fmt.Errorf("%q is not keep or delete", k.Foreign)
 		}

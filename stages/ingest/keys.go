@@ -69,7 +69,7 @@ func (s *Source) Declare(sec *options.Section) {
 		func(sec *options.Section, f *records.FactDecl) { f.Declare(sec) })
 	sec.String(&s.Sync, "sync", "`append`: rows that leave the source stay in the graph; `mirror`: an episode whose row left "+
 		"the source is forgotten by the next run, as `forget` would, unless more than `limits.max_vanished_ratio` of the "+
-		"source's episodes left at once (see [Forgetting](#forgetting))", options.Default(SyncAppend),
+		"source's episodes left at once (see [Forgetting](docs/forgetting.md#sources-that-shrink))", options.Default(SyncAppend),
 		options.Words(SyncAppend, SyncMirror))
 }
 

@@ -23,8 +23,8 @@
 // place of the sentence. Every claim not applied is counted by reason (Reject…). The group's
 // Counts (facts judged, judge calls saved, contradictions by cardinality and judged, closures
 // rejected) are stored as the unit's output; Totals sums them for the run report. A judgement
-// whose answer stays bad decides nothing but the settled pairs. Then the rules of DESIGN §6.4
-// apply:
+// whose answer stays bad decides nothing but the settled pairs. Then the time rules apply
+// (docs/concepts.md states them for users):
 //
 //   - Normalize: first what the sentence says (a plan by its words or predicate, an event by
 //     its predicate, a full-date range or a stated end of a state: Kind, textdates.go); then

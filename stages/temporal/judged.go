@@ -63,8 +63,8 @@ func (r Rules) eligible(n, o stages.ResolvedFact) bool {
 // and a comparison cue may serve too ("over green tea"). An event or a plan is never
 // contradicted by another of its kind without such words: a second visit does not end the first,
 // and a new plan replaces an old one only when it says so. A plan contradicts nothing but an
-// earlier plan: "plans to resign" does not end "works at Naver" (DESIGN §6.4, a plan and the
-// state it would change later).
+// earlier plan: "plans to resign" does not end "works at Naver" (a plan and the state it would
+// change later; docs/concepts.md, "Contradictions").
 func (r Rules) allowed(n, o stages.ResolvedFact, q, old string) bool {
 	if n.Kind == KindPlan && o.Kind != KindPlan {
 		return false

@@ -1,6 +1,7 @@
 package temporal_test
 
-// scenarios are the DESIGN §6.4 cases in English and Korean, run through the real pipeline
+// scenarios are the cases of the time rules (docs/concepts.md) in English and Korean, run
+// through the real pipeline
 // (ingest, offline extraction, resolution, judgement, rules) on a few messages each.
 func scenarios() []scenario {
 	const en, ko = "Jihoon", "지훈"

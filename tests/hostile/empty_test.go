@@ -29,7 +29,7 @@ func setKeys() []string {
 	return out
 }
 
-// emptyAllowed are the keys whose empty value has a documented meaning (README, job spec).
+// emptyAllowed are the keys whose empty value has a documented meaning (docs/jobs.md, "The job file"; the key reference says what).
 var emptyAllowed = map[string]bool{
 	"sources.0.default_group": true, "sources.0.description": true, "sources.0.mapping.object": true,
 	"ontology.entity_types.0.description": true, "ontology.edge_types.0.description": true,

@@ -80,7 +80,7 @@ func TestLoadTimeValidation(t *testing.T) {
 	want(t, "max_body_bytes -1", run(t, []string{"plan", job}, harness.Options{}), 1, "sources[0].max_body_bytes")
 }
 
-// TestSetFlag: --set reaches list elements by index, as the README promises, and a --set that
+// TestSetFlag: --set reaches list elements by index, as docs/jobs.md promises, and a --set that
 // cannot apply is a usage error (exit 2).
 func TestSetFlag(t *testing.T) {
 	dir := t.TempDir()

@@ -20,7 +20,7 @@ const module = "github.com/tkgraph/backfill/"
 // layers are the floors of the module from the bottom up, each with the packages it holds ("x/..."
 // is x and every package under it; the first pattern that matches places a package). A package
 // imports packages of its own floor or of the floors below it, never above: the floors are the
-// layers of DESIGN §3, with these placed where their imports put them (so that no arrow points
+// layers docs/architecture.md describes, with these placed where their imports put them (so that no arrow points
 // up): report and the hashing embedder sit with the wire types (they import nothing that does
 // work); the checkpoint store, the loaders and the sinks, which know no client, sit below the
 // clients; the read side (evaluation, graphdiff, timeline, snapshots) reads stores and not the

@@ -3,7 +3,8 @@
 // library code here.
 //
 // Contract checked:
-//   - Neo4j (TestNeo4jBrowserRecipe): `scripts/neo4j.sh browser`, on free ports with a private
+//   - Neo4j (TestNeo4jBrowserRecipe, the recipe of docs/getting-started.md, which the test
+//     requires to be the lines it runs): `scripts/neo4j.sh browser`, on free ports with a private
 //     state directory, prints BACKFILL_NEO4J_URI, BACKFILL_NEO4J_FLAGS and BACKFILL_NEO4J_BROWSER;
 //     `backfill run jobs/examples/demo.yaml $BACKFILL_NEO4J_FLAGS` loads the demo graph into it;
 //     the Browser URL serves Neo4j Browser (the page and every script it names), the Bolt port

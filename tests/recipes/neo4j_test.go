@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,9 +20,17 @@ import (
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
+// guideRecipe is the Browser recipe of the getting-started guide, which marks it as run by
+// TestNeo4jBrowserRecipe: the test runs these lines, its own checkpoint given to the run.
+const guideRecipe = "<!-- recipe: run by TestNeo4jBrowserRecipe (tests/recipes), on free ports -->\n```sh\n" +
+	"eval \"$(scripts/neo4j.sh browser)\"\nbin/backfill run jobs/examples/demo.yaml $BACKFILL_NEO4J_FLAGS\n"
+
 // TestNeo4jBrowserRecipe: the recipe `scripts/neo4j.sh browser` prints loads a graph and shows
 // it (see the package doc).
 func TestNeo4jBrowserRecipe(t *testing.T) {
+	if b, err := os.ReadFile(filepath.Join(root, "docs", "getting-started.md")); err != nil || !strings.Contains(string(b), guideRecipe) {
+		t.Errorf("docs/getting-started.md lacks the recipe this test runs (%v); update one or the other:\n%s", err, guideRecipe)
+	}
 	testenv.Neo4j(t) // the integration servers' policy: the launcher jar is built where they run
 	bolt, httpPort := harness.FreePort(t), harness.FreePort(t)
 	env := []string{"BACKFILL_CACHE_DIR=" + t.TempDir(), fmt.Sprintf("BACKFILL_NEO4J_PORT=%d", bolt),
