@@ -137,7 +137,7 @@ func TestErrorsNameTheCause(t *testing.T) {
 // raises it, and runs once the key is raised; a group id longer than the sinks can index is
 // mapped (and loads into FalkorDB, whose index finds no string past 4,096 bytes).
 func TestBoundsAreKeys(t *testing.T) {
-	falkor := testenv.FalkorDB(t)
+	falkor := testenv.FalkorDBExclusive(t) // other packages clear the server
 	bin := harness.BuildBinary(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.jsonl")
