@@ -78,8 +78,11 @@ func TestBudgetStopAndResume(t *testing.T) {
 	if st := s.Stats(); st.Repeated != 0 || st.Answered <= first {
 		t.Fatalf("stub after the resume: %+v", st)
 	}
-	if rep2.Stages["extract"].Skipped == 0 {
-		t.Fatal("the resumed run skipped no extraction finished before the stop")
+	// The extractions finished before the stop are skipped. Those whose calls were in flight
+	// when the budget refused the next one may not have finished (how many did is a matter of
+	// timing): their paid answers come from the cache, which Repeated == 0 above checks.
+	if got, want := rep2.Stages["extract"].Skipped, rep.Stages["extract"].Units; got < want {
+		t.Errorf("the resumed run skipped %d extractions, the stopped run finished %d", got, want)
 	}
 	whole := stubJob(t, startStub(t, stub.New(stub.Options{})))
 	mustRun(t, whole)
