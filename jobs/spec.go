@@ -146,6 +146,12 @@ type StageOpts struct {
 		Mode          string `yaml:"mode"`           // combined (default) | two_call
 		Chitchat      string `yaml:"chitchat"`       // skip (default) | ask
 		LLM           string `yaml:"llm"`            // on (default) | off: declared facts only, no LLM call
+		// Window: messages and texts extracted in windows of this many episodes on average, one
+		// call each (default 1: one call per episode); WindowTokens bounds a window's content
+		// (default 1000); WindowGapSeconds of silence start a new window (default 3600).
+		Window           int     `yaml:"window"`
+		WindowTokens     int     `yaml:"window_tokens"`
+		WindowGapSeconds float64 `yaml:"window_gap_seconds"`
 	} `yaml:"extract"`
 	Resolve struct {
 		MinHashThreshold   float64 `yaml:"minhash_threshold"`   // default 0.9

@@ -97,7 +97,7 @@ func validateProvider(section, provider, baseURL, model string) error {
 // and the job's words for the stages' switches.
 func (j *Job) validateStages() error {
 	x := j.Stages.Extract
-	if err := (extract.Options{Mode: x.Mode}).Validate(); err != nil {
+	if err := (extract.Options{Mode: x.Mode, Window: x.Window}).Validate(); err != nil {
 		return fmt.Errorf("validating job: stages.extract.%w", err)
 	}
 	if x.Chitchat != "skip" && x.Chitchat != "ask" {

@@ -39,6 +39,9 @@ type Report struct {
 	// ExtractUnits counts the extract units this run committed by how they were planned:
 	// ExtractAsked (the LLM was asked), or why not ("chitchat", "covered", "llm_off").
 	ExtractUnits map[string]int `json:"extract_units,omitempty"`
+	// ExtractWindows counts the windows whose call this run committed (stages.extract.window
+	// above 1): the episodes they held are counted in ExtractUnits.
+	ExtractWindows int `json:"extract_windows,omitempty"`
 	// ExtractWaiting counts the extract units left waiting for a provider batch (--no-wait):
 	// their requests are sent, their answers not in yet; running again commits them.
 	ExtractWaiting int            `json:"extract_waiting,omitempty"`

@@ -98,7 +98,11 @@ func (r *Report) writeSections(w io.Writer) {
 		if r.ExtractWaiting > 0 {
 			waiting = fmt.Sprintf(" (%d more wait for a provider batch: their requests are sent)", r.ExtractWaiting)
 		}
-		fmt.Fprintf(w, "\nextract\t%d episodes asked the LLM%s; not asked:%s\n", r.ExtractUnits[ExtractAsked], waiting, kinds(not))
+		windows := ""
+		if r.ExtractWindows > 0 {
+			windows = fmt.Sprintf(" in %d windows", r.ExtractWindows)
+		}
+		fmt.Fprintf(w, "\nextract\t%d episodes asked the LLM%s%s; not asked:%s\n", r.ExtractUnits[ExtractAsked], windows, waiting, kinds(not))
 	}
 	l := r.LLM
 	fmt.Fprintf(w, "\nllm\tcalls %d, cache hits %d, tokens %d in (%d cached by the provider) / %d out, retries %d, max in flight %d, cost $%.4f\n",

@@ -72,7 +72,8 @@ func ingestOptions(j *jobs.Job, fsys loaders.FS, shard ingest.Shard) (ingest.Opt
 func extractOptions(j *jobs.Job) extract.Options {
 	x := j.Stages.Extract
 	return extract.Options{Context: x.Context, ContextTokens: x.ContextTokens, Mode: x.Mode, AskChitchat: x.Chitchat == "ask",
-		EntityTypes: entityTypes(j), EdgeTypes: edgeTypes(j), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: x.LLM == "off"}
+		EntityTypes: entityTypes(j), EdgeTypes: edgeTypes(j), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: x.LLM == "off",
+		Window: x.Window, WindowTokens: x.WindowTokens, WindowGap: time.Duration(x.WindowGapSeconds * float64(time.Second))}
 }
 
 func resolveOptions(j *jobs.Job) resolve.Options {
