@@ -65,6 +65,8 @@ type Client struct {
 	price   pacing.Price
 	priced  bool           // the model is in the price table
 	batch   *batch.Batcher // nil: online (UseBatches)
+	// estimated holds the last prompt of each task Estimate rendered (CallEstimate.CachedPromptTokens).
+	estimated *lastPrompts
 }
 
 // NewClient returns a client. hc nil means http.DefaultClient; prompts nil means the embedded
@@ -103,7 +105,7 @@ func NewClient(opts Options, hc *http.Client, prompts *wire.Prompts, cache Cache
 	price, priced := opts.Prices.Lookup(opts.Model)
 	return &Client{
 		opts: opts, prompts: prompts, cache: cache, tasks: tasks, pacer: pacer, meter: newMeter(),
-		price: price, priced: priced,
+		price: price, priced: priced, estimated: &lastPrompts{},
 		poster: &transport.Poster{
 			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Pacer: pacer, Budget: opts.Budget, Price: price,
 			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
@@ -296,7 +298,7 @@ func (c *Client) complete(ctx context.Context, stage string, t *wire.Task, msgs 
 		PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
 	c.meter.update(stage, func(s *pacing.StageUsage) {
 		s.Retries += int64(res.Retries)
-		s.Add(res.Usage, res.CostUSD)
+		s.Add(res.Usage, c.price.Costs(res.Usage))
 	})
 	if err != nil {
 		return nil, rp, nil, err

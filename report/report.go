@@ -115,11 +115,17 @@ type LLM struct {
 	CompletionTokens   int     `json:"completion_tokens"`
 	ReasoningTokens    int     `json:"reasoning_tokens"`
 	CostUSD            float64 `json:"cost_usd"`
-	Retries            int     `json:"retries"`
-	MaxInFlight        int     `json:"max_in_flight"`
-	InvalidAnswers     int     `json:"invalid_answers"` // answers that failed the schema (each retried, or failing its call)
-	Truncated          int     `json:"truncated"`       // answers cut at max_tokens (finish_reason "length")
-	Salvaged           int     `json:"salvaged"`        // cut answers kept up to their last complete list item (llm.Client.Call)
+	// InputUSD, CachedInputUSD and OutputUSD are CostUSD by kind of token: prompt tokens at the
+	// input price, those the provider served from its prompt cache at the cached input price,
+	// completion tokens at the output price (the model's llm.prices entry).
+	InputUSD       float64 `json:"input_usd"`
+	CachedInputUSD float64 `json:"cached_input_usd"`
+	OutputUSD      float64 `json:"output_usd"`
+	Retries        int     `json:"retries"`
+	MaxInFlight    int     `json:"max_in_flight"`
+	InvalidAnswers int     `json:"invalid_answers"` // answers that failed the schema (each retried, or failing its call)
+	Truncated      int     `json:"truncated"`       // answers cut at max_tokens (finish_reason "length")
+	Salvaged       int     `json:"salvaged"`        // cut answers kept up to their last complete list item (llm.Client.Call)
 	// AnswersRepaired counts the repairs the answer hygiene made, by kind (extract.Repair…).
 	AnswersRepaired map[string]int `json:"answers_repaired,omitempty"`
 }

@@ -73,6 +73,11 @@ func TestEveryStageKeyReachesItsStage(t *testing.T) {
 		"stages.summarize.short_chars":   "100", "stages.summarize.batch_size": "2",
 		"stages.community.max_iterations": "10", "stages.community.min_size": "3", "stages.community.only_valid": "true",
 		"stages.community.max_summarized": "4",
+		"stages.extract.window":           "4", "stages.extract.window_tokens": "500", "stages.extract.window_gap_seconds": "60",
+	}
+	// Keys that act only with another setting: compared against the demo job with that setting.
+	with := map[string]string{
+		"stages.extract.window_tokens": "stages.extract.window=4", "stages.extract.window_gap_seconds": "stages.extract.window=4",
 	}
 	base := keys(t, jobstest.DemoJob(t))
 	all := jobstest.Keys(t, "stages")
@@ -86,9 +91,13 @@ func TestEveryStageKeyReachesItsStage(t *testing.T) {
 			continue
 		}
 		stage := strings.Split(key, ".")[1]
-		got := keys(t, jobstest.DemoJob(t, key+"="+v))
+		from, sets := base, []string{key + "=" + v}
+		if w, ok := with[key]; ok {
+			from, sets = keys(t, jobstest.DemoJob(t, w)), append(sets, w)
+		}
+		got := keys(t, jobstest.DemoJob(t, sets...))
 		for name, k := range got {
-			if changed := k != base[name]; changed != (name == stage) {
+			if changed := k != from[name]; changed != (name == stage) {
 				t.Errorf("%s=%s: the key of %s changed: %v (want only %s's)", key, v, name, changed, stage)
 			}
 		}

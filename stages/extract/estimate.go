@@ -50,6 +50,7 @@ type sampler struct {
 	k, done, sampled, guessed, windows int
 	groupDone                          int // of done, the episodes of env.Group
 	calls, cached, prompt, completion  int
+	prefixCached                       int // of prompt, served by the provider's prompt cache (CallEstimate.CachedPromptTokens)
 	skipped                            map[string]int
 }
 
@@ -115,6 +116,7 @@ func (t *sampler) sampleWindow(ctx context.Context, u unit) error {
 		return nil
 	}
 	t.prompt += e.PromptTokens
+	t.prefixCached += e.CachedPromptTokens
 	t.completion += windowCompletion(len(u.eps))
 	return nil
 }
@@ -157,6 +159,7 @@ func (t *sampler) sample(ctx context.Context, ep graph.Episode, p Plan, out []by
 			continue
 		}
 		t.prompt += e.PromptTokens
+		t.prefixCached += e.CachedPromptTokens
 		t.completion += per
 	}
 	return nil
@@ -180,6 +183,7 @@ func (t *sampler) estimate(total int) stages.Estimate {
 		est.CachedCalls = int(float64(t.cached)*scale + 0.5)
 		est.Calls = int(float64(t.calls)*scale+0.5) - est.CachedCalls
 		est.PromptTokens = int(float64(t.prompt)*scale + 0.5)
+		est.CachedPromptTokens = int(float64(t.prefixCached)*scale + 0.5)
 		est.CompletionTokens = int(float64(t.completion)*scale + 0.5)
 		est.SkipLLM = int(float64(t.skipped[SkipCovered])*scale + 0.5)
 	}
