@@ -39,7 +39,7 @@ type Options struct {
 	NoLLM         bool     // ask the LLM nothing: records give their declared facts only
 	// Window above 1 extracts the messages and texts of a group in windows of consecutive
 	// episodes, one wire.TaskExtractWindow call each, Window episodes per window on average and
-	// at most twice that (Windows); JSON records keep their own units. 1 or less: one call per
+	// at most three times that (Windows); JSON episodes keep their own units. 1 or less: one call per
 	// episode (the job's default, DefaultWindow).
 	Window int `json:",omitempty"`
 	// WindowTokens bounds a window's content, in wire.EstimateTokens (the job's default

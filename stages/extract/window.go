@@ -12,8 +12,9 @@ import (
 // above 1) rather than one call per episode.
 func (o Options) Windowed() bool { return o.Window > 1 }
 
-// maxWindow is the most episodes a window holds: twice Options.Window.
-func (o Options) maxWindow() int { return 2 * o.Window }
+// maxWindow is the most episodes a window holds: three times Options.Window, which about one
+// window in twenty reaches (e⁻³ of them, cut points being one episode in Window).
+func (o Options) maxWindow() int { return 3 * o.Window }
 
 // windowed reports whether an episode is extracted in a window when the options are windowed:
 // messages and texts are; JSON (source json, with or without a graph.Record) keeps its own unit.
