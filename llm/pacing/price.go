@@ -149,6 +149,9 @@ func halfForBatch(p Prices) Prices {
 	for name, pr := range p {
 		pr.BatchInputPerMTok, pr.BatchOutputPerMTok = pr.InputPerMTok/2, pr.OutputPerMTok/2
 		pr.AsOf, pr.Source = DefaultPricesAsOf, DefaultPricesSource
+		if pr.InputPerMTok == 0 && pr.OutputPerMTok == 0 {
+			pr.AsOf, pr.Source = "", "offline model, no charge"
+		}
 		p[name] = pr
 	}
 	return p
