@@ -51,7 +51,9 @@
 // window's input, whether it asks, why each episode would not ask alone and the episodes' ids;
 // a window is done when all its episodes record that fingerprint. The boundaries depend only on
 // the group's episodes, so shards and resumes see the same windows and an appended episode
-// changes only the last window. JSON episodes keep their own units. The window options enter
+// changes only the last window; a removed (forgotten) episode changes the window that held it and
+// the context of each window starting within Options.Context episodes after it. JSON episodes
+// keep their own units. The window options enter
 // the key only when windowed, so per-episode jobs keep their fingerprints.
 //
 // Two modes (Options.Mode):
