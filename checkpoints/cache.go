@@ -16,7 +16,7 @@ func (s *Store) Get(ctx context.Context, key string) (cache.Entry, bool, error) 
 	var e cache.Entry
 	var live sql.NullInt64
 	group := groupOf(ctx)
-	err := s.r.QueryRowContext(ctx, `SELECT c.namespace, c.response, c.prompt_tokens, c.completion_tokens, g.live
+	err := s.reader().QueryRowContext(ctx, `SELECT c.namespace, c.response, c.prompt_tokens, c.completion_tokens, g.live
 		FROM llm_cache c LEFT JOIN llm_cache_groups g ON g.key = c.key AND g.group_id = ? WHERE c.key=?`, group, key).
 		Scan(&e.Namespace, &e.Response, &e.PromptTokens, &e.CompletionTokens, &live)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -127,7 +127,7 @@ func (s *Store) CountEpisodes(ctx context.Context) (int, error) {
 
 func (s *Store) count(ctx context.Context, q string, args ...any) (int, error) {
 	var n int
-	if err := s.r.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+	if err := s.reader().QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("counting: %w", err)
 	}
 	return n, nil
@@ -135,7 +135,7 @@ func (s *Store) count(ctx context.Context, q string, args ...any) (int, error) {
 
 // Groups lists the group ids of staged episodes, sorted.
 func (s *Store) Groups(ctx context.Context) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT group_id FROM episodes ORDER BY group_id`)
+	rows, err := s.reader().QueryContext(ctx, `SELECT DISTINCT group_id FROM episodes ORDER BY group_id`)
 	if err != nil {
 		return nil, fmt.Errorf("listing groups: %w", err)
 	}
@@ -210,7 +210,7 @@ func (s *Store) Episodes(ctx context.Context, fn func(graph.Episode) error) erro
 }
 
 func (s *Store) eachEpisode(ctx context.Context, where string, args []any, fn func(graph.Episode) error) error {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+episodeCols+` FROM episodes `+where+
+	rows, err := s.reader().QueryContext(ctx, `SELECT `+episodeCols+` FROM episodes `+where+
 		` ORDER BY group_id, reference_time, seq, uuid`, args...)
 	if err != nil {
 		return fmt.Errorf("reading episodes: %w", err)

@@ -366,7 +366,7 @@ func (s *Store) Deletions(ctx context.Context) ([]Deletion, error) {
 // export written before it may hold what it removed.
 func (s *Store) LastPurged(ctx context.Context) (int64, error) {
 	var n sql.NullInt64
-	if err := s.r.QueryRowContext(ctx, `SELECT max(seq) FROM deletions WHERE purged_at IS NOT NULL`).Scan(&n); err != nil {
+	if err := s.reader().QueryRowContext(ctx, `SELECT max(seq) FROM deletions WHERE purged_at IS NOT NULL`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("reading the deletion record: %w", err)
 	}
 	return n.Int64, nil

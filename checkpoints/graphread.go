@@ -12,7 +12,7 @@ import (
 
 // each runs a query and calls scan for every row; scan must not write to the store.
 func (s *Store) each(ctx context.Context, what, q string, args []any, scan func(*sql.Rows) error) error {
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	rows, err := s.reader().QueryContext(ctx, q, args...)
 	return scanEach(rows, err, what, scan)
 }
 

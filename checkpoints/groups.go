@@ -47,7 +47,7 @@ func (s *Store) ClaimGroups(ctx context.Context, originals map[string]string) (m
 // GroupOriginal returns the id a group was written as in the input; ok is false when the store
 // has no record of the group.
 func (s *Store) GroupOriginal(ctx context.Context, id string) (original string, ok bool, err error) {
-	err = s.r.QueryRowContext(ctx, `SELECT original FROM group_ids WHERE group_id=?`, id).Scan(&original)
+	err = s.reader().QueryRowContext(ctx, `SELECT original FROM group_ids WHERE group_id=?`, id).Scan(&original)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}

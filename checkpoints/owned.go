@@ -25,7 +25,7 @@ type Owned struct {
 
 // EachOwned calls fn for every element recorded for group in target, by kind and uuid.
 func (s *Store) EachOwned(ctx context.Context, target, group string, fn func(Owned) error) error {
-	rows, err := s.r.QueryContext(ctx, `SELECT kind, uuid, hash, extra FROM sink_owned
+	rows, err := s.reader().QueryContext(ctx, `SELECT kind, uuid, hash, extra FROM sink_owned
 		WHERE target = ? AND group_id = ? ORDER BY kind, uuid`, target, group)
 	if err != nil {
 		return fmt.Errorf("reading what the loader wrote of group %s: %w", group, err)

@@ -105,7 +105,7 @@ func (s *Store) SetMeta(ctx context.Context, key, value string) error {
 // Meta reads a key of the meta table ("" and false when absent).
 func (s *Store) Meta(ctx context.Context, key string) (string, bool, error) {
 	var v string
-	err := s.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key=?`, key).Scan(&v)
+	err := s.reader().QueryRowContext(ctx, `SELECT value FROM meta WHERE key=?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}

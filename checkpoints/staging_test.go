@@ -92,7 +92,7 @@ func TestMigratesVersion1(t *testing.T) {
 	}
 	defer s.Close()
 	var v string
-	if err := s.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil || v != schemaVersion {
+	if err := s.reader().QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil || v != schemaVersion {
 		t.Errorf("schema version %q, %v; want %s", v, err, schemaVersion)
 	}
 	e := graph.Episode{UUID: "e1", GroupID: "g", ReferenceTime: time.Unix(0, 0).UTC(), Seq: 1, Name: "e1", Source: "message", Content: "hello again", RecordKey: "k1"}

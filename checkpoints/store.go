@@ -27,6 +27,7 @@ type Store struct {
 	snap     snapshotter // the connection snapshots are taken on (Snapshot, Version)
 	hooks    Hooks
 	closed   bool
+	held     heldTx // the transaction Atomically holds open, if any
 }
 
 // Open opens or creates the store at path for writing and applies the schema. A store on a
@@ -212,6 +213,9 @@ type Tx struct{ tx *sql.Tx }
 func (s *Store) Write(ctx context.Context, fn func(*Tx) error) error {
 	if s.readOnly {
 		return s.errReadOnly()
+	}
+	if s.held.get() != nil {
+		return describe(s.path, s.held.write(ctx, fn))
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {

@@ -19,7 +19,7 @@ const storedFingerprint = `CASE WHEN failed != 0 THEN '` + FailedPrefix + `' || 
 // Fingerprints returns the fingerprint of every recorded unit of a stage (FailedPrefix before
 // the fingerprint of a failed one).
 func (s *Store) Fingerprints(ctx context.Context, stage string) (map[string]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT unit, `+storedFingerprint+` FROM units WHERE stage = ?`, stage)
+	rows, err := s.reader().QueryContext(ctx, `SELECT unit, `+storedFingerprint+` FROM units WHERE stage = ?`, stage)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s records: %w", stage, err)
 	}
@@ -39,7 +39,7 @@ func (s *Store) Fingerprints(ctx context.Context, stage string) (map[string]stri
 // fingerprint of a failed one).
 func (s *Store) Fingerprint(ctx context.Context, stage, unit string) (string, bool, error) {
 	var f string
-	err := s.r.QueryRowContext(ctx, `SELECT `+storedFingerprint+` FROM units WHERE stage=? AND unit=?`, stage, unit).Scan(&f)
+	err := s.reader().QueryRowContext(ctx, `SELECT `+storedFingerprint+` FROM units WHERE stage=? AND unit=?`, stage, unit).Scan(&f)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -58,7 +58,7 @@ type StageCount struct {
 
 // StageCounts lists recorded units per stage, sorted by stage.
 func (s *Store) StageCounts(ctx context.Context) ([]StageCount, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT stage, sum(failed = 0), sum(failed != 0) FROM units GROUP BY stage ORDER BY stage`)
+	rows, err := s.reader().QueryContext(ctx, `SELECT stage, sum(failed = 0), sum(failed != 0) FROM units GROUP BY stage ORDER BY stage`)
 	if err != nil {
 		return nil, fmt.Errorf("reading stage records: %w", err)
 	}
@@ -137,7 +137,7 @@ type FailedUnit struct {
 
 // EachFailedUnit calls fn for every unit recorded as failed, by stage and unit.
 func (s *Store) EachFailedUnit(ctx context.Context, fn func(FailedUnit) error) error {
-	rows, err := s.r.QueryContext(ctx, `SELECT u.stage, u.unit, coalesce(e.group_id, u.unit), u.reason, u.raw
+	rows, err := s.reader().QueryContext(ctx, `SELECT u.stage, u.unit, coalesce(e.group_id, u.unit), u.reason, u.raw
 		FROM units u LEFT JOIN episodes e ON e.uuid = u.unit WHERE u.failed != 0 ORDER BY u.stage, u.unit`)
 	if err != nil {
 		return fmt.Errorf("reading failed units: %w", err)
@@ -168,7 +168,7 @@ func (t *Tx) PutOutput(ctx context.Context, stage, unit, group string, body []by
 // Output reads a unit's intermediate output.
 func (s *Store) Output(ctx context.Context, stage, unit string) ([]byte, bool, error) {
 	var b []byte
-	err := s.r.QueryRowContext(ctx, `SELECT body FROM stage_outputs WHERE stage=? AND unit=?`, stage, unit).Scan(&b)
+	err := s.reader().QueryRowContext(ctx, `SELECT body FROM stage_outputs WHERE stage=? AND unit=?`, stage, unit).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -180,7 +180,7 @@ func (s *Store) Output(ctx context.Context, stage, unit string) ([]byte, bool, e
 
 // GroupOutputs reads the intermediate outputs of a stage for the given units, keyed by unit.
 func (s *Store) GroupOutputs(ctx context.Context, stage, group string) (map[string][]byte, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT unit, body FROM stage_outputs WHERE stage=? AND group_id=?`, stage, group)
+	rows, err := s.reader().QueryContext(ctx, `SELECT unit, body FROM stage_outputs WHERE stage=? AND group_id=?`, stage, group)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s outputs of %s: %w", stage, group, err)
 	}
@@ -202,7 +202,7 @@ func (s *Store) GroupOutputs(ctx context.Context, stage, group string) (map[stri
 func (s *Store) EpisodeFingerprints(ctx context.Context, stage, group string) (map[string]string, error) {
 	// CROSS JOIN keeps episodes (by their group index) as the outer loop, so the query reads one
 	// group's rows instead of every record of the stage.
-	rows, err := s.r.QueryContext(ctx, `SELECT u.unit, CASE WHEN u.failed != 0 THEN '`+FailedPrefix+`' || u.fingerprint ELSE u.fingerprint END
+	rows, err := s.reader().QueryContext(ctx, `SELECT u.unit, CASE WHEN u.failed != 0 THEN '`+FailedPrefix+`' || u.fingerprint ELSE u.fingerprint END
 		FROM episodes e CROSS JOIN units u ON u.stage = ? AND u.unit = e.uuid WHERE e.group_id = ?`, stage, group)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s records of %s: %w", stage, group, err)

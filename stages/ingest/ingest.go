@@ -82,11 +82,7 @@ const maxMappedLogged = 10
 // quarantine table and the JSON Lines file beside the store start empty each run. Record times
 // are env.Clock's now.
 func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Result, err error) {
-	start := time.Now()
-	store, log, prog := env.Store, env.Logger(), env.Progress
-	if prog == nil {
-		prog = stages.NoProgress{}
-	}
+	store := env.Store
 	res := Result{}
 	// The quarantine is the rows this run rejects: the table starts empty, and the file is
 	// written anew (internal/safefile) and put in place when the stage ends, however it ends.
@@ -100,13 +96,32 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 			err = fmt.Errorf("writing quarantine file: %w", cerr)
 		}
 	}()
+	var st stages.Stats
+	// Everything the stage writes is one transaction: a run that a guard refuses, or that stops
+	// or fails part way, leaves the store as it was (the quarantine file still lists the rows
+	// it rejected).
+	err = store.Atomically(ctx, func(ctx context.Context) error {
+		var err error
+		st, err = ingest(ctx, env, o, qf, &res)
+		return err
+	})
+	return st, res, err
+}
+
+// ingest is Run inside the store's transaction.
+func ingest(ctx context.Context, env stages.Env, o Options, qf *safefile.File, res *Result) (stages.Stats, error) {
+	start := time.Now()
+	store, log, prog := env.Store, env.Logger(), env.Progress
+	if prog == nil {
+		prog = stages.NoProgress{}
+	}
 	if err := store.ClearQuarantine(ctx); err != nil {
-		return stages.Stats{}, res, err
+		return stages.Stats{}, err
 	}
 	in := &ingester{store: store, shard: o.Shard, now: env.Clock.Now(), quarantine: qf, mapped: map[string]bool{}, log: log,
 		records: &res.Records, badBySource: map[int]int{}, missingWhy: map[string]string{}}
 	if err := in.checkMirror(ctx, o); err != nil {
-		return stages.Stats{}, res, err
+		return stages.Stats{}, err
 	}
 	prog.Start(Stage, -1)
 	defer prog.Done()
@@ -130,7 +145,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 		})
 		if err != nil {
 			res.Replaced, res.Forgotten = in.replaced, in.forgotten
-			return stages.Stats{}, res, fmt.Errorf("ingesting source %d (%s): %w", i, spec.Path, err)
+			return stages.Stats{}, fmt.Errorf("ingesting source %d (%s): %w", i, spec.Path, err)
 		}
 		if in.rows == before { // an empty file reads without error: say so, it is rarely meant
 			log.Warn("source has no rows", "source", i, "path", spec.Path)
@@ -138,7 +153,7 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 	}
 	if err := in.flush(ctx); err != nil {
 		res.Replaced, res.Forgotten = in.replaced, in.forgotten
-		return stages.Stats{}, res, err
+		return stages.Stats{}, err
 	}
 	res.Replaced, res.Forgotten = in.replaced, in.forgotten
 	if in.forgotten > 0 {
@@ -151,11 +166,12 @@ func Run(ctx context.Context, env stages.Env, o Options) (_ stages.Stats, _ Resu
 	}
 	st := stages.Stats{Units: in.rows, Seconds: time.Since(start).Seconds()}
 	if in.rows > 0 && float64(in.nBad)/float64(in.rows) > o.MaxErrorRatio {
-		return st, res, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s)",
+		return st, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s); nothing was staged",
 			in.nBad, in.rows, o.MaxErrorRatio, qf.Name())
 	}
+	var err error
 	res.Vanished, err = in.mirror(ctx, o)
-	return st, res, err
+	return st, err
 }
 
 func (in *ingester) add(ctx context.Context, r loaders.Result) error {

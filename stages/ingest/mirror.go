@@ -8,7 +8,8 @@ import (
 )
 
 // VanishedError is the error of a run that found more of a mirror source's episodes gone from
-// the source than limits.max_vanished_ratio allows: nothing was forgotten.
+// the source than limits.max_vanished_ratio allows: nothing was forgotten, and the run's
+// staging is rolled back (Run), so the next run compares against the same store.
 type VanishedError struct {
 	Source   int     // index in the job's sources
 	Path     string  // the source's path
@@ -19,7 +20,7 @@ type VanishedError struct {
 
 func (e *VanishedError) Error() string {
 	return fmt.Sprintf("mirroring source %d (%s): %d of its %d episodes vanished from the source since the last run, "+
-		"more than limits.max_vanished_ratio %g allows: nothing was forgotten. A mistyped path or an emptied "+
+		"more than limits.max_vanished_ratio %g allows: nothing was forgotten and nothing staged, the store is as it was. A mistyped path or an emptied "+
 		"bucket looks like this; if the rows were removed on purpose, run again with --set limits.max_vanished_ratio=1",
 		e.Source, e.Path, e.Vanished, e.Episodes, e.Ratio)
 }

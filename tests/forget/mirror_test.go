@@ -68,6 +68,29 @@ func TestMirrorGuard(t *testing.T) {
 		t.Fatalf("deletions after the refused run: %+v, %v; want none", dels, err)
 	}
 
+	// The path briefly holds the wrong file (other rows): refused, and nothing of it staged;
+	// once the right file is back, the run finds nothing vanished and nothing new.
+	var wrong []row
+	for _, r := range rows {
+		r.Content = "(wrong file) " + r.Content
+		wrong = append(wrong, r)
+	}
+	writeRows(t, input, wrong, "")
+	res = backfill(t, bin, "run", job)
+	mustExit(t, "run on the wrong file", res, 1)
+	if !strings.Contains(res.Stderr, fmt.Sprintf("%d of its %d episodes vanished", n, n)) || !strings.Contains(res.Stderr, "nothing staged") {
+		t.Errorf("run on the wrong file: stderr %q; want all %d episodes vanished and nothing staged", res.Stderr, n)
+	}
+	if got := episodeUUIDs(t, cp); !slices.Equal(got, all) {
+		t.Errorf("the refused run staged the wrong file's rows: %d episodes, want the %d of before", len(got), len(all))
+	}
+	writeRows(t, input, rows, "")
+	res = backfill(t, bin, "run", job)
+	mustExit(t, "run on the right file again", res, 0)
+	if got := episodeUUIDs(t, cp); !slices.Equal(got, all) {
+		t.Errorf("after the right file came back: %d episodes, want the %d of before", len(got), len(all))
+	}
+
 	// Two rows removed (2 of 25, within 0.1): exactly their episodes go, everywhere.
 	gone := []string{"I live in Oslo.", "I moved to Daegu last month."}
 	var kept []row
