@@ -30,7 +30,8 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	if err != nil {
 		return stages.Estimate{}, err
 	}
-	t := &sampler{env: env, tasks: Tasks(s.Options.Mode), stride: max(1, (total+env.Sample-1)/env.Sample), skipped: map[string]int{}}
+	t := &sampler{env: env, tasks: Tasks(s.Options.Mode), stride: max(1, (total+env.Sample-1)/env.Sample), skipped: map[string]int{},
+		windowed: s.Options.Windowed()}
 	for _, g := range groups {
 		if err := t.group(ctx, s.Options, key, g); err != nil {
 			return stages.Estimate{}, err
@@ -46,12 +47,13 @@ type sampler struct {
 	stride int
 	// k counts the units to do, done the episodes done; of the units to do, sampled were
 	// rendered, guessed had their facts call priced like the entities call (two-call mode, no
-	// stored extraction), skipped were not asked (by extract.Plan.Skip), windows were windows.
-	k, done, sampled, guessed, windows int
-	groupDone                          int // of done, the episodes of env.Group
-	calls, cached, prompt, completion  int
-	prefixCached                       int // of prompt, served by the provider's prompt cache (CallEstimate.CachedPromptTokens)
-	skipped                            map[string]int
+	// stored extraction), skipped were not asked (by extract.Plan.Skip).
+	k, done, sampled, guessed         int
+	windowed                          bool // the options extract windows (Options.Windowed)
+	groupDone                         int  // of done, the episodes of env.Group
+	calls, cached, prompt, completion int
+	prefixCached                      int // of prompt, served by the provider's prompt cache (CallEstimate.CachedPromptTokens)
+	skipped                           map[string]int
 }
 
 // group samples the units of one group, and records the group as done when all its units are.
@@ -99,7 +101,6 @@ func windowCompletion(asked int) int { return 40 + 60*asked }
 // sampleWindow renders one window's call.
 func (t *sampler) sampleWindow(ctx context.Context, u unit) error {
 	t.sampled++
-	t.windows++
 	if !u.ask {
 		for _, p := range u.plans {
 			t.skipped[p.Skip]++
@@ -175,7 +176,7 @@ func (t *sampler) estimate(total int) stages.Estimate {
 			est.Basis += "; facts calls of episodes not yet extracted counted for every episode, priced like the entities call"
 		}
 	}
-	if t.windows > 0 {
+	if t.windowed {
 		est.Basis = "one call per window of messages and texts asked, one per JSON record asked; prompt tokens from the rendered prompts"
 	}
 	if t.sampled > 0 {
