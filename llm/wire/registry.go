@@ -58,18 +58,15 @@ func taskTypes() map[string][2]reflect.Type {
 func schemaEnums() map[string][]string {
 	return map[string][]string{
 		"ExtractedFact.kind": {KindState, KindEvent, KindPlan, KindScheduledState},
-		"WindowFact.kind":    {KindState, KindEvent, KindPlan, KindScheduledState},
 	}
 }
 
 // schemaOrder lists, per type name, the order in which the model should write the properties
 // when it differs from the Go declaration order: the kind of a fact decides its date rules, so
-// it comes before the dates. A window's fact names the episodes it cites first, so the model
-// picks the episode before it writes what it says.
+// it comes before the dates.
 func schemaOrder() map[string][]string {
 	return map[string][]string{
 		"ExtractedFact": {"subject", "predicate", "object", "fact", "kind", "valid_at", "invalid_at"},
-		"WindowFact":    {"cites", "subject", "predicate", "object", "fact", "kind", "valid_at", "invalid_at"},
 	}
 }
 
@@ -81,10 +78,9 @@ const maxStringCap = 1000
 // schemaCaps bounds, in characters, the free-text strings of answers, keyed
 // "TypeName.json_name" (for a list of strings, each string). A constrained decoder stops a
 // string at its cap, so a small model cannot loop inside one; the caps are far above what a
-// good answer writes, and at most maxStringCap. They are sent only in FormatJSONObjectSchema. A
-// window's fact is a short statement (compact answers), capped at statement.
+// good answer writes, and at most maxStringCap. They are sent only in FormatJSONObjectSchema.
 func schemaCaps() map[string]int {
-	const name, sentence, statement, summary, id, date = 200, 600, 240, maxStringCap, 32, 40
+	const name, sentence, summary, id, date = 200, 600, maxStringCap, 32, 40
 	return map[string]int{
 		"ExtractedEntity.name": name, "ExtractedEntity.type": name,
 		"EntityMention.name": name, "EntityMention.type": name,
@@ -96,8 +92,6 @@ func schemaCaps() map[string]int {
 		"EntitySummary.id": 64, "EntitySummary.summary": summary,
 		"MergeOutput.summary": summary, "NameOutput.name": name,
 		"AnswerOutput.answer": sentence,
-		"WindowFact.subject":  name, "WindowFact.object": name, "WindowFact.predicate": name,
-		"WindowFact.fact": statement, "WindowFact.valid_at": date, "WindowFact.invalid_at": date,
 	}
 }
 

@@ -9,7 +9,7 @@ const TaskExtractWindow = "extract_window"
 // WindowEpisodeIn is one numbered episode of a window. ReferenceTime and Source are left out
 // when they equal those of the episode before it in the window (the first has both).
 type WindowEpisodeIn struct {
-	N             int    `json:"n"` // 1, 2, … in window order: what a fact's Cites name
+	N             int    `json:"n"` // 1, 2, … in window order: what an answer lists facts under (EpisodeFacts.N)
 	ReferenceTime string `json:"reference_time,omitempty"`
 	Source        string `json:"source,omitempty"`
 	Speaker       string `json:"speaker,omitempty"`
@@ -31,31 +31,38 @@ type WindowInput struct {
 	Episodes []WindowEpisodeIn `json:"episodes"`
 }
 
-// WindowFact is one statement of a window: an ExtractedFact that cites the numbers of the
-// episodes that state it. Its endpoints are "subject" and "object", like ExtractedFact's; its
-// citations are "cites", not "episodes", since no answer field shares a name with an input field.
+// WindowFact is one statement of a window with the numbers of the episodes that state it: how
+// stages/extract shares a window's answer among its episodes (WindowOutput.Cited).
 type WindowFact struct {
-	Cites     []int   `json:"cites"`
-	Source    string  `json:"subject"`
-	Target    string  `json:"object"`
-	Predicate string  `json:"predicate"`
-	Fact      string  `json:"fact"`
-	ValidAt   *string `json:"valid_at"`
-	InvalidAt *string `json:"invalid_at"`
-	Kind      string  `json:"kind"`
+	Cites []int
+	ExtractedFact
 }
 
-// Extracted is the fact without its citations.
-func (f WindowFact) Extracted() ExtractedFact {
-	return ExtractedFact{Source: f.Source, Target: f.Target, Predicate: f.Predicate, Fact: f.Fact,
-		ValidAt: f.ValidAt, InvalidAt: f.InvalidAt, Kind: f.Kind}
+// EpisodeFacts are the facts one numbered episode of a window states: an answer walks the
+// window episode by episode, which a small model follows better than citing numbers in one
+// list of facts (bench/results.md, window).
+type EpisodeFacts struct {
+	N     int             `json:"n"`
+	Facts []ExtractedFact `json:"facts"`
 }
 
-// WindowOutput is the answer to WindowInput: the entities of the whole window, each once, and
-// the facts, each citing its episodes.
+// WindowOutput is the answer to WindowInput: the entities of the whole window, each once, then
+// the facts of each episode under its number. Its field is "facts_by_episode", not "episodes",
+// since no answer field shares a name with an input field.
 type WindowOutput struct {
 	Entities []EntityMention `json:"entities"`
-	Facts    []WindowFact    `json:"facts"`
+	Episodes []EpisodeFacts  `json:"facts_by_episode"`
+}
+
+// Cited lists the answer's facts, each citing the episode it was listed under.
+func (o WindowOutput) Cited() []WindowFact {
+	var out []WindowFact
+	for _, e := range o.Episodes {
+		for _, f := range e.Facts {
+			out = append(out, WindowFact{Cites: []int{e.N}, ExtractedFact: f})
+		}
+	}
+	return out
 }
 
 // windowTaskTypes pairs TaskExtractWindow with its input and output types; taskTypes includes it.

@@ -50,8 +50,8 @@
 //   - extract_window reads each numbered episode as extract_graph reads one episode, with the
 //     context and the window's earlier episodes as its previous episodes (an omitted reference
 //     time or source is the episode before's); it lists the entities once (the first spelling
-//     and its attributes win) and each fact cites the one episode it was read from, so a window
-//     gives the facts its episodes give one by one.
+//     and its attributes win) and each episode's facts under its number, so a window gives the
+//     facts its episodes give one by one.
 //   - extract_graph and extract_entities list the same entities; the subject of a JSON record
 //     gets, as attributes, the fields named like the attributes of its type. extract_facts keeps
 //     the facts extract_graph gives whose two endpoints are in the given entity list, spelt as

@@ -67,9 +67,9 @@ func TestRecordAttributesAndExclusion(t *testing.T) {
 	}
 }
 
-// TestExtractWindowCites: a window gives the facts its episodes give one by one, each citing
-// its episode, with the omitted reference time carried from the episode before (dates resolve
-// against it) and the window's earlier speakers as the previous episodes.
+// TestExtractWindowCites: a window gives the facts its episodes give one by one, each under its
+// episode's number, with the omitted reference time carried from the episode before (dates
+// resolve against it) and the window's earlier speakers as the previous episodes.
 func TestExtractWindowCites(t *testing.T) {
 	eps := []wire.WindowEpisodeIn{
 		{N: 1, ReferenceTime: "2024-03-01T09:00:00Z", Source: "message", Speaker: "Raj", Content: "I work at Acme."},
@@ -78,23 +78,24 @@ func TestExtractWindowCites(t *testing.T) {
 	}
 	got := extractWindow(wire.WindowInput{Episodes: eps})
 	prev := []wire.EpisodeIn{}
-	var want []wire.WindowFact
+	var want []wire.EpisodeFacts
 	ref := ""
 	for _, ep := range eps {
 		if ep.ReferenceTime != "" {
 			ref = ep.ReferenceTime
 		}
 		one := wire.EpisodeIn{ReferenceTime: ref, Source: "message", Speaker: ep.Speaker, Content: ep.Content}
-		for _, f := range extractGraph(wire.ExtractInput{Episode: one, Previous: prev}).Facts {
-			want = append(want, wire.WindowFact{Cites: []int{ep.N}, Source: f.Source, Target: f.Target, Predicate: f.Predicate,
-				Fact: f.Fact, ValidAt: f.ValidAt, InvalidAt: f.InvalidAt, Kind: f.Kind})
-		}
+		want = append(want, wire.EpisodeFacts{N: ep.N, Facts: extractGraph(wire.ExtractInput{Episode: one, Previous: prev}).Facts})
 		prev = append(prev, one)
 	}
-	if len(want) != 2 || !reflect.DeepEqual(got.Facts, want) {
-		t.Fatalf("facts %+v, want %+v", got.Facts, want)
+	if !reflect.DeepEqual(got.Episodes, want) {
+		t.Fatalf("facts %+v, want %+v", got.Episodes, want)
 	}
-	if f := got.Facts[1]; f.Cites[0] != 3 || f.ValidAt == nil || *f.ValidAt != "2024-03-04T00:00:00Z" {
+	cited := got.Cited()
+	if len(cited) != 2 {
+		t.Fatalf("cited facts %+v, want the Acme and the Porto fact", cited)
+	}
+	if f := cited[1]; f.Cites[0] != 3 || f.ValidAt == nil || *f.ValidAt != "2024-03-04T00:00:00Z" {
 		t.Fatalf("Porto fact %+v: want cited to 3, valid from the day before its reference time", f)
 	}
 	var names []string

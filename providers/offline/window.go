@@ -7,10 +7,10 @@ import (
 // extractWindow answers extract_window: each numbered episode is read as extract_graph reads one
 // episode, with the context and the window's earlier episodes as its previous episodes (the
 // omitted reference time and source taken from the episode before); the entities are listed
-// once, the first spelling and its attributes winning, and each fact cites the episode it was
-// read from.
+// once, the first spelling and its attributes winning, and the facts under the number of the
+// episode they were read from (every episode listed, in order).
 func extractWindow(in wire.WindowInput) wire.WindowOutput {
-	out := wire.WindowOutput{Entities: []wire.EntityMention{}, Facts: []wire.WindowFact{}}
+	out := wire.WindowOutput{Entities: []wire.EntityMention{}, Episodes: []wire.EpisodeFacts{}}
 	seen := map[string]bool{}
 	prev := append([]wire.EpisodeIn{}, in.Previous...)
 	var ref, source string
@@ -30,10 +30,7 @@ func extractWindow(in wire.WindowInput) wire.WindowOutput {
 				out.Entities = append(out.Entities, e)
 			}
 		}
-		for _, f := range got.Facts {
-			out.Facts = append(out.Facts, wire.WindowFact{Cites: []int{ep.N}, Source: f.Source, Target: f.Target,
-				Predicate: f.Predicate, Fact: f.Fact, ValidAt: f.ValidAt, InvalidAt: f.InvalidAt, Kind: f.Kind})
-		}
+		out.Episodes = append(out.Episodes, wire.EpisodeFacts{N: ep.N, Facts: got.Facts})
 		prev = append(prev, cur)
 	}
 	return out

@@ -44,7 +44,7 @@
 // episode of another source or source description or Options.WindowGap later), one
 // wire.TaskExtractWindow call per window that has an episode that would ask alone (not
 // chit-chat). Its input is the context of the window's first episode and the window's episodes,
-// numbered; the answer's facts cite the episodes that state them. split shares the answer among
+// numbered; the answer lists each episode's facts under its number. split shares the answer among
 // the episodes and each share passes the hygiene rules with the episode's own input (repair), so
 // the stored output stays one Output per episode. A window is one unit: its episodes' outputs
 // and records are committed together (stages.CommitAll) under one fingerprint, which covers the

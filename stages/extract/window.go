@@ -102,15 +102,15 @@ func windowInput(eps []graph.Episode, idx []int, first wire.ExtractInput, o Opti
 
 // Repairs of a window's answer (besides the hygiene rules each episode's share passes).
 const (
-	RepairUncited   = "fact_cite_guessed" // a fact citing no episode of the window: given the episode naming most of its endpoints, else the last asked
-	RepairUnplaced  = "entity_unplaced"   // an entity no episode names, speaks or cites a fact about: given the window's first asked episode
-	windowRepairVer = "1"
+	RepairUncited   = "fact_cite_guessed" // a fact listed under no episode of the window: given the episode naming most of its endpoints, else the last asked
+	RepairUnplaced  = "entity_unplaced"   // an entity no episode names, speaks or has a fact about: given the window's first asked episode
+	windowRepairVer = "2"
 )
 
-// split shares a window's answer among its episodes: each fact goes to every episode it cites
-// (a fact citing none of the window's numbers to the episode whose speaker or content names
-// most of its endpoints, else the last episode asked); each entity to every episode that it
-// speaks, whose content names it (mentions) or that a fact naming it cites (an entity none of
+// split shares a window's answer among its episodes: each fact goes to the episode it is listed
+// under (wire.WindowOutput.Cited; a fact under a number not in the window to the episode whose
+// speaker or content names most of its endpoints, else the last episode asked); each entity to every episode that it
+// speaks, whose content names it (mentions) or that has a fact naming it (an entity none of
 // these places, to the first episode asked). Each episode's share then passes the hygiene rules
 // (repair) with the episode's own input, plans[k].Input, as the episode would alone: so a fact
 // whose sentence repeats an earlier episode of the window rather than the cited one is cited to
@@ -119,7 +119,7 @@ func split(ans wire.WindowOutput, plans []Plan) ([]Output, Repairs) {
 	n := len(plans)
 	rep := Repairs{}
 	facts := make([][]wire.ExtractedFact, n)
-	for _, f := range ans.Facts {
+	for _, f := range ans.Cited() {
 		var ks []int
 		for _, c := range f.Cites {
 			if c >= 1 && c <= n && !slices.Contains(ks, c-1) {
@@ -132,7 +132,7 @@ func split(ans wire.WindowOutput, plans []Plan) ([]Output, Repairs) {
 		}
 		slices.Sort(ks)
 		for _, k := range ks {
-			facts[k] = append(facts[k], f.Extracted())
+			facts[k] = append(facts[k], f.ExtractedFact)
 		}
 	}
 	ents := make([][]wire.EntityMention, n)
@@ -178,7 +178,7 @@ func endpointOf(facts []wire.ExtractedFact, name string) bool {
 	return false
 }
 
-// guessCite is the episode of a fact that cites none of the window: the one that speaks or names
+// guessCite is the episode of a fact listed under no episode of the window: the one that speaks or names
 // most of its endpoints (the first of equal ones), else the last episode asked.
 func guessCite(f wire.WindowFact, plans []Plan) int {
 	best, score := -1, 0

@@ -235,10 +235,10 @@ func (f *windowLLM) take() []string {
 }
 
 // TestWindowFactsCiteTheirEpisode: on a hand-built transcript, each fact lands in the output of
-// the episode it cites, with the entities that episode speaks, names or cites a fact about; a
-// fact citing two episodes lands in both; a fact citing nothing goes to the episode naming its
-// endpoints; a fact whose sentence repeats an earlier episode of the window rather than the
-// cited one is cited to that one (Quoted).
+// the episode it is listed under, with the entities that episode speaks, names or lists a fact
+// about; a fact listed under two episodes lands in both; a fact under a number not in the window
+// goes to the episode naming its endpoints; a fact whose sentence repeats an earlier episode of
+// the window rather than its own is cited to that one (Quoted).
 func TestWindowFactsCiteTheirEpisode(t *testing.T) {
 	ctx := context.Background()
 	store := newStore(t)
@@ -260,19 +260,21 @@ func TestWindowFactsCiteTheirEpisode(t *testing.T) {
 	ent := func(name, typ string) wire.EntityMention {
 		return wire.EntityMention{Name: name, Type: typ, Attributes: []wire.AttributeValue{}}
 	}
-	fact := func(cites []int, s, p, o, text string) wire.WindowFact {
-		return wire.WindowFact{Cites: cites, Source: s, Target: o, Predicate: p, Fact: text, Kind: wire.KindState}
+	fact := func(s, p, o, text string) wire.ExtractedFact {
+		return wire.ExtractedFact{Source: s, Target: o, Predicate: p, Fact: text, Kind: wire.KindState}
 	}
+	globex, leeds := fact("Emma", "WORKS_AT", "Globex", "Emma works at Globex."), fact("Emma", "LIVES_IN", "Leeds", "Emma lives in Leeds.")
+	bristol, knows := fact("Mia", "MOVED_TO", "Bristol", "Mia moved to Bristol."), fact("Liam", "KNOWS", "Emma", "Liam knows Emma.")
+	copied, friend := fact("Emma", "WORKS_AT", "Globex", "It's great. I work at Globex now."), fact("Liam", "FRIEND_OF", "Mia", "Liam is a friend of Mia.")
 	f := &windowLLM{answers: map[string]wire.WindowOutput{lines[0][1]: {
 		Entities: []wire.EntityMention{ent("Liam", "Person"), ent("Emma", "Person"), ent("Globex", "Organization"),
 			ent("Leeds", "Place"), ent("Mia", "Person"), ent("Bristol", "Place"), ent("Emma's office", "Entity")},
-		Facts: []wire.WindowFact{
-			fact([]int{2}, "Emma", "WORKS_AT", "Globex", "Emma works at Globex."),
-			fact([]int{3}, "Emma", "LIVES_IN", "Leeds", "Emma lives in Leeds."),
-			fact([]int{4, 9}, "Mia", "MOVED_TO", "Bristol", "Mia moved to Bristol."),
-			fact(nil, "Liam", "KNOWS", "Emma", "Liam knows Emma."),
-			fact([]int{3}, "Emma", "WORKS_AT", "Globex", "It's great. I work at Globex now."),
-			fact([]int{2, 4}, "Liam", "FRIEND_OF", "Mia", "Liam is a friend of Mia."),
+		Episodes: []wire.EpisodeFacts{
+			{N: 1, Facts: []wire.ExtractedFact{}},
+			{N: 2, Facts: []wire.ExtractedFact{globex, friend}},
+			{N: 3, Facts: []wire.ExtractedFact{leeds, copied}},
+			{N: 4, Facts: []wire.ExtractedFact{bristol, friend}},
+			{N: 9, Facts: []wire.ExtractedFact{knows}}, // no such episode
 		}}}}
 	opts := Options{Window: 64, WindowTokens: 1000, WindowGap: time.Hour, Context: 4, ContextTokens: 120}
 	env := stages.Env{Store: store, LLM: f, Concurrency: 2, Repairs: stages.NewTally()}
