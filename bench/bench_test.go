@@ -159,7 +159,7 @@ func TestMarkdown(t *testing.T) {
 				Baselines: []evaluation.ModeRecall{
 					{Mode: evaluation.ModeFactsEpisodes, Categories: []evaluation.Recall{{Category: "all", Questions: 4, WithEvidence: 4,
 						WithAnswer: 2, EvidenceHits: []int{3, 4}, SessionHits: []int{4, 4}, AnswerHits: []int{1, 2}}}},
-					{Mode: evaluation.ModeEpisodes, Categories: []evaluation.Recall{{Category: "all", Questions: 4, WithEvidence: 4,
+					{Mode: evaluation.ModeEpisodesBM25, Categories: []evaluation.Recall{{Category: "all", Questions: 4, WithEvidence: 4,
 						WithAnswer: 2, EvidenceHits: []int{2, 3}, SessionHits: []int{3, 4}, AnswerHits: []int{1, 1}}}},
 				}},
 			Gold: []GoldScore{{Job: "jobs/examples/gold.yaml", Report: &evaluation.GoldReport{GoldFacts: 10, GraphFacts: 8, Matched: 6,
@@ -193,6 +193,13 @@ func TestMarkdown(t *testing.T) {
 			{Name: "local", Seconds: 30},
 			{Name: "s3, every 10 s", Every: "10", Seconds: 31, Snapshots: 9, MeanSeconds: 0.3, MaxSeconds: 0.5, UploadedBytes: 9e6, LastBytes: 12e6},
 		}, StoreBytes: 12e6, UploadedBytes: 3.2e6, SnapshotSeconds: 0.31, Snapshots: 3, RestoreSeconds: 0.2, Note: "loopback"},
+		Telemetry: &TelemetryResult{Episodes: 100, LatencyMS: 50, Concurrency: 10, Runs: []TelemetryRun{
+			{Job: "stub", Export: exportOff, Seconds: 30, CPUSeconds: 10, Load1: 0.5},
+			{Job: "stub", Export: exportAll, Seconds: 30.3, CPUSeconds: 10.4, Spans: 2000, Load1: 0.6},
+			{Job: "stub", Export: exportMetrics, Seconds: 30.1, CPUSeconds: 10.1, Load1: 0.6},
+			{Job: "replay", Export: exportOff, Seconds: 4, CPUSeconds: 5, Load1: 0.4},
+			{Job: "replay", Export: exportAll, Seconds: 4.2, CPUSeconds: 5.5, Spans: 1800, Load1: 0.4},
+		}},
 		Tokens: &TokensResult{PrefixCache: stub.OpenAIPrefixCache, Runs: []LeverRun{
 			{Name: "two calls", Settings: []string{"stages.extract.mode=two_call"}, Episodes: 100, Calls: 150, PromptTokens: 180000,
 				CachedPromptTokens: 90000, SharedPrefixTokens: 100000, ExtractCalls: 140, ExtractPromptTokens: 170000,

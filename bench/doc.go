@@ -52,6 +52,11 @@
 //     wall time, snapshots, seconds per snapshot and bytes uploaded; then the finished store on a
 //     fresh local copy: the restore's seconds and, over no-op resumes, one whole snapshot's
 //     database and uploaded bytes and seconds. Not measured when BACKFILL_S3_* is unset.
+//   - telemetry: LoCoMo through llm/stub as in the locomo step, and its cached replay, three runs
+//     each exporting nothing, traces and metrics, and metrics only (OTLP/HTTP to the collector of
+//     BACKFILL_OTELCOL_*, scripts/otelcol.sh), in rotating order: wall and CPU seconds of each
+//     run, the spans the collector received and the load average at its start, and the medians'
+//     differences. Not measured when BACKFILL_OTELCOL_* is unset.
 //
 // -merge (or BENCH_MERGE=1) starts from the existing results.json and replaces only the steps
 // that run, so a long step (such as 1M episodes through every stage) can be measured alone;

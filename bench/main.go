@@ -33,7 +33,7 @@ type options struct {
 	merge        bool
 }
 
-var steps = []string{"locomo", "replay", "eval", "tokens", "memory", "propagate", "bolt", "falkordb", "tickets", "parquet", "sync"}
+var steps = []string{"locomo", "replay", "eval", "tokens", "memory", "propagate", "bolt", "falkordb", "tickets", "parquet", "sync", "telemetry"}
 
 func parseOptions(args []string) (options, error) {
 	var o options

@@ -75,6 +75,7 @@ func (r *Results) markdown(w io.Writer) {
 	falkordbTables(w, r.FalkorDB, r.FalkorDBCeiling)
 	goBench(w, "Parquet input readers on 1M rows: parquet-go against arrow-go pqarrow (loaders BenchmarkParquetReaders)", r.Parquet)
 	syncMarkdown(w, r.Sync)
+	telemetryMarkdown(w, r.Telemetry)
 	if len(r.Errors) > 0 {
 		fprintf(w, "## Steps that failed\n\n")
 		for _, e := range r.Errors {
@@ -230,4 +231,36 @@ func syncMarkdown(w io.Writer, s *SyncResult) {
 	fprintf(w, "\nThe finished store (%d episodes): a %.1f MB database, %.1f MB uploaded per snapshot (zstd), %.2f s per snapshot "+
 		"(mean of %d at idle); restoring it on a fresh local copy took %.2f s. %s.\n\n", s.Episodes, float64(s.StoreBytes)/1e6,
 		float64(s.UploadedBytes)/1e6, s.SnapshotSeconds, s.Snapshots, s.RestoreSeconds, s.Note)
+}
+
+// telemetryMarkdown renders what exporting the run's telemetry costs.
+func telemetryMarkdown(w io.Writer, t *TelemetryResult) {
+	if t == nil {
+		return
+	}
+	fprintf(w, "## Telemetry export: OTLP on against off (LoCoMo through llm/stub, %.0f ms latency, concurrency %d)\n\n", t.LatencyMS, t.Concurrency)
+	if len(t.Runs) == 0 {
+		fprintf(w, "%s\n\n", t.Note)
+		return
+	}
+	fprintf(w, "| job | export | wall seconds | CPU seconds | spans | load (1 min) at start |\n|---|---|---:|---:|---:|---:|\n")
+	for _, r := range t.Runs {
+		spans := "–"
+		if r.Spans > 0 {
+			spans = fmt.Sprint(r.Spans)
+		}
+		fprintf(w, "| %s | %s | %.1f | %.1f | %s | %.2f |\n", r.Job, r.Export, r.Seconds, r.CPUSeconds, spans, r.Load1)
+	}
+	fprintf(w, "\n")
+	for _, job := range []string{"stub", "replay"} {
+		for _, export := range []string{exportAll, exportMetrics} {
+			if wall, cpu, ok := telemetryOverhead(t.Runs, job, export); ok {
+				fprintf(w, "- %s (%d episodes), %s over OTLP/HTTP: %+.1f%% wall, %+.1f%% CPU (medians against the runs that export nothing).\n",
+					job, t.Episodes, export, wall, cpu)
+			}
+		}
+	}
+	fprintf(w, "\nstub: every stage with the stub answering each call after the latency; replay: every stage again on a copy of the "+
+		"checkpoint, every answer from the LLM cache (no latency to hide the cost: a worst case). The collector (scripts/otelcol.sh) "+
+		"runs on the same 2 cores and its CPU is not counted in the run's.\n\n")
 }

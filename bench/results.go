@@ -30,13 +30,14 @@ type Results struct {
 	BoltCeiling *GoBench `json:"bolt_ceiling,omitempty"`
 	// FalkorDB is the load into FalkorDB against a plain client (BenchmarkFalkorDBLoad), and
 	// FalkorDBCeiling the plain client's configurations (BenchmarkFalkorDBCeiling).
-	FalkorDB        *GoBench       `json:"falkordb_load,omitempty"`
-	FalkorDBCeiling *GoBench       `json:"falkordb_ceiling,omitempty"`
-	Tickets         *TicketsResult `json:"tickets,omitempty"`
-	Tokens          *TokensResult  `json:"tokens,omitempty"`
-	Parquet         *GoBench       `json:"parquet_readers_1m,omitempty"`
-	Sync            *SyncResult    `json:"checkpoint_sync,omitempty"`
-	Errors          []string       `json:"errors,omitempty"` // steps that failed, with why
+	FalkorDB        *GoBench         `json:"falkordb_load,omitempty"`
+	FalkorDBCeiling *GoBench         `json:"falkordb_ceiling,omitempty"`
+	Tickets         *TicketsResult   `json:"tickets,omitempty"`
+	Tokens          *TokensResult    `json:"tokens,omitempty"`
+	Parquet         *GoBench         `json:"parquet_readers_1m,omitempty"`
+	Sync            *SyncResult      `json:"checkpoint_sync,omitempty"`
+	Telemetry       *TelemetryResult `json:"telemetry,omitempty"`
+	Errors          []string         `json:"errors,omitempty"` // steps that failed, with why
 	// Measured is when each step ran: with -merge, steps of earlier invocations keep theirs.
 	Measured map[string]string `json:"measured,omitempty"`
 }
@@ -82,6 +83,8 @@ func (r *Results) forget(step string) {
 		r.Parquet = nil
 	case "sync":
 		r.Sync = nil
+	case "telemetry":
+		r.Telemetry = nil
 	}
 	r.Errors = slices.DeleteFunc(r.Errors, func(e string) bool { return strings.HasPrefix(e, step+": ") })
 }

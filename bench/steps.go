@@ -110,6 +110,14 @@ func (b *bencher) step(ctx context.Context, name string) error {
 		r, err := benchSync(ctx, b.bin, b.work, dataset, b.o.latency, b.o.concurrency)
 		b.res.Sync = r
 		return err
+	case "telemetry":
+		dataset, ok := testenv.LoCoMoPath(b.root, b.o.locomo)
+		if !ok {
+			return fmt.Errorf("%s, or -locomo", testenv.NoLoCoMo(dataset))
+		}
+		r, err := benchTelemetry(ctx, b.bin, b.work, dataset, b.o.latency, b.o.concurrency)
+		b.res.Telemetry = r
+		return err
 	case "falkordb":
 		uri, stop, why := falkordbServer.uri(ctx, b.root, b.o.falkordb)
 		defer stop()

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/tests/harness"
 )
@@ -52,7 +52,7 @@ type ticketConfig struct {
 }
 
 // ticketConfigs grow from no option to all of those of jobs/examples/tickets.yaml.
-func ticketConfigs(ex *jobs.Job) ([]ticketConfig, error) {
+func ticketConfigs(ex *pipeline.Job) ([]ticketConfig, error) {
 	src := ex.Sources[0]
 	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	var decls []map[string]string
@@ -89,7 +89,7 @@ func ticketConfigs(ex *jobs.Job) ([]ticketConfig, error) {
 
 // benchTickets runs the ticket log under each configuration, each through a fresh stub.
 func benchTickets(ctx context.Context, bin, dir, root string) (*TicketsResult, error) {
-	ex, err := jobs.Load(filepath.Join(root, "jobs/examples/tickets.yaml"), nil, func(string) (string, bool) { return "", false })
+	ex, err := pipeline.Load(filepath.Join(root, "jobs/examples/tickets.yaml"), nil, func(string) (string, bool) { return "", false })
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func ticketRun(ctx context.Context, bin, dir, root, checkpoint string, c ticketC
 
 // declaredFacts lists the facts of the job's declared relations in a store, with their
 // endpoints and intervals as finally known, sorted.
-func declaredFacts(ctx context.Context, checkpoint string, ex *jobs.Job) ([]string, error) {
+func declaredFacts(ctx context.Context, checkpoint string, ex *pipeline.Job) ([]string, error) {
 	var relations []string
 	for _, f := range ex.Sources[0].Facts {
 		relations = append(relations, f.Relation)

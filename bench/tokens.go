@@ -319,11 +319,13 @@ func beforeAfter(w io.Writer, t *TokensResult) {
 		fprintf(w, ", gold F1 %.3f → %.3f", b.F1, a.F1)
 	}
 	fprintf(w, ".\n\n")
+	windows := 0
 	for i := range t.Runs {
 		r := &t.Runs[i]
 		if !strings.HasPrefix(r.Name, "windows of") {
 			continue
 		}
+		windows++
 		rc, rt := per(r, r.Calls), per(r, r.PromptTokens)
 		fprintf(w, "The defaults with %s (issue 43's targets, at most %.2f calls and %d prompt tokens per episode): calls/episode %.2f → %.2f (%s), "+
 			"prompt tokens/episode %.0f → %.0f (%s), completion tokens/episode %.1f → %.1f", strings.TrimPrefix(r.Name, "the defaults with "),
@@ -337,7 +339,9 @@ func beforeAfter(w io.Writer, t *TokensResult) {
 		}
 		fprintf(w, ".\n")
 	}
-	fprintf(w, "\n")
+	if windows > 0 {
+		fprintf(w, "\n")
+	}
 }
 
 // relSettings are the settings as results.md shows them: paths inside the repository relative

@@ -7,31 +7,31 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/batchrec"
 	"github.com/tkgraph/backfill/llm/cache"
 )
 
-// The store records provider batches for batch.Batcher (it satisfies batch.Store).
-var _ batch.Store = (*Store)(nil)
-
+// batchColumns are the columns of llm_batches. The store records provider batches for the
+// batchers of llm/batch (it satisfies their batch.Store, as jobs/pipeline's UseBatches
+// requires) in the types of package batchrec.
 const batchColumns = `id,kind,endpoint,provider_id,input_file,output_file,error_file,state,ended,requests,bytes,est_cost,
 	completed,failed,answers,invalid,errors,unfinished,created_at,updated_at,reason`
 
 // AddBatch records a new batch.
-func (s *Store) AddBatch(ctx context.Context, b batch.Record) error {
+func (s *Store) AddBatch(ctx context.Context, b batchrec.Record) error {
 	return s.Write(ctx, func(tx *Tx) error { return putBatch(ctx, tx, b, "INSERT") })
 }
 
 // UpdateBatch records the current state of a batch. A batch recorded as submitting with its
 // input file uploaded is about to be created (and billed) at the provider: UpdateBatch then
 // returns only once the Barrier hook made the record outlive this machine, so that a run that
-// dies after the creation finds the batch at the provider (batch.Batcher.Recover) instead of
+// dies after the creation finds the batch at the provider (batchrec.Batcher.Recover) instead of
 // paying for it again.
-func (s *Store) UpdateBatch(ctx context.Context, b batch.Record) error {
+func (s *Store) UpdateBatch(ctx context.Context, b batchrec.Record) error {
 	if err := s.Write(ctx, func(tx *Tx) error { return putBatch(ctx, tx, b, "INSERT OR REPLACE") }); err != nil {
 		return err
 	}
-	if b.State == batch.Submitting && b.InputFile != "" {
+	if b.State == batchrec.Submitting && b.InputFile != "" {
 		if err := s.barrier(ctx); err != nil {
 			return fmt.Errorf("keeping batch %s before creating it: %w", b.ID, err)
 		}
@@ -39,7 +39,7 @@ func (s *Store) UpdateBatch(ctx context.Context, b batch.Record) error {
 	return nil
 }
 
-func putBatch(ctx context.Context, tx *Tx, b batch.Record, verb string) error {
+func putBatch(ctx context.Context, tx *Tx, b batchrec.Record, verb string) error {
 	_, err := tx.tx.ExecContext(ctx, verb+` INTO llm_batches(`+batchColumns+`) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		b.ID, b.Kind, b.Endpoint, b.ProviderID, b.InputFile, b.OutputFile, b.ErrorFile, b.State, b.Ended, b.Requests, b.Bytes,
 		b.EstCostUSD, b.Completed, b.Failed, b.Answers, b.Invalid, b.Errors, b.Unfinished, micros(b.CreatedAt), micros(b.UpdatedAt),
@@ -64,34 +64,34 @@ func (s *Store) DropBatch(ctx context.Context, id string) error {
 }
 
 // BatchRecord returns one batch.
-func (s *Store) BatchRecord(ctx context.Context, id string) (batch.Record, bool, error) {
-	var out []batch.Record
+func (s *Store) BatchRecord(ctx context.Context, id string) (batchrec.Record, bool, error) {
+	var out []batchrec.Record
 	err := s.each(ctx, "batches", `SELECT `+batchColumns+` FROM llm_batches WHERE id=?`, []any{id}, scanBatch(&out))
 	if err != nil || len(out) == 0 {
-		return batch.Record{}, false, err
+		return batchrec.Record{}, false, err
 	}
 	return out[0], true, nil
 }
 
 // OpenBatches lists the batches of a kind that are open (neither delivered nor lost), oldest
 // first.
-func (s *Store) OpenBatches(ctx context.Context, kind string) ([]batch.Record, error) {
-	var out []batch.Record
+func (s *Store) OpenBatches(ctx context.Context, kind string) ([]batchrec.Record, error) {
+	var out []batchrec.Record
 	err := s.each(ctx, "batches", `SELECT `+batchColumns+` FROM llm_batches WHERE kind=? AND state NOT IN (?,?) ORDER BY created_at, id`,
-		[]any{kind, batch.Delivered, batch.Lost}, scanBatch(&out))
+		[]any{kind, batchrec.Delivered, batchrec.Lost}, scanBatch(&out))
 	return out, err
 }
 
 // Batches lists every batch, oldest first.
-func (s *Store) Batches(ctx context.Context) ([]batch.Record, error) {
-	var out []batch.Record
+func (s *Store) Batches(ctx context.Context) ([]batchrec.Record, error) {
+	var out []batchrec.Record
 	err := s.each(ctx, "batches", `SELECT `+batchColumns+` FROM llm_batches ORDER BY created_at, id`, nil, scanBatch(&out))
 	return out, err
 }
 
-func scanBatch(out *[]batch.Record) func(*sql.Rows) error {
+func scanBatch(out *[]batchrec.Record) func(*sql.Rows) error {
 	return func(r *sql.Rows) error {
-		var b batch.Record
+		var b batchrec.Record
 		var created, updated int64
 		if err := r.Scan(&b.ID, &b.Kind, &b.Endpoint, &b.ProviderID, &b.InputFile, &b.OutputFile, &b.ErrorFile, &b.State, &b.Ended,
 			&b.Requests, &b.Bytes, &b.EstCostUSD, &b.Completed, &b.Failed, &b.Answers, &b.Invalid, &b.Errors, &b.Unfinished,
@@ -106,15 +106,16 @@ func scanBatch(out *[]batch.Record) func(*sql.Rows) error {
 
 const requestColumns = `key,batch,stage,task,keys,status,detail,raw,finish,code`
 
-// AddBatchRequest records a request line of a batch (once: a second call is a no-op).
-func (s *Store) AddBatchRequest(ctx context.Context, r batch.Request) error {
+// AddBatchRequest records a request line of a batch (once: a second call is a no-op), with the
+// group of the unit that asks it (ForGroup), so a forgetting of the group discards its answer.
+func (s *Store) AddBatchRequest(ctx context.Context, r batchrec.Request) error {
 	keys, err := json.Marshal(r.Keys)
 	if err != nil {
 		return fmt.Errorf("encoding batch request: %w", err)
 	}
 	return s.Write(ctx, func(tx *Tx) error {
-		_, err := tx.tx.ExecContext(ctx, `INSERT OR IGNORE INTO llm_batch_requests(`+requestColumns+`) VALUES(?,?,?,?,?,?,?,?,?,?)`,
-			r.Key, r.Batch, r.Stage, r.Task, string(keys), r.Status, r.Detail, r.Raw, r.Finish, r.Code)
+		_, err := tx.tx.ExecContext(ctx, `INSERT OR IGNORE INTO llm_batch_requests(`+requestColumns+`,group_id) VALUES(?,?,?,?,?,?,?,?,?,?,?)`,
+			r.Key, r.Batch, r.Stage, r.Task, string(keys), r.Status, r.Detail, r.Raw, r.Finish, r.Code, groupOf(ctx))
 		if err != nil {
 			return fmt.Errorf("writing batch request: %w", err)
 		}
@@ -123,27 +124,27 @@ func (s *Store) AddBatchRequest(ctx context.Context, r batch.Request) error {
 }
 
 // BatchRequests lists the rows of a request key, oldest first.
-func (s *Store) BatchRequests(ctx context.Context, key string) ([]batch.Request, error) {
-	var out []batch.Request
+func (s *Store) BatchRequests(ctx context.Context, key string) ([]batchrec.Request, error) {
+	var out []batchrec.Request
 	err := s.each(ctx, "batch requests", `SELECT `+requestColumns+` FROM llm_batch_requests WHERE key=? ORDER BY rowid`,
 		[]any{key}, scanRequest(&out))
 	return out, err
 }
 
 // BatchRequestIn returns the row of a key in one batch.
-func (s *Store) BatchRequestIn(ctx context.Context, id, key string) (batch.Request, bool, error) {
-	var out []batch.Request
+func (s *Store) BatchRequestIn(ctx context.Context, id, key string) (batchrec.Request, bool, error) {
+	var out []batchrec.Request
 	err := s.each(ctx, "batch requests", `SELECT `+requestColumns+` FROM llm_batch_requests WHERE key=? AND batch=?`,
 		[]any{key, id}, scanRequest(&out))
 	if err != nil || len(out) == 0 {
-		return batch.Request{}, false, err
+		return batchrec.Request{}, false, err
 	}
 	return out[0], true, nil
 }
 
-func scanRequest(out *[]batch.Request) func(*sql.Rows) error {
+func scanRequest(out *[]batchrec.Request) func(*sql.Rows) error {
 	return func(r *sql.Rows) error {
-		var q batch.Request
+		var q batchrec.Request
 		var keys string
 		if err := r.Scan(&q.Key, &q.Batch, &q.Stage, &q.Task, &keys, &q.Status, &q.Detail, &q.Raw, &q.Finish, &q.Code); err != nil {
 			return err
@@ -158,7 +159,7 @@ func scanRequest(out *[]batch.Request) func(*sql.Rows) error {
 
 // SettleBatchRequests records delivered rows (a valid row is deleted: its answer is in the
 // cache) and writes the cache entries of the valid answers, in one transaction.
-func (s *Store) SettleBatchRequests(ctx context.Context, rows []batch.Request, entries []cache.Keyed) error {
+func (s *Store) SettleBatchRequests(ctx context.Context, rows []batchrec.Request, entries []cache.Keyed) error {
 	return s.Write(ctx, func(tx *Tx) error {
 		for _, e := range entries {
 			if _, err := tx.tx.ExecContext(ctx, `INSERT OR REPLACE INTO llm_cache(key,namespace,response,prompt_tokens,completion_tokens) VALUES(?,?,?,?,?)`,
@@ -168,7 +169,7 @@ func (s *Store) SettleBatchRequests(ctx context.Context, rows []batch.Request, e
 		}
 		for _, r := range rows {
 			var err error
-			if r.Status == batch.ReqValid {
+			if r.Status == batchrec.ReqValid {
 				_, err = tx.tx.ExecContext(ctx, `DELETE FROM llm_batch_requests WHERE key=? AND batch=?`, r.Key, r.Batch)
 			} else {
 				_, err = tx.tx.ExecContext(ctx, `UPDATE llm_batch_requests SET status=?, detail=?, raw=?, finish=?, code=? WHERE key=? AND batch=?`,
@@ -183,17 +184,20 @@ func (s *Store) SettleBatchRequests(ctx context.Context, rows []batch.Request, e
 }
 
 // FinishBatch marks the rows of the batch still pending as unfinished (lost, when the batch is
-// lost), adds their number to b.Unfinished and records b, in one transaction; it returns that
+// lost), with why (the provider's reason for a failed batch), adds their number to b.Unfinished and records b, in one transaction; it returns that
 // number.
-func (s *Store) FinishBatch(ctx context.Context, b batch.Record) (int, error) {
-	status, detail := batch.ReqUnfinished, "the batch ended ("+b.Ended+") without an answer"
-	if b.State == batch.Lost {
-		status, detail = batch.ReqLost, "the batch is lost: "+b.Reason
+func (s *Store) FinishBatch(ctx context.Context, b batchrec.Record) (int, error) {
+	status, detail := batchrec.ReqUnfinished, "the batch ended ("+b.Ended+") without an answer"
+	if b.Reason != "" { // a failed batch: the provider's reason (its errors)
+		detail += ": " + b.Reason
+	}
+	if b.State == batchrec.Lost {
+		status, detail = batchrec.ReqLost, "the batch is lost: "+b.Reason
 	}
 	var n int64
 	err := s.Write(ctx, func(tx *Tx) error {
 		res, err := tx.tx.ExecContext(ctx, `UPDATE llm_batch_requests SET status=?, detail=? WHERE batch=? AND status=?`,
-			status, detail, b.ID, batch.ReqPending)
+			status, detail, b.ID, batchrec.ReqPending)
 		if err != nil {
 			return fmt.Errorf("finishing batch %s: %w", b.ID, err)
 		}
@@ -215,7 +219,7 @@ func (s *Store) ForgetBatchRequests(ctx context.Context, keys []string) error {
 		for len(keys) > 0 {
 			chunk := keys[:min(len(keys), forgetChunk)]
 			keys = keys[len(chunk):]
-			args := []any{batch.ReqPending}
+			args := []any{batchrec.ReqPending}
 			for _, k := range chunk {
 				args = append(args, k)
 			}

@@ -30,11 +30,11 @@
 //	               the run report as JSON (its LLM calls, tokens and cost), for `backfill diff`
 //	group_ids      each group id with the id the input wrote (equal unless it was mapped);
 //	               ClaimGroups reports an id already recorded with another input id
-//	llm_batches    provider batches (batch.Record): local id, kind, provider id, files,
+//	llm_batches    provider batches (batchrec.Record): local id, kind, provider id, files,
 //	               state (queued, submitting, the provider's, delivered, lost), counts and
 //	               the reason of a failed or lost batch
 //	llm_batch_requests
-//	               their request lines (batch.Request): custom_id, batch, stage, task, the
+//	               their request lines (batchrec.Request): custom_id, batch, stage, task, the
 //	               cache keys of the answer, and once the batch is delivered the outcome of an
 //	               invalid answer, an error line, an undone request or a lost one (a valid
 //	               answer's row is deleted: it is in llm_cache)

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tkgraph/backfill/llm/batchrec"
 )
 
 // forgottenTable holds a hash (HashValue "episode") of every episode uuid a deletion removed,
@@ -18,10 +20,16 @@ const forgottenTable = `CREATE TABLE IF NOT EXISTS forgotten (hash TEXT PRIMARY 
 
 // deletionsTable is the deletion record: what was forgotten (selector kinds and hashes, never
 // the values), when, by which command, how much, and when the forgetting completed.
-const deletionsTable = `CREATE TABLE IF NOT EXISTS deletions (
+// batch_requests counts the request rows of provider batches still pending whose answers the
+// deletion discards (markGroups).
+const deletionsTable = `CREATE TABLE IF NOT EXISTS deletions (` + deletionsColumnsV9 + `,
+		batch_requests INTEGER NOT NULL DEFAULT 0)`
+
+// deletionsColumnsV9 are the columns deletions had in schema versions 9 and 10.
+const deletionsColumnsV9 = `
 		seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, command TEXT NOT NULL, selectors TEXT NOT NULL,
 		episodes INTEGER NOT NULL, groups INTEGER NOT NULL, entities INTEGER NOT NULL, facts INTEGER NOT NULL,
-		cache_rows INTEGER NOT NULL DEFAULT 0, purged_at INTEGER)`
+		cache_rows INTEGER NOT NULL DEFAULT 0, purged_at INTEGER`
 
 // forgetPendingTable lists the groups a deletion changed whose forgetting is not complete: their
 // stages have not all run again since, or the cache rows they no longer ask are not yet deleted.
@@ -62,10 +70,13 @@ type Deletion struct {
 	Groups    int        `json:"groups"`
 	// Entities and Facts are those only the forgotten episodes mentioned or supported when the
 	// deletion was recorded (Impact).
-	Entities  int        `json:"entities"`
-	Facts     int        `json:"facts"`
-	CacheRows int        `json:"cache_rows"` // cached answers deleted when the forgetting completed
-	PurgedAt  *time.Time `json:"purged_at,omitempty"`
+	Entities  int `json:"entities"`
+	Facts     int `json:"facts"`
+	CacheRows int `json:"cache_rows"` // cached answers deleted when the forgetting completed
+	// BatchRequests counts the requests of provider batches still pending that the groups'
+	// units asked: their answers are discarded when the batches are collected.
+	BatchRequests int        `json:"batch_requests,omitempty"`
+	PurgedAt      *time.Time `json:"purged_at,omitempty"`
 }
 
 // Selection chooses episodes: a value of a kind matches on its own, kinds narrow each other
@@ -140,6 +151,27 @@ func (s *Store) episodeRefs(ctx context.Context, where string, args ...any) ([]E
 		return nil
 	})
 	return out, err
+}
+
+// EpisodeTexts returns the contents of the episodes of the uuids (each once, in no particular
+// order): what files written from the store may quote of them.
+func (s *Store) EpisodeTexts(ctx context.Context, uuids []string) ([]string, error) {
+	var out []string
+	for len(uuids) > 0 {
+		chunk := uuids[:min(len(uuids), forgetChunk)]
+		uuids = uuids[len(chunk):]
+		args := make([]any, len(chunk))
+		for i, u := range chunk {
+			args[i] = u
+		}
+		got, err := s.texts(ctx, "episode contents", `SELECT DISTINCT content FROM episodes WHERE content <> '' AND uuid IN (?`+
+			strings.Repeat(",?", len(chunk)-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	return out, nil
 }
 
 // Speakers lists the distinct speakers of the staged episodes, sorted (for the error of a
@@ -220,7 +252,10 @@ func (s *Store) Forget(ctx context.Context, d Deletion, eps []EpisodeRef) (Delet
 				}
 			}
 		}
-		return markGroups(ctx, tx, groups, d.Seq)
+		if d.BatchRequests, err = markGroups(ctx, tx, groups, d.Seq); err != nil {
+			return err
+		}
+		return tx.exec(ctx, "recording the deletion", `UPDATE deletions SET batch_requests = ? WHERE seq = ?`, d.BatchRequests, d.Seq)
 	})
 	return d, err
 }
@@ -259,25 +294,38 @@ func episodeGroups(ctx context.Context, tx *Tx, uuids []string) ([]string, error
 	return out, nil
 }
 
-// markGroups resets the groups a deletion changed and marks them pending (see Forget).
-func markGroups(ctx context.Context, tx *Tx, groups []string, deletion int64) error {
+// markGroups resets the groups a deletion changed and marks them pending (see Forget). The
+// requests of provider batches still pending that their units asked (or whose group is not
+// known) are marked batchrec.ReqForgotten without their detail and raw answer: their answers are
+// discarded when the batches are collected. It returns how many it marked.
+func markGroups(ctx context.Context, tx *Tx, groups []string, deletion int64) (int, error) {
 	if len(groups) == 0 {
-		return nil
+		return 0, nil
+	}
+	discarded := 0
+	for _, g := range append([]string{""}, groups...) {
+		res, err := tx.tx.ExecContext(ctx, `UPDATE llm_batch_requests SET status = ?, detail = '', raw = NULL
+			WHERE status = ? AND group_id = ?`, batchrec.ReqForgotten, batchrec.ReqPending, g)
+		if err != nil {
+			return 0, fmt.Errorf("discarding the pending batch requests of group %s: %w", g, err)
+		}
+		n, _ := res.RowsAffected()
+		discarded += int(n)
 	}
 	// Answers cached before the store recorded groups carry no group: each forgotten group
 	// takes them, so a run that does not ask them again lets Purge delete them.
 	if err := tx.exec(ctx, "listing untagged cache rows", `CREATE TEMP TABLE IF NOT EXISTS forget_untagged (key TEXT PRIMARY KEY)`); err != nil {
-		return err
+		return 0, err
 	}
 	if err := tx.exec(ctx, "listing untagged cache rows", `INSERT OR IGNORE INTO temp.forget_untagged SELECT key FROM llm_cache c
 		WHERE NOT EXISTS (SELECT 1 FROM llm_cache_groups g WHERE g.key = c.key)`); err != nil {
-		return err
+		return 0, err
 	}
 	for _, g := range groups {
 		var cached bool
 		if err := tx.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM llm_cache_groups WHERE group_id = ?)
 			OR EXISTS (SELECT 1 FROM temp.forget_untagged)`, g).Scan(&cached); err != nil {
-			return fmt.Errorf("reading the cache rows of group %s: %w", g, err)
+			return 0, fmt.Errorf("reading the cache rows of group %s: %w", g, err)
 		}
 		stmts := []string{
 			`INSERT OR REPLACE INTO forget_pending(group_id, deletion) VALUES(?, ` + fmt.Sprint(deletion) + `)`,
@@ -299,11 +347,11 @@ func markGroups(ctx context.Context, tx *Tx, groups []string, deletion int64) er
 		}
 		for _, q := range stmts {
 			if _, err := tx.tx.ExecContext(ctx, q, g); err != nil {
-				return fmt.Errorf("resetting group %s: %w", g, err)
+				return 0, fmt.Errorf("resetting group %s: %w", g, err)
 			}
 		}
 	}
-	return tx.exec(ctx, "dropping the list of untagged cache rows", `DROP TABLE temp.forget_untagged`)
+	return discarded, tx.exec(ctx, "dropping the list of untagged cache rows", `DROP TABLE temp.forget_untagged`)
 }
 
 // ForgottenAmong returns which of the episode uuids a deletion forgot.
@@ -343,13 +391,14 @@ func (s *Store) PendingGroups(ctx context.Context) ([]string, error) {
 // Deletions lists the deletion record, oldest first.
 func (s *Store) Deletions(ctx context.Context) ([]Deletion, error) {
 	var out []Deletion
-	err := s.each(ctx, "deletions", `SELECT seq, at, command, selectors, episodes, groups, entities, facts, cache_rows, purged_at
-		FROM deletions ORDER BY seq`, nil, func(r *sql.Rows) error {
+	err := s.each(ctx, "deletions", `SELECT seq, at, command, selectors, episodes, groups, entities, facts, cache_rows, purged_at,
+		batch_requests FROM deletions ORDER BY seq`, nil, func(r *sql.Rows) error {
 		var d Deletion
 		var at int64
 		var sels string
 		var purged sql.NullInt64
-		if err := r.Scan(&d.Seq, &at, &d.Command, &sels, &d.Episodes, &d.Groups, &d.Entities, &d.Facts, &d.CacheRows, &purged); err != nil {
+		if err := r.Scan(&d.Seq, &at, &d.Command, &sels, &d.Episodes, &d.Groups, &d.Entities, &d.Facts, &d.CacheRows, &purged,
+			&d.BatchRequests); err != nil {
 			return err
 		}
 		d.At, d.PurgedAt = fromMicros(at), fromNull(purged)

@@ -98,7 +98,7 @@ func (t *Tx) deleted(ctx context.Context, what, q string, args ...any) (int, err
 	return int(n), nil
 }
 
-// runReportGroupMaps are the keys of a run report (jobs.Report) whose maps are keyed by group id.
+// runReportGroupMaps are the keys of a run report (report.Report) whose maps are keyed by group id.
 var runReportGroupMaps = []string{"mapped_groups", "communities_by_group"}
 
 // scrubRunReports removes the groups from the per-group maps of the recorded run reports.

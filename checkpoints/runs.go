@@ -14,7 +14,7 @@ type Run struct {
 	Job        string
 	Shard      string // "I/N", or "" for an unsharded run
 	FinishedAt time.Time
-	Outcome    string // ok | failed | interrupted | budget_stopped
+	Outcome    string // ok | failed | interrupted | budget_stopped | pending (jobs/runner)
 	Report     string // JSON
 }
 
@@ -31,8 +31,27 @@ func (s *Store) RecordRun(ctx context.Context, r Run) error {
 
 // Runs lists the recorded runs, oldest first.
 func (s *Store) Runs(ctx context.Context) ([]Run, error) {
+	return s.runs(ctx, `SELECT seq,job,shard,finished_at,outcome,report FROM runs ORDER BY seq`, nil)
+}
+
+// LastRun returns the last recorded run, of the outcome given unless it is "" (ok false when
+// there is none).
+func (s *Store) LastRun(ctx context.Context, outcome string) (Run, bool, error) {
+	q, args := `SELECT seq,job,shard,finished_at,outcome,report FROM runs ORDER BY seq DESC LIMIT 1`, []any(nil)
+	if outcome != "" {
+		q, args = `SELECT seq,job,shard,finished_at,outcome,report FROM runs WHERE outcome=? ORDER BY seq DESC LIMIT 1`, []any{outcome}
+	}
+	runs, err := s.runs(ctx, q, args)
+	if err != nil || len(runs) == 0 {
+		return Run{}, false, err
+	}
+	return runs[0], true, nil
+}
+
+// runs lists the runs a query selects.
+func (s *Store) runs(ctx context.Context, q string, args []any) ([]Run, error) {
 	var out []Run
-	err := s.each(ctx, "runs", `SELECT seq,job,shard,finished_at,outcome,report FROM runs ORDER BY seq`, nil,
+	err := s.each(ctx, "runs", q, args,
 		func(r *sql.Rows) error {
 			var run Run
 			var at int64

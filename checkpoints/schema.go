@@ -1,7 +1,7 @@
 package checkpoints
 
 // schemaVersion is the version this build writes; migrate upgrades a store of an older one.
-const schemaVersion = "10"
+const schemaVersion = "11"
 
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -68,8 +68,8 @@ const episodesColumnsV8 = `
 		staged_run INTEGER NOT NULL DEFAULT 0, last_change INTEGER NOT NULL DEFAULT 0,
 		record TEXT NOT NULL DEFAULT ''`
 
-// batchesTable records every provider batch of the store's runs (batch.Record).
-// reason is the provider's reason for a failed batch, or why a lost one is lost (batch.Record.Reason).
+// batchesTable records every provider batch of the store's runs (batchrec.Record).
+// reason is the provider's reason for a failed batch, or why a lost one is lost (batchrec.Record.Reason).
 const batchesTable = `CREATE TABLE IF NOT EXISTS llm_batches (` + batchesColumnsV7 + `,
 		reason TEXT NOT NULL DEFAULT '')`
 
@@ -81,12 +81,17 @@ const batchesColumnsV7 = `
 		completed INTEGER NOT NULL, failed INTEGER NOT NULL, answers INTEGER NOT NULL, invalid INTEGER NOT NULL,
 		errors INTEGER NOT NULL, unfinished INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL`
 
-// batchRequestsTable records the request lines of the batches (batch.Request); keys is a
-// JSON list of cache keys.
-const batchRequestsTable = `CREATE TABLE IF NOT EXISTS llm_batch_requests (
+// batchRequestsTable records the request lines of the batches (batchrec.Request); keys is a
+// JSON list of cache keys; group_id is the group whose unit asked ("" when not known: asked
+// outside a unit, or recorded before the column existed).
+const batchRequestsTable = `CREATE TABLE IF NOT EXISTS llm_batch_requests (` + batchRequestsColumnsV7 + `,
+		group_id TEXT NOT NULL DEFAULT '', PRIMARY KEY (key, batch))`
+
+// batchRequestsColumnsV7 are the columns llm_batch_requests had from schema version 7 to 10
+// (with the primary key (key, batch)).
+const batchRequestsColumnsV7 = `
 		key TEXT NOT NULL, batch TEXT NOT NULL, stage TEXT NOT NULL, task TEXT NOT NULL, keys TEXT NOT NULL,
-		status TEXT NOT NULL, detail TEXT NOT NULL, raw BLOB, finish TEXT NOT NULL, code INTEGER NOT NULL,
-		PRIMARY KEY (key, batch))`
+		status TEXT NOT NULL, detail TEXT NOT NULL, raw BLOB, finish TEXT NOT NULL, code INTEGER NOT NULL`
 
 const batchRequestsIndex = `CREATE INDEX IF NOT EXISTS llm_batch_requests_batch ON llm_batch_requests (batch, status)`
 
@@ -121,7 +126,8 @@ var migrations = map[string][]string{
 		`ALTER TABLE units ADD COLUMN raw TEXT NOT NULL DEFAULT ''`,
 	},
 	// 6 → 7: provider batches and their request lines (llm.mode: batch).
-	"6": {`CREATE TABLE IF NOT EXISTS llm_batches (` + batchesColumnsV7 + `)`, batchRequestsTable, batchRequestsIndex},
+	"6": {`CREATE TABLE IF NOT EXISTS llm_batches (` + batchesColumnsV7 + `)`,
+		`CREATE TABLE IF NOT EXISTS llm_batch_requests (` + batchRequestsColumnsV7 + `, PRIMARY KEY (key, batch))`, batchRequestsIndex},
 	// 7 → 8: the provider's reason for a failed batch, or why a lost one is lost.
 	"7": {`ALTER TABLE llm_batches ADD COLUMN reason TEXT NOT NULL DEFAULT ''`},
 	// 8 → 9: forgetting (forget.go): the groups each cached answer carried, the forgotten
@@ -131,8 +137,19 @@ var migrations = map[string][]string{
 	"8": {
 		`CREATE TABLE IF NOT EXISTS episodes (` + episodesColumnsV8 + `)`,
 		`ALTER TABLE episodes ADD COLUMN origin TEXT NOT NULL DEFAULT ''`,
-		cacheGroupsTable, cacheGroupsIndex, forgottenTable, deletionsTable, forgetPendingTable,
+		cacheGroupsTable, cacheGroupsIndex, forgottenTable, `CREATE TABLE IF NOT EXISTS deletions (` + deletionsColumnsV9 + `)`,
+		forgetPendingTable,
 	},
 	// 9 → 10: what the graph-database loader wrote into each sink target (sink_owned).
 	"9": {ownedTable},
+	// 10 → 11: forgetting and provider batches: the group that asked each batch request (a
+	// forgetting discards the pending answers its groups asked), and how many a deletion
+	// discarded.
+	// (A store that never had the tables gets their version-10 form first.)
+	"10": {
+		`CREATE TABLE IF NOT EXISTS llm_batch_requests (` + batchRequestsColumnsV7 + `, PRIMARY KEY (key, batch))`,
+		`CREATE TABLE IF NOT EXISTS deletions (` + deletionsColumnsV9 + `)`,
+		`ALTER TABLE llm_batch_requests ADD COLUMN group_id TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE deletions ADD COLUMN batch_requests INTEGER NOT NULL DEFAULT 0`,
+	},
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/batchrec"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -91,11 +91,11 @@ func TestHooks(t *testing.T) {
 	if err := s.Checkpoint(ctx); err != nil {
 		t.Fatal(err)
 	}
-	b := batch.Record{ID: "b1", Kind: batch.KindChat, Endpoint: wire.EndpointChat, State: batch.Queued}
+	b := batchrec.Record{ID: "b1", Kind: batchrec.KindChat, Endpoint: wire.EndpointChat, State: batchrec.Queued}
 	if err := s.AddBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	b.State = batch.Submitting
+	b.State = batchrec.Submitting
 	if err := s.UpdateBatch(ctx, b); err != nil { // no input file yet: nothing to bill
 		t.Fatal(err)
 	}

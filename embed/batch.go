@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -26,8 +25,8 @@ func (c *Client) UseBatches(store batch.Store, opts batch.Options) *batch.Batche
 // sendBatch embeds one batch of texts through the batcher: batch.ErrPending until its provider
 // batch has ended, then the vectors from the cache. A request whose batch retries are used up
 // goes online (llm.batch.fallback_online) or fails.
-func (c *Client) sendBatch(ctx context.Context, texts []string, body []byte, prompt int) ([][]float32, error) {
-	it := batch.Item{Key: batch.Key(wire.EndpointEmbeddings, body, 0), Body: body, Stage: "embed", Task: "embeddings",
+func (c *Client) sendBatch(ctx context.Context, texts []string, body []byte, prompt int, used *pacing.StageUsage) ([][]float32, error) {
+	it := batch.Item{Key: batch.Key(wire.EndpointEmbeddings, body, 0), Body: body, Stage: Stage, Task: Task,
 		Keys: c.keys(texts), Prompt: prompt}
 	out, err := c.batch.Request(ctx, it)
 	if err != nil {
@@ -50,11 +49,11 @@ func (c *Client) sendBatch(ctx context.Context, texts []string, body []byte, pro
 	c.batch.Consumed(it.Key) // its row records the failure: a later run asks again
 	if c.batch.FallbackOnline() {
 		c.batch.CountFallback()
-		return c.sendOnline(ctx, texts, body, prompt)
+		return c.sendOnline(ctx, texts, body, prompt, used)
 	}
-	if out.Status == batch.ReqInvalid { // a bad answer (llm.IsBadAnswer): it fails the unit, not the run
+	if out.Status == batch.ReqInvalid { // a bad answer (transport.IsBadAnswer): it fails the unit, not the run
 		return nil, fmt.Errorf("embedding %d texts: %w", len(texts),
-			&llm.ValidationError{Task: "embeddings", Attempts: 1, Err: errors.New(out.Detail), Raw: out.Raw})
+			&wire.ValidationError{Task: "embeddings", Attempts: 1, Err: errors.New(out.Detail), Raw: out.Raw})
 	}
 	return nil, fmt.Errorf("embedding %d texts: %w", len(texts), out.Err())
 }
@@ -100,7 +99,7 @@ func (k embedKind) Settle(row batch.Request, body []byte) batch.Settled {
 
 // Count adds a stage's counters to the client's usage (every stage's embeddings count as the
 // embedder's).
-func (k embedKind) Count(_ string, f func(*pacing.StageUsage)) {
+func (k embedKind) Count(_, _ string, f func(*pacing.StageUsage)) {
 	var s pacing.StageUsage
 	f(&s)
 	k.c.count(func(u *Usage) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tkgraph/backfill/internal/workpool"
 	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 )
@@ -65,6 +66,7 @@ type Client struct {
 
 	price pacing.Price
 	batch *batch.Batcher // nil: online (UseBatches)
+	obs   calls.Observer // nil: none (Observe)
 
 	mu    sync.Mutex
 	usage Usage
@@ -228,4 +230,14 @@ func (c *Client) run(ctx context.Context, batches [][]string, fill func([]string
 		return fmt.Errorf("embedding %d batches: %w", len(batches), batch.ErrPending)
 	}
 	return nil
+}
+
+// Observe makes o watch the client's requests and usage (calls.Observer; nil: none). Call it
+// before the first Embed.
+func (c *Client) Observe(o calls.Observer) { c.obs = o }
+
+// StageUsage is u as the LLM usage counts it (pacing.StageUsage).
+func (u Usage) StageUsage() pacing.StageUsage {
+	return pacing.StageUsage{Calls: u.Requests, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens,
+		Retries: u.Retries, InvalidAnswers: u.InvalidAnswers, CostUSD: u.CostUSD, Cost: pacing.Cost{Input: u.CostUSD}}
 }

@@ -1,6 +1,8 @@
 // Package embed turns texts into vectors: the Embedder interface the stages consume, an
-// OpenAI-compatible embeddings client (Client) and Cosine. The offline hashing embedder is
-// package embed/hashing.
+// OpenAI-compatible embeddings client (Client), its job keys (Settings). The offline hashing
+// embedder is package embed/hashing; the cosine of two vectors is internal/vectors'. It does not
+// import the chat client (llm): the errors and batch records both share are in llm/wire,
+// llm/transport and llm/batchrec.
 //
 // Contract:
 //   - Embed returns one vector per input text, in input order, each of Dimensions() floats.
@@ -14,6 +16,9 @@
 //     cached text is never sent again, and a text repeated within one call is sent once.
 //   - Usage counts requests, texts, cache hits, tokens, retries and cost (pacing.Prices).
 //   - The API key goes only into the Authorization header and never into an error.
+//   - Observe sets an calls.Observer (telemetry) that sees every request batch of texts sent or
+//     queued (a call) and every change of Usage, counted under the embed stage (Stage, Task) as
+//     the run report counts every stage's embeddings.
 //   - Batch mode (UseBatches, embedder.mode: batch): each request of BatchSize texts is one line
 //     of a provider batch (batch.Batcher); Embed returns batch.ErrPending until the batch has
 //     ended and then the vectors from the cache, where delivery stored them after the same

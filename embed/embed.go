@@ -11,6 +11,13 @@ import (
 	"github.com/tkgraph/backfill/llm/cache"
 )
 
+// Stage and Task are the stage and task the client's usage counts under, as the run report
+// counts it: every stage's embeddings are the embed stage's (jobs/pipeline.Clients.Usage).
+const (
+	Stage = "embed"
+	Task  = "embeddings"
+)
+
 // Embedder turns texts into vectors, one per text, in input order.
 type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)

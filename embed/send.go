@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/calls"
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -14,7 +16,14 @@ import (
 // send embeds one batch: one request (with transport retries through the pacer), checked and
 // retried a bounded number of times when the answer cannot be read or does not match the
 // batch; every vector of a good answer is cached.
-func (c *Client) send(ctx context.Context, batch []string) ([][]float32, error) {
+func (c *Client) send(ctx context.Context, batch []string) (vecs [][]float32, err error) {
+	var used pacing.StageUsage // the call's requests, for its observer
+	if c.obs != nil {
+		var end func(calls.CallEnd)
+		ctx, end = c.obs.Call(ctx, calls.CallInfo{Operation: calls.OperationEmbeddings, Stage: Stage, Task: Task,
+			Texts: len(batch), Batch: c.batch != nil})
+		defer func() { end(calls.CallEnd{Outcome: calls.CallOutcome(err), Err: err, Usage: used}) }()
+	}
 	body, err := json.Marshal(wire.EmbeddingsRequest{
 		Model: c.opts.Model, Input: batch, Dimensions: max(c.opts.Dimensions, 0), EncodingFormat: "float",
 	})
@@ -26,19 +35,20 @@ func (c *Client) send(ctx context.Context, batch []string) ([][]float32, error) 
 		prompt += wire.EstimateTokens(text)
 	}
 	if c.batch != nil {
-		return c.sendBatch(ctx, batch, body, prompt)
+		return c.sendBatch(ctx, batch, body, prompt, &used)
 	}
-	return c.sendOnline(ctx, batch, body, prompt)
+	return c.sendOnline(ctx, batch, body, prompt, &used)
 }
 
-// sendOnline embeds one batch with online requests (see send).
-func (c *Client) sendOnline(ctx context.Context, batch []string, body []byte, prompt int) ([][]float32, error) {
+// sendOnline embeds one batch with online requests (see send), adding them to used.
+func (c *Client) sendOnline(ctx context.Context, batch []string, body []byte, prompt int, used *pacing.StageUsage) ([][]float32, error) {
 	var invalid error
 	for try := 0; try <= c.opts.MaxInvalidRetries; try++ {
 		if try > 0 {
 			c.count(func(u *Usage) { u.Retries++ })
+			used.Retries++
 		}
-		vecs, tokens, bad, err := c.request(ctx, body, prompt, len(batch))
+		vecs, tokens, bad, err := c.request(ctx, body, prompt, len(batch), used)
 		if err != nil {
 			return nil, fmt.Errorf("embedding %d texts: %w", len(batch), err)
 		}
@@ -53,24 +63,32 @@ func (c *Client) sendOnline(ctx context.Context, batch []string, body []byte, pr
 		}
 		return vecs, nil
 	}
-	// A bad answer (llm.IsBadAnswer): it fails the unit that asked, not the run.
+	// A bad answer (transport.IsBadAnswer): it fails the unit that asked, not the run.
 	return nil, fmt.Errorf("embedding %d texts: %w", len(batch),
-		&llm.ValidationError{Task: "embeddings", Attempts: c.opts.MaxInvalidRetries + 1, Err: invalid})
+		&wire.ValidationError{Task: "embeddings", Attempts: c.opts.MaxInvalidRetries + 1, Err: invalid})
 }
 
-// request makes one request and reads its answer; bad is an answer that cannot be used.
-func (c *Client) request(ctx context.Context, body []byte, prompt, n int) (vecs [][]float32, tokens int, bad, err error) {
+// request makes one request (adding it to used) and reads its answer; bad is an answer that
+// cannot be used.
+func (c *Client) request(ctx context.Context, body []byte, prompt, n int, used *pacing.StageUsage) (vecs [][]float32, tokens int, bad, err error) {
 	track := func(delta int) {
 		if delta > 0 {
 			c.count(func(u *Usage) { u.Requests++ })
+			used.Calls++ // Post calls Track from this goroutine
 		}
 	}
-	res, err := c.poster.Post(ctx, transport.Request{Path: "/embeddings", Body: body, PromptTokens: prompt, Track: track})
+	req := transport.Request{Path: "/embeddings", Body: body, PromptTokens: prompt, Track: track}
+	if c.obs != nil {
+		req.Waited = func(d time.Duration) { c.obs.Waited(Stage, Task, d) }
+	}
+	res, err := c.poster.Post(ctx, req)
 	c.count(func(u *Usage) {
 		u.Retries += int64(res.Retries)
 		u.PromptTokens += int64(res.Usage.PromptTokens)
 		u.CostUSD += res.CostUSD
 	})
+	used.Retries += int64(res.Retries)
+	used.Add(res.Usage, pacing.Cost{Input: res.CostUSD})
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -85,11 +103,18 @@ func (c *Client) request(ctx context.Context, body []byte, prompt, n int) (vecs 
 	return vecs, res.Usage.PromptTokens, nil, nil
 }
 
-// count applies f to the usage counters under the lock.
+// count applies f to the usage counters under the lock; the observer receives the change (f
+// applied to zero counters) as the run report counts it: under the embed stage (Stage). f only
+// adds to the counters.
 func (c *Client) count(f func(*Usage)) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	f(&c.usage)
+	c.mu.Unlock()
+	if c.obs != nil {
+		var d Usage
+		f(&d)
+		c.obs.Counted(Stage, Task, d.StageUsage())
+	}
 }
 
 // store caches every vector of a batch, with the batch's tokens spread over its texts.

@@ -13,21 +13,27 @@
 //     closing fact shares no endpoint with the closed fact (must be 0; from the version log, so
 //     not measured on a Parquet export).
 //   - Retrieval (with a Dataset, no LLM): each question is asked at its time (LongMemEval's
-//     question_date; LoCoMo gives none, so the group's last episode) in three modes, computed by
-//     the same code on the same questions. ModeFacts searches the facts of its group valid at
-//     that time by Graphiti's hybrid search: BM25 (Lucene's k1 1.2, b 0.75, a fact's document is
+//     question_date; LoCoMo gives none, so the group's last episode) in every mode, computed by
+//     the same code on the same questions, each at k items but ModeCombined. ModeFacts searches
+//     the facts of its group valid at that time (an event, valid_at = invalid_at, once it
+//     happened) by Graphiti's hybrid search: BM25 (Lucene's k1 1.2, b 0.75, a fact's document is
 //     its sentence and its entities' names, statistics per group) and cosine similarity of the
 //     stored fact embeddings to the question's (embedded by the job's embedder, above
 //     MinCosine), 2×k candidates each, fused by reciprocal rank fusion with rank constant 1:
-//     k facts. ModeFactsEpisodes adds the k best episodes up to that time by BM25 over their
-//     text (EpisodeText: the content, the speaker first), as Graphiti's combined search returns
-//     them beside the facts: 2k items. ModeEpisodes is no graph at all: the k best episodes
-//     alone. Evidence (turn) recall@k: an evidence episode was retrieved (a retrieved fact lists
-//     it, or it is a retrieved episode; LoCoMo's evidence dia_ids, LongMemEval's has_answer
-//     turns of answer_session_ids, as the importer's record keys). Session recall@k: the same
-//     with any episode of an evidence session (Dataset.SessionOf: LoCoMo's dia_id prefix,
-//     LongMemEval's session id), what published results that count sessions measure. Answer
-//     recall@k: the gold answer's terms (lower case, no articles) occur in a row in one
+//     k facts. The raw modes use no graph, over the episodes up to that time: ModeEpisodesBM25
+//     (BM25 over EpisodeText: the content, the speaker first), ModeEpisodesDense (cosine of the
+//     episodes' embeddings, by the same embedder, no floor) and ModeEpisodesHybrid (both, 2×k
+//     each, fused). ModeFactsEpisodes fuses the hybrid episodes and the facts above the cosine
+//     floor (2×k each, ties to the episodes) into one list of k items, passing over an item that
+//     adds no episode not already listed; it is paired
+//     with each raw mode question by question (RetrievalReport.Paired). ModeCombined is
+//     Graphiti's combined search, a labelled extra at 2k items: the k facts and the k BM25
+//     episodes. Evidence (turn) recall@k: an evidence episode was retrieved (a retrieved fact
+//     lists it, or it is a retrieved episode; LoCoMo's evidence dia_ids, LongMemEval's
+//     has_answer turns of answer_session_ids, as the importer's record keys). Session recall@k:
+//     the same with any episode of an evidence session (Dataset.SessionOf: LoCoMo's dia_id
+//     prefix, LongMemEval's session id), what published results that count sessions measure.
+//     Answer recall@k: the gold answer's terms (lower case, no articles) occur in a row in one
 //     retrieved text (a fact's context line or an episode's text). All by category, each with
 //     its 95% Wilson score interval; the facts' rows are Categories, the other modes
 //     Baselines; adversarial (LoCoMo 5) and abstention (LongMemEval "_abs") questions and
@@ -49,6 +55,9 @@
 //     way; Compare does both for `backfill eval --against`. Every gold episode must be found in the graph (by record key or reference
 //     time, its "says" in its content) and every gold group must exist; a gold file that does
 //     not fit the graph is an error, never a silent zero.
+//   - WriteHTML draws reports and paired changes as one self-contained page (inline SVG, no
+//     script): recall@k by mode and category, the gold scores and interval columns, each with
+//     its 95% interval, and forest plots of paired changes; html/template escapes every text.
 //   - QA (with an Asker, needs a Dataset): answer_question from the top max(k) facts in the
 //     Zep context format (WriteContext, the one `backfill query` prints), then grade_answer
 //     against the gold answer; both are llm tasks (versioned prompts, cached, paced, budgeted,

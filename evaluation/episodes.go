@@ -2,15 +2,20 @@ package evaluation
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"strings"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/vectors"
 )
 
-// episodeIndex is one group's episodes prepared for BM25 search, in the group's episode order.
+// episodeIndex is one group's episodes prepared for BM25 and similarity search, in the group's
+// episode order.
 type episodeIndex struct {
 	bm25Index
-	eps []graph.Episode
+	eps  []graph.Episode
+	vecs [][]float32 // EpisodeText embedded by the eval's embedder (embed)
 }
 
 func newEpisodeIndex(eps []graph.Episode) *episodeIndex {
@@ -24,6 +29,42 @@ func newEpisodeIndex(eps []graph.Episode) *episodeIndex {
 // search is the top limit allowed episodes by BM25, ties in episode order.
 func (x *episodeIndex) search(query []string, allowed []bool, limit int) []int {
 	return top(x.matching(query, allowed), limit, cmp.Compare[int])
+}
+
+// embed embeds every episode's EpisodeText with emb (the job's embedder, the one of the
+// questions and the facts), for dense search.
+func (x *episodeIndex) embed(ctx context.Context, emb Embedder) error {
+	if len(x.eps) == 0 {
+		return nil
+	}
+	texts := make([]string, len(x.eps))
+	for i := range x.eps {
+		texts[i] = EpisodeText(x.eps[i])
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return err
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("%d vectors for %d episodes", len(vecs), len(texts))
+	}
+	x.vecs = vecs
+	return nil
+}
+
+// dense is the top limit allowed episodes by cosine similarity of their embedding to q (no
+// floor: the strongest dense baseline ranks every episode), ties in episode order.
+func (x *episodeIndex) dense(q []float32, allowed []bool, limit int) []int {
+	if len(q) == 0 {
+		return nil
+	}
+	var xs []scored
+	for i, v := range x.vecs {
+		if allowed[i] && len(v) == len(q) {
+			xs = append(xs, scored{i, vectors.Cosine(q, v)})
+		}
+	}
+	return top(xs, limit, cmp.Compare[int])
 }
 
 // EpisodeText is an episode's searchable text, the same whoever wrote the graph: its content,

@@ -51,6 +51,7 @@ type Options struct {
 // Report is everything Run measured. The same graph and options give the same report.
 type Report struct {
 	Graph         string           `json:"graph"`
+	Kind          string           `json:"kind"` // what Graph is: snapshots.KindCheckpoint, KindExport, KindNeo4j, …
 	Health        Health           `json:"health"`
 	HealthByGroup []Health         `json:"health_by_group"`
 	Retrieval     *RetrievalReport `json:"retrieval,omitempty"`
@@ -98,7 +99,7 @@ func Run(ctx context.Context, snap snapshots.Snapshot, o Options) (*Report, erro
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	rep := &Report{Graph: snap.Describe(), Health: Health{CommunitySizes: map[int]int{}}}
+	rep := &Report{Graph: snap.Describe(), Kind: snap.Kind(), Health: Health{CommunitySizes: map[int]int{}}}
 	if snap.HasVersions() {
 		zero1, zero2 := 0, 0
 		rep.Health.ClosedByStranger, rep.Health.ClosuresUnattributed = &zero1, &zero2
@@ -175,7 +176,7 @@ func Run(ctx context.Context, snap snapshots.Snapshot, o Options) (*Report, erro
 			}
 		}
 		if len(goldErrs) > 0 {
-			return nil, fmt.Errorf("evaluating against %s: the gold file does not fit the graph: %w", o.GoldFile, errors.Join(goldErrs...))
+			return nil, fmt.Errorf("evaluating %s against %s: the gold file does not fit the graph: %w", rep.Graph, o.GoldFile, errors.Join(goldErrs...))
 		}
 		rep.Gold.finish()
 	}

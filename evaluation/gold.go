@@ -158,7 +158,7 @@ func (g *Gold) parseFact(episode int, f []string) (goldFact, error) {
 	if err != nil {
 		return goldFact{}, fmt.Errorf("invalid_at: %w", err)
 	}
-	if va != nil && inv != nil && !va.from.IsZero() && !inv.latest().IsZero() && !inv.latest().After(va.from) {
+	if va != nil && inv != nil && !va.from.IsZero() && !inv.latest().IsZero() && inv.latest().Before(va.from) {
 		return goldFact{}, fmt.Errorf("the interval ends (invalid_at %s) before it starts (valid_at %s)", inv, va)
 	}
 	return goldFact{episode: episode, source: f[0], rel: f[1], target: f[2], validAt: va, invalidAt: inv}, nil

@@ -66,9 +66,12 @@ type GoldGroup struct {
 
 // checkEpisodes finds every gold episode of the group in the graph: at maps a gold episode
 // (index in Gold.Episodes) to the position of its graph episode (0 for a missing one, which is
-// an error, as is one whose content does not contain its "says").
+// an error, as is one whose content does not contain its "says"). When a gold episode named by
+// its key is missing from a group whose episodes carry no record key (Group.NamedKeys), one
+// more error says why.
 func (g *Gold) checkEpisodes(grp *snapshots.Group) (at map[int]int, errs []error) {
 	at = map[int]int{}
+	keyMissing := false
 	for i, ep := range g.Episodes {
 		if ep.Group != grp.ID {
 			continue
@@ -77,10 +80,16 @@ func (g *Gold) checkEpisodes(grp *snapshots.Group) (at map[int]int, errs []error
 		at[i] = max(j, 0)
 		switch {
 		case j < 0:
+			keyMissing = keyMissing || ep.Key != ""
 			errs = append(errs, fmt.Errorf("gold episodes[%d] (group %s, %s%s) is not in the graph", i, ep.Group, ep.Key, ep.At))
 		case ep.Says != "" && !strings.Contains(squash(grp.Episodes[j].Content), squash(ep.Says)):
 			errs = append(errs, fmt.Errorf("gold episodes[%d] (group %s, %s%s) does not say %q", i, ep.Group, ep.Key, ep.At, ep.Says))
 		}
+	}
+	if keyMissing && grp.NamedKeys > 0 {
+		errs = append(errs, fmt.Errorf("group %s: %d of its %d episodes have no record_key property, so their names stand for their record keys "+
+			"(a graph backfill loaded before load-v4 gets them when its job runs again; name Graphiti's episodes by their record keys)",
+			grp.ID, grp.NamedKeys, len(grp.Episodes)))
 	}
 	return at, errs
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/embed/hashing"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/snapshots"
 	"github.com/tkgraph/backfill/snapshots/snapshotstest"
@@ -49,12 +48,43 @@ const modesLoCoMo = `[{"sample_id": "m", "qa": [
  {"question": "What lovely news did Ann share?", "answer": "dog", "evidence": ["D1:2"], "category": 1}
 ]}]`
 
-// TestRetrievalModesByHand scores the four questions of modesLoCoMo at k 1 and 2 in the three
-// modes. Every BM25 score below is Lucene's (k1 1.2, b 0.75) with the group's statistics.
+// fixedEmbedder embeds each known text as its vector and anything else as zeros.
+type fixedEmbedder map[string][]float32
+
+func (e fixedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if v, ok := e[t]; ok {
+			out[i] = v
+		} else {
+			out[i] = make([]float32, 4)
+		}
+	}
+	return out, nil
+}
+
+// modesEmbedder gives each episode of modesGraph its own axis (e1 … e4) and each question a
+// vector near the episodes it should find by similarity: q1 e1 then e3, q2 e2 then e4, q3 e3,
+// q4 e1 then e2 (every other episode at cosine 0, ranked in episode order).
+var modesEmbedder = fixedEmbedder{
+	"Ann: I adopted a dog named Rex.": {1, 0, 0, 0},
+	"Ben: That is lovely news.":       {0, 1, 0, 0},
+	"Ann: Rex loves the beach.":       {0, 0, 1, 0},
+	"Ben: My sister moved to Oslo.":   {0, 0, 0, 1},
+	"What is the name of Ann's dog?":  {0.9, 0, 0.4, 0},
+	"Where did Ben's sister move?":    {0, 0.9, 0, 0.4},
+	"Who is at the beach with Ann?":   {0, 0, 1, 0},
+	"What lovely news did Ann share?": {0.9, 0.4, 0, 0},
+}
+
+// TestRetrievalModesByHand scores the four questions of modesLoCoMo at k 1 and 2 in every
+// mode, with the fixed embedder modesEmbedder. Every BM25 score below is Lucene's (k1 1.2, b
+// 0.75) with the group's statistics; ties of reciprocal rank fusion (Σ 1/rank) keep the order of
+// first appearance, the BM25 (or facts) list first.
 //
 // Facts (2 documents of 8 terms each: f1 ann owns a dog named rex + ann rex, f2 ben s sister
-// lives in oslo + ben oslo): a question matches only the fact sharing its terms, except q1 ("ann"
-// and "dog" in f1, "s" in f2; f1 scores 2.375·ln 2 against ln 2).
+// lives in oslo + ben oslo; no fact embeddings, so every fact ranking is BM25's): q1 ranks f1
+// (2.375·ln 2) then f2 (ln 2, "s"); q2 f2; q3 and q4 f1 ("ann").
 //
 //	q1 Ann's dog → f1 (e1, D1:1): turn, session and answer (Rex) hit, at both k.
 //	q2 Ben's sister → f2 (e4, D2:2): all hit.
@@ -63,21 +93,33 @@ const modesLoCoMo = `[{"sample_id": "m", "qa": [
 //	q4 lovely news, Ann → f1 (e1, D1:1; the evidence is D1:2): the turn misses, the session D1
 //	   hits, the answer dog is in f1.
 //
-// Episodes (4 documents, speaker first, average length 5.75): q1 matches e3 ("ann", "the": 2.004)
-// above e1 ("ann", "dog": 1.742) above e2 ("is": 1.272): at k 1 e3, from session D2 — turn and
-// session miss, but its text says Rex; at k 2 e1 too. q2: e4 ("ben", "sister") then e2: hits.
-// q3: e3 ("ann", "the", "beach") first: hits. q4: e2 ("lovely", "news": 2.544) first — turn and
-// session hit, but e2 does not say dog; at k 2 e3 (0.732) comes before e1 (0.637), neither says
-// dog.
+// Episodes by BM25 (speaker first, average length 5.75): q1 e3 (2.004), e1 (1.742), e2 (1.272);
+// q2 e4 (1.864), e2 (0.732); q3 e3 (3.276), e2 (1.272), e1 (0.637); q4 e2 (2.544), e3 (0.732),
+// e1 (0.637). At k 1 q1 gets e3, from session D2 — turn and session miss, but its text says
+// Rex; at k 2 e1 too. q4's e2 hits turn and session but does not say dog, nor do e3 (k 2).
 //
-// Facts and episodes: the k facts and the k episodes together; every question hits at both k.
+// Episodes by similarity: q1 e1, e3; q2 e2, e4; q3 e3; q4 e1, e2. At k 1 q2 (e2) misses turn,
+// session and answer and q4 (e1) misses the turn but hits session D1 and says dog; at k 2 all
+// hit.
+//
+// Episodes by hybrid (both lists cut at 2k, fused): k 1: q1 e3 and e1 tie at 1.5, e3 first
+// (BM25's): turn and session miss, answer hits; q2 e4 and e2 tie, e4 first: all hit; q3 e3;
+// q4 e2 (1.5) over e1 (1): turn and session hit, dog is not said. k 2: q1 e3, e1; q2 e4, e2;
+// q3 e3, e2; q4 e2 (1.5), e1 (1.333): all hit.
+//
+// Facts and episodes in k items (the hybrid episodes and the facts above the cosine floor,
+// fused): no fact here has an embedding, so none is offered and the list is the hybrid
+// episodes' (TestFuseByHand fuses facts into it).
+//
+// Facts and episodes at 2k (Graphiti's combined list): the k facts and the k BM25 episodes;
+// every question hits at both k.
 func TestRetrievalModesByHand(t *testing.T) {
 	ds, err := ReadDataset(context.Background(), "locomo", strings.NewReader(modesLoCoMo), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	snap := snapshots.OpenStore(snapshotstest.Store(t, modesGraph()), false)
-	rep, err := Run(context.Background(), snap, Options{Dataset: ds, Embedder: hashing.Embedder{Dims: 8}, Ks: []int{1, 2},
+	rep, err := Run(context.Background(), snap, Options{Dataset: ds, Embedder: modesEmbedder, Ks: []int{1, 2},
 		MinCosine: DefaultMinCosine})
 	if err != nil {
 		t.Fatal(err)
@@ -85,16 +127,19 @@ func TestRetrievalModesByHand(t *testing.T) {
 	rt := rep.Retrieval
 	// evidence, session and answer hits of "all" at k 1 and 2, of 4 questions with evidence and answers.
 	want := map[string][3][]int{
-		ModeFacts:         {{2, 2}, {3, 3}, {4, 4}},
-		ModeEpisodes:      {{3, 4}, {3, 4}, {3, 3}},
-		ModeFactsEpisodes: {{4, 4}, {4, 4}, {4, 4}},
+		ModeFacts:          {{2, 2}, {3, 3}, {4, 4}},
+		ModeFactsEpisodes:  {{3, 4}, {3, 4}, {3, 4}},
+		ModeEpisodesBM25:   {{3, 4}, {3, 4}, {3, 3}},
+		ModeEpisodesDense:  {{2, 4}, {3, 4}, {3, 4}},
+		ModeEpisodesHybrid: {{3, 4}, {3, 4}, {3, 4}},
+		ModeCombined:       {{4, 4}, {4, 4}, {4, 4}},
 	}
 	got := map[string]Recall{ModeFacts: rt.Categories[len(rt.Categories)-1]}
 	for _, b := range rt.Baselines {
 		got[b.Mode] = b.Categories[len(b.Categories)-1]
 	}
-	if len(got) != 3 {
-		t.Fatalf("modes %v, want facts, facts+episodes, episodes", rt.Baselines)
+	if len(got) != len(modes) {
+		t.Fatalf("modes %v, want %v", rt.Baselines, modes)
 	}
 	for mode, w := range want {
 		c := got[mode]
@@ -107,13 +152,19 @@ func TestRetrievalModesByHand(t *testing.T) {
 	if c := got[ModeFacts]; !near(c.SessionRecall[0], 0.75) || !near(c.EvidenceRecall[0], 0.5) {
 		t.Errorf("facts: session recall@1 %v (want 3/4), evidence recall@1 %v (want 1/2)", c.SessionRecall[0], c.EvidenceRecall[0])
 	}
+	// The k items of the graph against each raw mode, question by question: the same as the
+	// hybrid episodes; at k 1, one evidence turn more than the dense episodes (3 against 2).
+	if len(rt.Paired) != 3 || rt.Paired[2].A != ModeEpisodesHybrid || rt.Paired[2].B != ModeFactsEpisodes ||
+		!near(rt.Paired[2].Evidence[0].Change, 0) || rt.Paired[1].A != ModeEpisodesDense || !near(rt.Paired[1].Evidence[0].Change, 0.25) {
+		t.Errorf("paired %+v", rt.Paired)
+	}
 	// Per question: q4 in facts mode misses the turn and hits the session; in episodes mode q1
 	// misses both at k 1 and hits both at k 2.
 	q4, q1 := rt.PerQuestion[3], rt.PerQuestion[0]
 	if !slices.Equal(q4.EvidenceHits, []bool{false, false}) || !slices.Equal(q4.SessionHits, []bool{true, true}) {
 		t.Errorf("q4 facts: evidence %v, session %v", q4.EvidenceHits, q4.SessionHits)
 	}
-	if len(q1.Baselines) != 2 || q1.Baselines[1].Mode != ModeEpisodes || !slices.Equal(q1.Baselines[1].EvidenceHits, []bool{false, true}) ||
+	if len(q1.Baselines) != len(modes)-1 || q1.Baselines[1].Mode != ModeEpisodesBM25 || !slices.Equal(q1.Baselines[1].EvidenceHits, []bool{false, true}) ||
 		!slices.Equal(q1.Baselines[1].AnswerHits, []bool{true, true}) {
 		t.Errorf("q1 baselines %+v", q1.Baselines)
 	}
@@ -146,5 +197,20 @@ func TestEpisodeTextPutsTheSpeakerFirstOnce(t *testing.T) {
 		if got := EpisodeText(graph.Episode{Speaker: tc.speaker, Content: tc.content}); got != tc.want {
 			t.Errorf("EpisodeText(%q, %q) = %q, want %q", tc.speaker, tc.content, got, tc.want)
 		}
+	}
+}
+
+// TestFuseByHand fuses the episodes e3, e1, e2 with the facts f1 (from e1) and f2 (from e4) of
+// modesGraph: reciprocal rank scores e3 1, f1 1, e1 ½, f2 ½, e2 ⅓, ties to the episodes. At k 3
+// e3 and f1 come first; e1 adds no episode beyond f1's and is passed over; f2 adds e4.
+func TestFuseByHand(t *testing.T) {
+	g := modesGraph()
+	got := fuse(g, 3, episodeItems([]int{2, 0, 1}), factItems([]int{0, 1}))
+	want := []item{{i: 2}, {fact: true, i: 0}, {fact: true, i: 1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("fuse = %+v, want %+v", got, want)
+	}
+	if got := fuse(g, 5, episodeItems([]int{2, 0, 1}), nil); !slices.Equal(got, episodeItems([]int{2, 0, 1})) {
+		t.Errorf("without facts, fuse = %+v, want the episodes", got)
 	}
 }

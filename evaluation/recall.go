@@ -18,9 +18,13 @@ type RetrievalReport struct {
 	// category.
 	Categories []Recall `json:"categories"`
 	Apart      []Recall `json:"apart"`
-	// Baselines are the same questions in the other modes (ModeFactsEpisodes, ModeEpisodes),
-	// computed by the same code: what the graph's facts are read against.
+	// Baselines are the same questions in the other modes (ModeFactsEpisodes, the raw episode
+	// modes, ModeCombined), computed by the same code: what the graph's facts are read against.
 	Baselines []ModeRecall `json:"baselines,omitempty"`
+	// Paired compares ModeFactsEpisodes with each raw episode mode (ModeEpisodesBM25,
+	// ModeEpisodesDense, ModeEpisodesHybrid) question by question: the change of each recall
+	// with its 95% paired-bootstrap interval (A the raw mode, B the graph's k items).
+	Paired []ModeChange `json:"paired,omitempty"`
 	// GroupMissing counts questions whose group is not in the graph (not scored).
 	GroupMissing int `json:"questions_group_missing"`
 	// EvidenceMissing counts evidence record keys that name no episode of the graph;
@@ -239,6 +243,11 @@ func (t *recallTable) report(rep *RetrievalReport) {
 		rep.Baselines = append(rep.Baselines, ModeRecall{Mode: modes[m], Categories: c, Apart: a})
 	}
 	rep.CosineEmpty, rep.EvidenceMissing, rep.PerQuestion = t.cosine0, t.evMissing, t.scores
+	for _, raw := range rawModes {
+		if c := compareModes(t.scores, rep.Ks, raw, ModeFactsEpisodes); c != nil {
+			rep.Paired = append(rep.Paired, *c)
+		}
+	}
 }
 
 func ratio(a, b int) float64 {

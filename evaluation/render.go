@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/tkgraph/backfill/snapshots"
 )
 
 // maxListed bounds each list of examples (misses, extras, wrong intervals) in the markdown.
@@ -18,7 +20,7 @@ func (r *Report) Summary(w io.Writer) {
 	fmt.Fprintf(w, "  health: %d groups, %d episodes, %d entities, %d facts (%.2f per episode); valid_at known %s, closed %s;\n"+
 		"          name collisions %d, entities without facts %d, closed by a fact sharing no endpoint %s\n",
 		h.Groups, h.Episodes, h.Entities, h.Facts, h.FactsPerEpisode, pct(h.ValidAtShare), pct(h.ClosedShare),
-		h.NameCollisions, h.EntitiesWithoutFacts, optInt(h.ClosedByStranger))
+		h.NameCollisions, h.EntitiesWithoutFacts, r.optInt(h.ClosedByStranger))
 	if g := r.Gold; g != nil {
 		fmt.Fprintf(w, "  gold %s: %d gold facts, %d graph facts, %d matched: precision %.2f, recall %.2f, F1 %.2f%s;\n"+
 			"          intervals right %s (valid_at %s, invalid_at %s); wrongly closed %d of %d open, closures missed %d of %d, closed at the wrong time %d\n",
@@ -80,7 +82,7 @@ func (r *Report) healthMarkdown(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %.2f | %s | %s | %d | %d | %s | %s | %d |\n", name, h.Episodes, h.Entities, h.Facts,
 			h.FactsPerEpisode, pct(h.ValidAtShare), pct(h.ClosedShare), h.NameCollisions, h.EntitiesWithoutFacts,
-			optInt(h.ClosedByStranger), optInt(h.ClosuresUnattributed), h.Communities)
+			r.optInt(h.ClosedByStranger), r.optInt(h.ClosuresUnattributed), h.Communities)
 	}
 	fmt.Fprintf(w, "\nCommunity sizes (members: communities): %s.\n\n", sizes(r.Health.CommunitySizes))
 	if len(r.Health.Collisions) > 0 {
@@ -114,14 +116,19 @@ func (rt *RetrievalReport) summary(w io.Writer) {
 var modeText = map[string]string{
 	ModeFacts: "the graph's facts: hybrid search as Graphiti's (BM25 over fact sentences and entity names, cosine similarity " +
 		"over the fact embeddings above the floor, fused by reciprocal rank fusion) among the facts valid at the question's time; k facts",
-	ModeFactsEpisodes: "the same k facts and the k best episodes by BM25 over their text (up to the question's time), as " +
+	ModeFactsEpisodes: "the episodes of episodes-hybrid and the graph's facts whose embedding is similar to the question's above the floor " +
+		"(2k each) fused by reciprocal rank fusion into one list, ties to the episodes, an item that adds no episode not already listed " +
+		"passed over; k items",
+	ModeEpisodesBM25:   "no graph: the k best episodes by BM25 over their raw text",
+	ModeEpisodesDense:  "no graph: the k best episodes by cosine similarity of their embeddings (the job's embedder) to the question's, no floor",
+	ModeEpisodesHybrid: "no graph: episodes-bm25 and episodes-dense (2k candidates each) fused by reciprocal rank fusion; k episodes",
+	ModeCombined: "a labelled extra at twice the budget: the k facts and the k episodes of episodes-bm25 beside them, as " +
 		"Graphiti's combined search returns them; 2k items",
-	ModeEpisodes: "no graph: the k best episodes by BM25 over their raw text alone",
 }
 
 // Markdown writes the retrieval tables: the graph's facts, then each baseline mode.
 func (rt *RetrievalReport) Markdown(w io.Writer) {
-	fmt.Fprintf(w, "## Retrieval against %s ground truth\n\nThree modes on the same questions, computed by the same code. Cosine floor %.2f.\n\n",
+	fmt.Fprintf(w, "## Retrieval against %s ground truth\n\nEvery mode on the same questions, computed by the same code, at k items (facts+episodes-2k at 2k). Cosine floor of the facts %.2f.\n\n",
 		rt.Dataset, rt.MinCosine)
 	rt.modeMarkdown(w, ModeFacts, rt.Categories, rt.Apart)
 	for _, b := range rt.Baselines {
@@ -133,6 +140,12 @@ func (rt *RetrievalReport) Markdown(w io.Writer) {
 		"adversarial or abstention questions and questions without evidence, not in \"all\". Questions whose group is not in the\n"+
 		"graph: %d. Evidence keys naming no episode: %d; unreadable evidence ids: %d. Questions whose cosine search found nothing\n"+
 		"above the floor: %d.\n\n", rt.GroupMissing, rt.EvidenceMissing, len(rt.Unreadable), rt.CosineEmpty)
+	if len(rt.Paired) > 0 {
+		fmt.Fprintf(w, "The graph's k items against each raw baseline, paired over the same questions (%d resamples; a change whose interval holds 0 is within what the choice of questions moves):\n\n", Resamples)
+		for i := range rt.Paired {
+			rt.Paired[i].Markdown(w)
+		}
+	}
 	all := rt.Categories[len(rt.Categories)-1]
 	if len(all.EvidenceRecall95) < len(rt.Ks) || len(all.AnswerRecall95) < len(rt.Ks) {
 		return // a report stored before the intervals existed
@@ -242,11 +255,18 @@ func frac(a, b int) string {
 	return fmt.Sprintf("%.3f (%d/%d)", float64(a)/float64(b), a, b)
 }
 
-func optInt(p *int) string {
-	if p == nil {
-		return "n/a (an export's fact_versions.parquet is ordered by fact, not read group by group: eval the checkpoint for this)"
+// optInt renders a count taken from the version log, or why the graph read has none.
+func (r *Report) optInt(p *int) string {
+	if p != nil {
+		return fmt.Sprint(*p)
 	}
-	return fmt.Sprint(*p)
+	switch r.Kind {
+	case snapshots.KindExport:
+		return "n/a (an export's fact_versions.parquet is ordered by fact, not read group by group: eval the checkpoint for this)"
+	case "":
+		return "n/a (no version log: eval the checkpoint for this)"
+	}
+	return "n/a (a " + r.Kind + " keeps no version log: eval the checkpoint that built it for this)"
 }
 
 // sizes renders a size histogram as "1: 4, 2: 3, …".

@@ -16,18 +16,27 @@ type Embedder interface {
 }
 
 // Retrieval modes: what a question retrieves, each computed by the same code on the same
-// questions. ModeFacts is the graph's facts by hybrid search (k facts); ModeFactsEpisodes adds
-// the k best episodes by BM25 over their text beside those facts, as Graphiti's combined search
-// returns them (2k items); ModeEpisodes is the k best episodes alone: no graph, BM25 over the raw
-// episodes.
+// questions, each at k items (but ModeCombined). ModeFacts is the graph's facts by hybrid search
+// (k facts). ModeFactsEpisodes is the hybrid episodes and the facts whose embedding is similar to
+// the question's above the floor fused into one list of k items (fuse). ModeEpisodesBM25, ModeEpisodesDense and ModeEpisodesHybrid are no graph at all:
+// the k best episodes by BM25 over their text, by cosine similarity of their embeddings to the
+// question's, and by reciprocal rank fusion of both. ModeCombined is Graphiti's combined search,
+// a labelled extra at twice the budget: the k facts of ModeFacts and the k episodes of
+// ModeEpisodesBM25 beside them (2k items).
 const (
-	ModeFacts         = "facts"
-	ModeFactsEpisodes = "facts+episodes"
-	ModeEpisodes      = "episodes"
+	ModeFacts          = "facts"
+	ModeFactsEpisodes  = "facts+episodes"
+	ModeEpisodesBM25   = "episodes-bm25"
+	ModeEpisodesDense  = "episodes-dense"
+	ModeEpisodesHybrid = "episodes-hybrid"
+	ModeCombined       = "facts+episodes-2k"
 )
 
 // modes lists the retrieval modes in report order.
-var modes = [...]string{ModeFacts, ModeFactsEpisodes, ModeEpisodes}
+var modes = [...]string{ModeFacts, ModeFactsEpisodes, ModeEpisodesBM25, ModeEpisodesDense, ModeEpisodesHybrid, ModeCombined}
+
+// rawModes are the modes without the graph, what ModeFactsEpisodes is paired against.
+var rawModes = []string{ModeEpisodesBM25, ModeEpisodesDense, ModeEpisodesHybrid}
 
 // hits are one question's hits in one mode, per k: an evidence turn retrieved (a retrieved fact
 // comes from it, or it is a retrieved episode), an evidence session retrieved (the same, by the
@@ -60,6 +69,9 @@ func retrieveGroup(ctx context.Context, g *snapshots.Group, d *Dataset, qs []Que
 	}
 	ix := newIndex(g.Facts, names)
 	ex := newEpisodeIndex(g.Episodes)
+	if err := ex.embed(ctx, emb); err != nil {
+		return nil, 0, fmt.Errorf("embedding the episodes of group %s: %w", g.ID, err)
+	}
 	episodeOf := make(map[string]string, len(g.Episodes)) // record key → episode uuid
 	sessionOf := make(map[string]string, len(g.Episodes)) // episode uuid → session
 	var last time.Time
@@ -120,24 +132,23 @@ func retrieveGroup(ctx context.Context, g *snapshots.Group, d *Dataset, qs []Que
 		r.cosineEmpty = len(ix.cosine(vecs[qi], allowed, minCosine, 1)) == 0
 		for ki, k := range ks {
 			facts := ix.hybrid(query, vecs[qi], allowed, minCosine, k)
-			eps := ex.search(query, allowedEps, k)
-			// Each mode's retrieved episodes (a fact's are those it comes from) and texts.
-			var factEps, factHay, epIDs, epHay []string
-			for _, i := range facts {
-				factEps = append(factEps, g.Facts[i].Episodes...)
-				factHay = append(append(factHay, answerTerms(ContextLine(g.Facts[i]))...), "") // "" keeps answers inside one text
+			bm25 := ex.search(query, allowedEps, 2*k)
+			dense := ex.dense(vecs[qi], allowedEps, 2*k)
+			hybrid := rrf(bm25, dense)
+			lists := [len(modes)][]item{
+				factItems(facts),
+				fuse(g, k, episodeItems(hybrid), factItems(ix.cosine(vecs[qi], allowed, minCosine, 2*k))),
+				episodeItems(firstN(bm25, k)),
+				episodeItems(firstN(dense, k)),
+				episodeItems(firstN(hybrid, k)),
+				append(factItems(facts), episodeItems(firstN(bm25, k))...),
 			}
-			for _, i := range eps {
-				epIDs = append(epIDs, g.Episodes[i].UUID)
-				epHay = append(append(epHay, answerTerms(EpisodeText(g.Episodes[i]))...), "")
-			}
-			for m, got := range [len(modes)][2][]string{
-				{factEps, factHay}, {append(slices.Clone(factEps), epIDs...), append(slices.Clone(factHay), epHay...)}, {epIDs, epHay},
-			} {
+			for m, l := range lists {
+				eps, hay := retrieved(g, l)
 				h := r.modes[m]
-				h.ev[ki] = slices.ContainsFunc(got[0], isEvidence)
-				h.sess[ki] = slices.ContainsFunc(got[0], inSession)
-				h.ans[ki] = containsRun(got[1], answer)
+				h.ev[ki] = slices.ContainsFunc(eps, isEvidence)
+				h.sess[ki] = slices.ContainsFunc(eps, inSession)
+				h.ans[ki] = containsRun(hay, answer)
 			}
 			if k == maxK {
 				for _, i := range facts {
@@ -151,11 +162,12 @@ func retrieveGroup(ctx context.Context, g *snapshots.Group, d *Dataset, qs []Que
 }
 
 // validAt reports whether a fact's interval contains t (an unknown valid_at counts as "since
-// ever"): the facts a question asked at t may retrieve. The interval is the fact's as stored,
-// which is its last version: the graph as it is now, asked about time t.
+// ever"), or the fact is an event (an instant, valid_at = invalid_at) that happened by t: the
+// facts a question asked at t may retrieve. The interval is the fact's as stored, which is its
+// last version: the graph as it is now, asked about time t.
 func validAt(f graph.Fact, t time.Time) bool {
 	if f.ValidAt != nil && f.ValidAt.After(t) {
 		return false
 	}
-	return f.InvalidAt == nil || f.InvalidAt.After(t)
+	return f.InvalidAt == nil || f.InvalidAt.After(t) || graph.SameTime(f.ValidAt, f.InvalidAt)
 }

@@ -124,20 +124,87 @@ func recallChange(k int, qa, qb []QuestionScore, ds [][]int, counts, hit func(Qu
 	return r
 }
 
+// changeRows writes the table rows of evidence, session and answer recall changes.
+func changeRows(w io.Writer, ev, sess, ans []RecallChange) {
+	for _, rows := range []struct {
+		name string
+		rs   []RecallChange
+	}{{"evidence", ev}, {"session", sess}, {"answer", ans}} {
+		for _, r := range rows.rs {
+			fmt.Fprintf(w, "| %s R@%d | %d | %.3f | %.3f | %+.3f | %+.3f … %+.3f | %.1f%% / %.1f%% | %s |\n", rows.name, r.K, r.Questions,
+				r.A, r.B, r.Change, r.Low, r.High, 100*r.BHigher, 100*r.BLower, r.beyond())
+		}
+	}
+}
+
 // beyond says whether the change's interval leaves out 0 (direction).
 func (r RecallChange) beyond() string { return direction(r.Low, r.High, r.BHigher, r.BLower) }
 
 // Markdown writes the comparison as a table.
 func (c *RetrievalChange) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "## Retrieval, paired over %d questions\n\n| recall | questions | A | B | change | 95%% interval of the change | B higher / lower in | |\n|---|---:|---:|---:|---:|---|---|---|\n", c.Questions)
-	for _, rows := range []struct {
-		name string
-		rs   []RecallChange
-	}{{"evidence", c.Evidence}, {"session", c.Session}, {"answer", c.Answer}} {
-		for _, r := range rows.rs {
-			fmt.Fprintf(w, "| %s R@%d | %d | %.3f | %.3f | %+.3f | %+.3f … %+.3f | %.1f%% / %.1f%% | %s |\n", rows.name, r.K, r.Questions,
-				r.A, r.B, r.Change, r.Low, r.High, 100*r.BHigher, 100*r.BLower, r.beyond())
+	changeRows(w, c.Evidence, c.Session, c.Answer)
+	fmt.Fprintf(w, "\n%d paired resamples of the questions; a change whose interval holds 0 is within what the choice of questions moves.\n\n", c.Resamples)
+}
+
+// ModeChange is the paired change of the recalls from mode A to mode B of one report: the same
+// questions (those scored, not apart) in both modes, bootstrapped as CompareRetrieval does.
+type ModeChange struct {
+	A        string         `json:"a"`
+	B        string         `json:"b"`
+	Evidence []RecallChange `json:"evidence_recall"`
+	Session  []RecallChange `json:"session_recall"`
+	Answer   []RecallChange `json:"answer_recall"`
+}
+
+// asMode is a question's score with the hits of mode in place of the facts' (ok false when the
+// score has no such mode).
+func asMode(q QuestionScore, mode string) (QuestionScore, bool) {
+	if mode == ModeFacts {
+		return q, true
+	}
+	for _, b := range q.Baselines {
+		if b.Mode == mode {
+			q.EvidenceHits, q.SessionHits, q.AnswerHits = b.EvidenceHits, b.SessionHits, b.AnswerHits
+			return q, true
 		}
 	}
-	fmt.Fprintf(w, "\n%d paired resamples of the questions; a change whose interval holds 0 is within what the choice of questions moves.\n\n", c.Resamples)
+	return q, false
+}
+
+// compareModes pairs the scored questions of a report in modes a and b.
+func compareModes(scores []QuestionScore, ks []int, a, b string) *ModeChange {
+	var qa, qb []QuestionScore
+	for _, q := range scores {
+		if q.Apart {
+			continue
+		}
+		x, okA := asMode(q, a)
+		y, okB := asMode(q, b)
+		if !okA || !okB {
+			return nil
+		}
+		qa, qb = append(qa, x), append(qb, y)
+	}
+	if len(qa) == 0 {
+		return nil
+	}
+	c := &ModeChange{A: a, B: b}
+	ds := draws(len(qa))
+	withEvidence := func(q QuestionScore) bool { return q.Evidence }
+	for i, k := range ks {
+		c.Evidence = append(c.Evidence, recallChange(k, qa, qb, ds, withEvidence, func(q QuestionScore) bool { return q.EvidenceHits[i] }))
+		c.Session = append(c.Session, recallChange(k, qa, qb, ds, withEvidence, func(q QuestionScore) bool { return q.SessionHits[i] }))
+		c.Answer = append(c.Answer, recallChange(k, qa, qb, ds,
+			func(q QuestionScore) bool { return q.Answer }, func(q QuestionScore) bool { return q.AnswerHits[i] }))
+	}
+	return c
+}
+
+// Markdown writes the paired changes of one mode against another.
+func (c *ModeChange) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "| %s against %s | questions | %s | %s | change | 95%% interval of the change | %s higher / lower in | |\n|---|---:|---:|---:|---:|---|---|---|\n",
+		c.B, c.A, c.A, c.B, c.B)
+	changeRows(w, c.Evidence, c.Session, c.Answer)
+	fmt.Fprintln(w)
 }

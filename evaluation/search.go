@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/internal/vectors"
 )
 
 // Hybrid search as Graphiti's EDGE_HYBRID_SEARCH_RRF does it (graphiti_core/search): a BM25
@@ -139,7 +139,7 @@ func (ix *index) cosine(q []float32, allowed []bool, minScore float64, limit int
 		if !allowed[i] || len(f.Embedding) != len(q) {
 			continue
 		}
-		if s := embed.Cosine(q, f.Embedding); s > minScore {
+		if s := vectors.Cosine(q, f.Embedding); s > minScore {
 			xs = append(xs, scored{i, s})
 		}
 	}
@@ -148,9 +148,9 @@ func (ix *index) cosine(q []float32, allowed []bool, minScore float64, limit int
 
 // rrf fuses rankings: each item scores Σ 1/(position + rrfRankConstant) with positions from 0;
 // ties keep the order in which items first appear, lists taken in order.
-func rrf(lists ...[]int) []int {
-	score := map[int]float64{}
-	var order []int
+func rrf[T comparable](lists ...[]T) []T {
+	score := map[T]float64{}
+	var order []T
 	for _, l := range lists {
 		for pos, i := range l {
 			if _, seen := score[i]; !seen {
@@ -159,7 +159,7 @@ func rrf(lists ...[]int) []int {
 			score[i] += 1 / float64(pos+rrfRankConstant)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
+	slices.SortStableFunc(order, func(a, b T) int { return cmp.Compare(score[b], score[a]) })
 	return order
 }
 

@@ -6,7 +6,7 @@
 //
 // Contract:
 //   - Every id is a UUIDv5 in the Namespace below, computed from stable keys only, so a re-run, a
-//     resume or another shard produces the same ids (DESIGN §5).
+//     resume or another shard produces the same ids (docs/architecture.md, "The data model").
 //   - Times are always UTC; an absent time is a nil *time.Time, never a zero value.
 //   - Types carry no behaviour beyond small pure helpers; persistence lives in checkpoints/.
 package graph

@@ -92,7 +92,7 @@ type FactVersion struct {
 }
 
 // Reasons of the fact version log (FactVersion.Reason), as the temporal stage records them
-// (DESIGN §6.4) and the read side (eval, diff, query) reads them.
+// (the time rules, docs/concepts.md) and the read side (eval, diff, query) reads them.
 const (
 	ReasonCreated            = "created"               // recorded open
 	ReasonArrivedClosed      = "arrived_closed"        // ①: recorded with its own invalid_at

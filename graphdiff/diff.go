@@ -74,11 +74,13 @@ type GroupDiff struct {
 type Report struct {
 	A             string    `json:"a"`
 	B             string    `json:"b"`
+	KindA         string    `json:"kind_a"` // what each side is (snapshots.KindCheckpoint, KindNeo4j, …)
+	KindB         string    `json:"kind_b"`
 	Groups        int       `json:"groups"`
 	GroupsChanged int       `json:"groups_changed"`
 	GroupsCommon  int       `json:"groups_common"` // groups in both graphs
 	Totals        Counts    `json:"totals"`
-	UsageA        *Usage    `json:"llm_a"` // nil when the side records no runs (an export)
+	UsageA        *Usage    `json:"llm_a"` // nil when the side records no runs (all but a checkpoint)
 	UsageB        *Usage    `json:"llm_b"`
 	Top           []Notable `json:"top"`
 	// Gold compares both graphs' gold scores episode by episode (diff --gold); nil without.
@@ -109,7 +111,7 @@ func Run(ctx context.Context, a, b snapshots.Snapshot, o Options, emit func(*Gro
 	if o.Group != "" {
 		want = func(id string) bool { return id == o.Group }
 	}
-	rep := &Report{A: a.Describe(), B: b.Describe()}
+	rep := &Report{A: a.Describe(), B: b.Describe(), KindA: a.Kind(), KindB: b.Kind()}
 	var err error
 	if rep.UsageA, err = usageOf(ctx, a); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/snapshots"
 )
 
@@ -123,5 +124,29 @@ func TestDiffOfAGroupWithItselfIsEmpty(t *testing.T) {
 	}
 	if d := diffGroup(x, nil, &notables{limit: 5}); d.OnlyIn != "a" || d.Counts.EntitiesRemoved != 2 || d.Counts.FactsRemoved != 1 || d.Counts.CommunitiesRemoved != 1 {
 		t.Errorf("group only in A: %+v", d)
+	}
+}
+
+// TestNoRunsNamesTheKindOfGraph: a side without runs says what it is, and that its usage is not
+// compared unless it is a checkpoint (written before runs were recorded).
+func TestNoRunsNamesTheKindOfGraph(t *testing.T) {
+	r := &Report{A: "checkpoint a.db", B: "Neo4j graph bolt://h:7687", KindA: snapshots.KindCheckpoint, KindB: snapshots.KindNeo4j,
+		UsageA: &Usage{Runs: 1, Temporal: &report.Temporal{}}}
+	var sum, md strings.Builder
+	r.Summary(&sum)
+	r.Markdown(&md)
+	for _, want := range []string{"llm B: not compared: a Neo4j graph records no runs", "B: not compared: a Neo4j graph records no runs"} {
+		if !strings.Contains(sum.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum.String())
+		}
+	}
+	if !strings.Contains(md.String(), "| B: not compared: a Neo4j graph records no runs") {
+		t.Errorf("markdown does not say why B has no usage:\n%s", md.String())
+	}
+	if got := usageLine(nil, snapshots.KindCheckpoint); !strings.Contains(got, "written before runs were recorded") {
+		t.Errorf("a checkpoint without runs: %q", got)
+	}
+	if got := usageLine(nil, snapshots.KindExport); got != "not compared: a Parquet export records no runs (the checkpoint that built it does)" {
+		t.Errorf("an export: %q", got)
 	}
 }

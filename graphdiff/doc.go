@@ -23,8 +23,10 @@
 //   - LLM calls, tokens and cost of each side come from its checkpoint store's runs table (every
 //     run that opened the store records its report there): over all runs and for the last one,
 //     with the last run's temporal counts (judge calls made and saved, contradictions, closures
-//     rejected by reason), shown side by side with their change. A Parquet export or a Bolt graph
-//     (one Graphiti wrote, say) has none.
+//     rejected by reason), shown side by side with their change. A Parquet export or a graph
+//     database's graph (Neo4j, Memgraph, FalkorDB: one Graphiti or backfill's loader wrote) has
+//     none: the Report keeps each side's kind (snapshots.Snapshot.Kind) and Summary and
+//     Markdown say which kind was read and that its usage is not compared.
 //   - Report.Gold is set by the caller (`backfill diff --gold`): both graphs' gold scores
 //     compared episode by episode (evaluation.CompareGold); Summary and Markdown show it.
 //   - Importance, for the Markdown report: closures and reopenings, then interval changes,

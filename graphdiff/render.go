@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/report"
+	"github.com/tkgraph/backfill/snapshots"
 )
 
 // Summary writes the totals and the LLM usage of both sides as a few lines.
@@ -28,13 +29,14 @@ func (r *Report) Summary(w io.Writer) {
 			t.FactsAdded, t.FactsRemoved, t.SentenceChanged, t.ValidAtChanged, t.InvalidAtChanged, t.ExpiredAtChanged, t.NewlyClosed, t.Reopened)
 		fmt.Fprintf(w, "  communities: %d changed, %d added, %d removed\n", t.CommunitiesChanged, t.CommunitiesAdded, t.CommunitiesRemoved)
 	}
-	fmt.Fprintf(w, "  llm A: %s\n  llm B: %s\n", usageLine(r.UsageA), usageLine(r.UsageB))
+	fmt.Fprintf(w, "  llm A: %s\n  llm B: %s\n", usageLine(r.UsageA, r.KindA), usageLine(r.UsageB, r.KindB))
 	if g := r.Gold; g != nil {
 		fmt.Fprintf(w, "  gold: F1 A %.3f, B %.3f (%+.3f, 95%% interval %+.3f … %+.3f); precision %.3f → %.3f, recall %.3f → %.3f\n        %s\n",
 			g.A.F1, g.B.F1, g.Change.F1, g.Low.F1, g.High.F1, g.A.Precision, g.B.Precision, g.A.Recall, g.B.Recall, g.Verdict())
 	}
 	if a, b := temporalOf(r.UsageA), temporalOf(r.UsageB); a != nil || b != nil {
-		fmt.Fprintf(w, "  closures rejected A: %s\n                    B: %s\n", rejectedLine(a), rejectedLine(b))
+		fmt.Fprintf(w, "  closures rejected A: %s\n                    B: %s\n", rejectedLine(a, r.UsageA, r.KindA),
+			rejectedLine(b, r.UsageB, r.KindB))
 	}
 }
 
@@ -46,7 +48,10 @@ func temporalOf(u *Usage) *report.Temporal {
 }
 
 // rejectedLine is a side's rejected closures by reason, with its judge calls.
-func rejectedLine(t *report.Temporal) string {
+func rejectedLine(t *report.Temporal, u *Usage, kind string) string {
+	if t == nil && u == nil {
+		return noRuns(kind)
+	}
 	if t == nil {
 		return "not recorded"
 	}
@@ -91,9 +96,17 @@ func temporalTable(w io.Writer, a, b *report.Temporal) {
 	}
 }
 
-func usageLine(u *Usage) string {
+// noRuns says why a side shows no runs: only a checkpoint's runs table records them.
+func noRuns(kind string) string {
+	if kind == snapshots.KindCheckpoint {
+		return "no runs recorded (a store written before runs were recorded)"
+	}
+	return "not compared: a " + kind + " records no runs (the checkpoint that built it does)"
+}
+
+func usageLine(u *Usage, kind string) string {
 	if u == nil {
-		return "no runs recorded (a Parquet export, or a store written before runs were recorded)"
+		return noRuns(kind)
 	}
 	t, l := u.Total, u.Last
 	return fmt.Sprintf("%d runs: %d calls, %d cache hits, %d/%d tokens, $%.4f; last run (%s): %d calls, %d cache hits, %d/%d tokens, $%.4f",
@@ -128,9 +141,10 @@ func (r *Report) Markdown(w io.Writer) {
 	for _, s := range []struct {
 		name string
 		u    *Usage
-	}{{"A", r.UsageA}, {"B", r.UsageB}} {
+		kind string
+	}{{"A", r.UsageA, r.KindA}, {"B", r.UsageB, r.KindB}} {
 		if s.u == nil {
-			fmt.Fprintf(w, "| %s | – | – | – | – | – | – |\n", s.name)
+			fmt.Fprintf(w, "| %s: %s | – | – | – | – | – | – |\n", s.name, noRuns(s.kind))
 			continue
 		}
 		for _, row := range []struct {

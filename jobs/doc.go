@@ -1,19 +1,14 @@
-// Package jobs is the job spec. A job is a YAML file (Job): its sources and field mapping,
-// timezone, record-time mode, LLM and embedder settings, ontology, stage options, sink and limits.
+// Package jobs is the job spec: the generic loader of a job file over the keys its parts
+// declare (package internal/options), and the job's own keys (Job: name, timezone,
+// record_time). It knows no part of the pipeline: jobs/pipeline's Job declares every part's
+// keys, each in the package that reads it, and is what Load and Parse load.
+//
 // Load parses the YAML, expands ${VAR} and ${VAR:-default} from the environment inside scalar
-// values (never keys or comments; an unset variable is an error naming its line), rejects unknown
-// keys (*KeyError: line, dotted path, the nearest known key) and values of the wrong shape or type
-// (*ValueError) on the parsed tree, applies --set overrides by dotted path (numbers index lists; a
-// --set that cannot apply is a *SetError wrapping them), fills defaults (once: a key whose
-// default belongs to the code that reads it, the sink's batch sizes and retries or a stage's
-// options, stays zero and means that default) and validates the whole job: every numeric key
-// finite, not negative and within its maximum (maxima), ontology names unique identifiers, each
-// source's loader settings, the stage options a stage validates itself.
-//
-// What runs a job lives beside it: jobs/pipeline turns a job into its stages and clients (the one
-// place), jobs/runner runs them, jobs/planner plans them; the run report is package report.
-// SourceFS is where a job's sources are read (local paths and s3://).
-//
-// sources[].sync (append or mirror, SyncAppend, SyncMirror) and limits.max_vanished_ratio say
-// how a mirror source's vanished rows are forgotten; jobs/runner's Forget forgets by selection.
+// values (never keys or comments; an unset variable is an error naming its line, one set but
+// empty an error naming the key unless the key declares what empty means), rejects unknown keys
+// (*KeyError: line, dotted path, the nearest declared key) and values of the wrong shape or type
+// (*ValueError), applies --set overrides by dotted path (numbers index lists; a --set that
+// cannot apply is a *SetError wrapping them), fills the declared defaults and validates the
+// whole job: every number finite, not negative and within its declared maximum, then each
+// key's words and checks and each section's checks, in declaration order.
 package jobs

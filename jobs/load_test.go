@@ -4,158 +4,174 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/tkgraph/backfill/internal/options"
 )
 
-func envOf(m map[string]string) LookupEnv {
-	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+// spec is a small job of the shapes the loader handles: the job's own keys, a section with a
+// default, a maximum, an empty meaning, words, a switch and an optional number, a list of
+// sections and a mapping of sections.
+type spec struct {
+	Job
+	Part struct {
+		Size  int
+		Ratio *float64
+		Note  string
+		Kind  string
+		Off   bool
+		Tags  []string
+		Limit map[string]int
+	}
+	Items  []struct{ Path, Format string }
+	Prices map[string]struct{ In float64 }
 }
 
-// TestExpandInValues: ${VAR} is expanded inside scalar values after parsing, so what a
-// variable holds cannot change the document, and comments are never expanded.
-func TestExpandInValues(t *testing.T) {
-	env := envOf(map[string]string{"DIR": "data #1", "NL": "x.jsonl\nllm: {provider: nope}", "N": "7", "EMPTY": ""})
-	j, err := Parse([]byte(`# ${UNSET} in a comment is text
-name: "${N}"
-sources:
-  - path: ${DIR}/in.jsonl # ${ALSO_UNSET}
-  - path: ${NL}
-  - path: ${EMPTY:-fallback}.jsonl
-llm: {concurrency: "${N}"}
-embedder:
-  dimensions: ${N}0
-`), nil, env)
+func (s *spec) Declare(root *options.Section) {
+	s.Job.Declare(root)
+	root.Section("part", "a part", func(sec *options.Section) {
+		p := &s.Part
+		sec.Int(&p.Size, "size", "size", options.Default(4), options.Max(100))
+		sec.OptFloat(&p.Ratio, "ratio", "ratio", options.Default(0.5), options.Max(1))
+		sec.String(&p.Note, "note", "note", options.Empty("no note"))
+		sec.String(&p.Kind, "kind", "kind", options.Default("a"), options.Words("a", "b"))
+		sec.Switch(&p.Off, "llm", "switch", "on", "off", options.Default("on"))
+		sec.Strings(&p.Tags, "tags", "tags")
+		sec.IntMap(&p.Limit, "limit", "limits")
+	})
+	l := options.ListOf(root, &s.Items, "items", "items", func(sec *options.Section, it *struct{ Path, Format string }) {
+		sec.String(&it.Path, "path", "path", options.Check(func() error {
+			if it.Path == "" {
+				return errors.New("required")
+			}
+			return nil
+		}))
+		sec.String(&it.Format, "format", "format", options.Default("jsonl"))
+	})
+	l.Check(func() error {
+		if len(s.Items) == 0 {
+			return errors.New("at least one item is required")
+		}
+		return nil
+	})
+	options.MapOf(root, &s.Prices, "prices", "prices", func(sec *options.Section, p *struct{ In float64 }) {
+		sec.Float(&p.In, "in", "input")
+	})
+}
+
+func parse(t *testing.T, yml string, sets []string, env map[string]string) (*spec, error) {
+	t.Helper()
+	return Parse[spec]([]byte(yml), sets, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+}
+
+// TestDefaultsAndValues: declared defaults fill zero values (an unset pointer only), and values
+// reach the fields they are bound to, through lists, mappings, merges and aliases.
+func TestDefaultsAndValues(t *testing.T) {
+	s, err := parse(t, "items: [{path: a}]\n", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.Name != "7" || j.LLM.Concurrency != 7 || j.LLM.Provider != "offline" || j.Embedder.Dimensions != 70 {
-		t.Errorf("name %q, concurrency %d, provider %q, dimensions %d", j.Name, j.LLM.Concurrency, j.LLM.Provider, j.Embedder.Dimensions)
+	if s.Name != "job" || s.Timezone != "UTC" || s.RecordTime != "ingest" || s.Part.Size != 4 || *s.Part.Ratio != 0.5 ||
+		s.Part.Kind != "a" || s.Part.Off || s.Items[0].Format != "jsonl" {
+		t.Errorf("defaults: %+v", s)
 	}
-	want := []string{"data #1/in.jsonl", "x.jsonl\nllm: {provider: nope}", "fallback.jsonl"}
-	for i, w := range want {
-		if j.Sources[i].Path != w {
-			t.Errorf("sources[%d].path = %q, want %q", i, j.Sources[i].Path, w)
-		}
-	}
-	for _, doc := range []string{"llm: {model: '${EMPTY}'}\n", "llm:\n  model: ${EMPTY}\n", "llm:\n  model: \"${EMPTY} \"\n"} {
-		_, err = Parse([]byte("sources: [{path: x.jsonl}]\n"+doc), nil, env)
-		if err == nil || !strings.Contains(err.Error(), "llm.model") || !strings.Contains(err.Error(), "EMPTY") {
-			t.Errorf("%q with EMPTY set but empty: %v, want an error naming llm.model and EMPTY", doc, err)
-		}
-	}
-	j, err = Parse([]byte("sources: [{path: x.jsonl, description: '${EMPTY}'}]\nsink:\n  database: ${EMPTY}\n"), nil, env)
-	if err != nil || j.Sources[0].Description != "" {
-		t.Errorf("keys whose empty value means none, set empty by ${EMPTY}: %v", err)
-	}
-	_, err = Parse([]byte("sources:\n  - path: x.jsonl\n  - path: ${MISSING}/y.jsonl\n"), nil, env)
-	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "MISSING") {
-		t.Errorf("unset variable: %v, want an error naming line 3 and the variable", err)
-	}
-	_, err = Parse([]byte("sources: [{path: x.jsonl}]\nllm:\n  concurency: 3\n"), nil, env)
-	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "concurency") {
-		t.Errorf("unknown key: %v, want an error naming line 3 and the key", err)
-	}
-}
-
-// TestSetReachesListElements: --set indexes lists; a bad --set is a *SetError.
-func TestSetReachesListElements(t *testing.T) {
-	src := []byte("sources:\n  - path: a.jsonl\n  - path: b.jsonl\n")
-	j, err := Parse(src, []string{"sources.1.path=c.jsonl", "sources.2.path=d.jsonl", "sources.0.format=jsonl"}, envOf(nil))
+	s, err = parse(t, `items: [{path: a, format: parquet}, {path: b}]
+part: &p {size: 0, ratio: 0, llm: "off", limit: {extract: 3}, tags: [x]}
+prices: {m1: {in: 1.5}}
+`, []string{"items.1.format=csv", "prices.m2.in=2"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(j.Sources) != 3 || j.Sources[0].Format != "jsonl" || j.Sources[1].Path != "c.jsonl" || j.Sources[2].Path != "d.jsonl" {
-		t.Errorf("sources = %+v", j.Sources)
-	}
-	for _, set := range []string{"sources.5.path=x", "sources.x.path=x", "nokey", "llm.concurency=3", "llm.concurrency=lots",
-		"name.first=x", "llm.temperature=5"} {
-		_, err := Parse(src, []string{set}, envOf(nil))
-		var se *SetError
-		if !errors.As(err, &se) {
-			t.Errorf("--set %s: %v, want a SetError", set, err)
-		}
-	}
-	if _, err := Parse([]byte("sources: []\n"), []string{"llm.concurrency=3"}, envOf(nil)); err == nil || errors.As(err, new(*SetError)) {
-		t.Errorf("an invalid job file with a good --set: %v, want a plain validation error", err)
+	if s.Part.Size != 4 || *s.Part.Ratio != 0 || !s.Part.Off || s.Part.Limit["extract"] != 3 || s.Part.Tags[0] != "x" ||
+		s.Items[0].Format != "parquet" || s.Items[1].Format != "csv" || s.Prices["m1"].In != 1.5 || s.Prices["m2"].In != 2 {
+		t.Errorf("values: %+v", s)
 	}
 }
 
-// TestNumbersAndOntology: every numeric key is finite and not negative, some have maxima, and
-// ontology names are unique identifiers.
-func TestNumbersAndOntology(t *testing.T) {
-	tests := []struct{ yaml, want string }{
-		{"llm: {temperature: .nan}", "llm.temperature"},
-		{"llm: {temperature: 2.5}", "llm.temperature"},
-		{"llm: {temperature: 2}", ""},
-		{"llm: {max_attempts: -1}", "llm.max_attempts: -1 is negative"},
-		{"llm: {timeout_seconds: -5}", "llm.timeout_seconds"},
-		{"embedder: {batch_size: -1}", "embedder.batch_size"},
-		{"stages: {extract: {context: -2}}", "stages.extract.context"},
-		{"stages: {community: {min_size: -1}}", "stages.community.min_size"},
-		{"stages: {resolve: {grey_threshold: .nan}}", "stages.resolve.grey_threshold"},
-		{"limits: {max_cost_usd: -1}", "limits.max_cost_usd"},
-		{"llm: {prices: {m: {input_per_mtok: .inf}}}", "llm.prices.m.input_per_mtok"},
-		{"ontology: {entity_types: [{name: Person}, {name: person}]}", "entity_types[1].name"},
-		{"ontology: {entity_types: [{name: Big Company}]}", "not an identifier"},
-		{"ontology: {entity_types: [{name: Episodic}]}", "graph model"},
-		{"ontology: {entity_types: [{name: P, attributes: [uuid]}]}", "attributes[0]"},
-		{"ontology: {entity_types: [{name: P, attributes: [a, a]}]}", "listed twice"},
-		{"ontology: {edge_types: [{name: WORKS_AT}, {name: works_at}]}", "edge_types[1].name"},
-		{"ontology: {edge_types: [{name: WORKS-AT}]}", "not an identifier"},
-		{"ontology: {edge_types: [{name: WORKS_AT, sources: [Persn]}]}", "sources[0]"},
-		{"ontology: {edge_types: [{name: WORKS_AT, cardinality: single}]}", "edge_types[0].cardinality"},
-		{"ontology: {excluded_types: [Plan]}", "excluded_types[0]"},
-		{"ontology: {entity_types: [{name: Plan}], excluded_types: [plan, Entity]}", ""},
+// TestMergeKeys: a mapping's own keys win over those it merges, earlier merges over later ones,
+// and a key given twice in one mapping is an error naming both lines.
+func TestMergeKeys(t *testing.T) {
+	s, err := parse(t, `items:
+  - &first {path: a, format: parquet}
+  - <<: [*first, {path: z, format: other}]
+    path: b
+`, nil, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tc := range tests {
-		_, err := Parse([]byte("sources: [{path: x.jsonl}]\n"+tc.yaml+"\n"), nil, envOf(nil))
-		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want an error containing %q", tc.yaml, err, tc.want)
-		}
+	if s.Items[1].Path != "b" || s.Items[1].Format != "parquet" {
+		t.Errorf("merged item %+v, want path b (own) and format parquet (first merge)", s.Items[1])
+	}
+	_, err = parse(t, "items: [{path: a}]\npart:\n  size: 1\n  size: 2\n", nil, nil)
+	if err == nil || !strings.Contains(err.Error(), `line 4: mapping key "size" already defined at line 3`) {
+		t.Errorf("a key given twice: %v", err)
 	}
 }
 
-// TestKeyErrorsSpeakJobKeys: an unknown key, in the file or in a --set, is named by its dotted
-// path with the nearest known key; a value of the wrong type names the key and what it must be,
-// never a Go type.
-func TestKeyErrorsSpeakJobKeys(t *testing.T) {
-	src := "sources:\n  - path: a.jsonl\n    mapping: {group: g}\nllm:\n  provider: offline\n"
+// TestErrorsNameKeys: unknown keys, values of the wrong type, numbers out of range, words and
+// checks are errors naming the key as the job writes it; a --set at fault is a *SetError.
+func TestErrorsNameKeys(t *testing.T) {
 	for _, tc := range []struct {
 		yaml string
 		sets []string
 		want string
 	}{
-		{src, []string{"llm.concurrenccy=8"}, "applying --set llm.concurrenccy=8: unknown job key llm.concurrenccy (did you mean llm.concurrency?)"},
-		{src, []string{"sources.0.mapping.groupp=x"}, "unknown job key sources.0.mapping.groupp (did you mean sources.0.mapping.group?)"},
-		{src, []string{"llm.zzz=1"}, "unknown job key llm.zzz (the keys of llm are provider, base_url, model,"},
-		{src, []string{"sinc.kind=neo4j"}, "unknown job key sinc (did you mean sink?)"},
-		{src, []string{"llm.concurrency=lots"}, `llm.concurrency: "lots" is not a whole number`},
-		{src, []string{"llm.temperature=warm"}, `llm.temperature: "warm" is not a number`},
-		{src, []string{"sink.reload=maybe"}, `sink.reload: "maybe" is not true or false`},
-		{src + "  concurency: 3\n", nil, "line 6: unknown job key llm.concurency (did you mean llm.concurrency?)"},
-		{src + "  rpm: [1, 2]\n", nil, "line 6: llm.rpm: want a single value"},
-		{"sources: {path: a.jsonl}\n", nil, "line 1: sources: want a list"},
-		{"sources:\n  - path: a.jsonl\n    mapping: {groop: g}\n", nil, "line 3: unknown job key sources.0.mapping.groop (did you mean sources.0.mapping.group?)"},
+		{"items: [{path: a}]\npart: {sise: 3}\n", nil, "line 2: unknown job key part.sise (did you mean part.size?)"},
+		{"items: [{path: a}]\n", []string{"part.zzz=1"}, "unknown job key part.zzz (the keys of part are size, ratio, note, kind, llm, tags, limit)"},
+		{"items: [{path: a}]\nnope: 1\n", nil, "unknown job key nope (the top-level keys are name, timezone, record_time, part, items, prices)"},
+		{"items: [{path: a}]\n", []string{"part.size=lots"}, `part.size: "lots" is not a whole number`},
+		{"items: [{path: a}]\npart: {size: [1]}\n", nil, "line 2: part.size: want a single value"},
+		{"items: {path: a}\n", nil, "line 1: items: want a list"},
+		{"items: [{path: a}]\npart: {size: 101}\n", nil, "validating job: part.size: 101 is above the maximum 100"},
+		{"items: [{path: a}]\npart: {ratio: .nan}\n", nil, "validating job: part.ratio: NaN is not a finite number"},
+		{"items: [{path: a}]\npart: {limit: {x: -1}}\n", nil, "validating job: part.limit.x: -1 is negative"},
+		{"items: [{path: a}]\nprices: {m: {in: -1}}\n", nil, "validating job: prices.m.in: -1 is negative"},
+		{"items: [{path: a}]\npart: {kind: c}\n", nil, `validating job: part.kind: "c" is not a or b`},
+		{"items: [{path: a}]\npart: {llm: maybe}\n", nil, `validating job: part.llm: "maybe" is not on or off`},
+		{"items: [{path: a}, {format: x}]\n", nil, "validating job: items[1].path: required"},
+		{"items: []\n", nil, "validating job: items: at least one item is required"},
+		{"items: [{path: a}]\ntimezone: Mars/Base\n", nil, `validating job: timezone: unknown zone "Mars/Base"`},
+		{"items: [{path: a}]\n", []string{"items.3.path=x"}, "applying --set items.3.path=x: items is a list of 1"},
+		{"items: [{path: a}]\n", []string{"part.size="}, "applying --set part.size=: part.size: an empty value is an error"},
 	} {
-		_, err := Parse([]byte(tc.yaml), tc.sets, envOf(nil))
+		_, err := parse(t, tc.yaml, tc.sets, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q with %q: %v, want %q", tc.yaml, tc.sets, err, tc.want)
 			continue
 		}
-		for _, goName := range []string{"int", "float64", "bool", "LLM", "Source", "unmarshal"} {
-			if strings.Contains(" "+err.Error()+" ", " "+goName+" ") || strings.Contains(err.Error(), "unmarshal") {
-				t.Errorf("%q with %q: %v names the Go type %s", tc.yaml, tc.sets, err, goName)
-			}
-		}
 		if se := new(SetError); (tc.sets != nil) != errors.As(err, &se) {
 			t.Errorf("%q with %q: %v: a SetError is a --set's fault and only that", tc.yaml, tc.sets, err)
 		}
+	}
+	if _, err := parse(t, "items: [{path: a}]\n", []string{"part.note="}, nil); err != nil {
+		t.Errorf("an empty value of a key that declares its meaning: %v", err)
+	}
+}
+
+// TestExpandVariables: ${VAR} is expanded inside scalar values only, typed from its text; an
+// unset one is an error naming its line, one set but empty an error naming the key unless the
+// key declares what empty means.
+func TestExpandVariables(t *testing.T) {
+	env := map[string]string{"N": "7", "EMPTY": "", "NL": "a\npart: {size: 99}"}
+	s, err := parse(t, "# ${UNSET}\nitems: [{path: \"${NL}\"}]\npart: {size: \"${N}\", note: '${EMPTY}'}\n", nil, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Part.Size != 7 || s.Items[0].Path != "a\npart: {size: 99}" {
+		t.Errorf("expanded: %+v", s)
+	}
+	if _, err := parse(t, "items: [{path: a}]\npart:\n  size: ${EMPTY}\n", nil, env); err == nil ||
+		!strings.Contains(err.Error(), "line 3: part.size: an empty value is an error") || !strings.Contains(err.Error(), "EMPTY is set but empty") {
+		t.Errorf("a number set empty: %v", err)
+	}
+	if _, err := parse(t, "items:\n  - path: ${MISSING}\n", nil, env); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("an unset variable: %v", err)
 	}
 }
 
 // TestMissingJobFileNamedOnce: the error names the file once.
 func TestMissingJobFileNamedOnce(t *testing.T) {
 	path := t.TempDir() + "/nope.yaml"
-	_, err := Load(path, nil, envOf(nil))
+	_, err := Load[spec](path, nil, func(string) (string, bool) { return "", false })
 	if err == nil || strings.Count(err.Error(), path) != 1 || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("Load(missing) = %v, want one mention of %s", err, path)
 	}

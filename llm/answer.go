@@ -30,7 +30,7 @@ func checkAnswer(t *wire.Task, answer []byte) error {
 	return t.Schema.Validate(answer)
 }
 
-// maxRawAnswer bounds the raw answer a ValidationError keeps.
+// maxRawAnswer bounds the raw answer a wire.ValidationError keeps.
 const maxRawAnswer = 8 << 10
 
 // clip returns at most n bytes of b (cut on a UTF-8 boundary), as a copy.

@@ -135,5 +135,7 @@ func (k chatKind) Settle(row batch.Request, body []byte) batch.Settled {
 	return s
 }
 
-// Count applies f to the stage's counters.
-func (k chatKind) Count(stage string, f func(*pacing.StageUsage)) { k.c.meter.update(stage, f) }
+// Count applies f to the stage's counters, for task.
+func (k chatKind) Count(stage, task string, f func(*pacing.StageUsage)) {
+	k.c.meter.update(stage, task, f)
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/llm/cache"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -65,6 +66,7 @@ type Client struct {
 	price   pacing.Price
 	priced  bool           // the model is in the price table
 	batch   *batch.Batcher // nil: online (UseBatches)
+	obs     calls.Observer // nil: none (Observe)
 	// estimated holds the last prompt of each task Estimate rendered (CallEstimate.CachedPromptTokens).
 	estimated *lastPrompts
 }
@@ -162,9 +164,9 @@ func (c *Client) Usage() pacing.Usage { return c.meter.snapshot(c.pacer.Peak()) 
 // would pay for again; otherwise it is asked again once with lengthRaise times the limit before
 // it counts as invalid. When the last answer is still cut after the retries, its salvage is the
 // answer if there is one. Salvaged answers are counted (StageUsage.Salvaged) and cached like
-// valid ones. An answer still invalid after the retries is a *ValidationError carrying the last
+// valid ones. An answer still invalid after the retries is a *wire.ValidationError carrying the last
 // raw answer.
-func (c *Client) Call(ctx context.Context, stage, task string, input, out any) error {
+func (c *Client) Call(ctx context.Context, stage, task string, input, out any) (err error) {
 	t, ok := c.tasks[task]
 	if !ok {
 		return fmt.Errorf("calling %s: unknown task", task)
@@ -182,13 +184,26 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		}
 		if hit && t.Schema.Validate(e.Response) == nil {
 			if !batch.IsReplay(ctx) {
-				c.meter.update(stage, func(s *pacing.StageUsage) { s.CacheHits++ })
+				c.meter.update(stage, task, func(s *pacing.StageUsage) { s.CacheHits++ })
 			}
 			return decode(task, e.Response, out)
 		}
 	}
 	var entry cache.Entry
 	conv, limit := msgs, c.MaxTokens(task, msgs)
+	var used pacing.StageUsage // the call's requests, for its observer
+	outcome, finish := calls.CallOK, ""
+	if c.obs != nil {
+		var end func(calls.CallEnd)
+		ctx, end = c.obs.Call(ctx, calls.CallInfo{Operation: calls.OperationChat, Stage: stage, Task: task, MaxTokens: limit,
+			Temperature: c.opts.Temperature, Batch: c.batch != nil})
+		defer func() {
+			if err != nil {
+				outcome = calls.CallOutcome(err)
+			}
+			end(calls.CallEnd{Outcome: outcome, Err: err, Usage: used, Finish: finish})
+		}()
+	}
 	raised := false
 	var invalid error
 	var last []byte
@@ -212,6 +227,10 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 	for try := 0; ; {
 		answer, meta, bad, err := c.ask(ctx, stage, t, key, conv, limit, requests, &walked)
 		requests++
+		used.Calls += int64(meta.requests)
+		used.Retries += int64(meta.retries)
+		used.Add(meta.usage, meta.cost)
+		finish = meta.finish
 		if err != nil {
 			if !errors.Is(err, batch.ErrPending) {
 				c.consumed(walked)
@@ -222,7 +241,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		// their retries when they were queued.
 		count := func(f func(*pacing.StageUsage)) {
 			if !meta.batched {
-				c.meter.update(stage, f)
+				c.meter.update(stage, task, f)
 			}
 		}
 		entry.PromptTokens += meta.usage.PromptTokens
@@ -240,7 +259,8 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			// A cut answer that repeats a list item ran in a loop: a longer limit pays for
 			// the loop again, what came before it is the answer.
 			if ok && repeats > 0 {
-				c.meter.update(stage, func(s *pacing.StageUsage) { s.Salvaged++ })
+				outcome = calls.CallSalvaged
+				c.meter.update(stage, task, func(s *pacing.StageUsage) { s.Salvaged++ })
 				slog.Warn("answer cut in a loop, kept up to its last complete item", "stage", stage, "task", task, "repeated_items", repeats)
 				return accept(fixed, false)
 			}
@@ -250,6 +270,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 			if !raised {
 				raised, limit = true, limit*lengthRaise
 				count(func(s *pacing.StageUsage) { s.Retries++ })
+				used.Retries++
 				continue
 			}
 			invalid = &wire.SchemaError{Msg: fmt.Sprintf("the answer was cut at the length limit of %d tokens (%v); write a shorter answer", limit, invalid)}
@@ -260,16 +281,18 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) e
 		}
 		try++
 		count(func(s *pacing.StageUsage) { s.Retries++ })
+		used.Retries++
 		conv = wire.WithFeedback(msgs, invalid)
 	}
 	if kept != nil {
 		// The last answer was cut too: its complete items are kept rather than none.
-		c.meter.update(stage, func(s *pacing.StageUsage) { s.Salvaged++ })
+		outcome = calls.CallSalvaged
+		c.meter.update(stage, task, func(s *pacing.StageUsage) { s.Salvaged++ })
 		slog.Warn("answer still cut at the length limit after the retries, kept up to its last complete item", "stage", stage, "task", task, "attempts", requests)
 		return accept(kept, false)
 	}
 	c.consumed(walked)
-	return &ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}
+	return &wire.ValidationError{Task: task, Attempts: requests, Err: invalid, Raw: clip(last, maxRawAnswer)}
 }
 
 // cacheKey is the cache key of a task's request with the rendered messages msgs.
@@ -277,12 +300,16 @@ func (c *Client) cacheKey(t *wire.Task, msgs []wire.Message) string {
 	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, requestExtras(c.opts.ResponseFormat, c.opts.FrequencyPenalty)...)
 }
 
-// answerMeta is what complete learns besides the answer: the usage block and the finish reason,
-// and whether the answer came from a provider batch (its usage was counted on delivery).
+// answerMeta is what complete learns besides the answer: the usage block and its cost, the
+// finish reason, the transport retries, and whether the answer came from a provider batch (its
+// usage was counted on delivery).
 type answerMeta struct {
-	usage   wire.TokenUsage
-	finish  string
-	batched bool
+	usage    wire.TokenUsage
+	cost     pacing.Cost
+	finish   string
+	requests int // requests sent (transport retries included)
+	retries  int // of them, transport retries
+	batched  bool
 }
 
 // complete sends one chat request (with transport retries) with the given max_tokens and
@@ -294,16 +321,29 @@ func (c *Client) complete(ctx context.Context, stage string, t *wire.Task, msgs 
 	if err != nil {
 		return nil, rp, nil, err
 	}
-	res, err := c.poster.Post(ctx, transport.Request{Path: "/chat/completions", Body: body,
-		PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(t.Name), Track: c.meter.track(stage)})
-	c.meter.update(stage, func(s *pacing.StageUsage) {
+	track := c.meter.track(stage, t.Name)
+	req := transport.Request{Path: "/chat/completions", Body: body,
+		PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(t.Name),
+		Track: func(delta int) {
+			if delta > 0 {
+				rp.requests++ // Post calls Track from this goroutine
+			}
+			track(delta)
+		}}
+	if c.obs != nil {
+		req.Waited = func(d time.Duration) { c.obs.Waited(stage, t.Name, d) }
+	}
+	res, err := c.poster.Post(ctx, req)
+	cost := c.price.Costs(res.Usage)
+	c.meter.update(stage, t.Name, func(s *pacing.StageUsage) {
 		s.Retries += int64(res.Retries)
-		s.Add(res.Usage, c.price.Costs(res.Usage))
+		s.Add(res.Usage, cost)
 	})
+	rp.retries = res.Retries
 	if err != nil {
 		return nil, rp, nil, err
 	}
-	rp.usage = res.Usage
+	rp.usage, rp.cost = res.Usage, cost
 	var resp wire.ChatResponse
 	if err := json.Unmarshal(res.Body, &resp); err != nil {
 		return nil, rp, fmt.Errorf("parsing chat response: %w", err), nil

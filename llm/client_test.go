@@ -134,9 +134,9 @@ func TestCallValidationGivesUp(t *testing.T) {
 			mem := cache.NewMemory()
 			c := newTestClient(t, f, mem, func(o *Options) { o.MaxValidationRetries = tt.retries })
 			err := c.Call(context.Background(), "extract", wire.TaskExtract, sampleExtractInput(), nil)
-			var ve *ValidationError
+			var ve *wire.ValidationError
 			if !errors.As(err, &ve) || ve.Attempts != tt.want {
-				t.Fatalf("error = %v, want ValidationError after %d attempts", err, tt.want)
+				t.Fatalf("error = %v, want wire.ValidationError after %d attempts", err, tt.want)
 			}
 			if f.count() != tt.want || mem.Len() != 0 {
 				t.Fatalf("%d requests, %d cached", f.count(), mem.Len())

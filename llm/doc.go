@@ -25,12 +25,18 @@
 //     an answer that failed validation (a salvaged answer is cached: closed after its last
 //     complete item, it passes the schema). Answers failing the schema (or empty) are retried
 //     with the error fed back, a bounded number of times; then Call returns a
-//     *ValidationError carrying the raw answer.
-//     IsBadAnswer tells such an error (or a request the server refused,
+//     *wire.ValidationError carrying the raw answer.
+//     transport.IsBadAnswer tells such an error (or a request the server refused,
 //     transport.StatusError) from a failure of the service: it fails the caller's unit, not
 //     the run.
 //     Client.Estimate renders the same request and reports its size, cost and cache state
 //     without sending it.
+//
+// Telemetry: Client.Observe sets a calls.Observer (package telemetry) that sees every change of the
+// usage counters with the stage and task it counts for (so what it sums is what Usage sums, in
+// batch mode too) and every call that sends a request or queues one (calls.Observer.Call, ended with
+// its outcome and the usage of its requests); a call the cache answers is only counted. It sees
+// no prompt and no answer.
 //
 // Batch mode (Client.UseBatches; package llm/batch does the batches):
 //   - Call renders, keys and looks up the cache exactly as online; on a miss its request goes to

@@ -48,9 +48,9 @@ func callWith(t *testing.T, prompts *wire.Prompts, task *wire.Task, body []byte,
 		t.Fatalf("%s: Call error %v, want success %v for body %q", task.Name, err, *want, body)
 	}
 	if err != nil {
-		var ve *ValidationError
+		var ve *wire.ValidationError
 		if !errors.As(err, &ve) {
-			t.Fatalf("%s: Call error %v (%T), want a *ValidationError", task.Name, err, err)
+			t.Fatalf("%s: Call error %v (%T), want a *wire.ValidationError", task.Name, err, err)
 		}
 		if mem.Len() != 0 {
 			t.Fatalf("%s: an answer that failed validation was cached", task.Name)

@@ -65,9 +65,9 @@ func TestLengthRetry(t *testing.T) {
 	f = &fakeServer{replies: []reply{cut}}
 	c = newTestClient(t, f, nil, nil)
 	err := c.Call(context.Background(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: "s"}, nil)
-	var v *ValidationError
-	if !errors.As(err, &v) || !IsBadAnswer(err) || !strings.Contains(err.Error(), "cut at the length limit") || string(v.Raw) != cut.content {
-		t.Fatalf("error %v (raw %q); want a ValidationError about the length limit with the raw answer", err, v.Raw)
+	var v *wire.ValidationError
+	if !errors.As(err, &v) || !transport.IsBadAnswer(err) || !strings.Contains(err.Error(), "cut at the length limit") || string(v.Raw) != cut.content {
+		t.Fatalf("error %v (raw %q); want a wire.ValidationError about the length limit with the raw answer", err, v.Raw)
 	}
 	// 1 request, 1 raised, then 2 validation retries at the raised limit.
 	if f.count() != 4 || v.Attempts != 4 || !strings.Contains(f.request(2).Messages[1].Content, "shorter answer") {
@@ -82,7 +82,7 @@ func TestEmptyAnswerIsInvalid(t *testing.T) {
 	f := &fakeServer{replies: []reply{{content: "  "}}}
 	c := newTestClient(t, f, nil, func(o *Options) { o.MaxValidationRetries = -1 })
 	err := c.Call(context.Background(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: "s"}, nil)
-	if !IsBadAnswer(err) || !strings.Contains(err.Error(), "empty answer") {
+	if !transport.IsBadAnswer(err) || !strings.Contains(err.Error(), "empty answer") {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -91,10 +91,10 @@ func TestStatusErrorIsABadAnswer(t *testing.T) {
 	f := &fakeServer{replies: []reply{{status: 400, body: `{"error":{"message":"too long","type":"invalid_request_error"}}`}}}
 	c := newTestClient(t, f, nil, nil)
 	err := c.Call(context.Background(), "community", wire.TaskNameCommunity, wire.NameInput{Summary: "s"}, nil)
-	if !IsBadAnswer(err) || transport.IsFatal(err) {
+	if !transport.IsBadAnswer(err) || transport.IsFatal(err) {
 		t.Fatalf("error %v: want a bad answer", err)
 	}
-	if IsBadAnswer(&transport.TransientError{Status: 500}) || IsBadAnswer(&transport.AuthError{Status: 401}) {
+	if transport.IsBadAnswer(&transport.TransientError{Status: 500}) || transport.IsBadAnswer(&transport.AuthError{Status: 401}) {
 		t.Error("service failures are not bad answers")
 	}
 }

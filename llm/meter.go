@@ -4,42 +4,64 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 )
 
-// meter accumulates usage per stage; safe for concurrent use.
+// meter accumulates usage per stage; safe for concurrent use. Every change goes through
+// update, which hands it to the observer too.
 type meter struct {
 	mu       sync.Mutex
 	stages   map[string]*pacing.StageUsage
 	inFlight map[string]int64
+	obs      calls.Observer // nil: none
 }
 
 func newMeter() *meter {
 	return &meter{stages: map[string]*pacing.StageUsage{}, inFlight: map[string]int64{}}
 }
 
-// update applies f to the stage's counters under the lock.
-func (m *meter) update(stage string, f func(*pacing.StageUsage)) {
+// observe hands every later change to o.
+func (m *meter) observe(o calls.Observer) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.obs = o
+}
+
+// update applies f to the stage's counters under the lock; the observer receives the change
+// (f applied to zero counters) with the task it counts for. f only adds to the counters (or
+// raises MaxInFlight).
+func (m *meter) update(stage, task string, f func(*pacing.StageUsage)) {
+	m.mu.Lock()
 	s, ok := m.stages[stage]
 	if !ok {
 		s = &pacing.StageUsage{}
 		m.stages[stage] = s
 	}
 	f(s)
+	obs := m.obs
+	m.mu.Unlock()
+	if obs != nil {
+		var d pacing.StageUsage
+		f(&d)
+		obs.Counted(stage, task, d)
+	}
 }
 
-// track returns the Poster callback of a stage: it counts each request and its peak in flight.
-func (m *meter) track(stage string) func(int) {
+// track returns the Poster callback of a stage's task: it counts each request and its peak in
+// flight.
+func (m *meter) track(stage, task string) func(int) {
 	return func(delta int) {
-		m.update(stage, func(s *pacing.StageUsage) {
-			m.inFlight[stage] += int64(delta)
-			if delta > 0 {
+		m.mu.Lock()
+		m.inFlight[stage] += int64(delta)
+		n := m.inFlight[stage]
+		m.mu.Unlock()
+		if delta > 0 {
+			m.update(stage, task, func(s *pacing.StageUsage) {
 				s.Calls++
-				s.MaxInFlight = max(s.MaxInFlight, m.inFlight[stage])
-			}
-		})
+				s.MaxInFlight = max(s.MaxInFlight, n)
+			})
+		}
 	}
 }
 

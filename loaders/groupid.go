@@ -7,10 +7,18 @@ import (
 	"unicode/utf8"
 )
 
-// ValidGroupID reports whether s is a non-empty group id made only of [A-Za-z0-9_-], the set
-// Graphiti accepts.
+// MaxGroupIDBytes is the longest group id kept as written: a longer one is mapped (MapGroupID).
+// Every sink indexes group_id and uses it to find a group's elements, and the databases bound
+// what an index finds: FalkorDB's range index finds no string longer than 4,096 bytes (a
+// 5,000-byte group was written and then not found by its own count check), Neo4j's range
+// indexes refuse values past about 8 KB; 255 keeps every id well inside all of them and short
+// enough to be a FalkorDB graph name.
+const MaxGroupIDBytes = 255
+
+// ValidGroupID reports whether s is a non-empty group id of at most MaxGroupIDBytes made only of
+// [A-Za-z0-9_-], the set Graphiti accepts.
 func ValidGroupID(s string) bool {
-	if s == "" {
+	if s == "" || len(s) > MaxGroupIDBytes {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -33,7 +41,7 @@ const (
 )
 
 // MapGroupID maps any string to a valid group id deterministically. A valid id is returned as
-// is. Any other id becomes a readable part (its first 48 bytes, every rune outside
+// is. Any other id (one with other characters, or longer than MaxGroupIDBytes) becomes a readable part (its first 48 bytes, every rune outside
 // [A-Za-z0-9_-] and every invalid UTF-8 byte replaced by '_'), '-', and the first 128 bits of
 // the SHA-256 of the whole original in hex.
 //

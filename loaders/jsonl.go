@@ -72,18 +72,18 @@ func (fr *fileReader) jsonLine(row int64, line []byte) Result {
 	}
 	m := &fr.names
 	v := rowValues{
-		group:       decodeValue(lookup(obj, m.Group), false),
-		refTime:     decodeValue(lookup(obj, m.ReferenceTime), false),
-		speaker:     decodeValue(lookup(obj, m.Speaker), false),
-		source:      decodeValue(lookup(obj, m.Source), false),
-		description: decodeValue(lookup(obj, m.Description), false),
-		recordKey:   decodeValue(lookup(obj, m.RecordKey), false),
-		name:        decodeValue(lookup(obj, m.Name), false),
+		group:       decodeValue(lookup(obj, m.Group)),
+		refTime:     decodeValue(lookup(obj, m.ReferenceTime)),
+		speaker:     decodeValue(lookup(obj, m.Speaker)),
+		source:      decodeValue(lookup(obj, m.Source)),
+		description: decodeValue(lookup(obj, m.Description)),
+		recordKey:   decodeValue(lookup(obj, m.RecordKey)),
+		name:        decodeValue(lookup(obj, m.Name)),
 	}
 	if m.Body == "*" {
-		v.body = decodeValue(line, true)
+		v.body = decodeBody(line, fr.b.spec.JSONShape)
 	} else {
-		v.body = decodeValue(lookup(obj, m.Body), true)
+		v.body = decodeBody(lookup(obj, m.Body), fr.b.spec.JSONShape)
 	}
 	res := fr.b.build(pos, m, &v)
 	if res.Bad == nil {

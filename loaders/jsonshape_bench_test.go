@@ -61,7 +61,7 @@ func BenchmarkCheckShapeTickets(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, l := range lines {
-			if err := checkShape([]byte(l)); err != nil {
+			if err := checkShape([]byte(l), Shape{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -35,7 +35,7 @@ func TestCheckShape(t *testing.T) {
 		{"long keys deep in a large array", longKeys(4096, 60, 90_000), "paths add up"},
 		{"one long key", longKeys(500_000, 1, 1), ""},
 	} {
-		err := checkShape([]byte(c.body))
+		err := checkShape([]byte(c.body), Shape{})
 		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}

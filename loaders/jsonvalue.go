@@ -30,8 +30,15 @@ func lookup(obj map[string]json.RawMessage, name string) json.RawMessage {
 }
 
 // decodeValue turns one JSON value into a row value: nil, string, json.Number, bool, badUTF8,
-// or jsonText (canonical JSON when canon is set, else empty: the value only marks an object).
-func decodeValue(raw json.RawMessage, canon bool) any {
+// or an empty jsonText for an object or array (it only marks one).
+func decodeValue(raw json.RawMessage) any { return decodeJSON(raw, false, Shape{}) }
+
+// decodeBody is decodeValue for a body: an object or array is its canonical JSON, within the
+// bounds of shape (badValue past one).
+func decodeBody(raw json.RawMessage, shape Shape) any { return decodeJSON(raw, true, shape) }
+
+// decodeJSON is decodeValue, or with canon decodeBody.
+func decodeJSON(raw json.RawMessage, canon bool, shape Shape) any {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil
@@ -59,7 +66,7 @@ func decodeValue(raw json.RawMessage, canon bool) any {
 		if !canon {
 			return jsonText("")
 		}
-		if err := checkShape(raw); err != nil {
+		if err := checkShape(raw, shape); err != nil {
 			return badValue{err.Error()}
 		}
 		s, err := canonicalJSON(raw)

@@ -40,7 +40,7 @@ func (fr *fileReader) readLoCoMo(ctx context.Context, r io.Reader) error {
 			field, reason := decodeReason(err)
 			return te.element(idx, field, "not a LoCoMo sample: "+reason, raw)
 		}
-		sid := decodeValue(s.SampleID, false)
+		sid := decodeValue(s.SampleID)
 		group, orig, err := fr.b.group(sid)
 		if err != nil {
 			return te.element(idx, "sample_id", err.Error(), raw)
@@ -76,7 +76,7 @@ func (fr *fileReader) locomoSession(te *turnEmitter, idx int64, group, orig stri
 	if err := json.Unmarshal(conv[key], &turns); err != nil {
 		return te.element(idx, "conversation."+key, "not a list of turns: "+err.Error(), conv[key])
 	}
-	date := decodeValue(conv[dateKey], false)
+	date := decodeValue(conv[dateKey])
 	desc := fr.b.spec.Description
 	if desc == "" {
 		desc = fmt.Sprintf("LoCoMo %s session %d", group, n)
@@ -91,7 +91,7 @@ func (fr *fileReader) locomoSession(te *turnEmitter, idx int64, group, orig stri
 			}
 			continue
 		}
-		body := decodeValue(t.Text, false)
+		body := decodeValue(t.Text)
 		if s, ok := body.(string); ok && t.BlipCaption != "" {
 			body = s + " [shares an image: " + t.BlipCaption + "]"
 		}

@@ -37,7 +37,7 @@ func (fr *fileReader) readLongMemEval(ctx context.Context, r io.Reader) error {
 			field, reason := decodeReason(err)
 			return te.element(idx, field, "not a LongMemEval question: "+reason, raw)
 		}
-		group, orig, err := fr.b.group(decodeValue(q.QuestionID, false))
+		group, orig, err := fr.b.group(decodeValue(q.QuestionID))
 		if err != nil {
 			return te.element(idx, "question_id", err.Error(), raw)
 		}
@@ -62,7 +62,7 @@ func (fr *fileReader) lmeSession(te *turnEmitter, idx int64, qid, group, orig, s
 	if desc == "" {
 		desc = "LongMemEval session " + sid
 	}
-	when := decodeValue(date, false)
+	when := decodeValue(date)
 	if strings.TrimSpace(sid) == "" {
 		sid = "[" + strconv.Itoa(i) + "]" // no session id: the session's place keeps its turns apart from other sessions'
 	}
@@ -78,7 +78,7 @@ func (fr *fileReader) lmeSession(te *turnEmitter, idx int64, qid, group, orig, s
 		}
 		key := qid + "/" + sid + "/" + strconv.Itoa(j+1)
 		v := rowValues{group: group, refTime: when, speaker: t.Role,
-			body: decodeValue(t.Content, false), source: "message", description: desc,
+			body: decodeValue(t.Content), source: "message", description: desc,
 			recordKey: key, name: key}
 		names := Mapping{Group: "question_id", ReferenceTime: fmt.Sprintf("haystack_dates[%d]", i),
 			Speaker: field + ".role", Body: field + ".content"}

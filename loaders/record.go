@@ -44,7 +44,7 @@ func (b builder) withRecord(pos rowPos, names *Mapping, row map[string]json.RawM
 	ep := &res.Episode
 	var rec *graph.Record
 	if reads {
-		object, err := asText(decodeValue(lookup(row, names.Object), false))
+		object, err := asText(decodeValue(lookup(row, names.Object)))
 		if err != nil {
 			return bad(names.Object, err.Error())
 		}

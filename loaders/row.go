@@ -80,7 +80,7 @@ func (b builder) build(pos rowPos, names *Mapping, v *rowValues) Result {
 		return bad(names.Source, err.Error())
 	}
 	if source == graph.SourceJSON && !isJSON { // JSON as text (a Parquet column): the same bounds
-		if err := checkShape([]byte(body)); err != nil {
+		if err := checkShape([]byte(body), b.spec.JSONShape); err != nil {
 			return bad(names.Body, err.Error())
 		}
 	}
@@ -103,8 +103,8 @@ func (b builder) build(pos rowPos, names *Mapping, v *rowValues) Result {
 }
 
 // group reads the group id of a row: the value, else (absent, empty or blank: no group, never a
-// shared one) the spec's default group; an id outside
-// [A-Za-z0-9_-] is mapped (orig is then the value read) or rejected as the GroupPolicy says.
+// shared one) the spec's default group; an id outside [A-Za-z0-9_-] or longer than
+// MaxGroupIDBytes is mapped (orig is then the value read) or rejected as the GroupPolicy says.
 func (b builder) group(v any) (group, orig string, err error) {
 	if group, err = asText(v); err != nil {
 		return "", "", err
@@ -119,6 +119,9 @@ func (b builder) group(v any) (group, orig string, err error) {
 		return group, "", nil
 	}
 	if b.spec.GroupPolicy == GroupReject {
+		if len(group) > MaxGroupIDBytes && ValidGroupID(group[:MaxGroupIDBytes]) {
+			return "", "", fmt.Errorf("group id %q is %d bytes long, more than the %d every sink can index", clip(group), len(group), MaxGroupIDBytes)
+		}
 		return "", "", fmt.Errorf("group id %q has characters outside [A-Za-z0-9_-]", clip(group))
 	}
 	return MapGroupID(group), group, nil

@@ -40,6 +40,8 @@ type Spec struct {
 	DefaultGroup string
 	// MaxBodyBytes bounds the body size; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int
+	// JSONShape bounds the shape of JSON bodies (zero fields: the defaults).
+	JSONShape Shape
 	// Record says how JSON records (JSON Lines rows whose body is an object) are pruned and what
 	// is read from them besides their content; nil: nothing (see ReadRecord).
 	Record *RecordSpec
@@ -130,6 +132,10 @@ func (s Spec) normalize() (Spec, error) {
 	default:
 		return s, fmt.Errorf("checking spec: unknown source %q (want message, text or json)", s.Source)
 	}
+	if s.JSONShape.Depth < 0 || s.JSONShape.Values < 0 || s.JSONShape.PathBytes < 0 {
+		return s, fmt.Errorf("checking spec: a negative JSON shape bound %+v", s.JSONShape)
+	}
+	s.JSONShape = s.JSONShape.withDefaults()
 	if s.MaxBodyBytes < 0 {
 		return s, fmt.Errorf("checking spec: negative max body bytes %d", s.MaxBodyBytes)
 	}

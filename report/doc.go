@@ -1,4 +1,4 @@
-// Package report holds the run report (DESIGN §8): what a run did, as `backfill run` prints it
+// Package report holds the run report (docs/reference/commands.md): what a run did, as `backfill run` prints it
 // (WriteTable), writes it with --report (JSON) and the checkpoint store keeps it in its runs
 // table. It imports only llm/batch (the batchers' usage, in the batch section), so the side that
 // reads reports (graphdiff, bench, the tests) depends on it and not on the stages or the runner

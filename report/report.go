@@ -1,6 +1,7 @@
 package report
 
-// Report is the run report (DESIGN §8), written as JSON by --report and as a table on stdout.
+// Report is the run report (docs/reference/commands.md, "The run report"), written as JSON by
+// --report and as a table on stdout.
 type Report struct {
 	// StoreFile is the checkpoint store's file the run worked on (the local copy of one kept in
 	// object storage): the quarantine and failed-units files are beside it.
@@ -49,6 +50,12 @@ type Report struct {
 	LLMByStage     map[string]LLM `json:"llm_by_stage"`
 	Seconds        float64        `json:"seconds"`
 
+	// Build is what the run built the graph with: the models, the prompts and the settings
+	// their answers depend on (status shows the last complete run's).
+	Build *Build `json:"build,omitempty"`
+	// Error is why the run failed (absent when it did not; status shows the last run's).
+	Error string `json:"error,omitempty"`
+
 	// Load is what the graph-database sink wrote this run (absent when it had nothing to do).
 	Load *Load `json:"load,omitempty"`
 
@@ -72,6 +79,21 @@ type Report struct {
 	Forgotten int     `json:"forgotten"`
 	Vanished  int     `json:"vanished,omitempty"`
 	Purged    *Purged `json:"purged,omitempty"`
+}
+
+// Build is what a run built the graph with.
+type Build struct {
+	Provider          string  `json:"provider"` // llm.provider
+	Model             string  `json:"model"`
+	Temperature       float64 `json:"temperature"`
+	ResponseFormat    string  `json:"response_format"`
+	Mode              string  `json:"mode"`         // llm.mode
+	Prompts           string  `json:"prompts"`      // the prompt set's version (wire.Prompts.Version)
+	PromptsDir        string  `json:"prompts_dir"`  // llm.prompts_dir ("": the built-in prompts)
+	ExtractMode       string  `json:"extract_mode"` // stages.extract.mode
+	EmbeddingProvider string  `json:"embedding_provider"`
+	EmbeddingModel    string  `json:"embedding_model"`
+	Dimensions        int     `json:"dimensions"`
 }
 
 // Pending reports whether the run stopped with units waiting for provider batches (--no-wait):

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/batchrec"
 )
 
 // Records is what ingest read from JSON records (JSON Lines rows with a JSON object body of
@@ -140,10 +140,10 @@ type Purged struct {
 }
 
 // Batch is what a run in batch mode did with provider batches (Report.Batch): the batchers'
-// usage (batch.Usage, the one type of this module the report holds as is: it is the batchers'
-// own count, and the side that reads reports depends on llm anyway) and the batches left open.
+// usage (batchrec.Usage, the one type of the LLM layer the report holds as is: it is the
+// batchers' own count, in a leaf package) and the batches left open.
 type Batch struct {
-	batch.Usage
+	batchrec.Usage
 	// Pending counts the batches of the store that have not ended (or whose answers are not
 	// delivered yet) when the run ends; PendingStage names the stage a --no-wait run stopped
 	// at, waiting for them.

@@ -115,6 +115,9 @@ func (r *Report) writeSections(w io.Writer) {
 	if b := r.Batch; b != nil {
 		fmt.Fprintf(w, "batches\t%d submitted (%d requests, %d resubmitted), %d answers, %d error lines, %d unfinished, %d unreadable lines, %d sent online, %d lost; cost $%.4f at batch prices (estimated $%.4f); %d pending\n",
 			b.Batches, b.Requests, b.Resubmitted, b.Answers, b.Errors, b.Unfinished, b.InvalidLines, b.FallbackOnline, b.Lost, b.CostUSD, b.EstimatedUSD, b.Pending)
+		if b.Discarded > 0 {
+			fmt.Fprintf(w, "batches\t%d answers discarded: a forgetting removed their episodes while their batches were pending (paid, never cached)\n", b.Discarded)
+		}
 		for _, f := range b.Failures {
 			fmt.Fprintf(w, "batch %s\t%s (%s): %s\n", f.State, f.Batch, f.ProviderID, f.Reason)
 		}

@@ -43,11 +43,11 @@ printf '\n== Timelines ==\n'
 "$BIN" timeline "$JOB" --group jihoon --entity 지훈 --out "$DIR/timeline-jihoon.html"
 
 printf '\n== The demo graph scored against its hand-written gold facts (offline responder: a baseline for mechanics) ==\n'
-"$BIN" eval "$JOB" --gold examples/gold/demo.yaml --markdown "$DIR/eval.md"
+"$BIN" eval "$JOB" --gold examples/gold/demo.yaml --markdown "$DIR/eval.md" --html "$DIR/eval.html"
 
 cat <<TXT
 
-report: $DIR/report.json  export: $DIR/export  eval: $DIR/eval.md
+report: $DIR/report.json  export: $DIR/export  eval: $DIR/eval.md, $DIR/eval.html (charts)
 timelines: $DIR/timeline-alice.html $DIR/timeline-jihoon.html (open them in a browser)
 
 Try next (each works as it is; the job's checkpoint is $DIR/demo.db):

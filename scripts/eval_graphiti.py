@@ -28,7 +28,7 @@ add_episode_bulk failed) is recorded and stored as its Episodic node alone, so t
 every episode and `backfill eval --gold` counts its facts as missed, as backfill's graph keeps
 the episode of a failed unit; the run goes on. The LLM client is graphiti-core's OpenAIGenericClient at temperature 0,
 pointed at the counting shim (graphiti_shim.py, which says what it changes in a request) in front
-of --llm-url; embeddings come from --embedder-url (`backfill llm-stub`: the hashing embedder of
+of --llm-url; embeddings come from --embedder-url and --embedder-model (scripts/local_embed.sh's model; or `backfill llm-stub`: the hashing embedder of
 backfill's offline provider, so `backfill eval` embeds questions the same way). Graphiti runs one
 coroutine at a time (max_coroutines 1), as backfill's eval-local runs use llm.concurrency 1.
 
@@ -120,7 +120,7 @@ async def build(args, episodes, shim, done, progress):
         os.environ["BACKFILL_NEO4J_URI"], os.environ.get("NEO4J_USER", ""), os.environ.get("NEO4J_PASSWORD", ""),
         llm_client=llm,
         embedder=OpenAIEmbedder(config=OpenAIEmbedderConfig(api_key="unused", base_url=args.embedder_url,
-                                                            embedding_model="hashing-v1", embedding_dim=args.dims)),
+                                                            embedding_model=args.embedder_model, embedding_dim=args.dims)),
         cross_encoder=OpenAIRerankerClient(config=cfg),
         max_coroutines=1,
     )
@@ -222,6 +222,7 @@ def main():
     p.add_argument("--model", required=True)
     p.add_argument("--frequency-penalty", type=float, default=0.0)
     p.add_argument("--embedder-url", required=True)
+    p.add_argument("--embedder-model", default="hashing-v1")
     p.add_argument("--dims", type=int, default=256)
     p.add_argument("--timeout", type=float, default=3600, help="seconds a request may take (the shim and the client)")
     args = p.parse_args()

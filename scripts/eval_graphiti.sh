@@ -10,8 +10,9 @@
 #     with add_episode and with add_episode_bulk (scripts/eval_graphiti.py, through the counting
 #     shim scripts/graphiti_shim.py, which says what it changes in a request), each run into a
 #     Neo4j of its own (testinfra/neo4j's launcher, Bolt on 127.0.0.1:EVAL_GRAPHITI_NEO4J_PORT,
-#     its files in OUT/RUN/neo4j, kept), embeddings from `backfill llm-stub` (the hashing
-#     embedder of the offline provider, 256 dimensions: the jobs' embedder).
+#     its files in OUT/RUN/neo4j, kept), embeddings from the local embedding model
+#     (scripts/local_embed.sh: all-MiniLM-L6-v2, 384 dimensions; backfill's runs and every score
+#     use it too).
 # Then every graph is scored by the same `backfill eval` (the gold set with --gold, the slice with
 # --dataset locomo; a Graphiti graph read over Bolt as JOB@bolt://…), and the table goes into
 # bench/results.md between the eval-graphiti marker lines.
@@ -28,8 +29,7 @@
 # through a server on the next port.
 #
 # Environment: EVAL_GRAPHITI_OUT (work directory, default .backfill/eval-graphiti),
-# EVAL_GRAPHITI_RUNS, EVAL_GRAPHITI_NEO4J_PORT (default 7701; score also uses the next port), EVAL_GRAPHITI_STUB_PORT (default
-# 8098), EVAL_BIN (the backfill binary of the runs, default bin/backfill; the scores always use
+# EVAL_GRAPHITI_RUNS, EVAL_GRAPHITI_NEO4J_PORT (default 7701; score also uses the next port), EVAL_BIN (the backfill binary of the runs, default bin/backfill; the scores always use
 # bin/backfill), EVAL_SET (default "--set llm.frequency_penalty=0.5", also the shim's
 # frequency_penalty), EVAL_GOLD_GROUPS (words: only these groups of the gold set, on every side
 # and in every gold score; default all), EVAL_LOCOMO, EVAL_LOCOMO_SESSIONS (default 2), EVAL_RESULTS (default
@@ -45,7 +45,6 @@ OUT="${EVAL_GRAPHITI_OUT:-.backfill/eval-graphiti}"
 RUNS="${EVAL_GRAPHITI_RUNS:-backfill-locomo locomo-bulk backfill-gold gold-bulk locomo-add_episode gold-add_episode}"
 NEO4J_PORT="${EVAL_GRAPHITI_NEO4J_PORT:-7701}"
 SCORE_PORT=$((NEO4J_PORT + 1)) # score's own server, beside a build that may be running
-STUB_PORT="${EVAL_GRAPHITI_STUB_PORT:-8098}"
 export EVAL_SET="${EVAL_SET:---set llm.frequency_penalty=0.5}"
 export EVAL_LOCOMO="${EVAL_LOCOMO:-../shared/datasets/locomo/locomo10.json}"
 export EVAL_LOCOMO_SESSIONS="${EVAL_LOCOMO_SESSIONS:-2}"
@@ -73,10 +72,10 @@ if [ -n "$GOLD_GROUPS" ]; then
   GOLD_IN=("$OUT/gold-slice/conversations.jsonl" "$OUT/gold-slice/records.jsonl")
 fi
 
-neo4j_pid="" stub_pid="" started_llm=0
+neo4j_pid="" started_llm=0 started_embed=0
 cleanup() {
   stop_neo4j
-  if [ -n "$stub_pid" ]; then kill "$stub_pid" 2>/dev/null || true; fi
+  if [ "$started_embed" = 1 ]; then scripts/local_embed.sh stop; fi
   if [ "$started_llm" = 1 ]; then scripts/local_llm.sh stop; fi
 }
 trap cleanup EXIT
@@ -106,17 +105,10 @@ stop_neo4j() {
   fi
 }
 
-start_stub() {
-  [ -n "$stub_pid" ] && return 0
-  port_open "$STUB_PORT" && die "port $STUB_PORT is in use; set EVAL_GRAPHITI_STUB_PORT"
-  "$BIN" llm-stub --addr "127.0.0.1:$STUB_PORT" --dims 256 2>"$OUT/stub.log" &
-  stub_pid=$!
-  local i
-  for ((i = 0; i < 100; i++)); do
-    port_open "$STUB_PORT" && return 0
-    sleep 0.1
-  done
-  die "llm-stub did not start (log: $OUT/stub.log)"
+start_embed() {
+  [ -n "${BACKFILL_LOCAL_EMBED_URL:-}" ] && return 0
+  if ! scripts/local_embed.sh status >/dev/null 2>&1; then started_embed=1; fi
+  eval "$(scripts/local_embed.sh start)"
 }
 
 start_llm() {
@@ -139,7 +131,6 @@ graphiti_run() {
   fi
   py=$(scripts/graphiti_venv.sh)
   start_llm
-  start_stub
   start_neo4j "$run"
   echo "$NEO4J_PORT" >"$OUT/$run/serving" # score reads a running build through its server
   local in=()
@@ -150,7 +141,7 @@ graphiti_run() {
   start=$(date +%s)
   BACKFILL_NEO4J_URI="bolt://127.0.0.1:$NEO4J_PORT" "$py" scripts/eval_graphiti.py --mode "$mode" --out "$OUT/$run" \
     "${in[@]}" --llm-url "$BACKFILL_LOCAL_LLM_URL" --model "$BACKFILL_LOCAL_LLM_MODEL" --frequency-penalty "${PENALTY:-0}" \
-    --embedder-url "http://127.0.0.1:$STUB_PORT/v1" >>"$OUT/$run/build.log" 2>&1 || log "$run: exit $? (log: $OUT/$run/build.log)"
+    --embedder-url "$BACKFILL_LOCAL_EMBED_URL" --embedder-model "$BACKFILL_LOCAL_EMBED_MODEL" --dims 384 >>"$OUT/$run/build.log" 2>&1 || log "$run: exit $? (log: $OUT/$run/build.log)"
   echo $(($(date +%s) - start)) >>"$OUT/$run/wall-seconds"
   rm -f "$OUT/$run/serving"
   stop_neo4j
@@ -166,6 +157,7 @@ backfill_run() {
     >>"$OUT/backfill.log" 2>&1 || { tail -n 5 "$OUT/backfill.log" >&2; log "eval_local.sh failed (log: $OUT/backfill.log); going on"; }
 }
 
+start_embed # every run and every score embeds with it
 if [ "$PHASE" != score ]; then
   for run in $RUNS; do
     case $run in
@@ -225,7 +217,7 @@ score_backfill() {
       cmd "$BIN" eval "$GOLD_JOB" --checkpoint "$OUT/backfill/$name.db" --gold "$GOLD" --json "$OUT/scores/$name.json" \
         --markdown "$OUT/scores/$name.md" >"$OUT/scores/$name.out"
     else
-      LOCOMO="$SLICE" cmd "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/backfill/$name.db" --dataset locomo "$SLICE" \
+      LOCOMO="$SLICE" cmd "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/backfill/$name.db" $BACKFILL_LOCAL_EMBED_FLAGS --dataset locomo "$SLICE" \
         --json "$OUT/scores/$name.json" --markdown "$OUT/scores/$name.md" >"$OUT/scores/$name.out"
     fi
   done
@@ -265,9 +257,9 @@ score_graphiti() {
   elif [ "$done" = all ]; then
     local against=()
     [ -f "$OUT/scores/locomo-model.json" ] && against=(--against "$OUT/scores/locomo-model.json")
-    LOCOMO="$SLICE" cmd "$BIN" eval "jobs/examples/locomo.yaml@$uri" --dataset locomo "$SLICE" "${against[@]}" \
+    LOCOMO="$SLICE" cmd "$BIN" eval "jobs/examples/locomo.yaml@$uri" $BACKFILL_LOCAL_EMBED_FLAGS --dataset locomo "$SLICE" "${against[@]}" \
       --json "$OUT/$run/eval.json" --markdown "$OUT/$run/eval.md" >"$OUT/$run/eval.out" 2>&1 ||
-      LOCOMO="$SLICE" cmd "$BIN" eval "jobs/examples/locomo.yaml@$uri" --dataset locomo "$SLICE" \
+      LOCOMO="$SLICE" cmd "$BIN" eval "jobs/examples/locomo.yaml@$uri" $BACKFILL_LOCAL_EMBED_FLAGS --dataset locomo "$SLICE" \
         --json "$OUT/$run/eval.json" --markdown "$OUT/$run/eval.md" >"$OUT/$run/eval.out" || log "$run: eval failed"
   else
     log "$run: still running; the slice is one group, scored once it is complete"
@@ -277,10 +269,10 @@ score_graphiti() {
 
 # The offline responder on all of LoCoMo, for the three modes' full-run table.
 if [ ! -f "$OUT/locomo-full.report.json" ]; then
-  LOCOMO="$EVAL_LOCOMO" cmd "$BIN" run jobs/examples/locomo.yaml --checkpoint "$OUT/locomo-full.db" --report "$OUT/locomo-full.report.json" \
+  LOCOMO="$EVAL_LOCOMO" cmd "$BIN" run jobs/examples/locomo.yaml --checkpoint "$OUT/locomo-full.db" $BACKFILL_LOCAL_EMBED_FLAGS --report "$OUT/locomo-full.report.json" \
     >"$OUT/locomo-full.out" 2>"$OUT/locomo-full.log" || [ $? = 3 ] || die "the full LoCoMo run failed (log: $OUT/locomo-full.log)"
 fi
-LOCOMO="$EVAL_LOCOMO" cmd "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/locomo-full.db" --dataset locomo "$EVAL_LOCOMO" \
+LOCOMO="$EVAL_LOCOMO" cmd "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/locomo-full.db" $BACKFILL_LOCAL_EMBED_FLAGS --dataset locomo "$EVAL_LOCOMO" \
   --json "$OUT/scores/locomo-full.json" --markdown "$OUT/scores/locomo-full.md" >"$OUT/scores/locomo-full.out"
 score_backfill
 for run in locomo-add_episode locomo-bulk gold-add_episode gold-bulk; do score_graphiti "$run"; done

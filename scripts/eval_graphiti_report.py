@@ -211,14 +211,14 @@ slice_ = load("locomo-slice.json") or []
 loc_rows = rows("locomo", sum(len(v) for c in slice_ for k, v in c["conversation"].items() if k.startswith("session_") and isinstance(v, list)))
 ks = [5, 10, 20]
 lines += ["### The LoCoMo slice", "",
-          "| system | episodes done | evidence R@5 / R@10 / R@20, facts | session R@10, facts | evidence R@10, facts + episodes | evidence R@10, episodes alone | answer R@10, facts | calls / episode | prompt tokens / episode | completion tokens / episode | seconds | failures |",
+          "| system | episodes done | evidence R@5 / R@10 / R@20, facts | session R@10, facts | evidence R@10, facts + episodes (k items) | evidence R@10, episodes-hybrid (no graph) | answer R@10, facts | calls / episode | prompt tokens / episode | completion tokens / episode | seconds | failures |",
           "|---|---|---|---|---|---|---|---:|---:|---:|---:|---|"]
 for label, cost, rep, key in loc_rows:
     c = cost_cells(cost)
     ev = " / ".join(recall_cell(rep, "facts", "evidence", k) for k in ks)
     lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (label, c[0], ev, recall_cell(rep, "facts", "session", 10),
                                                               recall_cell(rep, "facts+episodes", "evidence", 10),
-                                                              recall_cell(rep, "episodes", "evidence", 10),
+                                                              recall_cell(rep, "episodes-hybrid", "evidence", 10),
                                                               recall_cell(rep, "facts", "answer", 10), " | ".join(c[1:])))
 lines.append("")
 for label, cost, rep, key in loc_rows:
@@ -238,15 +238,16 @@ full = load("scores/locomo-full.json")
 if full and full.get("retrieval"):
     rt = full["retrieval"]
     h = full["health"]
-    lines += ["### LoCoMo, all 10 conversations, offline responder: the three retrieval modes", "",
+    lines += ["### LoCoMo, all 10 conversations, offline responder: the retrieval modes", "",
               ("`jobs/examples/locomo.yaml` on locomo10.json with the offline responder (%d episodes, %d facts; a baseline for the mechanics, "
                "not for extraction quality), `backfill eval --dataset locomo`: the questions of categories 1-4 with evidence in the graph. "
-               "Facts: the graph's facts by hybrid search (k facts); facts + episodes: those and the k best episodes by BM25 (2k items, "
-               "Graphiti's combined search); episodes: BM25 over the raw turns alone, no graph. Session recall counts a retrieved turn "
+               "Embeddings: all-MiniLM-L6-v2 (scripts/local_embed.sh). Every mode at k items: facts, the graph's facts by hybrid search; "
+               "facts+episodes, the facts and the episodes fused; episodes-bm25, -dense and -hybrid, the raw turns without the graph; "
+               "facts+episodes-2k, Graphiti's combined search (k facts and k BM25 episodes), a labelled extra at 2k items. Session recall counts a retrieved turn "
                "of an evidence session (the dia_id's prefix), as published session-level results do.") % (h["episodes"], h["facts"]), "",
               "| mode | questions | evidence R@5 | evidence R@10 | evidence R@20 | session R@5 | session R@10 | session R@20 | answer R@5 | answer R@10 | answer R@20 |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for mode in ("facts", "facts+episodes", "episodes"):
+    for mode in ("facts", "facts+episodes", "episodes-bm25", "episodes-dense", "episodes-hybrid", "facts+episodes-2k"):
         c, ks_ = recall_all(full, mode)
         cells = [recall_cell(full, mode, kind, k) for kind in ("evidence", "session", "answer") for k in ks_]
         lines.append("| %s | %d | %s |" % (mode, c["questions"], " | ".join(cells)))

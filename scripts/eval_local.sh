@@ -3,7 +3,8 @@
 #
 # Builds the gold set's graph and a LoCoMo slice's graph with the offline responder and with
 # Qwen2.5-Coder-1.5B on the local model server (scripts/local_llm.sh,
-# BACKFILL_LOCAL_LLM_MODEL=qwen2.5-coder-1.5b), times the runs, scores the graphs with
+# BACKFILL_LOCAL_LLM_MODEL=qwen2.5-coder-1.5b), every run and score embedding with the local
+# embedding model (scripts/local_embed.sh, all-MiniLM-L6-v2), times the runs, scores the graphs with
 # `bin/backfill eval` (the gold set with --gold, the slice with --dataset locomo), and writes the
 # results as the "eval-local" section of bench/results.md (between its marker lines; `make
 # bench` keeps it). A model run that ends with failed units (exit 3) is scored as it is; its
@@ -31,7 +32,7 @@
 # that gets the section, default bench/results.md), EVAL_KINDS (the runs to make, default "gold
 # locomo"; the scores cover every run in EVAL_OUT), EVAL_BENCH (0: no `local_llm.sh bench`),
 # BACKFILL_LOCAL_LLM_MODEL (default
-# qwen2.5-coder-1.5b), and those of scripts/local_llm.sh.
+# qwen2.5-coder-1.5b), and those of scripts/local_llm.sh and scripts/local_embed.sh.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -52,8 +53,10 @@ export BACKFILL_LOCAL_LLM_MODEL="${BACKFILL_LOCAL_LLM_MODEL:-qwen2.5-coder-1.5b}
 if [ "${EVAL_FRESH:-0}" = 1 ]; then rm -rf "$OUT"; fi
 mkdir -p "$OUT"
 TMP=$(mktemp -d)
-started=0
-trap 'rm -rf "$TMP"; if [ "$started" = 1 ]; then scripts/local_llm.sh stop; fi' EXIT
+started=0 embed_started=0
+trap 'rm -rf "$TMP"; if [ "$started" = 1 ]; then scripts/local_llm.sh stop; fi; if [ "$embed_started" = 1 ]; then scripts/local_embed.sh stop; fi' EXIT
+if ! scripts/local_embed.sh status >/dev/null 2>&1; then embed_started=1; fi
+eval "$(scripts/local_embed.sh start)"
 
 SLICE="$TMP/locomo-slice.json"
 if [ "$SESSIONS" -gt 0 ]; then
@@ -72,7 +75,7 @@ run() {
   fi
   start=$(date +%s)
   # shellcheck disable=SC2086 # EVAL_SET is words
-  LOCOMO="$SLICE" "$bin" run "$job" --checkpoint "$OUT/$name.db" --report "$OUT/$name.report.json" ${EVAL_SET:-} "$@" \
+  LOCOMO="$SLICE" "$bin" run "$job" --checkpoint "$OUT/$name.db" --report "$OUT/$name.report.json" ${EVAL_SET:-} $BACKFILL_LOCAL_EMBED_FLAGS "$@" \
     >"$OUT/$name.out" 2>"$OUT/$name.log" || rc=$?
   echo $(($(date +%s) - start)) >"$OUT/$name.seconds"
   case $rc in
@@ -103,7 +106,8 @@ if [ "${EVAL_BENCH:-1}" = 1 ]; then scripts/local_llm.sh bench >"$OUT/bench.txt"
 for f in "$OUT"/gold-*.report.json; do
   [ -e "$f" ] || continue # EVAL_KINDS without this kind
   name=$(basename "$f" .report.json)
-  "$BIN" eval "$JOB" --checkpoint "$OUT/$name.db" --gold "$GOLD" --json "$OUT/$name.eval.json" \
+  # shellcheck disable=SC2086 # the flags are words
+  "$BIN" eval "$JOB" --checkpoint "$OUT/$name.db" $BACKFILL_LOCAL_EMBED_FLAGS --gold "$GOLD" --json "$OUT/$name.eval.json" \
     --markdown "$OUT/$name.eval.md" >"$OUT/$name.eval.out"
 done
 # The model's gold scores against the before build's, episode by episode (a paired bootstrap).
@@ -117,7 +121,8 @@ if [ "$SESSIONS" -gt 0 ]; then
     name=$(basename "$f" .report.json)
     against=()
     if [ "$name" = locomo-model ] && [ -f "$OUT/locomo-before.report.json" ]; then against=(--against "$OUT/locomo-before.eval.json"); fi
-    LOCOMO="$SLICE" "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/$name.db" --dataset locomo "$SLICE" \
+    # shellcheck disable=SC2086 # the flags are words
+    LOCOMO="$SLICE" "$BIN" eval jobs/examples/locomo.yaml --checkpoint "$OUT/$name.db" $BACKFILL_LOCAL_EMBED_FLAGS --dataset locomo "$SLICE" \
       --json "$OUT/$name.eval.json" --markdown "$OUT/$name.eval.md" "${against[@]}" >"$OUT/$name.eval.out"
   done
 fi

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Shared helpers for scripts/neo4j.sh, scripts/falkordb.sh, scripts/versitygw.sh,
-# scripts/local_llm.sh and scripts/build.sh: the state directory, pid files, waiting for a server,
+# scripts/local_llm.sh, scripts/otelcol.sh and scripts/build.sh: the state directory, pid files, waiting for a server,
 # stopping it, and progress lines while a long install or build works. Sourced, never run. All
 # messages go to stderr so that a script's stdout carries only the "export VAR=value" lines meant
 # for eval.
@@ -147,6 +147,19 @@ start_llm_stub() {
   done
   cat "$logfile" >&2
   die "llm-stub did not start"
+}
+
+# go_step LOG: a with_progress DESCRIBE for `go install -v` and `go build -v`: the packages
+# compiled so far and the last, or what it does before (module downloads; none when its build
+# cache has every package, and then it links).
+go_step() {
+  local n
+  n=$(grep -vc ': ' "$1" || true)
+  if [ "$n" = 0 ]; then
+    printf '%s' "$(tail -n1 "$1" | grep . || echo 'fetching modules or linking')"
+    return
+  fi
+  printf '%s packages compiled (now %s)' "$n" "$(tail -n1 "$1")"
 }
 
 # with_progress WHAT LOGFILE DESCRIBE CMD...: runs CMD with its output in LOGFILE and, while it

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: scripts/timeline_screenshot.sh FILE.html...   (run by `make timeline-screenshot`)
 #
-# Renders each timeline page in a real headless browser, Debian's chromium, and writes FILE.png
+# Renders each timeline page (or eval --html, diff --html page) in a real headless browser, Debian's chromium, and writes FILE.png
 # beside it. Installs chromium, and fonts-nanum for Hangul glyphs, with apt-get when they are
 # missing (as root, or through sudo). Chromium runs without network chatter (no QUIC, background
 # networking, component updates or sync) in a fresh profile directory removed afterwards; the page
@@ -29,6 +29,9 @@ for html in "$@"; do
   charts=$(grep -o 'class="chart"[^>]*height="[0-9.]*"' "$html" | sed 's/.*height="\([0-9.]*\)"/\1/' |
     awk '{h += $1 + 60} END {printf "%d", h}')
   height=$((charts + 170))
+  # An eval or diff page says its own height.
+  own=$(grep -o '<meta name="backfill-height" content="[0-9]*"' "$html" | grep -o '[0-9]*' || true)
+  [ -z "$own" ] || height=$own
   profile=$(mktemp -d "${TMPDIR:-/tmp}/backfill-chromium.XXXXXX")
   rm -f "$png"
   chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

@@ -7,7 +7,7 @@ import (
 )
 
 // Source is the read side of every sink: the finished graph, one group at a time.
-// *checkpoints.Store satisfies it (jobs.GraphSource adds the job's record-time mode); MemSource
+// *checkpoints.Store satisfies it (stages.GraphSource adds the job's record-time mode); MemSource
 // serves tests. Each Each method calls fn once per record of the group, in the order its comment
 // states, and stops at the first error fn returns or at ctx cancellation. A sink holds at most
 // one group in memory.

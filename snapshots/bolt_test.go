@@ -41,6 +41,24 @@ func TestOpenBoltRefusesCredentialsInTheURI(t *testing.T) {
 	}
 }
 
+// TestOpenNeverRepeatsAPassword: a graph URI with credentials, valid or not, is an error that
+// names the server but not the password.
+func TestOpenNeverRepeatsAPassword(t *testing.T) {
+	for uri, names := range map[string]string{
+		"bolt://neo4j:secret@127.0.0.1:1":   "127.0.0.1:1",
+		"redis://:secret@127.0.0.1:1":       "127.0.0.1:1",
+		"rediss://u:secret@127.0.0.1:1/2":   "127.0.0.1:1",
+		"redis://u:secret@127.0.0.1:port/0": "127.0.0.1:port/0",
+		"neo4j://u:secret@[::1/x":           "[::1/x",
+		"bolt://u:secret@h:1/a@b":           "bolt://h:1",
+	} {
+		_, err := snapshots.Open(context.Background(), uri)
+		if err == nil || strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), names) {
+			t.Errorf("%s: err = %v, want one naming %s without the password", uri, err, names)
+		}
+	}
+}
+
 // graphitiShaped is a graph written as graphiti-core writes one (properties backfill does not
 // have, zoned and naive datetimes, optional properties left out, a message's speaker inside its
 // content, no record key) and as other writers do (a time as RFC 3339 text, a community).
@@ -127,6 +145,7 @@ func TestBoltReadsAGraphitiShapedGraph(t *testing.T) {
 		Mentions: []graph.Mention{{UUID: "m1", GroupID: "g", EpisodeUUID: "e1", EntityUUID: "n1", CreatedAt: at("2026-01-01T00:00:00Z")}},
 		Communities: []graph.Community{{UUID: "c1", GroupID: "g", Name: "Acme people", Members: []string{"n1", "n2"},
 			CreatedAt: at("2026-01-03T00:00:00Z")}},
+		NamedKeys: 2,
 	}
 	if !reflect.DeepEqual(g, want) {
 		got, _ := json.Marshal(g)

@@ -91,6 +91,18 @@ func (r *rowReader) vector(i int) []float32 {
 	return nil
 }
 
+// optInt is the integer at i, or def when it is absent.
+func (r *rowReader) optInt(i int, def int64) int64 {
+	switch v := r.rec.Values[i].(type) {
+	case nil:
+		return def
+	case int64:
+		return v
+	}
+	r.fail(i, "an integer")
+	return def
+}
+
 func (r *rowReader) time(i int) time.Time {
 	if t := r.optTime(i); t != nil {
 		return *t
@@ -100,7 +112,8 @@ func (r *rowReader) time(i int) time.Time {
 
 // optTime is a time in UTC, or nil when absent. Neo4j's zoned DATETIME is what Graphiti and
 // backfill write; a LOCAL DATETIME (a naive Python datetime) is taken as UTC, a DATE as its
-// midnight UTC, and a string as RFC 3339 (as some Graphiti drivers store times).
+// midnight UTC, and a string as RFC 3339 (as Graphiti's FalkorDB driver and some others store
+// times), or without a zone, taken as UTC (Python's isoformat() of a naive datetime).
 func (r *rowReader) optTime(i int) *time.Time {
 	var t time.Time
 	switch v := r.rec.Values[i].(type) {
@@ -117,8 +130,10 @@ func (r *rowReader) optTime(i int) *time.Time {
 	case string:
 		p, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
-			r.fail(i, "a datetime")
-			return nil
+			if p, err = time.Parse("2006-01-02T15:04:05.999999999", v); err != nil {
+				r.fail(i, "a datetime")
+				return nil
+			}
 		}
 		t = p
 	default:

@@ -65,7 +65,9 @@ func checkMagic(path string) error {
 
 func (p *parquetSnapshot) HasVersions() bool { return false }
 
-func (p *parquetSnapshot) Describe() string { return "export " + p.dir }
+func (p *parquetSnapshot) Kind() string { return KindExport }
+
+func (p *parquetSnapshot) Describe() string { return KindExport + " " + p.dir }
 
 func (p *parquetSnapshot) Runs(context.Context) ([]checkpoints.Run, error) { return nil, nil }
 

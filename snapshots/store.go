@@ -21,7 +21,9 @@ func OpenStore(store *checkpoints.Store, owned bool) Snapshot {
 
 func (s *storeSnapshot) HasVersions() bool { return true }
 
-func (s *storeSnapshot) Describe() string { return "checkpoint " + s.store.Path() }
+func (s *storeSnapshot) Kind() string { return KindCheckpoint }
+
+func (s *storeSnapshot) Describe() string { return KindCheckpoint + " " + s.store.Path() }
 
 func (s *storeSnapshot) Runs(ctx context.Context) ([]checkpoints.Run, error) {
 	return s.store.Runs(ctx)

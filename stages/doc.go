@@ -8,15 +8,18 @@
 // Each stage package builds its Stage with New(Options) (embed has no options): its step, its
 // options with their defaults (WithDefaults) and checks (Validate, where a stage has one), its
 // Key, its Run (also a package function Run(ctx, Env, Options)) and its Estimate, reading only its
-// Env and its Options, which jobs/pipeline translates from the job in one place. A stage with a
+// Env and its Options. A stage declares its job keys (stages.<name>.*) on its Options itself
+// (Declare, package internal/options); jobs/pipeline assembles them and adds what the stage
+// reads from elsewhere (the ontology, declared here: Ontology). A stage with a
 // section of its own in the run report beside its Stats (ingest, extract, temporal, community,
 // load) is a Reporter.
 //
 // The step table (Steps, steps.go) names every step of a run, ingest and load included, in run
 // order with its upstream and its unit: a group stage chains its upstream's fingerprints
-// (Upstream), and imports an earlier stage only to read the types of its output (resolve reads
-// extract.Output, temporal resolve.Fact), never for its name. Algorithms that several stages use
-// live in packages of their own (internal/unionfind, internal/workpool).
+// (Upstream). Stage packages never import each other: the outputs a later stage reads are
+// declared here (outputs.go: Extraction, which resolve reads, and ResolvedFact, which temporal
+// reads), as are the names of the steps. Algorithms that several stages use live in packages of
+// their own (internal/unionfind, internal/workpool, graph.Predicate).
 //
 // A plan walks the same stages and calls Estimate, which calls nothing: a unit is done when the
 // fingerprint a run would compute equals the one on record in the job's store (PlanEnv.Prev),
@@ -38,7 +41,7 @@
 // the cache. Units run on a bounded pool; the first error cancels the stage.
 //
 // Bad answers fail units, not runs. A call whose answer is still invalid after the LLM client's
-// retries, or that the provider refused as a request (llm.IsBadAnswer), is absorbed by the unit
+// retries, or that the provider refused as a request (transport.IsBadAnswer), is absorbed by the unit
 // (Degraded) and the unit is committed as failed (Commit, checkpoints.Store.CommitFailedUnit):
 // its outputs stand, its record carries the reason and the raw answer, and it reads back with
 // checkpoints.FailedPrefix before its fingerprint, so the next run re-runs exactly the failed
@@ -59,7 +62,7 @@
 //     without one.
 //
 // Embedding calls follow the same rule: an embeddings answer that stays unreadable after the
-// embedder's retries is a bad answer (*llm.ValidationError), in every stage that embeds.
+// embedder's retries is a bad answer (*wire.ValidationError), in every stage that embeds.
 //
 // The group stages degrade the one failed call rather than lose the group, because one group
 // makes many calls and a single bad answer should not discard the others; the group is retried
@@ -75,6 +78,11 @@
 // the first pass that left units pending. A stage needs one wave per call in the longest chain
 // of calls of one unit that wait on each other's answers, plus the one that commits; each
 // stage's doc says how many.
+//
+// Telemetry: Env.Observer, when set, sees every unit that runs (Observer.Unit: its context is
+// the unit's, so the unit's calls are its children in a trace) with its outcome, and the units
+// counted without a run of their own (Observer.Units: the skipped ones, ingest's rows, the load's
+// groups). The load stage hands it to its loader when it is a graphdb.Observer too.
 //
 // Interrupts: when Env.Stop closes, RunStream starts no new unit, and the LLM client's pacer,
 // which shares the channel, refuses every new request (pacing.ErrStopped) — also the next call of

@@ -13,7 +13,7 @@ import (
 	"github.com/tkgraph/backfill/report"
 )
 
-// Record-time modes (DESIGN §5).
+// Record-time modes (job key record_time; docs/concepts.md, "Two times").
 const (
 	RecordIngest    = "ingest"
 	RecordReference = "reference"
@@ -50,21 +50,42 @@ type Batches interface {
 	Release(ctx context.Context) error
 }
 
-// Progress receives a stage's progress; NoProgress ignores it.
+// Progress receives a run's progress; NoProgress ignores it.
 type Progress interface {
+	// Ahead gives the work the run's stages have still to do, in their order, once it is known
+	// (the runner gives it after ingest, when a Options.Ahead estimates it).
+	Ahead(work []Work)
+	// Start begins a stage of total units (-1: unknown).
 	Start(stage string, total int)
+	// Add counts n units this run finished (committed, done or failed).
 	Add(n int)
+	// Skip counts n units that were done before (their fingerprint on record): nothing to do.
+	Skip(n int)
 	Done()
+}
+
+// Work is a stage's work still to do: its units not done, and the LLM and embedding requests
+// they are estimated to make (as a plan estimates them).
+type Work struct {
+	Stage    string
+	Units    int
+	Requests int
 }
 
 // NoProgress is the no-op Progress.
 type NoProgress struct{}
+
+// Ahead does nothing.
+func (NoProgress) Ahead([]Work) {}
 
 // Start does nothing.
 func (NoProgress) Start(string, int) {}
 
 // Add does nothing.
 func (NoProgress) Add(int) {}
+
+// Skip does nothing.
+func (NoProgress) Skip(int) {}
 
 // Done does nothing.
 func (NoProgress) Done() {}
@@ -94,6 +115,8 @@ type Env struct {
 	// NoWait ends a stage after its first wave that left units pending, with a *PendingError,
 	// instead of waiting for the batches (backfill run --no-wait).
 	NoWait bool
+	// Observer, when not nil, watches the units (telemetry).
+	Observer Observer
 }
 
 // Logger is the env's logger, or the default one.

@@ -7,11 +7,12 @@ import (
 	"sync"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // Failure is a unit committed as failed: some of its LLM calls got answers that stayed bad
-// after the client's retries (llm.IsBadAnswer). It is what a unit's Run returns after such a
+// after the client's retries (transport.IsBadAnswer). It is what a unit's Run returns after such a
 // commit, so RunStream counts it instead of stopping the stage.
 type Failure struct {
 	Stage, Unit string
@@ -49,11 +50,11 @@ type Degraded struct {
 	raw    string
 }
 
-// Absorb returns nil and counts err when it is a bad answer (llm.IsBadAnswer): the caller goes
+// Absorb returns nil and counts err when it is a bad answer (transport.IsBadAnswer): the caller goes
 // on with its default. Any other error (nil included) is returned as it is, and so is every
 // error when d is nil.
 func (d *Degraded) Absorb(err error) error {
-	if d == nil || err == nil || !llm.IsBadAnswer(err) {
+	if d == nil || err == nil || !transport.IsBadAnswer(err) {
 		return err
 	}
 	d.mu.Lock()
@@ -61,7 +62,7 @@ func (d *Degraded) Absorb(err error) error {
 	d.calls++
 	if d.calls == 1 {
 		d.reason = err.Error()
-		var v *llm.ValidationError
+		var v *wire.ValidationError
 		if errors.As(err, &v) {
 			d.raw = string(v.Raw)
 		}

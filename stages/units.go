@@ -27,8 +27,9 @@ type Unit struct {
 	Size int
 }
 
-// size is the unit's Size, at least one.
-func (u Unit) size() int { return max(u.Size, 1) }
+// StoreUnits is the unit's Size, at least one: what it adds to Stats and to an Observer's
+// counts.
+func (u Unit) StoreUnits() int { return max(u.Size, 1) }
 
 // Producer emits a stage's units one by one; it returns emit's first error, or its own. emit
 // blocks while the pool is full, so a producer that builds units lazily (a group at a time)
@@ -107,8 +108,11 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 			return nil
 		}
 		if u.Stored == u.Fingerprint {
-			st.Skipped += u.size()
-			prog.Add(u.size())
+			st.Skipped += u.StoreUnits()
+			prog.Skip(u.StoreUnits())
+			if env.Observer != nil {
+				env.Observer.Units(ctx, stage, UnitSkipped, u.StoreUnits())
+			}
 			return nil
 		}
 		if env.Stopped() {
@@ -123,30 +127,39 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 				drained.Store(true)
 				return nil
 			}
-			err := u.Run(checkpoints.ForGroup(ctx, u.Group), u.Fingerprint)
+			uctx, end := ctx, func(string, error) {}
+			if env.Observer != nil {
+				uctx, end = env.Observer.Unit(ctx, stage, u)
+			}
+			err := u.Run(checkpoints.ForGroup(uctx, u.Group), u.Fingerprint)
 			var f *Failure
 			switch {
 			case err == nil:
+				end(UnitDone, nil)
 			case errors.As(err, &f):
+				end(UnitFailed, err)
 				env.Logger().Warn("unit failed: its LLM answers stayed bad; it runs again on the next run",
 					"stage", stage, "unit", u.Key, "calls", f.Calls, "reason", clipText(f.Reason, 300))
 			case errors.Is(err, pacing.ErrStopped):
+				end(UnitDrained, nil)
 				drained.Store(true)
 				return nil
 			case errors.Is(err, batch.ErrPending):
+				end(UnitPending, nil)
 				mu.Lock()
 				pending.add(u.Key)
 				mu.Unlock()
 				return nil
 			default:
+				end(UnitError, err)
 				return fmt.Errorf("running %s unit %s: %w", stage, u.Key, err)
 			}
-			prog.Add(u.size())
+			prog.Add(u.StoreUnits())
 			mu.Lock()
 			defer mu.Unlock()
-			st.Units += u.size() // committed, done or failed: a drained or pending unit is not counted
+			st.Units += u.StoreUnits() // committed, done or failed: a drained or pending unit is not counted
 			if f != nil {
-				failed += u.size()
+				failed += u.StoreUnits()
 			}
 			return env.checkFailed(stage, failed, st.Units)
 		})

@@ -12,10 +12,10 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 func testStore(t *testing.T) *checkpoints.Store {
@@ -30,7 +30,7 @@ func testStore(t *testing.T) *checkpoints.Store {
 
 // badAnswer is what the LLM client returns for an answer that stayed invalid.
 func badAnswer(raw string) error {
-	return fmt.Errorf("calling x: %w", &llm.ValidationError{Task: "x", Attempts: 3, Err: errors.New("parsing answer as JSON: unexpected EOF"), Raw: []byte(raw)})
+	return fmt.Errorf("calling x: %w", &wire.ValidationError{Task: "x", Attempts: 3, Err: errors.New("parsing answer as JSON: unexpected EOF"), Raw: []byte(raw)})
 }
 
 // units makes n units; bad(i) says whether unit i gets a bad answer. Each commits through

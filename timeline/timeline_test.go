@@ -147,3 +147,22 @@ func TestBreakAt(t *testing.T) {
 		}
 	}
 }
+
+// TestEventIsAPoint: a fact whose valid_at equals its invalid_at (an event) is drawn as a diamond,
+// not a bar, and its tooltip says when it happened.
+func TestEventIsAPoint(t *testing.T) {
+	at := day("2024-02-02")
+	f := Fact{Fact: graph.Fact{UUID: "jeju", Fact: "Alice visited Jeju (2024-02-02).", Name: "VISITED", ValidAt: ptr(at),
+		InvalidAt: ptr(at), CreatedAt: day("2024-02-12")}, Source: "Alice", Target: "Jeju"}
+	var b bytes.Buffer
+	if err := Write(&b, Page{Entity: "Alice", Sections: []Section{{Group: "alice", Facts: []Fact{f}}}, KnownAt: day("2024-03-01")}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if !strings.Contains(html, `class="bar point"`) || strings.Contains(html, `<rect class="bar`) {
+		t.Errorf("an event is not drawn as a point alone:\n%s", html)
+	}
+	if !strings.Contains(html, "happened: 2024-02-02 00:00 (an event)") {
+		t.Errorf("the tooltip does not say when the event happened")
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/width"
+
+	"github.com/tkgraph/backfill/graph"
 )
 
 // The page's times: the slider and the data attributes carry Unix milliseconds, the text RFC 3339
@@ -67,6 +69,7 @@ type barView struct {
 	X, W, End float64 // End: the x of the right end (the arrow's tip when open)
 	OpenStart bool
 	OpenEnd   bool
+	Point     bool   // an event: valid_at = invalid_at, drawn as a diamond at X
 	ValidAt   string // "" when unknown
 	InvalidAt string // "" when open
 	FromMS    int64
@@ -175,6 +178,7 @@ func bar(sc scale, v version) barView {
 		b.ToMS = v.to.UnixMilli()
 	}
 	b.W = round1(max(b.End-b.X, 2))
+	b.Point = v.validAt != nil && graph.SameTime(v.validAt, v.invalidAt)
 	return b
 }
 
@@ -188,6 +192,9 @@ func tooltip(f Fact, v version) string {
 	}
 	s := fmt.Sprintf("%s\ntrue: %s → %s\nlearned: %s", f.Fact.Fact, when(v.validAt, "date unknown"),
 		when(v.invalidAt, "present"), f.CreatedAt.UTC().Format(short))
+	if v.validAt != nil && graph.SameTime(v.validAt, v.invalidAt) {
+		s = fmt.Sprintf("%s\nhappened: %s (an event)\nlearned: %s", f.Fact.Fact, when(v.validAt, ""), f.CreatedAt.UTC().Format(short))
+	}
 	if v.expiredAt != nil {
 		s += "; learned of its end: " + when(v.expiredAt, "")
 	}

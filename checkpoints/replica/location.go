@@ -22,13 +22,23 @@ func (l Location) Lease() string { return l.String() + LeaseSuffix }
 // '+', '-', '.'), followed by "://".
 var scheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
 
+// typo matches a name that starts like a URL without its "//": "s3:/bucket/key", "s3:bucket/key",
+// "gs:/bucket" (the scheme, and the slash after the colon if any).
+var typo = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]+):(/?)`)
+
 // Parse reads a checkpoint name. A name with a URL scheme is a location: "s3://BUCKET/KEY" (the
 // scheme in any case) is one kept in object storage (remote is true); any other scheme
-// ("gs://", "http://", "file://", …) is an error, never a local path. Any other name is a local
-// path, returned with remote false.
+// ("gs://", "http://", "file://", …) is an error, never a local path, and so is a name that
+// looks like one without its "//" ("s3:/bucket/key", "s3:bucket/key", "gs:/bucket/key"). Any
+// other name is a local path, returned with remote false.
 func Parse(name string) (loc Location, remote bool, err error) {
 	m := scheme.FindStringSubmatch(name)
 	if m == nil {
+		if t := typo.FindStringSubmatch(name); t != nil && (strings.EqualFold(t[1], "s3") || t[2] == "/") {
+			fixed := t[1] + "://" + strings.TrimLeft(name[len(t[1])+1:], "/")
+			return Location{}, false, fmt.Errorf("checkpoint %q looks like a URL without its \"//\": did you mean %s? "+
+				"(for a local file whose name starts with %s:, write ./%s)", name, fixed, t[1], name)
+		}
 		return Location{}, false, nil
 	}
 	if !strings.EqualFold(m[1], "s3") {

@@ -14,7 +14,13 @@ func TestParse(t *testing.T) {
 	}{
 		{name: ".backfill/demo.db"},
 		{name: "/var/lib/backfill/shard-0.db"},
-		{name: "s3:demo.db"}, // no "//": a local name
+		{name: "s3:demo.db", err: "did you mean s3://demo.db"}, // no "//": a typo, not a local name
+		{name: "s3:/bucket/k.db", err: "did you mean s3://bucket/k.db"},
+		{name: "S3:/bucket/k.db", err: "write ./S3:/bucket/k.db"},
+		{name: "gs:/bucket/k.db", err: "did you mean gs://bucket/k.db"},
+		{name: "./s3:demo.db"},
+		{name: "c:/tmp/demo.db"}, // a drive letter, not a scheme
+		{name: "notes:v2.db"},    // a local name with a colon (no slash after it)
 		{name: "./s3://bucket/demo.db"},
 		{name: "a b/c:d.db"},
 		{name: "s3://bucket/demo.db", loc: Location{"bucket", "demo.db"}, remote: true},

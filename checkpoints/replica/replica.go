@@ -52,6 +52,9 @@ type Options struct {
 	// caller stops writing; nothing more is uploaded.
 	OnLost func(error)
 	Log    *slog.Logger
+	// Existing makes Open fail with ErrNoSnapshot, instead of starting a new store, when the
+	// bucket has no snapshot at the location and there is no local copy.
+	Existing bool
 }
 
 func (o *Options) defaults() {
@@ -134,6 +137,9 @@ func (r *replica) openLocal(ctx context.Context) (*checkpoints.Store, error) {
 	removeStale(local)
 	if _, err := os.Stat(local); errors.Is(err, fs.ErrNotExist) {
 		if !inBucket {
+			if r.o.Existing { // (this process holds the lease: no other run is writing it)
+				return nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", loc, ErrNoSnapshot)
+			}
 			r.o.Log.Info("new checkpoint store: its first snapshot goes to the bucket at the first stage boundary", "store", loc.String(), "local", local)
 			return checkpoints.Open(ctx, local)
 		}

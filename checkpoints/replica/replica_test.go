@@ -17,11 +17,10 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/batchrec"
 	"github.com/tkgraph/backfill/llm/cache"
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -345,11 +344,11 @@ func TestBarrierAndStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b := batch.Record{ID: "b1", Kind: batch.KindChat, Endpoint: wire.EndpointChat, State: batch.Queued, CreatedAt: ref, UpdatedAt: ref}
+	b := batchrec.Record{ID: "b1", Kind: batchrec.KindChat, Endpoint: wire.EndpointChat, State: batchrec.Queued, CreatedAt: ref, UpdatedAt: ref}
 	if err := a.AddBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	b.State, b.InputFile = batch.Submitting, "file-1"
+	b.State, b.InputFile = batchrec.Submitting, "file-1"
 	if err := a.UpdateBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +358,7 @@ func TestBarrierAndStop(t *testing.T) {
 	}
 	got, ok, err := r.BatchRecord(ctx, "b1")
 	r.Close()
-	if err != nil || !ok || got.State != batch.Submitting || got.InputFile != "file-1" {
+	if err != nil || !ok || got.State != batchrec.Submitting || got.InputFile != "file-1" {
 		t.Errorf("the bucket's snapshot holds batch %+v (%v, %v), want it submitting with its input file", got, ok, err)
 	}
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -54,8 +57,13 @@ func (i snapshotInfo) metadata() map[string]string {
 // headSnapshot reads the metadata of the snapshot at loc; ok is false when there is none.
 func headSnapshot(ctx context.Context, client ObjectStore, loc Location) (info snapshotInfo, ok bool, err error) {
 	out, err := client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &loc.Bucket, Key: &loc.Key})
-	if notFound(err) {
-		return snapshotInfo{}, false, nil
+	if s := status(err); s == http.StatusNotFound || s == http.StatusForbidden {
+		if err := absent(ctx, client, loc); err != nil {
+			return snapshotInfo{}, false, err
+		}
+		if s == http.StatusNotFound {
+			return snapshotInfo{}, false, nil
+		}
 	}
 	if err != nil {
 		return snapshotInfo{}, false, fmt.Errorf("reading snapshot %s: %w", loc, err)
@@ -76,6 +84,23 @@ func headSnapshot(ctx context.Context, client ObjectStore, loc Location) (info s
 		return snapshotInfo{}, false, fmt.Errorf("reading snapshot %s: not a backfill checkpoint snapshot (%v): is the checkpoint key right?", loc, err)
 	}
 	return info, true, nil
+}
+
+// absent tells what a HEAD's 404 or 403 means: a HEAD response has no body, so a bucket that
+// does not exist, credentials the store does not know or a bad signature look the same as a
+// missing key. A GET of the key's first byte says which (its error names the code): nil for
+// NoSuchKey or a 404 without a code (or an object there after all), else the GET's error.
+func absent(ctx context.Context, client ObjectStore, loc Location) error {
+	out, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: &loc.Bucket, Key: &loc.Key, Range: aws.String("bytes=0-0")})
+	if err == nil {
+		out.Body.Close()
+		return nil // it appeared meanwhile: the next HEAD sees it
+	}
+	var ae smithy.APIError
+	if notFound(err) && (!errors.As(err, &ae) || ae.ErrorCode() == "NoSuchKey" || ae.ErrorCode() == "NotFound") {
+		return nil
+	}
+	return fmt.Errorf("reading snapshot %s: %w", loc, err)
 }
 
 // upload compresses the database file db into a file beside it and puts that at loc, with

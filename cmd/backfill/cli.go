@@ -124,6 +124,7 @@ another value is an error).`,
 		sub.cmd.GroupID = sub.group
 		root.AddCommand(sub.cmd)
 	}
+	root.AddCommand(newJobKeysCmd())
 	root.SetHelpCommandGroupID("tools")
 	root.SetCompletionCommandGroupID("tools")
 	return root

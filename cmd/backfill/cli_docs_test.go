@@ -13,11 +13,15 @@ import (
 )
 
 // The CLI reference is generated from the command definitions: docs/cli/ has a page per command
-// and README.md's CLI section a synopsis of every command with every flag, between these
-// markers. TestCLIReferenceIsUpToDate fails when either differs from what the commands define;
-// `make cli-docs` (go test ./cmd/backfill -run TestCLIReferenceIsUpToDate -update) rewrites them.
+// and docs/reference/commands.md a synopsis of every command with every flag, between these
+// markers (the rest of that page is written by hand). The job keys' reference is generated from
+// the keys' declarations (pipeline.Keys): docs/reference/job-keys.md and the help topic
+// `backfill help job-keys` (a page of docs/cli). TestCLIReferenceIsUpToDate fails when any of
+// them differs from what the commands and the declarations define; `make cli-docs` (go test
+// ./cmd/backfill -run TestCLIReferenceIsUpToDate -update) rewrites them.
 const (
 	docsDir       = "docs/cli"
+	synopsisFile  = "docs/reference/commands.md"
 	synopsisBegin = "<!-- cli-synopsis: generated from the command definitions by `make cli-docs` -->"
 	synopsisEnd   = "<!-- cli-synopsis end -->"
 )
@@ -113,8 +117,8 @@ func isRequired(f *pflag.Flag) bool {
 	return ok
 }
 
-// reference returns every generated file by its path from the repository root, README.md with
-// its synopsis replaced.
+// reference returns every generated file by its path from the repository root, the commands
+// page with its synopsis replaced.
 func reference(t *testing.T, root string) map[string]string {
 	t.Helper()
 	_, cmds := documented()
@@ -122,21 +126,23 @@ func reference(t *testing.T, root string) map[string]string {
 	for _, c := range cmds {
 		files[filepath.Join(docsDir, pageName(c))] = page(c)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	page, err := os.ReadFile(filepath.Join(root, synopsisFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, rest, ok1 := strings.Cut(string(readme), synopsisBegin)
+	before, rest, ok1 := strings.Cut(string(page), synopsisBegin)
 	_, after, ok2 := strings.Cut(rest, synopsisEnd)
 	if !ok1 || !ok2 {
-		t.Fatalf("README.md lacks the markers %q … %q of the CLI synopsis", synopsisBegin, synopsisEnd)
+		t.Fatalf("%s lacks the markers %q … %q of the CLI synopsis", synopsisFile, synopsisBegin, synopsisEnd)
 	}
-	files["README.md"] = before + synopsisBegin + "\n```\n" + synopsis(cmds) + "```\n" + synopsisEnd + after
+	files[synopsisFile] = before + synopsisBegin + "\n```\n" + synopsis(cmds) + "```\n" + synopsisEnd + after
+	files[jobKeysFile] = jobKeysReference()
 	return files
 }
 
-// TestCLIReferenceIsUpToDate regenerates docs/cli/ and README.md's synopsis from the command
-// definitions and requires them to equal the files in the repository (-update writes them).
+// TestCLIReferenceIsUpToDate regenerates docs/cli/, the synopsis of docs/reference/commands.md
+// and docs/reference/job-keys.md from the command definitions and the keys' declarations, and
+// requires them to equal the files in the repository (-update writes them).
 func TestCLIReferenceIsUpToDate(t *testing.T) {
 	root := filepath.Join("..", "..")
 	files := reference(t, root)
@@ -147,10 +153,10 @@ func TestCLIReferenceIsUpToDate(t *testing.T) {
 				os.Remove(p)
 			}
 		}
-		if err := os.MkdirAll(filepath.Join(root, docsDir), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		for p, body := range files {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(filepath.Join(root, p), []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}

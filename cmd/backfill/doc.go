@@ -1,6 +1,7 @@
 // Command backfill builds temporal knowledge graphs from history. Its commands, flags and exit
-// codes are the stable contract of DESIGN §8; README.md explains them and docs/cli/ is their
-// reference, generated from the command definitions (make cli-docs; a test fails on drift).
+// codes are a stable contract: docs/reference/commands.md explains them, and docs/cli/ and the
+// synopsis of that page are generated from the command definitions (make cli-docs; a test fails
+// on drift).
 //
 // The command tree is github.com/spf13/cobra (cli.go), the Go ecosystem's standard for
 // multi-command CLIs (restic, rclone, kubectl and gh use it): per-command help with every flag

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/evaluation"
 	"github.com/tkgraph/backfill/internal/safefile"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
@@ -25,6 +24,7 @@ type evalOptions struct {
 	jobFlags
 	boltFlags
 	dataset, gold, ks, json, markdown, against string
+	html                                       string
 	groups                                     []string
 	minCosine                                  float64
 	qa                                         bool
@@ -37,10 +37,13 @@ func newEvalCmd(c *cli) *cobra.Command {
 		Short: "Score a finished graph: health, retrieval, gold facts, QA",
 		Long: `Eval scores a finished graph and prints a short summary (--json, --markdown: the full report).
 GRAPH is a job file with its checkpoint (the job's, --checkpoint's, or JOB.yaml@CHECKPOINT), a
-Parquet export directory, or a graph in Neo4j that Graphiti or backfill wrote: a Bolt URI
-(bolt://HOST:PORT, neo4j://HOST:PORT; --database, credentials in BACKFILL_GRAPH_USER and
-BACKFILL_GRAPH_PASSWORD), read-only, or JOB.yaml@URI when the job's embedder must embed the
-questions of --dataset. It is read one group at a time; --group reads only the groups named.
+Parquet export directory, or a graph that Graphiti or backfill wrote into a database, read-only:
+Neo4j or Memgraph by a Bolt URI (bolt://HOST:PORT, neo4j://HOST:PORT; --database), FalkorDB by
+a redis:// or rediss:// URI (a graph per group), credentials in BACKFILL_GRAPH_USER and
+BACKFILL_GRAPH_PASSWORD. JOB.yaml@EXPORT_DIR and JOB.yaml@URI read those with the job, whose
+embedder embeds the questions of --dataset. A graph backfill loaded (since loader load-v4)
+scores as its checkpoint and export do. It is read one group at a time; --group reads only the
+groups named; the report names the kind of graph read.
 
 Always: graph health per group and in total (entities and facts per episode, share of facts with
 a valid_at, share closed, colliding normalised names, entities without facts, community sizes,
@@ -60,6 +63,10 @@ missed and at the wrong time, each score with its 95% bootstrap interval over th
 its top facts and grades the answer with an LLM judge; a budget stop exits 3. The same graph
 always gives the same scores.
 
+--html FILE writes a self-contained page (inline SVG, no script) with charts: recall@k by mode
+and category with 95% intervals, the gold precision, recall, F1 and interval columns with theirs,
+and, with --against, the paired changes.
+
 --against FILE compares this eval with an earlier one's --json report of the same input (A: that
 report, B: this graph): the gold scores episode by episode and the recalls question by question,
 each change with its 95% paired-bootstrap interval. Reports of other episodes or questions are
@@ -68,6 +75,7 @@ an error.`,
   backfill eval jobs/examples/locomo.yaml --dataset locomo locomo10.json --k 5,10
   backfill eval .backfill/demo/export
   backfill eval jobs/examples/gold.yaml@bolt://127.0.0.1:7687 --gold examples/gold/gold.yaml
+  backfill eval redis://127.0.0.1:6379 --gold examples/gold/demo.yaml
   backfill eval jobs/examples/locomo.yaml@v2.db --dataset locomo locomo10.json --against v1.eval.json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			switch {
@@ -96,6 +104,7 @@ an error.`,
 	f.BoolVar(&o.qa, "qa", false, "answer and grade each question with the job's model (not the offline provider)")
 	f.StringVar(&o.json, "json", "", "write the full report as JSON to `FILE`")
 	f.StringVar(&o.markdown, "markdown", "", "write the full report as Markdown to `FILE`")
+	f.StringVar(&o.html, "html", "", "write a self-contained page with charts of the scores and their intervals to `FILE`")
 	f.StringVar(&o.against, "against", "", "compare the gold scores and retrieval, episode by episode and question by question, with an earlier eval's --json `FILE` of the same input")
 	_ = cmd.RegisterFlagCompletionFunc("dataset", fixedCompletion("locomo", "longmemeval"))
 	_ = cmd.MarkFlagFilename("gold", "yaml")
@@ -128,7 +137,7 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	var clients *pipeline.Clients
 	if o.dataset != "" {
 		if g.job == nil {
-			return usageError("eval", errors.New("--dataset needs a job (its embedder embeds the questions): JOB.yaml, JOB.yaml@CHECKPOINT or JOB.yaml@bolt://…, not an export directory or a bare Bolt URI"))
+			return usageError("eval", errors.New("--dataset needs a job (its embedder embeds the questions): JOB.yaml, JOB.yaml@CHECKPOINT, JOB.yaml@EXPORT_DIR or JOB.yaml@URI (bolt://…, redis://…), not a bare export directory or graph URI"))
 		}
 		if o.qa && g.job.LLM.Provider == "offline" {
 			fmt.Fprintln(os.Stderr, "backfill eval: --qa needs a model: the offline provider answers no questions; set llm.provider: openai (and llm.base_url, llm.model) in the job or with --set")
@@ -167,6 +176,17 @@ func (o *evalOptions) run(ctx context.Context, out io.Writer, pos []string) int 
 	if err := writeEval(rep, o.json, o.markdown); err != nil {
 		return fail(ctx, err)
 	}
+	if o.html != "" {
+		page := evaluation.HTMLPage{Title: "backfill eval: " + rep.Graph, Reports: []evaluation.NamedReport{{Name: "this graph", Report: rep}}}
+		if c := rep.Against; c != nil {
+			page.Gold, page.Retrieval = c.Gold, c.Retrieval
+			page.Facts = append(page.Facts, [2]string{"paired changes", "A: " + c.File + ", B: this graph"})
+		}
+		if err := writeHTML(o.html, page); err != nil {
+			return fail(ctx, err)
+		}
+	}
+	g.recordReports("eval", o.json, o.markdown, o.html)
 	rep.Summary(out)
 	if rep.QABudgetStopped {
 		return exitPartial
@@ -187,7 +207,7 @@ func readReport(path string) (*evaluation.Report, error) {
 	return &r, nil
 }
 
-func readDataset(ctx context.Context, kind, path string, j *jobs.Job) (*evaluation.Dataset, error) {
+func readDataset(ctx context.Context, kind, path string, j *pipeline.Job) (*evaluation.Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
@@ -215,6 +235,18 @@ func parseKs(s string) ([]int, error) {
 		return nil, fmt.Errorf("--k: %d values, at most %d", len(out), evaluation.MaxKs)
 	}
 	return out, nil
+}
+
+// writeHTML writes an evaluation page to path.
+func writeHTML(path string, page evaluation.HTMLPage) error {
+	var b bytes.Buffer
+	if err := evaluation.WriteHTML(&b, page); err != nil {
+		return err
+	}
+	if err := safefile.WriteFile(path, b.Bytes()); err != nil {
+		return fmt.Errorf("writing the HTML page: %w", err)
+	}
+	return nil
 }
 
 // writeEval writes the JSON and Markdown reports that were asked for.

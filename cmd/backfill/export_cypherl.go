@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/internal/safefile"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/sinks"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/cypherl"
@@ -34,7 +34,7 @@ func (f *cypherlFlags) register(cmd *cobra.Command) {
 
 // export writes src as out/graph.cypherl (through a temporary file, so a failed export leaves no
 // partial script), with the job's batch size and embedding dimensions.
-func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source, out string) error {
+func (f *cypherlFlags) export(ctx context.Context, j *pipeline.Job, src sinks.Source, out string) error {
 	name := f.dialect
 	if name == "" {
 		name = string(cypher.Memgraph)
@@ -57,7 +57,7 @@ func (f *cypherlFlags) export(ctx context.Context, j *jobs.Job, src sinks.Source
 	// An unset sink.batch_bytes is the Bolt loader's default for the job's sink, as a load of the
 	// job writes it (cypherl's own default for a job of no graph sink).
 	batchBytes := j.Sink.BatchBytes
-	if batchBytes == 0 && j.GraphSink() {
+	if batchBytes == 0 && j.Sink.GraphSink() {
 		batchBytes = graphdb.DefaultBatchBytesFor(cypher.Dialect(j.Sink.Kind), cypher.IndexMode(j.Sink.Indexes))
 	}
 	return safefile.Write(path, func(w io.Writer) error {

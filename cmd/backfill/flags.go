@@ -12,6 +12,7 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/suggestions"
 	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/loaders"
 )
 
@@ -35,8 +36,8 @@ func (f *jobFlags) registerSet(cmd *cobra.Command, usage string) {
 	_ = cmd.RegisterFlagCompletionFunc("set", cobra.NoFileCompletions)
 }
 
-func (f *jobFlags) load(path string) (*jobs.Job, error) {
-	j, err := jobs.Load(path, f.sets, os.LookupEnv)
+func (f *jobFlags) load(path string) (*pipeline.Job, error) {
+	j, err := pipeline.Load(path, f.sets, os.LookupEnv)
 	var set *jobs.SetError
 	if errors.As(err, &set) && f.cmd != nil {
 		return nil, &commandUsageError{cmd: f.cmd, err: err}
@@ -53,17 +54,17 @@ func (f *jobFlags) load(path string) (*jobs.Job, error) {
 // openRun loads the job and opens the checkpoint store of a run that already happened, read-only
 // (it works while a run holds the store and on read-only media; an s3:// store's latest
 // snapshot); the caller closes the store.
-func (f *jobFlags) openRun(ctx context.Context, path string) (*jobs.Job, *checkpoints.Store, error) {
+func (f *jobFlags) openRun(ctx context.Context, path string) (*pipeline.Job, *checkpoints.Store, error) {
 	return f.openRunMode(ctx, path, false)
 }
 
 // openRunMode is openRun, opening the store for writing (with its write lock) when write is set.
-func (f *jobFlags) openRunMode(ctx context.Context, path string, write bool) (*jobs.Job, *checkpoints.Store, error) {
+func (f *jobFlags) openRunMode(ctx context.Context, path string, write bool) (*pipeline.Job, *checkpoints.Store, error) {
 	j, err := f.load(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	store, err := jobs.OpenCheckpoint(ctx, j, j.Checkpoint, jobs.CheckpointOptions{Write: write})
+	store, err := pipeline.OpenCheckpoint(ctx, j, j.Checkpoint, pipeline.CheckpointOptions{Write: write})
 	if err != nil && !strings.Contains(err.Error(), j.Checkpoint) {
 		err = fmt.Errorf("opening checkpoint %s: %w", j.Checkpoint, err)
 	}
@@ -134,7 +135,7 @@ func (f *jobFlags) openGroup(ctx context.Context, path, given string) (*checkpoi
 }
 
 // openJobGroup is openGroup that also returns the job.
-func (f *jobFlags) openJobGroup(ctx context.Context, path, given string) (*jobs.Job, *checkpoints.Store, string, error) {
+func (f *jobFlags) openJobGroup(ctx context.Context, path, given string) (*pipeline.Job, *checkpoints.Store, string, error) {
 	j, store, err := f.openRun(ctx, path)
 	if err != nil || given == "" {
 		return j, store, "", err

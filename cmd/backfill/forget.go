@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -14,7 +15,7 @@ import (
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/suggestions"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -24,7 +25,7 @@ import (
 type forgetOptions struct {
 	jobFlags
 	groups, keys, speakers, matches []string
-	dryRun, loadNow                 bool
+	dryRun, loadNow, all            bool
 	report                          string
 }
 
@@ -42,23 +43,32 @@ cache where their inputs did not change).
 A flag given twice selects either value; different flags narrow each other (--group g1
 --speaker Alice: Alice's episodes in g1). --group takes a group id as the input wrote it or as
 stored; --episode a record key or an episode uuid; --speaker a speaker as the input wrote it;
---match a text in an episode's content, name or JSON record (case-sensitive).
+--match a text in an episode's content, name or JSON record (case-sensitive). A value only
+quarantined rows hold selects those rows. An empty or blank value (an unset variable) is
+refused with exit 2, since it would select everything: --all forgets every episode on purpose.
 
 It removes every other copy the job keeps: the cached LLM answers no remaining request asks
-(their prompts or answers held the text), the fact version log, the quarantined rows that hold a
-selected value, the failed-units file, free pages and the write-ahead log of the store (VACUUM),
-and the exports that 'export' wrote (rewritten in place). The graph database loses them at the
-group's next load; --load loads now. --dry-run lists what would go and changes nothing.
+(their prompts or answers held the text), the answers of provider batches still pending that
+the groups asked (discarded when collected: paid, never cached), the fact version log, the
+quarantined rows that hold a selected value, the failed-units file, free pages and the
+write-ahead log of the store (VACUUM), and the files the job's commands wrote from the store
+(<checkpoint>.exports.json lists them): exports are written again (in place, file by file,
+when their directory also holds files export did not write, which stay as they are),
+timeline pages drawn again (removed when their entity is gone), and reports (run --report,
+plan --json, eval and diff --json/--markdown, forget --report) have what went replaced by
+[forgotten]. The graph database loses them at the group's next load; --load loads now.
+--dry-run lists what would go and changes nothing. The store may be local or s3://.
 
 The deletion is recorded in the store (what kind, a hash of each value, when, by which command,
 how much), never the text. A forgotten episode stays forgotten while the source still holds
 its row: later runs skip the row and count it (forgotten in the report) until it is removed
 from the source. Forget does not read the sources. Interrupted or failed, it is completed by
-running it (or run) again.`,
+running it (or run) again; status says that a forgetting is pending meanwhile.`,
 		Example: `  backfill forget job.yaml --speaker "Jane Roe" --dry-run
   backfill forget job.yaml --speaker "Jane Roe" --load
   backfill forget job.yaml --group customer-4411
-  backfill forget job.yaml --group g1 --match "4111 1111 1111 1111"`,
+  backfill forget job.yaml --group g1 --match "4111 1111 1111 1111"
+  backfill forget job.yaml --checkpoint s3://bucket/jobs/nightly.db --episode crm-1001`,
 		Args:              jobArg,
 		ValidArgsFunction: completeJob,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,6 +81,7 @@ running it (or run) again.`,
 	f.StringArrayVar(&o.keys, "episode", nil, "forget the episode of record key or uuid `KEY` (repeatable)")
 	f.StringArrayVar(&o.speakers, "speaker", nil, "forget the messages of speaker `NAME` (repeatable)")
 	f.StringArrayVar(&o.matches, "match", nil, "forget the episodes that hold `TEXT` (repeatable; case-sensitive)")
+	f.BoolVar(&o.all, "all", false, "forget every episode of the store (on purpose: a blank --match or --speaker is refused)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "list what would go (episodes, entities, facts, cache rows, files) and change nothing")
 	f.BoolVar(&o.loadNow, "load", false, "load the changed groups into the graph database now (otherwise at the next run)")
 	f.StringVar(&o.report, "report", "", "write as JSON to `FILE` what would go (--dry-run: with names and facts) or what went (counts and ids)")
@@ -79,36 +90,65 @@ running it (or run) again.`,
 }
 
 func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int {
-	if len(o.groups)+len(o.keys)+len(o.speakers)+len(o.matches) == 0 {
-		return usageError("forget", fmt.Errorf("give at least one of --group, --episode, --speaker, --match"))
+	if err := o.checkSelection(); err != nil {
+		return usageError("forget", err)
 	}
 	j, err := o.load(path)
 	if err != nil {
 		return fail(ctx, err)
 	}
-	sel, originals, already, err := o.selection(ctx, j, o.dryRun)
+	ctx, stop, finish := drain(ctx)
+	defer finish()
+	ctx, tel, flush, err := startTelemetry(ctx, j)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer flush()
+	ro := runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop, Telemetry: tel}
+	if err := (runner.ForgetOptions{Load: o.loadNow}).Check(j); err != nil {
+		return fail(ctx, err)
+	}
+	store, err := runner.OpenStore(ctx, j, ro, !o.dryRun, true)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	code := o.forget(store.Ctx, out, j, store, ro)
+	if err := store.Close(); err != nil {
+		return fail(ctx, err)
+	}
+	return code
+}
+
+// forget forgets what the flags select in the open store and rewrites the files the job's
+// commands wrote from it.
+func (o *forgetOptions) forget(ctx context.Context, out io.Writer, j *pipeline.Job, store *runner.Store, ro runner.Options) int {
+	sel, originals, already, err := o.selection(ctx, store.Store)
 	if err != nil {
 		return fail(ctx, err)
 	}
 	for _, a := range already {
 		fmt.Fprintf(os.Stderr, "backfill: %s\n", termtext.Message(a))
 	}
-	ctx, stop, finish := drain(ctx)
-	defer finish()
-	fo := runner.ForgetOptions{Run: runner.Options{Checkpoint: j.Checkpoint, Progress: newProgress(os.Stderr), Stop: stop},
-		Selection: sel, Originals: originals, DryRun: o.dryRun, Load: o.loadNow}
-	f, err := runner.Forget(ctx, j, fo)
+	fo := runner.ForgetOptions{Run: ro, Selection: sel, Originals: originals, DryRun: o.dryRun, Load: o.loadNow}
+	f, err := runner.Forget(ctx, j, store, fo)
+	side := sideFiles(j, store.Store)
 	if f != nil {
+		texts := f.Texts() // what the files the job wrote may still hold, before Redact drops it
 		if !o.dryRun {
 			f.Redact() // what went is not written out again
 		}
-		exports, _ := readExports(j.Checkpoint)
-		writeForgetting(out, j, f, exports, o.dryRun)
+		outputs, _ := readOutputs(side)
+		writeForgetting(out, j, side, f, outputs, o.dryRun)
 		if o.report != "" {
 			b, _ := json.MarshalIndent(f, "", "  ")
 			if werr := safefile.WriteFile(o.report, append(b, '\n')); werr != nil && err == nil {
 				err = fmt.Errorf("writing report: %w", werr)
+			} else if werr == nil {
+				recordFile(j, outputRecord{Kind: outputReport, File: o.report, Command: "forget"})
 			}
+		}
+		if err == nil && !o.dryRun {
+			err = refreshOutputs(ctx, out, j, store.Store, side, texts)
 		}
 	}
 	if err != nil {
@@ -117,41 +157,53 @@ func (o *forgetOptions) run(ctx context.Context, out io.Writer, path string) int
 	if o.dryRun {
 		return exitOK
 	}
-	rewritten, err := refreshExports(ctx, j)
-	for _, d := range rewritten {
-		fmt.Fprintf(out, "export rewritten\t%s\n", termtext.Value(d))
-	}
-	if err != nil {
-		return fail(ctx, err)
-	}
 	if f.Report != nil && f.Report.FailedUnits > 0 {
 		fmt.Fprintf(os.Stderr, "backfill: %d units failed: their LLM answers stayed bad (see %s); run again to retry them\n",
-			f.Report.FailedUnits, termtext.Value(runner.FailedFile(j.Checkpoint)))
+			f.Report.FailedUnits, termtext.Value(runner.FailedFile(side)))
 		return exitPartial
 	}
 	return exitOK
 }
 
+// checkSelection refuses a selection that selects nothing or, by accident, everything: no
+// flag at all, or a value that is empty or blank (an unset shell variable: --match "" is in
+// every episode). --all forgets every episode on purpose, and then takes no other flag.
+func (o *forgetOptions) checkSelection() error {
+	n := len(o.groups) + len(o.keys) + len(o.speakers) + len(o.matches)
+	switch {
+	case o.all && n > 0:
+		return fmt.Errorf("--all forgets every episode of the store: give it alone, or select with --group, --episode, --speaker, --match")
+	case o.all:
+		return nil
+	case n == 0:
+		return fmt.Errorf("give at least one of --group, --episode, --speaker, --match (or --all for every episode)")
+	}
+	for _, f := range []struct {
+		flag string
+		vals []string
+	}{{"--group", o.groups}, {"--episode", o.keys}, {"--speaker", o.speakers}, {"--match", o.matches}} {
+		for _, v := range f.vals {
+			if strings.TrimSpace(v) == "" {
+				return fmt.Errorf("%s %q is empty or blank (an unset variable?): it would select every episode; to forget every episode give --all", f.flag, v)
+			}
+		}
+	}
+	return nil
+}
+
 // selection turns the flags into the store's selection: group ids as stored (and as the input
-// wrote them), each value checked against the store (opened read-only when readOnly). A value that selects nothing is an error
-// naming the nearest groups or speakers, unless an earlier deletion forgot it (then it is
-// listed in already and selects nothing; a flag all of whose values were forgotten before
-// empties the selection, since flags narrow each other).
-func (o *forgetOptions) selection(ctx context.Context, j *jobs.Job, readOnly bool) (checkpoints.Selection, []string, []string, error) {
+// wrote them), each value checked against the store. A value that selects no episode is an
+// error naming the nearest groups or speakers, unless quarantined rows hold it (their rows are
+// forgotten) or an earlier deletion forgot it (then it is listed in already and selects
+// nothing; a flag all of whose values were forgotten before empties the selection, since flags
+// narrow each other). --all selects every group.
+func (o *forgetOptions) selection(ctx context.Context, store *checkpoints.Store) (checkpoints.Selection, []string, []string, error) {
 	var sel checkpoints.Selection
 	var originals, already []string
-	if _, err := os.Stat(j.Checkpoint); err != nil {
-		return sel, nil, nil, fmt.Errorf("reading checkpoint %s: %w (has the job run?)", j.Checkpoint, loaders.WithoutPath(err))
+	if o.all {
+		groups, err := store.Groups(ctx)
+		return checkpoints.Selection{Groups: groups}, nil, nil, err
 	}
-	open := checkpoints.Open // a store of an older schema is upgraded
-	if readOnly {
-		open = checkpoints.OpenReadOnly
-	}
-	store, err := open(ctx, j.Checkpoint)
-	if err != nil {
-		return sel, nil, nil, err
-	}
-	defer store.Close()
 	dels, err := store.Deletions(ctx)
 	if err != nil {
 		return sel, nil, nil, err
@@ -176,6 +228,12 @@ func (o *forgetOptions) selection(ctx context.Context, j *jobs.Job, readOnly boo
 				return nil, err
 			}
 			if len(eps) > 0 {
+				out = append(out, stored)
+				continue
+			}
+			if n, err := store.QuarantineMatching(ctx, runner.QuarantineValues(one(stored), nil), 0); err != nil {
+				return nil, err
+			} else if n > 0 { // only quarantined rows hold it: they go
 				out = append(out, stored)
 				continue
 			}
@@ -263,15 +321,16 @@ func joinShown(names []string, n int) string {
 // shownForgotten is how many items of each kind a dry run lists (--report lists all).
 const shownForgotten = 200
 
-// writeForgetting prints what a forgetting removed, or with dryRun would remove.
-func writeForgetting(w io.Writer, j *jobs.Job, f *runner.Forgetting, exports []exportRecord, dryRun bool) {
+// writeForgetting prints what a forgetting removed, or with dryRun would remove; side is where
+// the files beside the store live (pipeline.Job.SideFiles).
+func writeForgetting(w io.Writer, j *pipeline.Job, side string, f *runner.Forgetting, outputs []outputRecord, dryRun bool) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	verb := "forgotten"
 	if dryRun {
 		verb = "would go"
 	}
-	if len(f.Episodes) == 0 && len(f.Pending) == 0 {
+	if len(f.Episodes) == 0 && len(f.Pending) == 0 && f.Quarantined == 0 {
 		fmt.Fprintf(tw, "nothing to forget\n")
 		return
 	}
@@ -284,12 +343,16 @@ func writeForgetting(w io.Writer, j *jobs.Job, f *runner.Forgetting, exports []e
 		fmt.Fprintf(tw, "pending\t%d groups an earlier deletion left to compute again: completed now\n", len(f.Pending))
 	}
 	fmt.Fprintf(tw, "cache\t%d cached answers of these groups are checked: those no remaining request asks are deleted\n", f.Impact.CacheRows)
+	if d := f.Deletion; d != nil && d.BatchRequests > 0 {
+		fmt.Fprintf(tw, "batches\t%d requests of provider batches still pending carried their text: their answers are discarded when collected (paid, never cached)\n", d.BatchRequests)
+	}
 	fmt.Fprintf(tw, "quarantine\t%d quarantined rows hold a selected value\n", f.Quarantined)
 	fmt.Fprintf(tw, "files\t%s (compacted: VACUUM, write-ahead log truncated), %s (rewritten), %s\n",
-		termtext.Value(j.Checkpoint), termtext.Value(runner.FailedFile(j.Checkpoint)), termtext.Value(ingest.QuarantineFile(j.Checkpoint)))
+		termtext.Value(j.Checkpoint), termtext.Value(runner.FailedFile(side)), termtext.Value(ingest.QuarantineFile(side)))
 	if dryRun {
-		for _, e := range exports {
-			fmt.Fprintf(tw, "export\t%s (%s): would be rewritten\n", termtext.Value(e.Dir), e.Format)
+		for _, r := range outputs {
+			fmt.Fprintf(tw, "%s\t%s: would be %s\n", r.kind(), termtext.Value(r.path()),
+				map[bool]string{true: "rewritten", false: "checked for what goes (replaced by [forgotten])"}[r.kind() != outputReport])
 		}
 	}
 	switch {

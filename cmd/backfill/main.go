@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
 	_ "time/tzdata" // job timezones work on machines without zoneinfo
 
 	"github.com/tkgraph/backfill/internal/termtext"
@@ -19,7 +18,7 @@ import (
 	"github.com/tkgraph/backfill/stages"
 )
 
-// Exit codes (DESIGN §8).
+// Exit codes (docs/reference/commands.md, "Exit codes").
 const (
 	exitOK          = 0
 	exitFailed      = 1

@@ -155,3 +155,45 @@ func namingOut(err error, tmp, out string) error {
 	}
 	return &outError{msg: strings.ReplaceAll(msg, tmp, out), err: err}
 }
+
+// replaceFiles writes a new generation of the export files of dir, a directory that also holds
+// files export did not write: write fills a temporary directory beside dir, then each file it
+// wrote takes the place of its namesake in dir (a rename each: a reader sees the old file or the
+// new one, never a part), and the export files of dir the new generation does not have are
+// removed. Files export did not write are left as they are.
+func replaceFiles(dir string, write func(dir string) error) error {
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".export-*")
+	if err != nil {
+		return fmt.Errorf("creating a directory beside %s: %w", dir, err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := write(tmp); err != nil {
+		return namingOut(err, tmp, dir)
+	}
+	if err := setModes(tmp); err != nil {
+		return namingOut(err, tmp, dir)
+	}
+	fresh, err := os.ReadDir(tmp)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", tmp, err)
+	}
+	wrote := map[string]bool{}
+	for _, e := range fresh {
+		wrote[e.Name()] = true
+		if err := os.Rename(filepath.Join(tmp, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("replacing %s in %s: %w", e.Name(), dir, err)
+		}
+	}
+	old, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", dir, err)
+	}
+	for _, e := range old {
+		if e.Type().IsRegular() && exportFile(e.Name()) && !wrote[e.Name()] {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return fmt.Errorf("removing the previous export's %s: %w", e.Name(), err)
+			}
+		}
+	}
+	return nil
+}

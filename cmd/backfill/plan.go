@@ -5,10 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/internal/safefile"
+	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/planner"
+	"github.com/tkgraph/backfill/jobs/runner"
 )
 
 // planOptions are the flags of plan.
@@ -35,6 +40,10 @@ resolved under the job's settings, else the defaults (a note gives the ratios of
 under other settings, such as another model, which are not used). Calls the checkpoint's cache
 already answers are shown as cached and cost 0. For JSON records it shows the tokens per record before and after pruning
 and how many records skip the LLM.
+
+The "to do" line counts the units left (after a complete run: nothing to do). What a run would
+lack on this machine (an API key, a reachable sink) is listed as MISSING lines; an absent input
+file is an error (exit 2), as for run.
 
 "~" marks an estimate. Plan only reads the job's checkpoint store.`,
 		Example: `  backfill plan jobs/examples/tickets.yaml
@@ -66,9 +75,17 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
+	needs := runner.Preflight(ctx, j, path, nil)
+	if missing := slices.DeleteFunc(slices.Clone(needs), func(n jobs.Need) bool { return !strings.HasPrefix(n.Key, "sources[") }); len(missing) > 0 {
+		writeNeeds(os.Stderr, "backfill plan: the job's input is not there; nothing to plan:", missing)
+		return exitUsage
+	}
 	p, err := planner.Make(ctx, j, planner.Options{Checkpoint: j.Checkpoint, Shard: sh, Sample: o.sample})
 	if err != nil {
 		return fail(ctx, err)
+	}
+	for _, n := range needs {
+		p.Needs = append(p.Needs, n.String())
 	}
 	printText(out, p.WriteTable)
 	if o.json != "" {
@@ -76,6 +93,7 @@ func (o *planOptions) run(ctx context.Context, out io.Writer, path string) int {
 		if err := safefile.WriteFile(o.json, append(b, '\n')); err != nil {
 			return fail(ctx, fmt.Errorf("writing plan: %w", err))
 		}
+		recordFile(j, outputRecord{Kind: outputReport, File: o.json, Command: "plan"})
 	}
 	return exitOK
 }

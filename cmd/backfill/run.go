@@ -13,8 +13,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/internal/termtext"
+	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/planner"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/stages"
@@ -33,7 +36,13 @@ func newRunCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run JOB.yaml",
 		Short: "Ingest a job's sources and run every stage (resumable)",
-		Long: `Run ingests the job's sources into its checkpoint store and runs every stage: extract, resolve,
+		Long: `Run first checks what the job needs from this machine, before it creates the store or asks
+anything: the API key of an openai provider whose base_url is not on loopback (or whose job
+names api_key_env), every local input file, and a connection to a graph database sink. What is
+missing is listed and the run exits 2 with nothing started. A run that fails on a store it
+created and staged nothing in removes it.
+
+Run ingests the job's sources into its checkpoint store and runs every stage: extract, resolve,
 temporal, summarize, embed, community, and load when sink.kind is memgraph or neo4j. It prints
 a summary table; --report also writes the JSON report.
 
@@ -57,7 +66,11 @@ holder; a lease not renewed for checkpoint_sync.lease_seconds (60) expires.
 
 In batch mode (llm.mode or embedder.mode: batch) the requests go to the provider's Batch API at
 its batch price; --wait (the default) waits for the batches with a progress line per batch,
---no-wait submits them and exits 0 with "N batches pending"; running again continues.`,
+--no-wait submits them and exits 0 with "N batches pending"; running again continues.
+
+With OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) set, the run exports its traces
+and metrics over OTLP, configured by the standard OTEL_* variables (docs/telemetry.md); without
+one it starts no exporter.`,
 		Example: `  backfill run jobs/examples/demo.yaml
   backfill run job.yaml --report report.json --set llm.concurrency=8
   backfill run job.yaml --shard 0/4 --checkpoint .backfill/shard0.db
@@ -89,6 +102,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if err != nil {
 		return fail(ctx, err)
 	}
+	if needs := runner.Preflight(ctx, j, path, nil); len(needs) > 0 {
+		writeNeeds(os.Stderr, "backfill run: the job needs what this machine lacks; nothing was started (no store created, no LLM asked):", needs)
+		return exitUsage
+	}
 	if o.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
@@ -98,15 +115,24 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	}
 	ctx, stop, finish := drain(ctx)
 	defer finish()
+	ctx, tel, flush, err := startTelemetry(ctx, j)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	defer flush()
 	prog := newProgress(os.Stderr)
 	rep, runErr := runner.Run(ctx, j, runner.Options{Checkpoint: j.Checkpoint, Shard: sh, Progress: prog, Stop: stop,
-		NoWait: o.noWait || !o.wait})
-	if rep != nil {
+		NoWait: o.noWait || !o.wait, Telemetry: tel, Ahead: func(ctx context.Context, store *checkpoints.Store) ([]stages.Work, error) {
+			return planner.Ahead(ctx, j, store, slog.New(slog.DiscardHandler)) // the run logs what the estimate would
+		}})
+	if rep != nil && (runErr == nil || rep.StoppedAt != stages.Ingest) { // a run that read no input has nothing to show
 		printText(out, func(w io.Writer) { rep.WriteTable(w, stages.StepNames()) })
 		if o.report != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
 			if err := safefile.WriteFile(o.report, append(b, '\n')); err != nil && runErr == nil {
 				runErr = fmt.Errorf("writing report: %w", err)
+			} else if err == nil {
+				recordFile(j, outputRecord{Kind: outputReport, File: o.report, Command: "run"})
 			}
 		}
 	}
@@ -117,12 +143,10 @@ func (o *runOptions) run(ctx context.Context, out io.Writer, path string) int {
 	if runErr != nil {
 		return fail(ctx, runErr)
 	}
-	rewritten, err := refreshExports(ctx, j) // a run that forgot rows gone from a mirror source
-	for _, d := range rewritten {
-		fmt.Fprintf(os.Stderr, "backfill: export %s rewritten without the forgotten episodes\n", termtext.Value(d))
-	}
-	if err != nil {
-		return fail(ctx, err)
+	if rep.Purged != nil { // the run completed a forgetting (rows gone from a mirror source, or a forget it finished)
+		if err := refreshAfterRun(ctx, j); err != nil {
+			return fail(ctx, err)
+		}
 	}
 	code := exitOK
 	if rep.Pending() {
@@ -171,4 +195,12 @@ func startCPUProfile(path string) (func(), error) {
 			slog.Error("writing the CPU profile", "err", err)
 		}
 	}, nil
+}
+
+// writeNeeds prints a heading and what a job needs and lacks (runner.Preflight), one line each.
+func writeNeeds(w io.Writer, heading string, needs []jobs.Need) {
+	fmt.Fprintln(w, heading)
+	for _, n := range needs {
+		fmt.Fprintf(w, "  %s\n", termtext.Message(n.String()))
+	}
 }

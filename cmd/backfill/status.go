@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -11,9 +13,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/termtext"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/planner"
+	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -28,7 +32,10 @@ func newStatusCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status JOB.yaml",
 		Short: "Show a job's progress per stage from its checkpoint store",
-		Long: `Status shows, from the checkpoint store, the episodes and groups staged, the groups whose input id
+		Long: `Status shows, from the checkpoint store, how the last run ended (complete, interrupted or failed
+in a stage, with batches pending, its failed units), what the last complete run built the graph
+with (models, prompt set version, settings), what a run would lack on this machine (MISSING:
+an API key, an input file, a reachable sink), the episodes and groups staged, the groups whose input id
 was rewritten (group_policy: map), the rows the last run quarantined, the units each stage has
 done and failed (their LLM answers stayed bad; the next run retries them) out of how many, and
 the counts of entities, facts, mentions and communities. A unit is done when its fingerprint on
@@ -64,7 +71,7 @@ func (o *statusOptions) run(ctx context.Context, out io.Writer, path string) int
 		if o.group != "" {
 			err = groupStatus(ctx, tw, j, store, o.group)
 		} else {
-			err = storeStatus(ctx, tw, j, store)
+			err = storeStatus(ctx, tw, j, path, store)
 		}
 		tw.Flush()
 	})
@@ -74,8 +81,9 @@ func (o *statusOptions) run(ctx context.Context, out io.Writer, path string) int
 	return exitOK
 }
 
-// storeStatus prints the progress of every stage over the whole store.
-func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store) error {
+// storeStatus prints the progress of every stage over the whole store, and what a run of the job
+// at jobFile would lack here.
+func storeStatus(ctx context.Context, w io.Writer, j *pipeline.Job, jobFile string, store *checkpoints.Store) error {
 	c, err := store.Count(ctx)
 	if err != nil {
 		return err
@@ -93,11 +101,20 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		return err
 	}
 	fmt.Fprintf(w, "checkpoint\t%s\n", j.Checkpoint)
+	for _, n := range runner.Preflight(ctx, j, jobFile, nil) {
+		fmt.Fprintf(w, "MISSING\t%s (a run refuses to start without it)\n", termtext.Message(n.String()))
+	}
+	if err := writeRuns(ctx, w, store); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "episodes\t%d in %d groups\n", c.Episodes, len(groups))
 	if mapped > 0 {
 		fmt.Fprintf(w, "groups mapped\t%d (ids outside [A-Za-z0-9_-] rewritten; status --group ID shows both forms)\n", mapped)
 	}
 	fmt.Fprintf(w, "quarantined\t%d (last run)\n", c.Quarantined)
+	if err := writeForgetPending(ctx, w, store, ""); err != nil {
+		return err
+	}
 	current, err := planner.Current(ctx, j, store, "", nil)
 	if err != nil {
 		return err
@@ -113,6 +130,102 @@ func storeStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 	writeStageRows(w, rows)
 	writeCounts(w, c)
 	return writeBatches(ctx, w, store)
+}
+
+// writeRuns says how the last recorded run ended and what the last complete run built the graph
+// with (the runs table).
+func writeRuns(ctx context.Context, w io.Writer, store *checkpoints.Store) error {
+	last, ok, err := store.LastRun(ctx, "")
+	if err != nil {
+		return err
+	}
+	if !ok {
+		fmt.Fprintf(w, "last run\tnone recorded\n")
+		return nil
+	}
+	var rep report.Report
+	_ = json.Unmarshal([]byte(last.Report), &rep) // a report that does not read says less
+	fmt.Fprintf(w, "last run\t%s, %s\n", last.FinishedAt.UTC().Format("2006-01-02 15:04:05 UTC"), runOutcome(last.Outcome, &rep))
+	built, ok, err := store.LastRun(ctx, runner.OutcomeOK)
+	if err != nil {
+		return err
+	}
+	var b report.Report
+	if ok {
+		_ = json.Unmarshal([]byte(built.Report), &b)
+	}
+	switch {
+	case !ok:
+		fmt.Fprintf(w, "built with\tno run has completed\n")
+	case b.Build == nil:
+		fmt.Fprintf(w, "built with\tnot recorded (the last complete run, %s, came before runs recorded it)\n", built.FinishedAt.UTC().Format("2006-01-02"))
+	default:
+		x := b.Build
+		prompts := "built in"
+		if x.PromptsDir != "" {
+			prompts = "from " + termtext.Value(x.PromptsDir)
+		}
+		fmt.Fprintf(w, "built with\tmodel %s (%s, temperature %g, %s, %s; extraction %s), prompts %s (%s); embeddings %s (%s, %d dimensions); last complete run %s\n",
+			termtext.Value(x.Model), x.Provider, x.Temperature, x.ResponseFormat, x.Mode, x.ExtractMode, x.Prompts, prompts,
+			termtext.Value(x.EmbeddingModel), x.EmbeddingProvider, x.Dimensions, built.FinishedAt.UTC().Format("2006-01-02 15:04:05 UTC"))
+	}
+	return nil
+}
+
+// runOutcome says how a recorded run ended.
+func runOutcome(outcome string, rep *report.Report) string {
+	var msg string
+	switch outcome {
+	case runner.OutcomeOK:
+		msg = "complete"
+	case runner.OutcomeInterrupted:
+		msg = "interrupted in stage " + orUnknown(rep.StoppedAt) + " (run again to resume)"
+	case runner.OutcomePending:
+		msg = "stopped in stage " + orUnknown(rep.StoppedAt) + " with units waiting for provider batches (run again to continue)"
+		if rep.Batch != nil {
+			msg = fmt.Sprintf("stopped in stage %s with %d provider batches pending (run again to continue)", orUnknown(rep.Batch.PendingStage), rep.Batch.Pending)
+		}
+	case runner.OutcomeBudgetStopped:
+		msg = "stopped at the budget (limits.max_cost_usd) in stage " + orUnknown(rep.StoppedAt)
+	case runner.OutcomeFailed:
+		msg = "failed in stage " + orUnknown(rep.StoppedAt)
+		if rep.Error != "" {
+			msg += ": " + termtext.Message(rep.Error)
+		}
+	default:
+		msg = termtext.Value(outcome)
+	}
+	if rep.FailedUnits > 0 {
+		msg += fmt.Sprintf("; %d units failed (their LLM answers stayed bad; the next run retries them)", rep.FailedUnits)
+	}
+	return msg
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(not recorded)"
+	}
+	return s
+}
+
+// writeForgetPending says when a forgetting of the store's groups (of group, unless "") is not
+// complete: a forget or a mirror run removed their episodes, but what was derived from them
+// (cached answers, summaries, communities, the files written from the store) is not all gone
+// until a forget or a run completes it.
+func writeForgetPending(ctx context.Context, w io.Writer, store *checkpoints.Store, group string) error {
+	pending, err := store.PendingGroups(ctx)
+	if err != nil {
+		return err
+	}
+	if group != "" {
+		pending = slices.DeleteFunc(pending, func(g string) bool { return g != group })
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "forgetting\tPENDING in %d groups (%s): their episodes are gone, but cached answers and what was derived from them may still hold their text; run the same `backfill forget` again, or `backfill run`, to complete it\n",
+		len(pending), joinShown(pending, shownGroups))
+	return nil
 }
 
 // maxDeliveredShown bounds the delivered and lost batches status lists (every open batch is
@@ -159,7 +272,7 @@ func writeBatches(ctx context.Context, w io.Writer, store *checkpoints.Store) er
 }
 
 // groupStatus prints one group's ids and the progress of every stage over it.
-func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoints.Store, given string) error {
+func groupStatus(ctx context.Context, w io.Writer, j *pipeline.Job, store *checkpoints.Store, given string) error {
 	id, written, err := storeGroup(ctx, store, given)
 	if err != nil {
 		return err
@@ -174,6 +287,9 @@ func groupStatus(ctx context.Context, w io.Writer, j *jobs.Job, store *checkpoin
 		fmt.Fprintf(w, "written as\t%s\n", termtext.Value(written))
 	}
 	fmt.Fprintf(w, "episodes\t%d\n", c.Episodes)
+	if err := writeForgetPending(ctx, w, store, id); err != nil {
+		return err
+	}
 	current, err := planner.Current(ctx, j, store, id, nil)
 	if err != nil {
 		return err

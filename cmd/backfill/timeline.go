@@ -86,6 +86,13 @@ func (o *timelineOptions) run(ctx context.Context, stdout io.Writer, now time.Ti
 		return fail(ctx, err)
 	}
 	if out != "-" {
+		rec := outputRecord{Kind: outputTimeline, File: out, Entity: o.entity, Group: g}
+		if o.knownAt != "" && o.knownAt != "now" {
+			rec.KnownAt = &k
+		}
+		if rec.Deletion, err = store.LastPurged(ctx); err == nil {
+			recordFile(j, rec)
+		}
 		fmt.Fprintf(os.Stderr, "wrote the timeline of %s (%d facts, %d %s) to %s\n", termtext.Value(o.entity), n, len(page.Sections),
 			map[bool]string{true: "group", false: "groups"}[len(page.Sections) == 1], termtext.Value(out))
 	}

@@ -139,8 +139,8 @@ func TestTimelineOfTheEmployerChange(t *testing.T) {
 		}
 	}
 	segs, rows := draw("alice", "alice", "alice") // any case
-	if len(rows) != 14 {
-		t.Errorf("%d rows, want Alice's 14 facts", len(rows))
+	if len(rows) != 13 {
+		t.Errorf("%d rows, want Alice's 13 facts (the past-tense Kakao fact merged into the present one)", len(rows))
 	}
 	kakao, naver := rows["Alice works at Kakao."], rows["Alice works at Naver (since 2024-03-02)."]
 	if kakao.bar == nil || naver.bar == nil {
@@ -184,8 +184,8 @@ func TestTimelineOfTheEmployerChange(t *testing.T) {
 
 	// Without --out the page goes beside the checkpoint, not into the working directory.
 	mustBackfill(t, exitOK, "timeline", "jobs/examples/demo.yaml", "--checkpoint", ck, "--group", "alice", "--entity", "Alice")
-	if _, rows := readTimeline(t, ck+".timeline-Alice.html"); len(rows) != 14 {
-		t.Errorf("%d rows beside the checkpoint, want Alice's 14 facts", len(rows))
+	if _, rows := readTimeline(t, ck+".timeline-Alice.html"); len(rows) != 13 {
+		t.Errorf("%d rows beside the checkpoint, want Alice's 13 facts", len(rows))
 	}
 	if _, err := os.Stat("timeline-Alice.html"); err == nil {
 		t.Errorf("timeline without --out wrote into the working directory")

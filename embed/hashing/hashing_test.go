@@ -8,6 +8,7 @@ import (
 
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/embed/hashing"
+	"github.com/tkgraph/backfill/internal/vectors"
 )
 
 func TestHashingSimilarity(t *testing.T) {
@@ -33,7 +34,7 @@ func TestHashingSimilarity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := embed.Cosine(v[0], v[1])
+			c := vectors.Cosine(v[0], v[1])
 			if c < tt.atLeast || c > tt.atMost {
 				t.Errorf("cosine(%q, %q) = %.3f, want in [%.2f, %.2f]", tt.a, tt.b, c, tt.atLeast, tt.atMost)
 			}

@@ -11,6 +11,7 @@ import (
 const (
 	EnvNeo4jURI        = "BACKFILL_NEO4J_URI"
 	EnvFalkorDBURI     = "BACKFILL_FALKORDB_URI"
+	EnvMemgraphURI     = "BACKFILL_MEMGRAPH_URI"
 	EnvS3Endpoint      = "BACKFILL_S3_ENDPOINT"
 	EnvS3AccessKey     = "BACKFILL_S3_ACCESS_KEY"
 	EnvS3SecretKey     = "BACKFILL_S3_SECRET_KEY"
@@ -92,6 +93,29 @@ func FalkorDB(t testing.TB) string {
 	return vals[EnvFalkorDBURI]
 }
 
+// MemgraphWorkflow is where the Memgraph tests run: Memgraph has no server a script can install
+// on these machines (no package registry ships it), so a GitHub Actions workflow starts its
+// official container and sets BACKFILL_MEMGRAPH_URI.
+const MemgraphWorkflow = ".github/workflows/memgraph.yml"
+
+// Memgraph returns the Bolt URI of a Memgraph server from BACKFILL_MEMGRAPH_URI. Unlike the
+// other servers, an unset variable skips t, with a line saying where the test runs; a set one is
+// used as it is, so a server that does not answer fails the test rather than skipping it.
+func Memgraph(t testing.TB) string {
+	t.Helper()
+	return memgraphFrom(t, os.Getenv)
+}
+
+func memgraphFrom(t testing.TB, getenv func(string) string) string {
+	t.Helper()
+	uri := getenv(EnvMemgraphURI)
+	if uri == "" {
+		t.Skip(fmt.Sprintf("%s unset: Memgraph cannot run on this machine; %s runs this test against Memgraph's container",
+			EnvMemgraphURI, MemgraphWorkflow))
+	}
+	return uri
+}
+
 // S3Env locates the test S3 gateway and its root credentials.
 type S3Env struct {
 	Endpoint  string // e.g. http://127.0.0.1:7070
@@ -144,9 +168,58 @@ type LocalLLM struct {
 // unset.
 func LocalModel(t testing.TB) LocalLLM {
 	t.Helper()
-	vals := require(t, os.Getenv, `eval "$(scripts/local_llm.sh start)"`, EnvLocalLLMURL, EnvLocalLLMModel)
+	return localServer(t, "scripts/local_llm.sh", EnvLocalLLMURL, EnvLocalLLMModel)
+}
+
+// localServer reads the URL and model variables of a local server that script starts.
+func localServer(t testing.TB, script, urlVar, modelVar string) LocalLLM {
+	t.Helper()
+	vals := require(t, os.Getenv, `eval "$(`+script+` start)"`, urlVar, modelVar)
 	if vals == nil {
 		return LocalLLM{}
 	}
-	return LocalLLM{URL: vals[EnvLocalLLMURL], Model: vals[EnvLocalLLMModel]}
+	return LocalLLM{URL: vals[urlVar], Model: vals[modelVar]}
+}
+
+// Names of the variables of the local embedding server (scripts/local_embed.sh).
+const (
+	EnvLocalEmbedURL   = "BACKFILL_LOCAL_EMBED_URL"
+	EnvLocalEmbedModel = "BACKFILL_LOCAL_EMBED_MODEL"
+)
+
+// LocalEmbedder returns the local embedding server from BACKFILL_LOCAL_EMBED_URL and
+// BACKFILL_LOCAL_EMBED_MODEL (its base URL, ending in /v1, and its model), failing (or, with
+// BACKFILL_SKIP_INTEGRATION=1, skipping) t when one is unset.
+func LocalEmbedder(t testing.TB) LocalLLM {
+	t.Helper()
+	return localServer(t, "scripts/local_embed.sh", EnvLocalEmbedURL, EnvLocalEmbedModel)
+}
+
+// Names of the variables of the OpenTelemetry Collector (scripts/otelcol.sh).
+const (
+	EnvOTelEndpoint     = "BACKFILL_OTELCOL_ENDPOINT"
+	EnvOTelGRPCEndpoint = "BACKFILL_OTELCOL_GRPC_ENDPOINT"
+	EnvOTelTraces       = "BACKFILL_OTELCOL_TRACES"
+	EnvOTelMetrics      = "BACKFILL_OTELCOL_METRICS"
+)
+
+// OTelCollector is the test OpenTelemetry Collector: its OTLP endpoints and the files its file
+// exporter writes (OTLP JSON, a line per batch received).
+type OTelCollector struct {
+	Endpoint     string // OTLP/HTTP, e.g. http://127.0.0.1:14318
+	GRPCEndpoint string // OTLP/gRPC
+	Traces       string // traces.jsonl
+	Metrics      string // metrics.jsonl
+}
+
+// Collector returns the test collector from the BACKFILL_OTELCOL_* variables, failing (or, with
+// BACKFILL_SKIP_INTEGRATION=1, skipping) t when one is unset.
+func Collector(t testing.TB) OTelCollector {
+	t.Helper()
+	vals := require(t, os.Getenv, `eval "$(scripts/otelcol.sh start)"`, EnvOTelEndpoint, EnvOTelGRPCEndpoint, EnvOTelTraces, EnvOTelMetrics)
+	if vals == nil {
+		return OTelCollector{}
+	}
+	return OTelCollector{Endpoint: vals[EnvOTelEndpoint], GRPCEndpoint: vals[EnvOTelGRPCEndpoint], Traces: vals[EnvOTelTraces],
+		Metrics: vals[EnvOTelMetrics]}
 }

@@ -100,3 +100,22 @@ func TestS3From(t *testing.T) {
 		})
 	}
 }
+
+// TestMemgraphFrom: unset skips with a line naming the variable and the workflow; set is used as
+// it is, neither skipped nor failed, whatever BACKFILL_SKIP_INTEGRATION says.
+func TestMemgraphFrom(t *testing.T) {
+	r := &recordingTB{TB: t}
+	if uri := memgraphFrom(r, mapEnv(nil)); uri != "" || r.fatal != "" ||
+		!strings.Contains(r.skipped, EnvMemgraphURI+" unset") || !strings.Contains(r.skipped, MemgraphWorkflow) {
+		t.Errorf("unset: uri %q, skipped %q, fatal %q", uri, r.skipped, r.fatal)
+	}
+	for _, env := range []map[string]string{
+		{EnvMemgraphURI: "bolt://127.0.0.1:7688"},
+		{EnvMemgraphURI: "bolt://127.0.0.1:7688", EnvSkipIntegration: "1"},
+	} {
+		r := &recordingTB{TB: t}
+		if uri := memgraphFrom(r, mapEnv(env)); uri != "bolt://127.0.0.1:7688" || r.skipped != "" || r.fatal != "" {
+			t.Errorf("%v: uri %q, skipped %q, fatal %q", env, uri, r.skipped, r.fatal)
+		}
+	}
+}

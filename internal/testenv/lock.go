@@ -48,6 +48,24 @@ func FalkorDBExclusive(t testing.TB) string {
 	return uri
 }
 
+// S3Exclusive returns the test S3 gateway like S3 and holds an exclusive lock on it until t
+// ends, for tests that use buckets of fixed names (the docs' recipes): the other tests make
+// buckets of unique names (NewBucket) and need no lock.
+func S3Exclusive(t testing.TB) S3Env {
+	t.Helper()
+	env := S3(t)
+	if env.Endpoint == "" {
+		return env
+	}
+	unlock, err := lockFile(lockPath(env.Endpoint))
+	if err != nil {
+		t.Fatalf("locking s3 %s: %v", env.Endpoint, err)
+		return S3Env{}
+	}
+	t.Cleanup(unlock)
+	return env
+}
+
 // lockPath names the lock file for a server URI, in the system temporary directory.
 func lockPath(uri string) string {
 	name := strings.Map(func(r rune) rune {

@@ -25,7 +25,7 @@ func LoCoMoPath(root, env string) (path string, ok bool) {
 // NoLoCoMo says that the dataset is not at path and how to provide it.
 func NoLoCoMo(path string) string {
 	return fmt.Sprintf("the LoCoMo dataset is not at %s: it is not part of the repository (CC BY-NC 4.0); "+
-		"put locomo10.json at ../shared/datasets/locomo/ beside the repository or set %s (README, \"../shared\")", path, EnvLoCoMo)
+		"put locomo10.json at ../shared/datasets/locomo/ beside the repository or set %s (docs/getting-started.md, \"The LoCoMo dataset\")", path, EnvLoCoMo)
 }
 
 // LoCoMo returns the LoCoMo dataset file (LoCoMoPath with $LOCOMO) or skips the test with

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -126,4 +127,42 @@ func DeleteBucket(ctx context.Context, client *s3.Client, bucket string) error {
 		return fmt.Errorf("deleting bucket: %w", err)
 	}
 	return nil
+}
+
+// Objects returns the content of every object of bucket, by key.
+func Objects(ctx context.Context, env S3Env, bucket string) (map[string][]byte, error) {
+	client := env.Client()
+	out := map[string][]byte{}
+	pages := s3.NewListObjectsV2Paginator(client, &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", bucket, err)
+		}
+		for _, o := range page.Contents {
+			obj, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: o.Key})
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", aws.ToString(o.Key), err)
+			}
+			var b bytes.Buffer
+			_, err = b.ReadFrom(obj.Body)
+			obj.Body.Close()
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", aws.ToString(o.Key), err)
+			}
+			out[aws.ToString(o.Key)] = b.Bytes()
+		}
+	}
+	return out, nil
+}
+
+// ProcessEnv is the environment a backfill process needs to reach the gateway with its
+// credentials only: no session token, profile or shared AWS files (they would name files of the
+// user running the tests), no instance metadata, and the user cache (where the local copies of
+// s3:// stores go) under dir.
+func (e S3Env) ProcessEnv(dir string) map[string]string {
+	return map[string]string{"AWS_ACCESS_KEY_ID": e.AccessKey, "AWS_SECRET_ACCESS_KEY": e.SecretKey,
+		"AWS_SESSION_TOKEN": "", "AWS_PROFILE": "", "AWS_REGION": e.Region, "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_CONFIG_FILE": filepath.Join(dir, "no-aws-config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(dir, "no-aws-credentials"),
+		"XDG_CACHE_HOME": filepath.Join(dir, "cache")}
 }

@@ -11,13 +11,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/sinks/parquet"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -37,11 +37,11 @@ func NoEnv(string) (string, bool) { return "", false }
 
 // ExampleJob loads jobs/examples/NAME.yaml with sets applied, its source paths made absolute and
 // its store in a temp dir.
-func ExampleJob(t testing.TB, name string, sets ...string) *jobs.Job {
+func ExampleJob(t testing.TB, name string, sets ...string) *pipeline.Job {
 	t.Helper()
 	root := Root(t)
 	env := map[string]string{"BACKFILL_CHECKPOINT": filepath.Join(t.TempDir(), name+".db")}
-	j, err := jobs.Load(filepath.Join(root, "jobs/examples", name+".yaml"), sets, func(k string) (string, bool) {
+	j, err := pipeline.Load(filepath.Join(root, "jobs/examples", name+".yaml"), sets, func(k string) (string, bool) {
 		v, ok := env[k]
 		return v, ok
 	})
@@ -55,15 +55,15 @@ func ExampleJob(t testing.TB, name string, sets ...string) *jobs.Job {
 }
 
 // DemoJob is ExampleJob of the demo.
-func DemoJob(t testing.TB, sets ...string) *jobs.Job {
+func DemoJob(t testing.TB, sets ...string) *pipeline.Job {
 	t.Helper()
 	return ExampleJob(t, "demo", sets...)
 }
 
 // LoadDemo loads the demo job with sets, returning the error instead of failing.
-func LoadDemo(t testing.TB, sets ...string) (*jobs.Job, error) {
+func LoadDemo(t testing.TB, sets ...string) (*pipeline.Job, error) {
 	t.Helper()
-	return jobs.Load(filepath.Join(Root(t), "jobs/examples/demo.yaml"), sets, NoEnv)
+	return pipeline.Load(filepath.Join(Root(t), "jobs/examples/demo.yaml"), sets, NoEnv)
 }
 
 // StartStub serves h on loopback and returns its base URL.
@@ -78,7 +78,7 @@ func StartStub(t testing.TB, h http.Handler) string {
 // stub at base, under a priced model. Its 5 s timeout per attempt is far above the stub's answer
 // times even on a loaded machine, so an answer is never cut off (and paid twice) by the client;
 // tests of timeouts set a shorter one.
-func StubJob(t testing.TB, base string, sets ...string) *jobs.Job {
+func StubJob(t testing.TB, base string, sets ...string) *pipeline.Job {
 	t.Helper()
 	return DemoJob(t, append([]string{"record_time=reference", "llm.provider=openai", "llm.base_url=" + base,
 		"llm.model=gpt-4o-mini", "llm.timeout_seconds=5", "embedder.provider=openai", "embedder.base_url=" + base,
@@ -86,7 +86,7 @@ func StubJob(t testing.TB, base string, sets ...string) *jobs.Job {
 }
 
 // OpenStore opens the job's checkpoint store for writing; the caller closes it.
-func OpenStore(t testing.TB, j *jobs.Job) *checkpoints.Store {
+func OpenStore(t testing.TB, j *pipeline.Job) *checkpoints.Store {
 	t.Helper()
 	store, err := checkpoints.Open(context.Background(), j.Checkpoint)
 	if err != nil {
@@ -111,7 +111,7 @@ func PromptsDir(t testing.TB, task, extra string) string {
 }
 
 // Export writes the Parquet export of the job's store and returns its files by name.
-func Export(t testing.TB, j *jobs.Job) map[string][]byte {
+func Export(t testing.TB, j *pipeline.Job) map[string][]byte {
 	t.Helper()
 	store := OpenStore(t, j)
 	defer store.Close()
@@ -149,34 +149,22 @@ func NewLogger(buf *bytes.Buffer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// Keys lists the dotted keys of the job spec's values under the top-level key section, in
-// field order, by reflection on jobs.Job (yaml tags): a list or a mapping is one key.
+// Keys lists the dotted keys of the job's values under the top-level key section, in
+// declaration order (pipeline.Keys): a list or a mapping (of values or of sections) is one key.
 func Keys(t testing.TB, section string) []string {
 	t.Helper()
 	var out []string
-	var walk func(reflect.Type, string)
-	walk = func(typ reflect.Type, path string) {
-		if typ.Kind() == reflect.Pointer {
-			typ = typ.Elem()
+	for _, k := range pipeline.Keys().Keys() {
+		p := k.Path
+		if i := strings.IndexAny(p, "[*"); i > 0 {
+			p = strings.TrimSuffix(p[:i], ".")
 		}
-		if typ.Kind() != reflect.Struct {
-			out = append(out, path)
-			return
-		}
-		for i := range typ.NumField() {
-			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
-			if name != "" && name != "-" {
-				walk(typ.Field(i).Type, path+"."+name)
-			}
+		if strings.HasPrefix(p, section+".") && !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
-	typ := reflect.TypeFor[jobs.Job]()
-	for i := range typ.NumField() {
-		if name, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ","); name == section {
-			walk(typ.Field(i).Type, section)
-			return out
-		}
+	if len(out) == 0 {
+		t.Fatalf("the job has no section %s", section)
 	}
-	t.Fatalf("the job has no section %s", section)
-	return nil
+	return out
 }

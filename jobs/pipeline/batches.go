@@ -4,25 +4,18 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
-	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm/batch"
 	"github.com/tkgraph/backfill/report"
 )
 
-// batchOptions are the batch.Options of the job's batchers; input files are written next to
-// the checkpoint store.
-func batchOptions(j *jobs.Job, checkpoint string, log *slog.Logger, stop <-chan struct{}) batch.Options {
-	b := j.LLM.Batch
-	retries := *b.MaxRetries
-	if retries == 0 {
-		retries = -1 // none (0 is the llm default)
-	}
-	return batch.Options{MaxRequests: b.MaxRequests, MaxBytes: b.MaxBytes, MaxRetries: retries,
-		FallbackOnline: b.FallbackOnline, Poll: time.Duration(b.PollSeconds * float64(time.Second)),
-		SpoolDir: filepath.Dir(checkpoint), SpoolPrefix: filepath.Base(checkpoint) + ".batch-", Job: j.Name, Stop: stop, Log: log}
+// batchOptions are the batch.Options of the job's batchers (llm.batch); input files are written
+// next to the checkpoint store.
+func batchOptions(j *Job, checkpoint string, log *slog.Logger, stop <-chan struct{}) batch.Options {
+	o := j.LLM.Batch.Options()
+	o.SpoolDir, o.SpoolPrefix, o.Job, o.Stop, o.Log = filepath.Dir(checkpoint), filepath.Base(checkpoint)+".batch-", j.Name, stop, log
+	return o
 }
 
 // BatchSet is the batchers of a run (chat, embeddings) as one stages.Batches.
@@ -30,13 +23,14 @@ type BatchSet []*batch.Batcher
 
 // UseBatches turns batch mode on for the clients the job asks it of (llm.mode, embedder.mode)
 // and returns their batchers; their input files are written next to the store.
-func (c *Clients) UseBatches(j *jobs.Job, store *checkpoints.Store, log *slog.Logger, stop <-chan struct{}) BatchSet {
+func (c *Clients) UseBatches(j *Job, store *checkpoints.Store, log *slog.Logger, stop <-chan struct{}) BatchSet {
 	var set BatchSet
 	opts := batchOptions(j, store.Path(), log, stop)
-	if j.LLM.Mode == jobs.ModeBatch {
+	opts.Observer = c.batchObs
+	if j.LLM.Mode == ModeBatch {
 		set = append(set, c.LLM.UseBatches(store, opts))
 	}
-	if j.Embedder.Mode == jobs.ModeBatch {
+	if j.Embedder.Mode == ModeBatch {
 		set = append(set, c.Embedder.UseBatches(store, opts))
 	}
 	return set

@@ -5,17 +5,19 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/embed"
 	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/llm"
+	"github.com/tkgraph/backfill/llm/batch"
+	"github.com/tkgraph/backfill/llm/calls"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/providers/offline"
 	"github.com/tkgraph/backfill/report"
+	"github.com/tkgraph/backfill/telemetry"
 )
 
 // Clients are a job's chat client and embedder, as a run, a plan and an eval build them.
@@ -24,6 +26,27 @@ type Clients struct {
 	Embedder *embed.Client
 	Pacer    *pacing.Pacer  // shared by both: one bound on requests in flight, one RPM/TPM budget
 	Budget   *pacing.Budget // shared by both: limits.max_cost_usd
+	batchObs batch.Observer // watches the batches UseBatches starts (Observe); nil: none
+}
+
+// Observe makes t (a run's telemetry; nil: none) watch the clients' calls and usage and, in
+// batch mode, their provider batches: call it before UseBatches and before the first call.
+func (c *Clients) Observe(j *Job, t *telemetry.Telemetry) {
+	if t == nil {
+		return
+	}
+	c.LLM.Observe(t.Client(calls.OperationChat, telemetry.Provider(j.LLM.Provider), c.LLM.Model(), remoteURL(j.LLM.Provider, j.LLM.BaseURL)))
+	c.Embedder.Observe(t.Client(calls.OperationEmbeddings, telemetry.Provider(j.Embedder.Provider), c.Embedder.Model(),
+		remoteURL(j.Embedder.Provider, j.Embedder.BaseURL)))
+	c.batchObs = t.Batches()
+}
+
+// remoteURL is the base URL a provider's requests go to over the network, "" in-process.
+func remoteURL(provider, baseURL string) string {
+	if provider == "offline" {
+		return ""
+	}
+	return baseURL
 }
 
 // NewClients builds the chat client and the embedder of a job: its providers, prompts, request
@@ -33,7 +56,7 @@ type Clients struct {
 // (os.LookupEnv when nil); log (nil: none) gets the warning about unpriced models and the
 // retries. stop, when closed, makes the shared pacer refuse new requests
 // (pacing.PacerOptions.Stop). It is the one place a job becomes clients.
-func NewClients(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv, log *slog.Logger, stop <-chan struct{}) (*Clients, error) {
+func NewClients(j *Job, store *checkpoints.Store, env jobs.LookupEnv, log *slog.Logger, stop <-chan struct{}) (*Clients, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
@@ -67,29 +90,26 @@ func NewClients(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv, log *
 
 // LLMOptions are the chat client's options from the job: every llm.* key that reaches a request
 // or the client (the endpoint, key, pacer, budget and log are NewClients').
-func LLMOptions(j *jobs.Job) llm.Options {
-	l := j.LLM
-	return llm.Options{Model: l.Model, Temperature: l.Temperature, FrequencyPenalty: l.FrequencyPenalty,
-		MaxAttempts: l.MaxAttempts, Timeout: seconds(l.TimeoutSecs), Prices: j.Prices(),
-		ResponseFormat: l.ResponseFormat, MaxTokens: l.MaxTokens}
+func LLMOptions(j *Job) llm.Options {
+	o := j.LLM.Settings.Options()
+	o.Prices = j.Prices()
+	return o
 }
 
 // EmbedOptions are the embedder's options from the job (the endpoint, key, pacer, budget and
-// log are NewClients').
-func EmbedOptions(j *jobs.Job) embed.Options {
-	e := j.Embedder
+// log are NewClients'): its keys, and the llm section's concurrency, attempts and timeout.
+func EmbedOptions(j *Job) embed.Options {
+	e, l := j.Embedder, j.LLM.Settings.Options()
 	return embed.Options{Model: e.Model, Dimensions: e.Dimensions, BatchSize: e.BatchSize, Concurrency: j.LLM.Concurrency,
-		MaxAttempts: j.LLM.MaxAttempts, Timeout: seconds(j.LLM.TimeoutSecs), Prices: j.Prices()}
+		MaxAttempts: l.MaxAttempts, Timeout: l.Timeout, Prices: j.Prices()}
 }
-
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // endpoint returns the HTTP client, base URL and API key of a provider.
 func endpoint(provider, baseURL, keyEnv string, dims int, env jobs.LookupEnv) (*http.Client, string, string, error) {
 	switch provider {
-	case "offline":
+	case ProviderOffline:
 		return transport.NewInProcessHTTPClient(offline.NewHandler(offline.Options{Dims: dims})), "http://offline/v1", "", nil
-	case "openai":
+	case ProviderOpenAI:
 		key, _ := env(keyEnv)
 		return &http.Client{}, baseURL, key, nil
 	}
@@ -104,11 +124,10 @@ func (c *Clients) Usage() pacing.Usage {
 	if u.Stages == nil {
 		u.Stages = map[string]pacing.StageUsage{}
 	}
-	eu := pacing.StageUsage{Calls: e.Requests, CacheHits: e.CacheHits, PromptTokens: e.PromptTokens,
-		Retries: e.Retries, InvalidAnswers: e.InvalidAnswers, CostUSD: e.CostUSD, Cost: pacing.Cost{Input: e.CostUSD}}
-	s := u.Stages["embed"]
+	eu := e.StageUsage()
+	s := u.Stages[embed.Stage]
 	s.Sum(eu)
-	u.Stages["embed"] = s
+	u.Stages[embed.Stage] = s
 	u.Total.Sum(eu)
 	u.Total.MaxInFlight = int64(c.Pacer.Peak())
 	return u

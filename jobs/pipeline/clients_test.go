@@ -1,4 +1,4 @@
-package pipeline
+package pipeline_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/providers/stub"
 )
@@ -24,7 +25,7 @@ func TestClientsSharePacer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	cl, err := NewClients(j, store, jobstest.NoEnv, nil, nil)
+	cl, err := pipeline.NewClients(j, store, jobstest.NoEnv, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

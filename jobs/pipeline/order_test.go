@@ -1,11 +1,11 @@
-package pipeline
+package pipeline_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -21,7 +21,7 @@ func TestStagesFollowTheStepTable(t *testing.T) {
 		{[]string{"sink.kind=memgraph"}, len(stages.Steps)},
 	} {
 		j := jobstest.DemoJob(t, tc.sets...)
-		list, err := Stages(j, Inputs{})
+		list, err := pipeline.Stages(j, pipeline.Inputs{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,13 +37,13 @@ func TestStagesFollowTheStepTable(t *testing.T) {
 }
 
 // keys returns the key of every stage of j's list, by stage, under the clients j builds.
-func keys(t *testing.T, j *jobs.Job) map[string]string {
+func keys(t *testing.T, j *pipeline.Job) map[string]string {
 	t.Helper()
-	cl, err := NewClients(j, nil, jobstest.NoEnv, nil, nil)
+	cl, err := pipeline.NewClients(j, nil, jobstest.NoEnv, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := Stages(j, Inputs{})
+	list, err := pipeline.Stages(j, pipeline.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,47 +59,36 @@ func keys(t *testing.T, j *jobs.Job) map[string]string {
 	return out
 }
 
-// TestEveryStageKeyReachesItsStage: every key under stages.* (found by reflection on the job
-// spec) reaches the key of its stage, so a change to it re-runs the stage's units (and, through
-// the fingerprints' chain, those after it) and nothing before it.
+// TestEveryStageKeyReachesItsStage: every key under stages.* (as the stages declare them, with
+// the example value each declares, and the settings it needs to act: options.Example) reaches
+// the key of its stage, so a change to it re-runs the stage's units (and, through the
+// fingerprints' chain, those after it) and nothing before it.
 func TestEveryStageKeyReachesItsStage(t *testing.T) {
-	values := map[string]string{
-		"stages.extract.context": "2", "stages.extract.context_tokens": "60", "stages.extract.mode": "two_call",
-		"stages.extract.chitchat": "ask", "stages.extract.llm": "off",
-		"stages.resolve.minhash_threshold": "0.8", "stages.resolve.embedding_threshold": "0.95",
-		"stages.resolve.grey_threshold": "0.7", "stages.resolve.batch_size": "5", "stages.resolve.max_pairs": "10",
-		"stages.resolve.llm":             "off",
-		"stages.temporal.max_candidates": "5",
-		"stages.summarize.short_chars":   "100", "stages.summarize.batch_size": "2",
-		"stages.community.max_iterations": "10", "stages.community.min_size": "3", "stages.community.only_valid": "true",
-		"stages.community.max_summarized": "4",
-		"stages.extract.window":           "4", "stages.extract.window_tokens": "500", "stages.extract.window_gap_seconds": "60",
-	}
-	// Keys that act only with another setting: compared against the demo job with that setting.
-	with := map[string]string{
-		"stages.extract.window_tokens": "stages.extract.window=4", "stages.extract.window_gap_seconds": "stages.extract.window=4",
-	}
 	base := keys(t, jobstest.DemoJob(t))
-	all := jobstest.Keys(t, "stages")
-	if len(all) != len(values) {
-		t.Errorf("the job has %d keys under stages, the test values %d: %v", len(all), len(values), all)
-	}
-	for _, key := range all {
-		v, ok := values[key]
-		if !ok {
-			t.Errorf("%s: no test value; add one (every stage option must reach its stage's key)", key)
+	n := 0
+	for _, k := range pipeline.Keys().Keys() {
+		if !strings.HasPrefix(k.Path, "stages.") {
 			continue
 		}
-		stage := strings.Split(key, ".")[1]
-		from, sets := base, []string{key + "=" + v}
-		if w, ok := with[key]; ok {
-			from, sets = keys(t, jobstest.DemoJob(t, w)), append(sets, w)
+		n++
+		v, with := k.Key.Example()
+		if v == "" {
+			t.Errorf("%s: declares no example value (options.Example): every stage option must reach its stage's key", k.Path)
+			continue
 		}
-		got := keys(t, jobstest.DemoJob(t, sets...))
-		for name, k := range got {
-			if changed := k != from[name]; changed != (name == stage) {
-				t.Errorf("%s=%s: the key of %s changed: %v (want only %s's)", key, v, name, changed, stage)
+		stage := strings.Split(k.Path, ".")[1]
+		from := base // a key that acts only with another setting is compared with the job with that setting
+		if len(with) > 0 {
+			from = keys(t, jobstest.DemoJob(t, with...))
+		}
+		got := keys(t, jobstest.DemoJob(t, append(with, k.Path+"="+v)...))
+		for name, key := range got {
+			if changed := key != from[name]; changed != (name == stage) {
+				t.Errorf("%s=%s: the key of %s changed: %v (want only %s's)", k.Path, v, name, changed, stage)
 			}
 		}
+	}
+	if n < 18 {
+		t.Errorf("only %d keys under stages", n)
 	}
 }

@@ -1,14 +1,12 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
-	"time"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/jobs"
-	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/loaders"
-	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/graphdb"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/community"
@@ -31,8 +29,10 @@ type Inputs struct {
 
 // Stages returns the job's stages in run order (stages.Steps), each with its options: ingest,
 // extract, resolve, temporal, summarize, embed, community, and load when the sink is a graph
-// database. It is the one place where the job's keys become the stages' options.
-func Stages(j *jobs.Job, in Inputs) ([]stages.Stage, error) {
+// database. Each stage's keys are bound to its options as the stage declares them; this is the
+// one place that adds what a stage reads from elsewhere in the job (the ontology, the timezone,
+// the sources' record options, the sink and the store).
+func Stages(j *Job, in Inputs) ([]stages.Stage, error) {
 	io, err := ingestOptions(j, in.FS, in.Shard)
 	if err != nil {
 		return nil, err
@@ -41,24 +41,25 @@ func Stages(j *jobs.Job, in Inputs) ([]stages.Stage, error) {
 		ingest.New(io),
 		extract.New(extractOptions(j)),
 		resolve.New(resolveOptions(j)),
-		temporal.New(temporal.Options{MaxCandidates: j.Stages.Temporal.MaxCandidates, Cardinality: cardinalities(j)}),
-		summarize.New(summarize.Options{ShortChars: j.Stages.Summarize.ShortChars, BatchSize: j.Stages.Summarize.BatchSize}),
+		temporal.New(temporalOptions(j)),
+		summarize.New(j.Stages.Summarize),
 		embed.New(),
-		community.New(communityOptions(j)),
+		community.New(j.Stages.Community),
 	}
-	if j.GraphSink() {
+	if j.Sink.GraphSink() {
 		list = append(list, load.New(loadOptions(j, in.Store, in.Env)))
 	}
 	return list, nil
 }
 
-// ingestOptions are the ingest stage's options of the job: its sources' loader specs, read from
-// fsys, the groups of shard.
-func ingestOptions(j *jobs.Job, fsys loaders.FS, shard ingest.Shard) (ingest.Options, error) {
+// ingestOptions are the ingest stage's options of the job: its sources' loader specs (in the
+// job's timezone, their JSON record options compiled), read from fsys, the groups of shard.
+func ingestOptions(j *Job, fsys loaders.FS, shard ingest.Shard) (ingest.Options, error) {
 	o := ingest.Options{FS: fsys, Shard: shard, MaxErrorRatio: *j.Limits.MaxErrorRatio, MaxVanishedRatio: *j.Limits.MaxVanishedRatio}
 	for i, src := range j.Sources {
-		o.Mirror = append(o.Mirror, src.Sync == jobs.SyncMirror)
-		spec := j.LoaderSpec(src)
+		o.Mirror = append(o.Mirror, src.Sync == ingest.SyncMirror)
+		spec := src.Spec
+		spec.Timezone = j.Location()
 		var err error
 		if spec.Record, err = src.RecordSpec(); err != nil {
 			return o, fmt.Errorf("ingesting source %d (%s): %w", i, src.Path, err)
@@ -68,80 +69,55 @@ func ingestOptions(j *jobs.Job, fsys loaders.FS, shard ingest.Shard) (ingest.Opt
 	return o, nil
 }
 
-// extractOptions are the extract stage's options of the job.
-func extractOptions(j *jobs.Job) extract.Options {
-	x := j.Stages.Extract
-	return extract.Options{Context: x.Context, ContextTokens: x.ContextTokens, Mode: x.Mode, AskChitchat: x.Chitchat == "ask",
-		EntityTypes: entityTypes(j), EdgeTypes: edgeTypes(j), ExcludedTypes: j.Ontology.ExcludedTypes, NoLLM: x.LLM == "off",
-		Window: x.Window, WindowTokens: x.WindowTokens, WindowGap: time.Duration(x.WindowGapSeconds * float64(time.Second))}
+// extractOptions are the extract stage's options of the job: its keys and the ontology.
+func extractOptions(j *Job) extract.Options {
+	o := j.Stages.Extract
+	o.EntityTypes, o.EdgeTypes, o.ExcludedTypes = j.Ontology.EntityTypesIn(), j.Ontology.EdgeTypesIn(), j.Ontology.ExcludedTypes
+	return o
 }
 
-func resolveOptions(j *jobs.Job) resolve.Options {
-	r := j.Stages.Resolve
-	return resolve.Options{MinHashThreshold: r.MinHashThreshold, EmbeddingThreshold: r.EmbeddingThreshold,
-		GreyThreshold: r.GreyThreshold, BatchSize: r.BatchSize, MaxPairs: r.MaxPairs, NoLLM: r.LLM == "off",
-		EntityTypes: entityTypes(j), EdgeTypes: edgeTypes(j), ExcludedTypes: j.Ontology.ExcludedTypes}
+// resolveOptions are the resolve stage's options of the job: its keys and the ontology.
+func resolveOptions(j *Job) resolve.Options {
+	o := j.Stages.Resolve
+	o.EntityTypes, o.EdgeTypes, o.ExcludedTypes = j.Ontology.EntityTypesIn(), j.Ontology.EdgeTypesIn(), j.Ontology.ExcludedTypes
+	return o
 }
 
-func communityOptions(j *jobs.Job) community.StageOptions {
-	c := j.Stages.Community
-	return community.StageOptions{MaxIterations: c.MaxIterations, MinSize: c.MinSize, OnlyValid: c.OnlyValid,
-		MaxSummarized: c.MaxSummarized}
+// temporalOptions are the temporal stage's options of the job: its keys and the ontology's
+// cardinalities.
+func temporalOptions(j *Job) temporal.Options {
+	o := j.Stages.Temporal
+	o.Cardinality = j.Ontology.Cardinalities()
+	return o
 }
 
 // loadOptions are the load stage's options of the job: the sink keys (0 leaves the sink's own
 // default), the credentials read from env when a group is to be loaded, the store as the sink
 // reads it.
-func loadOptions(j *jobs.Job, store *checkpoints.Store, env jobs.LookupEnv) load.Options {
-	s := j.Sink
+func loadOptions(j *Job, store *checkpoints.Store, env jobs.LookupEnv) load.Options {
 	return load.Options{
-		Sink: graphdb.Options{Dialect: cypher.Dialect(s.Kind), URI: s.URI, Database: s.Database, BatchSize: s.BatchSize,
-			BatchBytes: s.BatchBytes, Sessions: s.Sessions, Analytical: s.Analytical, VectorDims: j.Embedder.Dimensions,
-			Indexes: cypher.IndexMode(s.Indexes),
-			Foreign: graphdb.Foreign(s.Foreign), Job: j.Name,
-			LeaseTTL: seconds(s.LeaseSecs), LeaseWait: leaseWait(s.LeaseWait),
-			MaxAttempts: s.MaxAttempts, RetryBase: seconds(s.RetrySecs)},
-		Reload:      s.Reload,
+		Sink:        j.Sink.Options(j.Name, j.Embedder.Dimensions),
+		Reload:      j.Sink.Reload,
 		Source:      stages.GraphSource(store, j.RecordTime),
-		Credentials: func() (string, string, error) { return j.SinkCredentials(env) },
+		Credentials: func() (string, string, error) { return j.Sink.Credentials(env) },
 	}
 }
 
-func entityTypes(j *jobs.Job) []wire.EntityTypeIn {
-	var out []wire.EntityTypeIn
-	for _, t := range j.Ontology.EntityTypes {
-		out = append(out, wire.EntityTypeIn{Name: t.Name, Description: t.Description, Attributes: t.Attributes})
+// PingSink connects once to the job's graph database sink, with the credentials the job names
+// read from env, and disconnects; nil when the job loads no graph database.
+func PingSink(ctx context.Context, j *Job, env jobs.LookupEnv) error {
+	if !j.Sink.GraphSink() {
+		return nil
 	}
-	return out
-}
-
-func edgeTypes(j *jobs.Job) []wire.EdgeTypeIn {
-	var out []wire.EdgeTypeIn
-	for _, t := range j.Ontology.EdgeTypes {
-		out = append(out, wire.EdgeTypeIn{Name: t.Name, Description: t.Description, Sources: t.Sources, Targets: t.Targets})
+	o := j.Sink.Options(j.Name, j.Embedder.Dimensions)
+	var err error
+	if o.Username, o.Password, err = j.Sink.Credentials(env); err != nil {
+		return err
 	}
-	return out
-}
-
-// cardinalities are the cardinalities the ontology's edge types set, by name.
-func cardinalities(j *jobs.Job) map[string]string {
-	out := map[string]string{}
-	for _, t := range j.Ontology.EdgeTypes {
-		if t.Cardinality != "" {
-			out[t.Name] = t.Cardinality
-		}
+	o.MaxAttempts = 1
+	l, err := graphdb.Open(ctx, o)
+	if err != nil {
+		return err
 	}
-	return out
-}
-
-// leaseWait is sink.lease_wait_seconds as the loader takes it: unset is its default, 0 fails at
-// once (a negative wait).
-func leaseWait(s *float64) time.Duration {
-	switch {
-	case s == nil:
-		return 0
-	case *s == 0:
-		return -1
-	}
-	return seconds(*s)
+	return l.Close(ctx)
 }

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/sinks/cypher"
 	"github.com/tkgraph/backfill/sinks/graphdb"
 )
@@ -12,8 +11,10 @@ import (
 // embedder dimensions through loadOptions, is pinned. It changed once, when every stage's
 // options went into its fingerprints by one recipe (stages.Key, stages.KeyRecipe "stage-key/1"):
 // each group then loads once more; and again with loaderVersion load-v3 (the ownership record,
-// which each group's load must write once, and message episodes as "speaker: text"). A change here reloads every group of every existing
-// checkpoint: bump the loader's version (or the recipe) deliberately instead.
+// which each group's load must write once, and message episodes as "speaker: text"), and
+// load-v4 (Episodic record_key and seq, which eval and diff of a loaded graph need). A change
+// here reloads every group of every existing checkpoint: bump the loader's version (or the
+// recipe) deliberately instead.
 func TestLoadFingerprintPinned(t *testing.T) {
 	for _, c := range []struct {
 		kind, uri, db string
@@ -21,10 +22,10 @@ func TestLoadFingerprintPinned(t *testing.T) {
 		upstream      string
 		want          string
 	}{
-		{"neo4j", "bolt://db:7687", "graph", 1024, "c0ffee", "cc380c8ff90da0116a2b36f23fa4c644"},
-		{"", "", "", 0, "", "b88cddf246c905cfb6444600075753a2"},
+		{"neo4j", "bolt://db:7687", "graph", 1024, "c0ffee", "ed78ec3e64955b04397b6faccfe6b618"},
+		{"", "", "", 0, "", "2201fdfc3e58279fb85c42de99891d5a"},
 	} {
-		j := &jobs.Job{}
+		j := &Job{}
 		j.Sink.Kind, j.Sink.URI, j.Sink.Database, j.Embedder.Dimensions = c.kind, c.uri, c.db, c.dims
 		if got := loadOptions(j, nil, nil).Fingerprint(c.upstream); got != c.want {
 			t.Errorf("%+v: load fingerprint %s, want %s", c, got, c.want)
@@ -47,7 +48,7 @@ func TestLoadOptionsLeaveSinkDefaults(t *testing.T) {
 		{[]string{"sink.kind=neo4j", "sink.indexes=online"}, 2 << 20},
 		{[]string{"sink.kind=memgraph", "sink.indexes=graphiti"}, 2 << 20},
 	} {
-		j, err := jobs.Parse([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
+		j, err := Parse([]byte("sources: [{path: x.jsonl}]\n"), tc.sets, func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatalf("%v: %v", tc.sets, err)
 		}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/report"
 )
@@ -17,7 +17,7 @@ var (
 	stubJob    = jobstest.StubJob
 )
 
-func run(t *testing.T, j *jobs.Job) *report.Report {
+func run(t *testing.T, j *pipeline.Job) *report.Report {
 	t.Helper()
 	rep, err := runner.Run(context.Background(), j, runner.Options{})
 	if err != nil {
@@ -27,7 +27,7 @@ func run(t *testing.T, j *jobs.Job) *report.Report {
 }
 
 // plan plans j, failing the test on an error.
-func plan(t *testing.T, j *jobs.Job) *Plan {
+func plan(t *testing.T, j *pipeline.Job) *Plan {
 	t.Helper()
 	p, err := Make(context.Background(), j, Options{})
 	if err != nil {

@@ -9,12 +9,14 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/ingest"
 )
 
 // transportKeys are the llm and embedder keys that reach neither what a request asks nor a
@@ -155,7 +157,7 @@ func TestPlanAfterFrequencyPenaltyRun(t *testing.T) {
 }
 
 // staleRecords rewrites the fingerprint of every unit of stage in the job's store.
-func staleRecords(t *testing.T, j *jobs.Job, stage string) {
+func staleRecords(t *testing.T, j *pipeline.Job, stage string) {
 	t.Helper()
 	ctx := context.Background()
 	store := jobstest.OpenStore(t, j)
@@ -206,8 +208,8 @@ func TestPlanMatchesTheRun(t *testing.T) {
 			j := demoJob(t, tc.sets...)
 			j.Checkpoint = base.Checkpoint
 			if tc.addMessage {
-				j.Sources = append(j.Sources, jobs.Source{Path: extra, Format: "jsonl", Source: "message", Description: "chat history",
-					Mapping: jobs.Mapping{Group: "group_id", ReferenceTime: "reference_time", Speaker: "speaker", Body: "content"}})
+				j.Sources = append(j.Sources, ingest.Source{Spec: loaders.Spec{Path: extra, Format: "jsonl", Source: "message", Description: "chat history",
+					Mapping: loaders.Mapping{Group: "group_id", ReferenceTime: "reference_time", Speaker: "speaker", Body: "content"}}})
 			}
 			p := plan(t, j)
 			var changed []string
@@ -230,7 +232,15 @@ func TestPlanMatchesTheRun(t *testing.T) {
 func TestPlanAfterForget(t *testing.T) {
 	j := demoJob(t)
 	run(t, j)
-	if _, err := runner.Forget(context.Background(), j, runner.ForgetOptions{Selection: checkpoints.Selection{Speakers: []string{"Alice"}}}); err != nil {
+	store, err := runner.OpenStore(context.Background(), j, runner.Options{}, true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runner.Forget(store.Ctx, j, store, runner.ForgetOptions{Selection: checkpoints.Selection{Speakers: []string{"Alice"}}})
+	if cerr := store.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	p := plan(t, j)

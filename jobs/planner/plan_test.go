@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -102,7 +102,7 @@ func TestPlanSaysWhereItsRatiosComeFrom(t *testing.T) {
 	other.LLM.Model = "another-model"
 	for _, c := range []struct {
 		name, line, note string
-		job              *jobs.Job
+		job              *pipeline.Job
 	}{
 		{"the same job", `(?m)^assumptions +measured on the checkpoint's graph \(56 episodes\), resolved under this job's settings: \d+\.\d\d entities`, "", j},
 		{"another model", `(?m)^assumptions +defaults \(the checkpoint's graph was built under other settings\): 1\.20 entities and 1\.50 facts per episode`,

@@ -11,7 +11,6 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/loaders"
@@ -29,10 +28,10 @@ type Options struct {
 	Shard      ingest.Shard // plan one shard's groups
 	Sample     int          // extraction prompts rendered at most (DefaultSample)
 	Log        *slog.Logger // default: slog.Default()
-	FS         loaders.FS   // where sources are read (default: jobs.SourceFS)
+	FS         loaders.FS   // where sources are read (default: pipeline.SourceFS)
 }
 
-func (o *Options) defaults(j *jobs.Job) {
+func (o *Options) defaults(j *pipeline.Job) {
 	if o.Checkpoint == "" {
 		o.Checkpoint = j.Checkpoint
 	}
@@ -43,7 +42,7 @@ func (o *Options) defaults(j *jobs.Job) {
 		o.Log = slog.Default()
 	}
 	if o.FS == nil {
-		o.FS = jobs.SourceFS(j)
+		o.FS = pipeline.SourceFS(j)
 	}
 }
 
@@ -73,6 +72,9 @@ type Plan struct {
 	// Records is what the JSON records hold (absent when there are none); SkipLLM counts the
 	// records whose extraction asks the LLM nothing.
 	Records *report.Records `json:"records,omitempty"`
+	// Needs are what a run of the job would lack on this machine (runner.Preflight: an API key,
+	// a reachable sink), one line each; the CLI fills it in. A run refuses to start without them.
+	Needs []string `json:"needs,omitempty"`
 
 	graph         *stages.Ratios // measured on the job's store's graph (nil when it has none)
 	graphEpisodes int            // the episodes of that graph
@@ -80,7 +82,7 @@ type Plan struct {
 
 // Make plans j without calling the LLM: it ingests the sources into a scratch store and walks
 // the job's stages, each estimating its units and calls (stages.Stage.Estimate).
-func Make(ctx context.Context, j *jobs.Job, opts Options) (*Plan, error) {
+func Make(ctx context.Context, j *pipeline.Job, opts Options) (*Plan, error) {
 	opts.defaults(j)
 	dir, err := os.MkdirTemp("", "backfill-plan-")
 	if err != nil {
@@ -115,28 +117,24 @@ func Make(ctx context.Context, j *jobs.Job, opts Options) (*Plan, error) {
 	return p, p.count(ctx, scratch)
 }
 
-// price looks up the models' prices, with a note for a model that has none.
-func (p *Plan) price(j *jobs.Job) {
-	prices := j.Prices()
-	if pr, ok := prices.Lookup(j.LLM.Model); ok {
-		p.Price = &pr
-		if pr.InputPerMTok > 0 && pr.BatchInputPerMTok == 0 {
-			p.Notes = append(p.Notes, fmt.Sprintf("model %q has no batch price: batch costs use its online price (add llm.prices.%s.batch_input_per_mtok and batch_output_per_mtok)",
-				j.LLM.Model, j.LLM.Model))
-		}
-	} else {
+// price takes the models' prices (pipeline.Job.ModelPrices), with a note for a model that has
+// none.
+func (p *Plan) price(j *pipeline.Job) {
+	p.Price, p.EmbeddingPrice = j.ModelPrices()
+	switch pr := p.Price; {
+	case pr == nil:
 		p.Notes = append(p.Notes, fmt.Sprintf("model %q has no price: costs are 0 (add llm.prices.%s)", j.LLM.Model, j.LLM.Model))
-	}
-	if pr, ok := prices.Lookup(j.Embedder.Model); ok {
-		p.EmbeddingPrice = &pr
+	case pr.InputPerMTok > 0 && pr.BatchInputPerMTok == 0:
+		p.Notes = append(p.Notes, fmt.Sprintf("model %q has no batch price: batch costs use its online price (add llm.prices.%s.batch_input_per_mtok and batch_output_per_mtok)",
+			j.LLM.Model, j.LLM.Model))
 	}
 }
 
-// openPrev opens the job's store read-only (jobs.OpenCheckpoint: a local path or the latest
+// openPrev opens the job's store read-only (pipeline.OpenCheckpoint: a local path or the latest
 // snapshot of one kept in object storage), if there is one of this schema version, and measures
 // the ratios on its graph (used or not by chooseRatios); nil when there is none.
-func (p *Plan) openPrev(ctx context.Context, j *jobs.Job, path string, log *slog.Logger) (*checkpoints.Store, error) {
-	prev, err := jobs.OpenCheckpoint(ctx, j, path, jobs.CheckpointOptions{Log: log})
+func (p *Plan) openPrev(ctx context.Context, j *pipeline.Job, path string, log *slog.Logger) (*checkpoints.Store, error) {
+	prev, err := pipeline.OpenCheckpoint(ctx, j, path, pipeline.CheckpointOptions{Log: log})
 	switch {
 	case errors.Is(err, fs.ErrNotExist): // the job has not run
 		return nil, nil
@@ -156,7 +154,7 @@ func (p *Plan) openPrev(ctx context.Context, j *jobs.Job, path string, log *slog
 
 // setUp builds the job's clients and stages as a run does, over the scratch store; the clients'
 // cache is the job's store (none with llm.cache off).
-func (p *Plan) setUp(j *jobs.Job, opts Options, scratch, prev *checkpoints.Store) (stages.PlanEnv, []stages.Stage, error) {
+func (p *Plan) setUp(j *pipeline.Job, opts Options, scratch, prev *checkpoints.Store) (stages.PlanEnv, []stages.Stage, error) {
 	cl, err := pipeline.NewClients(j, prev, nil, nil, nil)
 	if err != nil {
 		return stages.PlanEnv{}, nil, err
@@ -254,6 +252,10 @@ func (p *Plan) chooseRatios(ctx context.Context, env *stages.PlanEnv, resolve st
 	return nil
 }
 
+// Nothing reports whether a run of the job has nothing to do: every unit of every stage is
+// done under the job's settings (the run reads the sources again, and asks nothing).
+func (p *Plan) Nothing() bool { return p.Total.Done == p.Total.Units && p.Total.Calls == 0 }
+
 // estimated reports whether a stage after extract has units to do, whose calls are estimates.
 func (p *Plan) estimated() bool {
 	for _, s := range p.Stages {
@@ -307,12 +309,16 @@ func (p *Plan) count(ctx context.Context, scratch *checkpoints.Store) error {
 	return nil
 }
 
-// total sums the stages.
+// total sums the stages. Its units and done count the units of the stages that keep unit
+// records, not ingest's rows, which every run reads again: when they are equal a run has nothing
+// to do (Nothing).
 func (p *Plan) total() {
 	t := stages.Estimate{Stage: "total", CallsExact: true}
 	for _, s := range p.Stages {
-		t.Units += s.Units
-		t.Done += s.Done
+		if s.Stage != stages.Ingest {
+			t.Units += s.Units
+			t.Done += s.Done
+		}
 		t.Calls += s.Calls
 		t.CachedCalls += s.CachedCalls
 		t.CallsExact = t.CallsExact && s.CallsExact

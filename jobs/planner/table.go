@@ -16,6 +16,18 @@ func (p *Plan) WriteTable(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "job\t%s\n", p.Job)
 	fmt.Fprintf(tw, "episodes\t%d in %d groups (%d rows quarantined)\n", p.Episodes, p.Groups, p.Quarantined)
+	if p.Nothing() {
+		fmt.Fprintf(tw, "to do\tnothing: all %d units of the stages are done under this job's settings; a run reads the sources again and asks no LLM\n", p.Total.Units)
+	} else {
+		calls := fmt.Sprint(p.Total.Calls)
+		if !p.Total.CallsExact {
+			calls = "~" + calls
+		}
+		fmt.Fprintf(tw, "to do\t%d of %d units (%d done), %s LLM calls\n", p.Total.Units-p.Total.Done, p.Total.Units, p.Total.Done, calls)
+	}
+	for _, n := range p.Needs {
+		fmt.Fprintf(tw, "MISSING\t%s\n", n)
+	}
 	fmt.Fprintf(tw, "model\t%s, %s\n", priced(p.Model, p.Price), p.Mode)
 	fmt.Fprintf(tw, "embedding model\t%s, %s\n", priced(p.EmbeddingModel, p.EmbeddingPrice), p.EmbeddingMode)
 	if r := p.Records; r != nil {
@@ -40,6 +52,9 @@ func (p *Plan) WriteTable(w io.Writer) {
 		a.Source, a.EntitiesPerEpisode, a.FactsPerEpisode, 100*a.JudgedShare, 100*a.LongSummaryShare, a.CommunitySize, 100*a.GreyPairShare)
 	for _, n := range p.Notes {
 		fmt.Fprintf(tw, "note\t%s\n", n)
+	}
+	if len(p.Needs) > 0 {
+		fmt.Fprintf(tw, "note\tMISSING: what a run needs and this machine lacks; `backfill run` refuses to start (exit 2) until it is there\n")
 	}
 	fmt.Fprintf(tw, "note\t~ marks an estimate; tokens are estimated at about 4 bytes (or 1 non-ASCII character) per token\n")
 	tw.Flush()

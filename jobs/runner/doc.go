@@ -2,6 +2,9 @@
 // lock for the whole run), builds the job's clients and stages (jobs/pipeline), runs every stage
 // of the list in order with the run's stages.Env, and returns the run report (package report).
 // It is resumable: running the same job again skips every unit whose inputs did not change.
+// With Options.Telemetry the run is one trace (a span for the run, each stage, each unit that
+// runs and each call; package telemetry) and is counted in metrics; the run's span ends with
+// the outcome the runs table records.
 //
 // After the stages the report is filled even when the run failed or was interrupted: the LLM
 // usage by stage, the store's counts, each stage's own section (stages.Reporter), the provider

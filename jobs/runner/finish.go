@@ -3,7 +3,9 @@ package runner
 import (
 	"context"
 	"errors"
+	"log/slog"
 
+	"github.com/tkgraph/backfill/checkpoints/replica"
 	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/report"
@@ -71,19 +73,16 @@ func (r *run) counts(ctx context.Context) error {
 	return err
 }
 
-// close closes the store (a store kept in object storage uploads its last snapshot) and returns
+// closeStore closes the store (a store kept in object storage uploads its last snapshot) and returns
 // runErr, the close's error when runErr is nil, or the cause of a checkpoint lost to another
 // process.
-func (r *run) close(ctx context.Context, runErr error) error {
-	if err := r.store.Close(); err != nil {
-		if runErr == nil {
-			runErr = err
-		} else {
-			r.opts.Log.Error("closing the checkpoint store", "err", err)
-		}
-	}
-	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
-		runErr = cause // the checkpoint was lost to another process
+func closeStore(store *Store, runErr error, log *slog.Logger) error {
+	err := store.Close()
+	switch {
+	case err != nil && (runErr == nil || errors.Is(err, replica.ErrLost)):
+		return err
+	case err != nil:
+		log.Error("closing the checkpoint store", "err", err)
 	}
 	return runErr
 }

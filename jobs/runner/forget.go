@@ -10,11 +10,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/internal/safefile"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/stages/ingest"
@@ -45,6 +46,26 @@ type Forgetting struct {
 	Pending  []string              `json:"pending,omitempty"`
 	Deletion *checkpoints.Deletion `json:"deletion,omitempty"` // nil on a dry run or when nothing matched
 	Report   *report.Report        `json:"run,omitempty"`      // the run that computed the groups again (nil on a dry run or with nothing to do)
+	// contents are the texts of the forgotten episodes and the values selected (Texts).
+	contents []string
+}
+
+// Texts are what files written from the store may hold of what f forgets (or would forget):
+// the selected values, the contents and record keys of the episodes, the names of the
+// entities only they mentioned and the sentences of the facts only they supported. Forget
+// rewrites the reports it recorded without them (cmd/backfill); Redact drops them from f.
+func (f *Forgetting) Texts() []string {
+	out := slices.Clone(f.contents)
+	for _, e := range f.Episodes {
+		out = append(out, e.RecordKey)
+	}
+	for _, e := range f.Impact.Entities {
+		out = append(out, e.Name)
+	}
+	for _, x := range f.Impact.Facts {
+		out = append(out, x.Fact)
+	}
+	return slices.DeleteFunc(out, func(s string) bool { return strings.TrimSpace(s) == "" })
 }
 
 // Redact leaves out of f what the forgotten episodes said or named (speakers, record keys,
@@ -62,30 +83,31 @@ func (f *Forgetting) Redact() {
 	}
 	f.Pending = make([]string, len(f.Pending))
 	f.Impact.Groups = make([]string, len(f.Impact.Groups))
+	f.contents = nil
 }
 
-// Forget removes the episodes the selection chooses from the job's store and computes what
-// depended on them again (checkpoints.Store.Forget, then Run without ingest, and without load
+// Forget removes the episodes the selection chooses from the job's store (opened by OpenStore:
+// for writing, or read-only with o.DryRun) and computes what depended on them again
+// (checkpoints.Store.Forget, then Run on the same store without ingest, and without load
 // unless o.Load; the run's end completes the forgetting: Purge, Compact): entities only they
 // mentioned and facts only they supported disappear, the groups' summaries, communities and the
 // extractions whose context held them are computed again (from the LLM cache where their inputs
-// did not change), the cached answers the groups no longer ask are deleted, the quarantined rows
-// holding a selected value are removed from the table and the quarantine file, and the failed-
-// units file is rewritten. A deletion an earlier Forget or mirror run left incomplete is
-// completed too. With o.DryRun it only reports what would go.
-func Forget(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgetting, error) {
+// did not change), the cached answers the groups no longer ask are deleted, the answers of
+// provider batches still pending that the groups asked are discarded when collected, the
+// quarantined rows holding a selected value are removed from the table and the quarantine
+// file, and the failed-units file is rewritten. A deletion an earlier Forget or mirror run left
+// incomplete is completed too. With o.DryRun it only reports what would go.
+func Forget(ctx context.Context, j *pipeline.Job, store *Store, o ForgetOptions) (*Forgetting, error) {
 	o.Run.defaults(j)
-	if _, err := os.Stat(o.Run.Checkpoint); err != nil {
-		return nil, fmt.Errorf("forgetting: reading checkpoint %s: %w (has the job run?)", o.Run.Checkpoint, err)
+	if err := o.Check(j); err != nil {
+		return nil, err
 	}
-	if o.Load && !j.GraphSink() {
-		return nil, fmt.Errorf("forgetting: --load needs sink.kind memgraph or neo4j (the job's is %s)", j.Sink.Kind)
-	}
-	f, err := markForgetting(ctx, j, o)
-	if err != nil || o.DryRun || (f.Deletion == nil && len(f.Pending) == 0) {
-		return f, err
+	f, err := markForgetting(ctx, store.Store, o)
+	if err != nil || o.DryRun || ((f.Deletion == nil || f.Deletion.Episodes == 0) && len(f.Pending) == 0) {
+		return f, err // nothing to compute again (a deletion of quarantined rows alone is complete)
 	}
 	ro := o.Run
+	ro.Store = store
 	ro.Skip = append(ro.Skip, stages.Ingest)
 	if !o.Load {
 		ro.Skip = append(ro.Skip, stages.Load)
@@ -97,20 +119,22 @@ func Forget(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgetting, err
 	return f, nil
 }
 
-// markForgetting selects the episodes and, unless o.DryRun (which opens the store read-only),
-// removes them from the store and the quarantine (one store transaction, then the quarantine
-// file).
-func markForgetting(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgetting, error) {
-	open := checkpoints.Open
-	if o.DryRun {
-		open = checkpoints.OpenReadOnly
+// Check refuses what cannot apply to the job, before the store is opened (a writer of an
+// s3:// store would take its lease and upload a snapshot): --load without a graph database
+// sink.
+func (o ForgetOptions) Check(j *pipeline.Job) error {
+	if o.Load && !j.Sink.GraphSink() {
+		return fmt.Errorf("forgetting: --load needs a graph database sink (sink.kind memgraph, neo4j or falkordb; the job's is %s)", j.Sink.Kind)
 	}
-	store, err := open(ctx, o.Run.Checkpoint)
-	if err != nil {
-		return nil, err
-	}
-	defer store.Close()
+	return nil
+}
+
+// markForgetting selects the episodes and, unless o.DryRun, removes them from the store and the
+// quarantine (one store transaction, then the quarantine file). A selection that chooses no
+// episode but quarantined rows removes those rows alone (a deletion of no episode).
+func markForgetting(ctx context.Context, store *checkpoints.Store, o ForgetOptions) (*Forgetting, error) {
 	f := &Forgetting{}
+	var err error
 	if f.Pending, err = store.PendingGroups(ctx); err != nil {
 		return nil, err
 	}
@@ -122,13 +146,29 @@ func markForgetting(ctx context.Context, j *jobs.Job, o ForgetOptions) (*Forgett
 	if f.Impact, err = store.Impact(ctx, f.Episodes); err != nil {
 		return nil, err
 	}
-	values := quarantineValues(o)
+	values := QuarantineValues(o.Selection, o.Originals)
 	qpath := ingest.QuarantineFile(store.Path())
 	if o.DryRun {
 		f.Quarantined, err = store.QuarantineMatching(ctx, values, 0)
 		return f, err
 	}
-	if len(f.Episodes) > 0 {
+	uuids := make([]string, len(f.Episodes))
+	for i, e := range f.Episodes {
+		uuids[i] = e.UUID
+	}
+	if f.contents, err = store.EpisodeTexts(ctx, uuids); err != nil { // read before they go
+		return nil, err
+	}
+	f.contents = append(f.contents, o.Selection.Speakers...)
+	f.contents = append(f.contents, o.Selection.Matches...)
+	f.contents = append(f.contents, o.Selection.Keys...)
+	quarantined := 0
+	if len(f.Episodes) == 0 && len(values) > 0 {
+		if quarantined, err = store.QuarantineMatching(ctx, values, 0); err != nil {
+			return nil, err
+		}
+	}
+	if len(f.Episodes) > 0 || quarantined > 0 {
 		d, err := store.Forget(ctx, checkpoints.Deletion{At: o.Run.Clock.Now(), Command: forgetCommand(o),
 			Selectors: selectors(o.Selection)}, f.Episodes)
 		if err != nil {
@@ -171,12 +211,13 @@ func selectors(sel checkpoints.Selection) []checkpoints.Selector {
 	return out
 }
 
-// quarantineValues are the texts whose quarantined rows a forgetting removes: speakers and
-// texts to match as they are, group ids and record keys in quotes (as a JSON row holds them;
-// bare, a short key would match unrelated rows).
-func quarantineValues(o ForgetOptions) []string {
-	out := append(append([]string{}, o.Selection.Speakers...), o.Selection.Matches...)
-	for _, v := range append(append(append([]string{}, o.Selection.Groups...), o.Originals...), o.Selection.Keys...) {
+// QuarantineValues are the texts whose quarantined rows a forgetting of sel removes: speakers
+// and texts to match as they are, group ids (as stored, and as the input wrote them:
+// originals) and record keys in quotes (as a JSON row holds them; bare, a short key would
+// match unrelated rows).
+func QuarantineValues(sel checkpoints.Selection, originals []string) []string {
+	out := append(append([]string{}, sel.Speakers...), sel.Matches...)
+	for _, v := range append(append(append([]string{}, sel.Groups...), originals...), sel.Keys...) {
 		b, _ := json.Marshal(v)
 		out = append(out, string(b))
 	}

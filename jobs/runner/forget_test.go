@@ -9,6 +9,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
 // TestRunCompletesAnInterruptedForgetting: a forget killed right after its first transaction
@@ -30,7 +31,7 @@ func TestRunCompletesAnInterruptedForgetting(t *testing.T) {
 	}
 	alice := checkpoints.Selection{Speakers: []string{"Alice"}}
 
-	f, err := Forget(ctx, whole, ForgetOptions{Selection: alice, Run: Options{Clock: clock}})
+	f, err := forgetIn(ctx, whole, ForgetOptions{Selection: alice, Run: Options{Clock: clock}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,4 +61,17 @@ func TestRunCompletesAnInterruptedForgetting(t *testing.T) {
 			t.Errorf("%s differs between a forget run to its end and one completed by the next run", name)
 		}
 	}
+}
+
+// forgetIn opens the job's store for writing, forgets in it and closes it.
+func forgetIn(ctx context.Context, j *pipeline.Job, o ForgetOptions) (*Forgetting, error) {
+	store, err := OpenStore(ctx, j, o.Run, true, true)
+	if err != nil {
+		return nil, err
+	}
+	f, err := Forget(store.Ctx, j, store, o)
+	if cerr := store.Close(); err == nil {
+		err = cerr
+	}
+	return f, err
 }

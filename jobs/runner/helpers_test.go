@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/report"
 )
 
@@ -35,7 +35,7 @@ var (
 // testClock is the record time of the tests' runs.
 var testClock = graph.FixedClock(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
 
-func mustRun(t *testing.T, j *jobs.Job) *report.Report {
+func mustRun(t *testing.T, j *pipeline.Job) *report.Report {
 	t.Helper()
 	rep, err := Run(context.Background(), j, Options{Clock: testClock})
 	if err != nil {

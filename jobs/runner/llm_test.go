@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/transport"
 	"github.com/tkgraph/backfill/llm/wire"
@@ -22,7 +22,7 @@ import (
 	"github.com/tkgraph/backfill/report"
 )
 
-func runErr(t *testing.T, j *jobs.Job, env map[string]string, log *bytes.Buffer) (*report.Report, error) {
+func runErr(t *testing.T, j *pipeline.Job, env map[string]string, log *bytes.Buffer) (*report.Report, error) {
 	t.Helper()
 	opts := Options{Clock: graph.FixedClock(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)),
 		Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
@@ -154,7 +154,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 	checkNoKey(t, key, "error", []byte(err.Error()))
 	checkNoKey(t, key, "logs", logs.Bytes())
 	checkNoKey(t, key, "report", reportJSON(t, rep))
-	for _, jj := range []*jobs.Job{j, j2} {
+	for _, jj := range []*pipeline.Job{j, j2} {
 		files, _ := filepath.Glob(jj.Checkpoint + "*")
 		for _, f := range files {
 			b, err := os.ReadFile(f)

@@ -10,17 +10,16 @@ import (
 	"testing"
 
 	pq "github.com/parquet-go/parquet-go"
-
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/sinks/parquet"
 )
 
 // ontologyJob is a small job with a Person/Organization ontology, a WORKS_AT edge type, an
 // excluded Plan type and two groups that use the same names. It runs with the offline responder,
 // whose answers are a baseline for mechanics, not for extraction quality.
-func ontologyJob(t *testing.T) *jobs.Job {
+func ontologyJob(t *testing.T) *pipeline.Job {
 	t.Helper()
 	dir := t.TempDir()
 	msgs := `{"group_id":"g1","reference_time":"2024-01-08T09:00:00Z","speaker":"Alice","content":"I work at Kakao now."}
@@ -59,7 +58,7 @@ ontology:
     - {name: WORKS_AT, description: employment, sources: [Person], targets: [Organization]}
   excluded_types: [Plan]
 `
-	j, err := jobs.Parse([]byte(yaml), nil, func(string) (string, bool) { return "", false })
+	j, err := pipeline.Parse([]byte(yaml), nil, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +66,7 @@ ontology:
 }
 
 // graphOf reads a run's entities and facts from the store.
-func graphOf(t *testing.T, j *jobs.Job) ([]graph.Entity, []graph.Fact, []graph.Community) {
+func graphOf(t *testing.T, j *pipeline.Job) ([]graph.Entity, []graph.Fact, []graph.Community) {
 	t.Helper()
 	ctx := context.Background()
 	store := jobstest.OpenStore(t, j)

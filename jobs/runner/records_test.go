@@ -14,12 +14,12 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/stages"
 )
 
 // known reads the facts and version log of a run and answers graph.Known at knownAt.
-func known(t *testing.T, j *jobs.Job, knownAt time.Time) []graph.Fact {
+func known(t *testing.T, j *pipeline.Job, knownAt time.Time) []graph.Fact {
 	t.Helper()
 	_, facts, _ := graphOf(t, j)
 	ctx := context.Background()
@@ -153,7 +153,7 @@ sources:
     facts: [{subject: issue.title, relation: HAS_STATE, object: issue.state}]
 limits: {max_error_ratio: 0.5}
 `, dir)
-	j, err := jobs.Parse([]byte(raw), nil, func(string) (string, bool) { return "", false })
+	j, err := pipeline.Parse([]byte(raw), nil, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,21 +21,26 @@ const (
 	OutcomePending       = "pending" // --no-wait: stopped while units wait for provider batches
 )
 
-// recordRun appends the run and its report to the store's runs table, also when the run failed
-// or was interrupted (what it spent is spent), so `backfill diff` can show the LLM usage of the
-// runs that built a graph. It writes even when ctx is cancelled.
-func recordRun(ctx context.Context, store *checkpoints.Store, rep *report.Report, pending string, runErr error) error {
-	outcome := OutcomeOK
+// outcomeOf is the outcome of a run that stopped with runErr, its report filled (pending: the
+// stage a --no-wait run stopped at).
+func outcomeOf(rep *report.Report, pending string, runErr error) string {
 	switch {
 	case rep.BudgetStopped:
-		outcome = OutcomeBudgetStopped
+		return OutcomeBudgetStopped
 	case runErr == nil && pending != "":
-		outcome = OutcomePending
+		return OutcomePending
 	case errors.Is(runErr, stages.ErrInterrupted), errors.Is(runErr, context.Canceled):
-		outcome = OutcomeInterrupted
+		return OutcomeInterrupted
 	case runErr != nil:
-		outcome = OutcomeFailed
+		return OutcomeFailed
 	}
+	return OutcomeOK
+}
+
+// recordRun appends the run, its outcome and its report to the store's runs table, also when
+// the run failed or was interrupted (what it spent is spent), so `backfill diff` can show the
+// LLM usage of the runs that built a graph. It writes even when ctx is cancelled.
+func recordRun(ctx context.Context, store *checkpoints.Store, rep *report.Report, outcome string) error {
 	body, err := json.Marshal(rep)
 	if err != nil {
 		return fmt.Errorf("recording run: %w", err)

@@ -13,9 +13,10 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/jobs"
 	"github.com/tkgraph/backfill/jobs/jobstest"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/loaders"
+	"github.com/tkgraph/backfill/loaders/s3"
 	"github.com/tkgraph/backfill/report"
 )
 
@@ -39,8 +40,8 @@ func s3Env(t *testing.T) testenv.S3Env {
 	return env
 }
 
-func useS3(j *jobs.Job, env testenv.S3Env) {
-	j.S3 = jobs.S3{Endpoint: env.Endpoint, Region: env.Region, PathStyle: true}
+func useS3(j *pipeline.Job, env testenv.S3Env) {
+	j.S3 = s3.Options{Endpoint: env.Endpoint, Region: env.Region, PathStyle: true}
 }
 
 // TestDemoFromS3JSONL runs the demo job on its JSON Lines files read from S3 and requires the
@@ -134,10 +135,10 @@ func TestLoCoMoFromS3Parquet(t *testing.T) {
 		objects["locomo/"+name] = b
 	}
 	bucket := testenv.NewBucket(t, env, objects)
-	job := func(path string) *jobs.Job {
+	job := func(path string) *pipeline.Job {
 		text := "name: locomo\nrecord_time: reference\nsources:\n  - path: " + path + "\n    format: parquet\n" +
 			"checkpoint: " + filepath.Join(t.TempDir(), "locomo.db") + "\n"
-		j, err := jobs.Parse([]byte(text), nil, func(string) (string, bool) { return "", false })
+		j, err := pipeline.Parse([]byte(text), nil, func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatal(err)
 		}

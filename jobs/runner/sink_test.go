@@ -11,8 +11,9 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/loaders"
 	"github.com/tkgraph/backfill/stages"
+	"github.com/tkgraph/backfill/stages/ingest"
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
@@ -97,8 +98,8 @@ func TestRunLoadsNeo4jIncrementally(t *testing.T) {
 	if err := os.WriteFile(extra, []byte(line), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	j.Sources = append(j.Sources, jobs.Source{Path: extra, Format: "jsonl", Source: "message", Description: "chat history",
-		Mapping: jobs.Mapping{Group: "group_id", ReferenceTime: "reference_time", Speaker: "speaker", Body: "content"}})
+	j.Sources = append(j.Sources, ingest.Source{Spec: loaders.Spec{Path: extra, Format: "jsonl", Source: "message", Description: "chat history",
+		Mapping: loaders.Mapping{Group: "group_id", ReferenceTime: "reference_time", Speaker: "speaker", Body: "content"}}})
 	third := mustRun(t, j)
 	if st := third.Stages[stages.Load]; st.Units != 1 || st.Skipped != groups-1 {
 		t.Errorf("after one new message: load %+v, want 1 unit and %d skipped", st, groups-1)
@@ -134,6 +135,10 @@ func (c *cancelOnLoad) Add(int) {
 }
 
 func (c *cancelOnLoad) Done() {}
+
+func (c *cancelOnLoad) Skip(int) {}
+
+func (c *cancelOnLoad) Ahead([]stages.Work) {}
 
 // TestRunLoadKilledAndResumed kills a run in the middle of its load (the context is cancelled
 // after the first batch of 5 rows), runs the job again, and requires the graph of a full load.

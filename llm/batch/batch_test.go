@@ -134,8 +134,8 @@ func TestBatchInvalidAnswersRetryInNextBatches(t *testing.T) {
 		}
 		batches += settle(t, b)
 	}
-	var v *llm.ValidationError
-	if !errors.As(err, &v) || v.Attempts != 3 || !llm.IsBadAnswer(err) || batches != 3 {
+	var v *wire.ValidationError
+	if !errors.As(err, &v) || v.Attempts != 3 || !transport.IsBadAnswer(err) || batches != 3 {
 		t.Fatalf("after %d batches: %v, want a ValidationError after 3 attempts", batches, err)
 	}
 	u := c.Usage().Total
@@ -175,7 +175,7 @@ func TestBatchFailuresRetryThenFallBack(t *testing.T) {
 				}
 				return
 			}
-			if !transport.IsRetryable(err) || llm.IsBadAnswer(err) || st.ChatCalls != 0 || u.Errors != 2 || u.Resubmitted != 1 {
+			if !transport.IsRetryable(err) || transport.IsBadAnswer(err) || st.ChatCalls != 0 || u.Errors != 2 || u.Resubmitted != 1 {
 				t.Fatalf("no fallback: %v, stub %+v, usage %+v", err, st, u)
 			}
 		})
@@ -212,7 +212,7 @@ func TestBatchLimits(t *testing.T) {
 		t.Fatalf("5 requests, two lines' bytes per file: %d batches", n)
 	}
 	c3, _ := batchClient(t, base, openStore(t), nil, batch.Options{MaxBytes: 100})
-	if err := c3.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), nil); !llm.IsBadAnswer(err) {
+	if err := c3.Call(ctx, "community", wire.TaskNameCommunity, nameInput(1), nil); !transport.IsBadAnswer(err) {
 		t.Fatalf("a request larger than a batch file: %v", err)
 	}
 	if st := s.Stats(); st.BatchRequests != 10 || st.BatchResubmitted != 0 {

@@ -39,8 +39,9 @@ type Options struct {
 	Budget         *pacing.Budget // the run's budget: each request reserves its estimate when queued
 	// Stop, when closed, refuses every new request (ErrStopped) and makes Flush drop what is
 	// queued: a draining run submits nothing new.
-	Stop <-chan struct{}
-	Log  *slog.Logger
+	Stop     <-chan struct{}
+	Log      *slog.Logger
+	Observer Observer // watches the batches (telemetry); nil: none
 }
 
 func (o *Options) defaults() {
@@ -149,7 +150,7 @@ func (b *Batcher) Request(ctx context.Context, it Item) (Outcome, error) {
 // by its last row (none: it was never sent).
 func (b *Batcher) again(ctx context.Context, it Item, last Request) (Outcome, error) {
 	switch last.Status {
-	case "":
+	case "", ReqForgotten: // never sent, or sent for text a forgetting removed: a new request
 		return Outcome{}, b.enqueue(ctx, it, firstTime)
 	case ReqInvalid:
 		if !b.kind.ResubmitInvalid() {

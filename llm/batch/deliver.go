@@ -75,9 +75,9 @@ func (b *Batcher) end(ctx context.Context, t *tracked, d *delivery, lost string)
 	t.rec = rec
 	switch {
 	case rec.State == Lost:
-		d.usage.fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: Lost, Reason: rec.Reason})
+		d.usage.Fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: Lost, Reason: rec.Reason})
 	case rec.Ended == wire.BatchFailed:
-		d.usage.fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: rec.Ended, Reason: rec.Reason})
+		d.usage.Fail(Failure{Batch: rec.ID, ProviderID: rec.ProviderID, State: rec.Ended, Reason: rec.Reason})
 	}
 	if t.mine {
 		b.opts.Budget.Charge(d.usage.CostUSD - rec.EstCostUSD)
@@ -111,6 +111,10 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 	if err != nil {
 		return fmt.Errorf("reading batch request: %w", err)
 	}
+	if ok && row.Status == ReqForgotten {
+		d.discard(ol)
+		return nil
+	}
 	if !ok || row.Status != ReqPending { // settled by an earlier delivery
 		return nil
 	}
@@ -120,7 +124,7 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 		cost := d.b.opts.Price.Costs(s.Usage)
 		d.usage.Answers++
 		d.usage.CostUSD += cost.Total()
-		d.b.kind.Count(row.Stage, func(u *pacing.StageUsage) {
+		d.b.kind.Count(row.Stage, row.Task, func(u *pacing.StageUsage) {
 			u.Add(s.Usage, cost)
 			if !s.Valid {
 				u.InvalidAnswers++
@@ -157,6 +161,17 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 		return d.flush(ctx)
 	}
 	return nil
+}
+
+// discard counts the answer of a request a forgetting marked ReqForgotten: it was paid for, so
+// its usage and cost count; its text goes nowhere.
+func (d *delivery) discard(ol wire.BatchOutputLine) {
+	if ol.Response == nil || ol.Response.StatusCode != 200 {
+		return
+	}
+	s := d.b.kind.Settle(Request{Status: ReqForgotten}, ol.Response.Body)
+	d.usage.Discarded++
+	d.usage.CostUSD += d.b.opts.Price.Cost(s.Usage)
 }
 
 // flush writes the settled rows and cache entries gathered so far in one transaction. A paid

@@ -3,6 +3,10 @@
 // provider's Files and Batch API at its batch price, records every batch and request in the
 // checkpoint store, and delivers each ended batch's answers into the cache.
 //
+// Options.Observer (telemetry), when set, sees every batch from its first request to its
+// submission (Opened, Submitted), every call that queues a request into it (Queued, with the
+// call's context) and every delivery.
+//
 // Contract:
 //   - A Batcher sends requests through the provider's Files and Batch API (API: the OpenAI
 //     shape). A client hands it a request its cache does not answer (Batcher.Request), which

@@ -73,7 +73,10 @@ func (b *Batcher) refresh(ctx context.Context, id string) (bool, error) {
 		}
 		t.polled = time.Now()
 		if lost != "" {
-			return true, b.end(ctx, t, &delivery{b: b, rec: &t.rec}, lost)
+			end := b.delivering(ctx, t.rec)
+			err := b.end(ctx, t, &delivery{b: b, rec: &t.rec}, lost)
+			end(t.rec, err)
+			return true, err
 		}
 		if err := b.observe(ctx, t, bt); err != nil {
 			return false, err
@@ -82,7 +85,10 @@ func (b *Batcher) refresh(ctx context.Context, id string) (bool, error) {
 	if !wire.BatchEnded(t.rec.State) {
 		return false, nil
 	}
-	return true, b.deliver(ctx, t)
+	end := b.delivering(ctx, t.rec)
+	err := b.deliver(ctx, t)
+	end(t.rec, err)
+	return true, err
 }
 
 // observe records what a poll returned and logs a progress line when it changed.

@@ -24,8 +24,11 @@ type spool struct {
 	path   string
 	f      *os.File
 	w      *bufio.Writer
-	stages map[string]int // request lines by stage
+	stages map[stageTask]int // request lines by stage and task
 }
+
+// stageTask names the usage counters a request counts in.
+type stageTask struct{ stage, task string }
 
 // resubmission says why a request is queued: for the first time, again after a trouble (an
 // error line, a batch that left it undone, an unreadable answer: counted against MaxRetries),
@@ -104,8 +107,11 @@ func (b *Batcher) add(ctx context.Context, it Item, line []byte, again resubmiss
 	c.rec.Requests++
 	c.rec.Bytes += int64(len(line))
 	c.rec.EstCostUSD += est
-	c.stages[it.Stage]++
+	c.stages[stageTask{it.Stage, it.Task}]++
 	b.waiting[c.rec.ID] = true
+	if o := b.opts.Observer; o != nil {
+		o.Queued(ctx, c.rec.ID)
+	}
 	switch again {
 	case afterTrouble:
 		b.resubmits[it.Key]++
@@ -115,7 +121,7 @@ func (b *Batcher) add(ctx context.Context, it Item, line []byte, again resubmiss
 		b.usage.Resubmitted++
 	}
 	if it.Retry {
-		b.kind.Count(it.Stage, func(s *pacing.StageUsage) { s.Retries++ })
+		b.kind.Count(it.Stage, it.Task, func(s *pacing.StageUsage) { s.Retries++ })
 	}
 	return full, nil
 }
@@ -142,7 +148,10 @@ func (b *Batcher) newSpool(ctx context.Context) (*spool, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("recording batch: %w", err)
 	}
-	return &spool{rec: rec, path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), stages: map[string]int{}}, nil
+	if o := b.opts.Observer; o != nil {
+		o.Opened(ctx, rec)
+	}
+	return &spool{rec: rec, path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), stages: map[stageTask]int{}}, nil
 }
 
 // newBatchID is a local batch id: the time and 48 random bits.
@@ -170,6 +179,9 @@ func (b *Batcher) Flush(ctx context.Context) error {
 		b.mu.Lock()
 		delete(b.waiting, s.rec.ID)
 		b.mu.Unlock()
+		if o := b.opts.Observer; o != nil {
+			o.Submitted(ctx, s.rec, pacing.ErrStopped)
+		}
 		if err := b.store.DropBatch(context.WithoutCancel(ctx), s.rec.ID); err != nil {
 			return fmt.Errorf("dropping queued batch: %w", err)
 		}
@@ -181,7 +193,10 @@ func (b *Batcher) Flush(ctx context.Context) error {
 // submit uploads a batch's input file and creates the batch, recording each step, then tracks
 // it for polling. A run that dies in between leaves the batch recorded as submitting: Recover
 // finds it at the provider by its metadata, or drops it when it was never created.
-func (b *Batcher) submit(ctx context.Context, s *spool) error {
+func (b *Batcher) submit(ctx context.Context, s *spool) (err error) {
+	if o := b.opts.Observer; o != nil {
+		defer func() { o.Submitted(ctx, s.rec, err) }()
+	}
 	rec := &s.rec
 	if err := s.w.Flush(); err != nil {
 		s.f.Close()
@@ -231,8 +246,8 @@ func (b *Batcher) submit(ctx context.Context, s *spool) error {
 	b.usage.Requests += rec.Requests
 	b.usage.EstimatedUSD += rec.EstCostUSD
 	b.mu.Unlock()
-	for stage, n := range s.stages {
-		b.kind.Count(stage, func(u *pacing.StageUsage) { u.Calls += int64(n) })
+	for k, n := range s.stages {
+		b.kind.Count(k.stage, k.task, func(u *pacing.StageUsage) { u.Calls += int64(n) })
 	}
 	b.opts.Log.Info("batch submitted", "kind", rec.Kind, "batch", rec.ID, "provider_id", rec.ProviderID, "requests", rec.Requests,
 		"bytes", rec.Bytes, "estimated_usd", fmt.Sprintf("%.4f", rec.EstCostUSD))

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // AuthError is a 401 or 403 answer: the key is missing, wrong or not allowed. It is fatal: the
@@ -116,3 +118,13 @@ func redactText(secret, s string, max int) string {
 // Redact is s as an error or a log line of the Poster may show it: without the API key, at most
 // maxErrorText bytes.
 func (p *Poster) Redact(s string) string { return redactText(p.APIKey, s, maxErrorText) }
+
+// IsBadAnswer reports whether err is a bad answer to one call rather than a failure of the
+// service: an answer still invalid after the retries (*wire.ValidationError) or a request the server
+// refused as such (*StatusError, e.g. an input over the model's context). Such an error fails
+// the unit that made the call, not the run.
+func IsBadAnswer(err error) bool {
+	var v *wire.ValidationError
+	var s *StatusError
+	return errors.As(err, &v) || errors.As(err, &s)
+}

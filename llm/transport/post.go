@@ -56,6 +56,9 @@ type Request struct {
 	PromptTokens     int             // estimated prompt tokens: charged to TPM, priced for the budget
 	CompletionTokens int             // expected completion tokens, likewise
 	Track            func(delta int) // if not nil: +1 when an attempt starts, -1 when it ends
+	// Waited, if not nil, receives how long each attempt waited for the Pacer (a slot, then
+	// the TPM and RPM buckets) before it started.
+	Waited func(time.Duration)
 }
 
 // Response is a successful answer.
@@ -85,7 +88,7 @@ func (p *Poster) Post(ctx context.Context, req Request) (Response, error) {
 			}
 			return &budgetStop{fmt.Errorf("posting %s: %w", req.Path, err)}
 		}
-		body, err := p.attempt(ctx, url, req.Body, tokens, req.Track)
+		body, err := p.attempt(ctx, url, req.Body, tokens, req.Track, req.Waited)
 		if err != nil {
 			p.Budget.Settle(est, 0)
 			return err
@@ -168,10 +171,15 @@ func (p *Poster) do(req *http.Request) (*http.Response, error) {
 	return hc.Do(req)
 }
 
-// attempt makes one request while holding a Pacer slot.
-func (p *Poster) attempt(ctx context.Context, url string, body []byte, tokens int, track func(int)) ([]byte, error) {
+// attempt makes one request while holding a Pacer slot, and hands the time it waited for the
+// slot to waited (when not nil).
+func (p *Poster) attempt(ctx context.Context, url string, body []byte, tokens int, track func(int), waited func(time.Duration)) ([]byte, error) {
+	start := time.Now()
 	if err := acquire(ctx, p.Pacer, tokens); err != nil {
 		return nil, err
+	}
+	if waited != nil {
+		waited(time.Since(start))
 	}
 	defer release(p.Pacer) // runs after track(-1): the tracked count never exceeds the slots
 	if track != nil {

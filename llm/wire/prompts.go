@@ -13,6 +13,7 @@ import (
 	pathpkg "path"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"text/template"
 )
@@ -115,6 +116,21 @@ func newPair(task, system, user string) (*promptPair, error) {
 func toJSON(v any) (string, error) {
 	raw, err := json.Marshal(v)
 	return string(raw), err
+}
+
+// Version names the prompt set: the first 12 hex digits of a sha256 over every task's name and
+// Hash, so that two runs with the same prompts show the same version.
+func (p *Prompts) Version() string {
+	names := make([]string, 0, len(p.tasks))
+	for name := range p.tasks {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, name := range names {
+		fmt.Fprintf(h, "%s:%s\n", name, p.tasks[name].hash)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 
 // Hash is the version hash of a task's prompt pair: sha256 (hex) of both template texts and

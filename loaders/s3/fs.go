@@ -38,6 +38,7 @@ type Options struct {
 // FS reads s3:// objects. It satisfies loaders.FS.
 type FS struct {
 	client      *s3.Client
+	endpoint    string // Options.Endpoint, for the hints of Explain
 	blockSize   int
 	cacheBlocks int
 }
@@ -50,7 +51,7 @@ func New(ctx context.Context, opts Options) (*FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &FS{client: client, blockSize: opts.BlockSize, cacheBlocks: opts.CacheBlocks}
+	f := &FS{client: client, endpoint: opts.Endpoint, blockSize: opts.BlockSize, cacheBlocks: opts.CacheBlocks}
 	if f.blockSize <= 0 {
 		f.blockSize = DefaultBlockSize
 	}
@@ -112,7 +113,7 @@ func (f *FS) Open(ctx context.Context, name string) (loaders.File, error) {
 	}
 	head, err := f.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &bucket, Key: &key})
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", name, notExist(err))
+		return nil, Explain(fmt.Errorf("opening %s: %w", name, notExist(err)), bucket, f.endpoint)
 	}
 	src := &objectSource{client: f.client, bucket: bucket, key: key, etag: aws.ToString(head.ETag)}
 	return newFile(ctx, name, src, aws.ToInt64(head.ContentLength), f.blockSize, f.cacheBlocks), nil

@@ -19,6 +19,16 @@ const globMeta = `*?[\`
 // Glob returns the sorted names of the objects a pattern like "s3://bucket/prefix/*.parquet"
 // matches; see the package documentation for the rules.
 func (f *FS) Glob(ctx context.Context, pattern string) ([]string, error) {
+	names, err := f.glob(ctx, pattern)
+	if err != nil {
+		bucket, _, _ := parseName(pattern)
+		err = Explain(err, bucket, f.endpoint)
+	}
+	return names, err
+}
+
+// glob is Glob without the hints of Explain.
+func (f *FS) glob(ctx context.Context, pattern string) ([]string, error) {
 	bucket, key, err := parseName(pattern)
 	if err != nil {
 		return nil, fmt.Errorf("globbing %s: %w", pattern, err)

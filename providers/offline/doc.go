@@ -33,12 +33,12 @@
 //     the episode's speaker. A snapshot's change list and known facts are not read: the rules see
 //     the episode's content only. First-person subjects and omitted subjects are the
 //     speaker (or the latest previous speaker); pronouns and common nouns give no fact. Dates
-//     are resolved against the reference time's UTC calendar day and follow DESIGN §6.4: a
-//     present state is valid from its stated start or the reference time; "left …"/"used to …"
-//     close a fact (invalid_at); a state "until <date>" ends then; plans, promises and deadlines
-//     are valid from the reference time with their date kept in the sentence; nothing starts
-//     after it was said except a record's future effective date (scheduled_state). The
-//     ontology's entity types only name the types of speakers, people, organisations, places,
+//     are resolved against the reference time's UTC calendar day and follow the time rules
+//     (docs/concepts.md): a present state is valid from its stated start or the reference time;
+//     "left …"/"used to …" close a fact (invalid_at); a state "until <date>" ends then; plans,
+//     promises and deadlines are valid from the reference time with their date kept in the
+//     sentence; nothing starts after it was said except a record's future effective date
+//     (scheduled_state). The ontology's entity types only name the types of speakers, people, organisations, places,
 //     teams, plans, products and stores; its edge types are ignored.
 //   - judge_fact: reads subject and object back from the sentence forms in templates.go. A
 //     duplicate has the same normalised sentence, or the same predicate, subject, object and end.

@@ -28,7 +28,8 @@ type span struct {
 	planRole       role
 }
 
-// interval applies the date rules (DESIGN §6.4) to a statement of mode m with its date phrases.
+// interval applies the date rules (the time rules, docs/concepts.md) to a statement of mode m
+// with its date phrases.
 func interval(m mode, hits []dateHit, ref time.Time) span {
 	r := ref.UTC()
 	get := func(forward bool, roles ...role) *time.Time { return resolveFirst(hits, r, forward, roles...) }

@@ -14,6 +14,9 @@ import (
 	"github.com/tkgraph/backfill/embed/hashing"
 )
 
+// Model is the chat model a job with llm.provider offline names when it names none.
+const Model = "offline-rules-v1"
+
 // maxBody bounds the size of a request body the handler reads.
 const maxBody = 32 << 20
 

@@ -71,11 +71,14 @@ type clause struct {
 }
 
 // splitClauses cuts an English sentence at commas, semicolons, colons and the conjunctions
-// "and", "but", "so" and "then".
+// "and", "but", "so" and "then", but not at the comma of a date ("June 1, 2015").
 func splitClauses(s string) []clause {
 	var out []clause
 	last := 0
 	for _, m := range reClauseBreak.FindAllStringIndex(s, -1) {
+		if m[0] > 0 && unicode.IsDigit(rune(s[m[0]-1])) && reYearNext.MatchString(s[m[1]:]) && strings.Contains(s[m[0]:m[1]], ",") {
+			continue
+		}
 		if t := s[last:m[0]]; strings.TrimSpace(t) != "" {
 			out = append(out, trimClause(t, last))
 		}
@@ -125,6 +128,9 @@ func isCapitalised(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
 	return unicode.IsUpper(r)
 }
+
+// reYearNext is a year starting a text: what a date's comma comes before.
+var reYearNext = regexp.MustCompile(`^\d{4}\b`)
 
 // reClauseBreak separates the clauses of an English sentence.
 var reClauseBreak = regexp.MustCompile(`(?i)\s*;\s*|\s*:\s+|\s*,\s*|\s+(?:and then|and|but|so|then)\s+`)

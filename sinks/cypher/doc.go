@@ -1,5 +1,5 @@
-// Package cypher is the Cypher text of the Graphiti schema (DESIGN §5) for the Memgraph, Neo4j
-// and FalkorDB dialects: schema statements (indexes, constraints, storage mode, snapshot), the
+// Package cypher is the Cypher text of the Graphiti schema (docs/architecture.md, "The data
+// model") for the Memgraph, Neo4j and FalkorDB dialects: schema statements (indexes, constraints, storage mode, snapshot), the
 // batch CREATE and MERGE statements and the rows they read, the statements that settle a load
 // (which groups are held, list, delete, remove label, count), the literals of each dialect
 // (WriteLiteral) and the one batching rule of the sinks (Limits, Pending: rows per statement, a
@@ -11,7 +11,9 @@
 // (Dialect.GraphPerGroup, GraphName), embeddings are set with vecf32(…), times are the strings
 // Python's isoformat() gives (TimeText), and the schema is Graphiti's indexes (falkordb.go: its
 // range indexes one property at a time, its full-text statements), run in each graph before its
-// first write.
+// first write. FalkorQuery writes a query's parameters as the "CYPHER k=v …" prefix FalkorDB
+// takes, and FalkorReply decodes its compact replies, for the loader and the graph readers
+// (snapshots) alike.
 //
 // Statement contract:
 //   - Every batch statement starts with RowsPrefix ("UNWIND $rows AS row ") and reads a list of

@@ -16,7 +16,7 @@ import "strings"
 // background ("UNDER CONSTRUCTION" in db.indexes) at about the cost of keeping it up to date
 // (25,000 entities: 5.4-5.9 s written, then indexed and awaited; 4.5-5.5 s indexed while
 // written; 1.5-2.4 s with the uuid index alone, on a loaded 2-core machine), and a load that
-// waited for them after each group measured slower (README, Loading into FalkorDB).
+// waited for them after each group measured slower (docs/graph-databases.md, "FalkorDB specifics").
 //
 // A multi-property CREATE INDEX fails as a whole when one of its properties is indexed already
 // ("Attribute 'uuid' is already indexed"; checked on FalkorDB 4.16.3), so the range indexes are

@@ -32,7 +32,8 @@ func EntityProperty(name string) bool { return slices.Contains(entityProps, name
 // rowKeys are the properties the rows of each label and type carry in row.props (an entity's
 // custom attributes aside; embeddings travel outside props).
 var rowKeys = map[string][]string{
-	LabelEpisodic:  {"uuid", "name", "group_id", "source", "source_description", "content", "entity_edges", "created_at", "valid_at"},
+	LabelEpisodic: {"uuid", "name", "group_id", "source", "source_description", "content", "entity_edges", "created_at", "valid_at",
+		"record_key", "seq"},
 	LabelEntity:    {"uuid", "name", "group_id", "summary", "labels", "created_at"},
 	LabelCommunity: {"uuid", "name", "group_id", "summary", "created_at"},
 	TypeRelatesTo: {"uuid", "group_id", "name", "fact", "episodes", "source_node_uuid", "target_node_uuid",
@@ -50,6 +51,11 @@ func RowKeys(kind string) []string { return rowKeys[kind] }
 func EmbeddingProperty(kind string) string { return embeddingProps[kind] }
 
 // EpisodeRow is the Episodic row of e; entityEdges are the fact uuids of sinks.EntityEdges.
+// Besides Graphiti's properties it carries the episode's record key (record_key, absent when
+// empty) and its position in its source (seq), which the readers of a loaded graph
+// (snapshots) need to find gold and benchmark episodes and to order a group's episodes as the
+// store does; graphiti-core 0.31.2 reads an Episodic node by named properties only, so it
+// ignores both.
 func EpisodeRow(e graph.Episode, entityEdges []string) Row {
 	p := Row{
 		"uuid":               e.UUID,
@@ -59,6 +65,10 @@ func EpisodeRow(e graph.Episode, entityEdges []string) Row {
 		"source_description": e.SourceDescription,
 		"content":            sinks.EpisodeContent(e),
 		"entity_edges":       append([]string{}, entityEdges...),
+		"seq":                e.Seq,
+	}
+	if e.RecordKey != "" {
+		p["record_key"] = e.RecordKey
 	}
 	putTime(p, "created_at", sinks.EpisodeCreatedAt(e))
 	putTime(p, "valid_at", e.ReferenceTime)

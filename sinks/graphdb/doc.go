@@ -1,5 +1,5 @@
-// Package graphdb loads a graph into a graph database in the Graphiti schema (DESIGN §5):
-// Memgraph or Neo4j over Bolt with the Neo4j Go driver, FalkorDB over RESP with go-redis, all
+// Package graphdb loads a graph into a graph database in the Graphiti schema
+// (docs/architecture.md, "The data model"): Memgraph or Neo4j over Bolt with the Neo4j Go driver, FalkorDB over RESP with go-redis, all
 // through one Loader. The Cypher text it runs (schema statements for each dialect, batch CREATE
 // and MERGE statements and their rows, the statements that settle a load) comes from
 // sinks/cypher, which the CYPHERL export (sinks/cypherl) uses too.
@@ -20,6 +20,9 @@
 // a "CYPHER k=v …" prefix: rows are rendered as literals (cypher.WriteLiteral) when they are
 // queued, and BatchBytes bounds the literal text. Each GRAPH.QUERY is atomic; there are no
 // multi-statement transactions.
+//
+// Options.Observer (telemetry), when set, sees every write transaction (its graph, rows and
+// bytes, then its tries and error) and every chunk's count verification.
 //
 // Loader contract:
 //   - Load writes whole groups, read from a sinks.Source. Options.Sessions workers (default 2:

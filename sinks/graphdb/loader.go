@@ -81,6 +81,7 @@ type Options struct {
 	Progress    Progress        // rows written; nil means none
 	Stop        <-chan struct{} // when closed, Load finishes the chunk in progress and returns ErrStopped
 	Log         *slog.Logger    // nil means slog.Default()
+	Observer    Observer        // watches the write transactions and verifications; nil: none
 }
 
 // DefaultBatchBytesFor is the default bytes bound of a transaction: DefaultBatchBytes, or

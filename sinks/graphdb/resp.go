@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -75,7 +73,7 @@ func (r *respExec) exec(ctx context.Context, graph string, st cypher.Statement, 
 		}
 		return cancelled(ctx, r.client.Do(ctx, args...).Err())
 	}
-	q, err := withParams(st.Cypher, params)
+	q, err := cypher.FalkorQuery(st.Cypher, params)
 	if err != nil {
 		return err
 	}
@@ -101,7 +99,7 @@ func (r *respExec) query(ctx context.Context, graph, text string, params map[str
 
 // rows runs text with cmd (GRAPH.QUERY or GRAPH.RO_QUERY) and calls fn with each row.
 func (r *respExec) rows(ctx context.Context, cmd, graph, text string, params map[string]any, fn func([]any) error) error {
-	q, err := withParams(text, params)
+	q, err := cypher.FalkorQuery(text, params)
 	if err != nil {
 		return err
 	}
@@ -112,7 +110,7 @@ func (r *respExec) rows(ctx context.Context, cmd, graph, text string, params map
 	if err != nil {
 		return cancelled(ctx, err)
 	}
-	rows, err := compactRows(res)
+	_, rows, err := cypher.FalkorReply(res)
 	if err != nil {
 		return fmt.Errorf("reading the answer of graph %s: %w", graph, err)
 	}
@@ -125,120 +123,6 @@ func (r *respExec) rows(ctx context.Context, cmd, graph, text string, params map
 }
 
 func (r *respExec) close(context.Context) error { return r.client.Close() }
-
-// withParams prefixes text with "CYPHER k=v … " for params, keys in sorted order.
-func withParams(text string, params map[string]any) (string, error) {
-	if len(params) == 0 {
-		return text, nil
-	}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	b.WriteString("CYPHER ")
-	for _, k := range keys {
-		b.WriteString(k)
-		b.WriteByte('=')
-		if err := cypher.WriteLiteral(&b, cypher.FalkorDB, params[k]); err != nil {
-			return "", fmt.Errorf("writing parameter %s: %w", k, err)
-		}
-		b.WriteByte(' ')
-	}
-	b.WriteString(text)
-	return b.String(), nil
-}
-
-// compactRows decodes the rows of a compact GRAPH.QUERY reply: [header, rows, statistics], or
-// [statistics] for a query that returns nothing.
-func compactRows(res any) ([][]any, error) {
-	parts, ok := res.([]any)
-	if !ok {
-		return nil, fmt.Errorf("reply is %T, not an array", res)
-	}
-	if len(parts) < 3 {
-		return nil, nil
-	}
-	raw, ok := parts[1].([]any)
-	if !ok {
-		return nil, fmt.Errorf("rows are %T, not an array", parts[1])
-	}
-	out := make([][]any, len(raw))
-	for i, r := range raw {
-		cells, ok := r.([]any)
-		if !ok {
-			return nil, fmt.Errorf("row %d is %T, not an array", i, r)
-		}
-		out[i] = make([]any, len(cells))
-		for j, c := range cells {
-			v, err := compactValue(c)
-			if err != nil {
-				return nil, fmt.Errorf("row %d, column %d: %w", i, j, err)
-			}
-			out[i][j] = v
-		}
-	}
-	return out, nil
-}
-
-// Value types of FalkorDB's compact reply format.
-const (
-	compactNull    = 1
-	compactString  = 2
-	compactInteger = 3
-	compactBoolean = 4
-	compactDouble  = 5
-	compactArray   = 6
-	compactVectorF = 12
-)
-
-// compactValue decodes one [type, value] cell: null, string, integer (int64), boolean, double
-// (float64), array ([]any) and vecf32 ([]any of float64). Nodes, edges, paths, maps and points
-// are errors: the loader's queries return none.
-func compactValue(c any) (any, error) {
-	pair, ok := c.([]any)
-	if !ok || len(pair) != 2 {
-		return nil, fmt.Errorf("cell %v is not a [type, value] pair", c)
-	}
-	typ, _ := pair[0].(int64)
-	v := pair[1]
-	switch typ {
-	case compactNull:
-		return nil, nil
-	case compactString, compactInteger:
-		return v, nil
-	case compactBoolean:
-		return v == "true", nil
-	case compactDouble:
-		s, _ := v.(string)
-		return strconv.ParseFloat(s, 64)
-	case compactArray:
-		items, _ := v.([]any)
-		out := make([]any, len(items))
-		for i, it := range items {
-			x, err := compactValue(it)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = x
-		}
-		return out, nil
-	case compactVectorF:
-		items, _ := v.([]any)
-		out := make([]any, len(items))
-		for i, it := range items {
-			s, _ := it.(string)
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = f
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("value type %d is not read by the loader", typ)
-}
 
 // transientRedis reports whether err is a server reply worth another attempt: the server is
 // loading its data after a restart (LOADING), busy with a script (BUSY), asks to try again

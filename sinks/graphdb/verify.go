@@ -142,6 +142,9 @@ func (l *Loader) verify(ctx context.Context, c *chunk) error {
 		}
 		l.res.Counts[x.key] += got[i]
 	}
+	if o := l.o.Observer; o != nil {
+		o.Verified(ctx, string(l.o.Dialect), len(c.groups), len(bad) > 0)
+	}
 	if len(bad) > 0 {
 		return fmt.Errorf("verifying counts of %d groups: %s", len(c.groups), strings.Join(bad, "; "))
 	}

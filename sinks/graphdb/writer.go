@@ -138,7 +138,12 @@ func (w *writer) send(ctx context.Context, graph string, st stmt, rows []any, by
 	params := map[string]any{"rows": rows}
 	text := st.text
 	start := time.Now()
+	tries, end := 0, func(int, error) {}
+	if o := w.l.o.Observer; o != nil {
+		end = o.Batch(ctx, Batch{Dialect: string(w.l.o.Dialect), Graph: graph, Rows: len(rows), Bytes: bytes, Edges: st.edge})
+	}
 	err := w.l.retrier().do(ctx, func(ctx context.Context) error {
+		tries++
 		err := w.l.ex.exec(ctx, graph, cypher.Statement{Cypher: text}, params)
 		if err != nil && st.retry != "" && text != st.retry {
 			text = st.retry
@@ -150,6 +155,7 @@ func (w *writer) send(ctx context.Context, graph string, st stmt, rows []any, by
 		}
 		return err
 	})
+	end(max(tries-1, 0), err)
 	if err != nil {
 		return fmt.Errorf("writing a batch of %d rows (%.60s…): %w", len(rows), st.text[len(cypher.RowsPrefix):], err)
 	}

@@ -5,9 +5,9 @@
 //   - Export writes episodes.parquet, entities.parquet, facts.parquet, fact_versions.parquet,
 //     mentions.parquet, communities.parquet and has_member.parquet into a directory (created if
 //     missing). Each file is written to a temporary name and renamed into place when complete.
-//   - Column names are the Graphiti property names of DESIGN §5 (uuid, group_id, name, summary,
-//     created_at, valid_at, invalid_at, expired_at, fact, fact_embedding, name_embedding,
-//     episodes, entity_edges, source_node_uuid, target_node_uuid, labels, …). Episodes also carry
+//   - Column names are the Graphiti property names (docs/architecture.md, "The data model": uuid,
+//     group_id, name, summary, created_at, valid_at, invalid_at, expired_at, fact,
+//     fact_embedding, name_embedding, episodes, entity_edges, source_node_uuid, target_node_uuid, labels, …). Episodes also carry
 //     speaker (null when empty), seq and record_key; entities carry attributes as canonical JSON
 //     text (null when there are none); labels lists "Entity" then the custom labels. Mentions and
 //     HAS_MEMBER edges name their endpoints source_node_uuid (episode / community) and

@@ -1,5 +1,7 @@
 // Package snapshotstest writes hand-made graphs into a real checkpoint store, for the tests of
-// the packages that read finished graphs (snapshots, evaluation, graphdiff).
+// the packages that read finished graphs (snapshots, evaluation, graphdiff), and turns a
+// snapshot into a loader's source and into the text a graph database loaded from it reads
+// back as (Source, AsLoaded), for the tests of the graph readers and the loader.
 package snapshotstest
 
 import (

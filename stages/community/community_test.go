@@ -3,15 +3,15 @@ package community
 import (
 	"context"
 	"errors"
-	"github.com/tkgraph/backfill/checkpoints"
-	"github.com/tkgraph/backfill/llm"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
 
@@ -191,7 +191,7 @@ func TestRunLLMErrorWritesNothing(t *testing.T) {
 type badLLM struct{}
 
 func (badLLM) Call(_ context.Context, _, task string, _, _ any) error {
-	return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("empty answer")}
+	return &wire.ValidationError{Task: task, Attempts: 3, Err: errors.New("empty answer")}
 }
 
 func (badLLM) TaskVersion(task string) string { return "v1-" + task }

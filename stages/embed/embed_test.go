@@ -12,7 +12,6 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/summarize"
 )
 
 // fakeEmbedder returns [len(text), first byte] for each text and records each request's size;
@@ -59,7 +58,7 @@ func seed(t *testing.T, n int) *checkpoints.Store {
 				Name: "KNOWS", Fact: fmt.Sprintf("Name 0 knows name %d well", i), ReferenceTime: t0, CreatedAt: t0})
 		}
 	}
-	if err := store.CommitUnit(ctx, summarize.Stage, "g", "fp-summarize", func(tx *checkpoints.Tx) error {
+	if err := store.CommitUnit(ctx, stages.Summarize, "g", "fp-summarize", func(tx *checkpoints.Tx) error {
 		if err := tx.ReplaceEntities(ctx, "g", ents, nil); err != nil {
 			return err
 		}

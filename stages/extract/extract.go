@@ -66,12 +66,19 @@ func (o Options) WithDefaults() Options {
 // Validate checks the options; an error names the option as the job spells it
 // (stages.extract.<option>).
 func (o Options) Validate() error {
-	m := o.WithDefaults().Mode
-	if m != ModeTwoCall && m != ModeCombined {
+	if m := o.WithDefaults().Mode; m != ModeTwoCall && m != ModeCombined {
 		return fmt.Errorf("mode: %q is not %s or %s", m, ModeCombined, ModeTwoCall)
 	}
-	if o.Windowed() && m != ModeCombined {
-		return fmt.Errorf("window: %d needs mode %s (a window is one call; mode is %s)", o.Window, ModeCombined, m)
+	if err := o.checkWindow(); err != nil {
+		return fmt.Errorf("window: %w", err)
+	}
+	return nil
+}
+
+// checkWindow checks that windowed options ask one call per window: mode combined.
+func (o Options) checkWindow() error {
+	if m := o.WithDefaults().Mode; o.Windowed() && m != ModeCombined {
+		return fmt.Errorf("%d needs mode %s (a window is one call; mode is %s)", o.Window, ModeCombined, m)
 	}
 	return nil
 }

@@ -4,16 +4,11 @@ import (
 	"strings"
 
 	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/stages"
 )
 
-// Quote cites Output.Facts[Fact] to the episode Back positions before the extracted one in its
-// group (1: the one just before): the previous episode of the extraction input whose words the
-// fact's sentence repeats (repairer.cite). The resolve stage gives the fact that episode: its
-// episodes list, reference time and place in the group order.
-type Quote struct {
-	Fact int `json:"fact"`
-	Back int `json:"back"`
-}
+// Quote cites a fact of an extraction to a previous episode (stages.Quote).
+type Quote = stages.Quote
 
 // A fact's sentence quotes a previous episode when it has at least quoteWords words, at least
 // quoteShare of them are words of that episode (its speaker and content) and fewer than ownShare

@@ -17,24 +17,14 @@ import (
 	"github.com/tkgraph/backfill/stages"
 )
 
-// Output is the stored output of one episode: wire.ExtractOutput (JSON-compatible with it, so
-// both decode into Output), with a record's object and declared facts.
-type Output struct {
-	Entities []wire.EntityMention `json:"entities"`
-	Facts    []wire.ExtractedFact `json:"facts"`
-	// Object and Declared are the object and declared facts of a JSON record (graph.Record),
-	// so that an extraction holds every statement of its episode; absent for other episodes.
-	Object   string              `json:"object,omitempty"`
-	Declared []graph.Declaration `json:"declared,omitempty"`
-	// Quoted cites the facts whose sentence repeats a previous episode of the context rather
-	// than this one to that episode (repairer.cite), in fact order; absent when none does.
-	Quoted []Quote `json:"quoted,omitempty"`
-}
+// Output is the stored output of one episode (stages.Extraction, which the resolve stage
+// reads).
+type Output = stages.Extraction
 
 // runUnit extracts one episode in the given mode (asking the LLM only when the plan says so)
 // and commits its output, counting the answer repairs in env.Repairs and the unit in
 // opts.Counts (once it committed, so once whatever the batch waves). A chit-chat message not asked gives its speaker as its only entity. When an
-// answer stays bad (llm.IsBadAnswer) the unit is committed as failed with an empty LLM output (a
+// answer stays bad (transport.IsBadAnswer) the unit is committed as failed with an empty LLM output (a
 // JSON record keeps its declared facts): downstream the episode has no extraction until a later
 // run extracts it.
 func runUnit(env stages.Env, mode string, ep graph.Episode, p Plan, opts Options) func(context.Context, string) error {

@@ -17,6 +17,8 @@
 // episodes vanished the stage fails with a *VanishedError and forgets nothing, and a source
 // with rows quarantined this run forgets nothing this run.
 //
-// The stage reads only its Env (store, clock, progress, log, stop) and Options; jobs/pipeline
-// translates the job into Options (its sources' loader specs, shard and limits.max_error_ratio).
+// The stage reads only its Env (store, clock, progress, log, stop) and Options. It declares the
+// job's sources[] (Source: the loader's keys, the JSON record keys of package records, and sync;
+// DeclareSources checks them) and its limits (Limits); jobs/pipeline makes its Options from them
+// (the loader specs in the job's timezone with their record options compiled, the shard).
 package ingest

@@ -165,6 +165,9 @@ func ingest(ctx context.Context, env stages.Env, o Options, qf *safefile.File, r
 			"rows", in.replaced, "logged", maxReplacedLogged)
 	}
 	st := stages.Stats{Units: in.rows, Seconds: time.Since(start).Seconds()}
+	if env.Observer != nil {
+		env.Observer.Units(ctx, Stage, stages.UnitDone, in.rows) // a row is ingest's unit
+	}
 	if in.rows > 0 && float64(in.nBad)/float64(in.rows) > o.MaxErrorRatio {
 		return st, fmt.Errorf("ingesting: %d of %d rows quarantined, above limits.max_error_ratio %g (see %s); nothing was staged",
 			in.nBad, in.rows, o.MaxErrorRatio, qf.Name())

@@ -12,7 +12,8 @@
 // and its record is dropped. With nothing to load the stage neither reads the credentials nor
 // connects.
 //
-// The stage reads only its Env (store, progress, log, stop) and Options; jobs/pipeline
-// translates the job into Options (the sink keys, the embedder's dimensions, the credentials from
-// the variables the job names, the store under the job's record-time mode).
+// The stage reads only its Env (store, progress, log, stop) and Options. The sink keys are
+// declared by the loader (graphdb.Settings, which makes its Options), sink.reload here
+// (DeclareReload); jobs/pipeline joins them with the embedder's dimensions, the credentials from
+// the variables the job names and the store under the job's record-time mode.
 package load

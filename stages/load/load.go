@@ -18,13 +18,15 @@ const Stage = stages.Load
 // loaderVersion changes when the loader writes a group differently, so every group reloads
 // (v2: embeddings stored as float32 arrays on Neo4j; v3: the loader records what it wrote and
 // keeps what other writers wrote, so every group is loaded once to record it, and a message
-// episode's content is "speaker: text", as Graphiti stores its own).
-const loaderVersion = "load-v3"
+// episode's content is "speaker: text", as Graphiti stores its own; v4: an Episodic node
+// carries its record key and source position, record_key and seq, which eval and diff read).
+const loaderVersion = "load-v4"
 
 // Options of the stage.
 type Options struct {
 	// Sink is the loader's settings. Run sets its Username and Password from Credentials and its
-	// Progress, Log and Stop from the Env.
+	// Progress, Log and Stop from the Env, and its Observer to the Env's Observer when that is a
+	// graphdb.Observer too (telemetry).
 	Sink graphdb.Options
 	// Reload loads every group, whether its fingerprint changed or not (sink.reload).
 	Reload bool
@@ -88,6 +90,9 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 		}
 		todo = append(todo, g)
 	}
+	if env.Observer != nil && st.Skipped > 0 {
+		env.Observer.Units(ctx, Stage, stages.UnitSkipped, st.Skipped)
+	}
 	// A group loaded before that has no episode left (forgotten) is loaded empty: the loader
 	// removes what the database holds of it, and its record goes.
 	emptied := emptiedGroups(groups, done)
@@ -103,6 +108,9 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 		}
 	}
 	sink.Progress, sink.Log, sink.Stop = env.Progress, env.Logger(), env.Stop
+	if o, ok := env.Observer.(graphdb.Observer); ok { // telemetry watches the sink's batches too
+		sink.Observer = o
+	}
 	sink.Owner = storeOwner{store: store, target: o.target()}
 	// The groups about to be written lose their load record first: a load or reload that fails
 	// leaves them unrecorded, so the next run loads them again instead of skipping them. An
@@ -128,6 +136,9 @@ func Run(ctx context.Context, env stages.Env, o Options) (stages.Stats, *graphdb
 			}
 		}
 		st.Units += len(gs) // the groups recorded: a load stopped early counts what it committed
+		if env.Observer != nil {
+			env.Observer.Units(ctx, Stage, stages.UnitDone, len(gs))
+		}
 		return nil
 	})
 	st.Seconds = time.Since(start).Seconds()

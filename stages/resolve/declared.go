@@ -3,21 +3,14 @@ package resolve
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/namekey"
-	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages"
 )
 
-// Closure is a snapshot that closes a declared state fact: a later snapshot of the same object
-// that no longer shows it. The temporal stage closes the fact at At (invalid_at), known from
-// RecordTime on (expired_at); of several closures the earliest known one wins.
-type Closure struct {
-	Episode    string    `json:"episode"`
-	At         time.Time `json:"at"`          // the closing snapshot's reference time
-	RecordTime time.Time `json:"record_time"` // the closing snapshot's record time
-}
+// Closure is a snapshot that closes a declared state fact (stages.Closure).
+type Closure = stages.Closure
 
 // declaredMention is one declared pair of an episode, with the name keys of its endpoints.
 type declaredMention struct {
@@ -29,7 +22,7 @@ type declaredMention struct {
 // collectDeclared adds the endpoints of episode i's declared facts to the name table (before its
 // LLM mentions, so a name both give is spelt as the record writes it), with the declarations'
 // types. A pair whose subject or object is of an excluded type, or not a name, is left out.
-func (n *names) collectDeclared(opts Options, i int, ex extract.Output) {
+func (n *names) collectDeclared(opts Options, i int, ex stages.Extraction) {
 	for k, d := range ex.Declared {
 		if opts.excluded(d.SubjectType) || opts.excluded(d.ObjectType) {
 			continue
@@ -65,7 +58,7 @@ func (n *names) collectDeclared(opts Options, i int, ex extract.Output) {
 // own: its state facts close no other record's and no other record closes them. An event pair is
 // a fact of its own snapshot, never closed. Facts are keyed on their canonical endpoints. Ids:
 // graph.DeclaredFactID.
-func (r *resolver) declaredFacts(b built, exs []extract.Output) []Fact {
+func (r *resolver) declaredFacts(b built, exs []stages.Extraction) []Fact {
 	type key struct {
 		object, decl string
 		src, tgt     int

@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // assigned is the extraction of a snapshot of object obj whose assignees are logins (nil:
 // the record lacks the field), with its state and an event.
-func assigned(obj, state string, logins []string, commenter string) extract.Output {
+func assigned(obj, state string, logins []string, commenter string) stages.Extraction {
 	a := graph.Declaration{Key: "title ASSIGNED_TO assignees.login", Relation: "ASSIGNED_TO", SubjectType: "Ticket",
 		ObjectType: "Person", Kind: graph.DeclaredState}
 	if logins == nil {
@@ -29,7 +29,7 @@ func assigned(obj, state string, logins []string, commenter string) extract.Outp
 	} else {
 		c.Pairs = []graph.DeclaredPair{{Subject: commenter, Object: "Login fails", Fact: commenter + " commented on Login fails"}}
 	}
-	return extract.Output{Object: obj, Declared: []graph.Declaration{a, s, c}}
+	return stages.Extraction{Object: obj, Declared: []graph.Declaration{a, s, c}}
 }
 
 // Declared facts become periods per object: a removed assignee's fact is closed by the
@@ -37,7 +37,7 @@ func assigned(obj, state string, logins []string, commenter string) extract.Outp
 // nothing, an emptied list closes everything, a returning assignee opens a new fact, and events
 // are never closed.
 func TestDeclaredFactPeriods(t *testing.T) {
-	exs := []extract.Output{
+	exs := []stages.Extraction{
 		assigned("7", "open", []string{"bob", "carol"}, ""), // 0
 		assigned("8", "open", []string{"bob"}, ""),          // 1: another ticket, same title: its own facts
 		assigned("7", "open", []string{"carol"}, "dan"),     // 2: bob removed
@@ -100,7 +100,7 @@ func TestDeclaredFactPeriods(t *testing.T) {
 // snapshots of one shared object: none closes another's state facts, whatever they show.
 func checkNoObject(t *testing.T) {
 	t.Helper()
-	exs := []extract.Output{
+	exs := []stages.Extraction{
 		assigned("", "open", []string{"bob"}, ""),
 		assigned("", "closed", []string{"carol"}, ""),
 		assigned("", "open", []string{}, ""),

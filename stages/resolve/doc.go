@@ -14,7 +14,7 @@
 // transitive. Facts: exact normalized text between the same endpoints merges; similar facts
 // (3-gram Jaccard ≥ 0.5 or embedding cosine ≥ 0.85) go to the LLM (wire.TaskDedupeFacts); a merged
 // fact keeps the earliest statement, and its episodes list starts with the creating episode. A
-// fact the extraction cites to a previous episode (extract.Output.Quoted: its sentence repeats
+// fact the extraction cites to a previous episode (stages.Extraction.Quoted: its sentence repeats
 // that episode) is that episode's fact: its episode, reference time and place in the group order.
 //
 // Ids: an entity's uuid is graph.EntityID(group, canonical key), the canonical key being the
@@ -31,7 +31,7 @@
 // with the facts that name them. A fact whose predicate is an edge type of the ontology but whose
 // endpoints carry labels the edge type does not allow becomes RELATES_TO.
 //
-// Declared facts (extract.Output.Declared, from sources[].facts) are not clustered as facts: their
+// Declared facts (stages.Extraction.Declared, from sources[].facts) are not clustered as facts: their
 // subjects and objects join the name table (before the episode's LLM mentions, with the
 // declarations' types) and resolve with LLM mentions as usual; then declaredFacts walks each
 // object's snapshots in group order: a state pair opens a fact (Fact.Declared) at the first

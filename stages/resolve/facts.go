@@ -2,31 +2,14 @@ package resolve
 
 import (
 	"strings"
-	"time"
 
 	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/stages"
 )
 
-// Fact is a resolved, de-duplicated fact of a group, before temporal rules apply.
-type Fact struct {
-	UUID          string     `json:"uuid"`
-	Source        string     `json:"source"` // entity uuid
-	Target        string     `json:"target"` // entity uuid
-	Predicate     string     `json:"predicate"`
-	Fact          string     `json:"fact"`
-	Kind          string     `json:"kind"`
-	ValidAt       *time.Time `json:"valid_at"`
-	InvalidAt     *time.Time `json:"invalid_at"`
-	Episodes      []string   `json:"episodes"` // the creating episode first
-	ReferenceTime time.Time  `json:"reference_time"`
-	RecordTime    time.Time  `json:"record_time"`
-	Order         int        `json:"order"` // position of the creating episode in the group
-	// Declared marks a fact of record fields (sources[].facts): never judged by the LLM; a
-	// state fact is closed by the later snapshots that no longer show it (Closures, in group
-	// order).
-	Declared bool      `json:"declared,omitempty"`
-	Closures []Closure `json:"closures,omitempty"`
-}
+// Fact is a resolved, de-duplicated fact of a group (stages.ResolvedFact, which the temporal
+// stage reads).
+type Fact = stages.ResolvedFact
 
 // mapped is a fact on canonical endpoints, with the entity indexes of its endpoints.
 type mapped struct {
@@ -56,7 +39,7 @@ func (r *resolver) mapFacts(b built) []mapped {
 			out[j].Episodes = appendMissing(out[j].Episodes, ep.UUID)
 			continue
 		}
-		pred := Predicate(rf.fact.Predicate)
+		pred := graph.Predicate(rf.fact.Predicate)
 		if !r.opts.edgeAllowed(pred, src.Labels, tgt.Labels) {
 			pred = "RELATES_TO"
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages"
 )
 
 func TestResolveFacts(t *testing.T) {
@@ -17,7 +17,7 @@ func TestResolveFacts(t *testing.T) {
 	opts := personOrg
 	opts.ExcludedTypes = []string{"plan"}
 	at := "2024-01-01T00:00:00Z"
-	exs := []extract.Output{
+	exs := []stages.Extraction{
 		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []wire.ExtractedFact{fact("Alice", "works at", "Kakao", "Alice works at Kakao.", at)}},
 		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []wire.ExtractedFact{fact("alice", "WORKS_AT", "KAKAO", "alice works at Kakao", "")}},
 		{Entities: ents("Alice:Person", "Kakao:Organization"), Facts: []wire.ExtractedFact{fact("Alice", "EMPLOYED_BY", "Kakao", "Alice is working at Kakao.", "")}},
@@ -57,7 +57,7 @@ func TestResolveFactsNotDuplicates(t *testing.T) {
 	f := &fakeLLM{sameFact: func(a, b wire.FactIn) bool { return false }}
 	env := testEnv(t, f)
 	eps := episodes("g", 2)
-	exs := []extract.Output{
+	exs := []stages.Extraction{
 		{Entities: ents("Alice", "Busan"), Facts: []wire.ExtractedFact{fact("Alice", "VISITED", "Busan", "Alice visited Busan in May 2023.", "")}},
 		{Entities: ents("Alice", "Busan"), Facts: []wire.ExtractedFact{fact("Busan", "VISITED_BY", "Alice", "Alice visited Busan in August 2023.", "")}},
 	}
@@ -70,22 +70,22 @@ func TestResolveFactsNotDuplicates(t *testing.T) {
 	}
 }
 
-// A fact the extraction cites to a previous episode (extract.Output.Quoted) is that episode's:
+// A fact the extraction cites to a previous episode (stages.Extraction.Quoted) is that episode's:
 // its episodes, reference time and order, and it is merged with the same fact that episode
 // gave. A Back beyond the group's start is ignored.
 func TestResolveQuotedFacts(t *testing.T) {
 	env := testEnv(t, &fakeLLM{})
 	eps := episodes("g", 4)
-	exs := []extract.Output{
+	exs := []stages.Extraction{
 		{Entities: ents("Alice", "York"), Facts: []wire.ExtractedFact{fact("Alice", "LIVES_IN", "York", "Alice lived in York.", "")}},
 		{Entities: ents("Bob", "Leeds")},
 		{Entities: ents("Alice", "York", "Bob", "Leeds"), Facts: []wire.ExtractedFact{
 			fact("Bob", "MOVED_TO", "Leeds", "Bob moved to Leeds.", ""),
 			fact("Alice", "LIVES_IN", "York", "Alice lived in York.", ""),
 			fact("Bob", "LIKES", "Leeds", "Bob likes Leeds.", "")},
-			Quoted: []extract.Quote{{Fact: 0, Back: 1}, {Fact: 1, Back: 2}}},
+			Quoted: []stages.Quote{{Fact: 0, Back: 1}, {Fact: 1, Back: 2}}},
 		{Entities: ents("Bob", "Hull"), Facts: []wire.ExtractedFact{fact("Bob", "VISITED", "Hull", "Bob visited Hull.", "")},
-			Quoted: []extract.Quote{{Fact: 0, Back: 4}}},
+			Quoted: []stages.Quote{{Fact: 0, Back: 4}}},
 	}
 	res := resolveT(t, env, Options{}, "g", eps, exs, nil)
 	var got []string

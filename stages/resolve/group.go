@@ -8,7 +8,6 @@ import (
 	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/internal/unionfind"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/extract"
 )
 
 // Result is the resolution of one group.
@@ -69,7 +68,7 @@ type resolver struct {
 // Passes 3, 4 and 6 merge only names that pass the entropy gate (Ambiguous is false) and whose
 // types are compatible; other pairs they find go to the grey zone. Union-find keeps every merge
 // transitive; a cluster is named after its earliest mention. Nothing here reads another group.
-func Resolve(ctx context.Context, env stages.Env, opts Options, group string, eps []graph.Episode, exs []extract.Output, prev *Memo) (Result, error) {
+func Resolve(ctx context.Context, env stages.Env, opts Options, group string, eps []graph.Episode, exs []stages.Extraction, prev *Memo) (Result, error) {
 	opts = opts.WithDefaults()
 	n := collect(opts, exs)
 	r := &resolver{env: env, opts: opts, group: group, eps: eps, n: n, uf: unionfind.New(len(n.keys)),

@@ -13,10 +13,8 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/embed/hashing"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/extract"
 )
 
 // fakeLLM answers resolve_entities with sameEntity over the candidates' names and dedupe_facts
@@ -38,7 +36,7 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	defer f.mu.Unlock()
 	f.calls++
 	if f.bad {
-		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("parsing answer as JSON: unexpected EOF"), Raw: []byte(`{"same_ids":[`)}
+		return &wire.ValidationError{Task: task, Attempts: 3, Err: errors.New("parsing answer as JSON: unexpected EOF"), Raw: []byte(`{"same_ids":[`)}
 	}
 	switch in := input.(type) {
 	case wire.ResolveInput:
@@ -143,7 +141,7 @@ func entityNames(es []graph.Entity) []string {
 }
 
 // resolve runs Resolve and fails the test on error.
-func resolveT(t *testing.T, env stages.Env, opts Options, group string, eps []graph.Episode, exs []extract.Output, memo *Memo) Result {
+func resolveT(t *testing.T, env stages.Env, opts Options, group string, eps []graph.Episode, exs []stages.Extraction, memo *Memo) Result {
 	t.Helper()
 	res, err := Resolve(context.Background(), env, opts, group, eps, exs, memo)
 	if err != nil {

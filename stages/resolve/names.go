@@ -6,7 +6,7 @@ import (
 
 	"github.com/tkgraph/backfill/internal/namekey"
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // contextFacts is how many fact sentences per name are kept to show the LLM.
@@ -44,9 +44,9 @@ type rawFact struct {
 // collect builds the name table of a group's extractions (exs[i] is the episode at position i).
 // A mention of an excluded type is dropped, with every fact of its episode that names it; a fact
 // endpoint the episode's entity list does not name is a generic mention. A fact the extraction
-// cites to a previous episode (extract.Output.Quoted) is that episode's fact; the mentions of its
+// cites to a previous episode (stages.Extraction.Quoted) is that episode's fact; the mentions of its
 // endpoints stay the extracted episode's. The facts are in group order.
-func collect(opts Options, exs []extract.Output) *names {
+func collect(opts Options, exs []stages.Extraction) *names {
 	n := &names{index: map[string]int{}}
 	for i, ex := range exs {
 		n.collectDeclared(opts, i, ex)

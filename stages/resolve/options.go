@@ -3,6 +3,7 @@ package resolve
 import (
 	"strings"
 
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
 )
@@ -113,7 +114,7 @@ func (o Options) attributes(typ string) []string {
 // edge type does not list. A generic endpoint (no label) fits any edge type.
 func (o Options) edgeAllowed(pred string, src, tgt []string) bool {
 	for _, e := range o.EdgeTypes {
-		if Predicate(e.Name) != pred {
+		if graph.Predicate(e.Name) != pred {
 			continue
 		}
 		return fits(src, e.Sources) && fits(tgt, e.Targets)

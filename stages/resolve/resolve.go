@@ -9,7 +9,6 @@ import (
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/extract"
 )
 
 // Stage is the name of the stage in the store and in reports.
@@ -37,7 +36,7 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 			if err != nil {
 				return err
 			}
-			upstream, err := env.Store.EpisodeFingerprints(ctx, extract.Stage, g)
+			upstream, err := env.Store.EpisodeFingerprints(ctx, stages.Extract, g)
 			if err != nil {
 				return err
 			}
@@ -72,11 +71,11 @@ func groupFingerprint(env stages.Env, key string, eps []graph.Episode, upstream 
 
 // runGroup resolves one group and commits its entities, mentions, facts and memo together.
 func runGroup(ctx context.Context, env stages.Env, opts Options, group string, eps []graph.Episode, fp string) error {
-	outs, err := env.Store.GroupOutputs(ctx, extract.Stage, group)
+	outs, err := env.Store.GroupOutputs(ctx, stages.Extract, group)
 	if err != nil {
 		return err
 	}
-	exs := make([]extract.Output, len(eps))
+	exs := make([]stages.Extraction, len(eps))
 	for i, ep := range eps {
 		if err := json.Unmarshal(outs[ep.UUID], &exs[i]); err != nil {
 			return fmt.Errorf("decoding extraction of %s: %w", ep.UUID, err)

@@ -7,16 +7,16 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/stages/extract"
+	"github.com/tkgraph/backfill/stages"
 )
 
 var personOrg = Options{EntityTypes: []wire.EntityTypeIn{{Name: "Person", Attributes: []string{"city"}}, {Name: "Organization"}, {Name: "Plan"}},
 	EdgeTypes: []wire.EdgeTypeIn{{Name: "WORKS_AT", Sources: []string{"Person"}, Targets: []string{"Organization"}}}}
 
 // seoyeon is a group where one person is "Seoyeon Park", "Seoyeon", "Park Seoyeon" and "서연".
-func seoyeon() ([]graph.Episode, []extract.Output) {
+func seoyeon() ([]graph.Episode, []stages.Extraction) {
 	eps := episodes("g", 4)
-	exs := []extract.Output{
+	exs := []stages.Extraction{
 		{Entities: ents("Seoyeon Park:Person", "Naver:Organization"), Facts: []wire.ExtractedFact{fact("Seoyeon Park", "WORKS_AT", "Naver", "Seoyeon Park works at Naver.", "")}},
 		{Entities: ents("Seoyeon:Person", "Minho:Person"), Facts: []wire.ExtractedFact{fact("Seoyeon", "KNOWS", "Minho", "Seoyeon knows Minho.", "")}},
 		{Entities: ents("Park Seoyeon", "Busan"), Facts: []wire.ExtractedFact{fact("Park Seoyeon", "LIVES_IN", "Busan", "Park Seoyeon lives in Busan.", "")}},
@@ -60,7 +60,7 @@ func TestResolveConsultsLLMOnlyForAmbiguousPairs(t *testing.T) {
 
 	// An incremental run with a new spelling asks about it against the assembled entity only.
 	eps5 := episodes("g", 5)
-	exs5 := append(slices.Clone(exs), extract.Output{Entities: ents("박서연")})
+	exs5 := append(slices.Clone(exs), stages.Extraction{Entities: ents("박서연")})
 	inc := resolveT(t, env, personOrg, "g", eps5, exs5, again.Memo)
 	if calls, pairs := f.take(); calls != 1 || !reflect.DeepEqual(pairs, []string{"Seoyeon Park | 박서연"}) {
 		t.Fatalf("incremental run: %d calls, pairs %q", calls, pairs)
@@ -124,9 +124,9 @@ func TestResolveKoreanParticles(t *testing.T) {
 			f := &fakeLLM{sameEntity: func(a, b wire.CandidateIn) bool { return true }}
 			env := testEnv(t, f)
 			eps := episodes("g", len(tt.mentions))
-			exs := make([]extract.Output, len(eps))
+			exs := make([]stages.Extraction, len(eps))
 			for i, m := range tt.mentions {
-				exs[i] = extract.Output{Entities: ents(m)}
+				exs[i] = stages.Extraction{Entities: ents(m)}
 			}
 			res := resolveT(t, env, Options{}, "g", eps, exs, nil)
 			if got := entityNames(res.Entities); !reflect.DeepEqual(got, tt.want) {
@@ -146,7 +146,7 @@ func TestResolveLabelsAndAttributes(t *testing.T) {
 	env := testEnv(t, &fakeLLM{})
 	eps := episodes("g", 3)
 	attr := func(v string) []wire.AttributeValue { return []wire.AttributeValue{{Name: "City", Value: v}} }
-	exs := []extract.Output{
+	exs := []stages.Extraction{
 		{Entities: []wire.EntityMention{{Name: "Alice", Type: "Entity"}, {Name: "Kakao", Type: "organization"}}},
 		{Entities: []wire.EntityMention{{Name: "ALICE", Type: "Person", Attributes: attr("Seoul")}, {Name: "Kakao", Type: "Unknown"}}},
 		{Entities: []wire.EntityMention{{Name: "alice", Type: "Person", Attributes: append(attr("Pangyo"), wire.AttributeValue{Name: "age", Value: "30"})}}},

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/extract"
 )
 
 // New returns the resolve stage with its options.
@@ -73,8 +72,8 @@ func (s *stage) plan(ctx context.Context, env stages.PlanEnv) ([]int, stages.Est
 		if err != nil {
 			return nil, est, err
 		}
-		if env.Done.Has(extract.Stage, g) {
-			up, err := env.Prev.EpisodeFingerprints(ctx, extract.Stage, g)
+		if env.Done.Has(stages.Extract, g) {
+			up, err := env.Prev.EpisodeFingerprints(ctx, stages.Extract, g)
 			if err != nil {
 				return nil, est, err
 			}

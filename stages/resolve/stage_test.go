@@ -9,11 +9,10 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/extract"
 )
 
 // store writes a group's episodes and extractions as the ingest and extract stages would.
-func store(t *testing.T, env stages.Env, eps []graph.Episode, exs []extract.Output) {
+func store(t *testing.T, env stages.Env, eps []graph.Episode, exs []stages.Extraction) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := env.Store.UpsertEpisodes(ctx, eps, t0); err != nil {
@@ -21,8 +20,8 @@ func store(t *testing.T, env stages.Env, eps []graph.Episode, exs []extract.Outp
 	}
 	for i, ep := range eps {
 		body, _ := json.Marshal(exs[i])
-		if err := env.Store.CommitUnit(ctx, extract.Stage, ep.UUID, string(body), func(tx *checkpoints.Tx) error {
-			return tx.PutOutput(ctx, extract.Stage, ep.UUID, ep.GroupID, body)
+		if err := env.Store.CommitUnit(ctx, stages.Extract, ep.UUID, string(body), func(tx *checkpoints.Tx) error {
+			return tx.PutOutput(ctx, stages.Extract, ep.UUID, ep.GroupID, body)
 		}); err != nil {
 			t.Fatal(err)
 		}

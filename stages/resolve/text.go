@@ -3,7 +3,6 @@ package resolve
 import (
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/tkgraph/backfill/internal/namekey"
 )
@@ -12,28 +11,6 @@ import (
 // name, with trailing sentence punctuation removed.
 func NormalizeFact(s string) string {
 	return strings.TrimRight(namekey.Normalize(s), ".!?。")
-}
-
-// Predicate puts a predicate in SCREAMING_SNAKE_CASE ("works at" → "WORKS_AT").
-func Predicate(s string) string {
-	var b strings.Builder
-	under := false
-	for _, r := range strings.TrimSpace(s) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if under && b.Len() > 0 {
-				b.WriteByte('_')
-			}
-			under = false
-			b.WriteRune(unicode.ToUpper(r))
-		default:
-			under = true
-		}
-	}
-	if b.Len() == 0 {
-		return "RELATES_TO"
-	}
-	return b.String()
 }
 
 var dateLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02"}

@@ -12,10 +12,8 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/temporal"
 )
 
 // fakeLLM summarizes an entity as "summary of <name> (<n> facts)" and counts calls.
@@ -34,7 +32,7 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	f.calls = append(f.calls, len(in.Entities))
 	f.mu.Unlock()
 	if f.bad {
-		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("empty answer")}
+		return &wire.ValidationError{Task: task, Attempts: 3, Err: errors.New("empty answer")}
 	}
 	o := out.(*wire.SummarizeOutput)
 	for _, e := range in.Entities {
@@ -79,7 +77,7 @@ func seed(t *testing.T) *checkpoints.Store {
 		facts = append(facts, graph.Fact{UUID: fmt.Sprint("f", i), GroupID: "g", SourceUUID: id("alice"), TargetUUID: tgt, Name: "WROTE",
 			Fact: text, ValidAt: &at, ReferenceTime: t0, CreatedAt: t0})
 	}
-	if err := store.CommitUnit(ctx, temporal.Stage, "g", "fp1", func(tx *checkpoints.Tx) error {
+	if err := store.CommitUnit(ctx, stages.Temporal, "g", "fp1", func(tx *checkpoints.Tx) error {
 		if err := tx.ReplaceEntities(ctx, "g", ents, nil); err != nil {
 			return err
 		}

@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // The billing audit: the plan changed from Basic to Pro on Mar 1, reported on Mar 15.
 func TestAsOfBillingAudit(t *testing.T) {
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		fact("basic", "acme", "basic", "HAS_PLAN", "2026-01-05", "2026-01-05", "", "state"),
 		fact("pro", "acme", "pro", "HAS_PLAN", "2026-03-15", "2026-03-01", "", "state"),
 	}
@@ -45,9 +45,9 @@ func TestAsOfBillingAudit(t *testing.T) {
 // TestAsOfUnknownStartAndOrder: an unknown valid_at counts as "since ever"; a fact is absent
 // before its first version; results are ordered by valid_at (unknown first), then uuid.
 func TestAsOfUnknownStartAndOrder(t *testing.T) {
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		fact("b-old", "me", "samsung", "WORKS_AT", "2026-01-05", "", "2020-01-01", "state"),
-		fact("z-home", "me", "pangyo", "LIVES_IN", "2026-01-06", "", "", "state"),
+		fact("z-home", "me", "pangyo", "LIVES_IN", "2026-01-06", "", "2026-12-01", "state"),
 		fact("a-home2", "you", "seoul", "LIVES_IN", "2026-01-07", "2025-01-01", "", "state"),
 		fact("c-home3", "they", "busan", "LIVES_IN", "2026-01-08", "2025-01-01", "", "state"),
 	}

@@ -6,21 +6,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // benchGroup is a group of n facts over 50 subjects, one fact per episode, each judged against
 // up to 20 earlier facts of its subject (contradiction with half of them, duplicate of one in 20).
-func benchGroup(n int) ([]resolve.Fact, []Judgement) {
+func benchGroup(n int) ([]stages.ResolvedFact, []Judgement) {
 	r := rand.New(rand.NewPCG(1, 2))
-	facts := make([]resolve.Fact, n)
+	facts := make([]stages.ResolvedFact, n)
 	judge := make([]Judgement, n)
 	bySubject := map[int][]int{}
 	for i := range facts {
 		s := r.IntN(50)
 		ref := day("2020-01-01").Add(time.Duration(i) * time.Hour)
 		v := ref.AddDate(0, 0, -r.IntN(400))
-		facts[i] = resolve.Fact{UUID: fmt.Sprint(i), Source: fmt.Sprint("s", s), Target: fmt.Sprint("o", i), Predicate: "WORKS_AT",
+		facts[i] = stages.ResolvedFact{UUID: fmt.Sprint(i), Source: fmt.Sprint("s", s), Target: fmt.Sprint("o", i), Predicate: "WORKS_AT",
 			Fact: fmt.Sprint(i), Kind: "state", ValidAt: &v, Episodes: []string{fmt.Sprint("ep", i)}, ReferenceTime: ref, RecordTime: ref}
 		prev := bySubject[s]
 		if len(prev) > 20 {

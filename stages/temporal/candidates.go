@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // Candidates of facts[i] among the earlier facts. Existing are those between the same two
@@ -34,7 +34,7 @@ func (c Candidates) Saved() bool { return !c.Judge() && (len(c.Settled) > 0 || c
 
 // FindCandidates computes the candidates of every fact of a group under rules. Declared facts
 // (of record fields) have none and are nobody's candidate: their snapshots close them.
-func FindCandidates(facts []resolve.Fact, max int, rules Rules) []Candidates {
+func FindCandidates(facts []stages.ResolvedFact, max int, rules Rules) []Candidates {
 	out := make([]Candidates, len(facts))
 	bySrc := map[string][]int{} // source + predicate → fact indexes
 	byTgt := map[string][]int{}
@@ -93,7 +93,7 @@ func lastN(xs []int, n int) []int {
 }
 
 // JudgeInput renders the judgement request of facts[i].
-func JudgeInput(facts []resolve.Fact, i int, c Candidates) wire.JudgeInput {
+func JudgeInput(facts []stages.ResolvedFact, i int, c Candidates) wire.JudgeInput {
 	in := wire.JudgeInput{ReferenceTime: facts[i].ReferenceTime.UTC().Format(time.RFC3339), New: factIn("", facts[i]),
 		Existing: []wire.FactIn{}, Candidates: []wire.FactIn{}}
 	for k, j := range c.Existing {
@@ -105,7 +105,7 @@ func JudgeInput(facts []resolve.Fact, i int, c Candidates) wire.JudgeInput {
 	return in
 }
 
-func factIn(id string, f resolve.Fact) wire.FactIn {
+func factIn(id string, f stages.ResolvedFact) wire.FactIn {
 	return wire.FactIn{ID: id, Predicate: f.Predicate, Fact: f.Fact, ValidAt: timeStr(f.ValidAt), InvalidAt: timeStr(f.InvalidAt)}
 }
 

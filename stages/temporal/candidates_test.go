@@ -5,15 +5,16 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // defaultRules are the shipped cardinalities with no entity names.
 func defaultRules() Rules { return NewRules(DefaultCardinalities(), nil) }
 
 func TestCandidatesScopedToEndpoints(t *testing.T) {
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		fact("a", "me", "kakao", "WORKS_AT", "2026-01-01", "", "", "state"),
 		fact("b", "you", "seoul", "LIVES_IN", "2026-01-02", "", "", "state"),
 		fact("c", "me", "pizza", "LIKES", "2026-01-03", "", "", "state"),
@@ -49,7 +50,7 @@ func TestCandidatesScopedToEndpoints(t *testing.T) {
 }
 
 // named builds a fact between named entities (the uuid is the lower-case name) with a sentence.
-func named(id, src, tgt, pred, ref, sentence string) resolve.Fact {
+func named(id, src, tgt, pred, ref, sentence string) stages.ResolvedFact {
 	f := fact(id, src, tgt, pred, ref, ref, "", "state")
 	f.Fact = sentence
 	return f
@@ -59,7 +60,7 @@ var names = map[string]string{"emma": "Emma", "bob": "Bob", "acme": "Acme", "glo
 	"coffee": "coffee", "paris": "Paris", "london": "London", "민서": "민서", "아메리카노": "아메리카노", "라떼": "라떼"}
 
 func TestCandidatesUnderCardinality(t *testing.T) {
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		named("a", "emma", "acme", "WORKS_AT", "2026-01-01", "Emma works at Acme."),
 		named("b", "emma", "tea", "LIKES", "2026-01-02", "Emma likes green tea."),
 		named("c", "emma", "paris", "VISITED", "2026-01-03", "Emma visited Paris."),
@@ -102,20 +103,20 @@ func TestCandidatesUnderCardinality(t *testing.T) {
 	// A job that makes WORKS_AT many leaves the new employer to the judge, who cannot close the
 	// old one without a negation.
 	card := maps.Clone(DefaultCardinalities())
-	card["WORKS_AT"] = CardinalityMany
+	card["WORKS_AT"] = graph.CardinalityMany
 	if c := FindCandidates(facts, 20, NewRules(card, names))[3]; len(c.Settled) != 0 || c.Ineligible != 1 {
 		t.Errorf("WORKS_AT many: %+v", c)
 	}
 }
 
 // planned is f as a plan.
-func planned(f resolve.Fact) resolve.Fact {
+func planned(f stages.ResolvedFact) stages.ResolvedFact {
 	f.Kind = KindPlan
 	return f
 }
 
 func TestCandidatesKeepTheMostRecent(t *testing.T) {
-	var facts []resolve.Fact
+	var facts []stages.ResolvedFact
 	for _, id := range []string{"a", "b", "c", "d", "e"} {
 		facts = append(facts, fact(id, "me", "x"+id, "LIVES_IN", "2026-01-01", "", "", "state"))
 	}
@@ -130,7 +131,7 @@ func TestCandidatesKeepTheMostRecent(t *testing.T) {
 }
 
 func TestJudgeInputNamespacedIDs(t *testing.T) {
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		fact("a", "me", "kakao", "WORKS_AT", "2026-01-01", "2024-01-01", "", "state"),
 		fact("b", "me", "naver", "WORKS_AT", "2026-01-02", "", "2025-01-01", "state"),
 		fact("c", "me", "kakao", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
@@ -154,7 +155,7 @@ func TestJudgeInputNamespacedIDs(t *testing.T) {
 // cardinality rule; every other claim is counted by reason. Settled candidates are contradicted
 // whatever the answer says.
 func TestDecodeChecksContradictions(t *testing.T) {
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		named("a", "emma", "acme", "WORKS_AT", "2026-01-01", "Emma works at Acme as an intern."),
 		named("b", "emma", "tea", "LIKES", "2026-01-02", "Emma likes green tea."),
 		named("c", "emma", "paris", "VISITED", "2026-01-03", "Emma visited Paris."),
@@ -219,7 +220,7 @@ func TestDecodeDuplicatesIgnoreMalformedIDs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			j, _ := defaultRules().Decode(make([]resolve.Fact, 6), 5, c, wire.JudgeOutput{Duplicates: tt.dups})
+			j, _ := defaultRules().Decode(make([]stages.ResolvedFact, 6), 5, c, wire.JudgeOutput{Duplicates: tt.dups})
 			if !sameInts(j.Duplicates, tt.want) {
 				t.Errorf("got %v, want %v", j.Duplicates, tt.want)
 			}

@@ -4,18 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/tkgraph/backfill/stages/resolve"
-)
-
-// Cardinalities of a relation, per source entity (the ontology's edge_types[].cardinality).
-const (
-	// CardinalityOne: a source has one object at a time. A later-starting fact of the relation
-	// from the same source with another object closes the earlier one, with no LLM call.
-	CardinalityOne = "one"
-	// CardinalityMany: a source has any number of objects at once. Only the judge closes a fact
-	// of such a relation, and only one between the same two entities or one the new fact
-	// explicitly negates (see Rules.check). Relations the ontology does not name are many.
-	CardinalityMany = "many"
+	"github.com/tkgraph/backfill/graph"
 )
 
 // defaultOne are the relations shipped with cardinality one: the common predicates the
@@ -33,23 +22,23 @@ var defaultOne = [...]string{
 	"SCHEDULED_FOR", "SCHEDULED_ON",
 }
 
-// DefaultCardinalities returns the shipped cardinalities: CardinalityOne for each relation of
+// DefaultCardinalities returns the shipped cardinalities: graph.CardinalityOne for each relation of
 // defaultOne. A relation missing from the map is many.
 func DefaultCardinalities() map[string]string {
 	m := make(map[string]string, len(defaultOne))
 	for _, p := range defaultOne {
-		m[p] = CardinalityOne
+		m[p] = graph.CardinalityOne
 	}
 	return m
 }
 
 // Cardinalities returns the shipped defaults with the job's cardinalities laid over them, keyed by
-// predicate in SCREAMING_SNAKE_CASE (resolve.Predicate); an empty value keeps the default.
+// predicate in SCREAMING_SNAKE_CASE (graph.Predicate); an empty value keeps the default.
 func Cardinalities(job map[string]string) map[string]string {
 	m := DefaultCardinalities()
 	for name, c := range job {
 		if c != "" {
-			m[resolve.Predicate(name)] = c
+			m[graph.Predicate(name)] = c
 		}
 	}
 	return m
@@ -60,7 +49,7 @@ func Cardinalities(job map[string]string) map[string]string {
 func cardinalityOne(m map[string]string) []string {
 	one := []string{}
 	for _, p := range slices.Sorted(maps.Keys(m)) {
-		if m[p] == CardinalityOne {
+		if m[p] == graph.CardinalityOne {
 			one = append(one, p)
 		}
 	}

@@ -6,21 +6,21 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 func may(d int) time.Time { return time.Date(2024, 5, d, 0, 0, 0, 0, time.UTC) }
 
 // declared is a declared state fact shown first on day from, recorded on day rec.
-func declared(id string, from, rec int, cs ...resolve.Closure) resolve.Fact {
+func declared(id string, from, rec int, cs ...stages.Closure) stages.ResolvedFact {
 	v := may(from)
-	return resolve.Fact{UUID: id, Source: "s", Target: id + "-t", Predicate: "ASSIGNED_TO", Fact: id, Kind: "state",
+	return stages.ResolvedFact{UUID: id, Source: "s", Target: id + "-t", Predicate: "ASSIGNED_TO", Fact: id, Kind: "state",
 		ValidAt: &v, Episodes: []string{"ep-" + id}, ReferenceTime: v, RecordTime: may(rec), Order: from, Declared: true, Closures: cs}
 }
 
 // closedBy is a closure by the snapshot of day at, recorded on day rec.
-func closedBy(at, rec int) resolve.Closure {
-	return resolve.Closure{Episode: fmt.Sprint("ep-", at), At: may(at), RecordTime: may(rec)}
+func closedBy(at, rec int) stages.Closure {
+	return stages.Closure{Episode: fmt.Sprint("ep-", at), At: may(at), RecordTime: may(rec)}
 }
 
 // A declared fact is closed by the snapshot that no longer shows it: invalid_at is that
@@ -29,7 +29,7 @@ func closedBy(at, rec int) resolve.Closure {
 // snapshot that arrives late ends the fact earlier from its own record time on; and declared
 // facts are never judgement candidates.
 func TestClosuresOfDeclaredFacts(t *testing.T) {
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		declared("ann", 1, 1, closedBy(3, 3)),
 		// closed by the snapshot of day 3, and by one of day 2 that arrives late (day 9)
 		declared("bob", 1, 1, closedBy(2, 9), closedBy(3, 3)),

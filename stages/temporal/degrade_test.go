@@ -9,10 +9,8 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/llm"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/resolve"
 )
 
 // judgeLLM says every candidate is contradicted, quoting the whole new sentence, or answers
@@ -25,7 +23,7 @@ type judgeLLM struct {
 func (j *judgeLLM) Call(_ context.Context, _, task string, input, out any) error {
 	j.calls++
 	if j.bad {
-		return &llm.ValidationError{Task: task, Attempts: 3, Err: errors.New("answer: cut"), Raw: []byte(`{"duplicate_ids":[`)}
+		return &wire.ValidationError{Task: task, Attempts: 3, Err: errors.New("answer: cut"), Raw: []byte(`{"duplicate_ids":[`)}
 	}
 	o := out.(*wire.JudgeOutput)
 	in := input.(wire.JudgeInput)
@@ -47,14 +45,14 @@ func TestBadJudgementClosesNothing(t *testing.T) {
 	}
 	defer store.Close()
 	// A relation of cardinality many between the same two entities: only the judge closes.
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		named("a", "alice", "tea", "LIKES", "2024-01-01", "Alice likes tea."),
 		named("b", "alice", "tea", "LIKES", "2024-03-01", "Alice likes tea with milk now."),
 	}
 	facts[1].Order = 1
 	body, _ := json.Marshal(facts)
-	if err := store.CommitUnit(ctx, resolve.Stage, "g", "r1", func(tx *checkpoints.Tx) error {
-		return tx.PutOutput(ctx, resolve.Stage, "g", "g", body)
+	if err := store.CommitUnit(ctx, stages.Resolve, "g", "r1", func(tx *checkpoints.Tx) error {
+		return tx.PutOutput(ctx, stages.Resolve, "g", "g", body)
 	}); err != nil {
 		t.Fatal(err)
 	}

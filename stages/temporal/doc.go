@@ -23,13 +23,20 @@
 // place of the sentence. Every claim not applied is counted by reason (Reject…). The group's
 // Counts (facts judged, judge calls saved, contradictions by cardinality and judged, closures
 // rejected) are stored as the unit's output; Totals sums them for the run report. A judgement
-// whose answer stays bad decides nothing but the settled pairs. Then the rules of DESIGN §6.4
-// apply:
+// whose answer stays bad decides nothing but the settled pairs. Then the time rules apply
+// (docs/concepts.md states them for users):
 //
-//   - Normalize: plans, promises, schedules and deadlines are valid from the moment they were
-//     said, with no invalid_at; a statement cannot start a fact after the moment it was made
-//     (valid_at is clamped to the reference time), except a scheduled state; an interval that
-//     ends before it starts loses its valid_at;
+//   - Normalize: first what the sentence says (a plan by its words or predicate, an event by
+//     its predicate, a full-date range or a stated end of a state: Kind, textdates.go); then
+//     plans, promises, schedules and deadlines are valid from the moment they were said and end
+//     when the date they name is over (none named: no invalid_at); an event is an instant
+//     (invalid_at = valid_at); a state without dates starts at its reference time; a statement
+//     cannot start a fact after the moment it was made (valid_at is clamped to the reference
+//     time), except a scheduled state; an interval that ends before it starts loses its
+//     valid_at;
+//   - group rules (withGroupRules): a plan is contradicted by the later fact between the same
+//     two entities that it announced (the move ends "plans to move"); a state repeating an
+//     earlier one of the same relation and object in another tense is its duplicate;
 //   - ① a fact that arrives with invalid_at is recorded closed: expired_at = its record time;
 //   - ② if a contradicting fact started later than the new one, the new one is closed at that
 //     fact's valid_at;
@@ -38,7 +45,7 @@
 //   - ④ facts whose intervals do not overlap never close each other, and nothing closes when
 //     either valid_at is unknown; on equal valid_at the fact later in group order wins.
 //
-// Declared facts (resolve.Fact.Declared, from record fields) are never judged and are nobody's
+// Declared facts (stages.ResolvedFact.Declared, from record fields) are never judged and are nobody's
 // candidate. A declared state fact is closed by each of its Closures at the closing snapshot's
 // reference time, from that snapshot's record time on (expired_at: the first time it was known
 // closed), with a version row naming the closing episode (reason closed_by_record); a fact

@@ -4,8 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // Reasons a judged contradiction is not applied (temporal.closures_rejected in the run report).
@@ -23,14 +24,15 @@ const (
 type Rules struct {
 	one   map[string]bool
 	names map[string]string
+	raw   map[string]string // the names as written, by uuid
 }
 
 // NewRules builds the rules from cardinalities by predicate (Cardinalities) and the group's
 // entity names by uuid.
 func NewRules(cardinalities map[string]string, names map[string]string) Rules {
-	r := Rules{one: map[string]bool{}, names: make(map[string]string, len(names))}
+	r := Rules{one: map[string]bool{}, names: make(map[string]string, len(names)), raw: names}
 	for p, c := range cardinalities {
-		if c == CardinalityOne {
+		if c == graph.CardinalityOne {
 			r.one[p] = true
 		}
 	}
@@ -43,14 +45,14 @@ func NewRules(cardinalities map[string]string, names map[string]string) Rules {
 // settles reports whether the new fact n contradicts the earlier fact o by cardinality alone: a
 // relation of cardinality one, from the same source, to another target, neither fact a plan (a
 // plan to work at Kakao does not end the current job; only the judge compares plans).
-func (r Rules) settles(n, o resolve.Fact) bool {
+func (r Rules) settles(n, o stages.ResolvedFact) bool {
 	return r.one[n.Predicate] && n.Predicate == o.Predicate && n.Source == o.Source && n.Target != o.Target &&
 		n.Kind != KindPlan && o.Kind != KindPlan
 }
 
 // eligible reports whether some answer could close o for n under check (allowed, with the whole
 // new sentence as the quote).
-func (r Rules) eligible(n, o resolve.Fact) bool {
+func (r Rules) eligible(n, o stages.ResolvedFact) bool {
 	return r.allowed(n, o, normText(n.Fact), normText(o.Fact))
 }
 
@@ -61,9 +63,9 @@ func (r Rules) eligible(n, o resolve.Fact) bool {
 // and a comparison cue may serve too ("over green tea"). An event or a plan is never
 // contradicted by another of its kind without such words: a second visit does not end the first,
 // and a new plan replaces an old one only when it says so. A plan contradicts nothing but an
-// earlier plan: "plans to resign" does not end "works at Naver" (DESIGN §6.4, a plan and the
-// state it would change later).
-func (r Rules) allowed(n, o resolve.Fact, q, old string) bool {
+// earlier plan: "plans to resign" does not end "works at Naver" (a plan and the state it would
+// change later; docs/concepts.md, "Contradictions").
+func (r Rules) allowed(n, o stages.ResolvedFact, q, old string) bool {
 	if n.Kind == KindPlan && o.Kind != KindPlan {
 		return false
 	}
@@ -87,14 +89,14 @@ func (r Rules) allowed(n, o resolve.Fact, q, old string) bool {
 
 // isState reports whether f is an ongoing condition: kind state or scheduled_state (or no kind,
 // as facts of older extractions have).
-func isState(f resolve.Fact) bool {
+func isState(f stages.ResolvedFact) bool {
 	return f.Kind == wire.KindState || f.Kind == wire.KindScheduledState || f.Kind == ""
 }
 
 // check returns why the judge's contradiction of facts[j] by facts[i] with quote must not be
 // applied, or "" when it counts: the quote is a part of the new sentence that the old sentence
 // does not contain, and the pair passes the cardinality rule (allowed).
-func (r Rules) check(facts []resolve.Fact, i, j int, quote string) string {
+func (r Rules) check(facts []stages.ResolvedFact, i, j int, quote string) string {
 	q := normText(quote)
 	if q == "" {
 		return RejectNoQuote
@@ -117,7 +119,7 @@ func (r Rules) check(facts []resolve.Fact, i, j int, quote string) string {
 // it must name an I id of c once, of a fact the answer does not also call a duplicate); the
 // Settled candidates are contradicted whatever the answer. rejected counts the claims not
 // applied, by reason.
-func (r Rules) Decode(facts []resolve.Fact, i int, c Candidates, out wire.JudgeOutput) (j Judgement, rejected map[string]int) {
+func (r Rules) Decode(facts []stages.ResolvedFact, i int, c Candidates, out wire.JudgeOutput) (j Judgement, rejected map[string]int) {
 	j.Duplicates = pick(out.Duplicates, "E", c.Existing)
 	j.Contradictions = append(j.Contradictions, c.Settled...)
 	reject := func(reason string) {

@@ -1,6 +1,10 @@
 package temporal
 
-import "github.com/tkgraph/backfill/internal/unionfind"
+import (
+	"time"
+
+	"github.com/tkgraph/backfill/internal/unionfind"
+)
 
 // clusters numbers the duplicate clusters: facts linked by duplicate judgements, each cluster's
 // facts in group order. Merging never crosses clusters, so a batch recomputes only the clusters
@@ -57,10 +61,15 @@ func (w *walker) remerge(cluster []int) {
 }
 
 // mergeable reports whether a duplicate d can be the same fact as r: a start is unknown, or the
-// intervals share an instant.
+// intervals share an instant (an event's instant, valid_at = invalid_at, counts as held at it).
 func mergeable(d, r span) bool {
 	if d.valid == nil || r.valid == nil {
 		return true
 	}
-	return (d.invalid == nil || d.invalid.After(*r.valid)) && (r.invalid == nil || r.invalid.After(*d.valid))
+	return lastsTo(d, *r.valid) && lastsTo(r, *d.valid)
+}
+
+// lastsTo reports whether s holds at t or later: open, ending after t, or an instant at t.
+func lastsTo(s span, t time.Time) bool {
+	return s.invalid == nil || s.invalid.After(t) || s.invalid.Equal(t) && s.valid != nil && s.valid.Equal(*s.invalid)
 }

@@ -8,19 +8,19 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // randomGroup makes n facts of one subject in group order (reference times one day apart in
 // 2026), with random starts (some unknown) in 2020–2025, some own ends, random contradictions
 // and, when dups, random duplicate links.
-func randomGroup(r *rand.Rand, n int, dups bool) ([]resolve.Fact, []Judgement) {
+func randomGroup(r *rand.Rand, n int, dups bool) ([]stages.ResolvedFact, []Judgement) {
 	base := day("2020-01-01")
-	facts := make([]resolve.Fact, n)
+	facts := make([]stages.ResolvedFact, n)
 	judge := make([]Judgement, n)
 	for i := range facts {
 		ref := day("2026-01-01").AddDate(0, 0, i)
-		f := resolve.Fact{UUID: fmt.Sprintf("f%02d", i), Source: "me", Target: fmt.Sprintf("o%d", i), Predicate: "WORKS_AT",
+		f := stages.ResolvedFact{UUID: fmt.Sprintf("f%02d", i), Source: "me", Target: fmt.Sprintf("o%d", i), Predicate: "WORKS_AT",
 			Fact: fmt.Sprintf("f%02d", i), Kind: "state", Episodes: []string{fmt.Sprintf("ep%02d", i)}, ReferenceTime: ref, RecordTime: ref}
 		if r.IntN(10) > 0 {
 			v := base.AddDate(0, 0, 30*r.IntN(60)) // coarse, so equal starts happen
@@ -44,8 +44,8 @@ func randomGroup(r *rand.Rand, n int, dups bool) ([]resolve.Fact, []Judgement) {
 }
 
 // withRecordTimes returns a copy of facts recorded on random days among k, independent of group order.
-func withRecordTimes(r *rand.Rand, facts []resolve.Fact, k int) []resolve.Fact {
-	out := append([]resolve.Fact(nil), facts...)
+func withRecordTimes(r *rand.Rand, facts []stages.ResolvedFact, k int) []stages.ResolvedFact {
+	out := append([]stages.ResolvedFact(nil), facts...)
 	for i := range out {
 		out[i].RecordTime = day("2026-06-01").AddDate(0, 0, r.IntN(k))
 	}
@@ -55,7 +55,7 @@ func withRecordTimes(r *rand.Rand, facts []resolve.Fact, k int) []resolve.Fact {
 // oracle is the specification of the final end of every fact without duplicates: the earliest
 // of its own end and the start of every contradicting fact that starts after it (or at the same
 // time and later in group order), both starts known.
-func oracle(facts []resolve.Fact, judge []Judgement) map[string]*time.Time {
+func oracle(facts []stages.ResolvedFact, judge []Judgement) map[string]*time.Time {
 	out := map[string]*time.Time{}
 	for i, f := range facts {
 		end := f.InvalidAt
@@ -155,9 +155,9 @@ func TestVersionLogReplaysPrefixes(t *testing.T) {
 }
 
 // prefix keeps the facts recorded by at, with their judgements renumbered.
-func prefix(facts []resolve.Fact, judge []Judgement, at time.Time) ([]resolve.Fact, []Judgement) {
+func prefix(facts []stages.ResolvedFact, judge []Judgement, at time.Time) ([]stages.ResolvedFact, []Judgement) {
 	idx := map[int]int{}
-	var sub []resolve.Fact
+	var sub []stages.ResolvedFact
 	var sj []Judgement
 	for i, f := range facts {
 		if f.RecordTime.After(at) {

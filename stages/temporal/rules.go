@@ -5,7 +5,7 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // Fact kinds from extraction that the rules treat specially.
@@ -16,7 +16,7 @@ const (
 
 // RulesVersion names the behaviour of Normalize and Apply; it is part of the stage's unit
 // fingerprint, so a change of the rules re-runs every group.
-const RulesVersion = "rules-5"
+const RulesVersion = "rules-7"
 
 // Judgement is the LLM's answer for facts[i], as indexes of earlier facts.
 type Judgement struct {
@@ -24,23 +24,66 @@ type Judgement struct {
 	Contradictions []int
 }
 
-// Normalize applies the future-tense rules to a fact as extracted: a plan (plan, promise,
-// schedule, deadline) is valid from its reference time and has no invalid_at; no other fact but a
-// scheduled state starts after the moment it was stated (its valid_at is clamped to the reference
-// time); only states end in the future (an event's future invalid_at is dropped). An interval
-// that ends before it starts is malformed: its valid_at is dropped, so the fact is kept (closed at
-// its invalid_at) but never closes, nor is closed by, another fact.
-func Normalize(f resolve.Fact) resolve.Fact {
-	ref := f.ReferenceTime.UTC()
-	if f.Kind == KindPlan {
-		f.ValidAt, f.InvalidAt = &ref, nil
+// Normalize applies the rules of a fact taken alone, as extracted (declared facts of record
+// fields are left as they are). First what the sentence itself says, without the model (Kind,
+// textdates.go):
+//
+//   - a plan by its words ("plans to", "is going to", "will", "예정"; a predicate PLANS_…) is a
+//     plan whatever kind the model gave it, and a one-off event by its predicate (VISITED,
+//     ATTENDED, BOUGHT, MET…) is an event;
+//   - a range with full dates on both ends ("from June 1, 2015 to August 31, 2018") is the
+//     state's valid_at and invalid_at, years included;
+//   - an end the sentence states for a state ("until August 2018": the period's last day) is its
+//     invalid_at, over any other date the model gave; a start it states ("since March 2",
+//     "moved to Manchester on May 18") is its valid_at when the model gave none.
+//
+// Then the time rules: a plan (plan, promise, schedule, deadline) is valid from its reference
+// time and ends when the date its sentence names for what is planned is over (a passed plan is
+// no longer current: "by Friday (2024-04-19)" ends as April 20 begins), or stays open when it
+// names none; an event is an instant (invalid_at = valid_at;
+// with no valid_at, invalid_at is its reference time: it happened by then); a state the model
+// left without dates started at its reference time (the prompt's default), so that closures work
+// from it; no other fact but a scheduled state starts after the moment it was stated (its
+// valid_at is clamped to the reference time); only states end in the future. An interval that
+// ends before it starts is malformed: its valid_at is dropped, so the fact is kept (closed at its
+// invalid_at) but never closes, nor is closed by, another fact.
+func Normalize(f stages.ResolvedFact) stages.ResolvedFact {
+	if f.Declared {
 		return f
+	}
+	ref := f.ReferenceTime.UTC()
+	f.Kind = Kind(f)
+	ds := textDates(f.Fact, ref, f.Kind == KindPlan)
+	switch f.Kind {
+	case KindPlan:
+		f.ValidAt, f.InvalidAt = &ref, nil
+		if d, ok := planEnd(ds); ok && d.After(ref) {
+			f.InvalidAt = ptr(d)
+		}
+		return f
+	case wire.KindEvent:
+		if f.ValidAt != nil && f.ValidAt.After(ref) {
+			f.ValidAt = &ref
+		}
+		f.InvalidAt = f.ValidAt
+		if f.ValidAt == nil {
+			f.InvalidAt = &ref
+		}
+		return f
+	}
+	if from, to, ok := statedRange(ds); ok {
+		f.ValidAt, f.InvalidAt = ptr(from), ptr(to)
+	} else if end, ok := statedEnd(ds); ok && f.Kind != KindScheduledState {
+		f.InvalidAt = ptr(end)
+	}
+	if start, ok := statedStart(ds); ok && f.ValidAt == nil && (f.InvalidAt == nil || start.Before(*f.InvalidAt)) {
+		f.ValidAt = ptr(start)
+	}
+	if f.ValidAt == nil && f.InvalidAt == nil && isState(f) {
+		f.ValidAt = &ref
 	}
 	if f.ValidAt != nil && f.ValidAt.After(ref) && f.Kind != KindScheduledState {
 		f.ValidAt = &ref
-	}
-	if f.Kind == wire.KindEvent && f.InvalidAt != nil && f.InvalidAt.After(ref) {
-		f.InvalidAt = nil
 	}
 	if graph.Before(f.InvalidAt, f.ValidAt) {
 		f.ValidAt = nil
@@ -67,18 +110,22 @@ func Normalize(f resolve.Fact) resolve.Fact {
 //     is unknown; a duplicate that starts at or after the earlier fact's end is a new period of
 //     the same statement and stays a fact of its own. Merges are decided on the facts known at
 //     the time, and a fact once written to the log on its own is never merged later;
-//   - a declared state fact is closed by each of its closures (resolve.Fact.Closures: the later
+//   - a declared state fact is closed by each of its closures (stages.ResolvedFact.Closures: the later
 //     snapshots that no longer show it) at the closure's reference time, from the closure's
 //     record time on: the fact's invalid_at becomes the closure's time unless it already ends by
 //     then, and a fact recorded after a closure's record time is recorded closed. The version
 //     row names the closing episode (reason closed_by_record). Declared facts are never judged
 //     and never contradict others;
-//   - expired_at is the record time at which the fact was first recorded closed.
+//   - expired_at is the record time at which the fact was first recorded closed;
+//   - before all that, withGroupRules adds what two facts settle without the model: a plan is
+//     contradicted by the later event between the same two entities that it announced, and a
+//     state repeating an earlier one of the same relation and object in another tense is its
+//     duplicate.
 //
 // Under record_time: reference the record order is the group order, so a late-arriving episode
 // gives the same facts and version log as if it had arrived in order.
-func Apply(group string, facts []resolve.Fact, judgements []Judgement) ([]graph.Fact, []graph.FactVersion) {
-	w := newWalker(group, facts, judgements)
+func Apply(group string, facts []stages.ResolvedFact, judgements []Judgement) ([]graph.Fact, []graph.FactVersion) {
+	w := newWalker(group, facts, withGroupRules(facts, judgements))
 	for _, b := range recordBatches(facts) {
 		w.record(b.facts, b.closures, b.at)
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 func day(s string) time.Time {
@@ -25,14 +25,14 @@ func dp(s string) *time.Time {
 }
 
 // fact builds a resolved fact heard on ref (also its record time), valid from valid to invalid.
-func fact(id, src, tgt, pred, ref, valid, invalid, kind string) resolve.Fact {
-	return resolve.Fact{UUID: id, Source: src, Target: tgt, Predicate: pred, Fact: id, Kind: kind,
+func fact(id, src, tgt, pred, ref, valid, invalid, kind string) stages.ResolvedFact {
+	return stages.ResolvedFact{UUID: id, Source: src, Target: tgt, Predicate: pred, Fact: id, Kind: kind,
 		ValidAt: dp(valid), InvalidAt: dp(invalid), Episodes: []string{"ep-" + id},
 		ReferenceTime: day(ref), RecordTime: day(ref)}
 }
 
 // heard sets the record time of f (as under record_time: ingest).
-func heard(f resolve.Fact, rec string) resolve.Fact {
+func heard(f stages.ResolvedFact, rec string) stages.ResolvedFact {
 	f.RecordTime = day(rec)
 	return f
 }
@@ -59,7 +59,7 @@ func check(t *testing.T, got graph.Fact, w want) {
 }
 
 // applyAll normalizes facts and applies the rules.
-func applyAll(facts []resolve.Fact, judge []Judgement) ([]graph.Fact, []graph.FactVersion) {
+func applyAll(facts []stages.ResolvedFact, judge []Judgement) ([]graph.Fact, []graph.FactVersion) {
 	for i := range facts {
 		facts[i] = Normalize(facts[i])
 	}
@@ -69,13 +69,13 @@ func applyAll(facts []resolve.Fact, judge []Judgement) ([]graph.Fact, []graph.Fa
 func TestRules(t *testing.T) {
 	tests := []struct {
 		name  string
-		facts []resolve.Fact
+		facts []stages.ResolvedFact
 		judge []Judgement
 		want  map[string]want
 	}{
 		{
 			name: "rule 1: a fact arriving with invalid_at is recorded closed",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("stock", "p", "s", "IS_OUT_OF_STOCK", "2026-12-01", "2026-12-01", "2026-12-25", "state"),
 			},
 			judge: []Judgement{{}},
@@ -83,7 +83,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "rule 3: employer change closes the older fact at the new one's start",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("kakao", "jihoon", "kakao", "WORKS_AT", "2026-01-10", "2026-01-10", "", "state"),
 				fact("naver", "jihoon", "naver", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
 			},
@@ -95,7 +95,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "rule 3: a closed fact is re-closed earlier by a later-heard fact that started before the closer",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("kakao", "me", "kakao", "WORKS_AT", "2026-01-10", "2024-01-01", "", "state"),
 				fact("naver", "me", "naver", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
 				fact("coupang", "me", "coupang", "WORKS_AT", "2026-04-01", "2025-06-01", "", "state"),
@@ -109,7 +109,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "rule 2: a fact heard later but started earlier is closed at the newer start",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("pangyo", "me", "pangyo", "LIVES_IN", "2026-02-01", "2025-06-01", "", "state"),
 				fact("bundang", "me", "bundang", "LIVES_IN", "2026-03-01", "2023-01-01", "", "state"),
 			},
@@ -121,7 +121,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "rule 2: the earliest later start closes, whatever the judgement order",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("y", "me", "y", "LIVES_IN", "2026-01-01", "2024-01-01", "", "state"),
 				fact("z", "me", "z", "LIVES_IN", "2026-01-02", "2022-01-01", "", "state"),
 				fact("x", "me", "x", "LIVES_IN", "2026-01-03", "2020-01-01", "", "state"),
@@ -135,7 +135,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "rule 4: contradictory but not overlapping closes nothing",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("cafe", "me", "cafe", "WORKS_AT", "2026-01-01", "2015-03-01", "2017-02-01", "state"),
 				fact("kakao", "me", "kakao", "WORKS_AT", "2026-01-02", "2024-01-01", "", "state"),
 			},
@@ -146,20 +146,32 @@ func TestRules(t *testing.T) {
 			},
 		},
 		{
-			name: "rule 4: nothing closes when a valid_at is unknown",
-			facts: []resolve.Fact{
-				fact("old", "me", "a", "PREFERS", "2026-01-01", "", "", "state"),
+			name: "rule 4: nothing closes when a valid_at is unknown (a fact that arrives closed)",
+			facts: []stages.ResolvedFact{
+				fact("old", "me", "a", "PREFERS", "2026-01-01", "", "2026-03-01", "state"),
 				fact("new", "me", "b", "PREFERS", "2026-02-01", "2026-02-01", "", "state"),
 			},
 			judge: []Judgement{{}, {Contradictions: []int{0}}},
 			want: map[string]want{
-				"old": {"", "", "", 0},
+				"old": {"", "2026-03-01", "2026-01-01", 0},
+				"new": {"2026-02-01", "", "", 0},
+			},
+		},
+		{
+			name: "a state the model left without dates starts at its reference time, and closes from it",
+			facts: []stages.ResolvedFact{
+				fact("old", "me", "a", "PREFERS", "2026-01-01", "", "", "state"),
+				fact("new", "me", "b", "PREFERS", "2026-02-01", "", "", "state"),
+			},
+			judge: []Judgement{{}, {Contradictions: []int{0}}},
+			want: map[string]want{
+				"old": {"2026-01-01", "2026-02-01", "2026-02-01", 0},
 				"new": {"2026-02-01", "", "", 0},
 			},
 		},
 		{
 			name: "equal valid_at: the fact later in group order wins",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("first", "me", "a", "LIVES_IN", "2026-01-05", "2026-01-01", "", "state"),
 				fact("second", "me", "b", "LIVES_IN", "2026-01-06", "2026-01-01", "", "state"),
 			},
@@ -171,7 +183,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "a malformed interval (ends before it starts) neither closes nor is closed",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("home", "me", "a", "LIVES_IN", "2026-01-01", "2026-01-01", "", "state"),
 				fact("bad", "me", "b", "LIVES_IN", "2026-02-01", "2026-02-01", "2025-12-01", "state"),
 			},
@@ -183,7 +195,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "duplicates merge into the earlier fact",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("a", "me", "x", "LIKES", "2026-01-01", "2026-01-01", "", "state"),
 				fact("b", "me", "x", "LIKES", "2026-02-01", "2026-02-01", "", "state"),
 			},
@@ -192,7 +204,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "a duplicate of a closed fact within its period merges into it",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("kakao", "me", "kakao", "WORKS_AT", "2026-01-10", "2024-01-01", "", "state"),
 				fact("naver", "me", "naver", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
 				fact("kakao2", "me", "kakao", "WORKS_AT", "2026-04-01", "2024-06-01", "", "state"),
@@ -205,7 +217,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "a duplicate starting after the earlier fact ended is a new period; its contradictions apply",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("kakao", "me", "kakao", "WORKS_AT", "2026-01-10", "2024-01-01", "", "state"),
 				fact("naver", "me", "naver", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
 				fact("back", "me", "kakao", "WORKS_AT", "2026-06-05", "2026-06-01", "", "state"),
@@ -219,7 +231,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "a duplicate that adds an end closes the earlier fact",
-			facts: []resolve.Fact{
+			facts: []stages.ResolvedFact{
 				fact("oos", "lamp", "oos", "IS_OUT_OF_STOCK", "2026-12-01", "2026-12-01", "", "state"),
 				fact("oos2", "lamp", "oos", "IS_OUT_OF_STOCK", "2026-12-03", "2026-12-03", "2026-12-25", "state"),
 			},
@@ -247,13 +259,13 @@ func TestRules(t *testing.T) {
 func TestNormalizeFutureTense(t *testing.T) {
 	tests := []struct {
 		name string
-		in   resolve.Fact
+		in   stages.ResolvedFact
 		want want
 	}{
 		{"a plan is valid from the day it was said, no invalid_at",
 			fact("resign", "me", "co", "PLANS_TO", "2026-03-10", "2026-04-30", "2026-04-30", "plan"),
 			want{"2026-03-10", "", "", 0}},
-		{"a deadline has no invalid_at",
+		{"a deadline without a date in its sentence has no invalid_at",
 			fact("report", "me", "r", "PLANS_TO", "2026-03-10", "2026-03-13", "", "plan"),
 			want{"2026-03-10", "", "", 0}},
 		{"a state cannot start after it was stated",
@@ -262,12 +274,12 @@ func TestNormalizeFutureTense(t *testing.T) {
 		{"a scheduled state keeps its future start",
 			fact("closed", "shop", "x", "IS_CLOSED", "2026-12-01", "2026-12-24", "2026-12-26", "scheduled_state"),
 			want{"2026-12-24", "2026-12-26", "", 0}},
-		{"an event does not end in the future",
+		{"an event is an instant, whatever end the model gave",
 			fact("trip", "me", "jeju", "VISITED", "2026-03-10", "2026-03-01", "2026-04-01", "event"),
-			want{"2026-03-01", "", "", 0}},
-		{"an event may end in the past",
-			fact("trip", "me", "jeju", "VISITED", "2026-03-10", "2026-03-01", "2026-03-05", "event"),
-			want{"2026-03-01", "2026-03-05", "", 0}},
+			want{"2026-03-01", "2026-03-01", "", 0}},
+		{"an event without a date happened by its reference time",
+			fact("trip", "me", "jeju", "VISITED", "2026-03-10", "", "", "event"),
+			want{"", "2026-03-10", "", 0}},
 		{"a malformed interval loses its valid_at",
 			fact("bad", "me", "x", "LIVES_IN", "2026-03-10", "2026-03-01", "2026-02-01", "state"),
 			want{"", "2026-02-01", "", 0}},
@@ -290,7 +302,7 @@ func TestNormalizeFutureTense(t *testing.T) {
 }
 
 func TestVersionLog(t *testing.T) {
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		fact("basic", "acme", "basic", "HAS_PLAN", "2026-01-05", "2026-01-05", "", "state"),
 		fact("pro", "acme", "pro", "HAS_PLAN", "2026-03-15", "2026-03-01", "", "state"),
 	}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/providers/offline"
@@ -60,7 +60,7 @@ func writeInputs(t *testing.T, dir string, eps []ep) {
 }
 
 // loadJob builds the scenario job over dir's inputs.
-func loadJob(t *testing.T, s jobSpec) *jobs.Job {
+func loadJob(t *testing.T, s jobSpec) *pipeline.Job {
 	t.Helper()
 	rt, llmConf := s.recordTime, "provider: offline"
 	if rt == "" {
@@ -90,7 +90,7 @@ embedder:
   dimensions: 16
 %[4]s
 `, s.dir, rt, llmConf, s.extra)
-	j, err := jobs.Parse([]byte(yml), nil, func(string) (string, bool) { return "", false })
+	j, err := pipeline.Parse([]byte(yml), nil, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ embedder:
 }
 
 // runJob runs the job with the wall clock fixed at now and returns its report.
-func runJob(t *testing.T, j *jobs.Job, now time.Time) *report.Report {
+func runJob(t *testing.T, j *pipeline.Job, now time.Time) *report.Report {
 	t.Helper()
 	rep, err := runner.Run(context.Background(), j, runner.Options{Clock: graph.FixedClock(now),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
@@ -114,7 +114,7 @@ type state struct {
 	versions []graph.FactVersion
 }
 
-func readState(t *testing.T, j *jobs.Job) state {
+func readState(t *testing.T, j *pipeline.Job) state {
 	t.Helper()
 	ctx := context.Background()
 	store, err := checkpoints.Open(ctx, j.Checkpoint)

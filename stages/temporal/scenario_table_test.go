@@ -1,26 +1,25 @@
 package temporal_test
 
-// scenarios are the DESIGN §6.4 cases in English and Korean, run through the real pipeline
+// scenarios are the cases of the time rules (docs/concepts.md) in English and Korean, run
+// through the real pipeline
 // (ingest, offline extraction, resolution, judgement, rules) on a few messages each.
 func scenarios() []scenario {
 	const en, ko = "Jihoon", "지훈"
 	return []scenario{
 		{
-			name: "en/employer change closes Kakao at the Naver start",
+			name: "en/employer change closes Kakao at the Naver start; the past-tense Kakao fact merges into it",
 			eps: []ep{{"2026-01-10T09:00:00Z", en, "I work at Kakao."},
 				{"2026-03-05T09:00:00Z", en, "I left Kakao on March 2 and joined Naver."}},
-			facts: []factWant{{"works at Kakao.", "@0", "2026-03-02", "@1"}, {"works at Naver", "2026-03-02", "", ""},
-				{"worked at Kakao", "", "2026-03-02", "@1"}},
+			facts: []factWant{{"works at Kakao.", "@0", "2026-03-02", "@1"}, {"works at Naver", "2026-03-02", "", ""}},
 			asOf: []asOfWant{{"2026-03-01", "now", []string{"works at Kakao."}, []string{"Naver"}},
 				{"2026-03-03", "now", []string{"works at Naver"}, []string{"Kakao"}},
 				{"2026-03-03", "2026-03-04", []string{"works at Kakao."}, []string{"Naver"}}},
 		},
 		{
-			name: "ko/employer change closes Kakao at the Naver start",
+			name: "ko/employer change closes Kakao at the Naver start; the past-tense Kakao fact merges into it",
 			eps: []ep{{"2026-01-10T09:00:00Z", ko, "저는 카카오에서 일해요."},
 				{"2026-03-05T09:00:00Z", ko, "3월 2일에 카카오를 그만두고 네이버로 이직했어요."}},
-			facts: []factWant{{"카카오에서 일한다.", "@0", "2026-03-02", "@1"}, {"네이버에서 일한다", "2026-03-02", "", ""},
-				{"카카오에서 일했다", "", "2026-03-02", "@1"}},
+			facts: []factWant{{"카카오에서 일한다.", "@0", "2026-03-02", "@1"}, {"네이버에서 일한다", "2026-03-02", "", ""}},
 			asOf: []asOfWant{{"2026-03-01", "now", []string{"카카오에서 일한다."}, []string{"네이버"}},
 				{"2026-03-03", "now", []string{"네이버에서 일한다"}, []string{"카카오"}}},
 		},
@@ -70,29 +69,30 @@ func scenarios() []scenario {
 			facts: []factWant{{"품절", "@0", "2026-12-25", "@0"}},
 		},
 		{
-			name: "en/a resignation plan is valid from the day it was said and closes nothing", literalToo: true,
+			name: "en/a resignation plan is valid from the day it was said, closes nothing and ends at its date", literalToo: true,
 			eps: []ep{{"2026-03-01T09:00:00Z", en, "I work at Naver."},
 				{"2026-03-10T09:00:00Z", en, "The work at Naver is hectic. I will resign at the end of next month."}},
-			facts: []factWant{{"plans to resign", "@1", "", ""}, {"works at Naver", "@0", "", ""}},
+			facts: []factWant{{"plans to resign", "@1", "2026-05-01", "@1"}, {"works at Naver", "@0", "", ""}},
 			asOf: []asOfWant{{"2026-03-09", "now", []string{"works at Naver"}, []string{"resign"}},
-				{"2026-06-01", "now", []string{"works at Naver", "plans to resign"}, nil}},
+				{"2026-04-30", "now", []string{"works at Naver", "plans to resign"}, nil},
+				{"2026-06-01", "now", []string{"works at Naver"}, []string{"resign"}}},
 		},
 		{
-			name: "ko/a resignation plan is valid from the day it was said and closes nothing", literalToo: true,
+			name: "ko/a resignation plan is valid from the day it was said, closes nothing and ends at its date", literalToo: true,
 			eps: []ep{{"2026-03-01T09:00:00Z", ko, "네이버에서 일해요."},
 				{"2026-03-10T09:00:00Z", ko, "다음 달 말에 네이버에서 퇴사할 거예요."}},
-			facts: []factWant{{"퇴사할 거예요", "@1", "", ""}, {"네이버에서 일한다", "@0", "", ""}},
+			facts: []factWant{{"퇴사할 거예요", "@1", "2026-05-01", "@1"}, {"네이버에서 일한다", "@0", "", ""}},
 		},
 		{
-			name: "en/a deadline has no invalid_at", literalToo: true,
+			name: "en/a deadline ends at its date", literalToo: true,
 			eps:   []ep{{"2026-03-10T09:00:00Z", en, "I will finish the report by Friday."}},
-			facts: []factWant{{"report", "@0", "", ""}},
-			asOf:  []asOfWant{{"2026-04-01", "now", []string{"report"}, nil}},
+			facts: []factWant{{"report", "@0", "2026-03-14", "@0"}},
+			asOf:  []asOfWant{{"2026-03-13", "now", []string{"report"}, nil}, {"2026-04-01", "now", nil, []string{"report"}}},
 		},
 		{
-			name: "ko/a deadline has no invalid_at", literalToo: true,
+			name: "ko/a deadline ends at its date", literalToo: true,
 			eps:   []ep{{"2026-03-10T09:00:00Z", ko, "보고서는 금요일까지 끝낼 거예요."}},
-			facts: []factWant{{"보고서", "@0", "", ""}},
+			facts: []factWant{{"보고서", "@0", "2026-03-14", "@0"}},
 		},
 		{
 			name: "en/a poisoned late start cannot close the true fact before it was said", literalToo: true,

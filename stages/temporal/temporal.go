@@ -10,7 +10,6 @@ import (
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/stages"
-	"github.com/tkgraph/backfill/stages/resolve"
 )
 
 // Stage is the name of the stage in the store and in reports.
@@ -59,14 +58,14 @@ func Run(ctx context.Context, env stages.Env, opts Options) (stages.Stats, error
 }
 
 func runGroup(ctx context.Context, env stages.Env, maxCandidates int, card map[string]string, group, fp string) error {
-	body, ok, err := env.Store.Output(ctx, resolve.Stage, group)
+	body, ok, err := env.Store.Output(ctx, stages.Resolve, group)
 	if err != nil {
 		return fmt.Errorf("reading resolution of %s: %w", group, err)
 	}
 	if !ok {
 		return fmt.Errorf("group %s has no resolution", group)
 	}
-	var facts []resolve.Fact
+	var facts []stages.ResolvedFact
 	if err := json.Unmarshal(body, &facts); err != nil {
 		return fmt.Errorf("decoding resolution of %s: %w", group, err)
 	}
@@ -78,7 +77,7 @@ func runGroup(ctx context.Context, env stages.Env, maxCandidates int, card map[s
 	// Group order: the creating episode's position, as resolution numbers it.
 	sort.SliceStable(facts, func(a, b int) bool { return facts[a].Order < facts[b].Order })
 	for i := range facts {
-		facts[i] = Normalize(facts[i])
+		facts[i] = rules.Ended(Normalize(facts[i]))
 	}
 	cands := FindCandidates(facts, maxCandidates, rules)
 	judgements := make([]Judgement, len(facts))

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/internal/unionfind"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // span is a fact's validity interval as the rules see it.
@@ -19,7 +19,7 @@ type span struct {
 // walker replays a group's facts in record-time order and keeps the version log.
 type walker struct {
 	group    string
-	facts    []resolve.Fact
+	facts    []stages.ResolvedFact
 	contra   [][]int // contradicting facts of each fact, both directions
 	dupOf    []int   // the earlier fact each fact was judged to duplicate, or -1
 	comp     []int   // duplicate cluster of each fact (facts linked by duplicate judgements), or -1
@@ -36,7 +36,7 @@ type walker struct {
 	batch    int
 }
 
-func newWalker(group string, facts []resolve.Fact, judgements []Judgement) *walker {
+func newWalker(group string, facts []stages.ResolvedFact, judgements []Judgement) *walker {
 	n := len(facts)
 	w := &walker{group: group, facts: facts, contra: make([][]int, n), dupOf: make([]int, n), known: make([]bool, n),
 		own: make([]span, n), root: make([]int, n), view: make([]span, n), members: make([][]int, n), pub: make([]shown, n),
@@ -180,7 +180,7 @@ type batch struct {
 
 // recordBatches groups the facts and closures of a group by record time, in record-time order
 // (facts and closures in group order within a batch).
-func recordBatches(facts []resolve.Fact) []batch {
+func recordBatches(facts []stages.ResolvedFact) []batch {
 	byTime := map[time.Time]*batch{}
 	var times []time.Time
 	at := func(t time.Time) *batch {
@@ -216,7 +216,7 @@ func (w *walker) close(i, c int) bool {
 }
 
 // closure is the closure of fact i that a closer value names, or nil when it names none.
-func (w *walker) closure(i, closer int) *resolve.Closure {
+func (w *walker) closure(i, closer int) *stages.Closure {
 	c := closedByRecord - closer
 	if closer > closedByRecord || c >= len(w.facts[i].Closures) {
 		return nil

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/stages/resolve"
+	"github.com/tkgraph/backfill/stages"
 )
 
 // versionsOf returns the versions of one fact, in order.
@@ -21,7 +21,7 @@ func versionsOf(vs []graph.FactVersion, id string) []graph.FactVersion {
 // TestVersionLogLateHeard: under record_time: ingest a fact heard late (coupang) re-closes kakao
 // earlier; the log keeps what was known in between.
 func TestVersionLogLateHeard(t *testing.T) {
-	facts := []resolve.Fact{
+	facts := []stages.ResolvedFact{
 		fact("kakao", "me", "kakao", "WORKS_AT", "2026-01-10", "2024-01-01", "", "state"),
 		heard(fact("coupang", "me", "coupang", "WORKS_AT", "2026-02-01", "2025-06-01", "", "state"), "2026-04-01"),
 		fact("naver", "me", "naver", "WORKS_AT", "2026-03-05", "2026-03-02", "", "state"),
@@ -78,7 +78,7 @@ func TestPoisonedLateStart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			facts := []resolve.Fact{
+			facts := []stages.ResolvedFact{
 				fact("true", "me", "kakao", "WORKS_AT", "2026-01-10", "2024-01-01", "", "state"),
 				fact("poison", "me", "evil", "WORKS_AT", said, tt.valid, tt.invalid, tt.kind),
 			}

@@ -1,6 +1,8 @@
 package badinput
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,9 +71,11 @@ func corpusCases() []badCase {
 		{name: "group ids mapped", file: "groups.jsonl", code: 3, valid: names("groups.jsonl", 1, 2, 3, 5, 7),
 			bad: []qrow{{"groups.jsonl", 4, "group_id", "missing"}, {"groups.jsonl", 6, "group_id", "missing"},
 				{"groups.jsonl", 8, "group_id", "an object or array is not text"}}},
+		// Row 5's id is 300 valid bytes: longer than the sinks index (loaders.MaxGroupIDBytes).
 		{name: "group ids rejected", file: "groups.jsonl", source: "\n    group_policy: reject\n    default_group: fallback", code: 3,
-			valid: names("groups.jsonl", 1, 4, 5, 6, 7),
+			valid: names("groups.jsonl", 1, 4, 6, 7),
 			bad: []qrow{{"groups.jsonl", 2, "group_id", "outside [A-Za-z0-9_-]"}, {"groups.jsonl", 3, "group_id", "outside"},
+				{"groups.jsonl", 5, "group_id", "bytes long, more than the 255 every sink can index"},
 				{"groups.jsonl", 8, "group_id", "an object or array is not text"}}},
 		{name: "BOM, CRLF, blank lines, no final newline", file: "crlf_bom.jsonl", code: 0, valid: names("crlf_bom.jsonl", 1, 3, 4)},
 		// The ratio error names the quarantine file, which names the input files.
@@ -112,7 +116,7 @@ func corpusCases() []badCase {
 			bad: []qrow{{"longmemeval_mismatch.json", 1, "haystack_sessions", "1 dates for 2 sessions"},
 				{"longmemeval_mismatch.json", 2, "haystack_sessions[0][1].content", "not a number"},
 				{"longmemeval_mismatch.json", 2, "haystack_sessions[0][2].content", "missing"}}},
-		{name: "no such file", file: "does_not_exist.jsonl", code: 1, errText: "no such file or directory"},
+		{name: "no such file", file: "does_not_exist.jsonl", code: 2, errText: "does_not_exist.jsonl does not exist"},
 	}
 }
 
@@ -138,11 +142,14 @@ func (c badCase) run(t *testing.T, bin, dir, path string) {
 	if res.Code != c.code {
 		t.Fatalf("exit %d, want %d\n%s", res.Code, c.code, res.Stderr)
 	}
-	if c.code == 1 {
+	if c.code == 1 || c.code == 2 {
 		last := res.Stderr[strings.LastIndex(strings.TrimRight(res.Stderr, "\n"), "\n")+1:]
 		names := strings.Contains(last, filepath.Base(path)) || strings.Contains(last, ".quarantine.jsonl")
 		if !strings.Contains(last, c.errText) || !names {
 			t.Fatalf("error %q: want it to name %s and contain %q", last, filepath.Base(path), c.errText)
+		}
+		if _, err := os.Stat(checkpoint); c.code == 2 && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("a run refused before it started left a store behind: %v", err)
 		}
 		return
 	}
@@ -167,7 +174,8 @@ func (c badCase) run(t *testing.T, bin, dir, path string) {
 }
 
 // TestBadInput runs every corpus file through `backfill run` (offline responder, all stages):
-// each gives a clear error naming the file (exit 1) or finishes with its bad rows quarantined
+// each gives a clear error naming the file (exit 1; exit 2 for a file that is not there, found
+// before the run starts) or finishes with its bad rows quarantined
 // (exit 3) and every valid row staged; it never crashes.
 func TestBadInput(t *testing.T) {
 	bin := buildBinary(t)

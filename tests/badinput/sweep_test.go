@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 	"github.com/tkgraph/backfill/jobs/runner"
 	"github.com/tkgraph/backfill/loaders"
 )
@@ -91,7 +91,7 @@ func TestParquetCorruptionSweep(t *testing.T) {
 	}
 	for _, p := range panicking[:min(len(panicking), 8)] {
 		job, checkpoint := writeJob(t, dir, filepath.Base(p), "path: "+p, "")
-		j, err := jobs.Load(job, nil, nil)
+		j, err := pipeline.Load(job, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

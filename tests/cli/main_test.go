@@ -90,12 +90,14 @@ func repoCopy(t *testing.T, dir string) string {
 	return copyDir
 }
 
-// demo is the one `make demo` of the package, in a copy of the repository (sharedDemo).
+// demo is the one `make demo` of the package, in a copy of the repository (sharedDemo), and a
+// copy of that repository as make demo left it (pristine), before any test ran a command there.
 var demo struct {
-	once sync.Once
-	dir  string
-	res  harness.Result
-	err  error
+	once     sync.Once
+	dir      string
+	pristine string
+	res      harness.Result
+	err      error
 }
 
 // sharedDemo runs `make demo` once for the package in a repository copy beside a link named
@@ -108,17 +110,75 @@ func sharedDemo(t *testing.T) (string, harness.Result) {
 		demo.err = errors.New("copying the repository failed (see the first test that asked)")
 		dir := filepath.Join(tmp, "demo")
 		demo.dir, demo.err = repoCopy(t, dir), nil
-		if shared := filepath.Join(filepath.Dir(root), "shared"); isDir(shared) {
-			if demo.err = os.Symlink(shared, filepath.Join(dir, "shared")); demo.err != nil {
-				return
-			}
+		if demo.err = linkShared(dir); demo.err != nil {
+			return
 		}
 		demo.res, demo.err = harness.Run(context.Background(), "make", []string{"-o", "build", "demo"}, harness.Options{Dir: demo.dir})
+		if demo.err == nil {
+			demo.pristine = filepath.Join(tmp, "pristine", "backfill")
+			demo.err = copyTree(demo.dir, demo.pristine)
+		}
 	})
 	if demo.err != nil {
 		t.Fatalf("make demo: %v", demo.err)
 	}
 	return demo.dir, demo.res
+}
+
+// demoCopy returns a new copy of the repository as `make demo` left it (sharedDemo), in a
+// directory of t's beside a link to ../shared when the repository has one, and how make ended.
+func demoCopy(t *testing.T) (string, harness.Result) {
+	t.Helper()
+	_, res := sharedDemo(t)
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "backfill")
+	if err := copyTree(demo.pristine, dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := linkShared(parent); err != nil {
+		t.Fatal(err)
+	}
+	return dir, res
+}
+
+// linkShared makes parent/shared a link to the repository's ../shared when there is one, so a
+// repository copy in parent finds the datasets where a clone on this project's machines does.
+func linkShared(parent string) error {
+	if shared := filepath.Join(filepath.Dir(root), "shared"); isDir(shared) {
+		return os.Symlink(shared, filepath.Join(parent, "shared"))
+	}
+	return nil
+}
+
+// copyTree copies the directory from to to (which must not exist): directories, regular files
+// with their modes and symbolic links. The binary bin/backfill, which no command writes, is
+// hard-linked where the file system allows it.
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(dst, 0o755)
+		case d.Type()&os.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, dst)
+		case !d.Type().IsRegular():
+			return nil
+		case rel == filepath.Join("bin", "backfill") && os.Link(path, dst) == nil:
+			return nil
+		}
+		return copyRegular(path, dst)
+	})
 }
 
 func isDir(path string) bool {
@@ -128,18 +188,23 @@ func isDir(path string) bool {
 
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(from)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(to, b, st.Mode().Perm()); err != nil {
+	if err := copyRegular(from, to); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// copyRegular copies the regular file from to to, with its mode.
+func copyRegular(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, st.Mode().Perm())
 }

@@ -7,19 +7,21 @@ import (
 	"strings"
 )
 
-// recipe is one command of the README that a reader may copy: a line of a fenced `sh` block
-// (with its continuation lines) or an inline code span that starts with "bin/backfill " or is
-// "make demo".
+// recipe is one command of a Markdown page that a reader may copy: a line of a fenced `sh`
+// block (with its continuation lines) or an inline code span that starts with "bin/backfill " or
+// is "make demo".
 type recipe struct {
-	Line int    // line of the README where it starts
+	Line int    // line of the page where it starts
 	Cmd  string // as written; an inline span's line breaks read as spaces
 	Skip string // the marker that keeps the test from running it ("" = it runs)
+	Uses string // the integration server it runs against (a "uses SERVER" marker), or ""
 }
 
 var (
-	// marker is the README's note that a recipe needs more than the repository and its bundled
+	// marker is a page's note that a recipe needs more than the repository and its bundled
 	// files: <!-- recipe: needs WHAT -->, <!-- recipe: run by TestName … --> or, before a block,
-	// <!-- recipe: CMD needs WHAT --> for the block's lines that start with CMD.
+	// <!-- recipe: CMD needs WHAT --> for the block's lines that start with CMD and
+	// <!-- recipe: uses SERVER --> for a block that runs against an integration server.
 	marker     = regexp.MustCompile(`<!-- recipe: (.*?) -->`)
 	markerLine = regexp.MustCompile(`^<!-- recipe: (.*?) -->$`)
 	span       = regexp.MustCompile("`([^`]+)`")
@@ -27,10 +29,10 @@ var (
 	lineBreak  = regexp.MustCompile(`[ \t]*\n[ \t]*`)
 )
 
-// readmeRecipes returns the README's recipes in the order they appear. A marker that belongs to
-// no recipe, names a command its block does not hold, or says something else is an error, so
+// docRecipes returns a Markdown page's recipes in the order they appear. A marker that belongs
+// to no recipe, names a command its block does not hold, or says something else is an error, so
 // that a marker cannot outlive what it marks.
-func readmeRecipes(text string) ([]recipe, error) {
+func docRecipes(text string) ([]recipe, error) {
 	lines := strings.SplitAfter(text, "\n")
 	prose := make([]string, len(lines)) // the text outside fenced blocks, line for line
 	claimed := map[int]bool{}           // lines whose markers belong to a recipe
@@ -118,6 +120,12 @@ func blockRecipes(lines []string, open, end int, claimed map[int]bool) ([]recipe
 		}
 		claimed[j+1] = true
 		text := m[1]
+		if server, ok := strings.CutPrefix(text, "uses "); ok {
+			for k := range rs {
+				rs[k].Uses = server
+			}
+			continue
+		}
 		if strings.HasPrefix(text, "needs ") || strings.HasPrefix(text, "run by ") {
 			for k := range rs {
 				rs[k].Skip = text
@@ -126,7 +134,7 @@ func blockRecipes(lines []string, open, end int, claimed map[int]bool) ([]recipe
 		}
 		cmd, why, ok := strings.Cut(text, " needs ")
 		if !ok {
-			return nil, fmt.Errorf("line %d: marker %q: want \"needs WHAT\", \"run by TEST\" or \"CMD needs WHAT\"", j+1, text)
+			return nil, fmt.Errorf("line %d: marker %q: want \"needs WHAT\", \"run by TEST\", \"uses SERVER\" or \"CMD needs WHAT\"", j+1, text)
 		}
 		hit := false
 		for k := range rs {

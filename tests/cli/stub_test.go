@@ -13,23 +13,25 @@ import (
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// stubRecipe returns the lines of the README's llm-stub recipe: the block marked as run by
-// TestLLMStubRecipe.
+// stubRecipe returns the lines of the docs' llm-stub recipe: the block marked as run by
+// TestLLMStubRecipe, in whichever page holds it.
 func stubRecipe(t *testing.T) []string {
 	t.Helper()
 	var lines []string
-	for _, r := range readme(t) {
-		if strings.HasPrefix(r.Skip, "run by TestLLMStubRecipe") {
-			lines = append(lines, r.Cmd)
+	for _, f := range docFiles(t) {
+		for _, r := range pageRecipes(t, f) {
+			if strings.HasPrefix(r.Skip, "run by TestLLMStubRecipe") {
+				lines = append(lines, r.Cmd)
+			}
 		}
 	}
 	if len(lines) == 0 {
-		t.Fatal("README.md has no block marked <!-- recipe: run by TestLLMStubRecipe … -->")
+		t.Fatal("no page of the docs has a block marked <!-- recipe: run by TestLLMStubRecipe … -->")
 	}
 	return lines
 }
 
-// TestLLMStubRecipe runs the README's llm-stub recipe as written (in a copy of the repository
+// TestLLMStubRecipe runs the docs' llm-stub recipe (docs/local-models.md) as written (in a copy of the repository
 // files it needs, on a free port instead of 8089): the stub starts and prints the --set flags
 // the recipe uses, the demo runs through it with exit 0 (warning once that the model "stub" of
 // both clients has no price), and the stub answered its calls.

@@ -1,4 +1,4 @@
-// Package crash holds the crash and interrupt tests of `backfill run` (DESIGN §10): a LoCoMo job
+// Package crash holds the crash and interrupt tests of `backfill run` (docs/testing.md): a LoCoMo job
 // against providers/stub on loopback that loads the test Neo4j (BACKFILL_NEO4J_URI, held exclusively),
 // killed with SIGKILL at seeded random points spread over the stages, the load included (aimed at
 // a share of the rows written rather than at a time), and run again after each kill, or interrupted with SIGINT (drain, exit 130) and run again. The final

@@ -2,7 +2,9 @@ package crash
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -155,12 +157,15 @@ func stageSpans(evs []harness.Event) (order []string, spans map[string]time.Dura
 func committed(t *testing.T, checkpoint string, answers []harness.Answer) map[string]bool {
 	t.Helper()
 	ctx := context.Background()
+	out := map[string]bool{}
+	if !storeExists(t, checkpoint) {
+		return out // every answer counts as lost
+	}
 	s, err := checkpoints.OpenReadOnly(ctx, checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	out := map[string]bool{}
 	for _, a := range answers {
 		for _, k := range a.Keys {
 			if _, ok, err := s.Get(ctx, k); err != nil {
@@ -173,10 +178,27 @@ func committed(t *testing.T, checkpoint string, answers []harness.Answer) map[st
 	return out
 }
 
+// storeExists reports whether a run left its checkpoint store behind: a run stopped before it
+// committed anything (a signal during the atomic ingest) removes the empty store it created.
+func storeExists(t *testing.T, checkpoint string) bool {
+	t.Helper()
+	_, err := os.Stat(checkpoint)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
 // finishedUnits counts the finished units per stage of a checkpoint.
 func finishedUnits(t *testing.T, checkpoint string) map[string]int {
 	t.Helper()
 	ctx := context.Background()
+	if !storeExists(t, checkpoint) {
+		return map[string]int{}
+	}
 	s, err := checkpoints.OpenReadOnly(ctx, checkpoint)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,8 @@
 //   - CompareDirs compares two export directories file by file, byte for byte.
 //   - Neo4jQuery, Neo4jSnapshot and Graph read a Neo4j server; WaitNeo4jCount polls a count
 //     through one connection until a running stage has written what a test aims a fault at.
+//   - DialFalkorDB connects to a FalkorDB server: Graphs, Clear, Query, Int and Snapshot read or
+//     empty its graphs, Exec writes into one; ClearFalkorDB empties a server by its URI.
 //   - GraphitiStub is a scripted loopback model for graphiti-core's prompts (rules by response
 //     model and prompt section; the schema's smallest answer otherwise; the offline hashing
 //     embeddings), so a test can have graphiti-core itself write a known graph (tests/graphiti).

@@ -49,6 +49,24 @@ func (f *FalkorDB) Clear(ctx context.Context) error {
 	return nil
 }
 
+// ClearFalkorDB deletes every graph of the FalkorDB server at uri.
+func ClearFalkorDB(ctx context.Context, uri string) error {
+	db, err := DialFalkorDB(uri)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Clear(ctx)
+}
+
+// Exec runs a write query on graph (creating the graph if it does not exist).
+func (f *FalkorDB) Exec(ctx context.Context, graph, cypher string) error {
+	if err := f.c.Do(ctx, "GRAPH.QUERY", graph, cypher).Err(); err != nil {
+		return fmt.Errorf("running %q on graph %s: %w", cypher, graph, err)
+	}
+	return nil
+}
+
 // Query runs a read-only query on graph and returns its rows in FalkorDB's verbose reply format
 // (strings and integers as such; floats, lists, maps and vectors as FalkorDB's text of them).
 func (f *FalkorDB) Query(ctx context.Context, graph, cypher string) ([][]any, error) {

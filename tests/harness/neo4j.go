@@ -14,12 +14,17 @@ import (
 // Neo4jQuery runs a query on the server at uri (no authentication) and returns its records
 // as maps.
 func Neo4jQuery(ctx context.Context, uri, cypher string) ([]map[string]any, error) {
+	return neo4jQueryParams(ctx, uri, cypher, nil)
+}
+
+// neo4jQueryParams is Neo4jQuery with parameters.
+func neo4jQueryParams(ctx context.Context, uri, cypher string, params map[string]any) ([]map[string]any, error) {
 	drv, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", uri, err)
 	}
 	defer drv.Close(context.WithoutCancel(ctx))
-	res, err := neo4j.ExecuteQuery(ctx, drv, cypher, nil, neo4j.EagerResultTransformer)
+	res, err := neo4j.ExecuteQuery(ctx, drv, cypher, params, neo4j.EagerResultTransformer)
 	if err != nil {
 		return nil, fmt.Errorf("running %q: %w", cypher, err)
 	}
@@ -169,4 +174,21 @@ func WaitNeo4jCount(ctx context.Context, p *Proc, uri, stage, count string, want
 			return false, nil
 		}
 	}
+}
+
+// Neo4jHits counts the string and list-of-string properties of every node and relationship of
+// the database that contain s.
+func Neo4jHits(ctx context.Context, uri, s string) (int64, error) {
+	var n int64
+	for _, match := range []string{"MATCH (x)", "MATCH ()-[x]->()"} {
+		q := match + ` UNWIND keys(x) AS k WITH x[k] AS v
+			WITH CASE WHEN v IS :: STRING THEN [v] WHEN v IS :: LIST<STRING NOT NULL> THEN v ELSE [] END AS texts
+			UNWIND texts AS text WITH text WHERE text CONTAINS $s RETURN count(*) AS n`
+		recs, err := neo4jQueryParams(ctx, uri, q, map[string]any{"s": s})
+		if err != nil {
+			return 0, err
+		}
+		n += recs[0]["n"].(int64)
+	}
+	return n, nil
 }

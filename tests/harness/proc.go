@@ -32,6 +32,7 @@ type Result struct {
 	Elapsed   time.Duration
 	Events    []Event
 	MaxRSSKiB int64            // peak resident set size (rusage)
+	CPU       time.Duration    // user and system CPU time (rusage)
 	StageRSS  map[string]int64 // peak sampled RSS (KiB) while each stage ran, when sampled
 	FileBytes map[string]int64 // largest sampled size of each Options.SampleFiles file
 }
@@ -244,6 +245,7 @@ func (p *Proc) Wait() (Result, error) {
 	}
 	if ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		res.MaxRSSKiB = ru.Maxrss // KiB on Linux
+		res.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	if len(p.rss) > 0 {
 		res.StageRSS = maps.Clone(p.rss)

@@ -8,40 +8,28 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
-// setKeys lists a dotted key for every scalar the job spec has, from the Job type (a list
-// element as index 0, a map entry as "extract_graph", a task and a model name both), so that a
-// key added later is covered too.
-func setKeys(t reflect.Type, path string, out *[]string) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	join := func(k string) string {
-		if path == "" {
-			return k
+// setKeys lists a dotted key for every scalar the job spec has, from the keys the parts declare
+// (pipeline.Keys; a list element as index 0, a map entry as "extract_graph", a task and a model
+// name both), so that a key added later is covered too.
+func setKeys() []string {
+	var out []string
+	for _, k := range pipeline.Keys().Keys() {
+		p := strings.ReplaceAll(strings.ReplaceAll(k.Path, "[]", ".0"), "*", "extract_graph")
+		switch k.Key.Type().Kind() {
+		case reflect.Slice:
+			p += ".0"
+		case reflect.Map:
+			p += ".extract_graph"
 		}
-		return path + "." + k
+		out = append(out, p)
 	}
-	switch t.Kind() {
-	case reflect.Struct:
-		for i := range t.NumField() {
-			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
-			if name != "" && name != "-" {
-				setKeys(t.Field(i).Type, join(name), out)
-			}
-		}
-	case reflect.Slice:
-		setKeys(t.Elem(), join("0"), out)
-	case reflect.Map:
-		setKeys(t.Elem(), join("extract_graph"), out)
-	default:
-		*out = append(*out, path)
-	}
+	return out
 }
 
-// emptyAllowed are the keys whose empty value has a documented meaning (README, job spec).
+// emptyAllowed are the keys whose empty value has a documented meaning (docs/jobs.md, "The job file"; the key reference says what).
 var emptyAllowed = map[string]bool{
 	"sources.0.default_group": true, "sources.0.description": true, "sources.0.mapping.object": true,
 	"ontology.entity_types.0.description": true, "ontology.edge_types.0.description": true,
@@ -54,10 +42,9 @@ func TestEmptySetValues(t *testing.T) {
 	dir := t.TempDir()
 	in := writeFile(t, filepath.Join(dir, "in.jsonl"), conversation())
 	job := offlineJob(t, dir, "empty", in, filepath.Join(dir, "empty.db"), "")
-	var keys []string
-	setKeys(reflect.TypeFor[jobs.Job](), "", &keys)
+	keys := setKeys()
 	if len(keys) < 80 {
-		t.Fatalf("only %d keys found in jobs.Job", len(keys))
+		t.Fatalf("only %d keys declared", len(keys))
 	}
 	for _, k := range keys {
 		for _, v := range []string{"", "  "} {

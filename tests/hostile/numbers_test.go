@@ -7,53 +7,28 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/jobs"
+	"github.com/tkgraph/backfill/jobs/pipeline"
 )
 
 // numericKeys lists the dotted keys of the job spec's numbers (setKeys, numbers only).
 func numericKeys(t *testing.T) []string {
 	t.Helper()
-	var all, out []string
-	setKeys(reflect.TypeFor[jobs.Job](), "", &all)
-	for _, k := range all {
-		v := reflect.ValueOf(jobs.Job{})
-		typ := v.Type()
-		ok := true
-		for _, p := range strings.Split(k, ".") {
-			for typ.Kind() == reflect.Pointer {
-				typ = typ.Elem()
-			}
-			switch typ.Kind() {
-			case reflect.Struct:
-				f, found := fieldOf(typ, p)
-				if !found {
-					ok = false
-				}
-				typ = f
-			case reflect.Slice, reflect.Map:
-				typ = typ.Elem()
-			}
-		}
-		for typ.Kind() == reflect.Pointer {
+	var out []string
+	for _, k := range pipeline.Keys().Keys() {
+		typ := k.Key.Type()
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Map || typ.Kind() == reflect.Slice {
 			typ = typ.Elem()
 		}
 		switch typ.Kind() {
 		case reflect.Int, reflect.Int64, reflect.Float64:
-			if ok {
-				out = append(out, k)
+			p := strings.ReplaceAll(strings.ReplaceAll(k.Path, "[]", ".0"), "*", "extract_graph")
+			if k.Key.Type().Kind() == reflect.Map {
+				p += ".extract_graph"
 			}
+			out = append(out, p)
 		}
 	}
 	return out
-}
-
-func fieldOf(t reflect.Type, yamlName string) (reflect.Type, bool) {
-	for i := range t.NumField() {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name == yamlName {
-			return t.Field(i).Type, true
-		}
-	}
-	return nil, false
 }
 
 // inRange are the extreme values some flags take: a seed is any uint64, -1 is "no cap".

@@ -10,8 +10,8 @@ import (
 	"github.com/tkgraph/backfill/tests/harness"
 )
 
-// TestInputsNeverSkipped: a source that names or matches something that cannot be read fails
-// the run (exit 1) naming it: a dangling symbolic link, an unreadable directory under a **
+// TestInputsNeverSkipped: a source that names or matches something that cannot be read stops
+// the run before it starts (exit 2, runner.Preflight) naming it: a dangling symbolic link, an unreadable directory under a **
 // glob, an unreadable file. A literal name with glob characters names that file; ** reads
 // every depth.
 func TestInputsNeverSkipped(t *testing.T) {
@@ -46,7 +46,7 @@ func TestInputsNeverSkipped(t *testing.T) {
 	}
 	for _, p := range []string{filepath.Join(data, "**", "*.jsonl"), filepath.Join(data, "x"), filepath.Join(data, "x", "*.jsonl"), link} {
 		t.Run("dangling link via "+filepath.Base(p), func(t *testing.T) {
-			want(t, "run", run(t, []string{"run", jobOf("link", p)}, harness.Options{}), 1, link)
+			want(t, "run", run(t, []string{"run", jobOf("link", p)}, harness.Options{}), 2, link)
 		})
 	}
 	os.Remove(link)
@@ -70,7 +70,7 @@ func TestInputsNeverSkipped(t *testing.T) {
 		"unreadable file":               {filepath.Join(data, "*.jsonl"), secret},
 	} {
 		t.Run(name, func(t *testing.T) {
-			want(t, "run", run(t, []string{"run", jobOf("shut", c.path)}, opts), 1, c.names, "permission denied")
+			want(t, "run", run(t, []string{"run", jobOf("shut", c.path)}, opts), 2, c.names, "permission denied")
 		})
 	}
 }

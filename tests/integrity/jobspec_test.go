@@ -80,13 +80,13 @@ func TestLoadTimeValidation(t *testing.T) {
 	want(t, "max_body_bytes -1", run(t, []string{"plan", job}, harness.Options{}), 1, "sources[0].max_body_bytes")
 }
 
-// TestSetFlag: --set reaches list elements by index, as the README promises, and a --set that
+// TestSetFlag: --set reaches list elements by index, as docs/jobs.md promises, and a --set that
 // cannot apply is a usage error (exit 2).
 func TestSetFlag(t *testing.T) {
 	dir := t.TempDir()
 	input := writeFile(t, filepath.Join(dir, "in.jsonl"), line("g", "2024-03-01T09:00:00Z", "Alice", "Alice works at Kakao."))
 	job := writeFile(t, filepath.Join(dir, "job.yaml"), offlineJob("set", filepath.Join(dir, "cp.db"), "path: "+filepath.Join(dir, "missing.jsonl"), ""))
-	want(t, "run without --set", run(t, []string{"run", job}, harness.Options{}), 1, "missing.jsonl")
+	want(t, "run without --set", run(t, []string{"run", job}, harness.Options{}), 2, "missing.jsonl")
 	res := run(t, []string{"run", job, "--set", "sources.0.path=" + input, "--set", "sources.0.format=jsonl"}, harness.Options{})
 	want(t, "--set sources.0.path", res, 0)
 	if !strings.Contains(res.Stdout, "episodes           1") {

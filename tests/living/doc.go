@@ -1,7 +1,7 @@
-// Package living tests backfill loading into a graph that other writers share (README, Living
-// graphs): graphiti-core's own add_episode (scripts/graphiti_online.sh, a scripted LLM) writing
-// into a backfilled group, and two backfill loads of the same groups at once. There is no library
-// code here.
+// Package living tests backfill loading into a graph that other writers share
+// (docs/living-graphs.md): graphiti-core's own add_episode (scripts/graphiti_online.sh, a
+// scripted LLM) writing into a backfilled group, and two backfill loads of the same groups at
+// once. There is no library code here.
 //
 // Contract checked:
 //   - TestOnlineWritesSurviveBackfill (real Neo4j, graphiti-core 0.31.2 from the cache's venv,

@@ -49,10 +49,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	// The binaries' environment: the gateway's credentials only, no shared AWS files.
-	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": f.s3.AccessKey, "AWS_SECRET_ACCESS_KEY": f.s3.SecretKey,
-		"AWS_SESSION_TOKEN": "", "AWS_PROFILE": "", "AWS_REGION": f.s3.Region, "AWS_EC2_METADATA_DISABLED": "true",
-		"AWS_CONFIG_FILE": filepath.Join(f.dir, "no-aws-config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(f.dir, "no-aws-credentials"),
-		"XDG_CACHE_HOME": filepath.Join(f.dir, "cache")} {
+	for k, v := range f.s3.ProcessEnv(f.dir) {
 		t.Setenv(k, v)
 	}
 	return f

@@ -1,5 +1,5 @@
 // Package sinkrestart tests that a `backfill run` loading into Neo4j survives the database
-// crashing in the middle of the load (DESIGN §10). There is no library code here.
+// crashing in the middle of the load (docs/testing.md). There is no library code here.
 //
 // The test starts its own embedded Neo4j (testinfra/neo4j/target/neo4j-launcher.jar, built by
 // `scripts/neo4j.sh start`) on a free loopback port with a private home directory, so it can kill

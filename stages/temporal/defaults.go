@@ -1,4 +1,0 @@
-package temporal
-
-// DefaultMaxCandidates is Options.MaxCandidates when it is not set.
-const DefaultMaxCandidates = 20

@@ -1,0 +1,47 @@
+package temporal
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/tkgraph/backfill/llm/wire"
+	"github.com/tkgraph/backfill/stages"
+)
+
+// planWords are the words of a sentence that make its fact a plan, an intention or a promise,
+// whatever kind the model gave it: "Emma will move to Manchester" is no LIVES_IN yet.
+var planWords = regexp.MustCompile(`(?i)\b(plans?|planning|planned|intends?|intending|hopes?)\s+to\b|\b(is|are|am|'s|'re|'m)\s+going\s+to\b|\bwill\b|\bgonna\b|예정|계획|할\s*거|기로\s*했`)
+
+// planPredicate reports a predicate that names a plan: PLANS_TO…, PLAN_TO…, INTENDS_TO…,
+// WILL_….
+func planPredicate(p string) bool {
+	for _, pre := range []string{"PLANS_", "PLAN_", "PLANNING_", "INTENDS_", "WILL_", "GOING_TO"} {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// eventPredicates are relations that happen once: a visit, a purchase, a meeting. A fact of
+// one is an event, an instant, whatever kind the model gave it.
+var eventPredicates = map[string]bool{
+	"VISITED": true, "WENT_TO": true, "TRAVELED_TO": true, "TRAVELLED_TO": true, "ATTENDED": true,
+	"BOUGHT": true, "PURCHASED": true, "MET": true, "MET_WITH": true, "ORDERED": true,
+	"COMPLETED": true, "FINISHED": true, "WON": true, "GRADUATED_FROM": true,
+}
+
+// Kind is the kind the rules treat a fact as: a plan by its predicate or by the words of its
+// sentence, an event by its predicate, else the kind the model gave (states and scheduled
+// states as given; a plan's words win over a model's "state" or "event").
+func Kind(f stages.ResolvedFact) string {
+	switch {
+	case f.Kind == KindPlan || f.Kind == KindScheduledState:
+		return f.Kind
+	case planPredicate(f.Predicate) || planWords.MatchString(f.Fact):
+		return KindPlan
+	case eventPredicates[f.Predicate]:
+		return wire.KindEvent
+	}
+	return f.Kind
+}

@@ -1,0 +1,180 @@
+package temporal
+
+import (
+	"testing"
+
+	"github.com/tkgraph/backfill/graph"
+	"github.com/tkgraph/backfill/stages"
+)
+
+// said is a fact as a model might extract it from a hand-written message of day ref: its
+// sentence, kind and dates (valid, invalid: "" for null).
+func said(id, src, tgt, pred, ref, sentence, kind, valid, invalid string) stages.ResolvedFact {
+	f := fact(id, src, tgt, pred, ref, valid, invalid, kind)
+	f.Fact = sentence
+	return f
+}
+
+// runRules is the temporal stage without the judge: Normalize, the cardinality rule's settled
+// contradictions, Apply.
+func runRules(facts []stages.ResolvedFact) map[string]graph.Fact {
+	rules := NewRules(DefaultCardinalities(), map[string]string{"globex": "Globex", "leeds": "Leeds", "manchester": "Manchester"})
+	for i := range facts {
+		facts[i] = rules.Ended(Normalize(facts[i]))
+	}
+	cands := FindCandidates(facts, DefaultMaxCandidates, rules)
+	judge := make([]Judgement, len(facts))
+	for i, c := range cands {
+		judge[i].Contradictions = c.Settled
+	}
+	out, _ := Apply("g", facts, judge)
+	got := map[string]graph.Fact{}
+	for _, f := range out {
+		got[f.UUID] = f
+	}
+	return got
+}
+
+// TestTextRules checks each temporal rule of issue 44 on hand-written messages, with the dates
+// a small model gets wrong: what the sentence says wins.
+func TestTextRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		facts []stages.ResolvedFact
+		want  map[string]want // facts absent from want must not be in the output (merged)
+	}{
+		{
+			name: "a stated end date is kept over a later message's date",
+			facts: []stages.ResolvedFact{
+				said("york", "emma", "york", "LIVES_IN", "2024-01-08", "Emma lived in York until August 2018.", "state", "2024-01-08", "2024-01-08"),
+			},
+			// the end is the month's last day; the model's start (the message's day) is after it: unknown
+			want: map[string]want{"york": {"", "2018-08-31", "2024-01-08", 0}},
+		},
+		{
+			name: "a range with full dates keeps its years and closes no current fact it does not overlap",
+			facts: []stages.ResolvedFact{
+				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "Emma lives in Leeds.", "state", "2024-01-08", ""),
+				said("york", "emma", "york", "LIVES_IN", "2024-01-09", "Emma lived in York from June 1, 2015 to August 31, 2018.", "state", "2024-01-09", ""),
+			},
+			want: map[string]want{"leeds": {"2024-01-08", "", "", 0}, "york": {"2015-06-01", "2018-08-31", "2024-01-09", 0}},
+		},
+		{
+			name: "a plan never ends a fact; the move does, and it ends the plan",
+			facts: []stages.ResolvedFact{
+				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "Emma lives in Leeds.", "state", "2024-01-08", ""),
+				// the model calls the plan a state of the relation it announces
+				said("plan", "emma", "manchester", "LIVES_IN", "2024-04-03", "Emma will move to Manchester.", "state", "2024-04-03", ""),
+				said("moved", "emma", "manchester", "LIVES_IN", "2024-05-20", "Emma moved to Manchester on May 18, 2024.", "state", "2024-05-18", ""),
+			},
+			want: map[string]want{
+				"leeds": {"2024-01-08", "2024-05-18", "2024-05-20", 0},
+				"plan":  {"2024-04-03", "2024-05-18", "2024-05-20", 0},
+				"moved": {"2024-05-18", "", "", 0},
+			},
+		},
+		{
+			name: "a plan whose date has passed is no longer current",
+			facts: []stages.ResolvedFact{
+				said("resign", "alice", "naver", "PLANS_TO_RESIGN_FROM", "2024-04-15",
+					"Alice plans to resign at the end of next month (2024-05-31).", "plan", "2024-04-15", ""),
+				said("lisbon", "alice", "lisbon", "PLANS_TO_VISIT", "2024-04-15", "Alice plans to travel to Lisbon in June 2024.", "plan", "", ""),
+			},
+			want: map[string]want{"resign": {"2024-04-15", "2024-06-01", "2024-04-15", 0}, "lisbon": {"2024-04-15", "2024-07-01", "2024-04-15", 0}},
+		},
+		{
+			name: "an event is an instant, never an open state",
+			facts: []stages.ResolvedFact{
+				said("jeju", "alice", "jeju", "VISITED", "2024-02-12", "Alice visited Jeju on February 2, 2024.", "state", "2024-02-02", ""),
+				said("paris", "emma", "paris", "VISITED", "2024-05-20", "Emma visited Paris.", "event", "", ""),
+			},
+			want: map[string]want{"jeju": {"2024-02-02", "2024-02-02", "2024-02-12", 0}, "paris": {"", "2024-05-20", "2024-05-20", 0}},
+		},
+		{
+			name: "two facts of one relation and object differing only in tense or a date note are one",
+			facts: []stages.ResolvedFact{
+				said("kakao", "alice", "kakao", "WORKS_AT", "2024-01-08", "Alice works at Kakao.", "state", "2024-01-08", ""),
+				said("naver", "alice", "naver", "WORKS_AT", "2024-03-10", "Alice works at Naver (since 2024-03-02).", "state", "2024-03-02", ""),
+				said("kakao-past", "alice", "kakao", "WORKED_AT", "2024-03-10", "Alice worked at Kakao (until 2024-03-02).", "state", "", "2024-03-02"),
+			},
+			want: map[string]want{"kakao": {"2024-01-08", "2024-03-02", "2024-03-10", 2}, "naver": {"2024-03-02", "", "", 0}},
+		},
+		{
+			name: "a start the sentence states is the valid_at the model left out (a date without a year: the last before the message)",
+			facts: []stages.ResolvedFact{
+				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "I live in Leeds.", "state", "", ""),
+				said("moved", "emma", "manchester", "LIVES_IN", "2024-05-20", "I moved to Manchester on May 18.", "state", "", ""),
+			},
+			want: map[string]want{"leeds": {"2024-01-08", "2024-05-18", "2024-05-20", 0}, "moved": {"2024-05-18", "", "", 0}},
+		},
+		{
+			name: "a state whose own sentence says it ended is that end, not a start, and closes nothing",
+			facts: []stages.ResolvedFact{
+				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "I live in Leeds.", "state", "", ""),
+				said("globex", "emma", "globex", "WORKS_AT", "2024-01-08", "I work at Globex now.", "state", "", ""),
+				// a small model's fact of the wrong relation, quoting the message
+				said("left", "emma", "globex", "LIVES_IN", "2024-04-03", "'I left Globex on March 29 and started at Initech on April 1.'", "state", "", ""),
+			},
+			want: map[string]want{"leeds": {"2024-01-08", "", "", 0}, "globex": {"2024-01-08", "", "", 0}, "left": {"", "2024-03-29", "2024-04-03", 0}},
+		},
+		{
+			name: "a state the model left without dates starts at its message, so the cardinality rule closes it",
+			facts: []stages.ResolvedFact{
+				said("globex", "emma", "globex", "WORKS_AT", "2024-01-08", "Emma works at Globex.", "state", "", ""),
+				said("initech", "emma", "initech", "WORKS_AT", "2024-04-02", "Emma works at Initech.", "state", "", ""),
+			},
+			want: map[string]want{"globex": {"2024-01-08", "2024-04-02", "2024-04-02", 0}, "initech": {"2024-04-02", "", "", 0}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := runRules(tt.facts)
+			if len(got) != len(tt.want) {
+				t.Errorf("%d facts, want %d: %v", len(got), len(tt.want), got)
+			}
+			for id, w := range tt.want {
+				f, ok := got[id]
+				if !ok {
+					t.Fatalf("fact %s missing: %v", id, got)
+				}
+				check(t, f, w)
+			}
+		})
+	}
+}
+
+func TestTextDates(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string // day, cue, month
+	}{
+		{"Emma lived in York from June 1, 2015 to August 31, 2018.", []string{"2015-06-01 from", "2018-08-31 to"}},
+		{"Alice worked at Kakao (until 2024-03-02).", []string{"2024-03-02 until"}},
+		{"Emma lived in York until August 2018.", []string{"2018-08-01 until month"}},
+		{"Tom moved on the 3rd of May 2021", []string{"2021-05-03 on"}},
+		{"지훈은 2019년 7월 1일까지 삼성전자에서 일했다.", []string{"2019-07-01 까지"}},
+		{"no date 2024 here, nor 2024-13-01 or Feb 30, 2024", nil},
+		// without a year: the last such day at or before the reference time (2024-05-20)
+		{"I moved to Manchester on May 18.", []string{"2024-05-18 on"}},
+		{"I left Globex on March 29 and started at Initech on 1 April", []string{"2024-03-29 on", "2024-04-01 on"}},
+		{"We met on June 3", []string{"2023-06-03 on"}},
+	} {
+		var got []string
+		for _, d := range textDates(tc.in, day("2024-05-20"), false) {
+			s := d.day.Format("2006-01-02") + " " + d.cue
+			if d.month {
+				s += " month"
+			}
+			got = append(got, s)
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("textDates(%q) = %q, want %q", tc.in, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("textDates(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		}
+	}
+}
