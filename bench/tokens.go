@@ -110,7 +110,8 @@ type lever struct {
 }
 
 // levers lists the rows. "previous prompt" is the extract_graph prompt before issue 19
-// (bench/testdata/prompts-v1), through llm.prompts_dir.
+// (bench/testdata/prompts-v1), through llm.prompts_dir. The last rows are the defaults with
+// extraction windows of each size (stages.extract.window, issue 43).
 func levers(root string) []lever {
 	unbounded := "stages.extract.context_tokens=1000000"
 	ask := "stages.extract.chitchat=ask"
@@ -122,6 +123,9 @@ func levers(root string) []lever {
 		{"+ previous episodes within 120 tokens", []string{ask}},
 		{"+ chit-chat not asked (the defaults)", nil},
 		{"the defaults in two-call mode", []string{"stages.extract.mode=two_call"}},
+		{"windows of 4 episodes", []string{"stages.extract.window=4"}},
+		{"windows of 8 episodes", []string{"stages.extract.window=8"}},
+		{"windows of 16 episodes", []string{"stages.extract.window=16"}},
 	}
 }
 
@@ -231,7 +235,8 @@ func tokensMarkdown(w io.Writer, t *TokensResult) {
 	}
 	fprintf(w, "## Calls and prompt tokens per episode: the levers (LoCoMo through llm/stub, `go run ./bench -only tokens -merge`)\n\n")
 	fprintf(w, "Each row is a fresh run of all 10 LoCoMo conversations through llm/stub with the settings of the row above plus one lever\n"+
-		"(the last row: the defaults in two-call mode), then `backfill eval --dataset locomo` of that graph and the gold set\n"+
+		"(the rows after the defaults: the defaults in two-call mode, then with extraction windows of 4, 8 and 16 episodes,\n"+
+		"stages.extract.window), then `backfill eval --dataset locomo` of that graph and the gold set\n"+
 		"(jobs/examples/gold.yaml, offline responder) built and scored with the same settings. Calls and tokens count every stage,\n"+
 		"chat and embeddings, as the run's report gives them (tokens are the stub's: UTF-8 bytes ÷ 4). Cached: the prompt tokens the stub\n"+
 		"reported cached under OpenAI's documented rule (prefixes of %d tokens or more, in blocks of %d); shared prefix: the\n"+
@@ -280,10 +285,12 @@ func tokensMarkdown(w io.Writer, t *TokensResult) {
 	fprintf(w, "\n")
 }
 
-// Issue 19's target on LoCoMo with the defaults, over all stages.
+// Issue 19's target on LoCoMo with the defaults, over all stages; issue 43's, with windows.
 const (
-	targetCalls  = 1.0
-	targetTokens = 1000
+	targetCalls        = 1.0
+	targetTokens       = 1000
+	targetWindowCalls  = 0.25
+	targetWindowTokens = 330
 )
 
 // beforeAfter writes the first row (today's settings) against the defaults' row: calls and
@@ -312,6 +319,29 @@ func beforeAfter(w io.Writer, t *TokensResult) {
 		fprintf(w, ", gold F1 %.3f → %.3f", b.F1, a.F1)
 	}
 	fprintf(w, ".\n\n")
+	windows := 0
+	for i := range t.Runs {
+		r := &t.Runs[i]
+		if !strings.HasPrefix(r.Name, "windows of") {
+			continue
+		}
+		windows++
+		rc, rt := per(r, r.Calls), per(r, r.PromptTokens)
+		fprintf(w, "The defaults with %s (issue 43's targets, at most %.2f calls and %d prompt tokens per episode): calls/episode %.2f → %.2f (%s), "+
+			"prompt tokens/episode %.0f → %.0f (%s), completion tokens/episode %.1f → %.1f", strings.TrimPrefix(r.Name, "the defaults with "),
+			targetWindowCalls, targetWindowTokens, ac, rc, met(rc <= targetWindowCalls), at, rt, met(rt <= targetWindowTokens),
+			per(after, after.CompletionTokens), per(r, r.CompletionTokens))
+		if a, b := after.LoCoMo, r.LoCoMo; a != nil && b != nil && len(a.EvidenceRecall) == 3 && len(b.EvidenceRecall) == 3 {
+			fprintf(w, ", LoCoMo evidence R@10 %.3f → %.3f", a.EvidenceRecall[1], b.EvidenceRecall[1])
+		}
+		if a, b := after.Gold, r.Gold; a != nil && b != nil {
+			fprintf(w, ", gold F1 %.3f → %.3f", a.F1, b.F1)
+		}
+		fprintf(w, ".\n")
+	}
+	if windows > 0 {
+		fprintf(w, "\n")
+	}
 }
 
 // relSettings are the settings as results.md shows them: paths inside the repository relative

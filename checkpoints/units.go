@@ -92,7 +92,18 @@ func (s *Store) CommitFailedUnit(ctx context.Context, stage, unit, fingerprint s
 	return s.commit(ctx, stage, unit, fingerprint, &f, fn)
 }
 
+// CommitUnits writes the outputs of several units (through fn) and the records of them all, with
+// one fingerprint and, when f is not nil, one failure, in one transaction: the episodes of one
+// extraction window, whose one answer gives every output.
+func (s *Store) CommitUnits(ctx context.Context, stage string, units []string, fingerprint string, f *UnitFailure, fn func(*Tx) error) error {
+	return s.commitAll(ctx, stage, units, fingerprint, f, fn)
+}
+
 func (s *Store) commit(ctx context.Context, stage, unit, fingerprint string, f *UnitFailure, fn func(*Tx) error) error {
+	return s.commitAll(ctx, stage, []string{unit}, fingerprint, f, fn)
+}
+
+func (s *Store) commitAll(ctx context.Context, stage string, units []string, fingerprint string, f *UnitFailure, fn func(*Tx) error) error {
 	failed, reason, raw := 0, "", ""
 	if f != nil {
 		failed, reason, raw = 1, f.Reason, f.Raw
@@ -100,14 +111,16 @@ func (s *Store) commit(ctx context.Context, stage, unit, fingerprint string, f *
 	return s.Write(ctx, func(tx *Tx) error {
 		if fn != nil {
 			if err := fn(tx); err != nil {
-				return fmt.Errorf("writing %s unit %s: %w", stage, unit, err)
+				return fmt.Errorf("writing %s unit %s: %w", stage, units[0], err)
 			}
 		}
-		_, err := tx.tx.ExecContext(ctx, `INSERT INTO units(stage,unit,fingerprint,failed,reason,raw) VALUES(?,?,?,?,?,?)
+		for _, unit := range units {
+			_, err := tx.tx.ExecContext(ctx, `INSERT INTO units(stage,unit,fingerprint,failed,reason,raw) VALUES(?,?,?,?,?,?)
 			ON CONFLICT(stage,unit) DO UPDATE SET fingerprint=excluded.fingerprint, failed=excluded.failed,
 			reason=excluded.reason, raw=excluded.raw`, stage, unit, fingerprint, failed, reason, raw)
-		if err != nil {
-			return fmt.Errorf("recording %s unit %s: %w", stage, unit, err)
+			if err != nil {
+				return fmt.Errorf("recording %s unit %s: %w", stage, unit, err)
+			}
 		}
 		return nil
 	})

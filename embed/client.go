@@ -239,5 +239,5 @@ func (c *Client) Observe(o calls.Observer) { c.obs = o }
 // StageUsage is u as the LLM usage counts it (pacing.StageUsage).
 func (u Usage) StageUsage() pacing.StageUsage {
 	return pacing.StageUsage{Calls: u.Requests, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens,
-		Retries: u.Retries, InvalidAnswers: u.InvalidAnswers, CostUSD: u.CostUSD}
+		Retries: u.Retries, InvalidAnswers: u.InvalidAnswers, CostUSD: u.CostUSD, Cost: pacing.Cost{Input: u.CostUSD}}
 }

@@ -88,7 +88,7 @@ func (c *Client) request(ctx context.Context, body []byte, prompt, n int, used *
 		u.CostUSD += res.CostUSD
 	})
 	used.Retries += int64(res.Retries)
-	used.Add(res.Usage, res.CostUSD)
+	used.Add(res.Usage, pacing.Cost{Input: res.CostUSD})
 	if err != nil {
 		return nil, 0, nil, err
 	}

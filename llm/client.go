@@ -67,6 +67,8 @@ type Client struct {
 	priced  bool           // the model is in the price table
 	batch   *batch.Batcher // nil: online (UseBatches)
 	obs     calls.Observer // nil: none (Observe)
+	// estimated holds the last prompt of each task Estimate rendered (CallEstimate.CachedPromptTokens).
+	estimated *lastPrompts
 }
 
 // NewClient returns a client. hc nil means http.DefaultClient; prompts nil means the embedded
@@ -105,7 +107,7 @@ func NewClient(opts Options, hc *http.Client, prompts *wire.Prompts, cache Cache
 	price, priced := opts.Prices.Lookup(opts.Model)
 	return &Client{
 		opts: opts, prompts: prompts, cache: cache, tasks: tasks, pacer: pacer, meter: newMeter(),
-		price: price, priced: priced,
+		price: price, priced: priced, estimated: &lastPrompts{},
 		poster: &transport.Poster{
 			BaseURL: opts.BaseURL, APIKey: opts.APIKey, HTTP: hc, Pacer: pacer, Budget: opts.Budget, Price: price,
 			MaxAttempts: opts.MaxAttempts, Timeout: opts.Timeout,
@@ -303,7 +305,7 @@ func (c *Client) cacheKey(t *wire.Task, msgs []wire.Message) string {
 // usage was counted on delivery).
 type answerMeta struct {
 	usage    wire.TokenUsage
-	cost     float64
+	cost     pacing.Cost
 	finish   string
 	requests int // requests sent (transport retries included)
 	retries  int // of them, transport retries
@@ -332,15 +334,16 @@ func (c *Client) complete(ctx context.Context, stage string, t *wire.Task, msgs 
 		req.Waited = func(d time.Duration) { c.obs.Waited(stage, t.Name, d) }
 	}
 	res, err := c.poster.Post(ctx, req)
+	cost := c.price.Costs(res.Usage)
 	c.meter.update(stage, t.Name, func(s *pacing.StageUsage) {
 		s.Retries += int64(res.Retries)
-		s.Add(res.Usage, res.CostUSD)
+		s.Add(res.Usage, cost)
 	})
 	rp.retries = res.Retries
 	if err != nil {
 		return nil, rp, nil, err
 	}
-	rp.usage, rp.cost = res.Usage, res.CostUSD
+	rp.usage, rp.cost = res.Usage, cost
 	var resp wire.ChatResponse
 	if err := json.Unmarshal(res.Body, &resp); err != nil {
 		return nil, rp, fmt.Errorf("parsing chat response: %w", err), nil

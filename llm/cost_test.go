@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -101,5 +102,37 @@ func TestBudgetStopDrainsInFlight(t *testing.T) {
 	}
 	if err := c.Call(ctx, "s", wire.TaskNameCommunity, wire.NameInput{Summary: "later"}, nil); !errors.Is(err, pacing.ErrBudgetExceeded) {
 		t.Fatalf("call after the stop: %v", err)
+	}
+}
+
+// TestEstimateCachedPrefix: an estimate counts as cached the prefix its prompt shares with the
+// previous estimate of the same task, under OpenAI's rule (1,024 tokens or more, whole blocks
+// of 128), and prices it at the cached input price.
+func TestEstimateCachedPrefix(t *testing.T) {
+	f := &fakeServer{replies: []reply{{content: `{"summaries":[]}`}}}
+	c := newTestClient(t, f, cache.NewMemory(), func(o *Options) { o.Model = "gpt-4o-mini" })
+	long := strings.Repeat("Alice painted the lighthouse at dawn again. ", 150) // about 1,650 tokens
+	in := func(last string) wire.SummarizeInput {
+		return wire.SummarizeInput{Entities: []wire.EntityFactsIn{{ID: "1", Name: "Alice", Facts: []string{long}}, {ID: "2", Name: last}}}
+	}
+	first, err := c.Estimate(context.Background(), wire.TaskSummarize, in("Bob"))
+	if err != nil || first.CachedPromptTokens != 0 {
+		t.Fatalf("first estimate: %+v, %v; want nothing cached", first, err)
+	}
+	second, err := c.Estimate(context.Background(), wire.TaskSummarize, in("Carol"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := second.CachedPromptTokens; n < 1024 || n%128 != 0 || n > second.PromptTokens {
+		t.Fatalf("second estimate: %d of %d prompt tokens cached; want the shared prefix in blocks of 128", n, second.PromptTokens)
+	}
+	p, _ := c.Price()
+	if want := p.Tokens(second.PromptTokens, second.CachedPromptTokens, second.CompletionTokens).Total(); !near(second.CostUSD, want) ||
+		second.CostUSD >= p.Estimate(second.PromptTokens, second.CompletionTokens) {
+		t.Fatalf("second estimate costs %v, want %v (cached tokens at the cached price)", second.CostUSD, want)
+	}
+	other, err := c.Estimate(context.Background(), wire.TaskNameCommunity, wire.NameInput{Summary: long})
+	if err != nil || other.CachedPromptTokens != 0 {
+		t.Fatalf("another task's first estimate: %+v, %v; want nothing cached", other, err)
 	}
 }

@@ -3,16 +3,61 @@ package llm
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tkgraph/backfill/llm/pacing"
 
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
 // CallEstimate is what one call would cost before it is made.
 type CallEstimate struct {
-	PromptTokens     int     // EstimatePrompt of the rendered messages and schema
-	CompletionTokens int     // ExpectedCompletion of the task
-	CostUSD          float64 // the two priced with the model's price; 0 when Cached
-	Cached           bool    // the cache holds a valid answer: the call would send nothing
+	PromptTokens     int // EstimatePrompt of the rendered messages and schema
+	CompletionTokens int // ExpectedCompletion of the task
+	// CachedPromptTokens are the prompt tokens a provider's prompt cache would serve
+	// (pacing.OpenAIPromptCache) after the previous call of the task this client estimated:
+	// the prefix of the messages the two share.
+	CachedPromptTokens int
+	CostUSD            float64 // the tokens priced with the model's price; 0 when Cached
+	Cached             bool    // the cache holds a valid answer: the call would send nothing
+}
+
+// lastPrompts remembers the messages of the last call of each task estimated, for
+// CallEstimate.CachedPromptTokens; safe for concurrent use.
+type lastPrompts struct {
+	mu   sync.Mutex
+	last map[string]string
+}
+
+// shared returns the estimated tokens of the prefix text shares with the last text of task
+// (wire.EstimateTokens) and remembers text as the last.
+func (l *lastPrompts) shared(task, text string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.last == nil {
+		l.last = map[string]string{}
+	}
+	prev := l.last[task]
+	l.last[task] = text
+	n := 0
+	for n < len(prev) && n < len(text) && prev[n] == text[n] {
+		n++
+	}
+	return wire.EstimateTokens(text[:n])
+}
+
+// promptText is the messages as a provider's prefix cache reads them: each role and content in
+// order.
+func promptText(msgs []wire.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.Role)
+		b.WriteByte(0)
+		b.WriteString(m.Content)
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // Estimate renders task's prompt for input exactly as Call would and reports its estimated
@@ -38,6 +83,7 @@ func (c *Client) Estimate(ctx context.Context, task string, input any) (CallEsti
 			return e, nil
 		}
 	}
-	e.CostUSD = c.price.Estimate(e.PromptTokens, e.CompletionTokens)
+	e.CachedPromptTokens = pacing.OpenAIPromptCache.Cached(c.estimated.shared(task, promptText(msgs)))
+	e.CostUSD = c.price.Tokens(e.PromptTokens, e.CachedPromptTokens, e.CompletionTokens).Total()
 	return e, nil
 }

@@ -25,6 +25,7 @@ type tokenRule struct {
 func tokenRules() map[string]tokenRule {
 	return map[string]tokenRule{
 		wire.TaskExtract:         {512, 1},
+		wire.TaskExtractWindow:   {512, 1},
 		wire.TaskExtractEntities: {256, 0.5},
 		wire.TaskExtractFacts:    {384, 1},
 		wire.TaskJudgeFact:       {256, 0.25},

@@ -40,6 +40,9 @@ type Report struct {
 	// ExtractUnits counts the extract units this run committed by how they were planned:
 	// ExtractAsked (the LLM was asked), or why not ("chitchat", "covered", "llm_off").
 	ExtractUnits map[string]int `json:"extract_units,omitempty"`
+	// ExtractWindows counts the windows whose call this run committed (stages.extract.window
+	// above 1): the episodes they held are counted in ExtractUnits.
+	ExtractWindows int `json:"extract_windows,omitempty"`
 	// ExtractWaiting counts the extract units left waiting for a provider batch (--no-wait):
 	// their requests are sent, their answers not in yet; running again commits them.
 	ExtractWaiting int            `json:"extract_waiting,omitempty"`
@@ -134,11 +137,17 @@ type LLM struct {
 	CompletionTokens   int     `json:"completion_tokens"`
 	ReasoningTokens    int     `json:"reasoning_tokens"`
 	CostUSD            float64 `json:"cost_usd"`
-	Retries            int     `json:"retries"`
-	MaxInFlight        int     `json:"max_in_flight"`
-	InvalidAnswers     int     `json:"invalid_answers"` // answers that failed the schema (each retried, or failing its call)
-	Truncated          int     `json:"truncated"`       // answers cut at max_tokens (finish_reason "length")
-	Salvaged           int     `json:"salvaged"`        // cut answers kept up to their last complete list item (llm.Client.Call)
+	// InputUSD, CachedInputUSD and OutputUSD are CostUSD by kind of token: prompt tokens at the
+	// input price, those the provider served from its prompt cache at the cached input price,
+	// completion tokens at the output price (the model's llm.prices entry).
+	InputUSD       float64 `json:"input_usd"`
+	CachedInputUSD float64 `json:"cached_input_usd"`
+	OutputUSD      float64 `json:"output_usd"`
+	Retries        int     `json:"retries"`
+	MaxInFlight    int     `json:"max_in_flight"`
+	InvalidAnswers int     `json:"invalid_answers"` // answers that failed the schema (each retried, or failing its call)
+	Truncated      int     `json:"truncated"`       // answers cut at max_tokens (finish_reason "length")
+	Salvaged       int     `json:"salvaged"`        // cut answers kept up to their last complete list item (llm.Client.Call)
 	// AnswersRepaired counts the repairs the answer hygiene made, by kind (extract.Repair…).
 	AnswersRepaired map[string]int `json:"answers_repaired,omitempty"`
 }

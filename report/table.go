@@ -98,11 +98,16 @@ func (r *Report) writeSections(w io.Writer) {
 		if r.ExtractWaiting > 0 {
 			waiting = fmt.Sprintf(" (%d more wait for a provider batch: their requests are sent)", r.ExtractWaiting)
 		}
-		fmt.Fprintf(w, "\nextract\t%d episodes asked the LLM%s; not asked:%s\n", r.ExtractUnits[ExtractAsked], waiting, kinds(not))
+		windows := ""
+		if r.ExtractWindows > 0 {
+			windows = fmt.Sprintf(" in %d windows", r.ExtractWindows)
+		}
+		fmt.Fprintf(w, "\nextract\t%d episodes asked the LLM%s%s; not asked:%s\n", r.ExtractUnits[ExtractAsked], windows, waiting, kinds(not))
 	}
 	l := r.LLM
-	fmt.Fprintf(w, "\nllm\tcalls %d, cache hits %d, tokens %d in (%d cached by the provider) / %d out, retries %d, max in flight %d, cost $%.4f\n",
-		l.Calls, l.CacheHits, l.PromptTokens, l.CachedPromptTokens, l.CompletionTokens, l.Retries, l.MaxInFlight, l.CostUSD)
+	fmt.Fprintf(w, "\nllm\tcalls %d, cache hits %d, tokens %d in (%d cached by the provider) / %d out, retries %d, max in flight %d, cost $%.4f ($%.4f input, $%.4f cached input, $%.4f output)\n",
+		l.Calls, l.CacheHits, l.PromptTokens, l.CachedPromptTokens, l.CompletionTokens, l.Retries, l.MaxInFlight, l.CostUSD,
+		l.InputUSD, l.CachedInputUSD, l.OutputUSD)
 	if l.InvalidAnswers > 0 || l.Truncated > 0 || len(l.AnswersRepaired) > 0 {
 		fmt.Fprintf(w, "answers\t%d invalid, %d cut at max_tokens (%d kept up to their last complete item); repaired:%s\n",
 			l.InvalidAnswers, l.Truncated, l.Salvaged, kinds(l.AnswersRepaired))

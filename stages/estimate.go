@@ -24,7 +24,12 @@ type Estimate struct {
 	CompletionTokens int     `json:"completion_tokens"` // estimate (wire.ExpectedCompletion per call)
 	CostUSD          float64 `json:"cost_usd"`          // estimate, online prices
 	BatchCostUSD     float64 `json:"batch_cost_usd"`    // estimate, batch prices (llm.mode: batch)
-	Basis            string  `json:"basis"`
+	// CachedPromptTokens are the prompt tokens a provider's prompt cache would serve, of
+	// PromptTokens (extraction: each rendered prompt against the one before,
+	// pacing.OpenAIPromptCache; the later stages count none). Cost is CostUSD by kind of token.
+	CachedPromptTokens int         `json:"cached_prompt_tokens"`
+	Cost               pacing.Cost `json:"cost"`
+	Basis              string      `json:"basis"`
 	// Embeddings are the embedding requests the stage makes (the embed stage's, and the
 	// community names'): the plan counts them all under the embed stage at the embedding price,
 	// as the run report counts the embedder's usage.
@@ -98,16 +103,18 @@ func (e PlanEnv) Stored(ctx context.Context, stage string) (map[string]string, e
 }
 
 // ChatCost prices an estimate's tokens at the chat model's online and batch prices.
-func (e PlanEnv) ChatCost(est *Estimate) {
-	est.CostUSD, est.BatchCostUSD = Costs(e.Price, est.PromptTokens, est.CompletionTokens)
-}
+func (e PlanEnv) ChatCost(est *Estimate) { est.Price(e.Price) }
 
-// Costs prices tokens at a model's online and batch prices (0 without a price).
-func Costs(pr *pacing.Price, prompt, completion int) (online, batch float64) {
+// Price sets the estimate's costs from its tokens at a model's online prices (its cached prompt
+// tokens at the cached input price) and batch prices (which know no prompt cache); 0 without a
+// price.
+func (est *Estimate) Price(pr *pacing.Price) {
 	if pr == nil {
-		return 0, 0
+		est.Cost, est.CostUSD, est.BatchCostUSD = pacing.Cost{}, 0, 0
+		return
 	}
-	return pr.Estimate(prompt, completion), pr.Batch().Estimate(prompt, completion)
+	est.Cost = pr.Tokens(est.PromptTokens, est.CachedPromptTokens, est.CompletionTokens)
+	est.CostUSD, est.BatchCostUSD = est.Cost.Total(), pr.Batch().Estimate(est.PromptTokens, est.CompletionTokens)
 }
 
 // PromptTokens is the estimated prompt of one call of task with input.

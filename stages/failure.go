@@ -92,14 +92,22 @@ func (d *Degraded) Failure(stage, unit string) *Failure {
 // the bad answers, and the unit runs again on the next run). It returns the *Failure after a
 // failed commit, so RunStream counts the unit as failed. d may be nil.
 func Commit(ctx context.Context, env Env, stage, unit, fingerprint string, d *Degraded, fn func(*checkpoints.Tx) error) error {
+	return CommitAll(ctx, env, stage, []string{unit}, fingerprint, d, fn)
+}
+
+// CommitAll is Commit for a unit whose one run commits the records of several store units with
+// one fingerprint (the episodes of an extraction window): done or failed together. The
+// *Failure names the first.
+func CommitAll(ctx context.Context, env Env, stage string, units []string, fingerprint string, d *Degraded, fn func(*checkpoints.Tx) error) error {
 	var f *Failure
 	if d != nil {
-		f = d.Failure(stage, unit)
+		f = d.Failure(stage, units[0])
 	}
 	if f == nil {
-		return env.Store.CommitUnit(ctx, stage, unit, fingerprint, fn)
+		return env.Store.CommitUnits(ctx, stage, units, fingerprint, nil, fn)
 	}
-	if err := env.Store.CommitFailedUnit(ctx, stage, unit, fingerprint, f.record(), fn); err != nil {
+	rec := f.record()
+	if err := env.Store.CommitUnits(ctx, stage, units, fingerprint, &rec, fn); err != nil {
 		return err
 	}
 	return f

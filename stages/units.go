@@ -22,7 +22,14 @@ type Unit struct {
 	Fingerprint string                                              // of the unit's current inputs
 	Stored      string                                              // fingerprint on record from the last time the unit ran ("" if never)
 	Run         func(ctx context.Context, fingerprint string) error // computes and commits the unit
+	// Size is how many store units (episodes) the unit commits, for progress and Stats: an
+	// extraction window commits its episodes' records; 0 means one.
+	Size int
 }
+
+// StoreUnits is the unit's Size, at least one: what it adds to Stats and to an Observer's
+// counts.
+func (u Unit) StoreUnits() int { return max(u.Size, 1) }
 
 // Producer emits a stage's units one by one; it returns emit's first error, or its own. emit
 // blocks while the pool is full, so a producer that builds units lazily (a group at a time)
@@ -101,10 +108,10 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 			return nil
 		}
 		if u.Stored == u.Fingerprint {
-			st.Skipped++
-			prog.Skip(1)
+			st.Skipped += u.StoreUnits()
+			prog.Skip(u.StoreUnits())
 			if env.Observer != nil {
-				env.Observer.Units(ctx, stage, UnitSkipped, 1)
+				env.Observer.Units(ctx, stage, UnitSkipped, u.StoreUnits())
 			}
 			return nil
 		}
@@ -147,12 +154,12 @@ func runPass(ctx context.Context, env Env, stage string, produce Producer, prog 
 				end(UnitError, err)
 				return fmt.Errorf("running %s unit %s: %w", stage, u.Key, err)
 			}
-			prog.Add(1)
+			prog.Add(u.StoreUnits())
 			mu.Lock()
 			defer mu.Unlock()
-			st.Units++ // committed, done or failed: a drained or pending unit is not counted
+			st.Units += u.StoreUnits() // committed, done or failed: a drained or pending unit is not counted
 			if f != nil {
-				failed++
+				failed += u.StoreUnits()
 			}
 			return env.checkFailed(stage, failed, st.Units)
 		})

@@ -321,3 +321,17 @@ func TestErrorType(t *testing.T) {
 		}
 	}
 }
+
+// An extraction window is one unit run, one span, and counts its episodes, as the report's
+// units do.
+func TestWindowUnitCountsItsEpisodes(t *testing.T) {
+	f := newFixture(t)
+	units := f.t.Units()
+	_, end := units.Unit(context.Background(), "extract", stages.Unit{Key: "ep-1", Size: 4})
+	end(stages.UnitDone, nil)
+	_, end = units.Unit(context.Background(), "extract", stages.Unit{Key: "ep-5"})
+	end(stages.UnitDone, nil)
+	if got := f.sum(t, metricUnits, keyUnitOutcome.String(stages.UnitDone)); got != 5 {
+		t.Errorf("%s done = %v, want 5 (a window of 4 and an episode alone)", metricUnits, got)
+	}
+}

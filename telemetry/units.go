@@ -31,7 +31,8 @@ type units struct {
 
 var _ graphdb.Observer = (*units)(nil)
 
-// Unit starts a unit's span and, when it ends, counts it by outcome and times it.
+// Unit starts a unit's span and, when it ends, counts it by outcome (its StoreUnits: an
+// extraction window counts its episodes, as the report does) and times it.
 func (u *units) Unit(ctx context.Context, stage string, unit stages.Unit) (context.Context, func(string, error)) {
 	start := time.Now()
 	attrs := []attribute.KeyValue{keyStage.String(stage), keyUnit.String(unit.Key), keyGroup.String(unit.Group),
@@ -46,7 +47,7 @@ func (u *units) Unit(ctx context.Context, stage string, unit stages.Unit) (conte
 		span.End()
 		set := u.outcome(stage, outcome)
 		bg := context.WithoutCancel(ctx)
-		u.t.in.units.Add(bg, 1, set)
+		u.t.in.units.Add(bg, int64(unit.StoreUnits()), set)
 		u.t.in.unitDuration.Record(bg, time.Since(start).Seconds(), set)
 	}
 }

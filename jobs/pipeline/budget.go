@@ -7,8 +7,18 @@ import (
 	"github.com/tkgraph/backfill/llm/pacing"
 )
 
-// Prices is the job's price table: pacing.DefaultPrices with llm.prices added or replaced.
-func (j *Job) Prices() pacing.Prices { return pacing.DefaultPrices().With(j.LLM.Prices) }
+// Prices is the job's price table: pacing.DefaultPrices with llm.prices added or replaced; an
+// entry of the job that names no source is sourced to the job's llm.prices.
+func (j *Job) Prices() pacing.Prices {
+	over := make(pacing.Prices, len(j.LLM.Prices))
+	for name, p := range j.LLM.Prices {
+		if p.Source == "" {
+			p.Source = "the job's llm.prices"
+		}
+		over[name] = p
+	}
+	return pacing.DefaultPrices().With(over)
+}
 
 // ModelPrices are the prices of the job's chat model and embedding model in its price table,
 // nil for a model that has none: the one lookup of the budget check, the warning of a run and

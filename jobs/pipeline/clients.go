@@ -138,6 +138,7 @@ func (c *Clients) Usage() pacing.Usage {
 func UsageReport(s pacing.StageUsage, repaired map[string]int) report.LLM {
 	return report.LLM{Calls: int(s.Calls), CacheHits: int(s.CacheHits), PromptTokens: int(s.PromptTokens), CachedPromptTokens: int(s.CachedTokens),
 		CompletionTokens: int(s.CompletionTokens), ReasoningTokens: int(s.ReasoningTokens), Retries: int(s.Retries),
-		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD, InvalidAnswers: int(s.InvalidAnswers),
+		MaxInFlight: int(s.MaxInFlight), CostUSD: s.CostUSD, InputUSD: s.Cost.Input, CachedInputUSD: s.Cost.CachedInput,
+		OutputUSD: s.Cost.Output, InvalidAnswers: int(s.InvalidAnswers),
 		Truncated: int(s.Truncated), Salvaged: int(s.Salvaged), AnswersRepaired: repaired}
 }

@@ -202,7 +202,7 @@ func (p *Plan) estimate(ctx context.Context, env stages.PlanEnv, list []stages.S
 	for i := range p.Stages {
 		if st := &p.Stages[i]; st.Stage == stages.Embed {
 			st.Calls, st.PromptTokens, st.CallsExact = emb.Calls, emb.Tokens, exact
-			st.CostUSD, st.BatchCostUSD = stages.Costs(p.EmbeddingPrice, emb.Tokens, 0)
+			st.Price(p.EmbeddingPrice)
 		}
 	}
 	if p.estimated() {
@@ -324,7 +324,9 @@ func (p *Plan) total() {
 		t.CallsExact = t.CallsExact && s.CallsExact
 		t.PromptTokens += s.PromptTokens
 		t.CompletionTokens += s.CompletionTokens
+		t.CachedPromptTokens += s.CachedPromptTokens
 		t.CostUSD += s.CostUSD
+		t.Cost = t.Cost.Add(s.Cost)
 		t.BatchCostUSD += s.BatchCostUSD
 	}
 	p.Total = t

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -36,14 +37,14 @@ func (p *Plan) WriteTable(w io.Writer) {
 			fmt.Fprintf(tw, "declared facts\t%s: they state nothing about it\n", m)
 		}
 	}
-	fmt.Fprintf(tw, "\nstage\tunits\tdone\tcalls\tcached\ttokens in\ttokens out\tonline USD\tbatch USD\tbasis\n")
+	fmt.Fprintf(tw, "\nstage\tunits\tdone\tcalls\tcached\ttokens in\tprompt-cached\ttokens out\tonline USD\tinput / cached input / output\tbatch USD\tbasis\n")
 	for _, s := range append(append([]stages.Estimate(nil), p.Stages...), p.Total) {
 		calls := fmt.Sprint(s.Calls)
 		if !s.CallsExact {
 			calls = "~" + calls
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t~%d\t~%d\t~%.4f\t~%.4f\t%s\n", s.Stage, s.Units, s.Done, calls, s.CachedCalls,
-			s.PromptTokens, s.CompletionTokens, s.CostUSD, s.BatchCostUSD, s.Basis)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t~%d\t~%d\t~%d\t~%.4f\t%.4f / %.4f / %.4f\t~%.4f\t%s\n", s.Stage, s.Units, s.Done, calls, s.CachedCalls,
+			s.PromptTokens, s.CachedPromptTokens, s.CompletionTokens, s.CostUSD, s.Cost.Input, s.Cost.CachedInput, s.Cost.Output, s.BatchCostUSD, s.Basis)
 	}
 	a := p.Assumptions
 	fmt.Fprintf(tw, "\nassumptions\t%s: %.2f entities and %.2f facts per episode, %.0f%% of facts judged, "+
@@ -64,9 +65,16 @@ func priced(model string, p *pacing.Price) string {
 	if p == nil {
 		return model + " (no price)"
 	}
-	b := p.Batch()
-	return fmt.Sprintf("%s ($%g in, $%g out per million tokens; batch $%g in, $%g out)", model, p.InputPerMTok, p.OutputPerMTok,
-		b.InputPerMTok, b.OutputPerMTok)
+	b, cached := p.Batch(), p.CachedInputPerMTok
+	if cached == 0 {
+		cached = p.InputPerMTok
+	}
+	src := ""
+	if p.AsOf != "" || p.Source != "" {
+		src = fmt.Sprintf("; as of %s, %s", cmp.Or(p.AsOf, "an unknown date"), cmp.Or(p.Source, "no source given"))
+	}
+	return fmt.Sprintf("%s ($%g in, $%g cached in, $%g out per million tokens; batch $%g in, $%g out%s)", model, p.InputPerMTok, cached,
+		p.OutputPerMTok, b.InputPerMTok, b.OutputPerMTok, src)
 }
 
 // join lists names as "a, b and c".

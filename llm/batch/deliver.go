@@ -121,9 +121,9 @@ func (d *delivery) line(ctx context.Context, line []byte) error {
 	switch {
 	case ol.Response != nil && ol.Response.StatusCode == 200:
 		s := d.b.kind.Settle(row, ol.Response.Body)
-		cost := d.b.opts.Price.Cost(s.Usage)
+		cost := d.b.opts.Price.Costs(s.Usage)
 		d.usage.Answers++
-		d.usage.CostUSD += cost
+		d.usage.CostUSD += cost.Total()
 		d.b.kind.Count(row.Stage, row.Task, func(u *pacing.StageUsage) {
 			u.Add(s.Usage, cost)
 			if !s.Valid {

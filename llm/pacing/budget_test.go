@@ -65,6 +65,39 @@ func TestPriceCost(t *testing.T) {
 	}
 }
 
+// TestPriceCosts: a usage priced by kind of token sums to its cost.
+func TestPriceCosts(t *testing.T) {
+	p := pacing.Price{InputPerMTok: 2, CachedInputPerMTok: 0.5, OutputPerMTok: 8}
+	got := p.Costs(wire.TokenUsage{PromptTokens: 1_000_000, CompletionTokens: 250_000,
+		PromptTokensDetails: &wire.PromptTokensDetails{CachedTokens: 600_000}})
+	if want := (pacing.Cost{Input: 0.8, CachedInput: 0.3, Output: 2}); !near(got.Input, want.Input) ||
+		!near(got.CachedInput, want.CachedInput) || !near(got.Output, want.Output) || !near(got.Total(), 3.1) {
+		t.Fatalf("costs %+v, want %+v", got, want)
+	}
+	if b := p.Batch(); b.CachedInputPerMTok != b.InputPerMTok {
+		t.Errorf("batch price %+v bills cached tokens apart", b)
+	}
+	for name, pr := range pacing.DefaultPrices() {
+		if pr.Source == "" || (pr.InputPerMTok > 0 && pr.AsOf != pacing.DefaultPricesAsOf) {
+			t.Errorf("%s: price without its date or source: %+v", name, pr)
+		}
+	}
+}
+
+// TestPromptCacheRule: OpenAI's rule serves whole blocks of 128 of a shared prefix of at least
+// 1,024 tokens.
+func TestPromptCacheRule(t *testing.T) {
+	r := pacing.OpenAIPromptCache
+	for shared, want := range map[int]int{0: 0, 1023: 0, 1024: 1024, 1151: 1024, 1152: 1152, 5000: 4992} {
+		if got := r.Cached(shared); got != want {
+			t.Errorf("shared %d: cached %d, want %d", shared, got, want)
+		}
+	}
+	if (pacing.PromptCache{}).Cached(5000) != 0 {
+		t.Error("a rule without blocks caches")
+	}
+}
+
 func TestBudget(t *testing.T) {
 	b := pacing.NewBudget(1.0)
 	steps := []struct {

@@ -25,7 +25,8 @@ func DeclarePrices(sec *options.Section, p *map[string]Price) {
 	options.MapOf(sec, p, "prices", "in USD per million tokens, by model name, for chat and embedding models; adds to "+
 		"or replaces the built-in list prices (gpt-4o, gpt-4o-mini, gpt-4.1(-mini/-nano), gpt-5(-mini/-nano), o3, o3-mini, "+
 		"o4-mini, text-embedding-3-small/-large, ada-002, with batch prices at half the online ones; offline models cost "+
-		"0). Dated snapshots (`gpt-4o-mini-2024-07-18`) and router prefixes (`openai/…`) match their base name",
+		"0; check their `as_of` and `source`, which `plan` prints, before relying on a plan's dollars). Dated snapshots "+
+		"(`gpt-4o-mini-2024-07-18`) and router prefixes (`openai/…`) match their base name",
 		func(s *options.Section, p *Price) {
 			s.Float(&p.InputPerMTok, "input_per_mtok", "input tokens")
 			s.Float(&p.CachedInputPerMTok, "cached_input_per_mtok", "input tokens the provider served from its prompt cache",
@@ -35,6 +36,10 @@ func DeclarePrices(sec *options.Section, p *map[string]Price) {
 				"prices bills batches at its online prices)", options.DefaultText("`input_per_mtok`"))
 			s.Float(&p.BatchOutputPerMTok, "batch_output_per_mtok", "output tokens of a batch request",
 				options.DefaultText("`output_per_mtok`"))
+			s.String(&p.AsOf, "as_of", "when the entry's prices were read, as `plan` prints it with each model's prices "+
+				"(the built-in entries: "+DefaultPricesAsOf+")")
+			s.String(&p.Source, "source", "where the entry's prices were read, printed with `as_of` (the built-in entries: "+
+				"the provider's price page, standard tier)", options.DefaultText("the job's llm.prices"))
 		})
 }
 

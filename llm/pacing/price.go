@@ -17,7 +17,36 @@ type Price struct {
 	// (llm.mode: batch); 0 means the online price.
 	BatchInputPerMTok  float64 `json:"batch_input_per_mtok,omitempty" yaml:"batch_input_per_mtok"`
 	BatchOutputPerMTok float64 `json:"batch_output_per_mtok,omitempty" yaml:"batch_output_per_mtok"`
+	// AsOf and Source say when and where the prices were read (DefaultPricesAsOf and
+	// DefaultPricesSource for the built-in entries; a job's entry may give its own).
+	AsOf   string `json:"as_of,omitempty" yaml:"as_of"`
+	Source string `json:"source,omitempty" yaml:"source"`
 }
+
+// Cost is a priced usage in US dollars, by kind of token: prompt tokens billed at the input
+// price, prompt tokens the provider served from its prompt cache at the cached input price, and
+// completion tokens (reasoning included) at the output price.
+type Cost struct {
+	Input       float64 `json:"input_usd"`
+	CachedInput float64 `json:"cached_input_usd"`
+	Output      float64 `json:"output_usd"`
+}
+
+// Total is the cost of every kind.
+func (c Cost) Total() float64 { return c.Input + c.CachedInput + c.Output }
+
+// Add returns c with o added.
+func (c Cost) Add(o Cost) Cost {
+	return Cost{Input: c.Input + o.Input, CachedInput: c.CachedInput + o.CachedInput, Output: c.Output + o.Output}
+}
+
+// DefaultPricesAsOf and DefaultPricesSource date and name the list prices of DefaultPrices: the
+// providers' public price pages, standard tier, as read when the table was last updated. Check
+// them before relying on a plan's dollars; a job's llm.prices entry replaces an entry.
+const (
+	DefaultPricesAsOf   = "2026-11-29"
+	DefaultPricesSource = "https://openai.com/api/pricing (standard tier; batch prices at half)"
+)
 
 // Batch is the price of a request sent through a provider batch: BatchInputPerMTok and
 // BatchOutputPerMTok, each the online price when unset. Prompt caching is not counted in
@@ -30,22 +59,32 @@ func (p Price) Batch() Price {
 	if out == 0 {
 		out = p.OutputPerMTok
 	}
-	return Price{InputPerMTok: in, CachedInputPerMTok: in, OutputPerMTok: out}
+	return Price{InputPerMTok: in, CachedInputPerMTok: in, OutputPerMTok: out, AsOf: p.AsOf, Source: p.Source}
 }
 
-// Cost is the price of one answer's usage. Prompt tokens the provider served from its prompt
-// cache are billed at CachedInputPerMTok when it is set.
-func (p Price) Cost(u wire.TokenUsage) float64 {
+// Cost is the price of one answer's usage (Costs, in total).
+func (p Price) Cost(u wire.TokenUsage) float64 { return p.Costs(u).Total() }
+
+// Costs prices one answer's usage by kind of token. Prompt tokens the provider served from its
+// prompt cache are billed at CachedInputPerMTok when it is set.
+func (p Price) Costs(u wire.TokenUsage) Cost {
 	cached := 0
 	if u.PromptTokensDetails != nil {
-		cached = min(max(u.PromptTokensDetails.CachedTokens, 0), u.PromptTokens)
+		cached = u.PromptTokensDetails.CachedTokens
 	}
+	return p.Tokens(u.PromptTokens, cached, u.CompletionTokens)
+}
+
+// Tokens prices prompt tokens in, cached of them served from the provider's prompt cache, and
+// completion tokens out.
+func (p Price) Tokens(prompt, cached, completion int) Cost {
+	cached = min(max(cached, 0), prompt)
 	cachedPrice := p.CachedInputPerMTok
 	if cachedPrice == 0 {
 		cachedPrice = p.InputPerMTok
 	}
-	return (float64(u.PromptTokens-cached)*p.InputPerMTok + float64(cached)*cachedPrice +
-		float64(u.CompletionTokens)*p.OutputPerMTok) / 1e6
+	return Cost{Input: float64(prompt-cached) * p.InputPerMTok / 1e6, CachedInput: float64(cached) * cachedPrice / 1e6,
+		Output: float64(completion) * p.OutputPerMTok / 1e6}
 }
 
 // Estimate is the price of a request of prompt tokens in and completion tokens out.
@@ -53,12 +92,37 @@ func (p Price) Estimate(prompt, completion int) float64 {
 	return (float64(prompt)*p.InputPerMTok + float64(completion)*p.OutputPerMTok) / 1e6
 }
 
+// PromptCache is a provider's prompt-cache rule: a request's prompt is served from the cache up
+// to the longest prefix an earlier request sent, in whole Blocks of tokens, when that prefix is
+// at least Min tokens. OpenAIPromptCache is OpenAI's documented rule; providers/stub imitates
+// it, and a plan estimates the cached prompt tokens of extraction with it.
+type PromptCache struct {
+	Min, Block int
+}
+
+// OpenAIPromptCache is OpenAI's documented rule: prompts of 1,024 tokens or more, cached in
+// increments of 128 tokens.
+var OpenAIPromptCache = PromptCache{Min: 1024, Block: 128}
+
+// Cached is how many tokens of a prefix of shared tokens (sent before by an earlier request)
+// the rule serves from the cache.
+func (r PromptCache) Cached(shared int) int {
+	if r.Block <= 0 {
+		return 0
+	}
+	if n := shared / r.Block * r.Block; n >= r.Min {
+		return n
+	}
+	return 0
+}
+
 // Prices maps model names to prices.
 type Prices map[string]Price
 
 // DefaultPrices are list prices (USD per million tokens, standard tier) of common models, and 0
 // for the offline models, with batch prices at half the online ones (the OpenAI Batch API's
-// discount). A job's llm.prices entries replace or add to them.
+// discount), as of DefaultPricesAsOf from DefaultPricesSource. A job's llm.prices entries
+// replace or add to them.
 func DefaultPrices() Prices {
 	return halfForBatch(Prices{
 		"offline-rules-v1":       {},
@@ -84,6 +148,10 @@ func DefaultPrices() Prices {
 func halfForBatch(p Prices) Prices {
 	for name, pr := range p {
 		pr.BatchInputPerMTok, pr.BatchOutputPerMTok = pr.InputPerMTok/2, pr.OutputPerMTok/2
+		pr.AsOf, pr.Source = DefaultPricesAsOf, DefaultPricesSource
+		if pr.InputPerMTok == 0 && pr.OutputPerMTok == 0 {
+			pr.AsOf, pr.Source = "", "offline model, no charge"
+		}
 		p[name] = pr
 	}
 	return p

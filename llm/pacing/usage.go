@@ -18,10 +18,12 @@ type StageUsage struct {
 	Salvaged         int64   `json:"salvaged"`        // cut answers kept up to their last complete list item (Client.Call)
 	MaxInFlight      int64   `json:"max_in_flight"`   // peak requests in flight at once
 	CostUSD          float64 `json:"cost_usd"`        // priced usage of the requests sent; cache hits cost 0
+	// Cost is CostUSD by kind of token (input, provider-cached input, output).
+	Cost Cost `json:"cost"`
 }
 
 // Add counts one answer's usage and cost.
-func (s *StageUsage) Add(u wire.TokenUsage, cost float64) {
+func (s *StageUsage) Add(u wire.TokenUsage, cost Cost) {
 	s.PromptTokens += int64(u.PromptTokens)
 	s.CompletionTokens += int64(u.CompletionTokens)
 	if d := u.PromptTokensDetails; d != nil {
@@ -30,7 +32,8 @@ func (s *StageUsage) Add(u wire.TokenUsage, cost float64) {
 	if d := u.CompletionTokensDetails; d != nil {
 		s.ReasoningTokens += int64(d.ReasoningTokens)
 	}
-	s.CostUSD += cost
+	s.CostUSD += cost.Total()
+	s.Cost = s.Cost.Add(cost)
 }
 
 // Sum adds o's counters to s; MaxInFlight takes the larger.
@@ -47,6 +50,7 @@ func (s *StageUsage) Sum(o StageUsage) {
 	s.Salvaged += o.Salvaged
 	s.MaxInFlight = max(s.MaxInFlight, o.MaxInFlight)
 	s.CostUSD += o.CostUSD
+	s.Cost = s.Cost.Add(o.Cost)
 }
 
 // Usage is a snapshot of the counters: totals and per stage.

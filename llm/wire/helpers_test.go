@@ -31,6 +31,19 @@ func sampleExtractInput() ExtractInput {
 	}
 }
 
+// sampleWindowInput is a window of three messages after one previous episode, with the
+// ontology of sampleExtractInput; the second shares the first's reference time and source.
+func sampleWindowInput() WindowInput {
+	x := sampleExtractInput()
+	return WindowInput{EntityTypes: x.EntityTypes, EdgeTypes: x.EdgeTypes, Previous: x.Previous,
+		Episodes: []WindowEpisodeIn{
+			{N: 1, ReferenceTime: "2023-05-08T13:56:00Z", Source: "message", Speaker: "Melanie",
+				Content: "That's great! I'm taking my kids camping next month."},
+			{N: 2, Speaker: "Caroline", Content: "Where are you going?"},
+			{N: 3, ReferenceTime: "2023-05-08T13:58:00Z", Speaker: "Melanie", Content: "다음 주에 부산으로 이사할 거예요."},
+		}}
+}
+
 func reflectTypeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 
 const validExtract = `{"entities":[{"name":"Melanie","type":"Person","attributes":[]}],"facts":[]}`

@@ -13,7 +13,8 @@ import (
 func sampleInputs() map[string]any {
 	at := "2023-05-01T00:00:00Z"
 	return map[string]any{
-		TaskExtract: sampleExtractInput(),
+		TaskExtract:       sampleExtractInput(),
+		TaskExtractWindow: sampleWindowInput(),
 		TaskJudgeFact: JudgeInput{ReferenceTime: "2023-06-01T10:00:00Z",
 			New:        FactIn{Predicate: "LIVES_IN", Fact: "Melanie lives in Busan.", ValidAt: &at},
 			Existing:   []FactIn{{ID: "E0", Predicate: "LIVES_IN", Fact: "Melanie lives in Seoul."}},
@@ -101,6 +102,41 @@ func TestRenderExtractGolden(t *testing.T) {
 	if !strings.Contains(msgs[0].Content, `type: "Entity"; attributes: [].`) || strings.Contains(msgs[0].Content, "LIVES_IN (from") ||
 		strings.Contains(msgs[0].Content, "below") {
 		t.Errorf("empty ontology rendered wrongly:\n%s", msgs[0].Content)
+	}
+}
+
+// TestRenderWindowGolden pins the window prompt, and that its static part comes first: two
+// windows of other episodes render the same system message and the same user message up to the
+// context, so a provider's prefix cache keeps everything before it.
+func TestRenderWindowGolden(t *testing.T) {
+	p, err := LoadPrompts("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := sampleWindowInput()
+	msgs, err := p.Render(TaskExtractWindow, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString("=== " + m.Role + "\n" + m.Content + "\n")
+	}
+	golden(t, "extract_window_prompt.golden", []byte(b.String()))
+
+	other := in
+	other.Previous = []EpisodeIn{{Speaker: "Dana", Content: "Hello."}}
+	other.Episodes = []WindowEpisodeIn{{N: 1, ReferenceTime: "2024-01-01T00:00:00Z", Source: "text", Content: "Acme hired Dana."}}
+	again, err := p.Render(TaskExtractWindow, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again[0].Content != msgs[0].Content {
+		t.Fatal("the system message depends on the window")
+	}
+	prefix := msgs[1].Content[:strings.Index(msgs[1].Content, `"previous"`)]
+	if !strings.HasPrefix(again[1].Content, prefix) || !strings.Contains(prefix, `"entity_types"`) {
+		t.Fatalf("the user messages of two windows do not share the static prefix %q", prefix)
 	}
 }
 

@@ -50,6 +50,7 @@ func taskTypes() map[string][2]reflect.Type {
 		TaskDedupeFacts:     {reflect.TypeFor[DedupeInput](), reflect.TypeFor[DedupeOutput]()},
 	}
 	maps.Copy(types, qaTaskTypes())
+	maps.Copy(types, windowTaskTypes())
 	return types
 }
 

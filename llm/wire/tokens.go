@@ -37,6 +37,8 @@ func ExpectedCompletion(task string) int {
 	switch task {
 	case TaskExtract:
 		return 350
+	case TaskExtractWindow:
+		return 500 // a window of about eight messages, compact facts
 	case TaskJudgeFact:
 		return 40
 	case TaskSummarize:

@@ -14,7 +14,7 @@ func knownTask(task string) bool {
 	switch task {
 	case wire.TaskExtract, wire.TaskJudgeFact, wire.TaskSummarize, wire.TaskMergeSummaries, wire.TaskNameCommunity,
 		wire.TaskExtractEntities, wire.TaskExtractFacts, wire.TaskResolveEntities, wire.TaskDedupeFacts,
-		wire.TaskAnswerQuestion, wire.TaskGradeAnswer:
+		wire.TaskAnswerQuestion, wire.TaskGradeAnswer, wire.TaskExtractWindow:
 		return true
 	}
 	return false
@@ -52,6 +52,11 @@ func answer(task string, raw []byte) (string, error) {
 		var in wire.ExtractInput
 		if err = decode(raw, &in); err == nil {
 			out = extractGraph(in)
+		}
+	case wire.TaskExtractWindow:
+		var in wire.WindowInput
+		if err = decode(raw, &in); err == nil {
+			out = extractWindow(in)
 		}
 	case wire.TaskJudgeFact:
 		var in wire.JudgeInput

@@ -47,6 +47,11 @@
 //     object ("coffee over tea") or the same favourite category. Each contradiction quotes the
 //     words of the new sentence the rule saw: "over tea" / "tea보다" for a named old object,
 //     else the new object; the temporal stage applies only the quotes its rules accept.
+//   - extract_window reads each numbered episode as extract_graph reads one episode, with the
+//     context and the window's earlier episodes as its previous episodes (an omitted reference
+//     time or source is the episode before's); it lists the entities once (the first spelling
+//     and its attributes win) and each episode's facts under its number, so a window gives the
+//     facts its episodes give one by one.
 //   - extract_graph and extract_entities list the same entities; the subject of a JSON record
 //     gets, as attributes, the fields named like the attributes of its type. extract_facts keeps
 //     the facts extract_graph gives whose two endpoints are in the given entity list, spelt as

@@ -60,6 +60,8 @@ func TestChatAnswersEveryTask(t *testing.T) {
 		wire.TaskAnswerQuestion: wire.AnswerInput{QuestionTime: testRef, Question: "Where does Alice work?",
 			Context: "<FACTS>\n  - Alice works at Naver. (Date range: 2024-03-02T00:00:00Z - present)\n</FACTS>"},
 		wire.TaskGradeAnswer: wire.GradeInput{Question: "Where does Alice work?", GoldAnswer: "Naver", Answer: "Alice works at Naver."},
+		wire.TaskExtractWindow: wire.WindowInput{Episodes: []wire.WindowEpisodeIn{
+			{N: 1, ReferenceTime: testRef, Source: "message", Speaker: "Alice", Content: "I work at Naver."}}},
 	}
 	h := NewHandler(Options{})
 	for _, task := range wire.Tasks() {

@@ -66,3 +66,43 @@ func TestRecordAttributesAndExclusion(t *testing.T) {
 		t.Errorf("facts about an excluded type kept: %+v", g.Facts)
 	}
 }
+
+// TestExtractWindowCites: a window gives the facts its episodes give one by one, each under its
+// episode's number, with the omitted reference time carried from the episode before (dates
+// resolve against it) and the window's earlier speakers as the previous episodes.
+func TestExtractWindowCites(t *testing.T) {
+	eps := []wire.WindowEpisodeIn{
+		{N: 1, ReferenceTime: "2024-03-01T09:00:00Z", Source: "message", Speaker: "Raj", Content: "I work at Acme."},
+		{N: 2, Speaker: "Sofia", Content: "Where did you live before?"},
+		{N: 3, ReferenceTime: "2024-03-05T10:00:00Z", Speaker: "Sofia", Content: "I moved to Porto yesterday."},
+	}
+	got := extractWindow(wire.WindowInput{Episodes: eps})
+	prev := []wire.EpisodeIn{}
+	var want []wire.EpisodeFacts
+	ref := ""
+	for _, ep := range eps {
+		if ep.ReferenceTime != "" {
+			ref = ep.ReferenceTime
+		}
+		one := wire.EpisodeIn{ReferenceTime: ref, Source: "message", Speaker: ep.Speaker, Content: ep.Content}
+		want = append(want, wire.EpisodeFacts{N: ep.N, Facts: extractGraph(wire.ExtractInput{Episode: one, Previous: prev}).Facts})
+		prev = append(prev, one)
+	}
+	if !reflect.DeepEqual(got.Episodes, want) {
+		t.Fatalf("facts %+v, want %+v", got.Episodes, want)
+	}
+	cited := got.Cited()
+	if len(cited) != 2 {
+		t.Fatalf("cited facts %+v, want the Acme and the Porto fact", cited)
+	}
+	if f := cited[1]; f.Cites[0] != 3 || f.ValidAt == nil || *f.ValidAt != "2024-03-04T00:00:00Z" {
+		t.Fatalf("Porto fact %+v: want cited to 3, valid from the day before its reference time", f)
+	}
+	var names []string
+	for _, e := range got.Entities {
+		names = append(names, e.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"Raj", "Acme", "Sofia", "Porto"}) {
+		t.Fatalf("entities %v", names)
+	}
+}

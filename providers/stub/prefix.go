@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 
+	"github.com/tkgraph/backfill/llm/pacing"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -17,9 +18,9 @@ type PrefixCache struct {
 	Block int // tokens; 0 turns the cache off
 }
 
-// OpenAIPrefixCache is OpenAI's documented rule: prompts of 1,024 tokens or more, cached in
-// increments of 128 tokens.
-var OpenAIPrefixCache = PrefixCache{Min: 1024, Block: 128}
+// OpenAIPrefixCache is OpenAI's documented rule (pacing.OpenAIPromptCache): prompts of 1,024
+// tokens or more, cached in increments of 128 tokens.
+var OpenAIPrefixCache = PrefixCache{Min: pacing.OpenAIPromptCache.Min, Block: pacing.OpenAIPromptCache.Block}
 
 // maxPrefixBlocks bounds the blocks the stub remembers; past it the memory starts afresh.
 const maxPrefixBlocks = 1 << 20

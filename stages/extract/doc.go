@@ -1,6 +1,7 @@
-// Package extract is the extract stage: one unit per episode, all in parallel. Each unit asks the
-// LLM for the entities and facts of one episode, given previous episodes of its group as context,
-// and stores the answer (Output, as JSON) as the unit's output. It needs no graph state, so the
+// Package extract is the extract stage: one unit per episode (or per window of episodes, below),
+// all in parallel. Each unit asks the LLM for the entities and facts of one episode, given
+// previous episodes of its group as context, and stores the answer (Output, as JSON) as the
+// unit's output. It needs no graph state, so the
 // whole backfill's extraction runs at the LLM's pace.
 //
 // Context (Input): the previous episodes of the group, newest first, at most Options.Context of
@@ -37,6 +38,24 @@
 // unchanged job re-runs nothing and asks nothing, and a late record re-runs only itself and the
 // next snapshot of its object.
 //
+// Windows (Options.Window above 1): the messages and texts of a group are extracted in windows of
+// consecutive episodes (Windows: a window closes after a cut point, an episode whose uuid hashes
+// to 0 modulo Window; at 3×Window episodes or Options.WindowTokens of content; and before an
+// episode of another source or source description or Options.WindowGap later), one
+// wire.TaskExtractWindow call per window that has an episode that would ask alone (not
+// chit-chat). Its input is the context of the window's first episode and the window's episodes,
+// numbered; the answer lists each episode's facts under its number. split shares the answer among
+// the episodes and each share passes the hygiene rules with the episode's own input (repair), so
+// the stored output stays one Output per episode. A window is one unit: its episodes' outputs
+// and records are committed together (stages.CommitAll) under one fingerprint, which covers the
+// window's input, whether it asks, why each episode would not ask alone and the episodes' ids;
+// a window is done when all its episodes record that fingerprint. The boundaries depend only on
+// the group's episodes, so shards and resumes see the same windows and an appended episode
+// changes only the last window; a removed (forgotten) episode changes the window that held it and
+// the context of each window starting within Options.Context episodes after it. JSON episodes
+// keep their own units. The window options enter
+// the key only when windowed, so per-episode jobs keep their fingerprints.
+//
 // Two modes (Options.Mode):
 //   - ModeCombined (default): one wire.TaskExtract call answers both the entities (with the
 //     ontology attributes the episode states) and the facts.
@@ -65,5 +84,5 @@
 // chit-chat rule re-runs only the units whose input or decision it changes.
 //
 // Batch mode: ModeTwoCall takes 3 waves (every episode's entities call, then the facts calls,
-// then the commit), ModeCombined 2.
+// then the commit), ModeCombined 2, windowed or not.
 package extract

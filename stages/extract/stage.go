@@ -21,6 +21,7 @@ type stage struct{ stages.Of[Options] }
 // for a provider batch into the report.
 func (s *stage) Report(_ context.Context, _ stages.Env, rep *report.Report) error {
 	rep.ExtractUnits = s.Options.Counts.Stage(Stage)
+	rep.ExtractWindows = s.Options.Counts.Stage(windowsKind)[Asked]
 	rep.ExtractWaiting = rep.Stages[Stage].Pending
 	return nil
 }

@@ -206,3 +206,71 @@ func episodeIn(e graph.Episode) wire.EpisodeIn {
 	return wire.EpisodeIn{ReferenceTime: e.ReferenceTime.UTC().Format(time.RFC3339), Source: e.Source,
 		Speaker: e.Speaker, Content: e.Content}
 }
+
+// runWindow extracts a window's episodes with one call (when the window asks) and commits every
+// episode's output and record together, under the window's fingerprint. The answer is shared
+// among the episodes by split (the hygiene rules included; repairs counted in env.Repairs); an
+// episode of a window that does not ask gets what it would get alone (its speaker, for a
+// chit-chat message). When the answer stays bad every episode of the window is committed as
+// failed with an empty output, so the next run asks the window again. Each episode is counted
+// in opts.Counts as Asked when the window asked, else by its own reason; each window asked once
+// under windowsKind.
+func runWindow(env stages.Env, u unit, opts Options) func(context.Context, string) error {
+	return func(ctx context.Context, fp string) error {
+		var bad stages.Degraded
+		outs := make([]Output, len(u.eps))
+		for k, p := range u.plans {
+			outs[k] = Output{Entities: []wire.EntityMention{}, Facts: []wire.ExtractedFact{}}
+			if p.Skip == SkipChitchat && !u.ask {
+				outs[k] = speakerOnly(p.Input)
+			}
+		}
+		if u.ask {
+			var ans wire.WindowOutput
+			if err := env.LLM.Call(ctx, Stage, wire.TaskExtractWindow, u.win, &ans); err != nil {
+				if err := bad.Absorb(err); err != nil {
+					return err
+				}
+			} else {
+				var rep Repairs
+				outs, rep = split(ans, u.plans)
+				env.Repairs.AddAll(Stage, rep)
+			}
+		}
+		bodies := make([][]byte, len(u.eps))
+		units := make([]string, len(u.eps))
+		for k, ep := range u.eps {
+			body, err := json.Marshal(outs[k])
+			if err != nil {
+				return fmt.Errorf("encoding extraction: %w", err)
+			}
+			bodies[k], units[k] = body, ep.UUID
+		}
+		err := stages.CommitAll(ctx, env, Stage, units, fp, &bad, func(tx *checkpoints.Tx) error {
+			for k, ep := range u.eps {
+				if err := tx.PutOutput(ctx, Stage, ep.UUID, ep.GroupID, bodies[k]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		var failed *stages.Failure
+		if err == nil || errors.As(err, &failed) {
+			for _, p := range u.plans {
+				kind := p.Skip
+				if u.ask {
+					kind = Asked
+				}
+				opts.Counts.Add(Stage, kind, 1)
+			}
+			if u.ask {
+				opts.Counts.Add(windowsKind, Asked, 1)
+			}
+		}
+		return err
+	}
+}
+
+// windowsKind is the Counts stage under which the windows asked are counted (the report's
+// extract_windows).
+const windowsKind = "extract_windows"
