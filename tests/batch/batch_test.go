@@ -24,21 +24,21 @@ import (
 // submission counts are that run's.
 func TestBatchMode(t *testing.T) {
 	f := newFixture(t)
-	onlineBase := f.stub(t)
-	refJob, _ := f.job(t, "online", onlineBase)
+	onlineBase := f.Stub(t)
+	refJob, _ := f.Job(t, "online", onlineBase)
 	ref := f.mustRun(t, refJob)
 	refExport := f.export(t, refJob, "online")
 	t.Logf("online: %d episodes, %d facts, %d LLM calls, $%.4f at gpt-4o-mini and text-embedding-3-small list prices",
 		ref.Episodes, ref.Facts, ref.LLM.Calls, ref.LLM.CostUSD)
 
 	t.Run("equals online", func(t *testing.T) {
-		base := f.stub(t)
-		job, cp := f.job(t, "batch", base)
+		base := f.Stub(t)
+		job, cp := f.Job(t, "batch", base)
 		rep := f.mustRun(t, job, batchMode...)
 		if err := harness.CompareDirs(refExport, f.export(t, job, "batch")); err != nil {
 			t.Fatalf("the batch run's export differs from the online run's: %v", err)
 		}
-		st := stats(t, base)
+		st := harness.MustStubStats(t, base)
 		b := rep.Batch
 		if b == nil || st.ChatCalls != 0 || st.EmbeddingCalls != 0 || st.BatchResubmitted != 0 || int(st.BatchRequests) != b.Requests ||
 			int(st.Batches) != b.Batches || b.Pending != 0 || rep.LLM.Calls != b.Requests {
@@ -54,15 +54,15 @@ func TestBatchMode(t *testing.T) {
 		// The mode is not part of any fingerprint or cache key: an online run over the batch
 		// run's store skips every unit and asks nothing.
 		again := f.mustRun(t, job, "--set", "llm.base_url="+onlineBase, "--set", "embedder.base_url="+onlineBase)
-		if again.LLM.Calls != 0 || stats(t, onlineBase).Calls != int64(ref.LLM.Calls) {
+		if again.LLM.Calls != 0 || harness.MustStubStats(t, onlineBase).Calls != int64(ref.LLM.Calls) {
 			t.Fatalf("an online run after the batch run made %d calls", again.LLM.Calls)
 		}
 		_ = cp
 	})
 
 	t.Run("killed while pending", func(t *testing.T) {
-		base := f.stub(t, "--batch-delay", "600ms")
-		job, _ := f.job(t, "crash", base)
+		base := f.Stub(t, "--batch-delay", "600ms")
+		job, _ := f.Job(t, "crash", base)
 		seed := uint64(1)
 		if s, err := strconv.ParseUint(os.Getenv("BACKFILL_CRASH_SEED"), 10, 64); err == nil {
 			seed = s
@@ -117,7 +117,7 @@ func TestBatchMode(t *testing.T) {
 		if err := harness.CompareDirs(refExport, f.export(t, job, "crash")); err != nil {
 			t.Fatalf("after %d kills the export differs from the online run's: %v", kills, err)
 		}
-		st := stats(t, base)
+		st := harness.MustStubStats(t, base)
 		if st.BatchResubmitted != 0 || st.BatchMaxSubmissions != 1 || st.ChatCalls != 0 || st.Repeated != 0 {
 			t.Fatalf("after %d kills: stub %+v; want every request submitted once and answered once", kills, st)
 		}
@@ -126,20 +126,20 @@ func TestBatchMode(t *testing.T) {
 	})
 
 	t.Run("no-wait and status", func(t *testing.T) {
-		base := f.stub(t, "--batch-delay", "300ms")
-		job, _ := f.job(t, "nowait", base)
+		base := f.Stub(t, "--batch-delay", "300ms")
+		job, _ := f.Job(t, "nowait", base)
 		res, first := f.run(t, job, append(batchMode, "--no-wait")...)
 		if res.Code != 0 || !strings.Contains(res.Stderr, "batches pending (stage extract)") {
 			t.Fatalf("--no-wait: exit %d, want 0 and \"N batches pending\"\n%s", res.Code, tail(res.Stderr))
 		}
 		// The first run counts the requests it sent and the extract units waiting for them.
-		if st := stats(t, base); first.Batch == nil || first.Batch.Requests == 0 || first.Batch.Requests != int(st.BatchRequests) ||
+		if st := harness.MustStubStats(t, base); first.Batch == nil || first.Batch.Requests == 0 || first.Batch.Requests != int(st.BatchRequests) ||
 			first.ExtractWaiting == 0 || first.ExtractWaiting != first.Stages["extract"].Pending || first.StoppedAt != "extract" ||
 			!regexp.MustCompile(`(?m)^extract +\d+ episodes asked the LLM \(\d+ more wait for a provider batch: their requests are sent\)`).MatchString(res.Stdout) {
 			t.Fatalf("--no-wait report: batch %+v, extract waiting %d, stages %v, stopped at %q; stub %+v\n%s",
 				first.Batch, first.ExtractWaiting, first.Stages, first.StoppedAt, st, res.Stdout)
 		}
-		status, err := harness.Run(t.Context(), f.bin, append([]string{"status", job}, priced...), harness.Options{})
+		status, err := harness.Run(t.Context(), f.Bin, append([]string{"status", job}, priced...), harness.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,20 +165,20 @@ func TestBatchMode(t *testing.T) {
 		if err := harness.CompareDirs(refExport, f.export(t, job, "nowait")); err != nil {
 			t.Fatalf("after %d --no-wait runs the export differs from the online run's: %v", runs+1, err)
 		}
-		if st := stats(t, base); st.BatchResubmitted != 0 {
+		if st := harness.MustStubStats(t, base); st.BatchResubmitted != 0 {
 			t.Fatalf("stub %+v", st)
 		}
 		t.Logf("--no-wait: %d runs to the end", runs+1)
 	})
 
 	t.Run("failures, expiry, unreadable lines", func(t *testing.T) {
-		base := f.stub(t, "--batch-fail-rate", "0.1", "--batch-expire-rate", "0.4", "--batch-invalid-rate", "0.05", "--seed", "11")
-		job, _ := f.job(t, "faults", base)
+		base := f.Stub(t, "--batch-fail-rate", "0.1", "--batch-expire-rate", "0.4", "--batch-invalid-rate", "0.05", "--seed", "11")
+		job, _ := f.Job(t, "faults", base)
 		rep := f.mustRun(t, job, batchMode...)
 		if err := harness.CompareDirs(refExport, f.export(t, job, "faults")); err != nil {
 			t.Fatalf("the export differs from the online run's: %v", err)
 		}
-		st, b := stats(t, base), rep.Batch
+		st, b := harness.MustStubStats(t, base), rep.Batch
 		if b == nil || b.Resubmitted == 0 || b.Errors == 0 || b.Unfinished == 0 || b.InvalidLines == 0 || b.Pending != 0 ||
 			int(st.BatchResubmitted) != b.Resubmitted || int(st.BatchRequests) != b.Requests || int(st.BatchErrorLines) != b.Errors ||
 			int(st.BatchInvalidLines) != b.InvalidLines || st.BatchesExpired == 0 || st.ChatCalls != 0 {
@@ -197,7 +197,7 @@ func TestBatchMode(t *testing.T) {
 // no lost batch as open, and a failed batch's reason is in the report and in `status`.
 func TestBatchVanishingState(t *testing.T) {
 	f := newFixture(t)
-	refJob, _ := f.job(t, "online", f.stub(t))
+	refJob, _ := f.Job(t, "online", f.Stub(t))
 	f.mustRun(t, refJob)
 	refExport := f.export(t, refJob, "online")
 
@@ -205,13 +205,13 @@ func TestBatchVanishingState(t *testing.T) {
 		{"lost batches", "--batch-lose-rate"}, {"lost result files", "--batch-lose-files-rate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			base := f.stub(t, tc.flag, "0.5", "--seed", "5")
-			job, _ := f.job(t, strings.ReplaceAll(tc.name, " ", "-"), base)
+			base := f.Stub(t, tc.flag, "0.5", "--seed", "5")
+			job, _ := f.Job(t, strings.ReplaceAll(tc.name, " ", "-"), base)
 			rep := f.mustRun(t, job, batchMode...)
 			if err := harness.CompareDirs(refExport, f.export(t, job, strings.ReplaceAll(tc.name, " ", "-"))); err != nil {
 				t.Fatalf("the export differs from the online run's: %v", err)
 			}
-			st, b := stats(t, base), rep.Batch
+			st, b := harness.MustStubStats(t, base), rep.Batch
 			lost := st.BatchesLost + st.BatchFilesLost
 			if b == nil || lost == 0 || int64(b.Lost) != lost || st.BatchLostMinSubmissions != 2 || st.BatchLostMaxSubmissions != 2 ||
 				b.Pending != 0 || st.ChatCalls != 0 || st.EmbeddingCalls != 0 {
@@ -232,8 +232,8 @@ func TestBatchVanishingState(t *testing.T) {
 	}
 
 	t.Run("failed batches", func(t *testing.T) {
-		base := f.stub(t, "--batch-failed-rate", "0.3", "--seed", "7")
-		job, _ := f.job(t, "failed", base)
+		base := f.Stub(t, "--batch-failed-rate", "0.3", "--seed", "7")
+		job, _ := f.Job(t, "failed", base)
 		res, rep := f.run(t, job, batchMode...)
 		if res.Code != 0 {
 			t.Fatalf("exit %d\n%s", res.Code, tail(res.Stderr))
@@ -241,7 +241,7 @@ func TestBatchVanishingState(t *testing.T) {
 		if err := harness.CompareDirs(refExport, f.export(t, job, "failed")); err != nil {
 			t.Fatalf("the export differs from the online run's: %v", err)
 		}
-		st, b := stats(t, base), rep.Batch
+		st, b := harness.MustStubStats(t, base), rep.Batch
 		const reason = "stub_batch_failed: stub: injected batch failure"
 		if st.BatchesFailed == 0 || b == nil || len(b.Failures) == 0 || !strings.Contains(b.Failures[0].Reason, reason) ||
 			!strings.Contains(res.Stdout, "batch failed") || !strings.Contains(res.Stdout, reason) {
@@ -265,7 +265,7 @@ type batchRows struct {
 // statusBatches runs `status` on a job and reads its batches line and the rows of lost batches.
 func statusBatches(t *testing.T, f *fixture, job string) batchRows {
 	t.Helper()
-	res, err := harness.Run(t.Context(), f.bin, append([]string{"status", job}, priced...), harness.Options{})
+	res, err := harness.Run(t.Context(), f.Bin, append([]string{"status", job}, priced...), harness.Options{})
 	if err != nil || res.Code != 0 {
 		t.Fatalf("status: exit %d (%v)\n%s", res.Code, err, res.Stderr)
 	}

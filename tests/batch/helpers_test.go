@@ -2,13 +2,10 @@ package batch
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages"
 	"github.com/tkgraph/backfill/tests/harness"
@@ -24,69 +21,17 @@ var priced = []string{"--set", "llm.model=gpt-4o-mini", "--set", "embedder.model
 var batchMode = []string{"--set", "llm.mode=batch", "--set", "embedder.mode=batch", "--set", "llm.batch.poll_seconds=0.05"}
 
 // fixture is the built binary and the LoCoMo subset of a test.
-type fixture struct {
-	bin, dir, input string
-}
+type fixture struct{ *harness.LoCoMoRun }
 
 func newFixture(t *testing.T) *fixture {
-	t.Helper()
-	root, err := harness.RepoRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := testenv.LoCoMo(t, root)
-	f := &fixture{dir: t.TempDir()}
-	if f.bin, err = harness.Build(t.Context(), root, f.dir); err != nil {
-		t.Fatal(err)
-	}
-	f.input = filepath.Join(f.dir, "locomo.json")
-	if err := harness.FilterLoCoMo(src, f.input, conversations); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-// stub starts a `backfill llm-stub` subprocess of its own with flags and returns its base URL.
-func (f *fixture) stub(t *testing.T, flags ...string) string {
-	t.Helper()
-	p, base, err := harness.StartLLMStub(t.Context(), f.bin, flags...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = p.Signal(os.Interrupt)
-		_, _ = p.Wait()
-	})
-	return base
-}
-
-// stats reads a stub's counters.
-func stats(t *testing.T, base string) stub.Stats {
-	t.Helper()
-	st, err := harness.StubStats(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
-// job writes a job named name with its own checkpoint that sends everything to base.
-func (f *fixture) job(t *testing.T, name, base string) (job, checkpoint string) {
-	t.Helper()
-	checkpoint = filepath.Join(f.dir, name+".db")
-	job = filepath.Join(f.dir, name+".yaml")
-	yaml := harness.StubJobYAML(name, checkpoint, fmt.Sprintf("path: %s\n    format: locomo", f.input), base, 4)
-	if err := os.WriteFile(job, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return job, checkpoint
+	return &fixture{harness.NewLoCoMoRun(t, conversations)}
 }
 
 // start starts `backfill run JOB` with the priced models, a report and args.
 func (f *fixture) start(t *testing.T, job string, args ...string) *harness.Proc {
 	t.Helper()
 	all := append([]string{"run", job, "--report", job + ".report.json"}, priced...)
-	p, err := harness.Start(t.Context(), f.bin, append(all, args...), harness.Options{})
+	p, err := harness.Start(t.Context(), f.Bin, append(all, args...), harness.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,8 +65,8 @@ func (f *fixture) mustRun(t *testing.T, job string, args ...string) report.Repor
 // export writes the job's Parquet export and returns its directory.
 func (f *fixture) export(t *testing.T, job, name string) string {
 	t.Helper()
-	out := filepath.Join(f.dir, name+"-export")
-	if err := harness.Export(t.Context(), f.bin, job, out, priced...); err != nil {
+	out := filepath.Join(f.Dir, name+"-export")
+	if err := harness.Export(t.Context(), f.Bin, job, out, priced...); err != nil {
 		t.Fatal(err)
 	}
 	return out

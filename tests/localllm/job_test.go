@@ -63,7 +63,7 @@ func copySpans(t *testing.T, src, dst string, spans []span) {
 // response format and extraction mode given ("": the default), and returns the job file and its
 // checkpoint. Summaries always ask the model (short_chars 1), a failed unit never stops the
 // run, and one call is in flight at a time (llama.cpp's server answers one at a time).
-func smokeJob(t *testing.T, dir, url, model, format, mode string) (job, checkpoint string) {
+func smokeJob(t *testing.T, dir, url, model, format, mode string, window int) (job, checkpoint string) {
 	t.Helper()
 	root, err := harness.RepoRoot(".")
 	if err != nil {
@@ -112,10 +112,10 @@ embedder:
   provider: offline
 stages:
   summarize: {short_chars: 1}
-  extract: {mode: %q}
+  extract: {mode: %q, window: %d}
 limits:
   max_failed_ratio: 1
-`, checkpoint, msgs, recs, url, model, format, mode)
+`, checkpoint, msgs, recs, url, model, format, mode, max(window, 1))
 	job = filepath.Join(dir, "smoke.yaml")
 	if err := os.WriteFile(job, []byte(text), 0o644); err != nil {
 		t.Fatal(err)

@@ -33,7 +33,7 @@ func TestLocalModelSmoke(t *testing.T) {
 	sp := &spoiler{marker: spoiled}
 	proxy := startProxy(t, m.URL, sp)
 	dir := t.TempDir()
-	job, checkpoint := smokeJob(t, dir, proxy.URL, m.Model, wire.FormatJSONObjectSchema, "")
+	job, checkpoint := smokeJob(t, dir, proxy.URL, m.Model, wire.FormatJSONObjectSchema, "", 1)
 
 	start := time.Now()
 	res, rep := runJob(t, bin, job, filepath.Join(dir, "first.json"))

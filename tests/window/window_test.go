@@ -3,7 +3,6 @@ package window
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/tkgraph/backfill/checkpoints"
 	"github.com/tkgraph/backfill/graph"
-	"github.com/tkgraph/backfill/internal/testenv"
-	"github.com/tkgraph/backfill/providers/stub"
 	"github.com/tkgraph/backfill/report"
 	"github.com/tkgraph/backfill/stages/extract"
 	"github.com/tkgraph/backfill/tests/harness"
@@ -29,70 +26,20 @@ var windowed = []string{"--set", "stages.extract.window=4"}
 var opts = extract.Options{Window: 4, WindowTokens: extract.DefaultWindowTokens, WindowGap: extract.DefaultWindowGap,
 	Context: extract.DefaultContext, ContextTokens: extract.DefaultContextTokens}
 
-type fixture struct {
-	bin, dir, input string
-}
+// fixture is the built binary and the LoCoMo subset of a test.
+type fixture struct{ *harness.LoCoMoRun }
 
 func newFixture(t *testing.T) *fixture {
-	t.Helper()
-	root, err := harness.RepoRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := testenv.LoCoMo(t, root)
-	f := &fixture{dir: t.TempDir()}
-	if f.bin, err = harness.Build(t.Context(), root, f.dir); err != nil {
-		t.Fatal(err)
-	}
-	f.input = filepath.Join(f.dir, "locomo.json")
-	if err := harness.FilterLoCoMo(src, f.input, conversations); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-// stub starts a `backfill llm-stub` of its own and returns its base URL.
-func (f *fixture) stub(t *testing.T, flags ...string) string {
-	t.Helper()
-	p, base, err := harness.StartLLMStub(t.Context(), f.bin, flags...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = p.Signal(os.Interrupt)
-		_, _ = p.Wait()
-	})
-	return base
-}
-
-func stats(t *testing.T, base string) stub.Stats {
-	t.Helper()
-	st, err := harness.StubStats(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
-// job writes a job named name with its own checkpoint that sends everything to base.
-func (f *fixture) job(t *testing.T, name, base string) (job, checkpoint string) {
-	t.Helper()
-	checkpoint = filepath.Join(f.dir, name+".db")
-	job = filepath.Join(f.dir, name+".yaml")
-	yaml := harness.StubJobYAML(name, checkpoint, fmt.Sprintf("path: %s\n    format: locomo", f.input), base, 4)
-	if err := os.WriteFile(job, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return job, checkpoint
+	return &fixture{harness.NewLoCoMoRun(t, conversations)}
 }
 
 // run runs `backfill CMD JOB ARGS… --report FILE` with the window settings, requires exit 0
 // and returns the report (of forget: that of the run that computed the groups again).
 func (f *fixture) run(t *testing.T, cmd, job string, args ...string) report.Report {
 	t.Helper()
-	rep := filepath.Join(f.dir, fmt.Sprintf("report-%d.json", time.Now().UnixNano()))
+	rep := filepath.Join(f.Dir, fmt.Sprintf("report-%d.json", time.Now().UnixNano()))
 	all := append(append([]string{cmd, job, "--report", rep}, windowed...), args...)
-	res, err := harness.Run(t.Context(), f.bin, all, harness.Options{})
+	res, err := harness.Run(t.Context(), f.Bin, all, harness.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,8 +63,8 @@ func (f *fixture) run(t *testing.T, cmd, job string, args ...string) report.Repo
 
 func (f *fixture) export(t *testing.T, job, name string) string {
 	t.Helper()
-	out := filepath.Join(f.dir, name+"-export")
-	if err := harness.Export(t.Context(), f.bin, job, out, windowed...); err != nil {
+	out := filepath.Join(f.Dir, name+"-export")
+	if err := harness.Export(t.Context(), f.Bin, job, out, windowed...); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -163,8 +110,8 @@ func readExtraction(t *testing.T, checkpoint string) extraction {
 
 func TestWindowedExtraction(t *testing.T) {
 	f := newFixture(t)
-	onlineBase := f.stub(t)
-	refJob, refCP := f.job(t, "online", onlineBase)
+	onlineBase := f.Stub(t)
+	refJob, refCP := f.Job(t, "online", onlineBase)
 	ref := f.run(t, "run", refJob)
 	refExport := f.export(t, refJob, "online")
 	refX := readExtraction(t, refCP)
@@ -175,13 +122,13 @@ func TestWindowedExtraction(t *testing.T) {
 		ref.LLMByStage[extract.Stage].Calls, ref.Facts)
 
 	t.Run("batch equals online", func(t *testing.T) {
-		base := f.stub(t)
-		job, _ := f.job(t, "batch", base)
+		base := f.Stub(t)
+		job, _ := f.Job(t, "batch", base)
 		rep := f.run(t, "run", job, "--set", "llm.mode=batch", "--set", "embedder.mode=batch", "--set", "llm.batch.poll_seconds=0.05")
 		if err := harness.CompareDirs(refExport, f.export(t, job, "batch")); err != nil {
 			t.Fatalf("the batch run's export differs from the online run's: %v", err)
 		}
-		if st := stats(t, base); st.ChatCalls != 0 || rep.ExtractWindows != ref.ExtractWindows || rep.Stages[extract.Stage].Waves != 2 {
+		if st := harness.MustStubStats(t, base); st.ChatCalls != 0 || rep.ExtractWindows != ref.ExtractWindows || rep.Stages[extract.Stage].Waves != 2 {
 			t.Fatalf("batch run: %d online chat calls, %d windows (online %d), extract waves %d",
 				st.ChatCalls, rep.ExtractWindows, ref.ExtractWindows, rep.Stages[extract.Stage].Waves)
 		}
@@ -189,10 +136,10 @@ func TestWindowedExtraction(t *testing.T) {
 
 	t.Run("interrupted and resumed", func(t *testing.T) {
 		// A stub slow enough that extraction takes seconds, so the signals land inside it.
-		base := f.stub(t, "--latency", "40ms")
-		job, _ := f.job(t, "resumed", base)
+		base := f.Stub(t, "--latency", "40ms")
+		job, _ := f.Job(t, "resumed", base)
 		for i := range 2 {
-			p, err := harness.Start(t.Context(), f.bin, append([]string{"run", job}, windowed...), harness.Options{})
+			p, err := harness.Start(t.Context(), f.Bin, append([]string{"run", job}, windowed...), harness.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,7 +164,7 @@ func TestWindowedExtraction(t *testing.T) {
 		if err := harness.CompareDirs(refExport, f.export(t, job, "resumed")); err != nil {
 			t.Fatalf("the resumed run's export differs from an uninterrupted run's: %v", err)
 		}
-		if st := stats(t, base); st.Repeated != 0 {
+		if st := harness.MustStubStats(t, base); st.Repeated != 0 {
 			t.Fatalf("the stub answered %d requests twice: a resumed run asked an answered window again", st.Repeated)
 		}
 		if rep.Stages[extract.Stage].Skipped == 0 {
@@ -226,9 +173,9 @@ func TestWindowedExtraction(t *testing.T) {
 	})
 
 	t.Run("shards see the same windows", func(t *testing.T) {
-		base := f.stub(t)
+		base := f.Stub(t)
 		for i := range 2 {
-			job, cp := f.job(t, fmt.Sprintf("shard-%d", i), base)
+			job, cp := f.Job(t, fmt.Sprintf("shard-%d", i), base)
 			f.run(t, "run", job, "--shard", fmt.Sprintf("%d/2", i))
 			x := readExtraction(t, cp)
 			if len(x.fingerprints) == 0 || len(x.fingerprints) == len(refX.fingerprints) {
@@ -243,8 +190,8 @@ func TestWindowedExtraction(t *testing.T) {
 	})
 
 	t.Run("forget asks only the affected windows", func(t *testing.T) {
-		base := f.stub(t)
-		job, cp := f.job(t, "forget", base)
+		base := f.Stub(t)
+		job, cp := f.Job(t, "forget", base)
 		f.run(t, "run", job)
 		inside, shown, changes := pick(t, cp)
 		for _, c := range []struct {
