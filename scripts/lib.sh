@@ -99,6 +99,15 @@ report_status() {
   fi
 }
 
+# already_running: when the server of $STATE/pid (matching $MATCH) runs, logs so with its pid
+# and port, prints its environment (print_env) and succeeds; fails when it is not running. A
+# start begins with `already_running && return 0`, which makes it idempotent.
+already_running() {
+  pid_alive "$STATE/pid" "$MATCH" || return 1
+  log "already running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port"))"
+  print_env
+}
+
 # remove_data_dir FILE: delete the temporary directory whose path FILE records, then FILE.
 remove_data_dir() {
   local file=$1 dir

@@ -130,11 +130,7 @@ answers() {
 start() {
   ensure_cache
   mkdir -p "$STATE"
-  if pid_alive "$STATE/pid" "$MATCH"; then
-    log "already running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port"))"
-    print_env
-    return 0
-  fi
+  already_running && return 0
   rm -f "$STATE/pid" "$STATE/port"
   port_open "$PORT" && die "port $PORT is already in use; set BACKFILL_LOCAL_EMBED_PORT"
   install

@@ -79,11 +79,7 @@ neo4j_ready() { grep -q '^READY' "$STATE/neo4j.log" 2>/dev/null; }
 start() {
   ensure_cache
   mkdir -p "$STATE"
-  if pid_alive "$STATE/pid" "$MATCH"; then
-    log "already running (pid $(cat "$STATE/pid"), port $(cat "$STATE/port"))"
-    print_env
-    return 0
-  fi
+  already_running && return 0
   rm -f "$STATE/pid" "$STATE/port" "$STATE/http_port"
   remove_data_dir "$STATE/home"
   port_open "$PORT" && die "port $PORT is already in use; set BACKFILL_NEO4J_PORT"
