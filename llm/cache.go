@@ -59,6 +59,9 @@ func RequestKey(req wire.ChatRequest) string {
 		msgs[i] = m
 	}
 	f := wire.FormatJSONSchema
+	if req.Grammar != "" {
+		f = wire.FormatGrammar
+	}
 	if rf := req.ResponseFormat; rf != nil && rf.Type == "json_object" {
 		f = wire.FormatJSONObject
 		if len(rf.Schema) > 0 {

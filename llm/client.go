@@ -357,10 +357,14 @@ func (c *Client) complete(ctx context.Context, stage string, t *wire.Task, msgs 
 
 // requestBody is the body of a chat request.
 func (c *Client) requestBody(t *wire.Task, msgs []wire.Message, maxTokens int) ([]byte, error) {
-	body, err := json.Marshal(wire.ChatRequest{
+	req := wire.ChatRequest{
 		Model: c.opts.Model, Messages: msgs, Temperature: c.opts.Temperature, MaxTokens: maxTokens,
 		FrequencyPenalty: c.opts.FrequencyPenalty, ResponseFormat: t.ResponseFormat(c.opts.ResponseFormat),
-	})
+	}
+	if c.opts.ResponseFormat == wire.FormatGrammar {
+		req.Grammar = t.Grammar
+	}
+	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("encoding request: %w", err)
 	}

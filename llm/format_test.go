@@ -29,6 +29,9 @@ func TestResponseFormats(t *testing.T) {
 			}
 			req := f.request(0)
 			rf := req.ResponseFormat
+			if format != wire.FormatGrammar && req.Grammar != "" {
+				t.Errorf("a grammar sent in format %s", format)
+			}
 			switch format {
 			case wire.FormatJSONSchema:
 				if rf.Type != "json_schema" || rf.JSONSchema == nil || rf.JSONSchema.Name != wire.TaskJudgeFact || !rf.JSONSchema.Strict ||
@@ -38,6 +41,11 @@ func TestResponseFormats(t *testing.T) {
 			case wire.FormatJSONObjectSchema:
 				if rf.Type != "json_object" || rf.JSONSchema != nil || !strings.Contains(string(rf.Schema), `"maxLength":32`) {
 					t.Errorf("response_format %+v", rf)
+				}
+			case wire.FormatGrammar:
+				if rf != nil || !strings.HasPrefix(req.Grammar, wire.GrammarHeader+wire.TaskJudgeFact+"\n") ||
+					!strings.Contains(req.Grammar, `char{0,32}`) {
+					t.Errorf("response_format %+v, grammar %q", rf, req.Grammar)
 				}
 			case wire.FormatJSONObject:
 				if rf.Type != "json_object" || rf.JSONSchema != nil || len(rf.Schema) != 0 ||

@@ -7,7 +7,9 @@ server of scripts/local_llm.sh) and changes exactly this in a chat completion re
   1. response_format {"type": "json_schema", "json_schema": {"name": N, "schema": S}}, which
      graphiti-core's OpenAIGenericClient sends and llama-cpp-python answers with an error, becomes
      {"type": "json_object", "schema": S}: the same schema, in the form llama-cpp-python turns
-     into a grammar (what backfill sends with llm.response_format: json_object_schema).
+     into a grammar (what backfill sends with llm.response_format: json_object_schema; backfill's
+     own runs on these servers send the compact grammar of llm.response_format: grammar, which
+     graphiti-core cannot: its answers stay as the server's schema grammar lets the model write).
   2. frequency_penalty is set to Shim.frequency_penalty when the request has none and the value
      is not 0 (eval_graphiti.sh passes the backfill runs' --set llm.frequency_penalty, so both
      sides sample alike).

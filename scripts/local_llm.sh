@@ -243,7 +243,7 @@ print_env() {
   local url="http://127.0.0.1:$(cat "$STATE/port")/v1"
   echo "export BACKFILL_LOCAL_LLM_URL=$url"
   echo "export BACKFILL_LOCAL_LLM_MODEL=$MODEL"
-  echo "export BACKFILL_LOCAL_LLM_FLAGS='--set llm.provider=openai --set llm.base_url=$url --set llm.model=$MODEL --set llm.response_format=json_object_schema --set llm.concurrency=1 --set llm.timeout_seconds=900'"
+  echo "export BACKFILL_LOCAL_LLM_FLAGS='--set llm.provider=openai --set llm.base_url=$url --set llm.model=$MODEL --set llm.response_format=grammar --set llm.concurrency=1 --set llm.timeout_seconds=900'"
 }
 
 # answers: the server lists its model.

@@ -10,7 +10,9 @@
 //     caps on free-text strings), and one input type. Task.ResponseFormat and Task.WithSchema
 //     give a request's response_format and messages in each of Formats (json_schema named after
 //     the task; json_object with the capped schema, for llama.cpp; json_object with the schema
-//     in the system message). TaskOf recognises the task of a request in every format. Answer
+//     in the system message; for llama.cpp, no response_format but Task.Grammar, the GBNF of
+//     the compact answers of the capped schema, whose first line names the task). TaskOf and
+//     GrammarTask (RequestTask of a decoded request) recognise the task in every format. Answer
 //     fields never share a name with an input field the model reads beside them (a fact's
 //     endpoints are "subject" and "object").
 //   - Prompts.Render gives a system and a user message; the user message always ends with

@@ -22,10 +22,16 @@ const (
 	// FormatJSONObject sends {"type":"json_object"} and writes the schema into the system
 	// message: any server with a JSON mode.
 	FormatJSONObject = "json_object"
+	// FormatGrammar sends no response_format but a "grammar" (Schema.GBNF, with the maxLength
+	// caps): llama.cpp's servers (llama-server, llama-cpp-python), whose decoder then admits
+	// only compact JSON, where their JSON-schema grammar lets a model indent and break lines.
+	FormatGrammar = "grammar"
 )
 
 // Formats lists the response formats.
-func Formats() []string { return []string{FormatJSONSchema, FormatJSONObjectSchema, FormatJSONObject} }
+func Formats() []string {
+	return []string{FormatJSONSchema, FormatJSONObjectSchema, FormatJSONObject, FormatGrammar}
+}
 
 // CheckFormat reports an unknown response format ("" is the default, FormatJSONSchema).
 func CheckFormat(f string) error {
@@ -44,6 +50,8 @@ const SchemaIntro = "RESPONSE SCHEMA of "
 // ResponseFormat is the response_format of the task's requests in format f.
 func (t *Task) ResponseFormat(f string) *ResponseFormat {
 	switch f {
+	case FormatGrammar:
+		return nil
 	case FormatJSONObjectSchema:
 		return &ResponseFormat{Type: "json_object", Schema: t.Capped}
 	case FormatJSONObject:
@@ -94,8 +102,25 @@ func TaskOf(schemaName string, schema json.RawMessage, system string) string {
 	return ""
 }
 
-// RequestTask is TaskOf of a decoded request.
+// GrammarTask is the task a grammar of Schema.GBNF was written for, or "" when grammar is not
+// one.
+func GrammarTask(grammar string) string {
+	rest, ok := strings.CutPrefix(grammar, GrammarHeader)
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "\n")
+	if _, known := taskTypes()[name]; !known {
+		return ""
+	}
+	return name
+}
+
+// RequestTask is the task of a decoded request: GrammarTask of its grammar, else TaskOf.
 func RequestTask(req ChatRequest) string {
+	if req.Grammar != "" {
+		return GrammarTask(req.Grammar)
+	}
 	var name, system string
 	var schema json.RawMessage
 	if rf := req.ResponseFormat; rf != nil {

@@ -24,6 +24,8 @@ type Task struct {
 	Schema *Schema
 	Raw    []byte // Schema as sent on the wire; part of the cache key
 	Capped []byte // Raw with the maxLength caps of free-text strings (schemaCaps)
+	// Grammar is the GBNF of compact answers with the caps (FormatGrammar).
+	Grammar string
 }
 
 // Tasks returns every task name, sorted.
@@ -78,7 +80,8 @@ const maxStringCap = 1000
 // schemaCaps bounds, in characters, the free-text strings of answers, keyed
 // "TypeName.json_name" (for a list of strings, each string). A constrained decoder stops a
 // string at its cap, so a small model cannot loop inside one; the caps are far above what a
-// good answer writes, and at most maxStringCap. They are sent only in FormatJSONObjectSchema.
+// good answer writes, and at most maxStringCap. They are sent only in FormatJSONObjectSchema and
+// FormatGrammar.
 func schemaCaps() map[string]int {
 	const name, sentence, summary, id, date = 200, 600, maxStringCap, 32, 40
 	return map[string]int{
@@ -113,5 +116,9 @@ func LookupTask(name string) (*Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding schema of %q: %w", name, err)
 	}
-	return &Task{Name: name, Input: types[0], Output: types[1], Schema: s, Raw: raw, Capped: capped}, nil
+	grammar, err := s.GBNF(name)
+	if err != nil {
+		return nil, err
+	}
+	return &Task{Name: name, Input: types[0], Output: types[1], Schema: s, Raw: raw, Capped: capped, Grammar: grammar}, nil
 }

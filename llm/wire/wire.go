@@ -25,6 +25,8 @@ type ChatRequest struct {
 	// (OpenAI's and llama.cpp's -2..2); 0 is not sent.
 	FrequencyPenalty float64         `json:"frequency_penalty,omitempty"`
 	ResponseFormat   *ResponseFormat `json:"response_format,omitempty"`
+	// Grammar is the GBNF the answer must follow (FormatGrammar, llama.cpp's extension).
+	Grammar string `json:"grammar,omitempty"`
 }
 
 // ResponseFormat asks for structured output in one of the Formats:

@@ -18,6 +18,7 @@ type chatRequest struct {
 		} `json:"json_schema"`
 		Schema json.RawMessage `json:"schema"`
 	} `json:"response_format"`
+	Grammar string `json:"grammar"`
 }
 
 // chatMessage is one request message; content is a string or a list of {type, text} parts.
@@ -49,6 +50,9 @@ func (m chatMessage) text() string {
 // taskName is the task the request asks (wire.TaskOf: the json_schema name, the schema, or
 // the task the system message names), or "" when it names none.
 func (r chatRequest) taskName() string {
+	if r.Grammar != "" {
+		return wire.GrammarTask(r.Grammar)
+	}
 	var name, system string
 	var schema json.RawMessage
 	if rf := r.ResponseFormat; rf != nil {
