@@ -16,7 +16,7 @@ const (
 
 // RulesVersion names the behaviour of Normalize and Apply; it is part of the stage's unit
 // fingerprint, so a change of the rules re-runs every group.
-const RulesVersion = "rules-7"
+const RulesVersion = "rules-8"
 
 // Judgement is the LLM's answer for facts[i], as indexes of earlier facts.
 type Judgement struct {
@@ -35,7 +35,11 @@ type Judgement struct {
 //     state's valid_at and invalid_at, years included;
 //   - an end the sentence states for a state ("until August 2018": the period's last day) is its
 //     invalid_at, over any other date the model gave; a start it states ("since March 2",
-//     "moved to Manchester on May 18") is its valid_at when the model gave none.
+//     "moved to Manchester on May 18", "moved to Bristol yesterday") is its valid_at when the
+//     model gave none or the reference time (the prompt's default, which small models copy
+//     instead of resolving the sentence's date);
+//   - the day an event's sentence says it happened ("visited Paris on March 10", "yesterday"),
+//     when the model gave none or the reference time, is its valid_at.
 //
 // Then the time rules: a plan (plan, promise, schedule, deadline) is valid from its reference
 // time and ends when the date its sentence names for what is planned is over (a passed plan is
@@ -62,6 +66,9 @@ func Normalize(f stages.ResolvedFact) stages.ResolvedFact {
 		}
 		return f
 	case wire.KindEvent:
+		if d, ok := statedDay(ds); ok && !d.After(ref) && unstated(f.ValidAt, ref) {
+			f.ValidAt = ptr(d)
+		}
 		if f.ValidAt != nil && f.ValidAt.After(ref) {
 			f.ValidAt = &ref
 		}
@@ -76,7 +83,7 @@ func Normalize(f stages.ResolvedFact) stages.ResolvedFact {
 	} else if end, ok := statedEnd(ds); ok && f.Kind != KindScheduledState {
 		f.InvalidAt = ptr(end)
 	}
-	if start, ok := statedStart(ds); ok && f.ValidAt == nil && (f.InvalidAt == nil || start.Before(*f.InvalidAt)) {
+	if start, ok := statedStart(ds); ok && unstated(f.ValidAt, ref) && (f.InvalidAt == nil || start.Before(*f.InvalidAt)) {
 		f.ValidAt = ptr(start)
 	}
 	if f.ValidAt == nil && f.InvalidAt == nil && isState(f) {
@@ -89,6 +96,12 @@ func Normalize(f stages.ResolvedFact) stages.ResolvedFact {
 		f.ValidAt = nil
 	}
 	return f
+}
+
+// unstated reports whether a model's valid_at says nothing the sentence does not: none, or the
+// reference time itself (the prompt's default for a start not said).
+func unstated(validAt *time.Time, ref time.Time) bool {
+	return validAt == nil || validAt.Equal(ref)
 }
 
 // Apply computes the group's final facts and their version log from the normalized facts (in

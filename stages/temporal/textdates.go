@@ -11,13 +11,15 @@ import (
 // the fact: "until August 31, 2018", "from 2015-06-01", "(2024-05-31)", "2019년 7월 1일까지",
 // "on March 29". A month without a day is the period of that month. A month and day without a
 // year ("on May 18", as small models copy the message) is read against the fact's reference
-// time: the last such day at or before it, or for a plan the first at or after it; relative
-// words ("next week") are not read.
+// time: the last such day at or before it, or for a plan the first at or after it. A relative
+// day ("yesterday", "3 days ago", "tomorrow") is the reference time's day moved by its offset;
+// relative periods ("next week") are not read.
 type textDate struct {
 	start, end int       // byte span in the sentence, cue word included
 	day        time.Time // the first day of the period, midnight UTC
 	next       time.Time // the day after its last day
 	month      bool      // a month without a day
+	relative   bool      // a relative day ("yesterday")
 	cue        string    // the cue word before it ("until", "from", "by"…) or Korean after it ("까지", "부터"), lower case; "" for none
 }
 
@@ -37,7 +39,15 @@ var (
 	reENMD    = regexp.MustCompile(`(?i)` + enCue + `\b` + enMonth + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
 	reENDM    = regexp.MustCompile(`(?i)` + enCue + `\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + enMonth + `\b`)
 	reKODate  = regexp.MustCompile(`(\d{4})년\s*(\d{1,2})월(?:\s*(\d{1,2})일)?\s*(까지|부터|에서|에)?`)
+	reRelDay  = regexp.MustCompile(`(?i)` + enCue + `\b(the day before yesterday|the day after tomorrow|yesterday|last night|today|tonight|this morning|tomorrow|(\d{1,2}|a|one|two|three|four|five|six|seven) days? ago)\b`)
 )
+
+// relativeDays are the day offsets of the relative days reRelDay reads; "N days ago" is -N.
+var relativeDays = map[string]int{"the day before yesterday": -2, "the day after tomorrow": 2, "yesterday": -1,
+	"last night": -1, "today": 0, "tonight": 0, "this morning": 0, "tomorrow": 1}
+
+// wordNumbers are the numbers of "N days ago" written as words.
+var wordNumbers = map[string]int{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 
 var enMonths = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
 	"sep": 9, "oct": 10, "nov": 11, "dec": 12}
@@ -101,6 +111,21 @@ func textDates(s string, ref time.Time, forward bool) []textDate {
 	for _, m := range reKODate.FindAllStringSubmatchIndex(s, -1) {
 		add(m, sub(m, 4), atoi(sub(m, 1)), atoi(sub(m, 2)), atoi(sub(m, 3)))
 	}
+	for _, m := range reRelDay.FindAllStringSubmatchIndex(s, -1) {
+		word := strings.ToLower(sub(m, 2))
+		off, ok := relativeDays[word]
+		if n := strings.ToLower(sub(m, 3)); n != "" {
+			off, ok = -atoi(n), true
+			if w, isWord := wordNumbers[n]; isWord {
+				off = -w
+			}
+		}
+		if ok {
+			day := ref.UTC().Truncate(24*time.Hour).AddDate(0, 0, off)
+			all = append(all, textDate{start: m[0], end: m[1], day: day, next: day.AddDate(0, 0, 1), relative: true,
+				cue: strings.ToLower(sub(m, 1))})
+		}
+	}
 	// Longest first, then earliest; drop any match overlapping a kept one; then text order.
 	keep := make([]textDate, 0, len(all))
 	for len(all) > 0 {
@@ -149,10 +174,23 @@ func isStartCue(c string) bool { return c == "from" || c == "since" || c == "부
 
 // statedStart is the start a sentence states for a state the model gave none: the first date
 // with a start cue ("since March 2", "from 2015") or "on" ("moved to Manchester on May 18"),
-// not a month alone after "on". ok is false when it states none.
+// not a month alone after "on", or a relative day without an end cue ("moved to Bristol
+// yesterday"). ok is false when it states none.
 func statedStart(ds []textDate) (time.Time, bool) {
 	for _, d := range ds {
-		if isStartCue(d.cue) || d.cue == "on" && !d.month {
+		if isStartCue(d.cue) || d.cue == "on" && !d.month || d.relative && !isEndCue(d.cue) {
+			return d.day, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// statedDay is the day a sentence says an event happened: the first date of one day (not a
+// month) with the cue "on", no cue, or a relative day ("visited Paris on March 10", "met Tom
+// yesterday"). ok is false when it states none.
+func statedDay(ds []textDate) (time.Time, bool) {
+	for _, d := range ds {
+		if !d.month && (d.cue == "on" || d.cue == "" || d.relative && !isEndCue(d.cue) && !isStartCue(d.cue)) {
 			return d.day, true
 		}
 	}

@@ -108,6 +108,18 @@ func TestTextRules(t *testing.T) {
 			want: map[string]want{"leeds": {"2024-01-08", "2024-05-18", "2024-05-20", 0}, "moved": {"2024-05-18", "", "", 0}},
 		},
 		{
+			name: "a relative day or a date the model left at the message's time is the start or the event's day",
+			facts: []stages.ResolvedFact{
+				said("bristol", "mia", "bristol", "LIVES_IN", "2024-02-12", "Mia moved to Bristol yesterday.", "state", "2024-02-12", ""),
+				said("paris", "emma", "paris", "VISITED", "2024-05-20", "I visited Paris on March 10.", "event", "2024-05-20", ""),
+				said("tom", "emma", "tom", "MET", "2024-05-20", "Emma met Tom three days ago.", "event", "", ""),
+				// a start the model did resolve stays
+				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "Emma has lived in Leeds since yesterday.", "state", "2023-12-01", ""),
+			},
+			want: map[string]want{"bristol": {"2024-02-11", "", "", 0}, "paris": {"2024-03-10", "2024-03-10", "2024-05-20", 0},
+				"tom": {"2024-05-17", "2024-05-17", "2024-05-20", 0}, "leeds": {"2023-12-01", "", "", 0}},
+		},
+		{
 			name: "a state whose own sentence says it ended is that end, not a start, and closes nothing",
 			facts: []stages.ResolvedFact{
 				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "I live in Leeds.", "state", "", ""),
@@ -158,6 +170,10 @@ func TestTextDates(t *testing.T) {
 		{"I moved to Manchester on May 18.", []string{"2024-05-18 on"}},
 		{"I left Globex on March 29 and started at Initech on 1 April", []string{"2024-03-29 on", "2024-04-01 on"}},
 		{"We met on June 3", []string{"2023-06-03 on"}},
+		// relative days: the reference day moved (the reference time is 2024-05-20)
+		{"Mia moved to Bristol yesterday.", []string{"2024-05-19 "}},
+		{"I have been ill since the day before yesterday and see Tom tomorrow", []string{"2024-05-18 since", "2024-05-21 "}},
+		{"We met 3 days ago, and a day ago, not next week", []string{"2024-05-17 ", "2024-05-19 "}},
 	} {
 		var got []string
 		for _, d := range textDates(tc.in, day("2024-05-20"), false) {
