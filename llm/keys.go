@@ -43,8 +43,8 @@ func (s *Settings) Declare(sec *options.Section) {
 		"json_schema, json_schema: {name, strict, schema}}`: OpenAI, Azure, vLLM, Ollama, LM Studio, OpenRouter), "+
 		"`json_object_schema` (`{type: json_object, schema}`, with `maxLength` caps on free-text strings: llama.cpp's "+
 		"servers, which answer `json_schema` with HTTP 500), `grammar` (no response_format but a GBNF `grammar` of "+
-		"compact JSON with the same caps: llama.cpp's servers, whose JSON-schema grammar lets a small model indent "+
-		"and break lines, a third of its answer tokens) or `json_object` (`{type: json_object}`, the schema written "+
+		"compact JSON with the same caps: llama.cpp's servers; llama-server's own JSON-schema grammar lets a small "+
+		"model indent and break lines, a third of its answer tokens) or `json_object` (`{type: json_object}`, the schema written "+
 		"into the system message). Answers are validated locally in every format", options.Default(wire.FormatJSONSchema),
 		options.Check(func() error { return wire.CheckFormat(s.ResponseFormat) }))
 	sec.IntMap(&s.MaxTokens, "max_tokens", "`{TASK: N}` fixed `max_tokens` of the tasks named. An answer cut at the limit "+

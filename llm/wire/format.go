@@ -24,7 +24,8 @@ const (
 	FormatJSONObject = "json_object"
 	// FormatGrammar sends no response_format but a "grammar" (Schema.GBNF, with the maxLength
 	// caps): llama.cpp's servers (llama-server, llama-cpp-python), whose decoder then admits
-	// only compact JSON, where their JSON-schema grammar lets a model indent and break lines.
+	// only compact JSON, where llama-server's own JSON-schema grammar lets a model indent and
+	// break lines.
 	FormatGrammar = "grammar"
 )
 
