@@ -10,7 +10,7 @@ import (
 // A textDate is a calendar date a fact's sentence states, with the word that says what it is to
 // the fact: "until August 31, 2018", "from 2015-06-01", "(2024-05-31)", "2019년 7월 1일까지",
 // "on March 29". A month without a day is the period of that month. A month and day without a
-// year ("on May 18", as small models copy the message) is read against the fact's reference
+// year ("on May 18", "3월 2일에", as small models copy the message) is read against the fact's reference
 // time: the last such day at or before it, or for a plan the first at or after it. A relative
 // day ("yesterday", "3 days ago", "tomorrow") is the reference time's day moved by its offset;
 // relative periods ("next week") are not read.
@@ -38,7 +38,7 @@ var (
 	reENMY    = regexp.MustCompile(`(?i)` + enCue + `\b` + enMonth + `\.?,?\s+(?:of\s+)?(\d{4})\b`)
 	reENMD    = regexp.MustCompile(`(?i)` + enCue + `\b` + enMonth + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
 	reENDM    = regexp.MustCompile(`(?i)` + enCue + `\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + enMonth + `\b`)
-	reKODate  = regexp.MustCompile(`(\d{4})년\s*(\d{1,2})월(?:\s*(\d{1,2})일)?\s*(까지|부터|에서|에)?`)
+	reKODate  = regexp.MustCompile(`(?:(\d{4})년\s*)?(\d{1,2})월(?:\s*(\d{1,2})일)?\s*(까지|부터|에서|에)?`)
 	reRelDay  = regexp.MustCompile(`(?i)` + enCue + `\b(the day before yesterday|the day after tomorrow|yesterday|last night|today|tonight|this morning|tomorrow|(\d{1,2}|a|one|two|three|four|five|six|seven) days? ago)\b`)
 )
 
@@ -53,7 +53,9 @@ var enMonths = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "ma
 	"sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
 // textDates finds the dates of a sentence, in text order, the longest of overlapping matches
-// kept; a date without a year is read against ref, forward for a plan.
+// kept; a date without a year is read against ref: forward for a plan, the nearest for an end
+// ("out of stock until Dec 25" said on Dec 10, "worked at Hooli until December 15" said in
+// January), else backward.
 func textDates(s string, ref time.Time, forward bool) []textDate {
 	var all []textDate
 	add := func(m []int, cue string, y, mo, d int) {
@@ -65,6 +67,9 @@ func textDates(s string, ref time.Time, forward bool) []textDate {
 				y++
 			case !forward && at.After(ref):
 				y--
+			}
+			if !forward && isEndCue(strings.ToLower(cue)) {
+				y = nearestYear(ref, mo, d)
 			}
 		}
 		if mo < 1 || mo > 12 || y < 1000 {
@@ -153,6 +158,19 @@ func textDates(s string, ref time.Time, forward bool) []textDate {
 	return keep
 }
 
+// nearestYear is the year of the month and day nearest to ref, before or after it.
+func nearestYear(ref time.Time, mo, d int) int {
+	best, gap := 0, time.Duration(-1)
+	for y := ref.Year() - 1; y <= ref.Year()+1; y++ {
+		g := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).Sub(ref)
+		g = max(g, -g)
+		if gap < 0 || g < gap {
+			best, gap = y, g
+		}
+	}
+	return best
+}
+
 func atoi(s string) int {
 	n, err := strconv.Atoi(s)
 	if err != nil {
@@ -172,13 +190,17 @@ func isEndCue(c string) bool {
 
 func isStartCue(c string) bool { return c == "from" || c == "since" || c == "부터" }
 
+// isOnCue reports whether c says a date is the day something happened: "on", or Korean "에"
+// after the date ("3월 2일에").
+func isOnCue(c string) bool { return c == "on" || c == "에" }
+
 // statedStart is the start a sentence states for a state the model gave none: the first date
 // with a start cue ("since March 2", "from 2015") or "on" ("moved to Manchester on May 18"),
 // not a month alone after "on", or a relative day without an end cue ("moved to Bristol
 // yesterday"). ok is false when it states none.
 func statedStart(ds []textDate) (time.Time, bool) {
 	for _, d := range ds {
-		if isStartCue(d.cue) || d.cue == "on" && !d.month || d.relative && !isEndCue(d.cue) {
+		if isStartCue(d.cue) || isOnCue(d.cue) && !d.month || d.relative && !isEndCue(d.cue) {
 			return d.day, true
 		}
 	}
@@ -190,7 +212,7 @@ func statedStart(ds []textDate) (time.Time, bool) {
 // yesterday"). ok is false when it states none.
 func statedDay(ds []textDate) (time.Time, bool) {
 	for _, d := range ds {
-		if !d.month && (d.cue == "on" || d.cue == "" || d.relative && !isEndCue(d.cue) && !isStartCue(d.cue)) {
+		if !d.month && (isOnCue(d.cue) || d.cue == "" || d.relative && !isEndCue(d.cue) && !isStartCue(d.cue)) {
 			return d.day, true
 		}
 	}

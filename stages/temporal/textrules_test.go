@@ -113,11 +113,17 @@ func TestTextRules(t *testing.T) {
 				said("bristol", "mia", "bristol", "LIVES_IN", "2024-02-12", "Mia moved to Bristol yesterday.", "state", "2024-02-12", ""),
 				said("paris", "emma", "paris", "VISITED", "2024-05-20", "I visited Paris on March 10.", "event", "2024-05-20", ""),
 				said("tom", "emma", "tom", "MET", "2024-05-20", "Emma met Tom three days ago.", "event", "", ""),
+				said("naver", "minseo", "naver", "WORKS_AT", "2024-03-11", "3월 2일에 카카오를 그만두고 네이버로 이직했어요.", "state", "2024-03-11", ""),
+				said("mug", "mug", "store", "IS_OUT_OF_STOCK", "2024-12-10", "The mug is out of stock until Dec 25.", "state", "2024-12-10", ""),
+				said("lamp", "lamp", "store", "IS_OUT_OF_STOCK", "2024-12-10", "램프는 12월 25일까지 품절이에요.", "state", "2024-12-10", ""),
 				// a start the model did resolve stays
 				said("leeds", "emma", "leeds", "LIVES_IN", "2024-01-08", "Emma has lived in Leeds since yesterday.", "state", "2023-12-01", ""),
 			},
 			want: map[string]want{"bristol": {"2024-02-11", "", "", 0}, "paris": {"2024-03-10", "2024-03-10", "2024-05-20", 0},
-				"tom": {"2024-05-17", "2024-05-17", "2024-05-20", 0}, "leeds": {"2023-12-01", "", "", 0}},
+				"tom": {"2024-05-17", "2024-05-17", "2024-05-20", 0}, "leeds": {"2023-12-01", "", "", 0},
+				"naver": {"2024-03-02", "", "", 0},
+				// an end without a year said before it comes is in the future, in either language
+				"mug": {"2024-12-10", "2024-12-25", "2024-12-10", 0}, "lamp": {"2024-12-10", "2024-12-25", "2024-12-10", 0}},
 		},
 		{
 			name: "a state whose own sentence says it ended is that end, not a start, and closes nothing",
@@ -172,6 +178,9 @@ func TestTextDates(t *testing.T) {
 		{"We met on June 3", []string{"2023-06-03 on"}},
 		// relative days: the reference day moved (the reference time is 2024-05-20)
 		{"Mia moved to Bristol yesterday.", []string{"2024-05-19 "}},
+		// Korean without a year, read like "on May 18"; a month alone without a year is not read
+		{"3월 2일에 카카오를 그만두고 네이버로 이직했어요.", []string{"2024-03-02 에"}},
+		{"6월 1일에 서울로 이사했어요. 7월에 봐요", []string{"2023-06-01 에"}},
 		{"I have been ill since the day before yesterday and see Tom tomorrow", []string{"2024-05-18 since", "2024-05-21 "}},
 		{"We met 3 days ago, and a day ago, not next week", []string{"2024-05-17 ", "2024-05-19 "}},
 	} {
