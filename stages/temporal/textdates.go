@@ -20,6 +20,7 @@ type textDate struct {
 	next       time.Time // the day after its last day
 	month      bool      // a month without a day
 	relative   bool      // a relative day ("yesterday")
+	nearest    bool      // an end without a year, read as the nearest such day
 	cue        string    // the cue word before it ("until", "from", "by"…) or Korean after it ("까지", "부터"), lower case; "" for none
 }
 
@@ -59,6 +60,7 @@ var enMonths = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "ma
 func textDates(s string, ref time.Time, forward bool) []textDate {
 	var all []textDate
 	add := func(m []int, cue string, y, mo, d int) {
+		nearest := false
 		if y == 0 && d > 0 && mo >= 1 && mo <= 12 { // a month and day without a year
 			y = ref.Year()
 			at := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC)
@@ -69,7 +71,7 @@ func textDates(s string, ref time.Time, forward bool) []textDate {
 				y--
 			}
 			if !forward && isEndCue(strings.ToLower(cue)) {
-				y = nearestYear(ref, mo, d)
+				y, nearest = nearestYear(ref, mo, d), true
 			}
 		}
 		if mo < 1 || mo > 12 || y < 1000 {
@@ -87,7 +89,7 @@ func textDates(s string, ref time.Time, forward bool) []textDate {
 		if month {
 			next = day.AddDate(0, 1, 0)
 		}
-		all = append(all, textDate{start: m[0], end: m[1], day: day, next: next, month: month, cue: strings.ToLower(cue)})
+		all = append(all, textDate{start: m[0], end: m[1], day: day, next: next, month: month, nearest: nearest, cue: strings.ToLower(cue)})
 	}
 	sub := func(m []int, i int) string {
 		if m[2*i] < 0 {
@@ -153,6 +155,17 @@ func textDates(s string, ref time.Time, forward bool) []textDate {
 	for i := 1; i < len(keep); i++ {
 		for j := i; j > 0 && keep[j].start < keep[j-1].start; j-- {
 			keep[j], keep[j-1] = keep[j-1], keep[j]
+		}
+	}
+	// An end without a year right after a start ("from March 3 to March 7") is the first such
+	// day at or after the start, not the nearest to the message.
+	for i := 1; i < len(keep); i++ {
+		if d, s := keep[i], keep[i-1]; d.nearest && isStartCue(s.cue) {
+			day := time.Date(s.day.Year(), d.day.Month(), d.day.Day(), 0, 0, 0, 0, time.UTC)
+			if day.Before(s.day) {
+				day = day.AddDate(1, 0, 0)
+			}
+			keep[i].day, keep[i].next = day, day.AddDate(0, 0, 1)
 		}
 	}
 	return keep

@@ -181,6 +181,11 @@ func TestTextDates(t *testing.T) {
 		// Korean without a year, read like "on May 18"; a month alone without a year is not read
 		{"3월 2일에 카카오를 그만두고 네이버로 이직했어요.", []string{"2024-03-02 에"}},
 		{"6월 1일에 서울로 이사했어요. 7월에 봐요", []string{"2023-06-01 에"}},
+		// an end without a year: the nearest to the message, or the first after a start before it
+		{"The mug is out of stock until June 3", []string{"2024-06-03 until"}},
+		{"I worked at Hooli until December 15", []string{"2023-12-15 until"}},
+		{"The store is closed from March 3 to March 7", []string{"2024-03-03 from", "2024-03-07 to"}},
+		{"I lived there from November 1 to January 20", []string{"2023-11-01 from", "2024-01-20 to"}},
 		{"I have been ill since the day before yesterday and see Tom tomorrow", []string{"2024-05-18 since", "2024-05-21 "}},
 		{"We met 3 days ago, and a day ago, not next week", []string{"2024-05-17 ", "2024-05-19 "}},
 	} {
