@@ -44,10 +44,24 @@ func NewRules(cardinalities map[string]string, names map[string]string) Rules {
 
 // settles reports whether the new fact n contradicts the earlier fact o by cardinality alone: a
 // relation of cardinality one, from the same source, to another target, neither fact a plan (a
-// plan to work at Kakao does not end the current job; only the judge compares plans).
+// plan to work at Kakao does not end the current job; only the judge compares plans), and n's
+// sentence names n's target (namesTarget).
 func (r Rules) settles(n, o stages.ResolvedFact) bool {
 	return r.one[n.Predicate] && n.Predicate == o.Predicate && n.Source == o.Source && n.Target != o.Target &&
-		n.Kind != KindPlan && o.Kind != KindPlan
+		n.Kind != KindPlan && o.Kind != KindPlan && r.namesTarget(n)
+}
+
+// namesTarget reports whether a fact's sentence names its target (normalized, so a Korean
+// particle after the name does not hide it), or cannot tell: no sentence, or no name known. A
+// small model that answers "Since April 8 I'm on the platform team" with WORKS_AT a company of
+// another message states a fact its sentence does not: it may stand, but it closes nothing by
+// cardinality alone (the judge may still close with a quote).
+func (r Rules) namesTarget(f stages.ResolvedFact) bool {
+	name := r.names[f.Target]
+	if name == "" || strings.TrimSpace(f.Fact) == "" {
+		return true
+	}
+	return strings.Contains(normText(f.Fact), name)
 }
 
 // eligible reports whether some answer could close o for n under check (allowed, with the whole

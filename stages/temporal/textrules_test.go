@@ -136,6 +136,15 @@ func TestTextRules(t *testing.T) {
 			want: map[string]want{"leeds": {"2024-01-08", "", "", 0}, "globex": {"2024-01-08", "", "", 0}, "left": {"", "2024-03-29", "2024-04-03", 0}},
 		},
 		{
+			name: "a state whose sentence does not name its object closes nothing by cardinality",
+			facts: []stages.ResolvedFact{
+				said("globex", "emma", "globex", "WORKS_AT", "2024-01-08", "I work at Globex now.", "state", "", ""),
+				// a small model's WORKS_AT, its object taken from another message
+				said("team", "emma", "manchester", "WORKS_AT", "2024-04-08", "Since April 8 I'm on the platform team.", "state", "", ""),
+			},
+			want: map[string]want{"globex": {"2024-01-08", "", "", 0}, "team": {"2024-04-08", "", "", 0}},
+		},
+		{
 			name: "a state the model left without dates starts at its message, so the cardinality rule closes it",
 			facts: []stages.ResolvedFact{
 				said("globex", "emma", "globex", "WORKS_AT", "2024-01-08", "Emma works at Globex.", "state", "", ""),
