@@ -66,14 +66,7 @@ func newFixture(t *testing.T) *fixture {
 // the suite fast under -race.
 func (f *fixture) startStub(t *testing.T) *harness.Stub {
 	t.Helper()
-	p, upstream, err := harness.StartLLMStub(t.Context(), f.bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = p.Signal(os.Interrupt)
-		_, _ = p.Wait()
-	})
+	upstream := harness.LLMStub(t, f.bin)
 	s, err := harness.StartProxy(upstream, delay)
 	if err != nil {
 		t.Fatal(err)

@@ -41,15 +41,7 @@ func NewLoCoMoRun(t *testing.T, conversations int) *LoCoMoRun {
 // ends, and returns its base URL.
 func (f *LoCoMoRun) Stub(t *testing.T, flags ...string) string {
 	t.Helper()
-	p, base, err := StartLLMStub(t.Context(), f.Bin, flags...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = p.Signal(os.Interrupt)
-		_, _ = p.Wait()
-	})
-	return base
+	return LLMStub(t, f.Bin, flags...)
 }
 
 // Job writes a job named name over the subset, with its own checkpoint in the test's directory,

@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/tkgraph/backfill/embed"
@@ -267,4 +268,19 @@ func StartLLMStub(ctx context.Context, bin string, flags ...string) (*Proc, stri
 	}
 	base, _, _ := strings.Cut(rest, " ")
 	return p, strings.Trim(base, `"`), nil
+}
+
+// LLMStub runs `backfill llm-stub` with the extra flags until t ends (StartLLMStub, interrupted
+// and waited for in t's cleanup), failing t when it does not start, and returns its base URL.
+func LLMStub(t testing.TB, bin string, flags ...string) string {
+	t.Helper()
+	p, base, err := StartLLMStub(t.Context(), bin, flags...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = p.Signal(os.Interrupt)
+		_, _ = p.Wait()
+	})
+	return base
 }

@@ -19,15 +19,7 @@ func stubSets(chat, embed string) []string {
 // startStub runs `backfill llm-stub` with flags until the test ends and returns its base URL.
 func startStub(t *testing.T, flags ...string) string {
 	t.Helper()
-	p, base, err := harness.StartLLMStub(t.Context(), backfill(t), flags...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = p.Signal(os.Interrupt)
-		_, _ = p.Wait()
-	})
-	return base
+	return harness.LLMStub(t, backfill(t), flags...)
 }
 
 // TestEmbeddingsThatStayBad: an embeddings endpoint whose every answer is malformed (the stub's

@@ -123,15 +123,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Setenv(k, v)
 	}
 	f.bin = harness.BuildBinary(t)
-	p, base, err := harness.StartLLMStub(t.Context(), f.bin, "--batch-delay", "0s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = p.Signal(os.Interrupt)
-		_, _ = p.Wait()
-	})
-	f.stub = base
+	f.stub = harness.LLMStub(t, f.bin, "--batch-delay", "0s")
 	f.record("llm-stub", "any", "ok (serves every cell)")
 	return f
 }

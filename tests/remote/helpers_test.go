@@ -59,14 +59,7 @@ func newFixture(t *testing.T) *fixture {
 // answer by delay; its counters belong to one scenario.
 func (f *fixture) stub(t *testing.T, delay time.Duration, flags ...string) *harness.Stub {
 	t.Helper()
-	p, upstream, err := harness.StartLLMStub(t.Context(), f.bin, flags...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = p.Signal(os.Interrupt)
-		_, _ = p.Wait()
-	})
+	upstream := harness.LLMStub(t, f.bin, flags...)
 	s, err := harness.StartProxy(upstream, func(string) time.Duration { return delay })
 	if err != nil {
 		t.Fatal(err)
