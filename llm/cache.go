@@ -43,12 +43,14 @@ func CacheKey(model string, messages []wire.Message, schemaName string, schema [
 // checkpoint holds. It is "" for a request of no known task.
 func RequestKey(req wire.ChatRequest) string {
 	task := wire.RequestTask(req)
+	t, err := wire.LookupTask(task)
 	var schema []byte
-	if rf := req.ResponseFormat; rf != nil && rf.JSONSchema != nil {
-		schema = rf.JSONSchema.Schema // the schema the client keys by, as it sent it
-	} else if t, err := wire.LookupTask(task); err == nil {
+	switch {
+	case req.ResponseFormat != nil && req.ResponseFormat.JSONSchema != nil:
+		schema = req.ResponseFormat.JSONSchema.Schema // the schema the client keys by, as it sent it
+	case err == nil:
 		schema = t.Raw
-	} else {
+	default:
 		return ""
 	}
 	msgs := make([]wire.Message, len(req.Messages))
@@ -68,15 +70,24 @@ func RequestKey(req wire.ChatRequest) string {
 			f = wire.FormatJSONObjectSchema
 		}
 	}
-	return CacheKey(req.Model, msgs, task, schema, req.Temperature, requestExtras(f, req.FrequencyPenalty)...)
+	variant := ""
+	if err == nil {
+		variant = t.GrammarVariant
+	}
+	return CacheKey(req.Model, msgs, task, schema, req.Temperature, requestExtras(f, req.FrequencyPenalty, variant)...)
 }
 
 // requestExtras are CacheKey's extra fields of a request in response format f with the given
-// frequency penalty (no field when 0, so the keys of answers cached without one stay valid).
-func requestExtras(f string, frequencyPenalty float64) []string {
+// frequency penalty (no field when 0, so the keys of answers cached without one stay valid) and,
+// in FormatGrammar, the task's grammar variant (wire.Task.GrammarVariant; none for a task's own
+// grammar).
+func requestExtras(f string, frequencyPenalty float64, grammarVariant string) []string {
 	out := []string{"format=" + f}
 	if frequencyPenalty != 0 {
 		out = append(out, "frequency_penalty="+strconv.FormatFloat(frequencyPenalty, 'g', -1, 64))
+	}
+	if f == wire.FormatGrammar && grammarVariant != "" {
+		out = append(out, "grammar="+grammarVariant)
 	}
 	return out
 }

@@ -145,6 +145,9 @@ func (c *Client) TaskVersion(task string) string {
 		cache.Field(h, string(t.Capped))
 	}
 	cache.Field(h, c.opts.ResponseFormat)
+	if t, ok := c.tasks[task]; ok && c.opts.ResponseFormat == wire.FormatGrammar && t.GrammarVariant != "" {
+		cache.Field(h, "grammar="+t.GrammarVariant) // absent for a task's own grammar
+	}
 	cache.Field(h, c.tokenPolicy(task))
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -174,6 +177,11 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) (
 	msgs, err := c.prompts.Render(task, input)
 	if err != nil {
 		return err
+	}
+	if c.opts.ResponseFormat == wire.FormatGrammar {
+		if t, err = t.ForInput(input); err != nil {
+			return fmt.Errorf("calling %s: %w", task, err)
+		}
 	}
 	msgs = t.WithSchema(c.opts.ResponseFormat, msgs)
 	key := c.cacheKey(t, msgs)
@@ -297,7 +305,7 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) (
 
 // cacheKey is the cache key of a task's request with the rendered messages msgs.
 func (c *Client) cacheKey(t *wire.Task, msgs []wire.Message) string {
-	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, requestExtras(c.opts.ResponseFormat, c.opts.FrequencyPenalty)...)
+	return CacheKey(c.opts.Model, msgs, t.Name, t.Raw, c.opts.Temperature, requestExtras(c.opts.ResponseFormat, c.opts.FrequencyPenalty, t.GrammarVariant)...)
 }
 
 // answerMeta is what complete learns besides the answer: the usage block and its cost, the

@@ -64,3 +64,39 @@ func TestResponseFormats(t *testing.T) {
 }
 
 func tail(s string) string { return s[max(0, len(s)-80):] }
+
+// TestWindowRequestGrammar checks that a window request in FormatGrammar carries the grammar of
+// its own number of episodes (wire.WindowGrammar), that RequestKey names the key its answer is
+// cached under, and that the key differs from that of the task's own grammar, so answers asked
+// with another grammar are not reused.
+func TestWindowRequestGrammar(t *testing.T) {
+	answer := `{"entities":[],"facts_by_episode":[{"n":1,"facts":[]},{"n":2,"facts":[]}]}`
+	f := &fakeServer{replies: []reply{{content: answer}}}
+	mem := cache.NewMemory()
+	c := newTestClient(t, f, mem, func(o *Options) { o.ResponseFormat = wire.FormatGrammar })
+	in := wire.WindowInput{Episodes: []wire.WindowEpisodeIn{{N: 1, ReferenceTime: "2024-01-01T00:00:00Z", Content: "a"}, {N: 2, Content: "b"}}}
+	var out wire.WindowOutput
+	if err := c.Call(context.Background(), "extract", wire.TaskExtractWindow, in, &out); err != nil || len(out.Episodes) != 2 {
+		t.Fatalf("Call = %+v, %v", out, err)
+	}
+	req := f.request(0)
+	task, err := wire.LookupTask(wire.TaskExtractWindow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := wire.WindowGrammar(task, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Grammar != want {
+		t.Errorf("the request's grammar is not the window's:\n%s", req.Grammar)
+	}
+	key := RequestKey(req)
+	if _, ok, _ := mem.Get(context.Background(), key); !ok {
+		t.Error("the answer is not cached under RequestKey of its request")
+	}
+	own := CacheKey(req.Model, req.Messages, wire.TaskExtractWindow, task.Raw, req.Temperature, requestExtras(wire.FormatGrammar, req.FrequencyPenalty, "")...)
+	if key == own {
+		t.Error("the window grammar's key equals the key of the task's own grammar")
+	}
+}

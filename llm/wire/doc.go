@@ -11,7 +11,9 @@
 //     give a request's response_format and messages in each of Formats (json_schema named after
 //     the task; json_object with the capped schema, for llama.cpp; json_object with the schema
 //     in the system message; for llama.cpp, no response_format but Task.Grammar, the GBNF of
-//     the compact answers of the capped schema, whose first line names the task). TaskOf and
+//     the compact answers of the capped schema, whose first line names the task; Task.ForInput
+//     writes a request's own grammar where the input shapes it: WindowGrammar, one entry per
+//     episode of the window, numbered in order, named by Task.GrammarVariant). TaskOf and
 //     GrammarTask (RequestTask of a decoded request) recognise the task in every format. Answer
 //     fields never share a name with an input field the model reads beside them (a fact's
 //     endpoints are "subject" and "object").

@@ -22,6 +22,11 @@ func (s *Schema) GBNF(task string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("writing the grammar of %s: %w", task, err)
 	}
+	return g.write(task, root), nil
+}
+
+// write writes the grammar with the root body root and the rules collected.
+func (g *gbnf) write(task, root string) string {
 	var b strings.Builder
 	b.WriteString(GrammarHeader + task + "\n")
 	fmt.Fprintf(&b, "root ::= %s\n", root)
@@ -29,7 +34,7 @@ func (s *Schema) GBNF(task string) (string, error) {
 		fmt.Fprintf(&b, "%s ::= %s\n", r[0], r[1])
 	}
 	b.WriteString(`char ::= [^"\\\x7F\x00-\x1F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})` + "\n")
-	return b.String(), nil
+	return b.String()
 }
 
 // maxGrammarRepetitions is the largest {0,N} llama.cpp's GBNF parser accepts

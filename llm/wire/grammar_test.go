@@ -194,3 +194,57 @@ func grammarRegexp(t *testing.T, grammar string) *regexp.Regexp {
 	}
 	return re
 }
+
+// TestWindowGrammarNumbersEpisodes checks the grammar of a window request: one
+// facts_by_episode entry per episode of the window, numbered 1 … k in order, each with its own
+// facts; no entry missing, added, repeated or out of order.
+func TestWindowGrammarNumbersEpisodes(t *testing.T) {
+	task, err := LookupTask(TaskExtractWindow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := WindowInput{Episodes: []WindowEpisodeIn{{N: 1}, {N: 2}, {N: 3}}}
+	req, err := task.ForInput(&in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Grammar == task.Grammar || GrammarTask(req.Grammar) != TaskExtractWindow {
+		t.Fatalf("the window request's grammar is the task's own or names another task:\n%s", req.Grammar)
+	}
+	if task.Grammar == "" || task.GrammarVariant == "" {
+		t.Fatal("the task lost its own grammar or its variant")
+	}
+	golden(t, "window_grammar.golden", []byte(req.Grammar))
+	re := grammarRegexp(t, req.Grammar)
+	fact := `{"subject":"Emma","predicate":"WORKS_AT","object":"Globex","fact":"Emma works at Globex.",` +
+		`"kind":"state","valid_at":null,"invalid_at":null}`
+	ent := `{"name":"Emma","type":"Entity","attributes":[]}`
+	for _, c := range []struct {
+		episodes string
+		ok       bool
+	}{
+		{`{"n":1,"facts":[]},{"n":2,"facts":[]},{"n":3,"facts":[]}`, true},
+		{`{"n":1,"facts":[` + fact + `]},{"n":2,"facts":[]},{"n":3,"facts":[` + fact + `,` + fact + `]}`, true},
+		{`{"n":1,"facts":[` + fact + `]},{"n":2,"facts":[]}`, false},
+		{`{"n":1,"facts":[]},{"n":3,"facts":[]},{"n":2,"facts":[]}`, false},
+		{`{"n":1,"facts":[]},{"n":2,"facts":[]},{"n":3,"facts":[]},{"n":4,"facts":[]}`, false},
+		{`{"n":1,"facts":[]},{"n":1,"facts":[]},{"n":2,"facts":[]}`, false},
+		{`{"n":1,"facts":[]}, {"n":2,"facts":[]},{"n":3,"facts":[]}`, false},
+	} {
+		answer := `{"entities":[` + ent + `],"facts_by_episode":[` + c.episodes + `]}`
+		if c.ok {
+			if err := task.Schema.Validate([]byte(answer)); err != nil {
+				t.Fatalf("the sample answer is invalid: %v\n%s", err, answer)
+			}
+		}
+		if got := re.MatchString(answer); got != c.ok {
+			t.Errorf("the window grammar matches %s: %v, want %v", answer, got, c.ok)
+		}
+	}
+	if _, err := task.ForInput(ExtractInput{}); err == nil {
+		t.Error("ForInput took an input that is not a window")
+	}
+	if _, err := task.ForInput(&WindowInput{}); err == nil {
+		t.Error("ForInput wrote a grammar for a window of no episodes")
+	}
+}

@@ -26,6 +26,33 @@ type Task struct {
 	Capped []byte // Raw with the maxLength caps of free-text strings (schemaCaps)
 	// Grammar is the GBNF of compact answers with the caps (FormatGrammar).
 	Grammar string
+	// GrammarVariant, when set, names the grammar ForInput writes per request in place of
+	// Grammar (TaskExtractWindow: WindowGrammar); fingerprints and cache keys carry it.
+	GrammarVariant string
+}
+
+// ForInput is the task as a request with input asks it: t itself, or for TaskExtractWindow a
+// copy whose Grammar is WindowGrammar for the input's number of episodes.
+func (t *Task) ForInput(input any) (*Task, error) {
+	if t.GrammarVariant == "" {
+		return t, nil
+	}
+	var k int
+	switch in := input.(type) {
+	case WindowInput:
+		k = len(in.Episodes)
+	case *WindowInput:
+		k = len(in.Episodes)
+	default:
+		return nil, fmt.Errorf("writing the grammar of %s: input %T is not a window", t.Name, input)
+	}
+	g, err := WindowGrammar(t, k)
+	if err != nil {
+		return nil, err
+	}
+	c := *t
+	c.Grammar = g
+	return &c, nil
 }
 
 // Tasks returns every task name, sorted.
@@ -120,5 +147,9 @@ func LookupTask(name string) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Task{Name: name, Input: types[0], Output: types[1], Schema: s, Raw: raw, Capped: capped, Grammar: grammar}, nil
+	t := &Task{Name: name, Input: types[0], Output: types[1], Schema: s, Raw: raw, Capped: capped, Grammar: grammar}
+	if name == TaskExtractWindow {
+		t.GrammarVariant = windowGrammarVariant
+	}
+	return t, nil
 }

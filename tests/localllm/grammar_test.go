@@ -14,10 +14,11 @@ import (
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
-// TestGrammarsOnTheServer sends every task's grammar (response format "grammar") to the local
-// llama.cpp server: the server must apply a grammar (checked first with one no model would
-// follow unasked) and accept each task's, and an answer the model finishes must validate
-// against the task's schema and be compact JSON, with no whitespace between tokens.
+// TestGrammarsOnTheServer sends every task's grammar (response format "grammar"), and that of a
+// window request of three episodes, to the local llama.cpp server: the server must apply a
+// grammar (checked first with one no model would follow unasked) and accept each, and an answer
+// the model finishes must validate against the task's schema and be compact JSON, with no
+// whitespace between tokens; the window's lists the three episodes in order.
 func TestGrammarsOnTheServer(t *testing.T) {
 	m := testenv.LocalModel(t)
 	client := &http.Client{Timeout: 5 * time.Minute}
@@ -48,13 +49,29 @@ func TestGrammarsOnTheServer(t *testing.T) {
 		!regexp.MustCompile(`^\{"n":[0-9]\}$`).MatchString(out.Choices[0].Message.Content) {
 		t.Fatalf("a one-digit grammar: HTTP %d %s (does the server take llama.cpp's grammar field?)", code, raw)
 	}
-	finished := 0
+	type asked struct {
+		name, grammar string
+		task          *wire.Task
+	}
+	var cases []asked
 	for _, name := range wire.Tasks() {
 		task, err := wire.LookupTask(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		code, out, raw := post(task.Grammar, 256)
+		cases = append(cases, asked{name, task.Grammar, task})
+		if name == wire.TaskExtractWindow { // and the grammar of a window request
+			g, err := wire.WindowGrammar(task, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases = append(cases, asked{name + " of 3 episodes", g, task})
+		}
+	}
+	finished := 0
+	for _, a := range cases {
+		name, task := a.name, a.task
+		code, out, raw := post(a.grammar, 256)
 		if code != http.StatusOK {
 			t.Errorf("%s: HTTP %d %s", name, code, raw)
 			continue
@@ -73,8 +90,14 @@ func TestGrammarsOnTheServer(t *testing.T) {
 		if err := json.Compact(&compact, answer); err != nil || compact.String() != string(answer) {
 			t.Errorf("%s: the answer is not compact JSON: %q", name, answer)
 		}
+		if a.grammar != task.Grammar {
+			var w wire.WindowOutput
+			if err := json.Unmarshal(answer, &w); err != nil || len(w.Episodes) != 3 || w.Episodes[0].N != 1 || w.Episodes[2].N != 3 {
+				t.Errorf("%s: not the three numbered episodes: %s", name, answer)
+			}
+		}
 	}
-	t.Logf("%d of %d answers finished within 256 tokens", finished, len(wire.Tasks()))
+	t.Logf("%d of %d answers finished within 256 tokens", finished, len(cases))
 	if finished == 0 {
 		t.Error("no answer finished: nothing was validated")
 	}
