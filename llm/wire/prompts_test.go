@@ -20,7 +20,7 @@ func sampleInputs() map[string]any {
 			Existing:   []FactIn{{ID: "E0", Predicate: "LIVES_IN", Fact: "Melanie lives in Seoul."}},
 			Candidates: []FactIn{{ID: "I0", Predicate: "LIVES_IN", Fact: "Melanie lives in Seoul."}}},
 		TaskSummarize:       SummarizeInput{Entities: []EntityFactsIn{{ID: "x1", Name: "Melanie", Facts: []string{"Melanie paints."}}}},
-		TaskMergeSummaries:  MergeInput{A: "Melanie paints.", B: "Caroline counsels."},
+		TaskMergeSummaries:  MergeInput{Summaries: []string{"Melanie paints.", "Caroline counsels.", "Melanie and Caroline are friends."}},
 		TaskNameCommunity:   NameInput{Summary: "Melanie and Caroline are friends who talk about art."},
 		TaskExtractEntities: sampleExtractInput(),
 		TaskExtractFacts: FactsInput{Episode: sampleExtractInput().Episode,

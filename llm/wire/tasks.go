@@ -158,10 +158,10 @@ type SummarizeOutput struct {
 	Summaries []EntitySummary `json:"summaries"`
 }
 
-// MergeInput asks to merge two community summaries into one.
+// MergeInput asks to merge summaries of parts of one community into one, in order (at least
+// two; stages.community.merge_fan_in at most).
 type MergeInput struct {
-	A string `json:"summary_a"`
-	B string `json:"summary_b"`
+	Summaries []string `json:"summaries"`
 }
 
 // MergeOutput is the merged summary.

@@ -35,7 +35,7 @@ func TestThroughLLMClient(t *testing.T) {
 		t.Fatalf("summarize: %+v %v", sm, err)
 	}
 	var mg wire.MergeOutput
-	if err := c.Call(ctx, "community", wire.TaskMergeSummaries, wire.MergeInput{A: "A.", B: "B."}, &mg); err != nil || mg.Summary != "A. B." {
+	if err := c.Call(ctx, "community", wire.TaskMergeSummaries, wire.MergeInput{Summaries: []string{"A.", "B."}}, &mg); err != nil || mg.Summary != "A. B." {
 		t.Fatalf("merge: %+v %v", mg, err)
 	}
 	var nm wire.NameOutput

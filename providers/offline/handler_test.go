@@ -48,7 +48,7 @@ func TestChatAnswersEveryTask(t *testing.T) {
 			New:        wire.FactIn{Predicate: "WORKS_AT", Fact: "Alice works at Naver.", ValidAt: ptr(testRef)},
 			Candidates: []wire.FactIn{{ID: "I0", Predicate: "WORKS_AT", Fact: "Alice works at Kakao."}}},
 		wire.TaskSummarize:       wire.SummarizeInput{Entities: []wire.EntityFactsIn{{ID: "1", Name: "Alice", Facts: []string{"Alice works at Naver."}}}},
-		wire.TaskMergeSummaries:  wire.MergeInput{A: "Alice works at Naver.", B: "Naver is in Pangyo."},
+		wire.TaskMergeSummaries:  wire.MergeInput{Summaries: []string{"Alice works at Naver.", "Naver is in Pangyo."}},
 		wire.TaskNameCommunity:   wire.NameInput{Summary: "Alice works at Naver."},
 		wire.TaskExtractEntities: message("Alice", "I work at Naver."),
 		wire.TaskExtractFacts: wire.FactsInput{Episode: message("Alice", "I work at Naver.").Episode,

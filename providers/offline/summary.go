@@ -27,11 +27,11 @@ func summarize(in wire.SummarizeInput) wire.SummarizeOutput {
 	return out
 }
 
-// mergeSummaries answers merge_summaries: the sentences of both, without repeats, cut at a word
-// boundary.
+// mergeSummaries answers merge_summaries: the sentences of all, in order, without repeats, cut at
+// a word boundary.
 func mergeSummaries(in wire.MergeInput) wire.MergeOutput {
 	var parts []string
-	for _, s := range []string{in.A, in.B} {
+	for _, s := range in.Summaries {
 		for _, sen := range splitSentences(s) {
 			parts = append(parts, sen.text)
 		}

@@ -45,7 +45,7 @@ func TestSummarize(t *testing.T) {
 }
 
 func TestMergeSummaries(t *testing.T) {
-	out := mergeSummaries(wire.MergeInput{A: "Alice works at Naver. Alice lives in Pangyo.", B: "Alice lives in Pangyo. Naver is in Seongnam."})
+	out := mergeSummaries(wire.MergeInput{Summaries: []string{"Alice works at Naver. Alice lives in Pangyo.", "Alice lives in Pangyo. Naver is in Seongnam."}})
 	if want := "Alice works at Naver. Alice lives in Pangyo. Naver is in Seongnam."; out.Summary != want {
 		t.Errorf("merged = %q, want %q", out.Summary, want)
 	}
@@ -54,7 +54,7 @@ func TestMergeSummaries(t *testing.T) {
 		a = append(a, fmt.Sprintf("카카오와 네이버는 판교에 %d번 있다.", i))
 		b = append(b, fmt.Sprintf("지훈은 검색팀 소속이다 %d년.", i))
 	}
-	long := mergeSummaries(wire.MergeInput{A: strings.Join(a, " "), B: strings.Join(b, " ")})
+	long := mergeSummaries(wire.MergeInput{Summaries: []string{strings.Join(a, " "), strings.Join(b, " ")}})
 	if n := utf8.RuneCountInString(long.Summary); n > mergedSummaryMax || n < mergedSummaryMax/2 {
 		t.Errorf("merged summary has %d runes", n)
 	}

@@ -26,12 +26,14 @@ type StageOptions struct {
 	MinSize       int  // smallest community kept (DefaultStageMinSize)
 	OnlyValid     bool // count only facts that are still open (no invalid_at, no expired_at)
 	MaxSummarized int  // members whose summaries are merged, by number of facts (DefaultStageMaxSummarized)
+	MergeFanIn    int  // summaries merged by one call (DefaultStageMergeFanIn; 2 is Graphiti's pairwise merge)
 }
 
 // Defaults of StageOptions.
 const (
 	DefaultStageMinSize       = 2
 	DefaultStageMaxSummarized = 16
+	DefaultStageMergeFanIn    = 4
 )
 
 // WithDefaults returns the options with every zero or negative field set to its default: the
@@ -45,6 +47,9 @@ func (o StageOptions) WithDefaults() StageOptions {
 	}
 	if o.MaxSummarized <= 0 {
 		o.MaxSummarized = DefaultStageMaxSummarized
+	}
+	if o.MergeFanIn <= 0 {
+		o.MergeFanIn = DefaultStageMergeFanIn
 	}
 	return o
 }
@@ -112,7 +117,7 @@ func describe(ctx context.Context, env stages.Env, opts StageOptions, group stri
 		}
 		fallback[c] = strings.Join(names[:min(3, len(names))], ", ")
 	}
-	summaries, err := reduceAll(ctx, env, parts, bad)
+	summaries, err := reduceAll(ctx, env, parts, opts.MergeFanIn, bad)
 	if err != nil {
 		return nil, fmt.Errorf("summarizing communities of %s: %w", group, err)
 	}

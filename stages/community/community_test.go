@@ -27,7 +27,8 @@ func triangle() fixture {
 }
 
 // want is the community the fakes produce from members (names of x's entities): the leaf texts
-// in uuid order reduced pairwise, named after the first leaf, created with the latest member.
+// in uuid order reduced DefaultStageMergeFanIn at a time, named after the first leaf, created
+// with the latest member.
 func (x fixture) want(members ...string) graph.Community {
 	ids := make([]string, len(members))
 	var latest time.Time
@@ -49,11 +50,11 @@ func (x fixture) want(members ...string) graph.Community {
 	first := byID[ids[0]]
 	for len(parts) > 1 {
 		var next []string
-		for i := 0; i < len(parts); i += 2 {
-			if i+1 < len(parts) {
-				next = append(next, "("+parts[i]+" + "+parts[i+1]+")")
+		for run := range slices.Chunk(parts, DefaultStageMergeFanIn) {
+			if len(run) > 1 {
+				next = append(next, "("+strings.Join(run, " + ")+")")
 			} else {
-				next = append(next, parts[i])
+				next = append(next, run[0])
 			}
 		}
 		parts = next
@@ -88,8 +89,9 @@ func TestRun(t *testing.T) {
 	if st := runStage(t, env, StageOptions{}); st.Units != 2 || st.Skipped != 0 {
 		t.Fatalf("first run: %+v, want 2 units", st)
 	}
-	if calls := fake.take(); len(calls) != 2*(3+1)+(2+1) {
-		t.Errorf("first run made %d LLM calls, want 11: %v", len(calls), calls)
+	// Four members merged four at a time: one merge and a name per community.
+	if calls := fake.take(); len(calls) != 2*(1+1)+(1+1) {
+		t.Errorf("first run made %d LLM calls, want 6: %v", len(calls), calls)
 	}
 	wantG1 := sortByUUID(g1.want("a1", "a2", "a3", "a4"), g1.want("b1", "b2", "b3", "b4"))
 	if got := stored(t, env, "g1"); !reflect.DeepEqual(got, wantG1) {
@@ -116,8 +118,8 @@ func TestRun(t *testing.T) {
 		t.Errorf("run after a change: %+v, want 1 unit and 1 skipped", st)
 	}
 	calls := fake.take()
-	if len(calls) != (4+1)+(3+1) {
-		t.Errorf("run after a change made %d LLM calls, want 9: %v", len(calls), calls)
+	if len(calls) != (2+1)+(1+1) {
+		t.Errorf("run after a change made %d LLM calls, want 5: %v", len(calls), calls)
 	}
 	for _, c := range calls {
 		if strings.Contains(c, "about x") {

@@ -16,8 +16,9 @@
 //     anything is listed in;
 //  2. runs Propagate and keeps communities of at least MinSize members (default 2);
 //  3. picks, per community, the MaxSummarized members with the most facts (default 16), reads
-//     their names and summaries, and merges them pairwise, round after round (an odd last one
-//     moves on), all merges of a round over all the group's communities in parallel, at most
+//     their names and summaries, and merges them MergeFanIn at a time (default 4; 2 is
+//     Graphiti's pairwise merge), round after round (a last run of one moves on), all merges of
+//     a round over all the group's communities in parallel, at most
 //     Concurrency at once; every call goes through the LLM client, which caches it by content,
 //     so a community whose leaves did not change costs no tokens on a re-run;
 //  4. names each community in one line from its summary (its first leaves' names when the
@@ -27,7 +28,7 @@
 //     edges the sinks write) are sorted uuids, and its created_at is its latest member's.
 //
 // Batch mode: one wave per merge round (the rounds of every community of every group run in
-// the same waves: 4 for 16 leaves), one for the names, one for the name embeddings when the
+// the same waves: 2 for 16 leaves four at a time, 4 pairwise), one for the names, one for the name embeddings when the
 // embedder sends batches, and the commit: up to 7 waves with the defaults.
 //
 // # Propagation and the tie problem

@@ -32,7 +32,7 @@ func (f *fakeLLM) Call(_ context.Context, stage, task string, input, out any) er
 	f.mu.Unlock()
 	switch in := input.(type) {
 	case wire.MergeInput:
-		out.(*wire.MergeOutput).Summary = "(" + in.A + " + " + in.B + ")"
+		out.(*wire.MergeOutput).Summary = "(" + strings.Join(in.Summaries, " + ") + ")"
 	case wire.NameInput:
 		first, _, _ := strings.Cut(strings.TrimLeft(in.Summary, "("), ":")
 		out.(*wire.NameOutput).Name = "Name of " + first + "\nsecond line"

@@ -2,6 +2,7 @@ package community
 
 import (
 	"context"
+	"slices"
 
 	"github.com/tkgraph/backfill/llm/wire"
 	"github.com/tkgraph/backfill/report"
@@ -16,15 +17,16 @@ func New(o StageOptions) stages.Stage {
 type stage struct{ stages.Of[StageOptions] }
 
 // Estimate finds the groups done and estimates, in the others, the communities the ratios
-// expect: pairwise merges of their members' summaries (MaxSummarized at most), a name each and
-// the name's embedding.
+// expect: merges of their members' summaries (MaxSummarized at most, MergeFanIn a call), a name
+// each and the name's embedding.
 func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estimate, error) {
-	todo, est, err := stages.PlanGroups(ctx, env, s, "pairwise summary merges and a name per community")
+	todo, est, err := stages.PlanGroups(ctx, env, s, "summary merges and a name per community")
 	if err != nil {
 		return est, err
 	}
 	summary := stages.TypicalSummary()
-	mergeTokens, err := env.PromptTokens(ctx, wire.TaskMergeSummaries, wire.MergeInput{A: summary, B: summary})
+	fanIn := s.Options.MergeFanIn
+	mergeTokens, err := env.PromptTokens(ctx, wire.TaskMergeSummaries, wire.MergeInput{Summaries: slices.Repeat([]string{summary}, fanIn)})
 	if err != nil {
 		return stages.Estimate{}, err
 	}
@@ -35,7 +37,7 @@ func (s *stage) Estimate(ctx context.Context, env stages.PlanEnv) (stages.Estima
 	merges, names := 0, 0
 	for _, n := range todo {
 		comms, size := env.Ratios.Communities(env.Ratios.Entities(n), s.Options.MinSize)
-		merges += comms * (min(int(size), s.Options.MaxSummarized) - 1)
+		merges += comms * stages.CeilDiv(min(int(size), s.Options.MaxSummarized)-1, fanIn-1)
 		names += comms
 		est.Embeddings.Calls += stages.CeilDiv(comms, env.EmbedBatch)
 		est.Embeddings.Tokens += comms * 6

@@ -39,31 +39,34 @@ func pickLeaves(comms [][]int32, deg []int32, maxLeaves int) ([][]int32, []bool)
 	return out, want
 }
 
-// reduceAll merges each community's texts pairwise, round after round, until one summary per
-// community is left: in each round the texts are paired in order (an odd last one moves on
-// unmerged) and all merges of the round, over every community, run in parallel, at most
-// env.Concurrency at once. Each merge is one LLM call, cached by the client; a merge whose answer
-// stays bad (absorbed by bad) is the two texts joined.
-func reduceAll(ctx context.Context, env stages.Env, parts [][]string, bad *stages.Degraded) ([]string, error) {
+// reduceAll merges each community's texts fanIn at a time, round after round, until one summary
+// per community is left: in each round the texts are taken in order in runs of fanIn (a last run
+// of one moves on unmerged) and all merges of the round, over every community, run in parallel,
+// at most env.Concurrency at once. Each merge is one LLM call, cached by the client; a merge
+// whose answer stays bad (absorbed by bad) is its texts joined. A community of n texts takes
+// about (n−1)/(fanIn−1) calls: 15 for 16 texts merged pairwise (Graphiti's way), 5 with 4 at a
+// time.
+func reduceAll(ctx context.Context, env stages.Env, parts [][]string, fanIn int, bad *stages.Degraded) ([]string, error) {
 	for {
 		next := make([][]string, len(parts))
 		p := stages.NewPool(ctx, env.Concurrency)
 		merges := 0
 		for c, texts := range parts {
-			next[c] = make([]string, (len(texts)+1)/2)
-			for i := 0; i < len(texts); i += 2 {
-				if i+1 == len(texts) {
-					next[c][i/2] = texts[i]
+			next[c] = make([]string, stages.CeilDiv(len(texts), fanIn))
+			for i := 0; i < len(texts); i += fanIn {
+				run := texts[i:min(i+fanIn, len(texts))]
+				if len(run) == 1 {
+					next[c][i/fanIn] = run[0]
 					continue
 				}
 				merges++
 				p.Go(func(ctx context.Context) error {
 					var out wire.MergeOutput
-					if err := env.LLM.Call(ctx, Stage, wire.TaskMergeSummaries, wire.MergeInput{A: texts[i], B: texts[i+1]}, &out); err != nil {
-						next[c][i/2] = texts[i] + "\n" + texts[i+1]
+					if err := env.LLM.Call(ctx, Stage, wire.TaskMergeSummaries, wire.MergeInput{Summaries: run}, &out); err != nil {
+						next[c][i/fanIn] = strings.Join(run, "\n")
 						return bad.Absorb(fmt.Errorf("merging summaries: %w", err))
 					}
-					next[c][i/2] = strings.TrimSpace(out.Summary)
+					next[c][i/fanIn] = strings.TrimSpace(out.Summary)
 					return nil
 				})
 			}

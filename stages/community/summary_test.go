@@ -6,18 +6,30 @@ import (
 	"testing"
 )
 
+// TestReduceAll merges in runs of the fan-in, round after round: pairwise (Graphiti's way) and
+// four at a time, a run of one moving on unmerged.
 func TestReduceAll(t *testing.T) {
-	env, fake := testEnv(t)
-	got, err := reduceAll(context.Background(), env, [][]string{nil, {"a"}, {"a", "b", "c", "d", "e"}, {"x", "y"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"", "a", "(((a + b) + (c + d)) + e)", "(x + y)"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("reduceAll = %q, want %q", got, want)
-	}
-	if calls := fake.take(); len(calls) != 4+1 {
-		t.Errorf("%d merges, want 5: %v", len(calls), calls)
+	parts := [][]string{nil, {"a"}, {"a", "b", "c", "d", "e"}, {"x", "y"}, {"1", "2", "3", "4", "5", "6", "7", "8", "9"}}
+	for _, tt := range []struct {
+		fanIn  int
+		want   []string
+		merges int
+	}{
+		{2, []string{"", "a", "(((a + b) + (c + d)) + e)", "(x + y)", "((((1 + 2) + (3 + 4)) + ((5 + 6) + (7 + 8))) + 9)"}, 4 + 1 + 8},
+		{4, []string{"", "a", "((a + b + c + d) + e)", "(x + y)", "((1 + 2 + 3 + 4) + (5 + 6 + 7 + 8) + 9)"}, 2 + 1 + 3},
+		{16, []string{"", "a", "(a + b + c + d + e)", "(x + y)", "(1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9)"}, 1 + 1 + 1},
+	} {
+		env, fake := testEnv(t)
+		got, err := reduceAll(context.Background(), env, parts, tt.fanIn, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("fan-in %d: reduceAll = %q, want %q", tt.fanIn, got, tt.want)
+		}
+		if calls := fake.take(); len(calls) != tt.merges {
+			t.Errorf("fan-in %d: %d merges, want %d: %v", tt.fanIn, len(calls), tt.merges, calls)
+		}
 	}
 }
 
