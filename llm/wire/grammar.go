@@ -105,24 +105,44 @@ func (g *gbnf) alternative(s *Schema, typ, hint string) (string, error) {
 		}
 		return fmt.Sprintf(`"[" (%s ("," %s)*)? "]"`, item, item), nil
 	case "object":
-		parts := make([]string, 0, 2*len(s.Properties)+1)
-		for i, p := range s.Properties {
-			sep := ","
-			if i == 0 {
-				sep = "{"
-			}
-			name, err := g.rule(p.Schema, p.Name)
-			if err != nil {
-				return "", err
-			}
-			parts = append(parts, gbnfLiteral(sep+jsonString(p.Name)+":"), name)
-		}
 		if len(s.Properties) == 0 {
-			parts = append(parts, `"{"`)
+			return `("{" "}")`, nil
+		}
+		parts, err := g.members(s.Properties, "{", nil)
+		if err != nil {
+			return "", err
 		}
 		return "(" + strings.Join(append(parts, `"}"`), " ") + ")", nil
 	}
 	return "", fmt.Errorf("%s: type %q has no grammar", hint, typ)
+}
+
+// members writes the properties of an object in order, the first after open ("{", or "," when
+// they continue an object), each a literal `"name":` and its value: the parts fixed writes from
+// its schema for its name, else its schema's rule (rules are numbered in the order written).
+func (g *gbnf) members(props []Property, open string, fixed map[string]func(*Schema) ([]string, error)) ([]string, error) {
+	parts := make([]string, 0, 2*len(props))
+	for i, p := range props {
+		sep := ","
+		if i == 0 {
+			sep = open
+		}
+		parts = append(parts, gbnfLiteral(sep+jsonString(p.Name)+":"))
+		if write, ok := fixed[p.Name]; ok {
+			v, err := write(p.Schema)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, v...)
+			continue
+		}
+		name, err := g.rule(p.Schema, p.Name)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, name)
+	}
+	return parts, nil
 }
 
 // jsonString is v as a JSON string literal, written as encoding/json writes it without HTML
