@@ -3,10 +3,12 @@ package extract
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tkgraph/backfill/graph"
 	"github.com/tkgraph/backfill/llm/wire"
 )
 
@@ -24,7 +26,8 @@ const (
 	RepairSelfLoop       = "fact_self_loop"          // a fact linking an entity to itself, dropped
 	RepairAddedEnd       = "fact_endpoint_added"     // a fact endpoint no entity had, the speaker or a name in the content, added as an entity
 	RepairQuotedContext  = "fact_quotes_context"     // a fact whose sentence quotes a previous episode, not this one: cited to that episode (Output.Quoted)
-	hygieneVersionNumber = "3"
+	RepairPredicateEnd   = "predicate_names_object"  // a predicate that goes on to name its object ("PLANS_TO_MOVE_TO_MANCHESTER"), cut before it
+	hygieneVersionNumber = "4"
 )
 
 // HygieneVersion names the rules of repair; it is part of every unit fingerprint, so a change
@@ -158,6 +161,10 @@ func (r *repairer) facts(ents []wire.EntityMention, list []wire.ExtractedFact) (
 		case f.Source == f.Target:
 			r.rep[RepairSelfLoop]++
 		default:
+			if p, ok := predicateBefore(f.Predicate, f.Target); ok {
+				f.Predicate = p
+				r.rep[RepairPredicateEnd]++
+			}
 			if back := r.cite(f.Fact); back > 0 {
 				r.rep[RepairQuotedContext]++
 				r.quoted = append(r.quoted, Quote{Fact: len(facts), Back: back})
@@ -298,4 +305,23 @@ func isDate(s string) bool {
 		}
 	}
 	return false
+}
+
+// predicateBefore cuts a predicate that goes on to name its object, with whatever follows
+// ("STARTED_AT_INITECH_ON_APRIL_1" with object Initech → "STARTED_AT"; "LIVED_IN_LISBON_SINCE_2023"
+// → "LIVED_IN"): the relation is the words before the object's, compared in SCREAMING_SNAKE_CASE
+// word by word. A predicate that starts with the object's words, or does not hold them, is kept
+// (ok false).
+func predicateBefore(predicate, object string) (string, bool) {
+	if strings.IndexFunc(object, wordRune) < 0 {
+		return "", false // graph.Predicate would read it as RELATES_TO
+	}
+	p := strings.Split(graph.Predicate(predicate), "_")
+	o := strings.Split(graph.Predicate(object), "_")
+	for i := 1; i+len(o) <= len(p); i++ {
+		if slices.Equal(p[i:i+len(o)], o) {
+			return strings.Join(p[:i], "_"), true
+		}
+	}
+	return "", false
 }

@@ -19,6 +19,13 @@ func fact(s, o string) wire.ExtractedFact {
 	return wire.ExtractedFact{Source: s, Target: o, Predicate: "KNOWS", Fact: s + " knows " + o + ".", Kind: wire.KindState}
 }
 
+// named is fact(s, o) with predicate p.
+func named(s, p, o string) wire.ExtractedFact {
+	f := fact(s, o)
+	f.Predicate = p
+	return f
+}
+
 func TestRepair(t *testing.T) {
 	in := wire.ExtractInput{Episode: wire.EpisodeIn{ReferenceTime: "2024-05-07T10:00:00Z", Source: "json", Speaker: "42",
 		Content: `{"status":"active","customer":"Kim"}`}, ExcludedTypes: []string{"plan", "Organization"}}
@@ -54,6 +61,16 @@ func TestRepair(t *testing.T) {
 			Output{Entities: ents("Alice", "Bob"), Facts: []wire.ExtractedFact{{Source: "Alice", Target: "Bob", Predicate: "KNOWS",
 				Fact: "alice knows BOB.", Kind: wire.KindState}}},
 			Repairs{RepairInputWord: 1, RepairRespelledEnd: 3, RepairUnknownEnd: 2, RepairSelfLoop: 1}},
+		{"predicates cut before the object they name, word by word",
+			Output{Entities: ents("Emma", "Initech", "Big Blue", "Lisbon", "판교"), Facts: []wire.ExtractedFact{
+				named("Emma", "STARTED_AT_INITECH_ON_APRIL_1", "Initech"), named("Emma", "lived in Lisbon since 2023", "Lisbon"),
+				named("Emma", "WORKS_AT_BIG_BLUE", "Big Blue"), named("Emma", "LIVES_IN_판교", "판교"),
+				named("Emma", "INITECH_HIRED", "Initech"), named("Emma", "WORKS_AT_BIG", "Big Blue"), named("Emma", "VISITED_LISBONS", "Lisbon")}},
+			Output{Entities: ents("Emma", "Initech", "Big Blue", "Lisbon", "판교"), Facts: []wire.ExtractedFact{
+				named("Emma", "STARTED_AT", "Initech"), named("Emma", "LIVED_IN", "Lisbon"),
+				named("Emma", "WORKS_AT", "Big Blue"), named("Emma", "LIVES_IN", "판교"),
+				named("Emma", "INITECH_HIRED", "Initech"), named("Emma", "WORKS_AT_BIG", "Big Blue"), named("Emma", "VISITED_LISBONS", "Lisbon")}},
+			Repairs{RepairPredicateEnd: 4}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
