@@ -173,8 +173,17 @@ if diff.exists() and runs("gold") and "before" in runs("gold"):
               f"({g['change']['f1']:+.3f}, 95% interval {g['low']['f1']:+.3f} … {g['high']['f1']:+.3f}); precision "
               f"{g['a']['precision']:.3f} → {g['b']['precision']:.3f}, recall {g['a']['recall']:.3f} → {g['b']['recall']:.3f}; "
               f"the model's F1 higher in {100 * g['b_higher']:.1f}% and lower in {100 * g['b_lower']:.1f}% of the draws.", ""]
+# One line per run of the gold scores; the whole reports (misses, extras, intervals, health) stay in
+# $OUT/gold-*.eval.md, so the section stays a page of current results.
+lines += ["| LLM | precision | recall | F1 (95% interval) | intervals right | wrongly closed | closures missed | closed at the wrong time |",
+          "|---|---:|---:|---|---:|---:|---:|---:|"]
 for n in runs("gold"):
-    lines += [f"#### {who[n]}", "", (out / f"gold-{n}.eval.md").read_text().strip(), ""]
+    g = json.loads((out / f"gold-{n}.eval.json").read_text())["gold"]
+    f1 = (g.get("spread") or {}).get("f1") or []
+    band = f" ({f1[0]:.3f}–{f1[1]:.3f})" if len(f1) == 2 else ""
+    lines.append(f"| {who[n]} | {g['precision']:.3f} | {g['recall']:.3f} | {g['f1']:.3f}{band} | {g['interval_correct']}/{g['matched']} | "
+                 f"{g['wrongly_closed']}/{g['matched_open_in_gold']} | {g['closures_missed']}/{g['matched_closed_in_gold']} | {g['closed_at_wrong_time']} |")
+lines += ["", "The whole eval reports (misses, extras, intervals, graph health): gold-*.eval.md in EVAL_OUT.", ""]
 if runs("locomo"):
     lines += ["### The LoCoMo slice", "", *head, *[row("locomo", n) for n in runs("locomo")], "",
               "| LLM | questions | evidence R@5 | evidence R@10 | evidence R@20 | answer R@5 | answer R@10 | answer R@20 |", "|---|---|---|---|---|---|---|---|"]
