@@ -27,7 +27,8 @@ const (
 	RepairAddedEnd       = "fact_endpoint_added"     // a fact endpoint no entity had, the speaker or a name in the content, added as an entity
 	RepairQuotedContext  = "fact_quotes_context"     // a fact whose sentence quotes a previous episode, not this one: cited to that episode (Output.Quoted)
 	RepairPredicateEnd   = "predicate_names_object"  // a predicate that goes on to name its object ("PLANS_TO_MOVE_TO_MANCHESTER"), cut before it
-	hygieneVersionNumber = "4"
+	RepairEmptySentence  = "fact_sentence_written"   // a fact without a sentence, given one written from its subject, predicate and object
+	hygieneVersionNumber = "5"
 )
 
 // HygieneVersion names the rules of repair; it is part of every unit fingerprint, so a change
@@ -164,6 +165,10 @@ func (r *repairer) facts(ents []wire.EntityMention, list []wire.ExtractedFact) (
 			if p, ok := predicateBefore(f.Predicate, f.Target); ok {
 				f.Predicate = p
 				r.rep[RepairPredicateEnd]++
+			}
+			if strings.TrimSpace(f.Fact) == "" {
+				f.Fact = tripleSentence(f)
+				r.rep[RepairEmptySentence]++
 			}
 			if back := r.cite(f.Fact); back > 0 {
 				r.rep[RepairQuotedContext]++
@@ -305,6 +310,14 @@ func isDate(s string) bool {
 		}
 	}
 	return false
+}
+
+// tripleSentence writes the sentence of a fact whose answer gave none from its endpoints and
+// predicate ("Emma", LIVES_IN, "Manchester" → "Emma lives in Manchester."): the search, the
+// judge and the summaries read a fact by its sentence, and facts of one pair without one would
+// all read alike.
+func tripleSentence(f wire.ExtractedFact) string {
+	return f.Source + " " + strings.ToLower(strings.ReplaceAll(graph.Predicate(f.Predicate), "_", " ")) + " " + f.Target + "."
 }
 
 // predicateBefore cuts a predicate that goes on to name its object, with whatever follows

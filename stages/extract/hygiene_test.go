@@ -71,6 +71,14 @@ func TestRepair(t *testing.T) {
 				named("Emma", "WORKS_AT", "Big Blue"), named("Emma", "LIVES_IN", "판교"),
 				named("Emma", "INITECH_HIRED", "Initech"), named("Emma", "WORKS_AT_BIG", "Big Blue"), named("Emma", "VISITED_LISBONS", "Lisbon")}},
 			Repairs{RepairPredicateEnd: 4}},
+		{"a fact without a sentence given one from its triple, after the predicate's cut",
+			Output{Entities: ents("Emma", "Manchester", "판교"), Facts: []wire.ExtractedFact{
+				{Source: "Emma", Target: "Manchester", Predicate: "LIVES_IN Manchester", Fact: " ", Kind: wire.KindState},
+				{Source: "Emma", Target: "판교", Predicate: "lives in", Kind: wire.KindState}}},
+			Output{Entities: ents("Emma", "Manchester", "판교"), Facts: []wire.ExtractedFact{
+				{Source: "Emma", Target: "Manchester", Predicate: "LIVES_IN", Fact: "Emma lives in Manchester.", Kind: wire.KindState},
+				{Source: "Emma", Target: "판교", Predicate: "lives in", Fact: "Emma lives in 판교.", Kind: wire.KindState}}},
+			Repairs{RepairPredicateEnd: 1, RepairEmptySentence: 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
