@@ -8,6 +8,16 @@ import (
 	goldenfile "github.com/tkgraph/backfill/internal/golden"
 )
 
+// builtinPrompt is the text of an embedded template file (prompts/<file>).
+func builtinPrompt(t *testing.T, file string) string {
+	t.Helper()
+	raw, err := builtinPrompts.ReadFile("prompts/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
 // golden compares got with testdata/name, or rewrites the file under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()

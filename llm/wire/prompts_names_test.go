@@ -97,11 +97,7 @@ func TestPromptsNameNoEvaluatedEntity(t *testing.T) {
 		t.Fatalf("namesIn finds %v, want Emma, Globex, 지훈", got)
 	}
 	for _, file := range Files() {
-		raw, err := builtinPrompts.ReadFile("prompts/" + file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := namesIn(string(raw), names); len(got) > 0 {
+		if got := namesIn(builtinPrompt(t, file), names); len(got) > 0 {
 			t.Errorf("prompts/%s names %s, an entity of the evaluated data: use a name of no gold file",
 				file, strings.Join(got, ", "))
 		}

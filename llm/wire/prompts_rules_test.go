@@ -9,11 +9,7 @@ import (
 // the next blank line.
 func sectionRules(t *testing.T, file, heading string) []string {
 	t.Helper()
-	raw, err := builtinPrompts.ReadFile("prompts/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(raw), "\n"+heading)
+	_, rest, ok := strings.Cut(builtinPrompt(t, file), "\n"+heading)
 	if !ok {
 		t.Fatalf("prompts/%s has no %s section", file, heading)
 	}
