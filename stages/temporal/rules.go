@@ -16,7 +16,7 @@ const (
 
 // RulesVersion names the behaviour of Normalize and Apply; it is part of the stage's unit
 // fingerprint, so a change of the rules re-runs every group.
-const RulesVersion = "rules-11"
+const RulesVersion = "rules-12"
 
 // Judgement is the LLM's answer for facts[i], as indexes of earlier facts.
 type Judgement struct {

@@ -4,19 +4,31 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tkgraph/backfill/stages"
 )
 
 // endingWords end a text that says its subject's relation with what follows is over: "left",
-// "quit", "moved out of", "no longer works at", "퇴사했" comes after the name in Korean and is
-// not read here.
+// "quit", "moved out of", "no longer works at".
 var endingWords = regexp.MustCompile(`(?i)\b(?:left|quit|leaves|leaving|resigned from|retired from|moved (?:out of|away from|from)|stopped working (?:at|for)|no longer (?:works?|lives?) (?:at|in|for))\s+(?:the\s+)?$`)
 
+// koEnding starts the Korean text after a name that says the relation with it is over: the
+// ending comes after the name and its particle ("카카오를 그만두고", "삼성전자에서 퇴사했어요",
+// "판교에서 서울로 이사했어요"). koFuture marks a sentence that announces it instead ("그만둘
+// 거예요", "퇴사할 예정이에요", "그만두고 싶어요"): a plan, not an end.
+var (
+	koEnding = regexp.MustCompile(`^\s*(?:을|를|에서|에서는|은|는)?\s*(?:그만두|그만뒀|관두|관뒀|퇴사|퇴직|떠나|떠났|나왔)|^\s*에서\s+(?:\S+?(?:으로|로)\s+)?이사`)
+	koFuture = regexp.MustCompile(`거예요|거야|겁니다|것이다|예정|계획|려고|싶`)
+)
+
 // Ended reads a state whose own sentence says that its relation with its object is over ("I left
-// Globex on March 29", extracted as a fact about Globex) as that end, not a start: its valid_at
-// is unknown and its invalid_at is the first date after the object's name, or its reference
-// time. Other facts are returned as they are.
+// Globex on March 29", "3월 2일에 카카오를 그만두고 네이버로 이직했어요", extracted as a fact about
+// Globex or 카카오) as that end, not a start: its valid_at is unknown and its invalid_at is the
+// date the sentence gives the end, or its reference time. The end's date is the first date after
+// the object's name in English, where the date follows the verb; in Korean, where it comes
+// first, the last date before the name, else the first after it. Other facts are returned as
+// they are.
 func (r Rules) Ended(f stages.ResolvedFact) stages.ResolvedFact {
 	name := strings.ToLower(r.raw[f.Target])
 	if f.Declared || !isState(f) || name == "" {
@@ -29,19 +41,42 @@ func (r Rules) Ended(f stages.ResolvedFact) stages.ResolvedFact {
 			return f
 		}
 		i += from
-		if endingWords.MatchString(low[:i]) {
+		after := i + len(name)
+		english := endingWords.MatchString(low[:i])
+		if english || (koEnding.MatchString(low[after:]) && !koFuture.MatchString(low)) {
 			ref := f.ReferenceTime.UTC()
 			f.ValidAt, f.InvalidAt = nil, &ref
-			for _, d := range textDates(f.Fact, ref, false) {
-				if d.start >= i+len(name) && !d.day.After(ref) {
-					f.InvalidAt = ptr(d.day)
-					break
-				}
+			if d, ok := endDate(f.Fact, ref, i, after, !english); ok {
+				f.InvalidAt = ptr(d)
 			}
 			return f
 		}
-		from = i + len(name)
+		from = after
 	}
+}
+
+// endDate is the day an ending sentence gives its end: the first date at or before ref that
+// starts after the name (at byte offsets i to after), or with before also the last such date
+// that ends before the name, which wins.
+func endDate(sentence string, ref time.Time, i, after int, before bool) (time.Time, bool) {
+	var found time.Time
+	ok := false
+	for _, d := range textDates(sentence, ref, false) {
+		if d.day.After(ref) {
+			continue
+		}
+		if before && d.end <= i {
+			found, ok = d.day, true
+			continue
+		}
+		if d.start >= after {
+			if !ok {
+				found, ok = d.day, true
+			}
+			break
+		}
+	}
+	return found, ok
 }
 
 // withGroupRules adds to the judgements what two facts of a group settle without the model

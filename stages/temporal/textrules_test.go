@@ -18,7 +18,8 @@ func said(id, src, tgt, pred, ref, sentence, kind, valid, invalid string) stages
 // runRules is the temporal stage without the judge: Normalize, the cardinality rule's settled
 // contradictions, Apply.
 func runRules(facts []stages.ResolvedFact) map[string]graph.Fact {
-	rules := NewRules(DefaultCardinalities(), map[string]string{"globex": "Globex", "leeds": "Leeds", "manchester": "Manchester"})
+	rules := NewRules(DefaultCardinalities(), map[string]string{"globex": "Globex", "leeds": "Leeds", "manchester": "Manchester",
+		"kakao-ko": "카카오", "naver-ko": "네이버", "samsung-ko": "삼성전자", "pangyo-ko": "판교", "seoul-ko": "서울"})
 	for i := range facts {
 		facts[i] = rules.Ended(Normalize(facts[i]))
 	}
@@ -134,6 +135,26 @@ func TestTextRules(t *testing.T) {
 				said("left", "emma", "globex", "LIVES_IN", "2024-04-03", "'I left Globex on March 29 and started at Initech on April 1.'", "state", "", ""),
 			},
 			want: map[string]want{"leeds": {"2024-01-08", "", "", 0}, "globex": {"2024-01-08", "", "", 0}, "left": {"", "2024-03-29", "2024-04-03", 0}},
+		},
+		{
+			// a small model's two facts of one Korean sentence: the job it left (the ending comes
+			// after the name, the date before it) must not close the job it took
+			name: "a Korean state whose sentence says it ended is that end, and closes nothing",
+			facts: []stages.ResolvedFact{
+				said("kakao", "minseo", "kakao-ko", "WORKS_AT", "2024-01-15", "요즘 카카오에서 일해요.", "state", "", ""),
+				said("naver", "minseo", "naver-ko", "WORKS_AT", "2024-03-11", "3월 2일에 카카오를 그만두고 네이버로 이직했어요.", "state", "2024-03-02", ""),
+				said("quit", "minseo", "kakao-ko", "WORKS_AT", "2024-03-11", "3월 2일에 카카오를 그만두고 네이버로 이직했어요.", "state", "", ""),
+				said("pangyo", "minseo", "pangyo-ko", "LIVES_IN", "2024-01-15", "판교에 살고 있어요.", "state", "", ""),
+				said("moved", "minseo", "pangyo-ko", "LIVES_IN", "2024-06-03", "판교에서 서울로 이사했어요.", "state", "", ""),
+				// a wish to quit is not an end
+				said("samsung", "jiwoo", "samsung-ko", "WORKS_AT", "2024-03-11", "삼성전자를 그만두고 싶어요.", "state", "", ""),
+			},
+			want: map[string]want{
+				"kakao":   {"2024-01-15", "2024-03-02", "2024-03-11", 2},
+				"naver":   {"2024-03-02", "", "", 0},
+				"pangyo":  {"2024-01-15", "2024-06-03", "2024-06-03", 2},
+				"samsung": {"2024-03-11", "", "", 0},
+			},
 		},
 		{
 			name: "a state whose sentence does not name its object closes nothing by cardinality",
