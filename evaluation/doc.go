@@ -23,9 +23,9 @@
 //     k facts. The raw modes use no graph, over the episodes up to that time: ModeEpisodesBM25
 //     (BM25 over EpisodeText: the content, the speaker first), ModeEpisodesDense (cosine of the
 //     episodes' embeddings, by the same embedder, no floor) and ModeEpisodesHybrid (both, 2×k
-//     each, fused). ModeFactsEpisodes fuses the hybrid episodes and the facts above the cosine
-//     floor (2×k each, ties to the episodes) into one list of k items, passing over an item that
-//     adds no episode not already listed; it is paired
+//     each, fused). ModeFactsEpisodes is k episodes by the same hybrid search with each
+//     episode's BM25 document its text followed by the sentences of the facts extracted from
+//     it (document expansion: a turn is found by what the graph learned from it too); it is paired
 //     with each raw mode question by question (RetrievalReport.Paired). ModeCombined is
 //     Graphiti's combined search, a labelled extra at 2k items: the k facts and the k BM25
 //     episodes. Evidence (turn) recall@k: an evidence episode was retrieved (a retrieved fact

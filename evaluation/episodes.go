@@ -26,6 +26,28 @@ func newEpisodeIndex(eps []graph.Episode) *episodeIndex {
 	return &episodeIndex{bm25Index: newBM25Index(docs), eps: eps}
 }
 
+// withFacts is the index searched for ModeFactsEpisodes: the same episodes and embeddings,
+// each episode's BM25 document its text followed by the sentences of the facts extracted from it
+// (document expansion): a turn is found by what the graph learned from it as well as by its
+// words, and no fact takes one of the k places. Measured on LoCoMo (bench/results.md, issue 44),
+// fact items in the list displaced evidence turns more often than they found one.
+func (x *episodeIndex) withFacts(facts []graph.Fact) *episodeIndex {
+	pos := make(map[string]int, len(x.eps))
+	docs := make([][]string, len(x.eps))
+	for i := range x.eps {
+		pos[x.eps[i].UUID] = i
+		docs[i] = terms(EpisodeText(x.eps[i]))
+	}
+	for _, f := range facts {
+		for _, e := range f.Episodes {
+			if i, ok := pos[e]; ok {
+				docs[i] = append(docs[i], terms(f.Fact)...)
+			}
+		}
+	}
+	return &episodeIndex{bm25Index: newBM25Index(docs), eps: x.eps, vecs: x.vecs}
+}
+
 // search is the top limit allowed episodes by BM25, ties in episode order.
 func (x *episodeIndex) search(query []string, allowed []bool, limit int) []int {
 	return top(x.matching(query, allowed), limit, cmp.Compare[int])

@@ -107,9 +107,9 @@ var modesEmbedder = fixedEmbedder{
 // q4 e2 (1.5) over e1 (1): turn and session hit, dog is not said. k 2: q1 e3, e1; q2 e4, e2;
 // q3 e3, e2; q4 e2 (1.5), e1 (1.333): all hit.
 //
-// Facts and episodes in k items (the hybrid episodes and the facts above the cosine floor,
-// fused): no fact here has an embedding, so none is offered and the list is the hybrid
-// episodes' (TestFuseByHand fuses facts into it).
+// Facts and episodes in k items (the hybrid episodes, each episode's BM25 document followed by its
+// facts' sentences): e1 and e4 gain f1's and f2's terms, which moves no question's hits here
+// (TestEpisodesFoundByTheirFacts has one that moves).
 //
 // Facts and episodes at 2k (Graphiti's combined list): the k facts and the k BM25 episodes;
 // every question hits at both k.
@@ -200,17 +200,33 @@ func TestEpisodeTextPutsTheSpeakerFirstOnce(t *testing.T) {
 	}
 }
 
-// TestFuseByHand fuses the episodes e3, e1, e2 with the facts f1 (from e1) and f2 (from e4) of
-// modesGraph: reciprocal rank scores e3 1, f1 1, e1 ½, f2 ½, e2 ⅓, ties to the episodes. At k 3
-// e3 and f1 come first; e1 adds no episode beyond f1's and is passed over; f2 adds e4.
-func TestFuseByHand(t *testing.T) {
-	g := modesGraph()
-	got := fuse(g, 3, episodeItems([]int{2, 0, 1}), factItems([]int{0, 1}))
-	want := []item{{i: 2}, {fact: true, i: 0}, {fact: true, i: 1}}
-	if !slices.Equal(got, want) {
-		t.Errorf("fuse = %+v, want %+v", got, want)
+// TestEpisodesFoundByTheirFacts asks modesGraph "Who owns Rex?": "owns" is only in f1, the fact
+// extracted from e1 (the evidence). By BM25 over the raw turns "rex" ranks e3 (5 terms) over e1
+// (7 terms); the question's embedding is e3's, so the hybrid episodes are e3 (2) then e1 (1) and
+// miss at k 1. With e1's document followed by f1's sentence ("owns", "rex" twice), BM25 ranks e1
+// first and the fusion ties e1 and e3 at 1.5, e1 first (the BM25 list's): a hit at k 1.
+func TestEpisodesFoundByTheirFacts(t *testing.T) {
+	ds, err := ReadDataset(context.Background(), "locomo", strings.NewReader(`[{"sample_id": "m", "qa": [
+ {"question": "Who owns Rex?", "answer": "Ann", "evidence": ["D1:1"], "category": 4}]}]`), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := fuse(g, 5, episodeItems([]int{2, 0, 1}), nil); !slices.Equal(got, episodeItems([]int{2, 0, 1})) {
-		t.Errorf("without facts, fuse = %+v, want the episodes", got)
+	emb := fixedEmbedder{"Who owns Rex?": {0, 0, 1, 0}}
+	for text, v := range modesEmbedder {
+		emb[text] = v
+	}
+	snap := snapshots.OpenStore(snapshotstest.Store(t, modesGraph()), false)
+	rep, err := Run(context.Background(), snap, Options{Dataset: ds, Embedder: emb, Ks: []int{1, 2}, MinCosine: DefaultMinCosine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]int{}
+	for _, b := range rep.Retrieval.Baselines {
+		got[b.Mode] = b.Categories[len(b.Categories)-1].EvidenceHits
+	}
+	for mode, want := range map[string][]int{ModeEpisodesHybrid: {0, 1}, ModeEpisodesBM25: {0, 1}, ModeFactsEpisodes: {1, 1}} {
+		if !slices.Equal(got[mode], want) {
+			t.Errorf("%s evidence hits at k 1, 2 = %v, want %v", mode, got[mode], want)
+		}
 	}
 }

@@ -116,9 +116,8 @@ func (rt *RetrievalReport) summary(w io.Writer) {
 var modeText = map[string]string{
 	ModeFacts: "the graph's facts: hybrid search as Graphiti's (BM25 over fact sentences and entity names, cosine similarity " +
 		"over the fact embeddings above the floor, fused by reciprocal rank fusion) among the facts valid at the question's time; k facts",
-	ModeFactsEpisodes: "the episodes of episodes-hybrid and the graph's facts whose embedding is similar to the question's above the floor " +
-		"(2k each) fused by reciprocal rank fusion into one list, ties to the episodes, an item that adds no episode not already listed " +
-		"passed over; k items",
+	ModeFactsEpisodes: "the episodes found through the graph: episodes-hybrid with each episode's BM25 document its text followed by " +
+		"the sentences of the facts extracted from it; k episodes",
 	ModeEpisodesBM25:   "no graph: the k best episodes by BM25 over their raw text",
 	ModeEpisodesDense:  "no graph: the k best episodes by cosine similarity of their embeddings (the job's embedder) to the question's, no floor",
 	ModeEpisodesHybrid: "no graph: episodes-bm25 and episodes-dense (2k candidates each) fused by reciprocal rank fusion; k episodes",

@@ -17,8 +17,10 @@ type Embedder interface {
 
 // Retrieval modes: what a question retrieves, each computed by the same code on the same
 // questions, each at k items (but ModeCombined). ModeFacts is the graph's facts by hybrid search
-// (k facts). ModeFactsEpisodes is the hybrid episodes and the facts whose embedding is similar to
-// the question's above the floor fused into one list of k items (fuse). ModeEpisodesBM25, ModeEpisodesDense and ModeEpisodesHybrid are no graph at all:
+// (k facts). ModeFactsEpisodes is k episodes found by hybrid search over the episodes and the facts
+// extracted from them: BM25 over each episode's text and its facts' sentences
+// (episodeIndex.withFacts) fused with the dense ranking of the episodes. ModeEpisodesBM25,
+// ModeEpisodesDense and ModeEpisodesHybrid are no graph at all:
 // the k best episodes by BM25 over their text, by cosine similarity of their embeddings to the
 // question's, and by reciprocal rank fusion of both. ModeCombined is Graphiti's combined search,
 // a labelled extra at twice the budget: the k facts of ModeFacts and the k episodes of
@@ -72,6 +74,7 @@ func retrieveGroup(ctx context.Context, g *snapshots.Group, d *Dataset, qs []Que
 	if err := ex.embed(ctx, emb); err != nil {
 		return nil, 0, fmt.Errorf("embedding the episodes of group %s: %w", g.ID, err)
 	}
+	fx := ex.withFacts(g.Facts)
 	episodeOf := make(map[string]string, len(g.Episodes)) // record key → episode uuid
 	sessionOf := make(map[string]string, len(g.Episodes)) // episode uuid → session
 	var last time.Time
@@ -137,7 +140,7 @@ func retrieveGroup(ctx context.Context, g *snapshots.Group, d *Dataset, qs []Que
 			hybrid := rrf(bm25, dense)
 			lists := [len(modes)][]item{
 				factItems(facts),
-				fuse(g, k, episodeItems(hybrid), factItems(ix.cosine(vecs[qi], allowed, minCosine, 2*k))),
+				episodeItems(firstN(rrf(fx.search(query, allowedEps, 2*k), dense), k)),
 				episodeItems(firstN(bm25, k)),
 				episodeItems(firstN(dense, k)),
 				episodeItems(firstN(hybrid, k)),
