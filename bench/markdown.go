@@ -26,7 +26,7 @@ func (r *Results) markdown(w io.Writer) {
 		fprintf(w, "| %d | %.1f | %d | %.2f | %.0f | %.0f | %.0f | %.1f |\n\n", l.Episodes, l.Seconds, l.Calls, l.CallsPerEpisode,
 			l.PromptTokensPerEpisode, l.CachedPromptTokensPerEpisode, l.SharedPrefixTokensPerEpisode, l.CompletionTokensPerEpisode)
 		if l.PrefixCache.Block > 0 {
-			fprintf(w, "Default settings. Calls and tokens count every stage, chat and embeddings (tokens: the stub's UTF-8 bytes ÷ 4). Cached: the prompt\n"+
+			fprintf(w, "Default settings. Calls and tokens count every stage, chat and embeddings (tokens: the stub's UTF-8 bytes ÷ 4, the json_schema schema included). Cached: the prompt\n"+
 				"tokens the stub reported cached under OpenAI's rule (prefixes of %d tokens or more, in blocks of %d); shared prefix: those an\n"+
 				"earlier request had sent first, whatever their length. Extract units: %s.\n\n", l.PrefixCache.Min, l.PrefixCache.Block,
 				kindsText(l.ExtractUnits))

@@ -238,7 +238,8 @@ func tokensMarkdown(w io.Writer, t *TokensResult) {
 		"(the rows after the defaults: the defaults in two-call mode, then with extraction windows of 4, 8 and 16 episodes,\n"+
 		"stages.extract.window), then `backfill eval --dataset locomo` of that graph and the gold set\n"+
 		"(jobs/examples/gold.yaml, offline responder) built and scored with the same settings. Calls and tokens count every stage,\n"+
-		"chat and embeddings, as the run's report gives them (tokens are the stub's: UTF-8 bytes ÷ 4). Cached: the prompt tokens the stub\n"+
+		"chat and embeddings, as the run's report gives them (tokens are the stub's: UTF-8 bytes ÷ 4, the json_schema schema included\n"+
+		"as OpenAI bills it). Cached: the prompt tokens the stub\n"+
 		"reported cached under OpenAI's documented rule (prefixes of %d tokens or more, in blocks of %d); shared prefix: the\n"+
 		"tokens an earlier request had sent first, in the same blocks, whatever their length (what a cache with no minimum, such as\n"+
 		"vLLM's or llama.cpp's, would serve). The offline responder's answers do not measure extraction quality: these eval columns\n"+

@@ -35,7 +35,7 @@ func (c *Client) ask(ctx context.Context, stage string, t *wire.Task, key string
 		return nil, answerMeta{}, nil, err
 	}
 	it := batch.Item{Key: batch.Key(wire.EndpointChat, body, attempt), Body: body, Stage: stage, Task: t.Name, Keys: []string{key},
-		Prompt: wire.EstimatePrompt(msgs, t.Raw), Completion: wire.ExpectedCompletion(t.Name), Retry: attempt > 0}
+		Prompt: wire.EstimatePrompt(msgs, t.PromptSchema(c.opts.ResponseFormat)), Completion: wire.ExpectedCompletion(t.Name), Retry: attempt > 0}
 	out, err := c.batch.Request(ctx, it)
 	if err != nil {
 		return nil, answerMeta{}, nil, err

@@ -331,7 +331,7 @@ func (c *Client) complete(ctx context.Context, stage string, t *wire.Task, msgs 
 	}
 	track := c.meter.track(stage, t.Name)
 	req := transport.Request{Path: "/chat/completions", Body: body,
-		PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(t.Name),
+		PromptTokens: wire.EstimatePrompt(msgs, t.PromptSchema(c.opts.ResponseFormat)), CompletionTokens: wire.ExpectedCompletion(t.Name),
 		Track: func(delta int) {
 			if delta > 0 {
 				rp.requests++ // Post calls Track from this goroutine

@@ -136,3 +136,36 @@ func TestEstimateCachedPrefix(t *testing.T) {
 		t.Fatalf("another task's first estimate: %+v, %v; want nothing cached", other, err)
 	}
 }
+
+// TestEstimateCountsTheSchemaAsPrompt: in the json_schema format the request's schema is prompt
+// (OpenAI bills it and caches it before the system message), so an estimate counts its tokens
+// and a cached prefix starts with it; a grammar is no prompt on a llama.cpp server.
+func TestEstimateCountsTheSchemaAsPrompt(t *testing.T) {
+	in := func(text string) wire.ExtractInput {
+		return wire.ExtractInput{Episode: wire.EpisodeIn{ReferenceTime: "2024-01-08T10:00:00Z", Source: "message", Speaker: "Alice", Content: text}}
+	}
+	est := map[string][2]CallEstimate{}
+	for _, format := range []string{wire.FormatJSONSchema, wire.FormatGrammar} {
+		f := &fakeServer{replies: []reply{{content: validExtract}}}
+		c := newTestClient(t, f, cache.NewMemory(), func(o *Options) { o.Model = "gpt-4o-mini"; o.ResponseFormat = format })
+		var pair [2]CallEstimate
+		for i, text := range []string{"I work at Naver.", "I live in Busan."} {
+			e, err := c.Estimate(context.Background(), wire.TaskExtract, in(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pair[i] = e
+		}
+		est[format] = pair
+	}
+	task, _ := wire.LookupTask(wire.TaskExtract)
+	js, gr := est[wire.FormatJSONSchema][1], est[wire.FormatGrammar][1]
+	if d := js.PromptTokens - gr.PromptTokens; d != wire.EstimateTokens(string(task.Raw)) {
+		t.Errorf("json_schema %d against grammar %d prompt tokens: %d more, want the schema's %d", js.PromptTokens, gr.PromptTokens, d,
+			wire.EstimateTokens(string(task.Raw)))
+	}
+	if js.CachedPromptTokens <= gr.CachedPromptTokens || js.CachedPromptTokens%128 != 0 {
+		t.Errorf("cached prefix: json_schema %d, grammar %d; want the schema's tokens first in the prefix", js.CachedPromptTokens, gr.CachedPromptTokens)
+	}
+	t.Logf("json_schema: %+v; grammar: %+v", js, gr)
+}

@@ -13,11 +13,11 @@ import (
 
 // CallEstimate is what one call would cost before it is made.
 type CallEstimate struct {
-	PromptTokens     int // EstimatePrompt of the rendered messages and schema
+	PromptTokens     int // EstimatePrompt of the rendered messages and the schema sent as prompt
 	CompletionTokens int // ExpectedCompletion of the task
 	// CachedPromptTokens are the prompt tokens a provider's prompt cache would serve
 	// (pacing.OpenAIPromptCache) after the previous call of the task this client estimated:
-	// the prefix of the messages the two share.
+	// the prefix of the schema and messages the two share.
 	CachedPromptTokens int
 	CostUSD            float64 // the tokens priced with the model's price; 0 when Cached
 	Cached             bool    // the cache holds a valid answer: the call would send nothing
@@ -47,10 +47,11 @@ func (l *lastPrompts) shared(task, text string) int {
 	return wire.EstimateTokens(text[:n])
 }
 
-// promptText is the messages as a provider's prefix cache reads them: each role and content in
-// order.
-func promptText(msgs []wire.Message) string {
+// promptText is a request's prompt as a provider's prefix cache reads it: the schema the request
+// sends as prompt (wire.Task.PromptSchema), then each message's role and content in order.
+func promptText(schema []byte, msgs []wire.Message) string {
 	var b strings.Builder
+	b.Write(schema)
 	for _, m := range msgs {
 		b.WriteString(m.Role)
 		b.WriteByte(0)
@@ -72,7 +73,8 @@ func (c *Client) Estimate(ctx context.Context, task string, input any) (CallEsti
 		return CallEstimate{}, err
 	}
 	msgs = t.WithSchema(c.opts.ResponseFormat, msgs)
-	e := CallEstimate{PromptTokens: wire.EstimatePrompt(msgs, t.Raw), CompletionTokens: wire.ExpectedCompletion(task)}
+	schema := t.PromptSchema(c.opts.ResponseFormat)
+	e := CallEstimate{PromptTokens: wire.EstimatePrompt(msgs, schema), CompletionTokens: wire.ExpectedCompletion(task)}
 	if c.cache != nil {
 		entry, hit, err := c.cache.Get(ctx, c.cacheKey(t, msgs))
 		if err != nil {
@@ -83,7 +85,7 @@ func (c *Client) Estimate(ctx context.Context, task string, input any) (CallEsti
 			return e, nil
 		}
 	}
-	e.CachedPromptTokens = pacing.OpenAIPromptCache.Cached(c.estimated.shared(task, promptText(msgs)))
+	e.CachedPromptTokens = pacing.OpenAIPromptCache.Cached(c.estimated.shared(task, promptText(schema, msgs)))
 	e.CostUSD = c.price.Tokens(e.PromptTokens, e.CachedPromptTokens, e.CompletionTokens).Total()
 	return e, nil
 }

@@ -63,8 +63,9 @@ interrupted, with --latency/--jitter and deterministic fault injection (--fault-
 --faults): 429s carry Retry-After (--retry-after), a timeout fault holds the request for --stall,
 and no request faults more than --max-faults times in a row. --prefix-cache-block imitates a
 provider's prompt cache: a chat answer's usage.prompt_tokens_details.cached_tokens is the longest
-prefix of its messages, in whole blocks, that an earlier request of the same model sent, when it
-is at least --prefix-cache-min tokens (tokens are the stub's measure, bytes ÷ 4). GET /stats
+prefix of its json_schema schema and messages (in that order, as OpenAI caches them), in whole
+blocks, that an earlier request of the same model sent, when it is at least --prefix-cache-min
+tokens (tokens are the stub's measure, bytes ÷ 4; the schema is prompt, as OpenAI bills it). GET /stats
 returns {calls, prompt_tokens, cached_prompt_tokens, prefix_shared_tokens (cached with no
 minimum), completion_tokens, faults, faults_by_kind, max_in_flight, answered, repeated,
 calls_per_minute, max_calls_in_window} and the batch counters.

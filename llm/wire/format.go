@@ -61,6 +61,23 @@ func (t *Task) ResponseFormat(f string) *ResponseFormat {
 	return &ResponseFormat{Type: "json_schema", JSONSchema: &JSONSchema{Name: t.Name, Strict: true, Schema: t.Raw}}
 }
 
+// PromptSchema is the part of the task's schema a request in format f sends as prompt tokens
+// (ResponseFormat.PromptSchema).
+func (t *Task) PromptSchema(f string) []byte { return t.ResponseFormat(f).PromptSchema() }
+
+// PromptSchema is the schema a request with this response format sends as prompt tokens: the
+// json_schema format's, which OpenAI bills as input and caches as a prefix before the system
+// message ("the structured output schema serves as a prefix to the system message and can be
+// cached"); nil for the other formats (FormatJSONObject writes the schema into the system
+// message, where the messages count it; a llama.cpp server turns FormatJSONObjectSchema and
+// FormatGrammar into a grammar, no prompt tokens) and for none.
+func (rf *ResponseFormat) PromptSchema() []byte {
+	if rf == nil || rf.Type != "json_schema" || rf.JSONSchema == nil {
+		return nil
+	}
+	return rf.JSONSchema.Schema
+}
+
 // WithSchema returns the messages of the task's request in format f: in FormatJSONObject the
 // server never sees the schema, so the system message ends with it; other formats send msgs as
 // they are.

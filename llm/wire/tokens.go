@@ -22,7 +22,7 @@ func EstimateTokens(s string) int {
 }
 
 // EstimatePrompt estimates the prompt tokens of a chat request: its messages, a few tokens of
-// framing per message, and the response schema, which providers count as prompt.
+// framing per message, and the schema it sends as prompt (Task.PromptSchema; nil for none).
 func EstimatePrompt(msgs []Message, schema []byte) int {
 	n := EstimateTokens(string(schema))
 	for _, m := range msgs {

@@ -88,7 +88,7 @@ func (h *handler) serveChat(_ context.Context, w http.ResponseWriter, body []byt
 		writeError(w, http.StatusBadRequest, "invalid_input", err.Error())
 		return
 	}
-	prompt := 0
+	prompt := len(req.ResponseFormat.PromptSchema()) // billed as prompt, as OpenAI does
 	for _, m := range req.Messages {
 		prompt += len(m.text())
 	}

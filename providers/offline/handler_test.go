@@ -93,7 +93,11 @@ func TestChatAnswersEveryTask(t *testing.T) {
 				}
 				var req chatRequest
 				json.Unmarshal(body, &req)
-				promptBytes := 0
+				// the json_schema response format's schema is billed as prompt, as OpenAI does
+				promptBytes := len(req.ResponseFormat.PromptSchema())
+				if promptBytes == 0 {
+					t.Fatalf("the request sends no json_schema schema: %s", body)
+				}
 				for _, m := range req.Messages {
 					promptBytes += len(m.text())
 				}

@@ -9,16 +9,10 @@ import (
 
 // chatRequest is the part of an OpenAI chat completions request the responder reads.
 type chatRequest struct {
-	Model          string        `json:"model"`
-	Messages       []chatMessage `json:"messages"`
-	ResponseFormat *struct {
-		Type       string `json:"type"`
-		JSONSchema *struct {
-			Name string `json:"name"`
-		} `json:"json_schema"`
-		Schema json.RawMessage `json:"schema"`
-	} `json:"response_format"`
-	Grammar string `json:"grammar"`
+	Model          string               `json:"model"`
+	Messages       []chatMessage        `json:"messages"`
+	ResponseFormat *wire.ResponseFormat `json:"response_format"`
+	Grammar        string               `json:"grammar"`
 }
 
 // chatMessage is one request message; content is a string or a list of {type, text} parts.

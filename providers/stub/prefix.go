@@ -11,7 +11,8 @@ import (
 // PrefixCache is the provider prompt cache the stub imitates: a request's prompt tokens are
 // cached up to the longest prefix, in whole Blocks, that an earlier chat request of the same
 // model sent, when that prefix is at least Min tokens. Tokens are the stub's measure: bytes ÷ 4
-// of the messages' contents, read in order, each after its role. OpenAI documents Min 1024
+// of the json_schema response format's schema (as OpenAI, which caches it before the system
+// message) and then the messages' contents, read in order, each after its role. OpenAI documents Min 1024
 // and Block 128 (OpenAIPrefixCache).
 type PrefixCache struct {
 	Min   int // tokens; a shorter cached prefix counts as none
@@ -42,7 +43,7 @@ func (p *prefixes) lookup(body []byte) (cached, shared int) {
 	if json.Unmarshal(body, &req) != nil {
 		return 0, 0
 	}
-	var text []byte
+	text := append([]byte(nil), req.ResponseFormat.PromptSchema()...) // OpenAI's prefix starts with it
 	for _, m := range req.Messages {
 		text = append(append(append(append(text, m.Role...), 0), m.Content...), 0)
 	}

@@ -47,6 +47,21 @@ func TestPrefixCache(t *testing.T) {
 		t.Errorf("stats: cached %d, shared %d, want %d", st.CachedPromptTokens, st.PrefixSharedTokens, c+again)
 	}
 
+	// The json_schema format's schema comes first in the prefix, as OpenAI caches it: the same
+	// messages under another schema share nothing; the schema is billed as prompt.
+	s, srv = start(t, Options{PrefixCache: PrefixCache{Min: 16, Block: 16}})
+	cached(first)
+	reschema := strings.Replace(string(first), `"type":"object"`, `"type": "object"`, 1)
+	if reschema == string(first) {
+		t.Fatal("no schema to change")
+	}
+	if c, _ := cached([]byte(reschema)); c != 0 {
+		t.Errorf("another schema: %d cached tokens", c)
+	}
+	if c, p := cached(first); c < 16*((len(req.ResponseFormat.PromptSchema())+system*4)/64) || p < len(req.ResponseFormat.PromptSchema())/4 {
+		t.Errorf("the same schema and messages again: %d cached of %d prompt tokens", c, p)
+	}
+
 	// Below the minimum nothing is reported cached, though the stats count the shared blocks.
 	s, srv = start(t, Options{PrefixCache: PrefixCache{Min: 100000, Block: 16}})
 	cached(first)
