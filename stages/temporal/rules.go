@@ -16,7 +16,7 @@ const (
 
 // RulesVersion names the behaviour of Normalize and Apply; it is part of the stage's unit
 // fingerprint, so a change of the rules re-runs every group.
-const RulesVersion = "rules-12"
+const RulesVersion = "rules-13"
 
 // Judgement is the LLM's answer for facts[i], as indexes of earlier facts.
 type Judgement struct {
@@ -51,13 +51,28 @@ type Judgement struct {
 // valid_at is clamped to the reference time); only states end in the future. An interval that
 // ends before it starts is malformed: its valid_at is dropped, so the fact is kept (closed at its
 // invalid_at) but never closes, nor is closed by, another fact.
-func Normalize(f stages.ResolvedFact) stages.ResolvedFact {
+func Normalize(f stages.ResolvedFact) stages.ResolvedFact { return normalize(f, true) }
+
+// Normalize is Normalize with the dates of a state's or an event's sentence read only when it
+// names the fact's object (namesTarget): a small model sometimes gives a fact the sentence of
+// another message ("도윤 LIVES_IN 부산" with "2023년 12월 31일까지 삼성전자에서 일했어요"), whose
+// dates are another relation's and would close or start this one. A plan's date is read
+// whatever it names: "plans to resign at the end of next month (2024-05-31)" rarely names the
+// employer it leaves.
+func (r Rules) Normalize(f stages.ResolvedFact) stages.ResolvedFact {
+	return normalize(f, r.namesTarget(f))
+}
+
+func normalize(f stages.ResolvedFact, readDates bool) stages.ResolvedFact {
 	if f.Declared {
 		return f
 	}
 	ref := f.ReferenceTime.UTC()
 	f.Kind = Kind(f)
-	ds := textDates(f.Fact, ref, f.Kind == KindPlan)
+	var ds []textDate
+	if readDates || f.Kind == KindPlan {
+		ds = textDates(f.Fact, ref, f.Kind == KindPlan)
+	}
 	switch f.Kind {
 	case KindPlan:
 		f.ValidAt, f.InvalidAt = &ref, nil

@@ -77,7 +77,7 @@ func runGroup(ctx context.Context, env stages.Env, maxCandidates int, card map[s
 	// Group order: the creating episode's position, as resolution numbers it.
 	sort.SliceStable(facts, func(a, b int) bool { return facts[a].Order < facts[b].Order })
 	for i := range facts {
-		facts[i] = rules.Ended(Normalize(facts[i]))
+		facts[i] = rules.Ended(rules.Normalize(facts[i]))
 	}
 	cands := FindCandidates(facts, maxCandidates, rules)
 	judgements := make([]Judgement, len(facts))

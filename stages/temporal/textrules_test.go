@@ -19,9 +19,10 @@ func said(id, src, tgt, pred, ref, sentence, kind, valid, invalid string) stages
 // contradictions, Apply.
 func runRules(facts []stages.ResolvedFact) map[string]graph.Fact {
 	rules := NewRules(DefaultCardinalities(), map[string]string{"globex": "Globex", "leeds": "Leeds", "manchester": "Manchester",
-		"kakao-ko": "카카오", "naver-ko": "네이버", "samsung-ko": "삼성전자", "pangyo-ko": "판교", "seoul-ko": "서울"})
+		"kakao-ko": "카카오", "naver-ko": "네이버", "samsung-ko": "삼성전자", "pangyo-ko": "판교", "seoul-ko": "서울",
+		"busan-ko": "부산", "porto": "Porto"})
 	for i := range facts {
-		facts[i] = rules.Ended(Normalize(facts[i]))
+		facts[i] = rules.Ended(rules.Normalize(facts[i]))
 	}
 	cands := FindCandidates(facts, DefaultMaxCandidates, rules)
 	judge := make([]Judgement, len(facts))
@@ -92,6 +93,14 @@ func TestTextRules(t *testing.T) {
 			want: map[string]want{"jeju": {"2024-02-02", "2024-02-02", "2024-02-12", 0}, "paris": {"", "2024-05-20", "2024-05-20", 0}},
 		},
 		{
+			name: "a relation that holds over time is a state though the model called it an event",
+			facts: []stages.ResolvedFact{
+				said("latte", "minseo", "latte", "PREFERS", "2024-02-20", "민서는 라떼를 더 좋아해요.", "event", "2024-02-20", ""),
+				said("york", "emma", "york", "LIVED_IN", "2024-01-08", "Emma lived in York.", "event", "", ""),
+			},
+			want: map[string]want{"latte": {"2024-02-20", "", "", 0}, "york": {"2024-01-08", "", "", 0}},
+		},
+		{
 			name: "two facts of one relation and object differing only in tense or a date note are one",
 			facts: []stages.ResolvedFact{
 				said("kakao", "alice", "kakao", "WORKS_AT", "2024-01-08", "Alice works at Kakao.", "state", "2024-01-08", ""),
@@ -155,6 +164,16 @@ func TestTextRules(t *testing.T) {
 				"pangyo":  {"2024-01-15", "2024-06-03", "2024-06-03", 2},
 				"samsung": {"2024-03-11", "", "", 0},
 			},
+		},
+		{
+			// a small model's fact given the sentence of another message: its dates are another
+			// relation's
+			name: "a sentence that does not name the fact's object gives it no date",
+			facts: []stages.ResolvedFact{
+				said("busan", "doyoon", "busan-ko", "LIVES_IN", "2024-02-20", "2023년 12월 31일까지 삼성전자에서 일했어요.", "state", "", ""),
+				said("porto", "sofia", "porto", "LIVES_IN", "2024-03-01", "I lived in Lisbon since January 10, 2023.", "state", "", ""),
+			},
+			want: map[string]want{"busan": {"2024-02-20", "", "", 0}, "porto": {"2024-03-01", "", "", 0}},
 		},
 		{
 			name: "a state whose sentence does not name its object closes nothing by cardinality",
