@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -260,5 +262,51 @@ func TestWriteKeepsSections(t *testing.T) {
 	if !strings.HasSuffix(got, "\n<!-- eval-local -->\n## eval-local\n\n| a |\n<!-- /eval-local -->\n") ||
 		strings.Contains(got, "stale table") || strings.Contains(got, "unclosed") {
 		t.Errorf("results.md:\n%s", got)
+	}
+}
+
+// TestMeasureKeepsAFailedStepsResult: a step that fails keeps its earlier result and date beside
+// its error; a step that succeeds replaces them and clears its old error.
+func TestMeasureKeepsAFailedStepsResult(t *testing.T) {
+	old := &ReplayResult{Episodes: 5882, Seconds: 2.5}
+	now := time.Date(2026, 12, 8, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name      string
+		fail      bool
+		want      *ReplayResult
+		wantDate  string
+		wantError bool
+	}{
+		{"failed", true, old, "2026-12-07 21:56 UTC", true},
+		{"succeeded", false, &ReplayResult{Episodes: 5882, Seconds: 3.6}, "2026-12-08 00:00 UTC", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Results{Replay: old, Tokens: &TokensResult{}, Errors: []string{"replay: an old failure", "tokens: kept"},
+				Measured: map[string]string{"replay": "2026-12-07 21:56 UTC", "tokens": "2026-12-07 23:06 UTC"}}
+			err := r.measure("replay", now, func() error {
+				if tc.fail {
+					return errors.New("needs the locomo step first")
+				}
+				r.Replay = &ReplayResult{Episodes: 5882, Seconds: 3.6}
+				return nil
+			})
+			if (err != nil) != tc.fail || r.Replay == nil || r.Replay.Seconds != tc.want.Seconds || r.Measured["replay"] != tc.wantDate ||
+				r.Tokens == nil || r.Measured["tokens"] != "2026-12-07 23:06 UTC" {
+				t.Fatalf("err %v, replay %+v measured %v; want %+v at %s", err, r.Replay, r.Measured, tc.want, tc.wantDate)
+			}
+			want := []string{"tokens: kept"}
+			if tc.wantError {
+				want = append(want, "replay: needs the locomo step first")
+			}
+			if !slices.Equal(r.Errors, want) {
+				t.Errorf("errors %q, want %q", r.Errors, want)
+			}
+		})
+	}
+	// A step never measured before that fails leaves no date.
+	r := &Results{}
+	if err := r.measure("sync", now, func() error { return errors.New("no bucket") }); err == nil || r.Measured["sync"] != "" ||
+		!slices.Equal(r.Errors, []string{"sync: no bucket"}) {
+		t.Errorf("a first failure: %v, %+v", err, r)
 	}
 }

@@ -50,7 +50,7 @@ func parseOptions(args []string) (options, error) {
 	fs.StringVar(&o.neo4j, "neo4j", "auto", "auto: start Neo4j with scripts/neo4j.sh when BACKFILL_NEO4J_URI is unset; off: skip")
 	fs.StringVar(&o.falkordb, "falkordb", "auto", "auto: start FalkorDB with scripts/falkordb.sh when BACKFILL_FALKORDB_URI is unset; off: skip")
 	fs.BoolVar(&o.keepWorkDirs, "keep", false, "keep the work directory (checkpoints, inputs)")
-	fs.BoolVar(&o.merge, "merge", os.Getenv("BENCH_MERGE") == "1", "keep the results of the steps not run from the existing results.json")
+	fs.BoolVar(&o.merge, "merge", os.Getenv("BENCH_MERGE") == "1", "keep the results of the steps not run (and of a step that fails) from the existing results.json")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -149,11 +149,8 @@ func run(ctx context.Context, o options) error {
 	for _, s := range o.only {
 		slog.Info("bench step starting", "step", s)
 		start := time.Now()
-		res.forget(s)
-		res.Measured[s] = start.UTC().Format("2006-01-02 15:04 UTC")
-		if err := b.step(ctx, s); err != nil {
-			res.Errors = append(res.Errors, fmt.Sprintf("%s: %v", s, err))
-			slog.Error("bench step failed", "step", s, "err", err)
+		if err := res.measure(s, start, func() error { return b.step(ctx, s) }); err != nil {
+			slog.Error("bench step failed; its earlier result, if any, is kept", "step", s, "err", err)
 		}
 		slog.Info("bench step finished", "step", s, "seconds", fmt.Sprintf("%.1f", time.Since(start).Seconds()))
 		if err := res.write(o.out); err != nil {

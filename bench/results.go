@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/tkgraph/backfill/internal/safefile"
 	"github.com/tkgraph/backfill/providers/stub"
@@ -56,6 +57,34 @@ func readResults(dir string) (*Results, error) {
 		return nil, fmt.Errorf("reading %s: %w", filepath.Join(dir, "results.json"), err)
 	}
 	return &r, nil
+}
+
+// measure runs one step (run) with its earlier result and errors forgotten and its date set to
+// now. When the step fails its error is recorded and its earlier result, with the date it was
+// measured, is kept: a failed step measured nothing, so it erases nothing (with -merge, the
+// result of an earlier invocation stays beside the error).
+func (r *Results) measure(step string, now time.Time, run func() error) error {
+	if r.Measured == nil {
+		r.Measured = map[string]string{}
+	}
+	before := *r
+	stamp, had := r.Measured[step]
+	r.forget(step)
+	r.Measured[step] = now.UTC().Format("2006-01-02 15:04 UTC")
+	err := run()
+	if err == nil {
+		return nil
+	}
+	errs, measured := r.Errors, r.Measured
+	*r = before
+	r.Measured = measured
+	if had {
+		measured[step] = stamp
+	} else {
+		delete(measured, step)
+	}
+	r.Errors = append(errs, fmt.Sprintf("%s: %v", step, err))
+	return err
 }
 
 // forget drops a step's earlier result and errors before it runs again.

@@ -53,12 +53,12 @@ type Judgement struct {
 // invalid_at) but never closes, nor is closed by, another fact.
 func Normalize(f stages.ResolvedFact) stages.ResolvedFact { return normalize(f, true) }
 
-// Normalize is Normalize with the dates of a state's or an event's sentence read only when it
-// names the fact's object (namesTarget): a small model sometimes gives a fact the sentence of
-// another message ("도윤 LIVES_IN 부산" with "2023년 12월 31일까지 삼성전자에서 일했어요"), whose
-// dates are another relation's and would close or start this one. A plan's date is read
-// whatever it names: "plans to resign at the end of next month (2024-05-31)" rarely names the
-// employer it leaves.
+// Normalize is the function Normalize with the dates of a state's or an event's sentence read
+// only when it names the fact's object (namesTarget): a small model sometimes gives a fact the
+// sentence of another message ("도윤 LIVES_IN 부산" with "2023년 12월 31일까지 삼성전자에서
+// 일했어요"), whose dates are another relation's and would close or start this one. A plan's
+// date is read whatever it names: "plans to resign at the end of next month (2024-05-31)" rarely
+// names the employer it leaves.
 func (r Rules) Normalize(f stages.ResolvedFact) stages.ResolvedFact {
 	return normalize(f, r.namesTarget(f))
 }
