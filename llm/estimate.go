@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/tkgraph/backfill/llm/pacing"
@@ -47,20 +46,6 @@ func (l *lastPrompts) shared(task, text string) int {
 	return wire.EstimateTokens(text[:n])
 }
 
-// promptText is a request's prompt as a provider's prefix cache reads it: the schema the request
-// sends as prompt (wire.Task.PromptSchema), then each message's role and content in order.
-func promptText(schema []byte, msgs []wire.Message) string {
-	var b strings.Builder
-	b.Write(schema)
-	for _, m := range msgs {
-		b.WriteString(m.Role)
-		b.WriteByte(0)
-		b.WriteString(m.Content)
-		b.WriteByte(0)
-	}
-	return b.String()
-}
-
 // Estimate renders task's prompt for input exactly as Call would and reports its estimated
 // size and cost, and whether the cache already answers it. It sends nothing.
 func (c *Client) Estimate(ctx context.Context, task string, input any) (CallEstimate, error) {
@@ -85,7 +70,7 @@ func (c *Client) Estimate(ctx context.Context, task string, input any) (CallEsti
 			return e, nil
 		}
 	}
-	e.CachedPromptTokens = pacing.OpenAIPromptCache.Cached(c.estimated.shared(task, promptText(schema, msgs)))
+	e.CachedPromptTokens = pacing.OpenAIPromptCache.Cached(c.estimated.shared(task, wire.PromptPrefix(schema, msgs)))
 	e.CostUSD = c.price.Tokens(e.PromptTokens, e.CachedPromptTokens, e.CompletionTokens).Total()
 	return e, nil
 }

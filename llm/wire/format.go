@@ -78,6 +78,21 @@ func (rf *ResponseFormat) PromptSchema() []byte {
 	return rf.JSONSchema.Schema
 }
 
+// PromptPrefix is a request's prompt as a provider's prefix cache reads it, the one form the
+// plan's estimate and the stub compare: the schema the request sends as prompt
+// (ResponseFormat.PromptSchema), then each message's role and content, each ended by a zero byte.
+func PromptPrefix(schema []byte, msgs []Message) string {
+	var b strings.Builder
+	b.Write(schema)
+	for _, m := range msgs {
+		b.WriteString(m.Role)
+		b.WriteByte(0)
+		b.WriteString(m.Content)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
 // WithSchema returns the messages of the task's request in format f: in FormatJSONObject the
 // server never sees the schema, so the system message ends with it; other formats send msgs as
 // they are.

@@ -43,10 +43,7 @@ func (p *prefixes) lookup(body []byte) (cached, shared int) {
 	if json.Unmarshal(body, &req) != nil {
 		return 0, 0
 	}
-	text := append([]byte(nil), req.ResponseFormat.PromptSchema()...) // OpenAI's prefix starts with it
-	for _, m := range req.Messages {
-		text = append(append(append(append(text, m.Role...), 0), m.Content...), 0)
-	}
+	text := wire.PromptPrefix(req.ResponseFormat.PromptSchema(), req.Messages) // OpenAI's prefix starts with the schema
 	size := 4 * p.rule.Block
 	if p.seen == nil || len(p.seen) > maxPrefixBlocks {
 		p.seen = map[[32]byte]bool{}
