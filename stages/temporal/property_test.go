@@ -30,7 +30,7 @@ func randomGroup(r *rand.Rand, n int, dups bool) ([]stages.ResolvedFact, []Judge
 			e := base.AddDate(0, 0, 30*r.IntN(70))
 			f.InvalidAt = &e
 		}
-		facts[i] = Normalize(f)
+		facts[i] = Rules{}.Normalize(f)
 		for j := 0; j < i; j++ {
 			if r.IntN(2) == 0 {
 				judge[i].Contradictions = append(judge[i].Contradictions, j)

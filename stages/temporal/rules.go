@@ -51,26 +51,21 @@ type Judgement struct {
 // valid_at is clamped to the reference time); only states end in the future. An interval that
 // ends before it starts is malformed: its valid_at is dropped, so the fact is kept (closed at its
 // invalid_at) but never closes, nor is closed by, another fact.
-func Normalize(f stages.ResolvedFact) stages.ResolvedFact { return normalize(f, true) }
-
-// Normalize is the function Normalize with the dates of a state's or an event's sentence read
-// only when it names the fact's object (namesTarget): a small model sometimes gives a fact the
+//
+// The dates of a state's or an event's sentence are read only when it names the fact's object
+// (namesTarget; a name r does not know counts as named): a small model sometimes gives a fact the
 // sentence of another message ("도윤 LIVES_IN 부산" with "2023년 12월 31일까지 삼성전자에서
 // 일했어요"), whose dates are another relation's and would close or start this one. A plan's
 // date is read whatever it names: "plans to resign at the end of next month (2024-05-31)" rarely
 // names the employer it leaves.
 func (r Rules) Normalize(f stages.ResolvedFact) stages.ResolvedFact {
-	return normalize(f, r.namesTarget(f))
-}
-
-func normalize(f stages.ResolvedFact, readDates bool) stages.ResolvedFact {
 	if f.Declared {
 		return f
 	}
 	ref := f.ReferenceTime.UTC()
 	f.Kind = Kind(f)
 	var ds []textDate
-	if readDates || f.Kind == KindPlan {
+	if f.Kind == KindPlan || r.namesTarget(f) {
 		ds = textDates(f.Fact, ref, f.Kind == KindPlan)
 	}
 	switch f.Kind {

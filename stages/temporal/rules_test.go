@@ -61,7 +61,7 @@ func check(t *testing.T, got graph.Fact, w want) {
 // applyAll normalizes facts and applies the rules.
 func applyAll(facts []stages.ResolvedFact, judge []Judgement) ([]graph.Fact, []graph.FactVersion) {
 	for i := range facts {
-		facts[i] = Normalize(facts[i])
+		facts[i] = Rules{}.Normalize(facts[i])
 	}
 	return Apply("g", facts, judge)
 }
@@ -295,7 +295,7 @@ func TestNormalizeFutureTense(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Normalize(tt.in)
+			got := Rules{}.Normalize(tt.in)
 			check(t, graph.Fact{UUID: got.UUID, ValidAt: got.ValidAt, InvalidAt: got.InvalidAt}, tt.want)
 		})
 	}
