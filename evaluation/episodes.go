@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tkgraph/backfill/graph"
@@ -15,6 +16,7 @@ import (
 type episodeIndex struct {
 	bm25Index
 	eps  []graph.Episode
+	docs [][]string  // each episode's BM25 document, as terms
 	vecs [][]float32 // EpisodeText embedded by the eval's embedder (embed)
 }
 
@@ -23,7 +25,7 @@ func newEpisodeIndex(eps []graph.Episode) *episodeIndex {
 	for i := range eps {
 		docs[i] = terms(EpisodeText(eps[i]))
 	}
-	return &episodeIndex{bm25Index: newBM25Index(docs), eps: eps}
+	return &episodeIndex{bm25Index: newBM25Index(docs), eps: eps, docs: docs}
 }
 
 // withFacts is the index searched for ModeFactsEpisodes: the same episodes and embeddings,
@@ -33,10 +35,10 @@ func newEpisodeIndex(eps []graph.Episode) *episodeIndex {
 // fact items in the list displaced evidence turns more often than they found one.
 func (x *episodeIndex) withFacts(facts []graph.Fact) *episodeIndex {
 	pos := make(map[string]int, len(x.eps))
-	docs := make([][]string, len(x.eps))
-	for i := range x.eps {
+	docs := make([][]string, len(x.docs))
+	for i, d := range x.docs {
 		pos[x.eps[i].UUID] = i
-		docs[i] = terms(EpisodeText(x.eps[i]))
+		docs[i] = slices.Clip(d) // an append copies: x's documents stay as they are
 	}
 	for _, f := range facts {
 		for _, e := range f.Episodes {
@@ -45,7 +47,7 @@ func (x *episodeIndex) withFacts(facts []graph.Fact) *episodeIndex {
 			}
 		}
 	}
-	return &episodeIndex{bm25Index: newBM25Index(docs), eps: x.eps, vecs: x.vecs}
+	return &episodeIndex{bm25Index: newBM25Index(docs), eps: x.eps, docs: docs, vecs: x.vecs}
 }
 
 // search is the top limit allowed episodes by BM25, ties in episode order.

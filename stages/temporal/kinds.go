@@ -42,6 +42,13 @@ var statePredicates = map[string]bool{
 	"IS_FRIENDS_WITH": true, "STUDIES_AT": true, "IS_MEMBER_OF": true, "MEMBER_OF": true,
 }
 
+// holdsOverTime reports a predicate of statePredicates or defaultOne, tense aside (WORKED_AT is
+// WORKS_AT).
+func holdsOverTime(p string) bool {
+	p = tenseFree(p)
+	return statePredicates[p] || slices.Contains(defaultOne[:], p)
+}
+
 // Kind is the kind the rules treat a fact as: a plan by its predicate or by the words of its
 // sentence, an event by its predicate, a state by its predicate (of statePredicates or
 // defaultOne) when the model called it an event, else the kind the model gave (states and
@@ -54,7 +61,7 @@ func Kind(f stages.ResolvedFact) string {
 		return KindPlan
 	case eventPredicates[f.Predicate]:
 		return wire.KindEvent
-	case f.Kind == wire.KindEvent && (statePredicates[tenseFree(f.Predicate)] || slices.Contains(defaultOne[:], tenseFree(f.Predicate))):
+	case f.Kind == wire.KindEvent && holdsOverTime(f.Predicate):
 		return wire.KindState
 	}
 	return f.Kind
