@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -28,17 +27,9 @@ func taskInput(msgs []chatMessage) ([]byte, error) {
 		if msgs[i].Role != "user" {
 			continue
 		}
-		text := msgs[i].text()
-		start := strings.LastIndex(text, wire.InputFence)
-		if start < 0 {
-			continue
+		if input, ok, err := wire.InputBlock(msgs[i].text()); ok {
+			return input, err
 		}
-		rest := text[start+len(wire.InputFence):]
-		end := strings.LastIndex(rest, "\n```")
-		if end < 0 {
-			return nil, errors.New("reading task input: the input block has no closing fence")
-		}
-		return []byte(rest[:end]), nil
 	}
 	return nil, errors.New("reading task input: no user message ends with an input block")
 }
@@ -114,7 +105,11 @@ func answer(task string, raw []byte) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("decoding %s input: %w", task, err)
 	}
-	b, err := json.Marshal(out)
+	t, err := wire.LookupTask(task)
+	if err != nil {
+		return "", err
+	}
+	b, err := t.EncodeAnswer(raw, out)
 	if err != nil {
 		return "", fmt.Errorf("encoding %s answer: %w", task, err)
 	}

@@ -130,8 +130,7 @@ func checkStored(t *testing.T, checkpoint string, answers []harness.Answer) {
 	defer s.Close()
 	stored := 0
 	for _, a := range answers {
-		task, err := wire.LookupTask(a.Task)
-		if err != nil {
+		if a.Schema == nil {
 			t.Errorf("an answer of no known task %q", a.Task)
 			continue
 		}
@@ -144,7 +143,7 @@ func checkStored(t *testing.T, checkpoint string, answers []harness.Answer) {
 				continue
 			}
 			stored++
-			if err := task.Schema.Validate(e.Response); err != nil {
+			if err := a.Schema.Validate(e.Response); err != nil {
 				t.Errorf("a stored %s answer does not validate: %v\n%s", a.Task, err, e.Response)
 			}
 		}
