@@ -98,13 +98,12 @@ func (k chatKind) Answered(ctx context.Context, it batch.Item) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("reading cache for %s: %w", it.Task, err)
 	}
-	return hit && t.ForAnswer(e.Response).Schema.Validate(e.Response) == nil, nil
+	return hit && t.Schema.Validate(e.Response) == nil, nil
 }
 
-// Settle validates a chat answer as an online answer is validated (answerText, checkAnswer),
-// against the task's variant the answer is written in (wire.Task.ForAnswer: the row keeps no
-// input); a valid one goes into the cache under the request's cache key, in the stage's
-// namespace, with its usage, and the call that asked checks it against its own variant.
+// Settle validates a chat answer exactly as an online answer is validated (answerText,
+// checkAnswer); a valid one goes into the cache under the request's cache key, in the stage's
+// namespace, with its usage.
 func (k chatKind) Settle(row batch.Request, body []byte) batch.Settled {
 	var resp wire.ChatResponse
 	if err := json.Unmarshal(body, &resp); err != nil {
@@ -124,7 +123,7 @@ func (k chatKind) Settle(row batch.Request, body []byte) batch.Settled {
 	}
 	answer, bad := answerText(resp)
 	if bad == nil {
-		bad = checkAnswer(t.ForAnswer(answer), answer) // the row has no input: the call checks its own variant again
+		bad = checkAnswer(t, answer)
 	}
 	if bad != nil {
 		s.Detail, s.Raw = bad.Error(), clip(answer, maxRawAnswer)

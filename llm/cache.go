@@ -49,7 +49,6 @@ func RequestKey(req wire.ChatRequest) string {
 	case req.ResponseFormat != nil && req.ResponseFormat.JSONSchema != nil:
 		schema = req.ResponseFormat.JSONSchema.Schema // the schema the client keys by, as it sent it
 	case err == nil:
-		t = t.Named(wire.RequestInput(req.Messages))
 		schema = t.Raw
 	default:
 		return ""

@@ -141,10 +141,8 @@ func (c *Client) TaskVersion(task string) string {
 	}
 	cache.Field(h, c.prompts.Hash(task))
 	if t, ok := c.tasks[task]; ok {
-		for _, v := range t.Variants() {
-			cache.Field(h, string(v.Raw))
-			cache.Field(h, string(v.Capped))
-		}
+		cache.Field(h, string(t.Raw))
+		cache.Field(h, string(t.Capped))
 	}
 	cache.Field(h, c.opts.ResponseFormat)
 	if t, ok := c.tasks[task]; ok && c.opts.ResponseFormat == wire.FormatGrammar && t.GrammarVariant != "" {
@@ -180,8 +178,10 @@ func (c *Client) Call(ctx context.Context, stage, task string, input, out any) (
 	if err != nil {
 		return err
 	}
-	if t, err = t.ForInput(input, c.opts.ResponseFormat); err != nil {
-		return fmt.Errorf("calling %s: %w", task, err)
+	if c.opts.ResponseFormat == wire.FormatGrammar {
+		if t, err = t.ForInput(input); err != nil {
+			return fmt.Errorf("calling %s: %w", task, err)
+		}
 	}
 	msgs = t.WithSchema(c.opts.ResponseFormat, msgs)
 	key := c.cacheKey(t, msgs)

@@ -158,8 +158,7 @@ func TestEstimateCountsTheSchemaAsPrompt(t *testing.T) {
 		}
 		est[format] = pair
 	}
-	base, _ := wire.LookupTask(wire.TaskExtract)
-	task := base.Named(in("")) // no entity types: the named-entities schema is the one sent
+	task, _ := wire.LookupTask(wire.TaskExtract)
 	js, gr := est[wire.FormatJSONSchema][1], est[wire.FormatGrammar][1]
 	if d := js.PromptTokens - gr.PromptTokens; d != wire.EstimateTokens(string(task.Raw)) {
 		t.Errorf("json_schema %d against grammar %d prompt tokens: %d more, want the schema's %d", js.PromptTokens, gr.PromptTokens, d,

@@ -57,9 +57,6 @@ func (c *Client) Estimate(ctx context.Context, task string, input any) (CallEsti
 	if err != nil {
 		return CallEstimate{}, err
 	}
-	if t, err = t.ForInput(input, c.opts.ResponseFormat); err != nil {
-		return CallEstimate{}, fmt.Errorf("estimating %s: %w", task, err)
-	}
 	msgs = t.WithSchema(c.opts.ResponseFormat, msgs)
 	schema := t.PromptSchema(c.opts.ResponseFormat)
 	e := CallEstimate{PromptTokens: wire.EstimatePrompt(msgs, schema), CompletionTokens: wire.ExpectedCompletion(task)}

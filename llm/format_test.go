@@ -84,7 +84,6 @@ func TestWindowRequestGrammar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task = task.Named(in) // no entity types: entities by name
 	want, err := wire.WindowGrammar(task, 2)
 	if err != nil {
 		t.Fatal(err)

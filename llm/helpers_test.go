@@ -101,11 +101,9 @@ func (b *bodyRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // sampleExtractInput is an extract input of two episodes (the prompt tests of package wire use
-// a fuller one). It declares an entity type, so its answers write entities as objects (an input
-// without one takes the named-entities variant, wire.NamedEntities).
+// a fuller one).
 func sampleExtractInput() wire.ExtractInput {
 	return wire.ExtractInput{
-		EntityTypes: []wire.EntityTypeIn{{Name: "Person"}},
 		Episode: wire.EpisodeIn{ReferenceTime: "2023-05-08T13:56:00Z", Source: "message", Speaker: "Melanie",
 			Content: "That's great! I'm taking my kids camping next month. 다음 주에 부산으로 이사할 거예요."},
 		Previous: []wire.EpisodeIn{{ReferenceTime: "2023-05-08T13:51:00Z", Source: "message", Speaker: "Caroline",

@@ -13,12 +13,7 @@
 //     in the system message; for llama.cpp, no response_format but Task.Grammar, the GBNF of
 //     the compact answers of the capped schema, whose first line names the task; Task.ForInput
 //     writes a request's own grammar where the input shapes it: WindowGrammar, one entry per
-//     episode of the window, numbered in order, named by Task.GrammarVariant). A task that lists
-//     entities (extraction in one call, its entities call, a window) has a named-entities
-//     variant its requests take when the input declares no entity types (Task.Named,
-//     NamedEntities): "entities" is a list of names, which EntityMention decodes as entities of
-//     type "Entity" without attributes; the variant's schema, grammar and cache keys are its
-//     own, TaskVersion hashes every variant (Task.Variants). TaskOf and
+//     episode of the window, numbered in order, named by Task.GrammarVariant). TaskOf and
 //     GrammarTask (RequestTask of a decoded request) recognise the task in every format. Answer
 //     fields never share a name with an input field the model reads beside them (a fact's
 //     endpoints are "subject" and "object").

@@ -119,11 +119,9 @@ func TaskOf(schemaName string, schema json.RawMessage, system string) string {
 		if json.Unmarshal(schema, &v) != nil {
 			return ""
 		}
-		for name, schemas := range taskSchemas() {
-			for _, s := range schemas {
-				if reflect.DeepEqual(v, s) {
-					return name
-				}
+		for name, s := range taskSchemas() {
+			if reflect.DeepEqual(v, s) {
+				return name
 			}
 		}
 		return ""
@@ -170,20 +168,17 @@ func RequestTask(req ChatRequest) string {
 	return TaskOf(name, schema, system)
 }
 
-// taskSchemas holds the capped wire schema of every variant of every task (Task.Variants),
-// decoded, by task name, for TaskOf.
-var taskSchemas = sync.OnceValue(func() map[string][]any {
-	out := map[string][]any{}
+// taskSchemas holds every task's capped wire schema, decoded, for TaskOf.
+var taskSchemas = sync.OnceValue(func() map[string]any {
+	out := map[string]any{}
 	for name := range taskTypes() {
 		t, err := LookupTask(name)
 		if err != nil {
 			continue // the package tests build every schema
 		}
-		for _, variant := range t.Variants() {
-			var v any
-			if json.Unmarshal(variant.Capped, &v) == nil {
-				out[name] = append(out[name], v)
-			}
+		var v any
+		if json.Unmarshal(t.Capped, &v) == nil {
+			out[name] = v
 		}
 	}
 	return out

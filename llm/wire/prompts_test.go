@@ -99,7 +99,7 @@ func TestRenderExtractGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(msgs[0].Content, `its name alone, a JSON string`) || strings.Contains(msgs[0].Content, "LIVES_IN (from") ||
+	if !strings.Contains(msgs[0].Content, `type: "Entity"; attributes: [].`) || strings.Contains(msgs[0].Content, "LIVES_IN (from") ||
 		strings.Contains(msgs[0].Content, "below") {
 		t.Errorf("empty ontology rendered wrongly:\n%s", msgs[0].Content)
 	}

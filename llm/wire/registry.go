@@ -29,17 +29,12 @@ type Task struct {
 	// GrammarVariant, when set, names the grammar ForInput writes per request in place of
 	// Grammar (TaskExtractWindow: WindowGrammar); fingerprints and cache keys carry it.
 	GrammarVariant string
-	// named is the task with its answer's entities written as bare names (NamedEntities), for
-	// an input that declares no entity types; nil for a task that lists no entities.
-	named *Task
 }
 
-// ForInput is the task as a request in response format f with input asks it: t, or its
-// named-entities variant (Named) when the input declares no entity types; in FormatGrammar, for
-// TaskExtractWindow, a copy whose Grammar is WindowGrammar for the input's number of episodes.
-func (t *Task) ForInput(input any, f string) (*Task, error) {
-	t = t.Named(input)
-	if t.GrammarVariant == "" || f != FormatGrammar {
+// ForInput is the task as a request with input asks it: t itself, or for TaskExtractWindow a
+// copy whose Grammar is WindowGrammar for the input's number of episodes.
+func (t *Task) ForInput(input any) (*Task, error) {
+	if t.GrammarVariant == "" {
 		return t, nil
 	}
 	var k int
@@ -140,24 +135,6 @@ func LookupTask(name string) (*Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("looking up task %q: %w", name, err)
 	}
-	t, err := newTask(name, types, s)
-	if err != nil {
-		return nil, err
-	}
-	if name == TaskExtractWindow {
-		t.GrammarVariant = windowGrammarVariant
-	}
-	if n := namedSchema(s); n != nil {
-		if t.named, err = newTask(name, types, n); err != nil {
-			return nil, err
-		}
-		t.named.GrammarVariant = t.GrammarVariant
-	}
-	return t, nil
-}
-
-// newTask is the task name with the given input and output types and answer schema s.
-func newTask(name string, types [2]reflect.Type, s *Schema) (*Task, error) {
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, fmt.Errorf("encoding schema of %q: %w", name, err)
@@ -170,5 +147,9 @@ func newTask(name string, types [2]reflect.Type, s *Schema) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Task{Name: name, Input: types[0], Output: types[1], Schema: s, Raw: raw, Capped: capped, Grammar: grammar}, nil
+	t := &Task{Name: name, Input: types[0], Output: types[1], Schema: s, Raw: raw, Capped: capped, Grammar: grammar}
+	if name == TaskExtractWindow {
+		t.GrammarVariant = windowGrammarVariant
+	}
+	return t, nil
 }

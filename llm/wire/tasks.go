@@ -1,10 +1,5 @@
 package wire
 
-import (
-	"errors"
-	"strings"
-)
-
 // Task names. Each names one prompt template pair (system + user) in prompts/, one response JSON
 // schema (the response_format json_schema name sent on the wire) and one input/output type pair
 // below. The offline responder recognises a request by this name.
@@ -19,36 +14,6 @@ const (
 // InputFence opens the block that ends every rendered user message: the task input as one JSON
 // object, closed by "\n```". Models read it as data; the offline responder parses it.
 const InputFence = "```json input\n"
-
-// InputBlock is the task input a user message's text ends with: the JSON between its last
-// InputFence and the closing fence after it; ok is false when the text has no InputFence, err
-// set when it has one that is not closed.
-func InputBlock(text string) (input []byte, ok bool, err error) {
-	start := strings.LastIndex(text, InputFence)
-	if start < 0 {
-		return nil, false, nil
-	}
-	rest := text[start+len(InputFence):]
-	end := strings.LastIndex(rest, "\n```")
-	if end < 0 {
-		return nil, true, errors.New("reading task input: the input block has no closing fence")
-	}
-	return []byte(rest[:end]), true, nil
-}
-
-// RequestInput is the task input of the last user message of msgs that has one (InputBlock), nil
-// if none does.
-func RequestInput(msgs []Message) []byte {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role != RoleUser {
-			continue
-		}
-		if input, ok, _ := InputBlock(msgs[i].Content); ok {
-			return input
-		}
-	}
-	return nil
-}
 
 // EpisodeIn is an episode as a prompt shows it. The current episode has every field; a previous
 // episode (ExtractInput.Previous) leaves out its reference time and source when they are the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tkgraph/backfill/llm/wire"
 )
@@ -27,9 +28,17 @@ func taskInput(msgs []chatMessage) ([]byte, error) {
 		if msgs[i].Role != "user" {
 			continue
 		}
-		if input, ok, err := wire.InputBlock(msgs[i].text()); ok {
-			return input, err
+		text := msgs[i].text()
+		start := strings.LastIndex(text, wire.InputFence)
+		if start < 0 {
+			continue
 		}
+		rest := text[start+len(wire.InputFence):]
+		end := strings.LastIndex(rest, "\n```")
+		if end < 0 {
+			return nil, errors.New("reading task input: the input block has no closing fence")
+		}
+		return []byte(rest[:end]), nil
 	}
 	return nil, errors.New("reading task input: no user message ends with an input block")
 }
@@ -105,11 +114,7 @@ func answer(task string, raw []byte) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("decoding %s input: %w", task, err)
 	}
-	t, err := wire.LookupTask(task)
-	if err != nil {
-		return "", err
-	}
-	b, err := t.EncodeAnswer(raw, out)
+	b, err := json.Marshal(out)
 	if err != nil {
 		return "", fmt.Errorf("encoding %s answer: %w", task, err)
 	}

@@ -63,9 +63,6 @@
 //     wire.TaskExtractFacts extracts the facts between them. The second call is skipped when fewer
 //     than two entities were found, since a fact links two.
 //
-// A job with no entity types and none excluded asks for entities by name alone (the tasks'
-// named-entities variant, wire.NamedEntities): no type nor attributes to spell per entity.
-//
 // In both modes the answers pass the hygiene rules (hygiene.go, HygieneVersion), whatever the
 // model answered: entities without a name, of an excluded type (Options.ExcludedTypes,
 // case-insensitive), that are numbers, amounts, dates or words of the input (source types, input

@@ -31,9 +31,6 @@ type Answer struct {
 	Task  string          // the chat schema name (the task), or EmbeddingsTask
 	Keys  []string        // cache keys the client stores the answer under: one per chat, one per embedded text
 	Usage wire.TokenUsage // the answer's usage block as the server reported it
-	// Schema is the answer schema of the request's task variant (wire.Task.Named of its input);
-	// nil for embeddings.
-	Schema *wire.Schema
 }
 
 // Delay is extra latency by task name (EmbeddingsTask for embeddings).
@@ -163,11 +160,7 @@ func answerOf(body []byte, embeddings bool) Answer {
 	if key == "" {
 		return Answer{}
 	}
-	a := Answer{Task: wire.RequestTask(req), Keys: []string{key}}
-	if t, err := wire.LookupTask(a.Task); err == nil {
-		a.Schema = t.Named(wire.RequestInput(req.Messages)).Schema
-	}
-	return a
+	return Answer{Task: wire.RequestTask(req), Keys: []string{key}}
 }
 
 // statusWriter remembers the status code written and a copy of the body (up to 1 MiB).
